@@ -1,0 +1,193 @@
+/* Option parsing: the command line of `estimate` into a trainsize_job.
+ *
+ * The mapping is generic: `--NAME VALUE` and `--NAME=VALUE` become
+ * trainsize_job_set(job, "NAME", "VALUE") for every parameter of the library's catalogue,
+ * so a parameter added to the library is an option of the command without a change here.
+ * BOOL parameters may be given bare (`--sp` means true). Only the options that are not job
+ * parameters are named here: --json, --help, --model (applied first) and --hf-config. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* How much of a user's option name an error message repeats. */
+#define NAME_SHOWN 64
+
+const trainsize_param_info *cli_find_param(const char *name, size_t len)
+{
+    size_t i, n = trainsize_param_count();
+
+    for (i = 0; i < n; i++) {
+        const trainsize_param_info *p = trainsize_param_at(i);
+        if (p && p->name && strlen(p->name) == len && memcmp(p->name, name, len) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+static int is_bool_word(const char *s)
+{
+    return strcmp(s, "true") == 0 || strcmp(s, "false") == 0 || strcmp(s, "1") == 0 ||
+           strcmp(s, "0") == 0;
+}
+
+static int name_is(const char *name, size_t len, const char *want)
+{
+    return strlen(want) == len && memcmp(name, want, len) == 0;
+}
+
+void cli_options_free(cli_options *opts)
+{
+    free(opts->sets);
+    opts->sets = NULL;
+    opts->set_count = 0;
+}
+
+int cli_parse_options(int argc, char **argv, cli_options *out)
+{
+    int i;
+
+    memset(out, 0, sizeof *out);
+    /* --help wins wherever it is, even after a mistake. */
+    for (i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            out->help = 1;
+            return CLI_EXIT_OK;
+        }
+    }
+    if (argc > 0) {
+        out->sets = calloc((size_t)argc, sizeof *out->sets);
+        if (!out->sets) {
+            cli_error("out of memory");
+            return CLI_EXIT_FAILURE;
+        }
+    }
+    for (i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *name, *eq, *value = NULL;
+        size_t len;
+        const trainsize_param_info *p;
+
+        if (arg[0] != '-') {
+            cli_error("unexpected argument '%.*s' (options start with --; see trainsize "
+                      "estimate --help)", NAME_SHOWN, arg);
+            goto usage;
+        }
+        if (arg[1] != '-' || arg[2] == '\0') {
+            cli_error("unknown option '%.*s' (see trainsize estimate --help)", NAME_SHOWN, arg);
+            goto usage;
+        }
+        name = arg + 2;
+        eq = strchr(name, '=');
+        len = eq ? (size_t)(eq - name) : strlen(name);
+        if (eq)
+            value = eq + 1;
+
+        if (name_is(name, len, "json")) {
+            if (value) {
+                cli_error("option --json takes no value");
+                goto usage;
+            }
+            out->json = 1;
+            continue;
+        }
+        p = NULL;
+        if (!name_is(name, len, "model") && !name_is(name, len, "hf-config")) {
+            p = cli_find_param(name, len);
+            if (!p) {
+                cli_error("unknown option '--%.*s' (see trainsize estimate --help)",
+                          (int)(len < NAME_SHOWN ? len : NAME_SHOWN), name);
+                goto usage;
+            }
+        }
+        if (!value && p && p->kind == TRAINSIZE_PARAM_BOOL) {
+            /* Bare `--sp` is true; `--sp false` and `--sp=false` are accepted as well. */
+            if (i + 1 < argc && is_bool_word(argv[i + 1]))
+                value = argv[++i];
+            else
+                value = "true";
+        }
+        if (!value) {
+            if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0) {
+                cli_error("option --%.*s needs a value", (int)(len < NAME_SHOWN ? len : NAME_SHOWN),
+                          name);
+                goto usage;
+            }
+            value = argv[++i];
+        }
+        if (!p && name_is(name, len, "model")) {
+            out->model = value;
+        } else if (!p) {
+            out->hf_config = value;
+        } else {
+            out->sets[out->set_count].name = p->name;
+            out->sets[out->set_count].value = value;
+            out->set_count++;
+        }
+    }
+    return CLI_EXIT_OK;
+
+usage:
+    cli_options_free(out);
+    return CLI_EXIT_USAGE;
+}
+
+static int load_hf_config(trainsize_job *job, const char *path)
+{
+    trainsize_error err;
+    int rc = trainsize_job_load_hf_config_file(job, path, &err);
+
+    if (rc == TRAINSIZE_OK)
+        return CLI_EXIT_OK;
+    if (err.message[0] != '\0' && memchr(err.message, '\0', sizeof err.message) &&
+        !strstr(err.message, path)) {
+        /* Say which file, when the library's message does not. */
+        cli_error("--hf-config %.200s: %s", path, err.message);
+        return (rc == TRAINSIZE_E_NOMEM || rc == TRAINSIZE_E_ARGUMENT) ? CLI_EXIT_FAILURE
+                                                                        : CLI_EXIT_USAGE;
+    }
+    return cli_library_error(rc, &err);
+}
+
+int cli_build_job(const cli_options *opts, trainsize_job **out)
+{
+    trainsize_job *job;
+    trainsize_error err;
+    int status = CLI_EXIT_OK;
+    size_t i;
+
+    *out = NULL;
+    if (opts->model && opts->hf_config) {
+        cli_error("options --model and --hf-config exclude each other: give one model");
+        return CLI_EXIT_USAGE;
+    }
+    job = trainsize_job_new();
+    if (!job) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    if (!opts->model && !opts->hf_config && opts->set_count == 0) {
+        status = cli_apply_example_job(job);
+    } else {
+        /* The model first, so that shape options override single fields of it
+         * wherever they stand on the command line. */
+        if (opts->model) {
+            int rc = trainsize_job_set(job, "model", opts->model, &err);
+            if (rc != TRAINSIZE_OK)
+                status = cli_library_error(rc, &err);
+        } else if (opts->hf_config) {
+            status = load_hf_config(job, opts->hf_config);
+        }
+        for (i = 0; status == CLI_EXIT_OK && i < opts->set_count; i++) {
+            int rc = trainsize_job_set(job, opts->sets[i].name, opts->sets[i].value, &err);
+            if (rc != TRAINSIZE_OK)
+                status = cli_library_error(rc, &err);
+        }
+    }
+    if (status != CLI_EXIT_OK) {
+        trainsize_job_free(job);
+        return status;
+    }
+    *out = job;
+    return CLI_EXIT_OK;
+}

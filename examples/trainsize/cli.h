@@ -1,0 +1,171 @@
+/* The trainsize command: declarations shared by its source files.
+ *
+ * The command is a thin client of the public API (trainsize.h): it parses options into a
+ * trainsize_job, asks for an estimate and prints it. Every file has one job:
+ *   main.c          dispatch to the commands
+ *   defaults.c      the built-in example job (`trainsize` with no arguments)
+ *   args.c          option parsing into a trainsize_job
+ *   estimate_cmd.c  the `estimate` command
+ *   report.c        the human report of an estimate
+ *   json_out.c      the JSON writer (generic, from the result field catalogue)
+ *   catalog_cmds.c  the `models` and `gpus` commands
+ *   plan_cmd.c      the `plan` command (not in the library yet)
+ *   help.c          usage texts
+ *   fmt.c           number formatting for tables and reports
+ *   outbuf.c        output buffering, the checked write to stdout, one-line errors
+ */
+#ifndef TRAINSIZE_CLI_H
+#define TRAINSIZE_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trainsize.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CLI_PRINTF(a, b)
+#endif
+
+/** Exit status of the command (see the CLI contract). */
+enum {
+    CLI_EXIT_OK = 0,      /**< An estimate (or listing, help) was produced. */
+    CLI_EXIT_FAILURE = 1, /**< Any other failure: output error, out of memory, ... */
+    CLI_EXIT_USAGE = 2    /**< Invalid input: one line on stderr, nothing on stdout. */
+};
+
+/** Width the human output keeps to. */
+#define CLI_COLUMNS 100
+
+/* ---- outbuf.c: everything for stdout is built in memory, then written in one go ---- */
+
+/** A growable text buffer. `failed` is set once an allocation fails. */
+typedef struct cli_out {
+    char *data;
+    size_t len;
+    size_t cap;
+    int failed;
+} cli_out;
+
+void cli_out_init(cli_out *o);
+void cli_out_free(cli_out *o);
+void cli_out_write(cli_out *o, const char *s, size_t n);
+void cli_out_puts(cli_out *o, const char *s);
+void cli_out_putc(cli_out *o, char c);
+void cli_out_repeat(cli_out *o, char c, size_t n);
+void cli_out_printf(cli_out *o, const char *fmt, ...) CLI_PRINTF(2, 3);
+/** Columns since the last newline (bytes; the command writes ASCII). */
+size_t cli_out_column(const cli_out *o);
+/** Pad with spaces up to column `col` (at least `min_gap` spaces). */
+void cli_out_pad_to(cli_out *o, size_t col, size_t min_gap);
+/** Write `s` with control characters replaced, clipped to `max` columns ("..." marks a cut). */
+void cli_out_clipped(cli_out *o, const char *s, size_t max);
+
+/** Write the buffer to stdout and check that it arrived; frees it. Returns an exit status:
+ *  CLI_EXIT_OK, or CLI_EXIT_FAILURE after a message on stderr. */
+int cli_out_flush_stdout(cli_out *o);
+
+/** Print "trainsize: <message>" as exactly one line on stderr (control characters in the
+ *  message are replaced, so that user text cannot break the line). */
+void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
+
+/** Report a library failure (its message, or the status text when it has none). Returns
+ *  the exit status the failure maps to. */
+int cli_library_error(int code, const trainsize_error *err);
+
+/* ---- defaults.c ---- */
+
+/** One name/value setting of a job. */
+typedef struct cli_setting {
+    const char *name;
+    const char *value;
+} cli_setting;
+
+/** The built-in example job, and its number of settings. */
+extern const cli_setting cli_example_job[];
+extern const size_t cli_example_job_count;
+
+/** Apply the example job's settings to `job`. Returns an exit status. */
+int cli_apply_example_job(trainsize_job *job);
+
+/* ---- args.c ---- */
+
+/** Parsed options of `estimate`. */
+typedef struct cli_options {
+    int json;              /**< --json */
+    int help;              /**< --help or -h */
+    const char *model;     /**< --model NAME (the last one) */
+    const char *hf_config; /**< --hf-config FILE (the last one) */
+    cli_setting *sets;     /**< Other parameters, in command-line order. */
+    size_t set_count;
+} cli_options;
+
+/** Parse argv[0..argc-1] (the options after the command). On invalid input prints one
+ *  line and returns CLI_EXIT_USAGE; CLI_EXIT_FAILURE when out of memory. */
+int cli_parse_options(int argc, char **argv, cli_options *out);
+void cli_options_free(cli_options *opts);
+
+/** Build the job the options describe: --model / --hf-config first, then every other
+ *  parameter in order. With no job option at all, the built-in example job. */
+int cli_build_job(const cli_options *opts, trainsize_job **out);
+
+/** Find a catalogue parameter by name (the first `len` bytes of `name`); NULL if none. */
+const trainsize_param_info *cli_find_param(const char *name, size_t len);
+
+/* ---- commands ---- */
+
+int cli_cmd_estimate(int argc, char **argv);
+int cli_cmd_models(int argc, char **argv);
+int cli_cmd_gpus(int argc, char **argv);
+int cli_cmd_plan(int argc, char **argv);
+
+/* ---- report.c / json_out.c ---- */
+
+/** Append the human report of `r` (for `job`) to `o`. */
+void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r);
+
+/** Append the JSON object of `r` to `o` (with a trailing newline). Returns 0, or -1 (after
+ *  a message on stderr) when the library's field catalogue cannot be turned into JSON. */
+int cli_json_result(cli_out *o, const trainsize_result *r);
+
+/** JSON pieces, for the catalogue listings. */
+void cli_json_string(cli_out *o, const char *s);
+void cli_json_number(cli_out *o, double d);
+void cli_json_u64(cli_out *o, uint64_t v);
+
+/** The text of a CHOICE or STRING result field by path (e.g. "memory.peak_phase"), or
+ *  NULL when the library has no such field. */
+const char *cli_result_text(const trainsize_result *r, const char *path);
+
+/* ---- help.c ---- */
+
+enum cli_help_topic {
+    CLI_HELP_MAIN,
+    CLI_HELP_ESTIMATE,
+    CLI_HELP_PLAN,
+    CLI_HELP_MODELS,
+    CLI_HELP_GPUS
+};
+
+/** Print the help of a topic to stdout. Returns an exit status. */
+int cli_print_help(enum cli_help_topic topic);
+
+/* ---- fmt.c: all write into a caller buffer and return it ---- */
+
+#define CLI_FMT_MAX 64
+
+/** 6738415616 -> "6,738,415,616". */
+char *cli_fmt_thousands(char *buf, size_t cap, uint64_t v);
+/** Bytes with a binary unit: "12.55 GiB", "512 B". */
+char *cli_fmt_iec(char *buf, size_t cap, double bytes);
+/** A number with a decimal prefix and a unit: "1.23 TB/s", "312 TFLOP", "42 W". */
+char *cli_fmt_si(char *buf, size_t cap, double v, const char *unit);
+/** A count with a short suffix: "6.74B", "125M", "1.00T", "512". */
+char *cli_fmt_count(char *buf, size_t cap, uint64_t v);
+/** A duration: "42.0 s", "3.2 min", "12.5 h", "4.3 days", "2.1 years". */
+char *cli_fmt_duration(char *buf, size_t cap, double seconds);
+/** GiB with two decimals, right-aligned in `width` (switches to an exponent when huge). */
+char *cli_fmt_gib_col(char *buf, size_t cap, uint64_t bytes, int width);
+
+#endif

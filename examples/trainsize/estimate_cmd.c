@@ -1,0 +1,49 @@
+/* The `estimate` command: options -> job -> estimate -> report or JSON.
+ *
+ * The output is built only after the estimate succeeded and written in one go, so an
+ * error leaves standard output empty. */
+#include "cli.h"
+
+int cli_cmd_estimate(int argc, char **argv)
+{
+    cli_options opts;
+    trainsize_job *job = NULL;
+    trainsize_result result;
+    trainsize_error err;
+    cli_out out;
+    int status, rc;
+
+    status = cli_parse_options(argc, argv, &opts);
+    if (status != CLI_EXIT_OK)
+        return status;
+    if (opts.help) {
+        cli_options_free(&opts);
+        return cli_print_help(CLI_HELP_ESTIMATE);
+    }
+    status = cli_build_job(&opts, &job);
+    if (status != CLI_EXIT_OK) {
+        cli_options_free(&opts);
+        return status;
+    }
+    rc = trainsize_estimate(job, &result, sizeof result, &err);
+    if (rc != TRAINSIZE_OK) {
+        status = cli_library_error(rc, &err);
+        goto done;
+    }
+    cli_out_init(&out);
+    if (opts.json) {
+        if (cli_json_result(&out, &result) != 0) {
+            cli_out_free(&out);
+            status = CLI_EXIT_FAILURE;
+            goto done;
+        }
+    } else {
+        cli_report(&out, job, &result);
+    }
+    status = cli_out_flush_stdout(&out);
+
+done:
+    trainsize_job_free(job);
+    cli_options_free(&opts);
+    return status;
+}

@@ -1,0 +1,122 @@
+/* Number formatting for the human report and the catalogue tables. (No libm: the
+ * command links only the library.) */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static double absval(double v)
+{
+    return v < 0 ? -v : v;
+}
+
+char *cli_fmt_thousands(char *buf, size_t cap, uint64_t v)
+{
+    char digits[24];
+    size_t n, i, j = 0;
+
+    snprintf(digits, sizeof digits, "%" PRIu64, v);
+    n = strlen(digits);
+    for (i = 0; i < n && j + 1 < cap; i++) {
+        if (i > 0 && (n - i) % 3 == 0) {
+            buf[j++] = ',';
+            if (j + 1 >= cap)
+                break;
+        }
+        buf[j++] = digits[i];
+    }
+    buf[j] = '\0';
+    return buf;
+}
+
+char *cli_fmt_iec(char *buf, size_t cap, double bytes)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    size_t u = 0;
+
+    if (!isfinite(bytes)) {
+        snprintf(buf, cap, "?");
+        return buf;
+    }
+    while (absval(bytes) >= 1024.0 && u + 1 < sizeof units / sizeof units[0]) {
+        bytes /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, cap, "%.0f B", bytes);
+    else
+        snprintf(buf, cap, "%.2f %s", bytes, units[u]);
+    return buf;
+}
+
+char *cli_fmt_si(char *buf, size_t cap, double v, const char *unit)
+{
+    static const char *const prefixes[] = {"", "k", "M", "G", "T", "P", "E", "Z", "Y"};
+    size_t p = 0;
+    int dec;
+
+    if (!isfinite(v)) {
+        snprintf(buf, cap, "?");
+        return buf;
+    }
+    while (absval(v) >= 1000.0 && p + 1 < sizeof prefixes / sizeof prefixes[0]) {
+        v /= 1000.0;
+        p++;
+    }
+    if (absval(v) >= 1000.0) {
+        snprintf(buf, cap, "%.3e %s%s", v, prefixes[p], unit);
+        return buf;
+    }
+    dec = (p == 0 && v == (double)(long)v) ? 0 : absval(v) < 10.0 ? 2 : absval(v) < 100.0 ? 1 : 0;
+    snprintf(buf, cap, "%.*f%s%s%s", dec, v, (p > 0 || unit[0]) ? " " : "", prefixes[p], unit);
+    return buf;
+}
+
+char *cli_fmt_count(char *buf, size_t cap, uint64_t v)
+{
+    static const char *const suffixes[] = {"", "K", "M", "B", "T", "Q"};
+    double d = (double)v;
+    size_t p = 0;
+
+    while (d >= 1000.0 && p + 1 < sizeof suffixes / sizeof suffixes[0]) {
+        d /= 1000.0;
+        p++;
+    }
+    if (p == 0)
+        snprintf(buf, cap, "%" PRIu64, v);
+    else
+        snprintf(buf, cap, "%.*f%s", d < 10.0 ? 2 : d < 100.0 ? 1 : 0, d, suffixes[p]);
+    return buf;
+}
+
+char *cli_fmt_duration(char *buf, size_t cap, double s)
+{
+    if (!isfinite(s) || s < 0)
+        snprintf(buf, cap, "?");
+    else if (s < 120.0)
+        snprintf(buf, cap, "%.2f s", s);
+    else if (s < 2.0 * 3600.0)
+        snprintf(buf, cap, "%.1f min", s / 60.0);
+    else if (s < 2.0 * 86400.0)
+        snprintf(buf, cap, "%.1f hours", s / 3600.0);
+    else if (s < 2.0 * 365.25 * 86400.0)
+        snprintf(buf, cap, "%.1f days", s / 86400.0);
+    else if (s < 1e6 * 365.25 * 86400.0)
+        snprintf(buf, cap, "%.1f years", s / (365.25 * 86400.0));
+    else
+        snprintf(buf, cap, "%.3g years", s / (365.25 * 86400.0));
+    return buf;
+}
+
+char *cli_fmt_gib_col(char *buf, size_t cap, uint64_t bytes, int width)
+{
+    double gib = (double)bytes / 1073741824.0;
+
+    if (gib < 1e6)
+        snprintf(buf, cap, "%*.2f", width, gib);
+    else
+        snprintf(buf, cap, "%*.3e", width, gib);
+    return buf;
+}

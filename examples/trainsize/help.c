@@ -1,0 +1,252 @@
+/* Usage texts. The estimate's parameters come from the library's catalogue
+ * (trainsize_param_count/_at), with their units, defaults and docs, so the help cannot
+ * drift from what the library accepts. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define OPT_INDENT 2  /* options start here */
+#define DOC_COL 26    /* their descriptions here */
+
+/* Append `text` word by word, breaking lines at CLI_COLUMNS and continuing at `indent`. */
+static void wrap(cli_out *o, const char *text, size_t indent)
+{
+    const char *s = text;
+
+    while (*s) {
+        size_t len = 0;
+        while (*s == ' ')
+            s++;
+        while (s[len] && s[len] != ' ')
+            len++;
+        if (len == 0)
+            break;
+        if (cli_out_column(o) > indent) {
+            if (cli_out_column(o) + 1 + len > CLI_COLUMNS) {
+                cli_out_putc(o, '\n');
+                cli_out_repeat(o, ' ', indent);
+            } else {
+                cli_out_putc(o, ' ');
+            }
+        }
+        if (len > CLI_COLUMNS - indent) {
+            char word[CLI_COLUMNS + 1];
+            memcpy(word, s, CLI_COLUMNS - indent);
+            word[CLI_COLUMNS - indent] = '\0';
+            cli_out_clipped(o, word, CLI_COLUMNS - indent); /* a very long word: clipped */
+        } else {
+            cli_out_write(o, s, len);
+        }
+        s += len;
+    }
+}
+
+/* One option line: "  --NAME META" then its description at DOC_COL (wrapped). */
+static void option(cli_out *o, const char *name, const char *meta, const char *doc)
+{
+    cli_out_repeat(o, ' ', OPT_INDENT);
+    cli_out_printf(o, "--%s", name);
+    if (meta && meta[0])
+        cli_out_printf(o, " %s", meta);
+    if (cli_out_column(o) + 2 > DOC_COL) {
+        cli_out_putc(o, '\n');
+        cli_out_repeat(o, ' ', DOC_COL);
+    } else {
+        cli_out_pad_to(o, DOC_COL, 2);
+    }
+    wrap(o, doc, DOC_COL);
+    cli_out_putc(o, '\n');
+}
+
+static const char *metavar(const trainsize_param_info *p)
+{
+    switch (p->kind) {
+    case TRAINSIZE_PARAM_INT: return "N";
+    case TRAINSIZE_PARAM_FLOAT: return "X";
+    case TRAINSIZE_PARAM_BOOL: return "";
+    case TRAINSIZE_PARAM_CHOICE: return "CHOICE";
+    case TRAINSIZE_PARAM_NAME: return "NAME";
+    case TRAINSIZE_PARAM_LIST: return "LIST";
+    default: return "VALUE";
+    }
+}
+
+/* "a|b|c" -> "a, b, c" */
+static void choices_text(char *buf, size_t cap, const char *choices)
+{
+    size_t j = 0;
+    const char *s;
+
+    for (s = choices; *s && j + 3 < cap; s++) {
+        if (*s == '|') {
+            buf[j++] = ',';
+            buf[j++] = ' ';
+        } else {
+            buf[j++] = *s;
+        }
+    }
+    buf[j] = '\0';
+}
+
+static void param_option(cli_out *o, const trainsize_param_info *p)
+{
+    char text[2048], list[768];
+    size_t n = 0;
+
+#define ADD(...)                                                                          \
+    do {                                                                                  \
+        int k_ = snprintf(text + n, sizeof text - n, __VA_ARGS__);                        \
+        if (k_ > 0)                                                                       \
+            n = (size_t)k_ < sizeof text - n ? n + (size_t)k_ : sizeof text - 1;          \
+    } while (0)
+
+    ADD("%s", p->doc ? p->doc : "");
+    if ((p->kind == TRAINSIZE_PARAM_CHOICE || p->kind == TRAINSIZE_PARAM_LIST) && p->choices) {
+        choices_text(list, sizeof list, p->choices);
+        ADD(p->kind == TRAINSIZE_PARAM_LIST ? " Comma-separated, from: %s." : " One of: %s.",
+            list);
+    }
+    if (p->kind == TRAINSIZE_PARAM_INT || p->kind == TRAINSIZE_PARAM_FLOAT)
+        ADD(" Range %.15g to %.15g.", p->min, p->max);
+    if (p->kind == TRAINSIZE_PARAM_BOOL)
+        ADD(" Bare --%s means true; also --%s=true|false.", p->name, p->name);
+    if (p->unit && p->unit[0])
+        ADD(" Unit: %s.", p->unit);
+    if (p->default_text && p->default_text[0])
+        ADD(" Default: %s.", p->default_text);
+    else
+        ADD(" Default: depends on the other settings.");
+#undef ADD
+    option(o, p->name, metavar(p), text);
+}
+
+static void main_help(cli_out *o)
+{
+    size_t i;
+
+    cli_out_puts(o,
+                 "Usage: trainsize [COMMAND] [OPTIONS]\n"
+                 "\n"
+                 "What it takes to train a transformer model: GPU memory per GPU, the servers\n"
+                 "(host RAM, CPU cores, storage, interconnect, power) and the time.\n"
+                 "\n"
+                 "Commands:\n"
+                 "  estimate [OPTIONS]      size one training job (the command when the first\n"
+                 "                          argument is an option)\n"
+                 "  plan [OPTIONS]          search GPU types, counts and parallel layouts\n"
+                 "                          (not available in this version)\n"
+                 "  models                  list the built-in model presets\n"
+                 "  gpus                    list the built-in GPU catalog\n"
+                 "  help [COMMAND]          show the help of a command\n"
+                 "\n"
+                 "Options:\n"
+                 "  --help                  show this help (trainsize COMMAND --help: a command's)\n"
+                 "  --version               print the version\n"
+                 "\n"
+                 "With no arguments, trainsize sizes a built-in example job:\n ");
+    for (i = 0; i < cli_example_job_count; i++) {
+        char item[160];
+        snprintf(item, sizeof item, "--%s %s", cli_example_job[i].name, cli_example_job[i].value);
+        wrap(o, item, 2);
+    }
+    cli_out_puts(o,
+                 "\n"
+                 "\n"
+                 "Examples:\n"
+                 "  trainsize --model llama-2-13b --gpu h100-80gb --gpus 16 --tp 2 --zero 1\n"
+                 "  trainsize estimate --hf-config config.json --gpu a100-80gb --gpus 8 --json\n"
+                 "  trainsize estimate --help      (every option, with units and defaults)\n"
+                 "\n"
+                 "Exit status: 0 when an estimate was produced (whether or not the job fits),\n"
+                 "2 for invalid input (one line on standard error, nothing on standard output),\n"
+                 "1 for any other failure.\n");
+}
+
+static void estimate_help(cli_out *o)
+{
+    size_t i, n = trainsize_param_count();
+    const trainsize_param_info *model = cli_find_param("model", 5);
+
+    cli_out_puts(o,
+                 "Usage: trainsize estimate [OPTIONS]\n"
+                 "       trainsize [OPTIONS]\n"
+                 "\n"
+                 "Sizes one training job: memory per GPU (for the most loaded GPU), the servers\n"
+                 "it needs and the time it takes. Every option is --NAME VALUE or --NAME=VALUE.\n"
+                 "Without any job option, the built-in example job (see trainsize --help).\n"
+                 "\n"
+                 "Model (one of; the shape options below override single fields of it):\n");
+    option(o, "model", "NAME",
+           model && model->doc && model->doc[0]
+               ? model->doc
+               : "A built-in model preset (trainsize models lists them).");
+    option(o, "hf-config", "FILE",
+           "A Hugging Face config.json (model types gpt2, llama, mistral, mixtral, qwen2, "
+           "gemma, phi3 and more).");
+    cli_out_puts(o, "\nOutput:\n");
+    option(o, "json", "", "Print one JSON object on standard output instead of the report.");
+    option(o, "help", "", "Show this help.");
+    cli_out_puts(o, "\nJob parameters:\n");
+    for (i = 0; i < n; i++) {
+        const trainsize_param_info *p = trainsize_param_at(i);
+        if (p && p->name && strcmp(p->name, "model") != 0)
+            param_option(o, p);
+    }
+}
+
+static void plan_help(cli_out *o)
+{
+    cli_out_puts(o,
+                 "Usage: trainsize plan [OPTIONS]\n"
+                 "\n"
+                 "Searches GPU types, counts and parallel layouts and ranks the configurations\n"
+                 "that fit. Not available in this version: the planner is not in the library\n"
+                 "yet, and `trainsize plan` exits with status 1.\n"
+                 "\n"
+                 "Options (the model and job options of estimate, without a fixed layout):\n"
+                 "  --tokens N              training tokens (required)\n"
+                 "  --deadline-days D       finish within D days\n"
+                 "  --budget USD            spend at most USD\n"
+                 "  --max-gpus N            use at most N GPUs\n"
+                 "  --gpu NAME[,NAME...]    restrict the GPU catalog\n"
+                 "  --objective cost|time   rank by cost (default) or by time\n"
+                 "  --json                  print one JSON object\n");
+}
+
+static void models_help(cli_out *o)
+{
+    cli_out_puts(o,
+                 "Usage: trainsize models [--json]\n"
+                 "\n"
+                 "Lists the built-in model presets (names for --model), with their parameter\n"
+                 "counts and the configs they mirror. --json prints a JSON array of objects\n"
+                 "(name, family, parameters, active_parameters, source).\n");
+}
+
+static void gpus_help(cli_out *o)
+{
+    cli_out_puts(o,
+                 "Usage: trainsize gpus [--json]\n"
+                 "\n"
+                 "Lists the built-in GPU catalog (names for --gpu; case-insensitive): memory,\n"
+                 "bandwidth, dense BF16 and FP8 peaks in TFLOP/s, board power and GPU-to-GPU\n"
+                 "link. --json prints a JSON array of objects with every catalogue figure in\n"
+                 "bytes, bytes per second, FLOP/s and watts.\n");
+}
+
+int cli_print_help(enum cli_help_topic topic)
+{
+    cli_out out;
+
+    cli_out_init(&out);
+    switch (topic) {
+    case CLI_HELP_ESTIMATE: estimate_help(&out); break;
+    case CLI_HELP_PLAN: plan_help(&out); break;
+    case CLI_HELP_MODELS: models_help(&out); break;
+    case CLI_HELP_GPUS: gpus_help(&out); break;
+    case CLI_HELP_MAIN:
+    default: main_help(&out); break;
+    }
+    return cli_out_flush_stdout(&out);
+}

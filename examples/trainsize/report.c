@@ -1,0 +1,371 @@
+/* The human report of an estimate: a header, the per-GPU memory table with bars against
+ * the GPU's capacity, the verdict, then the system and the time. ASCII only, and no line
+ * longer than CLI_COLUMNS. */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GIB 1073741824.0
+
+/* Memory table geometry. */
+#define LABEL_COL 2   /* labels start here */
+#define GIB_COL 30    /* the GiB column starts here (10 wide) */
+#define PCT_COL 40    /* the percentage column (9 wide) */
+#define BAR_COL 51    /* the bar: '|' + BAR_WIDTH + '|' */
+#define BAR_WIDTH 40
+#define KEY_WIDTH 24  /* key column of the header and of the system and time sections */
+
+/* A job parameter in its text form, or NULL when the library has no such parameter. */
+static const char *job_text(const trainsize_job *job, const char *name, char *buf, size_t cap)
+{
+    int n = trainsize_job_get(job, name, buf, cap, NULL);
+    return n >= 0 ? buf : NULL;
+}
+
+static int job_is(const trainsize_job *job, const char *name, const char *value)
+{
+    char buf[64];
+    const char *t = job_text(job, name, buf, sizeof buf);
+    return t && strcmp(t, value) == 0;
+}
+
+/* Whether a numeric job parameter is set to something other than "", "0" or "1". */
+static int job_above_one(const trainsize_job *job, const char *name)
+{
+    char buf[64];
+    const char *t = job_text(job, name, buf, sizeof buf);
+    return t && t[0] && strtod(t, NULL) > 1.0;
+}
+
+/* Append a segment, starting a new line at `indent` when it would pass the width. */
+static void seg(cli_out *o, size_t indent, const char *sep, const char *text)
+{
+    size_t col = cli_out_column(o);
+
+    if (col > indent && col + strlen(sep) + strlen(text) > CLI_COLUMNS) {
+        cli_out_putc(o, '\n');
+        cli_out_repeat(o, ' ', indent);
+    } else if (col > indent) {
+        cli_out_puts(o, sep);
+    }
+    cli_out_clipped(o, text, CLI_COLUMNS - indent);
+}
+
+static void key(cli_out *o, const char *k)
+{
+    cli_out_puts(o, k);
+    cli_out_pad_to(o, KEY_WIDTH, 1);
+}
+
+/* ---- header ---- */
+
+static void param_segment(cli_out *o, const char *what, uint64_t v)
+{
+    char n[CLI_FMT_MAX], s[CLI_FMT_MAX], text[3 * CLI_FMT_MAX];
+
+    snprintf(text, sizeof text, "%s %s (%s)", cli_fmt_thousands(n, sizeof n, v), what,
+             cli_fmt_count(s, sizeof s, v));
+    seg(o, KEY_WIDTH, "; ", text);
+}
+
+static void header(cli_out *o, const trainsize_job *job, const trainsize_result *r)
+{
+    const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
+    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], text[4 * CLI_FMT_MAX + 256];
+    char v1[64], v2[64];
+    const char *t1, *t2;
+
+    cli_out_printf(o, "trainsize %s: what it takes to train ", trainsize_version_string());
+    cli_out_clipped(o, r->model.name, 40);
+    cli_out_puts(o, "\n\n");
+
+    key(o, "Model");
+    cli_out_clipped(o, r->model.name, CLI_COLUMNS - KEY_WIDTH);
+    cli_out_putc(o, '\n');
+    key(o, "Parameters");
+    param_segment(o, "total", r->model.parameters);
+    param_segment(o, "trainable", r->model.trainable_parameters);
+    param_segment(o, "active per token", r->model.active_parameters);
+    cli_out_putc(o, '\n');
+
+    key(o, "GPU");
+    snprintf(text, sizeof text, "%s x %s", cli_fmt_thousands(a, sizeof a, r->gpus), r->gpu);
+    seg(o, KEY_WIDTH, "", text);
+    if (g && g->full_name)
+        seg(o, KEY_WIDTH, ": ", g->full_name);
+    snprintf(text, sizeof text, "%s each", cli_fmt_iec(a, sizeof a, (double)r->memory.gpu_capacity));
+    seg(o, KEY_WIDTH, ", ", text);
+    cli_out_putc(o, '\n');
+
+    key(o, "Layout");
+    snprintf(text, sizeof text, "%s node%s x %s GPUs",
+             cli_fmt_thousands(a, sizeof a, r->system.nodes), r->system.nodes == 1 ? "" : "s",
+             cli_fmt_thousands(b, sizeof b, r->system.gpus_per_node));
+    seg(o, KEY_WIDTH, "", text);
+    snprintf(text, sizeof text, "data parallel %s", cli_fmt_thousands(a, sizeof a, r->data_parallel));
+    seg(o, KEY_WIDTH, "; ", text);
+    {
+        static const char *const degrees[][2] = {
+            {"tp", "tensor"}, {"pp", "pipeline"}, {"cp", "context"}, {"ep", "expert"}};
+        size_t i;
+        for (i = 0; i < sizeof degrees / sizeof degrees[0]; i++) {
+            t1 = job_text(job, degrees[i][0], v1, sizeof v1);
+            if (t1 && (i < 2 || job_above_one(job, degrees[i][0]))) {
+                snprintf(text, sizeof text, "%s %s", degrees[i][1], t1);
+                seg(o, KEY_WIDTH, " x ", text);
+            }
+        }
+    }
+    if (job_above_one(job, "pp-interleave")) {
+        snprintf(text, sizeof text, "interleave %s", job_text(job, "pp-interleave", v1, sizeof v1));
+        seg(o, KEY_WIDTH, ", ", text);
+    }
+    if (job_is(job, "sp", "true") || job_is(job, "sp", "1"))
+        seg(o, KEY_WIDTH, ", ", "sequence parallel");
+    t1 = job_text(job, "zero", v1, sizeof v1);
+    if (t1) {
+        snprintf(text, sizeof text, "ZeRO %s", t1);
+        seg(o, KEY_WIDTH, "; ", text);
+    }
+    cli_out_putc(o, '\n');
+
+    key(o, "Batch");
+    t1 = job_text(job, "micro-batch", v1, sizeof v1);
+    t2 = job_text(job, "seq", v2, sizeof v2);
+    if (t1 && t2) {
+        snprintf(text, sizeof text, "micro-batch %s x %s tokens", t1, t2);
+        seg(o, KEY_WIDTH, "", text);
+    }
+    snprintf(text, sizeof text, "gradient accumulation %s",
+             cli_fmt_thousands(a, sizeof a, r->gradient_accumulation));
+    seg(o, KEY_WIDTH, "; ", text);
+    if (t1) {
+        uint64_t mb = strtoull(t1, NULL, 10);
+        double samples = (double)mb * (double)r->data_parallel * (double)r->gradient_accumulation;
+        if (mb > 0 && samples < 1e18) {
+            snprintf(text, sizeof text, "global batch %s samples",
+                     cli_fmt_thousands(a, sizeof a, mb * r->data_parallel * r->gradient_accumulation));
+            seg(o, KEY_WIDTH, "; ", text);
+        }
+    }
+    cli_out_putc(o, '\n');
+
+    key(o, "Training");
+    {
+        static const char *const setup[][2] = {{"precision", ""},        {"optimizer", ""},
+                                               {"recompute", "recompute "},
+                                               {"attention", "attention "},
+                                               {"offload", "offload "}};
+        size_t i;
+        const char *sep = "";
+        for (i = 0; i < sizeof setup / sizeof setup[0]; i++) {
+            t1 = job_text(job, setup[i][0], v1, sizeof v1);
+            if (!t1 || !t1[0] || (strcmp(setup[i][0], "offload") == 0 && strcmp(t1, "none") == 0))
+                continue;
+            snprintf(text, sizeof text, "%s%s", setup[i][1], t1);
+            seg(o, KEY_WIDTH, sep, text);
+            sep = ", ";
+        }
+        if (job_above_one(job, "lora-rank") || job_is(job, "lora-rank", "1")) {
+            snprintf(text, sizeof text, "LoRA rank %s", job_text(job, "lora-rank", v1, sizeof v1));
+            seg(o, KEY_WIDTH, sep, text);
+            t1 = job_text(job, "quantize-base", v1, sizeof v1);
+            if (t1 && t1[0] && strcmp(t1, "none") != 0) {
+                snprintf(text, sizeof text, "base in %s", t1);
+                seg(o, KEY_WIDTH, ", ", text);
+            }
+        }
+    }
+    cli_out_puts(o, "\n\n");
+}
+
+/* ---- memory table ---- */
+
+static void bar(cli_out *o, uint64_t bytes, uint64_t capacity, char fill)
+{
+    double frac = capacity ? (double)bytes / (double)capacity : (bytes ? 2.0 : 0.0);
+    size_t n = frac >= 1.0 ? BAR_WIDTH : (size_t)(frac * BAR_WIDTH + 0.5);
+
+    if (n == 0 && bytes > 0)
+        n = 1; /* something, however small, shows */
+    cli_out_putc(o, '|');
+    cli_out_repeat(o, fill, n);
+    cli_out_repeat(o, ' ', BAR_WIDTH - n);
+    cli_out_putc(o, '|');
+    if (frac > 1.0)
+        cli_out_putc(o, '>'); /* beyond the GPU's capacity */
+}
+
+static void row(cli_out *o, int level, const char *label, uint64_t bytes, uint64_t capacity,
+                int with_bar)
+{
+    char g[CLI_FMT_MAX];
+
+    cli_out_repeat(o, ' ', LABEL_COL + 2 * (size_t)level);
+    cli_out_puts(o, label);
+    cli_out_pad_to(o, GIB_COL, 1);
+    cli_out_puts(o, cli_fmt_gib_col(g, sizeof g, bytes, 10));
+    if (capacity) {
+        double pct = 100.0 * (double)bytes / (double)capacity;
+        if (pct < 99999.95)
+            cli_out_printf(o, "%8.1f%%", pct);
+        else
+            cli_out_puts(o, "  >99999%");
+    } else {
+        cli_out_puts(o, "        -");
+    }
+    if (with_bar) {
+        cli_out_pad_to(o, BAR_COL, 2);
+        bar(o, bytes, capacity, level == 0 ? '#' : '=');
+    }
+    cli_out_putc(o, '\n');
+}
+
+static void rule(cli_out *o)
+{
+    cli_out_repeat(o, ' ', LABEL_COL);
+    cli_out_repeat(o, '-', BAR_COL + BAR_WIDTH + 2 - LABEL_COL);
+    cli_out_putc(o, '\n');
+}
+
+static void memory_table(cli_out *o, const trainsize_result *r)
+{
+    const trainsize_memory *m = &r->memory;
+    uint64_t cap = m->gpu_capacity;
+    const char *phase = cli_result_text(r, "memory.peak_phase");
+    char a[CLI_FMT_MAX], b[CLI_FMT_MAX];
+
+    cli_out_puts(o, "Memory per GPU");
+    cli_out_pad_to(o, GIB_COL + 7, 1);
+    cli_out_puts(o, "GiB");
+    cli_out_pad_to(o, PCT_COL + 2, 1);
+    cli_out_puts(o, "of GPU");
+    cli_out_pad_to(o, BAR_COL, 1);
+    cli_out_puts(o, "0%");
+    cli_out_pad_to(o, BAR_COL + BAR_WIDTH / 2 - 1, 1);
+    cli_out_puts(o, "50%");
+    cli_out_pad_to(o, BAR_COL + BAR_WIDTH - 2, 1);
+    cli_out_puts(o, "100%\n");
+
+    row(o, 0, "weights", m->weights, cap, 1);
+    row(o, 0, "gradients", m->gradients, cap, 1);
+    row(o, 0, "optimizer state", m->optimizer, cap, 1);
+    row(o, 1, "of which master weights", m->master_weights, cap, 1);
+    row(o, 0, "activations", m->activations, cap, 1);
+    row(o, 1, "layers", m->activations_layers, cap, 1);
+    row(o, 1, "embedding", m->activations_embedding, cap, 1);
+    row(o, 1, "output and loss", m->activations_output, cap, 1);
+    row(o, 0, "transient", m->transient, cap, 1);
+    rule(o);
+    row(o, 0, "peak allocated", m->peak_allocated, cap, 1);
+    row(o, 0, "overhead", m->overhead, cap, 1);
+    row(o, 1, "CUDA context", m->cuda_context, cap, 1);
+    row(o, 1, "communication buffers", m->comm_buffers, cap, 1);
+    row(o, 1, "allocator slack", m->allocator_slack, cap, 1);
+    rule(o);
+    row(o, 0, "peak total", m->peak_total, cap, 1);
+    row(o, 0, "GPU capacity", cap, cap, 0);
+    cli_out_putc(o, '\n');
+
+    if (m->fits) {
+        uint64_t head = cap >= m->peak_total ? cap - m->peak_total : 0;
+        char c[CLI_FMT_MAX];
+        cli_out_printf(o, "FITS: peak total %s of %s; headroom %s (%.1f%% of the GPU)\n",
+                       cli_fmt_iec(a, sizeof a, (double)m->peak_total),
+                       cli_fmt_iec(b, sizeof b, (double)cap),
+                       cli_fmt_iec(c, sizeof c, (double)head),
+                       cap ? 100.0 * (double)head / (double)cap : 0.0);
+    } else {
+        uint64_t over = m->peak_total > cap ? m->peak_total - cap : 0;
+        char c[CLI_FMT_MAX];
+        cli_out_printf(o, "DOES NOT FIT: peak total %s of %s; short by %s\n",
+                       cli_fmt_iec(a, sizeof a, (double)m->peak_total),
+                       cli_fmt_iec(b, sizeof b, (double)cap),
+                       cli_fmt_iec(c, sizeof c, (double)over));
+    }
+    cli_out_printf(o, "  most loaded GPU: pipeline stage %d", m->pipeline_stage);
+    if (phase)
+        cli_out_printf(o, "; peak during: %.40s", phase);
+    cli_out_putc(o, '\n');
+    cli_out_printf(o, "  activations of %.2f micro-batch%s in flight; one layer of one: %s\n",
+                   m->in_flight_microbatches, m->in_flight_microbatches == 1.0 ? "" : "es",
+                   cli_fmt_iec(a, sizeof a, (double)m->activations_per_layer));
+    if (m->host_offload)
+        cli_out_printf(o, "  offloaded to host memory: %s per GPU\n",
+                       cli_fmt_iec(a, sizeof a, (double)m->host_offload));
+    cli_out_putc(o, '\n');
+}
+
+/* ---- system and time ---- */
+
+static void rate_text(char *buf, size_t cap, uint64_t bytes_per_s)
+{
+    char a[CLI_FMT_MAX], b[CLI_FMT_MAX];
+
+    snprintf(buf, cap, "%s (%s)", cli_fmt_si(a, sizeof a, (double)bytes_per_s, "B/s"),
+             cli_fmt_si(b, sizeof b, 8.0 * (double)bytes_per_s, "bit/s"));
+}
+
+static void system_section(cli_out *o, const trainsize_result *r)
+{
+    const trainsize_system *s = &r->system;
+    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], t[3 * CLI_FMT_MAX];
+
+    cli_out_puts(o, "System\n");
+    key(o, "  servers");
+    cli_out_printf(o, "%s x %s GPUs\n", cli_fmt_thousands(a, sizeof a, s->nodes),
+                   cli_fmt_thousands(b, sizeof b, s->gpus_per_node));
+    key(o, "  host RAM per server");
+    cli_out_printf(o, "%s\n", cli_fmt_iec(a, sizeof a, (double)s->host_ram_per_node));
+    key(o, "  CPU cores per server");
+    cli_out_printf(o, "%s\n", cli_fmt_thousands(a, sizeof a, s->cpu_cores_per_node));
+    key(o, "  interconnect");
+    if (s->interconnect_rate_per_node == 0) {
+        cli_out_puts(o, "none needed (one server)\n");
+    } else {
+        rate_text(t, sizeof t, s->interconnect_rate_per_node);
+        cli_out_printf(o, "%s per server\n", t);
+    }
+    key(o, "  storage");
+    rate_text(t, sizeof t, s->storage_read_rate);
+    cli_out_printf(o, "%s for dataset and checkpoints; read %s\n",
+                   cli_fmt_si(a, sizeof a, (double)s->storage_capacity, "B"), t);
+    key(o, "  power");
+    cli_out_printf(o, "%s for the whole job\n", cli_fmt_si(a, sizeof a, s->power_watts, "W"));
+    cli_out_putc(o, '\n');
+}
+
+static void time_section(cli_out *o, const trainsize_result *r)
+{
+    const trainsize_time *t = &r->time;
+    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], c[CLI_FMT_MAX];
+
+    cli_out_puts(o, "Time\n");
+    key(o, "  compute");
+    cli_out_printf(o, "%.3e FLOP in all; %.3e FLOP per step\n", t->flops, t->step_flops);
+    key(o, "  steps");
+    if (t->tokens >= 0.0 && t->tokens < 1e18 && t->tokens == (double)(uint64_t)t->tokens)
+        cli_fmt_thousands(b, sizeof b, (uint64_t)t->tokens);
+    else
+        snprintf(b, sizeof b, "%.3e", t->tokens);
+    cli_out_printf(o, "%s steps of %s; %s tokens\n", cli_fmt_thousands(a, sizeof a, t->steps),
+                   cli_fmt_duration(c, sizeof c, t->step_seconds), b);
+    key(o, "  total");
+    if (t->seconds < 1e12)
+        cli_out_printf(o, "%s (%.2f hours, %.2f days)\n", cli_fmt_duration(a, sizeof a, t->seconds),
+                       t->seconds / 3600.0, t->seconds / 86400.0);
+    else
+        cli_out_printf(o, "%s (%.3e hours, %.3e days)\n", cli_fmt_duration(a, sizeof a, t->seconds),
+                       t->seconds / 3600.0, t->seconds / 86400.0);
+}
+
+void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r)
+{
+    header(o, job, r);
+    memory_table(o, r);
+    system_section(o, r);
+    time_section(o, r);
+}

@@ -1,0 +1,497 @@
+/**
+ * @file trainsize.h
+ * @brief libtrainsize: what it takes to train a transformer model.
+ *
+ * One umbrella header. A caller describes a training job (a model shape, a training
+ * setup, a parallel layout and a GPU) on a ::trainsize_job, then asks for an estimate:
+ * per-GPU memory (weights, gradients, optimizer state, activations, transient peaks and
+ * overhead), the server it needs and the time it takes.
+ *
+ * Conventions, for every function below:
+ * - Sizes are bytes in 64-bit unsigned integers, rates bytes per second, times seconds,
+ *   power watts, compute floating-point operations.
+ * - Functions that can fail return ::TRAINSIZE_OK (0) or a negative ::trainsize_status.
+ *   When the caller passes a ::trainsize_error, it receives the code, the offending
+ *   field and a one-line message; passing NULL is allowed.
+ * - Results are plain structs owned by the caller. The library keeps no global mutable
+ *   state, never prints, exits or aborts, and is reentrant: distinct jobs may be used
+ *   from distinct threads at once, and one job may be read (estimated) from many threads
+ *   at once as long as no thread modifies it.
+ * - The estimate path does not allocate heap memory.
+ *
+ * @defgroup trainsize libtrainsize public API
+ * @{
+ */
+#ifndef TRAINSIZE_H
+#define TRAINSIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trainsize_export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @name Version
+ * The release version lives here once; CMake reads it from this header.
+ * @{ */
+#define TRAINSIZE_VERSION_MAJOR 0 /**< Major release number. */
+#define TRAINSIZE_VERSION_MINOR 1 /**< Minor release number. */
+#define TRAINSIZE_VERSION_PATCH 0 /**< Patch release number. */
+/** The release version as one number: major * 10000 + minor * 100 + patch. */
+#define TRAINSIZE_VERSION_NUMBER \
+    (TRAINSIZE_VERSION_MAJOR * 10000 + TRAINSIZE_VERSION_MINOR * 100 + TRAINSIZE_VERSION_PATCH)
+/** The release version as a string, "major.minor.patch". */
+#define TRAINSIZE_VERSION_STRING "0.1.0"
+/** The ABI version: the SONAME's number. Bumped on any incompatible change of a public
+ *  struct layout or function signature; independent of the release version. */
+#define TRAINSIZE_ABI_VERSION 1
+/** @} */
+
+/**
+ * @brief The release version of the library actually linked, as "major.minor.patch".
+ * @return A static string; never NULL; the caller must not free it.
+ */
+TRAINSIZE_API const char *trainsize_version_string(void);
+
+/**
+ * @brief The release version of the library actually linked, as ::TRAINSIZE_VERSION_NUMBER.
+ * @return major * 10000 + minor * 100 + patch.
+ */
+TRAINSIZE_API unsigned trainsize_version_number(void);
+
+/**
+ * @brief The ABI version of the library actually linked (::TRAINSIZE_ABI_VERSION).
+ *
+ * Bindings compare it with the ABI they were written for and refuse a mismatch.
+ * @return The ABI version number.
+ */
+TRAINSIZE_API unsigned trainsize_abi_version(void);
+
+/** @name Errors
+ * @{ */
+
+/** Status codes. Values are pinned: they never change meaning. */
+typedef enum trainsize_status {
+    TRAINSIZE_OK = 0,              /**< Success. */
+    TRAINSIZE_E_INVALID = -1,      /**< A value is malformed or out of its range. */
+    TRAINSIZE_E_UNKNOWN = -2,      /**< An unknown parameter, preset, GPU or choice name. */
+    TRAINSIZE_E_LAYOUT = -3,       /**< The parallel layout does not divide the model or GPUs. */
+    TRAINSIZE_E_OVERFLOW = -4,     /**< A result would not fit in 64 bits. */
+    TRAINSIZE_E_PARSE = -5,        /**< Malformed JSON. */
+    TRAINSIZE_E_LIMIT = -6,        /**< Input beyond a size or nesting limit. */
+    TRAINSIZE_E_IO = -7,           /**< A file could not be read. */
+    TRAINSIZE_E_NOMEM = -8,        /**< Memory allocation failed (job creation only). */
+    TRAINSIZE_E_ARGUMENT = -9,     /**< A NULL pointer or a too-small struct from the caller. */
+    TRAINSIZE_E_UNSUPPORTED = -10  /**< A valid combination the model does not cover. */
+} trainsize_status;
+
+/** Capacity of ::trainsize_error::field, including the terminating NUL. */
+#define TRAINSIZE_ERROR_FIELD_MAX 64
+/** Capacity of ::trainsize_error::message, including the terminating NUL. */
+#define TRAINSIZE_ERROR_MESSAGE_MAX 256
+
+/**
+ * @brief Details of a failure, filled by the library in caller-owned storage.
+ *
+ * Every function that takes a `trainsize_error *` fills it on failure and clears it
+ * (code 0, empty strings) on success. NULL is accepted and means "no details wanted".
+ */
+typedef struct trainsize_error {
+    int code;                                  /**< A ::trainsize_status value. */
+    char field[TRAINSIZE_ERROR_FIELD_MAX];     /**< The offending parameter or JSON key, or "". */
+    char message[TRAINSIZE_ERROR_MESSAGE_MAX]; /**< One line naming the field and the reason. */
+} trainsize_error;
+
+/**
+ * @brief A short, static description of a status code.
+ * @param code A ::trainsize_status value (unknown values give "unknown error").
+ * @return A static string; never NULL; the caller must not free it.
+ */
+TRAINSIZE_API const char *trainsize_strerror(int code);
+
+/** @} */
+
+/** @name Jobs
+ * A job holds everything that describes one training run. It is created with
+ * ::trainsize_job_new (defaults: see ::trainsize_param_info), changed with
+ * ::trainsize_job_set, and freed with ::trainsize_job_free.
+ * @{ */
+
+/** Opaque description of a training job. */
+typedef struct trainsize_job trainsize_job;
+
+/**
+ * @brief Create a job holding the defaults (a model must still be chosen).
+ * @return A new job owned by the caller (free it with ::trainsize_job_free), or NULL
+ *         when memory is exhausted.
+ */
+TRAINSIZE_API trainsize_job *trainsize_job_new(void);
+
+/**
+ * @brief Copy a job.
+ * @param[in] job The job to copy; NULL gives NULL.
+ * @return A new job owned by the caller, or NULL on NULL input or exhausted memory.
+ */
+TRAINSIZE_API trainsize_job *trainsize_job_clone(const trainsize_job *job);
+
+/**
+ * @brief Free a job. NULL is a harmless no-op.
+ * @param[in] job A job from ::trainsize_job_new or ::trainsize_job_clone, or NULL.
+ */
+TRAINSIZE_API void trainsize_job_free(trainsize_job *job);
+
+/**
+ * @brief Set one parameter by name, from its text form.
+ *
+ * Names are the command-line option names without the leading dashes ("micro-batch",
+ * "tp", "precision", "model", "gpu", ...); ::trainsize_param_info lists them all with
+ * their units, ranges and defaults. Numbers are decimal (integers may use an exponent,
+ * as in "2e12", when the value is integral); booleans are "true"/"false"/"1"/"0".
+ * Setting "model" loads a preset's whole shape; shape parameters set afterwards
+ * override single fields of it.
+ *
+ * @param[in,out] job   The job to change.
+ * @param[in]     name  Parameter name (NUL-terminated).
+ * @param[in]     value Its value as text (NUL-terminated).
+ * @param[out]    err   Details on failure; may be NULL.
+ * @return ::TRAINSIZE_OK; ::TRAINSIZE_E_UNKNOWN for an unknown name or choice;
+ *         ::TRAINSIZE_E_INVALID for a malformed or out-of-range value (the job is then
+ *         unchanged); ::TRAINSIZE_E_ARGUMENT for NULL arguments.
+ */
+TRAINSIZE_API int trainsize_job_set(trainsize_job *job, const char *name, const char *value,
+                                    trainsize_error *err);
+
+/**
+ * @brief Read one parameter back in its text form.
+ * @param[in]  job  The job.
+ * @param[in]  name Parameter name, as for ::trainsize_job_set.
+ * @param[out] buf  Caller buffer for the NUL-terminated text; may be NULL when cap is 0.
+ * @param[in]  cap  Capacity of buf in bytes.
+ * @param[out] err  Details on failure; may be NULL.
+ * @return The length of the text (without NUL) on success, which may be >= cap, in which
+ *         case the text was truncated (snprintf-style); a negative ::trainsize_status on
+ *         failure (::TRAINSIZE_E_UNKNOWN, ::TRAINSIZE_E_ARGUMENT).
+ */
+TRAINSIZE_API int trainsize_job_get(const trainsize_job *job, const char *name, char *buf,
+                                    size_t cap, trainsize_error *err);
+
+/** Largest Hugging Face config.json the reader accepts, in bytes. */
+#define TRAINSIZE_HF_CONFIG_MAX_BYTES (1u << 20)
+/** Deepest JSON nesting the reader accepts. */
+#define TRAINSIZE_HF_CONFIG_MAX_DEPTH 32
+
+/**
+ * @brief Load a model shape from the text of a Hugging Face `config.json`.
+ *
+ * Supported `model_type`s: gpt2, llama, mistral, mixtral, qwen2, gemma, phi3 (and the
+ * others listed in the README). Unknown keys are ignored; a missing or invalid key that
+ * the model type needs is an error naming the key. The reader is bounded: at most
+ * ::TRAINSIZE_HF_CONFIG_MAX_BYTES bytes and ::TRAINSIZE_HF_CONFIG_MAX_DEPTH levels.
+ * On failure the job is unchanged.
+ *
+ * @param[in,out] job  The job whose model shape is replaced.
+ * @param[in]     json The JSON text (need not be NUL-terminated).
+ * @param[in]     len  Its length in bytes.
+ * @param[out]    err  Details on failure; may be NULL.
+ * @return ::TRAINSIZE_OK, ::TRAINSIZE_E_PARSE, ::TRAINSIZE_E_LIMIT, ::TRAINSIZE_E_INVALID,
+ *         ::TRAINSIZE_E_UNKNOWN (unsupported model_type) or ::TRAINSIZE_E_ARGUMENT.
+ */
+TRAINSIZE_API int trainsize_job_load_hf_config(trainsize_job *job, const char *json, size_t len,
+                                               trainsize_error *err);
+
+/**
+ * @brief Load a model shape from a Hugging Face `config.json` file.
+ *
+ * Reads the file (at most ::TRAINSIZE_HF_CONFIG_MAX_BYTES) into a bounded buffer, then
+ * behaves as ::trainsize_job_load_hf_config. The model's name becomes the file's
+ * `_name_or_path` when present, else its `model_type`.
+ *
+ * @param[in,out] job  The job whose model shape is replaced.
+ * @param[in]     path File path (NUL-terminated).
+ * @param[out]    err  Details on failure; may be NULL.
+ * @return As ::trainsize_job_load_hf_config, plus ::TRAINSIZE_E_IO when the file cannot
+ *         be read.
+ */
+TRAINSIZE_API int trainsize_job_load_hf_config_file(trainsize_job *job, const char *path,
+                                                    trainsize_error *err);
+
+/** @} */
+
+/** @name Parameter catalogue
+ * What can be set on a job, for help texts, bindings and form builders.
+ * @{ */
+
+/** The kind of value a parameter takes. */
+typedef enum trainsize_param_kind {
+    TRAINSIZE_PARAM_INT = 0,    /**< A non-negative integer within [min, max]. */
+    TRAINSIZE_PARAM_FLOAT = 1,  /**< A finite number within [min, max]. */
+    TRAINSIZE_PARAM_BOOL = 2,   /**< true / false. */
+    TRAINSIZE_PARAM_CHOICE = 3, /**< One of the names in `choices`. */
+    TRAINSIZE_PARAM_NAME = 4,   /**< A catalogue name (model preset, GPU). */
+    TRAINSIZE_PARAM_LIST = 5    /**< A comma-separated subset of `choices`. */
+} trainsize_param_kind;
+
+/** Description of one settable parameter. Library-owned, static storage. */
+typedef struct trainsize_param_info {
+    const char *name;          /**< Name as for ::trainsize_job_set (the CLI option). */
+    trainsize_param_kind kind; /**< The kind of value. */
+    const char *choices;       /**< For CHOICE and LIST: the names, separated by '|'; else NULL. */
+    double min;                /**< Smallest accepted value (INT, FLOAT). */
+    double max;                /**< Largest accepted value (INT, FLOAT). */
+    const char *default_text;  /**< The default, as text ("" when it depends on others). */
+    const char *unit;          /**< Unit, e.g. "bytes", "tokens", "fraction"; "" if none. */
+    const char *doc;           /**< One-line description, with the source of the default. */
+} trainsize_param_info;
+
+/**
+ * @brief Number of parameters in the catalogue.
+ * @return The count; indices 0..count-1 are valid for ::trainsize_param_at.
+ */
+TRAINSIZE_API size_t trainsize_param_count(void);
+
+/**
+ * @brief One parameter's description.
+ * @param index 0-based index.
+ * @return A pointer to static, library-owned data, or NULL when index is out of range.
+ */
+TRAINSIZE_API const trainsize_param_info *trainsize_param_at(size_t index);
+
+/** @} */
+
+/** @name Catalogues of models and GPUs
+ * @{ */
+
+/** Description of one built-in model preset. Library-owned, static storage. */
+typedef struct trainsize_model_info {
+    const char *name;        /**< Preset name, as for the "model" parameter. */
+    const char *family;      /**< Architecture family, e.g. "llama", "gpt2", "mixtral". */
+    uint64_t parameters;     /**< Total parameters (exact). */
+    uint64_t active_parameters; /**< Parameters used per token (differs for MoE). */
+    const char *source;      /**< Where the shape comes from (the config it mirrors). */
+} trainsize_model_info;
+
+/**
+ * @brief Number of built-in model presets.
+ * @return The count.
+ */
+TRAINSIZE_API size_t trainsize_model_count(void);
+
+/**
+ * @brief One built-in model preset.
+ * @param index 0-based index.
+ * @return A pointer to static, library-owned data, or NULL when index is out of range.
+ */
+TRAINSIZE_API const trainsize_model_info *trainsize_model_at(size_t index);
+
+/** Description of one catalogue GPU or accelerator. Library-owned, static storage. */
+typedef struct trainsize_gpu_info {
+    const char *name;           /**< Catalogue name, e.g. "a100-80gb" (also the short form). */
+    const char *full_name;      /**< Vendor name, e.g. "NVIDIA A100 80GB SXM4". */
+    uint64_t memory_bytes;      /**< Usable device memory, bytes. */
+    uint64_t memory_bandwidth;  /**< Memory bandwidth, bytes per second. */
+    double flops_fp32;          /**< Dense FP32 peak, FLOP/s. */
+    double flops_bf16;          /**< Dense 16-bit tensor peak (FP32 accumulate), FLOP/s. */
+    double flops_fp8;           /**< Dense FP8 tensor peak, FLOP/s; 0 when unsupported. */
+    double tdp_watts;           /**< Board power limit (TDP/TGP), watts. */
+    int ecc;                    /**< 1 when the memory has ECC on by default. */
+    int data_center;            /**< 1 for a data-centre part, 0 for a consumer card. */
+    uint64_t scale_up_bandwidth;/**< GPU-to-GPU link, bidirectional total per GPU, bytes/s
+                                     (NVLink, Infinity Fabric); 0 when PCIe only. */
+    int pcie_generation;        /**< Host PCIe generation. */
+    const char *source;         /**< The datasheet the figures come from. */
+} trainsize_gpu_info;
+
+/**
+ * @brief Number of GPUs in the built-in catalogue.
+ * @return The count.
+ */
+TRAINSIZE_API size_t trainsize_gpu_count(void);
+
+/**
+ * @brief One catalogue GPU.
+ * @param index 0-based index.
+ * @return A pointer to static, library-owned data, or NULL when index is out of range.
+ */
+TRAINSIZE_API const trainsize_gpu_info *trainsize_gpu_at(size_t index);
+
+/**
+ * @brief Find a catalogue GPU by name or short form, case-insensitively.
+ * @param name A name such as "a100-80gb", "H100-80GB" or "rtx-4090".
+ * @return A pointer to static, library-owned data, or NULL when there is no such GPU.
+ */
+TRAINSIZE_API const trainsize_gpu_info *trainsize_gpu_find(const char *name);
+
+/** @} */
+
+/** @name Results
+ * @{ */
+
+/** Capacity of the name strings in ::trainsize_result, including the NUL. */
+#define TRAINSIZE_NAME_MAX 96
+
+/** The phase of a training step at which the per-GPU peak happens. */
+typedef enum trainsize_phase {
+    TRAINSIZE_PHASE_FORWARD_BACKWARD = 0, /**< At the start of the backward pass. */
+    TRAINSIZE_PHASE_BACKWARD_END = 1,     /**< At the end of the backward pass (all gradients). */
+    TRAINSIZE_PHASE_OPTIMIZER_STEP = 2    /**< During the optimizer step. */
+} trainsize_phase;
+
+/** The model as counted. */
+typedef struct trainsize_model_counts {
+    char name[TRAINSIZE_NAME_MAX];   /**< Preset name, config name, or "custom". */
+    uint64_t parameters;             /**< Total parameters. */
+    uint64_t trainable_parameters;   /**< Parameters the optimizer updates (LoRA: adapters). */
+    uint64_t active_parameters;      /**< Parameters used per token (MoE: top-k experts). */
+    uint64_t embedding_parameters;   /**< Token (+ position) embeddings and untied output layer. */
+    uint64_t layer_parameters;       /**< One transformer layer. */
+} trainsize_model_counts;
+
+/** Per-GPU memory, for the most loaded GPU. Bytes unless stated. */
+typedef struct trainsize_memory {
+    uint64_t weights;          /**< Model weights held on the GPU (16-bit copies, or fp32). */
+    uint64_t gradients;        /**< Gradients held at the end of the backward pass. */
+    uint64_t optimizer;        /**< Optimizer state, including the fp32 master copy. */
+    uint64_t master_weights;   /**< The fp32 master copy (part of `optimizer`). */
+    uint64_t activations;      /**< Bytes saved for backward by the in-flight micro-batches. */
+    uint64_t activations_layers;    /**< ... of which: the transformer layers. */
+    uint64_t activations_embedding; /**< ... of which: the embeddings. */
+    uint64_t activations_output;    /**< ... of which: final norm, output layer and loss. */
+    uint64_t activations_per_layer; /**< One layer, one micro-batch (as stored). */
+    double in_flight_microbatches;  /**< Micro-batches whose activations are held at once. */
+    uint64_t transient;        /**< Temporary buffers at the peak (loss backward, recomputation,
+                                    ZeRO-3 gathers, optimizer temporaries). */
+    uint64_t peak_allocated;   /**< Comparable to torch.cuda.max_memory_allocated(). */
+    uint64_t cuda_context;     /**< CUDA context and kernels (part of `overhead`). */
+    uint64_t comm_buffers;     /**< Communication library buffers (part of `overhead`). */
+    uint64_t allocator_slack;  /**< Reserved but unallocated (part of `overhead`). */
+    uint64_t overhead;         /**< cuda_context + comm_buffers + allocator_slack. */
+    uint64_t peak_total;       /**< peak_allocated + overhead: comparable to nvidia-smi. */
+    uint64_t gpu_capacity;     /**< The GPU's memory. */
+    uint64_t host_offload;     /**< Bytes per GPU kept in host memory by CPU offload. */
+    int fits;                  /**< 1 when peak_total <= gpu_capacity. */
+    int peak_phase;            /**< A ::trainsize_phase value. */
+    int pipeline_stage;        /**< 0-based pipeline stage of the most loaded GPU. */
+} trainsize_memory;
+
+/** The servers the job needs. */
+typedef struct trainsize_system {
+    uint64_t nodes;                      /**< Servers. */
+    uint64_t gpus_per_node;              /**< GPUs in each server. */
+    uint64_t host_ram_per_node;          /**< Host RAM per server, bytes (>= 2 x node GPU memory). */
+    uint64_t cpu_cores_per_node;         /**< CPU cores per server. */
+    uint64_t interconnect_rate_per_node; /**< Inter-node bandwidth the step needs, bytes/s; 0 on one node. */
+    uint64_t storage_capacity;           /**< Dataset + checkpoints kept, bytes. */
+    uint64_t storage_read_rate;          /**< Sustained read rate that keeps the GPUs fed, bytes/s. */
+    double power_watts;                  /**< Whole job: GPUs and the rest of the servers, watts. */
+} trainsize_system;
+
+/** Compute and time. */
+typedef struct trainsize_time {
+    double flops;           /**< Floating-point operations of the whole run (or one step). */
+    double seconds;         /**< Wall-clock seconds for it. */
+    double step_flops;      /**< Operations of one optimizer step (global batch). */
+    double step_seconds;    /**< Seconds of one optimizer step. */
+    double tokens;          /**< Tokens the run trains on (one global batch when not set). */
+    uint64_t steps;         /**< Optimizer steps. */
+} trainsize_time;
+
+/** Everything an estimate returns. Caller-owned plain data. */
+typedef struct trainsize_result {
+    trainsize_model_counts model; /**< The model as counted. */
+    trainsize_memory memory;      /**< Per-GPU memory. */
+    trainsize_system system;      /**< Servers. */
+    trainsize_time time;          /**< Compute and time. */
+    char gpu[TRAINSIZE_NAME_MAX]; /**< Catalogue name of the GPU. */
+    uint64_t gpus;                /**< GPUs in the job. */
+    uint64_t data_parallel;       /**< Data-parallel degree: gpus / (tp * pp * cp). */
+    uint64_t gradient_accumulation; /**< Micro-batches per optimizer step per data-parallel rank. */
+} trainsize_result;
+
+/**
+ * @brief Estimate what the job takes.
+ *
+ * Validates the job (a model must be set; the layout must divide: gpus by tp*pp*cp,
+ * heads by tp, layers by pp*interleave, experts by ep, ...), then fills `out`. No heap
+ * allocation; safe to call concurrently on the same job from many threads.
+ *
+ * @param[in]  job      The job.
+ * @param[out] out      Caller-owned result, fully overwritten on success; untouched
+ *                      contents are not guaranteed on failure.
+ * @param[in]  out_size sizeof(trainsize_result) as the caller was compiled with; must be
+ *                      at least the library's size.
+ * @param[out] err      Details on failure; may be NULL.
+ * @return ::TRAINSIZE_OK; ::TRAINSIZE_E_INVALID (no model, inconsistent values),
+ *         ::TRAINSIZE_E_LAYOUT, ::TRAINSIZE_E_OVERFLOW, ::TRAINSIZE_E_UNSUPPORTED or
+ *         ::TRAINSIZE_E_ARGUMENT.
+ */
+TRAINSIZE_API int trainsize_estimate(const trainsize_job *job, trainsize_result *out,
+                                     size_t out_size, trainsize_error *err);
+
+/** @} */
+
+/** @name Result fields
+ * A flat, named view of ::trainsize_result so that callers in any language (and the
+ * command's JSON writer) can walk every figure without mirroring the struct. Paths are
+ * dotted JSON paths such as "memory.peak_total", in the order the JSON prints them.
+ * @{ */
+
+/** The type of a result field. */
+typedef enum trainsize_field_type {
+    TRAINSIZE_FIELD_U64 = 0,    /**< Unsigned 64-bit integer. */
+    TRAINSIZE_FIELD_F64 = 1,    /**< Double. */
+    TRAINSIZE_FIELD_BOOL = 2,   /**< 0 or 1. */
+    TRAINSIZE_FIELD_STRING = 3, /**< NUL-terminated text inside the result. */
+    TRAINSIZE_FIELD_CHOICE = 4  /**< An enum, read as its name. */
+} trainsize_field_type;
+
+/** Description of one result field. Library-owned, static storage. */
+typedef struct trainsize_field_info {
+    const char *path;          /**< Dotted path, e.g. "memory.weights". */
+    trainsize_field_type type; /**< Its type. */
+    const char *unit;          /**< "bytes", "bytes/s", "seconds", "watts", "flops", "" ... */
+    const char *doc;           /**< One-line description. */
+} trainsize_field_info;
+
+/** One field's value; which member is meaningful follows the field's type. */
+typedef struct trainsize_field_value {
+    trainsize_field_type type; /**< The field's type. */
+    uint64_t u64;              /**< U64 and BOOL values. */
+    double f64;                /**< F64 values. */
+    const char *text;          /**< STRING (points into the result) and CHOICE (static). */
+} trainsize_field_value;
+
+/**
+ * @brief Number of result fields.
+ * @return The count.
+ */
+TRAINSIZE_API size_t trainsize_result_field_count(void);
+
+/**
+ * @brief One result field's description.
+ * @param index 0-based index.
+ * @return A pointer to static, library-owned data, or NULL when index is out of range.
+ */
+TRAINSIZE_API const trainsize_field_info *trainsize_result_field_at(size_t index);
+
+/**
+ * @brief Read one field of a result.
+ * @param[in]  result The result.
+ * @param[in]  index  0-based field index.
+ * @param[out] out    Caller-owned value; `text` points into `result` or static storage
+ *                    and lives as long as they do.
+ * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers or a bad index.
+ */
+TRAINSIZE_API int trainsize_result_field_get(const trainsize_result *result, size_t index,
+                                             trainsize_field_value *out);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+/** @} */
+#endif /* TRAINSIZE_H */

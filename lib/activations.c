@@ -1,0 +1,176 @@
+/* Activation memory: the bytes the forward pass keeps for the backward pass.
+ *
+ * Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large Transformer
+ * Models", §4.1) give sbh(34 + 5as/h) per layer for GPT with 16-bit activations and
+ * 1-byte dropout masks: attention 11sbh + 5as^2b, MLP 19sbh, two LayerNorms 4sbh. Here
+ * each of those tensors is a term of its own, generalised to GQA (k, v are kv wide),
+ * head_dim != hidden/heads, gated MLPs, MoE (each token's k experts), flash attention (no
+ * s x s scores; an fp32 log-sum-exp per head and token), LoRA with a frozen base (inputs
+ * of frozen linear layers are not kept) and the framework's kernels (ts_conv). Tensor
+ * parallelism splits the head- and ffn-wide terms by t; sequence parallelism also splits
+ * the hidden-wide ones; context parallelism splits the sequence. */
+#include "estimate.h"
+
+/* Does the linear layer with this LoRA target keep its input? Trainable weights need
+ * it for their gradient; a frozen base layer needs it only for its adapter. */
+static int keeps_input(const trainsize_job *job, unsigned targets)
+{
+    return job->lora_rank == 0 || (job->lora_targets & targets) != 0;
+}
+
+static double lora_targets_count(const trainsize_job *job, unsigned targets)
+{
+    double n = 0;
+    unsigned bit;
+    if (job->lora_rank == 0) return 0;
+    for (bit = 1; bit <= TS_LORA_DOWN; bit <<= 1)
+        if (job->lora_targets & targets & bit) n += 1;
+    return n;
+}
+
+/* One MLP of inner width f_rank per rank for `tokens` token-copies. */
+static double mlp_terms(const trainsize_job *job, const ts_conv *c, double tokens, double hidden_in,
+                        double f_rank)
+{
+    const ts_model *m = &job->model;
+    double inner = (m->gated_mlp ? c->glu_saved : c->gelu_saved) * c->act * tokens * f_rank;
+    double fc1_in = keeps_input(job, TS_LORA_GATE | TS_LORA_UP) ? hidden_in : 0.0;
+    double fc2_in = keeps_input(job, TS_LORA_DOWN) ? c->linear_in * tokens * f_rank : 0.0;
+    return fc1_in + inner + fc2_in;
+}
+
+typedef struct layer_dims {
+    double sb;       /* local tokens per micro-batch: (seq / cp) x micro-batch */
+    double s_full;   /* keys each query attends to */
+    double h, rep;   /* hidden; divisor of hidden-wide terms (t with SP, else 1) */
+    double q_rank, kv_rank, heads_rank, f_rank, t;
+} layer_dims;
+
+static void make_dims(const trainsize_job *job, const ts_layout *lay, layer_dims *d)
+{
+    const ts_model *m = &job->model;
+    double kv_heads = (double)ts_model_kv_heads(m), t = (double)lay->tp;
+    double kv_heads_rank = kv_heads >= t ? kv_heads / t : 1.0; /* replicated when t > kv */
+    d->t = t;
+    d->sb = (double)job->seq / (double)lay->cp * (double)job->micro_batch;
+    d->s_full = (double)job->seq;
+    d->h = (double)m->hidden;
+    d->rep = lay->sp ? t : 1.0;
+    d->heads_rank = (double)m->heads / t;
+    d->q_rank = (double)ts_model_q_dim(m) / t;
+    d->kv_rank = kv_heads_rank * (double)ts_model_head_dim(m);
+    d->f_rank = (double)m->ffn / t;
+}
+
+/* Attention block of one layer, one micro-batch. `core` is 0 when selective
+ * recomputation drops the attention core (scores, softmax, dropout, log-sum-exp). */
+static double attention_terms(const trainsize_job *job, const ts_conv *c, const layer_dims *d,
+                              int core)
+{
+    int eager = job->attention == TS_ATTN_EAGER, dropout = job->dropout > 0;
+    double sb = d->sb, bytes = 0;
+    double kv_width = eager ? d->q_rank : d->kv_rank; /* eager kernels expand k, v to all heads */
+    bytes += c->norm_saved * sb * d->h / d->rep;                                   /* norm input */
+    if (keeps_input(job, TS_LORA_Q | TS_LORA_K | TS_LORA_V)) bytes += c->linear_in * sb * d->h / d->rep;
+    bytes += c->act * sb * (d->q_rank + 2.0 * kv_width);                           /* q, k, v */
+    if (eager) {
+        double scores = d->heads_rank * sb * d->s_full;
+        if (core) bytes += scores * (c->softmax_saved + (dropout ? 1.0 + c->act : 0.0));
+        if (keeps_input(job, TS_LORA_O)) bytes += c->linear_in * sb * d->q_rank; /* context */
+    } else {
+        bytes += c->act * sb * d->q_rank;                  /* output, kept by the kernel */
+        if (core) bytes += 4.0 * d->heads_rank * sb;       /* fp32 log-sum-exp */
+        if (c->attn_out_copy && keeps_input(job, TS_LORA_O)) bytes += c->linear_in * sb * d->q_rank;
+    }
+    if (dropout) bytes += sb * d->h / d->rep;              /* 1-byte mask after o */
+    return bytes;
+}
+
+static double mlp_block_terms(const trainsize_job *job, const ts_conv *c, const layer_dims *d)
+{
+    const ts_model *m = &job->model;
+    double sb = d->sb, bytes = 0, hidden_in = c->linear_in * sb * d->h / d->rep;
+    bytes += c->norm_saved * sb * d->h / d->rep;           /* norm input */
+    if (ts_model_is_moe(m)) {
+        double k = (double)m->experts_per_token;
+        bytes += hidden_in;                                 /* router input */
+        bytes += 2.0 * 4.0 * sb * (double)m->experts;       /* fp32 router logits, probabilities */
+        /* Each token's k copies go through an expert MLP (the permuted inputs are new
+         * tensors); with balanced routing a rank sees k x its tokens whatever ep is. */
+        bytes += mlp_terms(job, c, k * sb, k * hidden_in, d->f_rank);
+    } else {
+        bytes += mlp_terms(job, c, sb, hidden_in, d->f_rank);
+    }
+    if (m->shared_experts)
+        bytes += (double)m->shared_experts *
+                 mlp_terms(job, c, sb, 0.0, (double)m->shared_expert_ffn / d->t);
+    if (job->dropout > 0) bytes += sb * d->h / d->rep;    /* 1-byte mask after the MLP */
+    return bytes;
+}
+
+/* LoRA adapters keep their rank-wide intermediate (x A) for B's gradient. */
+static double lora_terms(const trainsize_job *job, const ts_conv *c, const layer_dims *d)
+{
+    double n = lora_targets_count(job, TS_LORA_Q | TS_LORA_K | TS_LORA_V | TS_LORA_O |
+                                           TS_LORA_GATE | TS_LORA_UP | TS_LORA_DOWN);
+    return n * c->act * d->sb * (double)job->lora_rank;
+}
+
+static double layer_bytes(const trainsize_job *job, const ts_conv *c, const layer_dims *d,
+                          int recompute)
+{
+    if (recompute == TS_RECOMPUTE_FULL) return c->act * d->sb * d->h / d->rep; /* layer input */
+    return attention_terms(job, c, d, recompute == TS_RECOMPUTE_NONE) +
+           mlp_block_terms(job, c, d) + lora_terms(job, c, d);
+}
+
+/* Micro-batches whose activations a stage holds: 1F1B keeps pp - stage in flight on a
+ * stage (never more than the step's micro-batches); the interleaved schedule adds the
+ * factor 1 + (pp - 1) / (pp * v) on the first stage (Korthikanti et al. 2022, §4.2.3). */
+static double in_flight(const ts_layout *lay, uint64_t stage)
+{
+    double n = (double)(lay->pp - stage);
+    if ((double)lay->micro_batches < n) n = (double)lay->micro_batches;
+    if (stage == 0 && lay->vpp > 1 && lay->micro_batches >= lay->pp)
+        n *= 1.0 + (double)(lay->pp - 1) / ((double)lay->pp * (double)lay->vpp);
+    return n;
+}
+
+void ts_activations_stage(const trainsize_job *job, const ts_layout *lay, const ts_conv *c,
+                          const ts_param_counts *pc, uint64_t stage, ts_activations *out)
+{
+    const ts_model *m = &job->model;
+    layer_dims d;
+    double vocab_rank;
+    int first = stage == 0, last = stage == lay->pp - 1;
+    make_dims(job, lay, &d);
+    vocab_rank = (double)m->vocab / d.t;
+    *out = (ts_activations){0};
+    out->in_flight = in_flight(lay, stage);
+    out->per_layer = layer_bytes(job, c, &d, job->recompute);
+    out->per_layer_full = layer_bytes(job, c, &d, TS_RECOMPUTE_NONE);
+    out->layers = out->per_layer * (double)lay->layers_per_stage * out->in_flight;
+    if (first) {
+        /* int64 token ids for the embedding's backward, plus its dropout mask. */
+        double e = 8.0 * d.sb + (job->dropout > 0 ? d.sb * d.h / d.rep : 0.0);
+        if (m->positions) e += 8.0 * d.sb;
+        out->embedding = e * out->in_flight;
+    }
+    if (last) {
+        /* Final norm input, output-layer input, and what the loss keeps of the logits
+         * (the 32-bit softmax when the loss upcasts). Megatron-LM: 4sbh(1 + V/h)/t. */
+        double o = c->norm_saved * d.sb * d.h / d.rep;
+        if (job->lora_rank == 0) o += c->linear_in * d.sb * d.h / d.rep;
+        o += c->loss_saved * d.sb * vocab_rank;
+        out->output = o;
+        out->loss_backward = c->loss_backward * d.sb * vocab_rank;
+    }
+    if (c->autocast_copies) {
+        /* Autocast caches a 16-bit copy of every fp32 weight a matmul reads during the
+         * forward pass, and the matmuls keep those copies for backward. */
+        double matmul = (double)(pc->layer - pc->norms) * (double)lay->layers_per_stage / d.t;
+        if (last) matmul += (double)pc->token_embedding / d.t;
+        out->weight_copies = 2.0 * matmul;
+    }
+    if (job->recompute == TS_RECOMPUTE_FULL) out->recompute = out->per_layer_full;
+}

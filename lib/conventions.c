@@ -1,0 +1,147 @@
+/* Byte conventions: how many bytes each copy of a parameter, gradient, optimizer state
+ * and activation takes under a precision, an optimizer and a framework, and what each
+ * framework's kernels keep for backward. Every number here is named and sourced in
+ * docs/methodology.md ("Byte conventions"). */
+#include "error.h"
+#include "estimate.h"
+
+/* bitsandbytes' blockwise 8-bit optimizers keep one fp32 absmax per block of 256 values
+ * for each of the two states (bitsandbytes functional.py, optimizer_update_8bit_blockwise). */
+#define TS_BNB_BLOCK 256.0
+/* QLoRA (Dettmers et al. 2023, §3): NF4 with double quantization costs 4 + 8/64 +
+ * 32/(64*256) = 4.127 bits per parameter. */
+#define TS_NF4_BITS (4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0))
+/* LLM.int8 (bitsandbytes Linear8bitLt): 1 byte per weight plus a row-wise fp32 scale; the
+ * scale is ~4/hidden bytes per parameter and is added by the caller. */
+#define TS_INT8_BYTES 1.0
+
+static int is_mixed(int p) { return p == TS_PREC_BF16_MIXED || p == TS_PREC_FP16_MIXED || p == TS_PREC_FP8_MIXED; }
+
+/* Optimizer states per parameter, in units of the state element. */
+static double state_count(int optimizer)
+{
+    switch (optimizer) {
+    case TS_OPT_ADAMW:
+    case TS_OPT_ADAM: return 2.0;   /* exp_avg, exp_avg_sq */
+    case TS_OPT_SGD_MOMENTUM:
+    case TS_OPT_LION: return 1.0;   /* momentum buffer / Lion's exp_avg */
+    default: return 0.0;            /* SGD; Adafactor and 8-bit Adam are handled apart */
+    }
+}
+
+static void set_model_state_bytes(const trainsize_job *job, ts_conv *c)
+{
+    int fw = job->framework, p = job->precision;
+    double state_elem = (p == TS_PREC_BF16 || p == TS_PREC_FP16) ? 2.0 : 4.0;
+    if (p == TS_PREC_FP32) {
+        c->weight = c->weight_compute = 4.0;
+        c->grad = 4.0;
+        c->master = 0.0;
+    } else if (!is_mixed(p)) { /* pure 16-bit: weights, grads and states in that type */
+        c->weight = c->weight_compute = 2.0;
+        c->grad = 2.0;
+        c->master = 0.0;
+    } else if (fw == TS_FW_PYTORCH) { /* autocast: the fp32 parameters are the master copy */
+        c->weight = 4.0;
+        c->weight_compute = 2.0;
+        c->grad = 4.0;
+        c->master = 0.0;
+    } else { /* Megatron-LM and DeepSpeed: 16-bit weights + fp32 master in the optimizer */
+        c->weight = 2.0;
+        c->weight_compute = 2.0;
+        c->grad = fw == TS_FW_MEGATRON ? 4.0 : 2.0; /* main_grad in fp32 vs ZeRO paper's 2Ψ */
+        c->master = 4.0;
+    }
+    if (p == TS_PREC_FP8_MIXED) c->weight += 1.0; /* Transformer Engine's cached fp8 weights */
+    if (job->grad_precision == TS_GRAD_FP32) c->grad = 4.0;
+    if (job->grad_precision == TS_GRAD_HALF) c->grad = 2.0;
+    c->adafactor = job->optimizer == TS_OPT_ADAFACTOR;
+    if (job->optimizer == TS_OPT_ADAMW_8BIT)
+        c->state = 2.0 * (1.0 + 4.0 / TS_BNB_BLOCK);
+    else
+        c->state = state_count(job->optimizer) * state_elem;
+    if (c->adafactor) c->state = state_elem; /* per factored element */
+}
+
+/* LoRA: the base is frozen (no gradient, no optimizer state); adapters are trained in
+ * fp32 under mixed precision (PEFT's autocast_adapter_dtype), else in the model's type. */
+static void set_lora_bytes(const trainsize_job *job, ts_conv *c)
+{
+    int p = job->precision;
+    double base = (p == TS_PREC_FP32) ? 4.0 : 2.0;
+    double adapter = (p == TS_PREC_BF16 || p == TS_PREC_FP16) ? 2.0 : 4.0;
+    c->frozen_other = base;
+    c->frozen_layer = base;
+    if (job->quantize_base == TS_QUANT_NF4) c->frozen_layer = TS_NF4_BITS / 8.0;
+    if (job->quantize_base == TS_QUANT_INT8)
+        c->frozen_layer = TS_INT8_BYTES + 4.0 / (double)job->model.hidden;
+    c->adapter_weight = adapter;
+    c->adapter_grad = adapter;
+    c->adapter_state = c->state; /* same optimizer, same state bytes */
+}
+
+/* What the kernels keep for backward. Megatron-LM: fused kernels (Korthikanti et al. 2022,
+ * §4). PyTorch eager / Hugging Face modules: see methodology.md for each count. */
+static void set_kernels(const trainsize_job *job, ts_conv *c)
+{
+    int eager = job->framework != TS_FW_MEGATRON;
+    c->act = job->precision == TS_PREC_FP32 ? 4.0 : 2.0;
+    c->linear_in = job->precision == TS_PREC_FP8_MIXED ? 1.0 : c->act;
+    if (!eager) {
+        c->norm_saved = c->act;
+        c->gelu_saved = 1.0;    /* bias-GeLU fusion keeps the GeLU input */
+        c->glu_saved = 2.0;     /* fused SwiGLU keeps gate and up outputs */
+        c->softmax_saved = c->act;
+        c->attn_out_copy = 0;
+        c->loss_backward = c->act; /* gradient computed in place, cast for the output layer */
+    } else {
+        /* HF RMSNorm upcasts: keeps an fp32 copy and the normalised 16-bit tensor;
+         * nn.LayerNorm keeps its input. */
+        c->norm_saved = job->model.norm == TS_NORM_RMSNORM ? 4.0 + c->act : c->act;
+        c->gelu_saved = 4.0;    /* tanh GeLU in elementwise ops: x, tanh, 0.5x, 1+tanh */
+        c->glu_saved = 3.0;     /* act(gate) * up: gate, act(gate), up */
+        c->softmax_saved = c->act < 4.0 ? 4.0 + c->act : 4.0; /* fp32 softmax + 16-bit cast */
+        c->attn_out_copy = 1;   /* transpose(1, 2).contiguous() before o_proj */
+        c->loss_backward = 8.0; /* nll and log_softmax gradients, fp32 */
+    }
+    c->loss_saved = job->loss_upcast ? 4.0 : c->act; /* softmax / log_softmax output */
+    if (!job->loss_upcast && eager) c->loss_backward = 2.0 * c->act;
+}
+
+int ts_conv_make(const trainsize_job *job, const ts_layout *lay, ts_conv *c, trainsize_error *err)
+{
+    int fw = job->framework, mixed = is_mixed(job->precision);
+    *c = (ts_conv){0};
+    set_model_state_bytes(job, c);
+    if (job->lora_rank) set_lora_bytes(job, c);
+    set_kernels(job, c);
+    /* Megatron's grad buffer and DeepSpeed's partitioned gradients live across steps;
+     * PyTorch frees .grad at zero_grad(set_to_none=True) unless micro-batches accumulate. */
+    c->grads_persistent = fw != TS_FW_PYTORCH || lay->micro_batches > 1;
+    /* torch.optim's default foreach Adam/AdamW makes one state-sized temporary
+     * (the square root of exp_avg_sq); Megatron and DeepSpeed use fused kernels. */
+    if (fw == TS_FW_PYTORCH &&
+        (job->optimizer == TS_OPT_ADAMW || job->optimizer == TS_OPT_ADAM))
+        c->optimizer_temp = c->state / 2.0;
+    c->autocast_copies = fw == TS_FW_PYTORCH && mixed && job->zero < 3 && job->lora_rank == 0;
+    /* DDP's default (gradient_as_bucket_view=False) keeps bucket copies of the grads. */
+    c->ddp_buckets = fw == TS_FW_PYTORCH && job->zero == 0 && lay->dense_shard > 1;
+    return ts_ok(err);
+}
+
+double ts_adafactor_elements(const ts_model *m, const ts_param_counts *pc)
+{
+    double h = (double)m->hidden, f = (double)m->ffn, q = (double)ts_model_q_dim(m);
+    double kv = (double)ts_model_kv_dim(m), v = (double)m->vocab;
+    double mlp = (m->gated_mlp ? 3.0 : 2.0) * (h + f);
+    double vectors = (double)pc->norms;
+    double layer = (h + q) + 2.0 * (h + kv) + (q + h) + vectors;
+    if (ts_model_is_moe(m))
+        layer += (double)m->experts * mlp + (h + (double)m->experts);
+    else
+        layer += mlp;
+    if (m->shared_experts)
+        layer += (double)m->shared_experts * (m->gated_mlp ? 3.0 : 2.0) * (h + (double)m->shared_expert_ffn);
+    return (double)m->layers * layer + (v + h) + (m->positions ? (double)m->positions + h : 0.0) +
+           (m->tied_embeddings ? 0.0 : v + h) + (double)pc->final_norm;
+}

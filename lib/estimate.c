@@ -1,0 +1,110 @@
+/* trainsize_estimate: validate, count, size every pipeline stage that can be the most
+ * loaded (the first holds the embedding and the most in-flight micro-batches, the last
+ * the output layer and the loss), keep the larger, then servers and time. No heap. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+#include "estimate.h"
+
+/* Bytes are computed in double (exact below 2^53) and rounded up once, here. */
+static int to_bytes(double v, uint64_t *out, const char *field, trainsize_error *err)
+{
+    if (!(v >= 0) || v >= 9.2e18)
+        return ts_fail(err, TRAINSIZE_E_OVERFLOW, field,
+                       "%s: the result does not fit in 64 bits (check the sizes)", field);
+    *out = (uint64_t)ceil(v);
+    return TRAINSIZE_OK;
+}
+
+static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout *lay,
+                       trainsize_memory *m, trainsize_error *err)
+{
+    struct { double v; uint64_t *dst; const char *name; } items[] = {
+        {s->weights, &m->weights, "memory.weights"},
+        {s->gradients, &m->gradients, "memory.gradients"},
+        {s->optimizer, &m->optimizer, "memory.optimizer"},
+        {s->master, &m->master_weights, "memory.master_weights"},
+        {s->activations, &m->activations, "memory.activations"},
+        {s->act_layers, &m->activations_layers, "memory.activations_layers"},
+        {s->act_embedding, &m->activations_embedding, "memory.activations_embedding"},
+        {s->act_output, &m->activations_output, "memory.activations_output"},
+        {s->act_per_layer, &m->activations_per_layer, "memory.activations_per_layer"},
+        {s->transient, &m->transient, "memory.transient"},
+        {s->peak_allocated, &m->peak_allocated, "memory.peak_allocated"},
+        {s->cuda_context, &m->cuda_context, "memory.cuda_context"},
+        {s->comm_buffers, &m->comm_buffers, "memory.comm_buffers"},
+        {s->allocator_slack, &m->allocator_slack, "memory.allocator_slack"},
+        {s->host_offload, &m->host_offload, "memory.host_offload"},
+    };
+    size_t i;
+    int rc;
+    for (i = 0; i < sizeof items / sizeof items[0]; i++)
+        if ((rc = to_bytes(items[i].v, items[i].dst, items[i].name, err))) return rc;
+    /* Totals are sums of the rounded parts, so the report adds up to the byte. */
+    m->overhead = m->cuda_context + m->comm_buffers + m->allocator_slack;
+    if ((rc = to_bytes((double)m->peak_allocated + (double)m->overhead, &m->peak_total,
+                       "memory.peak_total", err)))
+        return rc;
+    m->peak_total = m->peak_allocated + m->overhead;
+    m->in_flight_microbatches = s->in_flight;
+    m->gpu_capacity = lay->capacity;
+    m->fits = m->peak_total <= m->gpu_capacity;
+    m->peak_phase = s->peak_phase;
+    m->pipeline_stage = (int)stage;
+    return TRAINSIZE_OK;
+}
+
+static void fill_model(const trainsize_job *job, const ts_param_counts *pc, trainsize_model_counts *mc)
+{
+    memset(mc, 0, sizeof *mc);
+    snprintf(mc->name, sizeof mc->name, "%s", job->model.name[0] ? job->model.name : "custom");
+    mc->parameters = pc->total;
+    mc->active_parameters = pc->active;
+    mc->trainable_parameters = job->lora_rank
+        ? (uint64_t)(ts_lora_layer_params(job) * (double)job->model.layers)
+        : pc->total;
+    mc->embedding_parameters = pc->token_embedding + pc->position_embedding + pc->output_layer;
+    mc->layer_parameters = pc->layer;
+}
+
+int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t out_size,
+                       trainsize_error *err)
+{
+    ts_layout lay;
+    ts_conv conv;
+    ts_param_counts pc;
+    ts_stage_memory first, last;
+    const ts_stage_memory *worst;
+    uint64_t worst_stage;
+    int rc;
+    if (!job || !out)
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_estimate: NULL job or result");
+    if (out_size < sizeof *out)
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_estimate: result struct of %lu "
+                       "bytes is smaller than the library's %lu (header/library mismatch)",
+                       (unsigned long)out_size, (unsigned long)sizeof *out);
+    if ((rc = ts_model_validate(&job->model, err))) return rc;
+    if ((rc = ts_model_count(&job->model, &pc, err))) return rc;
+    if ((rc = ts_layout_make(job, &lay, err))) return rc;
+    if ((rc = ts_conv_make(job, &lay, &conv, err))) return rc;
+    ts_memory_stage(job, &lay, &conv, &pc, 0, &first);
+    worst = &first;
+    worst_stage = 0;
+    if (lay.pp > 1) {
+        ts_memory_stage(job, &lay, &conv, &pc, lay.pp - 1, &last);
+        if (last.peak_total > first.peak_total) { worst = &last; worst_stage = lay.pp - 1; }
+    }
+    memset(out, 0, sizeof *out);
+    fill_model(job, &pc, &out->model);
+    if ((rc = fill_memory(worst, worst_stage, &lay, &out->memory, err))) return rc;
+    if ((rc = ts_time_make(job, &lay, &pc, &out->time, err))) return rc;
+    if ((rc = ts_system_make(job, &lay, &pc, &conv, &out->memory, &out->time, &out->system, err)))
+        return rc;
+    snprintf(out->gpu, sizeof out->gpu, "%s", job->gpu->name);
+    out->gpus = lay.gpus;
+    out->data_parallel = lay.dp;
+    out->gradient_accumulation = lay.micro_batches;
+    return ts_ok(err);
+}

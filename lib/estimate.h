@@ -1,0 +1,98 @@
+/* Internal pieces of an estimate: the validated layout, the byte conventions and the
+ * per-stage memory. Each .c file computes one of them. */
+#ifndef TS_ESTIMATE_H
+#define TS_ESTIMATE_H
+
+#include "job.h"
+#include "model.h"
+
+/* Parallel layout, validated and derived. */
+typedef struct ts_layout {
+    uint64_t gpus, tp, pp, vpp, cp, ep, dp;
+    uint64_t dense_shard;   /* ranks sharing dense model state under ZeRO: dp * cp */
+    uint64_t expert_shard;  /* ranks sharing expert state: dp * cp / ep */
+    uint64_t micro_batches; /* per optimizer step per data-parallel rank */
+    uint64_t global_batch;
+    uint64_t gpus_per_node, nodes;
+    uint64_t layers_per_stage;
+    int sp;                 /* sequence parallel with tp > 1 */
+    uint64_t capacity;      /* GPU memory, bytes */
+} ts_layout;
+
+int ts_layout_make(const trainsize_job *job, ts_layout *out, trainsize_error *err);
+
+/* Bytes per element/parameter under the job's precision, optimizer and framework, and
+ * what the framework's kernels keep for backward. See docs/methodology.md. */
+typedef struct ts_conv {
+    double weight;        /* trainable weights as held (16-bit copy, or fp32) */
+    double weight_compute;/* weights as the matmuls read them (ZeRO-3 gathers) */
+    double grad;
+    double master;        /* fp32 master copy (0 when the weights are the master) */
+    double state;         /* optimizer state per trainable parameter */
+    int adafactor;        /* state is factored: see ts_adafactor_elements */
+    double act;           /* activation element */
+    double linear_in;     /* saved linear-layer input (fp8: 1 byte) */
+    double frozen_layer;  /* frozen base weight (LoRA), per parameter of the layers */
+    double frozen_other;  /* frozen embeddings and norms */
+    double adapter_weight, adapter_grad, adapter_state;
+    int grads_persistent; /* gradient buffers live through forward (not set_to_none) */
+    double optimizer_temp;/* step temporaries per local trainable parameter, bytes */
+    int autocast_copies;  /* autocast keeps 16-bit copies of fp32 weights for backward */
+    int ddp_buckets;      /* DDP bucket copy of the gradients */
+    /* kernels */
+    double norm_saved;    /* bytes saved per element of a norm's input */
+    double gelu_saved;    /* ffn-wide tensors saved by a non-gated activation */
+    double glu_saved;     /* ffn-wide tensors saved by a gated activation */
+    double softmax_saved; /* bytes per attention score (eager) */
+    int attn_out_copy;    /* a contiguous copy of the attention output is saved too */
+    double loss_saved;    /* bytes per logit kept for the loss backward */
+    double loss_backward; /* bytes per logit alive during the loss backward */
+} ts_conv;
+
+int ts_conv_make(const trainsize_job *job, const ts_layout *lay, ts_conv *out, trainsize_error *err);
+
+/* Adafactor's factored second moment: rows + columns per matrix, whole vectors. */
+double ts_adafactor_elements(const ts_model *m, const ts_param_counts *c);
+
+/* Activations of one stage. */
+typedef struct ts_activations {
+    double per_layer;          /* one layer, one micro-batch, as stored */
+    double per_layer_full;     /* one layer, one micro-batch, nothing recomputed */
+    double layers;             /* all layers of the stage, all in-flight micro-batches */
+    double embedding;
+    double output;             /* final norm, output layer input, loss */
+    double weight_copies;      /* autocast's 16-bit weight copies */
+    double in_flight;
+    double loss_backward;      /* transient while the loss backward runs */
+    double recompute;          /* transient: one layer recomputed (full recomputation) */
+} ts_activations;
+
+void ts_activations_stage(const trainsize_job *job, const ts_layout *lay, const ts_conv *conv,
+                          const ts_param_counts *pc, uint64_t stage, ts_activations *out);
+
+/* Per-GPU memory of one pipeline stage, in bytes (double until checked). */
+typedef struct ts_stage_memory {
+    double weights, gradients, master, states, optimizer;
+    double activations, act_layers, act_embedding, act_output, act_per_layer, in_flight;
+    double transient, peak_allocated;
+    double cuda_context, comm_buffers, allocator_slack, overhead, peak_total;
+    double host_offload;
+    int peak_phase;
+} ts_stage_memory;
+
+int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_conv *conv,
+                    const ts_param_counts *pc, uint64_t stage, ts_stage_memory *out);
+
+/* Trainable LoRA parameters of one layer (unsharded). */
+double ts_lora_layer_params(const trainsize_job *job);
+
+/* Time and compute. */
+int ts_time_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
+                 trainsize_time *out, trainsize_error *err);
+
+/* Servers. */
+int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
+                   const ts_conv *conv, const trainsize_memory *mem, const trainsize_time *tm,
+                   trainsize_system *out, trainsize_error *err);
+
+#endif

@@ -1,0 +1,309 @@
+/* The built-in catalogue of GPUs and accelerators (datasheet figures) and its look-up.
+ *
+ * Every figure comes from /work/shared/reference/hardware.md section 1 (and its
+ * machine-readable twin hardware-gpus.csv); docs/hardware-catalog.md lists the rows with
+ * their status. Conventions (also in the public header):
+ * - memory_bytes: the vendor "GB" label times 2^30 (HBM and GDDR are binary in practice);
+ *   B200 is 180 GiB usable, not the 192 of the marketing material.
+ * - bandwidths: bytes per second, decimal (1 GB/s = 1e9 B/s).
+ * - FLOP/s: dense peaks, no 2:4 sparsity. flops_bf16 is the 16-bit tensor rate with FP32
+ *   accumulate (GeForce cards: the half rate, as mixed-precision training uses it; V100:
+ *   FP16, it has no BF16). flops_fp8 is 0 when the part has no FP8, flops_fp32 is 0 when
+ *   the vendor publishes none.
+ * - scale_up_bandwidth: GPU-to-GPU link, bidirectional total per GPU; 0 when PCIe only.
+ *   For PCIe cards with an NVLink bridge it is the bridge rate, which links pairs only.
+ * - pcie_generation: the host link; 0 when the host is not on PCIe (GB200: NVLink-C2C).
+ * Where hardware.md marks a figure unverified (U) or derived (D), the source string says so.
+ *
+ * No mutable state: the tables are static const and the functions are pure.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trainsize.h"
+
+/* Vendor "GB" label -> bytes (binary). */
+#define GIB(n) ((uint64_t)(n) << 30)
+/* Whole GB/s -> bytes per second (decimal). */
+#define GBS(n) ((uint64_t)(n) * UINT64_C(1000000000))
+/* MB/s -> bytes per second, for the few non-integral GB/s rates (112.5 GB/s). */
+#define MBS(n) ((uint64_t)(n) * UINT64_C(1000000))
+/* TFLOP/s -> FLOP/s. */
+#define TF(x) ((double)(x) * 1e12)
+
+static const trainsize_gpu_info ts_gpus[] = {
+    /* ---- NVIDIA data-centre GPUs (hardware.md section 1.1) ---- */
+    {.name = "v100-16gb", .full_name = "NVIDIA Tesla V100 SXM2 16GB",
+     .memory_bytes = GIB(16), .memory_bandwidth = GBS(900),
+     .flops_fp32 = TF(15.7), .flops_bf16 = TF(125), .flops_fp8 = 0, .tdp_watts = 300,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(300), .pcie_generation = 3,
+     .source = "NVIDIA V100 datasheet 1165301-r5 (16-bit rate is FP16; no BF16)"},
+    {.name = "v100-32gb", .full_name = "NVIDIA Tesla V100 SXM2 32GB",
+     .memory_bytes = GIB(32), .memory_bandwidth = GBS(900),
+     .flops_fp32 = TF(15.7), .flops_bf16 = TF(125), .flops_fp8 = 0, .tdp_watts = 300,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(300), .pcie_generation = 3,
+     .source = "NVIDIA V100 datasheet 1165301-r5 (16-bit rate is FP16; no BF16)"},
+    {.name = "v100-16gb-pcie", .full_name = "NVIDIA Tesla V100 PCIe 16GB",
+     .memory_bytes = GIB(16), .memory_bandwidth = GBS(900),
+     .flops_fp32 = TF(14.0), .flops_bf16 = TF(112), .flops_fp8 = 0, .tdp_watts = 250,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = 0, .pcie_generation = 3,
+     .source = "NVIDIA V100 datasheet 1165301-r5 (16-bit rate is FP16; no BF16)"},
+    {.name = "v100-32gb-pcie", .full_name = "NVIDIA Tesla V100 PCIe 32GB",
+     .memory_bytes = GIB(32), .memory_bandwidth = GBS(900),
+     .flops_fp32 = TF(14.0), .flops_bf16 = TF(112), .flops_fp8 = 0, .tdp_watts = 250,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = 0, .pcie_generation = 3,
+     .source = "NVIDIA V100 datasheet 1165301-r5 (16-bit rate is FP16; no BF16)"},
+    {.name = "a100-40gb", .full_name = "NVIDIA A100 40GB SXM4",
+     .memory_bytes = GIB(40), .memory_bandwidth = GBS(1555),
+     .flops_fp32 = TF(19.5), .flops_bf16 = TF(312), .flops_fp8 = 0, .tdp_watts = 400,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(600), .pcie_generation = 4,
+     .source = "NVIDIA A100 datasheet 1758950-r4"},
+    {.name = "a100-40gb-pcie", .full_name = "NVIDIA A100 40GB PCIe",
+     .memory_bytes = GIB(40), .memory_bandwidth = GBS(1555),
+     .flops_fp32 = TF(19.5), .flops_bf16 = TF(312), .flops_fp8 = 0, .tdp_watts = 250,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(600), .pcie_generation = 4,
+     .source = "NVIDIA A100 40GB PCIe product brief PB-10137-001 (NVLink bridge: pairs)"},
+    {.name = "a100-80gb", .full_name = "NVIDIA A100 80GB SXM4",
+     .memory_bytes = GIB(80), .memory_bandwidth = GBS(2039),
+     .flops_fp32 = TF(19.5), .flops_bf16 = TF(312), .flops_fp8 = 0, .tdp_watts = 400,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(600), .pcie_generation = 4,
+     .source = "NVIDIA A100 datasheet 1758950-r4"},
+    {.name = "a100-80gb-pcie", .full_name = "NVIDIA A100 80GB PCIe",
+     .memory_bytes = GIB(80), .memory_bandwidth = GBS(1935),
+     .flops_fp32 = TF(19.5), .flops_bf16 = TF(312), .flops_fp8 = 0, .tdp_watts = 300,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(600), .pcie_generation = 4,
+     .source = "NVIDIA A100 datasheet 1758950-r4 (NVLink bridge: pairs)"},
+    {.name = "h100-80gb", .full_name = "NVIDIA H100 80GB SXM5",
+     .memory_bytes = GIB(80), .memory_bandwidth = GBS(3350),
+     .flops_fp32 = TF(67), .flops_bf16 = TF(989.4), .flops_fp8 = TF(1978.9), .tdp_watts = 700,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(900), .pcie_generation = 5,
+     .source = "NVIDIA H100 datasheet (nvidia.com/en-us/data-center/h100)"},
+    {.name = "h100-pcie", .full_name = "NVIDIA H100 PCIe 80GB",
+     .memory_bytes = GIB(80), .memory_bandwidth = GBS(2000),
+     .flops_fp32 = TF(51), .flops_bf16 = TF(756), .flops_fp8 = TF(1513), .tdp_watts = 350,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(600), .pcie_generation = 5,
+     .source = "NVIDIA H100 PCIe product brief PB-11133-001 (NVLink bridge: pairs)"},
+    {.name = "h100-nvl", .full_name = "NVIDIA H100 NVL 94GB (one GPU of the pair)",
+     .memory_bytes = GIB(94), .memory_bandwidth = GBS(3900),
+     .flops_fp32 = TF(60), .flops_bf16 = TF(835.5), .flops_fp8 = TF(1670.5), .tdp_watts = 400,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(600), .pcie_generation = 5,
+     .source = "NVIDIA H100 datasheet, 2023 revision (cross-checked; NVLink bridge: pairs)"},
+    {.name = "h200", .full_name = "NVIDIA H200 SXM 141GB",
+     .memory_bytes = GIB(141), .memory_bandwidth = GBS(4800),
+     .flops_fp32 = TF(67), .flops_bf16 = TF(989.4), .flops_fp8 = TF(1978.9), .tdp_watts = 700,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(900), .pcie_generation = 5,
+     .source = "NVIDIA H200 page (nvidia.com/en-us/data-center/h200)"},
+    {.name = "h200-nvl", .full_name = "NVIDIA H200 NVL 141GB",
+     .memory_bytes = GIB(141), .memory_bandwidth = GBS(4800),
+     .flops_fp32 = TF(60), .flops_bf16 = TF(835.5), .flops_fp8 = TF(1670.5), .tdp_watts = 600,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(900), .pcie_generation = 5,
+     .source = "NVIDIA H200 datasheet (TFLOPS and 900 GB/s bridge unverified)"},
+    {.name = "b200", .full_name = "NVIDIA B200 (HGX/DGX B200)",
+     .memory_bytes = GIB(180), .memory_bandwidth = GBS(8000),
+     .flops_fp32 = TF(80), .flops_bf16 = TF(2250), .flops_fp8 = TF(4500), .tdp_watts = 1000,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(1800), .pcie_generation = 5,
+     .source = "NVIDIA DGX B200 user guide and datasheet (180 GB usable; FP32 cross-checked)"},
+    {.name = "gb200", .full_name = "NVIDIA GB200 (one Blackwell GPU)",
+     .memory_bytes = GIB(186), .memory_bandwidth = GBS(8000),
+     .flops_fp32 = TF(80), .flops_bf16 = TF(2500), .flops_fp8 = TF(5000), .tdp_watts = 1200,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(1800), .pcie_generation = 0,
+     .source = "NVIDIA GB200 NVL72 page (FP32 cross-checked; host via NVLink-C2C)"},
+
+    /* ---- NVIDIA workstation, inference and GeForce (hardware.md section 1.2) ---- */
+    {.name = "l40s", .full_name = "NVIDIA L40S",
+     .memory_bytes = GIB(48), .memory_bandwidth = GBS(864),
+     .flops_fp32 = TF(91.6), .flops_bf16 = TF(362), .flops_fp8 = TF(733), .tdp_watts = 350,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = 0, .pcie_generation = 4,
+     .source = "NVIDIA L40S datasheet"},
+    {.name = "l4", .full_name = "NVIDIA L4",
+     .memory_bytes = GIB(24), .memory_bandwidth = GBS(300),
+     .flops_fp32 = TF(30.3), .flops_bf16 = TF(121), .flops_fp8 = TF(242.5), .tdp_watts = 72,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = 0, .pcie_generation = 4,
+     .source = "NVIDIA L4 datasheet (dense tensor derived: sparse / 2)"},
+    {.name = "a10", .full_name = "NVIDIA A10",
+     .memory_bytes = GIB(24), .memory_bandwidth = GBS(600),
+     .flops_fp32 = TF(31.2), .flops_bf16 = TF(125), .flops_fp8 = 0, .tdp_watts = 150,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = 0, .pcie_generation = 4,
+     .source = "NVIDIA A10 datasheet (tensor TFLOPS unverified)"},
+    {.name = "a40", .full_name = "NVIDIA A40",
+     .memory_bytes = GIB(48), .memory_bandwidth = GBS(696),
+     .flops_fp32 = TF(37.4), .flops_bf16 = TF(149.7), .flops_fp8 = 0, .tdp_watts = 300,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = MBS(112500), .pcie_generation = 4,
+     .source = "NVIDIA A40 datasheet (NVLink bridge: pairs)"},
+    {.name = "rtx-a6000", .full_name = "NVIDIA RTX A6000",
+     .memory_bytes = GIB(48), .memory_bandwidth = GBS(768),
+     .flops_fp32 = TF(38.7), .flops_bf16 = TF(154.8), .flops_fp8 = 0, .tdp_watts = 300,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = MBS(112500), .pcie_generation = 4,
+     .source = "NVIDIA RTX A6000 datasheet (dense tensor derived: sparse / 2)"},
+    {.name = "rtx-6000-ada", .full_name = "NVIDIA RTX 6000 Ada Generation",
+     .memory_bytes = GIB(48), .memory_bandwidth = GBS(960),
+     .flops_fp32 = TF(91.1), .flops_bf16 = TF(364.2), .flops_fp8 = TF(728.5), .tdp_watts = 300,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = 0, .pcie_generation = 4,
+     .source = "NVIDIA RTX 6000 Ada datasheet (dense tensor derived from sparse FP8)"},
+    {.name = "rtx-3090", .full_name = "NVIDIA GeForce RTX 3090",
+     .memory_bytes = GIB(24), .memory_bandwidth = GBS(936),
+     .flops_fp32 = TF(35.6), .flops_bf16 = TF(71), .flops_fp8 = 0, .tdp_watts = 350,
+     .ecc = 0, .data_center = 0, .scale_up_bandwidth = MBS(112500), .pcie_generation = 4,
+     .source = "NVIDIA GA102 whitepaper v2, Appendix A (FP32-accumulate tensor rate)"},
+    {.name = "rtx-3090-ti", .full_name = "NVIDIA GeForce RTX 3090 Ti",
+     .memory_bytes = GIB(24), .memory_bandwidth = GBS(1008),
+     .flops_fp32 = TF(40), .flops_bf16 = TF(80), .flops_fp8 = 0, .tdp_watts = 450,
+     .ecc = 0, .data_center = 0, .scale_up_bandwidth = MBS(112500), .pcie_generation = 4,
+     .source = "TweakTown spec table (tensor derived; NVLink rate unverified)"},
+    {.name = "rtx-4090", .full_name = "NVIDIA GeForce RTX 4090",
+     .memory_bytes = GIB(24), .memory_bandwidth = GBS(1008),
+     .flops_fp32 = TF(82.6), .flops_bf16 = TF(165.2), .flops_fp8 = TF(330.3), .tdp_watts = 450,
+     .ecc = 0, .data_center = 0, .scale_up_bandwidth = 0, .pcie_generation = 4,
+     .source = "NVIDIA Ada whitepaper via hmc-tech/waredb (FP32-accumulate tensor rate)"},
+    {.name = "rtx-5090", .full_name = "NVIDIA GeForce RTX 5090",
+     .memory_bytes = GIB(32), .memory_bandwidth = GBS(1792),
+     .flops_fp32 = TF(104.8), .flops_bf16 = TF(209.5), .flops_fp8 = TF(838), .tdp_watts = 575,
+     .ecc = 0, .data_center = 0, .scale_up_bandwidth = 0, .pcie_generation = 5,
+     .source = "Tom's Hardware spec box (dense BF16 FP32-acc and FP8 unverified)"},
+
+    /* ---- AMD and Intel (hardware.md section 1.3) ---- */
+    {.name = "mi250x", .full_name = "AMD Instinct MI250X (both GCDs)",
+     .memory_bytes = GIB(128), .memory_bandwidth = GBS(3277),
+     .flops_fp32 = TF(47.9), .flops_bf16 = TF(383), .flops_fp8 = 0, .tdp_watts = 500,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(700), .pcie_generation = 4,
+     .source = "AMD Instinct MI250X page (whole OAM: 2 GCDs of 64 GB, seen as 2 GPUs)"},
+    {.name = "mi300x", .full_name = "AMD Instinct MI300X",
+     .memory_bytes = GIB(192), .memory_bandwidth = GBS(5300),
+     .flops_fp32 = TF(163.4), .flops_bf16 = TF(1307.4), .flops_fp8 = TF(2614.9),
+     .tdp_watts = 750, .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(896),
+     .pcie_generation = 5, .source = "AMD Instinct MI300X page"},
+    {.name = "mi325x", .full_name = "AMD Instinct MI325X",
+     .memory_bytes = GIB(256), .memory_bandwidth = GBS(6000),
+     .flops_fp32 = TF(163.4), .flops_bf16 = TF(1307.4), .flops_fp8 = TF(2614.9),
+     .tdp_watts = 1000, .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(896),
+     .pcie_generation = 5, .source = "AMD Instinct MI325X page"},
+    {.name = "gaudi2", .full_name = "Intel Gaudi 2 (OAM)",
+     .memory_bytes = GIB(96), .memory_bandwidth = GBS(2460),
+     .flops_fp32 = 0, .flops_bf16 = TF(432), .flops_fp8 = TF(865), .tdp_watts = 600,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(525), .pcie_generation = 4,
+     .source = "Intel Gaudi 2 whitepaper / HLS-Gaudi2 datasheet (ECC unverified)"},
+    {.name = "gaudi3", .full_name = "Intel Gaudi 3 (OAM)",
+     .memory_bytes = GIB(128), .memory_bandwidth = GBS(3700),
+     .flops_fp32 = TF(229), .flops_bf16 = TF(1677), .flops_fp8 = TF(1677), .tdp_watts = 900,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(1050), .pcie_generation = 5,
+     .source = "Intel Gaudi 3 whitepaper 817486 (1677 TF as shipped; FP32 and ECC unverified)"},
+};
+
+/* Other spellings that name exactly one catalogue row. The names of hardware-gpus.csv are
+ * here, plus the "-sxm" and "<size>-pcie" forms a user writes by analogy with the short
+ * names. Deliberately absent: "a100", "h100", "v100", "b200-192gb" (ambiguous or
+ * misleading). Matching ignores case and the separators '-', '_' and ' ' (see
+ * ts_name_equal), so "RTX 4090" and "a100_80gb" need no entry. */
+typedef struct ts_gpu_alias {
+    const char *alias;
+    const char *name;
+} ts_gpu_alias;
+
+static const ts_gpu_alias ts_gpu_aliases[] = {
+    {"v100-sxm2-16gb", "v100-16gb"},
+    {"v100-sxm2-32gb", "v100-32gb"},
+    {"v100-pcie-16gb", "v100-16gb-pcie"},
+    {"v100-pcie-32gb", "v100-32gb-pcie"},
+    {"a100-sxm4-40gb", "a100-40gb"},
+    {"a100-40gb-sxm", "a100-40gb"},
+    {"a100-pcie-40gb", "a100-40gb-pcie"},
+    {"a100-sxm4-80gb", "a100-80gb"},
+    {"a100-80gb-sxm", "a100-80gb"},
+    {"a100-pcie-80gb", "a100-80gb-pcie"},
+    {"h100-sxm5-80gb", "h100-80gb"},
+    {"h100-80gb-sxm", "h100-80gb"},
+    {"h100-sxm", "h100-80gb"},
+    {"h100-pcie-80gb", "h100-pcie"},
+    {"h100-80gb-pcie", "h100-pcie"},
+    {"h100-nvl-94gb", "h100-nvl"},
+    {"h200-sxm-141gb", "h200"},
+    {"h200-141gb", "h200"},
+    {"h200-sxm", "h200"},
+    {"h200-nvl-141gb", "h200-nvl"},
+    {"b200-sxm-180gb", "b200"},
+    {"b200-180gb", "b200"},
+    {"gb200-per-gpu-186gb", "gb200"},
+    {"geforce-rtx-3090", "rtx-3090"},
+    {"geforce-rtx-3090-ti", "rtx-3090-ti"},
+    {"geforce-rtx-4090", "rtx-4090"},
+    {"geforce-rtx-5090", "rtx-5090"},
+    {"rtx-6000-ada-generation", "rtx-6000-ada"},
+    {"instinct-mi250x", "mi250x"},
+    {"instinct-mi300x", "mi300x"},
+    {"instinct-mi325x", "mi325x"},
+};
+
+#define TS_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ASCII-only lower-casing: independent of the locale. */
+static unsigned char ts_lower(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c - 'A' + 'a') : c;
+}
+
+static int ts_is_separator(unsigned char c)
+{
+    return c == '-' || c == '_' || c == ' ';
+}
+
+/* 1 when a and b are equal ignoring ASCII case and the separators '-', '_' and ' '. */
+static int ts_name_equal(const char *a, const char *b)
+{
+    const unsigned char *p = (const unsigned char *)a;
+    const unsigned char *q = (const unsigned char *)b;
+    for (;;) {
+        while (ts_is_separator(*p))
+            p++;
+        while (ts_is_separator(*q))
+            q++;
+        if (*p == '\0' || *q == '\0')
+            return *p == *q;
+        if (ts_lower(*p) != ts_lower(*q))
+            return 0;
+        p++;
+        q++;
+    }
+}
+
+static const trainsize_gpu_info *ts_gpu_by_name(const char *name)
+{
+    size_t i;
+    for (i = 0; i < TS_COUNT(ts_gpus); i++) {
+        if (ts_name_equal(name, ts_gpus[i].name))
+            return &ts_gpus[i];
+    }
+    return NULL;
+}
+
+size_t trainsize_gpu_count(void)
+{
+    return TS_COUNT(ts_gpus);
+}
+
+const trainsize_gpu_info *trainsize_gpu_at(size_t index)
+{
+    return index < TS_COUNT(ts_gpus) ? &ts_gpus[index] : NULL;
+}
+
+const trainsize_gpu_info *trainsize_gpu_find(const char *name)
+{
+    const trainsize_gpu_info *gpu;
+    size_t i;
+
+    if (name == NULL)
+        return NULL;
+    /* A name made of separators only ("", "-") matches nothing. */
+    for (i = 0; name[i] != '\0' && ts_is_separator((unsigned char)name[i]); i++)
+        ;
+    if (name[i] == '\0')
+        return NULL;
+
+    gpu = ts_gpu_by_name(name);
+    if (gpu != NULL)
+        return gpu;
+    for (i = 0; i < TS_COUNT(ts_gpu_aliases); i++) {
+        if (ts_name_equal(name, ts_gpu_aliases[i].alias))
+            return ts_gpu_by_name(ts_gpu_aliases[i].name);
+    }
+    return NULL;
+}

@@ -1,0 +1,244 @@
+/* Jobs: creation, defaults, and setting/reading parameters by name. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "job.h"
+#include "numparse.h"
+#include "params.h"
+
+static int set_value(trainsize_job *job, const ts_param_def *def, const char *value,
+                     trainsize_error *err);
+
+/* The catalogue's default texts are the only place defaults are written down. */
+void ts_job_defaults(trainsize_job *job)
+{
+    size_t i;
+    memset(job, 0, sizeof *job);
+    ts_model_clear(&job->model);
+    for (i = 0; i < ts_param_def_count(); i++) {
+        const ts_param_def *def = ts_param_def_at(i);
+        if (def->info.default_text[0] != '\0') set_value(job, def, def->info.default_text, NULL);
+    }
+}
+
+trainsize_job *trainsize_job_new(void)
+{
+    trainsize_job *job = malloc(sizeof *job);
+    if (job) ts_job_defaults(job);
+    return job;
+}
+
+trainsize_job *trainsize_job_clone(const trainsize_job *job)
+{
+    trainsize_job *copy;
+    if (!job) return NULL;
+    copy = malloc(sizeof *copy);
+    if (copy) *copy = *job;
+    return copy;
+}
+
+void trainsize_job_free(trainsize_job *job) { free(job); }
+
+int ts_choice_index(const char *choices, const char *name)
+{
+    int index = 0;
+    size_t n = strlen(name);
+    const char *p = choices;
+    while (p && *p) {
+        const char *end = strchr(p, '|');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0) return index;
+        index++;
+        p = end ? end + 1 : NULL;
+    }
+    return -1;
+}
+
+int ts_choice_name(const char *choices, int index, char *buf, size_t cap)
+{
+    const char *p = choices;
+    int i = 0;
+    while (p && *p) {
+        const char *end = strchr(p, '|');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (i == index) return snprintf(buf, cap, "%.*s", (int)len, p);
+        i++;
+        p = end ? end + 1 : NULL;
+    }
+    return -1;
+}
+
+static int set_lora_targets(trainsize_job *job, const ts_param_def *def, const char *value,
+                            trainsize_error *err)
+{
+    unsigned bits = 0;
+    const char *p = value;
+    char item[16];
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        int index;
+        if (len == 0 || len >= sizeof item)
+            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                           "lora-targets: expected a comma-separated list of %s", def->info.choices);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        index = ts_choice_index(def->info.choices, item);
+        if (index < 0)
+            return ts_fail(err, TRAINSIZE_E_UNKNOWN, def->info.name,
+                           "lora-targets: unknown module \"%s\" (expected %s)", item, def->info.choices);
+        bits |= 1u << index;
+        p = end ? end + 1 : p + len;
+    }
+    if (bits == 0)
+        return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name, "lora-targets: empty list");
+    job->lora_targets = bits;
+    return ts_ok(err);
+}
+
+static int set_value(trainsize_job *job, const ts_param_def *def, const char *value,
+                     trainsize_error *err)
+{
+    const char *name = def->info.name;
+    char *base = (char *)job;
+    switch (def->setter) {
+    case TS_SET_U64: {
+        uint64_t v;
+        if (ts_parse_u64(value, (uint64_t)def->info.max, &v) != 0 || (double)v < def->info.min)
+            return ts_fail(err, TRAINSIZE_E_INVALID, name,
+                           "%s: expected an integer from %.0f to %.0f, got \"%.40s\"", name,
+                           def->info.min, def->info.max, value);
+        memcpy(base + def->offset, &v, sizeof v);
+        return ts_ok(err);
+    }
+    case TS_SET_DOUBLE: {
+        double v;
+        if (ts_parse_double(value, &v) != 0 || v < def->info.min || v > def->info.max)
+            return ts_fail(err, TRAINSIZE_E_INVALID, name,
+                           "%s: expected a number from %g to %g, got \"%.40s\"", name,
+                           def->info.min, def->info.max, value);
+        memcpy(base + def->offset, &v, sizeof v);
+        return ts_ok(err);
+    }
+    case TS_SET_BOOL: {
+        int v;
+        if (ts_parse_bool(value, &v) != 0)
+            return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: expected true or false, got \"%.40s\"",
+                           name, value);
+        memcpy(base + def->offset, &v, sizeof v);
+        return ts_ok(err);
+    }
+    case TS_SET_CHOICE: {
+        int v = ts_choice_index(def->info.choices, value);
+        if (v < 0)
+            return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "%s: unknown choice \"%.40s\" (expected %s)",
+                           name, value, def->info.choices);
+        memcpy(base + def->offset, &v, sizeof v);
+        return ts_ok(err);
+    }
+    case TS_SET_MODEL: {
+        const ts_model *preset = ts_preset_find(value);
+        if (!preset)
+            return ts_fail(err, TRAINSIZE_E_UNKNOWN, name,
+                           "model: unknown preset \"%.40s\" (see `trainsize models`)", value);
+        job->model = *preset;
+        return ts_ok(err);
+    }
+    case TS_SET_GPU: {
+        const trainsize_gpu_info *gpu = trainsize_gpu_find(value);
+        if (!gpu)
+            return ts_fail(err, TRAINSIZE_E_UNKNOWN, name,
+                           "gpu: unknown GPU \"%.40s\" (see `trainsize gpus`)", value);
+        job->gpu = gpu;
+        return ts_ok(err);
+    }
+    case TS_SET_LORA_TARGETS:
+        return set_lora_targets(job, def, value, err);
+    }
+    return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "%s: unknown parameter", name);
+}
+
+int trainsize_job_set(trainsize_job *job, const char *name, const char *value, trainsize_error *err)
+{
+    const ts_param_def *def;
+    if (!job || !name || !value)
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, name ? name : "",
+                       "trainsize_job_set: NULL job, name or value");
+    def = ts_param_find(name);
+    if (!def)
+        return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "unknown parameter \"%.60s\"", name);
+    return set_value(job, def, value, err);
+}
+
+/* printf's %g follows LC_NUMERIC; the text form must not. */
+static int format_double(double v, char *buf, size_t cap)
+{
+    char tmp[64];
+    int n = snprintf(tmp, sizeof tmp, "%.17g", v);
+    char *p;
+    for (p = tmp; *p; p++)
+        if (*p == ',') *p = '.';
+    return snprintf(buf, cap, "%s", tmp) < 0 ? -1 : n;
+}
+
+static int get_lora_targets(const trainsize_job *job, const ts_param_def *def, char *out, size_t cap)
+{
+    char text[96] = "";
+    size_t len = 0;
+    int i;
+    for (i = 0; i < 7; i++) {
+        char item[16];
+        if (!(job->lora_targets & (1u << i))) continue;
+        ts_choice_name(def->info.choices, i, item, sizeof item);
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", len ? "," : "", item);
+    }
+    return snprintf(out, cap, "%s", text);
+}
+
+int trainsize_job_get(const trainsize_job *job, const char *name, char *buf, size_t cap,
+                      trainsize_error *err)
+{
+    const ts_param_def *def;
+    const char *base = (const char *)job;
+    char scratch[1];
+    int n = -1;
+    if (!job || !name || (!buf && cap))
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, name ? name : "", "trainsize_job_get: NULL argument");
+    def = ts_param_find(name);
+    if (!def) return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "unknown parameter \"%.60s\"", name);
+    if (!buf) { buf = scratch; cap = 0; }
+    switch (def->setter) {
+    case TS_SET_U64: {
+        uint64_t v;
+        memcpy(&v, base + def->offset, sizeof v);
+        n = snprintf(buf, cap, "%llu", (unsigned long long)v);
+        break;
+    }
+    case TS_SET_DOUBLE: {
+        double v;
+        memcpy(&v, base + def->offset, sizeof v);
+        n = format_double(v, buf, cap);
+        break;
+    }
+    case TS_SET_BOOL: {
+        int v;
+        memcpy(&v, base + def->offset, sizeof v);
+        n = snprintf(buf, cap, "%s", v ? "true" : "false");
+        break;
+    }
+    case TS_SET_CHOICE: {
+        int v;
+        memcpy(&v, base + def->offset, sizeof v);
+        n = ts_choice_name(def->info.choices, v, buf, cap);
+        break;
+    }
+    case TS_SET_MODEL: n = snprintf(buf, cap, "%s", job->model.name); break;
+    case TS_SET_GPU: n = snprintf(buf, cap, "%s", job->gpu ? job->gpu->name : ""); break;
+    case TS_SET_LORA_TARGETS: n = get_lora_targets(job, def, buf, cap); break;
+    }
+    if (n < 0) return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: cannot format value", name);
+    ts_ok(err);
+    return n;
+}

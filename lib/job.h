@@ -1,0 +1,90 @@
+/* The training job: model shape, training setup, layout, hardware and the settings that
+ * differ between frameworks (internal). */
+#ifndef TS_JOB_H
+#define TS_JOB_H
+
+#include <stdint.h>
+
+#include "model.h"
+#include "trainsize.h"
+
+typedef enum ts_precision {
+    TS_PREC_FP32 = 0,
+    TS_PREC_BF16_MIXED,
+    TS_PREC_FP16_MIXED,
+    TS_PREC_BF16,
+    TS_PREC_FP16,
+    TS_PREC_FP8_MIXED
+} ts_precision;
+
+typedef enum ts_optimizer {
+    TS_OPT_ADAMW = 0,
+    TS_OPT_ADAM,
+    TS_OPT_SGD,
+    TS_OPT_SGD_MOMENTUM,
+    TS_OPT_ADAFACTOR,
+    TS_OPT_ADAMW_8BIT,
+    TS_OPT_LION
+} ts_optimizer;
+
+/* Framework conventions: which copies exist and which kernels save what. */
+typedef enum ts_framework { TS_FW_MEGATRON = 0, TS_FW_DEEPSPEED, TS_FW_PYTORCH } ts_framework;
+
+typedef enum ts_recompute { TS_RECOMPUTE_NONE = 0, TS_RECOMPUTE_SELECTIVE, TS_RECOMPUTE_FULL } ts_recompute;
+typedef enum ts_attention { TS_ATTN_FLASH = 0, TS_ATTN_EAGER } ts_attention;
+typedef enum ts_offload { TS_OFFLOAD_NONE = 0, TS_OFFLOAD_OPTIMIZER, TS_OFFLOAD_OPTIMIZER_PARAMS } ts_offload;
+typedef enum ts_quant { TS_QUANT_NONE = 0, TS_QUANT_NF4, TS_QUANT_INT8 } ts_quant;
+typedef enum ts_grad_precision { TS_GRAD_AUTO = 0, TS_GRAD_FP32, TS_GRAD_HALF } ts_grad_precision;
+
+/* LoRA target modules, as bits. */
+enum {
+    TS_LORA_Q = 1u << 0,
+    TS_LORA_K = 1u << 1,
+    TS_LORA_V = 1u << 2,
+    TS_LORA_O = 1u << 3,
+    TS_LORA_GATE = 1u << 4,
+    TS_LORA_UP = 1u << 5,
+    TS_LORA_DOWN = 1u << 6
+};
+
+struct trainsize_job {
+    ts_model model;
+    /* Job. */
+    uint64_t seq;
+    uint64_t micro_batch;
+    uint64_t global_batch; /* 0: micro_batch x data-parallel degree */
+    uint64_t tokens;       /* 0: one optimizer step */
+    int precision;         /* ts_precision */
+    int optimizer;         /* ts_optimizer */
+    int framework;         /* ts_framework */
+    int grad_precision;    /* ts_grad_precision */
+    int loss_upcast;       /* the loss works on a 32-bit copy of the logits */
+    /* Hardware and layout. */
+    const trainsize_gpu_info *gpu;
+    uint64_t gpu_memory;   /* 0: the catalogue's */
+    uint64_t gpus;
+    uint64_t gpus_per_node; /* 0: min(gpus, 8) */
+    uint64_t tp, pp, pp_interleave, cp, ep;
+    int sp;
+    uint64_t zero;
+    int recompute;         /* ts_recompute */
+    int attention;         /* ts_attention */
+    double dropout;
+    int offload;           /* ts_offload */
+    uint64_t lora_rank;
+    unsigned lora_targets; /* TS_LORA_* bits */
+    int quantize_base;     /* ts_quant */
+    /* Overheads and efficiency (documented defaults, overridable). */
+    uint64_t cuda_context;      /* bytes per process */
+    uint64_t comm_buffer;       /* bytes per communicator of more than one rank */
+    double allocator_slack;     /* reserved-but-free share of the allocated peak */
+    uint64_t zero3_gather_layers;
+    double mfu;                 /* achieved share of dense peak FLOP/s */
+    double host_ram_factor;     /* host RAM >= factor x node GPU memory */
+    uint64_t checkpoints_kept;
+};
+
+/* Fill a job with the defaults of the parameter catalogue (no model). */
+void ts_job_defaults(trainsize_job *job);
+
+#endif

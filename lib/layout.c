@@ -1,0 +1,107 @@
+/* Parallel layout: validation (every degree must divide what it splits) and the derived
+ * degrees. Data parallel = gpus / (tp * pp * cp), as Megatron-LM defines it; experts are
+ * sharded over ep ranks carved from dp * cp (Megatron-Core's expert-data-parallel group). */
+#include "error.h"
+#include "estimate.h"
+
+#define U(x) ((unsigned long long)(x))
+
+static int check_divides(uint64_t d, uint64_t n, const char *field, const char *what,
+                         trainsize_error *err)
+{
+    if (d == 0 || n % d != 0)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, field, "%s: %llu does not divide %s (%llu)", field,
+                       U(d), what, U(n));
+    return TRAINSIZE_OK;
+}
+
+static int check_model_split(const trainsize_job *job, const ts_layout *l, trainsize_error *err)
+{
+    const ts_model *m = &job->model;
+    uint64_t kv = ts_model_kv_heads(m);
+    int rc;
+    if ((rc = check_divides(l->tp, m->heads, "tp", "the attention heads", err))) return rc;
+    if (kv >= l->tp ? kv % l->tp != 0 : l->tp % kv != 0)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "tp",
+                       "tp: %llu and the key/value heads (%llu) must divide one another", U(l->tp),
+                       U(kv));
+    if ((rc = check_divides(l->tp, m->ffn, "tp", "the MLP size (ffn)", err))) return rc;
+    if ((rc = check_divides(l->pp * l->vpp, m->layers, "pp", "the layers (pp x pp-interleave)", err)))
+        return rc;
+    if (l->vpp > 1 && l->pp == 1)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-interleave",
+                       "pp-interleave: needs pipeline parallelism (pp > 1)");
+    if (ts_model_is_moe(m)) {
+        if ((rc = check_divides(l->ep, m->experts, "ep", "the experts", err))) return rc;
+        if ((rc = check_divides(l->ep, l->dp * l->cp, "ep", "dp x cp", err))) return rc;
+    } else if (l->ep > 1) {
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "ep", "ep: expert parallelism needs an MoE model");
+    }
+    if ((rc = check_divides(l->cp, job->seq, "cp", "the sequence length", err))) return rc;
+    return TRAINSIZE_OK;
+}
+
+static int check_setup(const trainsize_job *job, const ts_layout *l, trainsize_error *err)
+{
+    if (job->cp > 1 && job->attention == TS_ATTN_EAGER)
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "cp",
+                       "cp: context parallelism needs flash (ring) attention");
+    if (job->zero >= 2 && l->pp > 1)
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "zero",
+                       "zero: stages 2 and 3 cannot be combined with pipeline parallelism "
+                       "(DeepSpeed and Megatron-LM refuse it)");
+    if (job->offload == TS_OFFLOAD_OPTIMIZER_PARAMS && job->zero != 3)
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "offload",
+                       "offload: optimizer+params needs zero 3 (ZeRO-Infinity)");
+    if (job->offload == TS_OFFLOAD_OPTIMIZER && job->zero == 0)
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "offload",
+                       "offload: optimizer offload needs zero 1, 2 or 3 (ZeRO-Offload)");
+    if (job->quantize_base != TS_QUANT_NONE && job->lora_rank == 0)
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "quantize-base",
+                       "quantize-base: a quantized base is frozen; set lora-rank");
+    if (job->precision == TS_PREC_FP8_MIXED && job->gpu && job->gpu->flops_fp8 <= 0)
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
+                       "precision: %s has no FP8 tensor cores", job->gpu->name);
+    return TRAINSIZE_OK;
+}
+
+int ts_layout_make(const trainsize_job *job, ts_layout *l, trainsize_error *err)
+{
+    uint64_t model_parallel, per_step;
+    int rc;
+    if (!job->gpu) return ts_fail(err, TRAINSIZE_E_INVALID, "gpu", "gpu: no GPU set");
+    l->gpus = job->gpus;
+    l->tp = job->tp;
+    l->pp = job->pp;
+    l->vpp = job->pp_interleave;
+    l->cp = job->cp;
+    l->ep = job->ep;
+    l->sp = job->sp && job->tp > 1;
+    model_parallel = l->tp * l->pp * l->cp; /* each <= 1e6 and gpus <= 1e7: no overflow */
+    if (model_parallel > l->gpus || l->gpus % model_parallel != 0)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "gpus",
+                       "gpus: %llu is not a multiple of tp x pp x cp = %llu", U(l->gpus),
+                       U(model_parallel));
+    l->dp = l->gpus / model_parallel;
+    if ((rc = check_model_split(job, l, err))) return rc;
+    if ((rc = check_setup(job, l, err))) return rc;
+    l->dense_shard = l->dp * l->cp;
+    l->expert_shard = l->dense_shard / l->ep;
+    per_step = job->micro_batch * l->dp; /* <= 1e9 * 1e7 */
+    l->global_batch = job->global_batch ? job->global_batch : per_step;
+    if (l->global_batch % per_step != 0)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "global-batch",
+                       "global-batch: %llu is not a multiple of micro-batch x data-parallel "
+                       "degree (%llu)", U(l->global_batch), U(per_step));
+    l->micro_batches = l->global_batch / per_step;
+    l->gpus_per_node = job->gpus_per_node ? job->gpus_per_node : (l->gpus < 8 ? l->gpus : 8);
+    if (l->gpus_per_node > l->gpus) l->gpus_per_node = l->gpus;
+    if (l->gpus % l->gpus_per_node != 0)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "gpus-per-node",
+                       "gpus-per-node: %llu does not divide gpus (%llu)", U(l->gpus_per_node),
+                       U(l->gpus));
+    l->nodes = l->gpus / l->gpus_per_node;
+    l->layers_per_stage = job->model.layers / l->pp;
+    l->capacity = job->gpu_memory ? job->gpu_memory : job->gpu->memory_bytes;
+    return ts_ok(err);
+}

@@ -1,0 +1,172 @@
+/* Per-GPU memory of one pipeline stage: model state (weights, gradients, optimizer state)
+ * under tensor/pipeline/expert parallelism and ZeRO, activations, the transient buffers of
+ * each phase of a step, and the overhead around the allocator.
+ *
+ * Model state follows the ZeRO paper (Rajbhandari et al. 2020, §5): per parameter
+ * weight + gradient + K optimizer bytes, with stage 1 sharding the optimizer state (the
+ * master copy included) over the data-parallel ranks, stage 2 the gradients too, stage 3
+ * the weights too. The bytes per copy come from ts_conv (framework conventions). */
+#include "estimate.h"
+
+typedef struct stage_params {
+    double dense;        /* trainable, sharded over dp * cp */
+    double expert;       /* trainable, sharded over dp * cp / ep */
+    double frozen_layer; /* frozen linear weights of the layers (LoRA base) */
+    double frozen_other; /* frozen embeddings and norms */
+    double layer_unsharded; /* one layer on this rank, before ZeRO-3 sharding */
+    double output_layer; /* the output layer on this rank (its gradient comes first) */
+} stage_params;
+
+/* Attention parameters on one tensor-parallel rank: k and v are replicated when there are
+ * fewer key/value heads than ranks (Megatron-LM, llm-analysis). */
+static double attention_rank(const ts_model *m, const ts_param_counts *pc, double t)
+{
+    double kv_heads = (double)ts_model_kv_heads(m), kv_dim = (double)ts_model_kv_dim(m);
+    double kv_part = 2.0 * (double)m->hidden * kv_dim + (m->bias != TS_BIAS_NONE ? 2.0 * kv_dim : 0.0);
+    double kv_share = kv_heads >= t ? 1.0 / t : 1.0 / kv_heads;
+    return ((double)pc->attention - kv_part) / t + kv_part * kv_share;
+}
+
+double ts_lora_layer_params(const trainsize_job *job)
+{
+    const ts_model *m = &job->model;
+    double h = (double)m->hidden, q = (double)ts_model_q_dim(m), kv = (double)ts_model_kv_dim(m);
+    double f = (double)m->ffn, r = (double)job->lora_rank, n = 0;
+    double experts = ts_model_is_moe(m) ? (double)m->experts : 1.0;
+    unsigned t = job->lora_targets;
+    if (job->lora_rank == 0) return 0;
+    /* An adapter on a (in x out) matrix adds A (in x r) and B (r x out). */
+    if (t & TS_LORA_Q) n += r * (h + q);
+    if (t & TS_LORA_K) n += r * (h + kv);
+    if (t & TS_LORA_V) n += r * (h + kv);
+    if (t & TS_LORA_O) n += r * (q + h);
+    if ((t & TS_LORA_GATE) && m->gated_mlp) n += experts * r * (h + f);
+    if (t & TS_LORA_UP) n += experts * r * (h + f);
+    if (t & TS_LORA_DOWN) n += experts * r * (f + h);
+    return n;
+}
+
+static void stage_params_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
+                              uint64_t stage, stage_params *sp)
+{
+    const ts_model *m = &job->model;
+    double t = (double)lay->tp, layers = (double)lay->layers_per_stage;
+    double experts_rank = ts_model_is_moe(m) ? (double)m->experts / (double)lay->ep : 0.0;
+    double dense_layer = attention_rank(m, pc, t) + (double)pc->norms + (double)pc->router +
+                         ((double)pc->mlp_dense + (double)pc->shared_expert * (double)m->shared_experts) / t;
+    double expert_layer = experts_rank * (double)pc->expert / t;
+    double outside = 0.0, outside_norms = 0.0;
+    *sp = (stage_params){0};
+    if (stage == 0) outside += (double)pc->token_embedding / t + (double)pc->position_embedding;
+    if (stage == lay->pp - 1) {
+        /* Untied: the output layer; tied with pp > 1: Megatron keeps a copy of the
+         * embedding on the last stage. */
+        if (!m->tied_embeddings || lay->pp > 1) sp->output_layer = (double)pc->token_embedding / t;
+        outside += sp->output_layer;
+        outside_norms = (double)pc->final_norm;
+    }
+    sp->layer_unsharded = dense_layer + expert_layer;
+    if (job->lora_rank == 0) {
+        sp->dense = layers * dense_layer + outside + outside_norms;
+        sp->expert = layers * expert_layer;
+    } else {
+        sp->dense = layers * ts_lora_layer_params(job) / t;
+        sp->frozen_layer = layers * (dense_layer - (double)pc->norms + expert_layer);
+        sp->frozen_other = layers * (double)pc->norms + outside + outside_norms;
+    }
+}
+
+static double max2(double a, double b) { return a > b ? a : b; }
+
+static void model_state(const trainsize_job *job, const ts_layout *lay, const ts_conv *c,
+                        const ts_param_counts *pc, const stage_params *sp, ts_stage_memory *out)
+{
+    double D = (double)lay->dense_shard, De = (double)lay->expert_shard;
+    double w3 = job->zero >= 3 ? D : 1.0, w3e = job->zero >= 3 ? De : 1.0;
+    double g2 = job->zero >= 2 ? D : 1.0, g2e = job->zero >= 2 ? De : 1.0;
+    double o1 = job->zero >= 1 ? D : 1.0, o1e = job->zero >= 1 ? De : 1.0;
+    int lora = job->lora_rank > 0;
+    double wbytes = lora ? c->adapter_weight : c->weight, gbytes = lora ? c->adapter_grad : c->grad;
+    double shard = sp->dense / o1 + sp->expert / o1e; /* trainable parameters whose state we keep */
+    out->weights = sp->dense * wbytes / w3 + sp->expert * wbytes / w3e +
+                   (sp->frozen_layer * c->frozen_layer + sp->frozen_other * c->frozen_other) / w3;
+    out->gradients = sp->dense * gbytes / g2 + sp->expert * gbytes / g2e;
+    out->master = lora ? 0.0 : shard * c->master;
+    if (c->adafactor)
+        out->states = shard * c->state * ts_adafactor_elements(&job->model, pc) / (double)pc->total;
+    else
+        out->states = shard * (lora ? c->adapter_state : c->state);
+    out->optimizer = out->master + out->states;
+    if (job->offload != TS_OFFLOAD_NONE) {
+        /* ZeRO-Offload: master, states and an fp32 gradient copy live in host memory. */
+        out->host_offload = out->optimizer + 4.0 * shard;
+        out->optimizer = out->master = out->states = 0.0;
+    }
+    if (job->offload == TS_OFFLOAD_OPTIMIZER_PARAMS) {
+        out->host_offload += out->weights;
+        out->weights = 0.0;
+    }
+}
+
+static double comm_groups(const ts_layout *lay)
+{
+    return (double)((lay->dense_shard > 1) + (lay->tp > 1) + (lay->pp > 1) + (lay->cp > 1) +
+                    (lay->ep > 1));
+}
+
+int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_conv *c,
+                    const ts_param_counts *pc, uint64_t stage, ts_stage_memory *out)
+{
+    stage_params sp;
+    ts_activations act;
+    double persistent, grads_later, zero3 = 0.0, fb, end, step, opt_temp = 0.0;
+    *out = (ts_stage_memory){0};
+    stage_params_make(job, lay, pc, stage, &sp);
+    model_state(job, lay, c, pc, &sp, out);
+    ts_activations_stage(job, lay, c, pc, stage, &act);
+    out->act_layers = act.layers + act.weight_copies;
+    out->act_embedding = act.embedding;
+    out->act_output = act.output;
+    out->act_per_layer = act.per_layer;
+    out->in_flight = act.in_flight;
+    out->activations = out->act_layers + out->act_embedding + out->act_output;
+
+    if (job->zero >= 3) {
+        /* ZeRO-3/FSDP gather whole layers (the current one and the prefetched) in the
+         * compute type, and reduce-scatter one layer's full gradient in backward. */
+        double bytes = job->lora_rank ? c->frozen_layer : c->weight_compute;
+        zero3 = (double)job->zero3_gather_layers * sp.layer_unsharded * bytes;
+        if (!job->lora_rank) zero3 += sp.layer_unsharded * c->grad;
+    }
+    if (job->offload == TS_OFFLOAD_NONE)
+        opt_temp = c->optimizer_temp * (sp.dense / (job->zero >= 1 ? (double)lay->dense_shard : 1.0) +
+                                        sp.expert / (job->zero >= 1 ? (double)lay->expert_shard : 1.0));
+    grads_later = c->grads_persistent ? 0.0 : out->gradients;
+    persistent = out->weights + out->optimizer + (c->grads_persistent ? out->gradients : 0.0) +
+                 (c->ddp_buckets ? out->gradients : 0.0);
+    /* Start of backward: every activation, the loss gradient, a recomputed layer and
+     * (when gradients are allocated on demand) the output layer's gradient. */
+    fb = persistent + out->activations + act.loss_backward + act.recompute + zero3 +
+         (c->grads_persistent ? 0.0 : sp.output_layer * c->grad);
+    end = persistent + grads_later + zero3;
+    step = persistent + grads_later + opt_temp;
+    out->peak_allocated = max2(fb, max2(end, step));
+    if (out->peak_allocated == fb) {
+        out->peak_phase = TRAINSIZE_PHASE_FORWARD_BACKWARD;
+        out->transient = act.loss_backward + act.recompute + zero3 +
+                         (c->grads_persistent ? 0.0 : sp.output_layer * c->grad);
+    } else if (out->peak_allocated == end) {
+        out->peak_phase = TRAINSIZE_PHASE_BACKWARD_END;
+        out->transient = zero3;
+    } else {
+        out->peak_phase = TRAINSIZE_PHASE_OPTIMIZER_STEP;
+        out->transient = opt_temp;
+    }
+    if (c->ddp_buckets) out->gradients *= 2.0; /* reported with DDP's bucket copy */
+    out->cuda_context = (double)job->cuda_context;
+    out->comm_buffers = (double)job->comm_buffer * comm_groups(lay);
+    out->allocator_slack = job->allocator_slack * out->peak_allocated;
+    out->overhead = out->cuda_context + out->comm_buffers + out->allocator_slack;
+    out->peak_total = out->peak_allocated + out->overhead;
+    return TRAINSIZE_OK;
+}

@@ -1,0 +1,86 @@
+/* Model shape and parameter counting (internal). Knows architecture families, not GPUs
+ * or parallelism. */
+#ifndef TS_MODEL_H
+#define TS_MODEL_H
+
+#include <stdint.h>
+
+#include "trainsize.h"
+
+/** Normalisation layer kind: LayerNorm has a weight and a bias, RMSNorm a weight only. */
+typedef enum ts_norm { TS_NORM_LAYERNORM = 0, TS_NORM_RMSNORM = 1 } ts_norm;
+
+/** Which linear layers carry a bias. ALL is GPT-2 style (every linear layer); QKV is
+ *  Qwen2 style (the query/key/value projections only). */
+typedef enum ts_bias { TS_BIAS_NONE = 0, TS_BIAS_QKV = 1, TS_BIAS_ALL = 2 } ts_bias;
+
+/** A decoder-only transformer as real model families describe it. */
+typedef struct ts_model {
+    char name[TRAINSIZE_NAME_MAX]; /* preset or config name; "" when unset */
+    char family[32];               /* "gpt2", "llama", "mixtral", ... */
+    uint64_t layers;
+    uint64_t hidden;
+    uint64_t heads;
+    uint64_t kv_heads;          /* key/value heads (GQA/MQA); 0 = heads (MHA) */
+    uint64_t head_dim;          /* 0 = hidden / heads; may differ (Gemma-7B) */
+    uint64_t ffn;               /* MLP inner size; per expert for MoE */
+    uint64_t vocab;
+    uint64_t positions;         /* learned position embeddings; 0 for rotary */
+    int tied_embeddings;        /* output layer shares the token embedding */
+    int gated_mlp;              /* SwiGLU/GeGLU: gate, up and down projections */
+    ts_norm norm;
+    ts_bias bias;
+    uint64_t experts;           /* routed experts; 0 or 1 for a dense model */
+    uint64_t experts_per_token; /* top-k */
+    uint64_t shared_experts;    /* always-active experts (DeepSeek/Qwen-MoE style) */
+    uint64_t shared_expert_ffn; /* inner size of each shared expert */
+} ts_model;
+
+/** Parameter counts of a model (exact integers). */
+typedef struct ts_param_counts {
+    uint64_t attention;      /* one layer: q, k, v, o and their biases */
+    uint64_t mlp_dense;      /* one layer, dense MLP (0 for MoE layers) */
+    uint64_t expert;         /* one routed expert's MLP */
+    uint64_t shared_expert;  /* one shared expert's MLP */
+    uint64_t router;         /* one layer's router */
+    uint64_t norms;          /* one layer's two norms */
+    uint64_t layer;          /* one whole layer */
+    uint64_t layer_active;   /* one layer, counting top-k routed experts */
+    uint64_t token_embedding;
+    uint64_t position_embedding;
+    uint64_t output_layer;   /* 0 when tied */
+    uint64_t final_norm;
+    uint64_t total;
+    uint64_t active;
+} ts_param_counts;
+
+/** Reset a model to "no model set" (all zero). */
+void ts_model_clear(ts_model *m);
+
+/** Check a model's shape: every required field set, sizes within limits, heads divisible
+ *  by kv_heads, experts_per_token <= experts. Fills err (naming the field) on failure. */
+int ts_model_validate(const ts_model *m, trainsize_error *err);
+
+/** Count parameters exactly; TRAINSIZE_E_OVERFLOW if a count would exceed 2^63. */
+int ts_model_count(const ts_model *m, ts_param_counts *out, trainsize_error *err);
+
+/** Effective values: kv_heads 0 means heads; head_dim 0 means hidden / heads. */
+uint64_t ts_model_kv_heads(const ts_model *m);
+uint64_t ts_model_head_dim(const ts_model *m);
+/** Query width (heads * head_dim) and key/value width (kv_heads * head_dim). */
+uint64_t ts_model_q_dim(const ts_model *m);
+uint64_t ts_model_kv_dim(const ts_model *m);
+/** 1 when the MLP is a mixture of experts. */
+int ts_model_is_moe(const ts_model *m);
+
+/** Built-in presets. */
+size_t ts_preset_count(void);
+const ts_model *ts_preset_at(size_t index);
+const ts_model *ts_preset_find(const char *name); /* case-insensitive; NULL if none */
+
+/** Parse a Hugging Face config.json text into `out` (replacing all of it). Unknown keys
+ *  are ignored; a missing or invalid key needed by the model type names that key in
+ *  err. Bounded by TRAINSIZE_HF_CONFIG_MAX_BYTES and TRAINSIZE_HF_CONFIG_MAX_DEPTH. */
+int ts_hf_config_parse(const char *json, size_t len, ts_model *out, trainsize_error *err);
+
+#endif

@@ -1,0 +1,21 @@
+/* Locale-independent parsing of numbers given as text (internal). */
+#ifndef TS_NUMPARSE_H
+#define TS_NUMPARSE_H
+
+#include <stdint.h>
+
+/* Parse a non-negative integer: decimal digits, or a decimal number with an exponent
+ * whose value is integral ("2e12", "1.5e3"). Returns 0 on success, -1 when malformed,
+ * negative, fractional or above max. */
+int ts_parse_u64(const char *text, uint64_t max, uint64_t *out);
+
+/* Parse a finite decimal number ("0.1", "-3", "2.5e-2"). Returns 0 or -1. */
+int ts_parse_double(const char *text, double *out);
+
+/* Parse "true"/"false"/"1"/"0"/"yes"/"no". Returns 0 or -1. */
+int ts_parse_bool(const char *text, int *out);
+
+/* ASCII case-insensitive equality, independent of the locale. */
+int ts_streq_nocase(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,167 @@
+/* The parameter catalogue: every setting of a job, by the command-line option's name,
+ * with its kind, range, default and meaning. One table serves trainsize_job_set/get, the
+ * command's help and the bindings, so a name means the same thing everywhere. */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+#include "job.h"
+#include "numparse.h"
+#include "params.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+#define MIB (1024.0 * 1024.0)
+
+/* Range limits keep every later product finite in double precision and far from the
+ * 2^63 bound that the result checks; real models are orders of magnitude below. */
+#define LIM_SHAPE 1e7    /* hidden, ffn, heads, head_dim */
+#define LIM_LAYERS 1e5
+#define LIM_VOCAB 1e8
+#define LIM_SEQ 1e9
+#define LIM_BATCH 1e9
+#define LIM_GPUS 1e7
+#define LIM_TOKENS 1e18
+#define LIM_BYTES 1e15
+
+#define OFF(member) offsetof(trainsize_job, member)
+
+static const ts_param_def PARAMS[] = {
+    /* Model. */
+    {{"model", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
+      "built-in model preset (see `trainsize models`); sets the whole shape"}, TS_SET_MODEL, 0},
+    {{"layers", TRAINSIZE_PARAM_INT, NULL, 1, LIM_LAYERS, "", "layers", "transformer layers"},
+     TS_SET_U64, OFF(model.layers)},
+    {{"hidden", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SHAPE, "", "", "hidden size (model width)"},
+     TS_SET_U64, OFF(model.hidden)},
+    {{"heads", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SHAPE, "", "", "attention (query) heads"},
+     TS_SET_U64, OFF(model.heads)},
+    {{"kv-heads", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "", "",
+      "key/value heads (GQA/MQA); 0 = same as heads"}, TS_SET_U64, OFF(model.kv_heads)},
+    {{"head-dim", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "", "",
+      "width of one head; 0 = hidden / heads"}, TS_SET_U64, OFF(model.head_dim)},
+    {{"ffn", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SHAPE, "", "",
+      "MLP inner size (per expert for MoE)"}, TS_SET_U64, OFF(model.ffn)},
+    {{"vocab", TRAINSIZE_PARAM_INT, NULL, 1, LIM_VOCAB, "", "tokens", "vocabulary size"},
+     TS_SET_U64, OFF(model.vocab)},
+    {{"positions", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SEQ, "", "tokens",
+      "learned position embeddings (GPT-2: 1024); 0 for rotary"}, TS_SET_U64, OFF(model.positions)},
+    {{"tie-embeddings", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "", "",
+      "output layer shares the token embedding"}, TS_SET_BOOL, OFF(model.tied_embeddings)},
+    {{"gated-mlp", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "", "",
+      "gated MLP (SwiGLU/GeGLU: gate, up, down) rather than two matrices"}, TS_SET_BOOL,
+     OFF(model.gated_mlp)},
+    {{"norm", TRAINSIZE_PARAM_CHOICE, "layernorm|rmsnorm", 0, 0, "", "",
+      "normalisation: LayerNorm (weight and bias) or RMSNorm (weight)"}, TS_SET_CHOICE, OFF(model.norm)},
+    {{"bias", TRAINSIZE_PARAM_CHOICE, "none|qkv|all", 0, 0, "", "",
+      "linear-layer biases: none (Llama), qkv (Qwen2) or all (GPT-2)"}, TS_SET_CHOICE, OFF(model.bias)},
+    {{"experts", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "", "", "routed MoE experts; 0 or 1 = dense"},
+     TS_SET_U64, OFF(model.experts)},
+    {{"experts-per-token", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "", "", "experts each token uses (top-k)"},
+     TS_SET_U64, OFF(model.experts_per_token)},
+    {{"shared-experts", TRAINSIZE_PARAM_INT, NULL, 0, 1e4, "0", "", "always-active shared experts"},
+     TS_SET_U64, OFF(model.shared_experts)},
+    {{"shared-expert-ffn", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "0", "",
+      "inner size of each shared expert"}, TS_SET_U64, OFF(model.shared_expert_ffn)},
+    /* Job. */
+    {{"seq", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SEQ, "2048", "tokens", "tokens per sample"},
+     TS_SET_U64, OFF(seq)},
+    {{"micro-batch", TRAINSIZE_PARAM_INT, NULL, 1, LIM_BATCH, "1", "samples",
+      "samples per GPU per forward/backward pass"}, TS_SET_U64, OFF(micro_batch)},
+    {{"global-batch", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BATCH * 1e3, "0", "samples",
+      "samples per optimizer step; 0 = micro-batch x data-parallel degree"}, TS_SET_U64, OFF(global_batch)},
+    {{"tokens", TRAINSIZE_PARAM_INT, NULL, 0, LIM_TOKENS, "0", "tokens",
+      "training tokens for time, energy and cost; 0 = one optimizer step"}, TS_SET_U64, OFF(tokens)},
+    {{"precision", TRAINSIZE_PARAM_CHOICE, "fp32|bf16-mixed|fp16-mixed|bf16|fp16|fp8-mixed", 0, 0,
+      "bf16-mixed", "",
+      "*-mixed: 16-bit compute with fp32 master weights; bf16/fp16: everything in that type"},
+     TS_SET_CHOICE, OFF(precision)},
+    {{"optimizer", TRAINSIZE_PARAM_CHOICE, "adamw|adam|sgd|sgd-momentum|adafactor|adamw-8bit|lion", 0, 0,
+      "adamw", "", "optimizer (sets the optimizer-state bytes per parameter)"}, TS_SET_CHOICE,
+     OFF(optimizer)},
+    {{"framework", TRAINSIZE_PARAM_CHOICE, "megatron|deepspeed|pytorch", 0, 0, "megatron", "",
+      "byte conventions: megatron (fp32 grads, fused kernels), deepspeed (16-bit grads, ZeRO paper), "
+      "pytorch (autocast: fp32 params and grads, eager kernels)"}, TS_SET_CHOICE, OFF(framework)},
+    {{"grad-precision", TRAINSIZE_PARAM_CHOICE, "auto|fp32|half", 0, 0, "auto", "",
+      "gradient storage; auto = the framework's convention"}, TS_SET_CHOICE, OFF(grad_precision)},
+    {{"loss-upcast", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "true", "",
+      "the loss works on a 32-bit copy of the logits"}, TS_SET_BOOL, OFF(loss_upcast)},
+    /* Hardware and layout. */
+    {{"gpu", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "a100-80gb", "",
+      "catalogue GPU (see `trainsize gpus`)"}, TS_SET_GPU, 0},
+    {{"gpu-memory", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES, "0", "bytes",
+      "override the GPU's memory capacity; 0 = the catalogue's"}, TS_SET_U64, OFF(gpu_memory)},
+    {{"gpus", TRAINSIZE_PARAM_INT, NULL, 1, LIM_GPUS, "1", "GPUs", "GPUs in the job"},
+     TS_SET_U64, OFF(gpus)},
+    {{"gpus-per-node", TRAINSIZE_PARAM_INT, NULL, 0, 1024, "0", "GPUs",
+      "GPUs per server; 0 = min(gpus, 8)"}, TS_SET_U64, OFF(gpus_per_node)},
+    {{"tp", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "tensor-parallel degree"}, TS_SET_U64, OFF(tp)},
+    {{"pp", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "pipeline-parallel degree (1F1B schedule)"},
+     TS_SET_U64, OFF(pp)},
+    {{"pp-interleave", TRAINSIZE_PARAM_INT, NULL, 1, 1e4, "1", "",
+      "virtual pipeline stages per rank (interleaved 1F1B)"}, TS_SET_U64, OFF(pp_interleave)},
+    {{"sp", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "sequence parallelism (Megatron style, with tensor parallelism)"}, TS_SET_BOOL, OFF(sp)},
+    {{"cp", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "context-parallel degree"}, TS_SET_U64, OFF(cp)},
+    {{"ep", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "expert-parallel degree"}, TS_SET_U64, OFF(ep)},
+    {{"zero", TRAINSIZE_PARAM_INT, NULL, 0, 3, "0", "",
+      "ZeRO stage (FSDP: SHARD_GRAD_OP = 2, FULL_SHARD = 3)"}, TS_SET_U64, OFF(zero)},
+    {{"recompute", TRAINSIZE_PARAM_CHOICE, "none|selective|full", 0, 0, "none", "",
+      "activation recomputation (Korthikanti et al. 2022)"}, TS_SET_CHOICE, OFF(recompute)},
+    {{"attention", TRAINSIZE_PARAM_CHOICE, "flash|eager", 0, 0, "flash", "",
+      "attention kernel: flash (no s x s scores kept) or eager"}, TS_SET_CHOICE, OFF(attention)},
+    {{"dropout", TRAINSIZE_PARAM_FLOAT, NULL, 0, 0.999, "0", "probability",
+      "dropout probability (masks are kept for backward when > 0)"}, TS_SET_DOUBLE, OFF(dropout)},
+    {{"offload", TRAINSIZE_PARAM_CHOICE, "none|optimizer|optimizer+params", 0, 0, "none", "",
+      "CPU offload (ZeRO-Offload / ZeRO-Infinity)"}, TS_SET_CHOICE, OFF(offload)},
+    {{"lora-rank", TRAINSIZE_PARAM_INT, NULL, 0, 1e5, "0", "", "LoRA rank; 0 = full fine-tuning"},
+     TS_SET_U64, OFF(lora_rank)},
+    {{"lora-targets", TRAINSIZE_PARAM_LIST, "q|k|v|o|gate|up|down", 0, 0, "q,v", "",
+      "modules that get LoRA adapters (PEFT's default for Llama: q,v)"}, TS_SET_LORA_TARGETS, 0},
+    {{"quantize-base", TRAINSIZE_PARAM_CHOICE, "none|nf4|int8", 0, 0, "none", "",
+      "QLoRA-style quantized frozen base (bitsandbytes nf4 or int8)"}, TS_SET_CHOICE, OFF(quantize_base)},
+    /* Overheads and efficiency. */
+    {{"cuda-context", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES, "536870912", "bytes",
+      "CUDA context and kernel images per process (PyTorch 2.x with lazy loading: ~0.5 GiB; "
+      "user-needs.md #7)"},
+     TS_SET_U64, OFF(cuda_context)},
+    {{"comm-buffer", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES, "268435456", "bytes",
+      "communication buffers per process group of more than one rank (NCCL: channels x 4 MiB "
+      "per peer; nccl #391, #1685)"}, TS_SET_U64,
+     OFF(comm_buffer)},
+    {{"allocator-slack", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.05", "fraction",
+      "caching-allocator reserve beyond the allocated peak, as a share of it (Megatron 5 %, "
+      "ROCm Megatron PR 162: 7 %)"},
+     TS_SET_DOUBLE, OFF(allocator_slack)},
+    {{"zero3-gather-layers", TRAINSIZE_PARAM_INT, NULL, 1, 1e4, "2", "layers",
+      "unsharded layers ZeRO-3/FSDP holds at once (current + prefetch)"}, TS_SET_U64,
+     OFF(zero3_gather_layers)},
+    {{"mfu", TRAINSIZE_PARAM_FLOAT, NULL, 0.001, 1, "0.4", "fraction",
+      "achieved share of the GPU's dense peak FLOP/s"}, TS_SET_DOUBLE, OFF(mfu)},
+    {{"host-ram-factor", TRAINSIZE_PARAM_FLOAT, NULL, 0, 100, "2", "",
+      "host RAM per node is at least this times the node's GPU memory"}, TS_SET_DOUBLE,
+     OFF(host_ram_factor)},
+    {{"checkpoints-kept", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "2", "",
+      "checkpoints kept on storage"}, TS_SET_U64, OFF(checkpoints_kept)},
+};
+
+#define PARAM_COUNT (sizeof PARAMS / sizeof PARAMS[0])
+
+size_t trainsize_param_count(void) { return PARAM_COUNT; }
+
+const trainsize_param_info *trainsize_param_at(size_t index)
+{
+    return index < PARAM_COUNT ? &PARAMS[index].info : NULL;
+}
+
+const ts_param_def *ts_param_find(const char *name)
+{
+    size_t i;
+    if (!name) return NULL;
+    for (i = 0; i < PARAM_COUNT; i++)
+        if (strcmp(PARAMS[i].info.name, name) == 0) return &PARAMS[i];
+    return NULL;
+}
+
+size_t ts_param_def_count(void) { return PARAM_COUNT; }
+const ts_param_def *ts_param_def_at(size_t index) { return index < PARAM_COUNT ? &PARAMS[index] : NULL; }

@@ -1,0 +1,35 @@
+/* The parameter catalogue (internal). */
+#ifndef TS_PARAMS_H
+#define TS_PARAMS_H
+
+#include <stddef.h>
+
+#include "trainsize.h"
+
+/* How a parameter's text becomes job state. */
+typedef enum ts_setter {
+    TS_SET_U64 = 0,   /* uint64_t member at `offset` */
+    TS_SET_DOUBLE,    /* double member at `offset` */
+    TS_SET_BOOL,      /* int member at `offset` */
+    TS_SET_CHOICE,    /* int member at `offset`: the index in info.choices */
+    TS_SET_MODEL,     /* a preset: the whole shape */
+    TS_SET_GPU,       /* a catalogue GPU */
+    TS_SET_LORA_TARGETS
+} ts_setter;
+
+typedef struct ts_param_def {
+    trainsize_param_info info;
+    ts_setter setter;
+    size_t offset;
+} ts_param_def;
+
+const ts_param_def *ts_param_find(const char *name);
+size_t ts_param_def_count(void);
+const ts_param_def *ts_param_def_at(size_t index);
+
+/* Index of `name` in a '|'-separated choice list, or -1. */
+int ts_choice_index(const char *choices, const char *name);
+/* Copy the index-th name of a choice list into buf; returns its length or -1. */
+int ts_choice_name(const char *choices, int index, char *buf, size_t cap);
+
+#endif

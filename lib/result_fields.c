@@ -1,0 +1,132 @@
+/* A flat, named view of trainsize_result: the command's JSON and the bindings walk this
+ * table, so a figure has one name everywhere. Order is the JSON's order (cli.md). */
+#include <stddef.h>
+
+#include "error.h"
+#include "trainsize.h"
+
+typedef struct field_def {
+    trainsize_field_info info;
+    size_t offset;
+} field_def;
+
+#define R(member) offsetof(trainsize_result, member)
+#define U64 TRAINSIZE_FIELD_U64
+#define F64 TRAINSIZE_FIELD_F64
+
+static const char *const PHASES[] = {"forward-backward", "backward-end", "optimizer-step"};
+
+static const field_def FIELDS[] = {
+    {{"model.name", TRAINSIZE_FIELD_STRING, "", "preset or config name"}, R(model.name)},
+    {{"model.parameters", U64, "parameters", "total parameters"}, R(model.parameters)},
+    {{"model.trainable_parameters", U64, "parameters", "parameters the optimizer updates"},
+     R(model.trainable_parameters)},
+    {{"model.active_parameters", U64, "parameters", "parameters used per token"},
+     R(model.active_parameters)},
+    {{"model.embedding_parameters", U64, "parameters", "embeddings and untied output layer"},
+     R(model.embedding_parameters)},
+    {{"model.layer_parameters", U64, "parameters", "one transformer layer"}, R(model.layer_parameters)},
+    {{"memory.weights", U64, "bytes", "weights on the most loaded GPU"}, R(memory.weights)},
+    {{"memory.gradients", U64, "bytes", "gradients at the end of backward"}, R(memory.gradients)},
+    {{"memory.optimizer", U64, "bytes", "optimizer state incl. the fp32 master copy"},
+     R(memory.optimizer)},
+    {{"memory.activations", U64, "bytes", "kept for backward by the in-flight micro-batches"},
+     R(memory.activations)},
+    {{"memory.peak_allocated", U64, "bytes", "comparable to torch.cuda.max_memory_allocated()"},
+     R(memory.peak_allocated)},
+    {{"memory.overhead", U64, "bytes", "CUDA context, communication buffers, allocator slack"},
+     R(memory.overhead)},
+    {{"memory.peak_total", U64, "bytes", "peak_allocated + overhead: comparable to nvidia-smi"},
+     R(memory.peak_total)},
+    {{"memory.gpu_capacity", U64, "bytes", "the GPU's memory"}, R(memory.gpu_capacity)},
+    {{"memory.fits", TRAINSIZE_FIELD_BOOL, "", "peak_total <= gpu_capacity"}, R(memory.fits)},
+    {{"memory.master_weights", U64, "bytes", "fp32 master copy (part of optimizer)"},
+     R(memory.master_weights)},
+    {{"memory.activations_layers", U64, "bytes", "activations of the transformer layers"},
+     R(memory.activations_layers)},
+    {{"memory.activations_embedding", U64, "bytes", "activations of the embeddings"},
+     R(memory.activations_embedding)},
+    {{"memory.activations_output", U64, "bytes", "final norm, output layer and loss"},
+     R(memory.activations_output)},
+    {{"memory.activations_per_layer", U64, "bytes", "one layer, one micro-batch"},
+     R(memory.activations_per_layer)},
+    {{"memory.in_flight_microbatches", F64, "micro-batches", "micro-batches held at once"},
+     R(memory.in_flight_microbatches)},
+    {{"memory.transient", U64, "bytes", "temporary buffers at the peak"}, R(memory.transient)},
+    {{"memory.cuda_context", U64, "bytes", "CUDA context (part of overhead)"}, R(memory.cuda_context)},
+    {{"memory.comm_buffers", U64, "bytes", "communication buffers (part of overhead)"},
+     R(memory.comm_buffers)},
+    {{"memory.allocator_slack", U64, "bytes", "allocator reserve (part of overhead)"},
+     R(memory.allocator_slack)},
+    {{"memory.host_offload", U64, "bytes", "host memory per GPU used by CPU offload"},
+     R(memory.host_offload)},
+    {{"memory.peak_phase", TRAINSIZE_FIELD_CHOICE, "", "phase of the step at the peak"},
+     R(memory.peak_phase)},
+    {{"memory.pipeline_stage", U64, "", "pipeline stage of the most loaded GPU"},
+     R(memory.pipeline_stage)},
+    {{"system.nodes", U64, "servers", "servers"}, R(system.nodes)},
+    {{"system.gpus_per_node", U64, "GPUs", "GPUs per server"}, R(system.gpus_per_node)},
+    {{"system.host_ram_per_node", U64, "bytes", "host RAM per server"}, R(system.host_ram_per_node)},
+    {{"system.cpu_cores_per_node", U64, "cores", "CPU cores per server"}, R(system.cpu_cores_per_node)},
+    {{"system.interconnect_rate_per_node", U64, "bytes/s", "inter-node bandwidth the step needs"},
+     R(system.interconnect_rate_per_node)},
+    {{"system.storage_capacity", U64, "bytes", "dataset + checkpoints kept"}, R(system.storage_capacity)},
+    {{"system.storage_read_rate", U64, "bytes/s", "read rate that keeps the GPUs fed"},
+     R(system.storage_read_rate)},
+    {{"system.power_watts", F64, "watts", "whole job, GPUs and the rest of the servers"},
+     R(system.power_watts)},
+    {{"time.flops", F64, "flops", "floating-point operations of the run"}, R(time.flops)},
+    {{"time.seconds", F64, "seconds", "wall-clock time of the run"}, R(time.seconds)},
+    {{"time.step_flops", F64, "flops", "one optimizer step"}, R(time.step_flops)},
+    {{"time.step_seconds", F64, "seconds", "one optimizer step"}, R(time.step_seconds)},
+    {{"time.tokens", F64, "tokens", "tokens trained on"}, R(time.tokens)},
+    {{"time.steps", U64, "steps", "optimizer steps"}, R(time.steps)},
+    {{"layout.gpu", TRAINSIZE_FIELD_STRING, "", "catalogue GPU"}, R(gpu)},
+    {{"layout.gpus", U64, "GPUs", "GPUs in the job"}, R(gpus)},
+    {{"layout.data_parallel", U64, "", "data-parallel degree"}, R(data_parallel)},
+    {{"layout.gradient_accumulation", U64, "micro-batches", "micro-batches per step per rank"},
+     R(gradient_accumulation)},
+};
+
+#define FIELD_COUNT (sizeof FIELDS / sizeof FIELDS[0])
+
+size_t trainsize_result_field_count(void) { return FIELD_COUNT; }
+
+const trainsize_field_info *trainsize_result_field_at(size_t index)
+{
+    return index < FIELD_COUNT ? &FIELDS[index].info : NULL;
+}
+
+/* Fields are uint64_t, double, int or char[]: read each through its own type. */
+int trainsize_result_field_get(const trainsize_result *result, size_t index, trainsize_field_value *out)
+{
+    const char *base = (const char *)result;
+    const field_def *f;
+    if (!result || !out || index >= FIELD_COUNT) return TRAINSIZE_E_ARGUMENT;
+    f = &FIELDS[index];
+    out->type = f->info.type;
+    out->u64 = 0;
+    out->f64 = 0;
+    out->text = NULL;
+    switch (f->info.type) {
+    case TRAINSIZE_FIELD_U64:
+        if (f->offset == R(memory.pipeline_stage))
+            out->u64 = (uint64_t)result->memory.pipeline_stage;
+        else
+            out->u64 = *(const uint64_t *)(const void *)(base + f->offset);
+        out->f64 = (double)out->u64;
+        break;
+    case TRAINSIZE_FIELD_F64: out->f64 = *(const double *)(const void *)(base + f->offset); break;
+    case TRAINSIZE_FIELD_BOOL:
+        out->u64 = *(const int *)(const void *)(base + f->offset) ? 1u : 0u;
+        break;
+    case TRAINSIZE_FIELD_STRING: out->text = base + f->offset; break;
+    case TRAINSIZE_FIELD_CHOICE: {
+        int v = *(const int *)(const void *)(base + f->offset);
+        out->text = (v >= 0 && v < 3) ? PHASES[v] : "unknown";
+        out->u64 = (uint64_t)(v < 0 ? 0 : v);
+        break;
+    }
+    }
+    return TRAINSIZE_OK;
+}

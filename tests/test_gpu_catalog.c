@@ -1,0 +1,254 @@
+/* The built-in GPU catalogue: names, look-up and datasheet values.
+ *
+ * Exact figures are checked against /work/shared/reference/hardware.md section 1 (status V
+ * rows); the comment on each check names the datasheet that hardware.md cites. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "trainsize.h"
+
+#define GIB(n) ((uint64_t)(n) << 30)
+
+/* The short forms that docs/spec cli.md ("Catalog names") requires. */
+static const char *const cli_names[] = {
+    "v100-16gb", "v100-32gb", "a100-40gb", "a100-80gb", "a100-80gb-pcie", "h100-80gb",
+    "h100-pcie", "h100-nvl",  "h200",      "b200",      "l40s",           "l4",
+    "a10",       "a40",       "rtx-3090",  "rtx-4090",  "rtx-5090",       "mi250x",
+    "mi300x",    "gaudi2",    "gaudi3",
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ASCII upper-casing for the test's own use. */
+static void upper(char *dst, size_t cap, const char *src)
+{
+    size_t i;
+    for (i = 0; i + 1 < cap && src[i] != '\0'; i++)
+        dst[i] = (src[i] >= 'a' && src[i] <= 'z') ? (char)(src[i] - 'a' + 'A') : src[i];
+    dst[i] = '\0';
+}
+
+static void test_cli_names_resolve(void **state)
+{
+    size_t i;
+    (void)state;
+    for (i = 0; i < COUNT(cli_names); i++) {
+        const trainsize_gpu_info *g = trainsize_gpu_find(cli_names[i]);
+        assert_non_null(g);
+        /* The short names are the catalogue names themselves, not aliases. */
+        assert_string_equal(g->name, cli_names[i]);
+    }
+}
+
+static void test_case_insensitive(void **state)
+{
+    size_t i;
+    char buf[64];
+    (void)state;
+    for (i = 0; i < COUNT(cli_names); i++) {
+        upper(buf, sizeof buf, cli_names[i]);
+        assert_ptr_equal(trainsize_gpu_find(buf), trainsize_gpu_find(cli_names[i]));
+    }
+    assert_ptr_equal(trainsize_gpu_find("H100-80GB"), trainsize_gpu_find("h100-80gb"));
+    assert_ptr_equal(trainsize_gpu_find("Rtx-4090"), trainsize_gpu_find("rtx-4090"));
+    assert_ptr_equal(trainsize_gpu_find("MI300x"), trainsize_gpu_find("mi300x"));
+}
+
+static void test_aliases_and_separators(void **state)
+{
+    (void)state;
+    /* hardware-gpus.csv spellings. */
+    assert_string_equal(trainsize_gpu_find("A100-SXM4-80GB")->name, "a100-80gb");
+    assert_string_equal(trainsize_gpu_find("H100-SXM5-80GB")->name, "h100-80gb");
+    assert_string_equal(trainsize_gpu_find("H200-SXM-141GB")->name, "h200");
+    assert_string_equal(trainsize_gpu_find("V100-PCIe-32GB")->name, "v100-32gb-pcie");
+    /* Forms by analogy with the short names. */
+    assert_string_equal(trainsize_gpu_find("h100-80gb-pcie")->name, "h100-pcie");
+    assert_string_equal(trainsize_gpu_find("h100-sxm")->name, "h100-80gb");
+    /* Separators '-', '_' and ' ' are ignored. */
+    assert_string_equal(trainsize_gpu_find("RTX 4090")->name, "rtx-4090");
+    assert_string_equal(trainsize_gpu_find("rtx4090")->name, "rtx-4090");
+    assert_string_equal(trainsize_gpu_find("a100_80gb")->name, "a100-80gb");
+    assert_string_equal(trainsize_gpu_find("Gaudi 3")->name, "gaudi3");
+    assert_string_equal(trainsize_gpu_find(" h200 ")->name, "h200");
+    /* a10 and a100-* stay distinct. */
+    assert_string_equal(trainsize_gpu_find("A10")->name, "a10");
+    assert_string_equal(trainsize_gpu_find("A40")->name, "a40");
+}
+
+static void test_unknown_names(void **state)
+{
+    (void)state;
+    assert_null(trainsize_gpu_find(NULL));
+    assert_null(trainsize_gpu_find(""));
+    assert_null(trainsize_gpu_find("-"));
+    assert_null(trainsize_gpu_find("   "));
+    assert_null(trainsize_gpu_find("not-a-gpu"));
+    assert_null(trainsize_gpu_find("h300"));
+    assert_null(trainsize_gpu_find("a100-80gbx"));
+    assert_null(trainsize_gpu_find("a100-80"));
+    /* Ambiguous family names are not guessed. */
+    assert_null(trainsize_gpu_find("a100"));
+    assert_null(trainsize_gpu_find("h100"));
+    assert_null(trainsize_gpu_find("v100"));
+}
+
+static void test_every_row_valid(void **state)
+{
+    size_t n = trainsize_gpu_count();
+    size_t i, j;
+    (void)state;
+    assert_true(n >= COUNT(cli_names));
+    for (i = 0; i < n; i++) {
+        const trainsize_gpu_info *g = trainsize_gpu_at(i);
+        const char *c;
+        assert_non_null(g);
+        assert_non_null(g->name);
+        assert_true(g->name[0] != '\0');
+        for (c = g->name; *c; c++) /* lowercase, digits and '-' only */
+            assert_true((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-');
+        assert_non_null(g->full_name);
+        assert_true(g->full_name[0] != '\0');
+        assert_true(g->memory_bytes > 0);
+        assert_true(g->memory_bytes % GIB(1) == 0);
+        assert_true(g->memory_bandwidth > 0);
+        assert_true(g->flops_bf16 > 0.0);
+        assert_true(g->flops_fp32 >= 0.0);
+        assert_true(g->flops_fp8 >= 0.0);
+        assert_true(g->tdp_watts > 0.0);
+        assert_true(g->ecc == 0 || g->ecc == 1);
+        assert_true(g->data_center == 0 || g->data_center == 1);
+        assert_true(g->pcie_generation >= 0 && g->pcie_generation <= 6);
+        assert_non_null(g->source);
+        assert_true(g->source[0] != '\0');
+        /* Consumer cards have no ECC by default. */
+        if (!g->data_center)
+            assert_int_equal(g->ecc, 0);
+        /* Each row is found by its own name. */
+        assert_ptr_equal(trainsize_gpu_find(g->name), g);
+        /* Names are distinct, also once case and separators are ignored. */
+        for (j = 0; j < i; j++)
+            assert_ptr_not_equal(trainsize_gpu_find(trainsize_gpu_at(j)->name), g);
+    }
+}
+
+static void test_index_out_of_range(void **state)
+{
+    (void)state;
+    assert_non_null(trainsize_gpu_at(0));
+    assert_non_null(trainsize_gpu_at(trainsize_gpu_count() - 1));
+    assert_null(trainsize_gpu_at(trainsize_gpu_count()));
+    assert_null(trainsize_gpu_at((size_t)-1));
+}
+
+static void test_datasheet_values(void **state)
+{
+    const trainsize_gpu_info *g;
+    (void)state;
+
+    /* A100 80GB SXM4: NVIDIA A100 datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4),
+     * via glennklockwood.com; hardware.md 1.1 status V. */
+    g = trainsize_gpu_find("a100-80gb");
+    assert_non_null(g);
+    assert_true(g->memory_bytes == GIB(80));
+    assert_true(g->memory_bandwidth == UINT64_C(2039000000000));
+    assert_true(g->flops_bf16 == 312e12);
+    assert_true(g->tdp_watts == 400.0);
+    assert_true(g->scale_up_bandwidth == UINT64_C(600000000000)); /* NVLink3 12 x 50 GB/s */
+    assert_int_equal(g->ecc, 1);
+    assert_int_equal(g->data_center, 1);
+
+    /* H100 SXM5 80GB: NVIDIA H100 datasheet; 1830 MHz x 512 FMA x 2 x 528 TC = 989.4 TF
+     * (stas00/ml-engineering); hardware.md 1.1 status V. */
+    g = trainsize_gpu_find("h100-80gb");
+    assert_non_null(g);
+    assert_true(g->flops_bf16 == 989.4e12);
+    assert_true(g->flops_fp8 == 1978.9e12);
+    assert_true(g->tdp_watts == 700.0);
+    assert_true(g->scale_up_bandwidth == UINT64_C(900000000000)); /* NVLink4 18 x 50 GB/s */
+    assert_int_equal(g->pcie_generation, 5);
+
+    /* H200 SXM 141GB: nvidia.com/en-us/data-center/h200 and MLPerf system JSON;
+     * hardware.md 1.1 status V. */
+    g = trainsize_gpu_find("h200");
+    assert_non_null(g);
+    assert_true(g->memory_bytes == GIB(141));
+    assert_true(g->memory_bandwidth == UINT64_C(4800000000000));
+    /* nvidia-smi shows 143771 MiB: less than the label, as documented. */
+    assert_true(g->memory_bytes > UINT64_C(143771) << 20);
+
+    /* B200: DGX B200 user guide, 180 GB usable (not the 192 of the marketing);
+     * hardware.md 1.3 capacity caveat. */
+    g = trainsize_gpu_find("b200");
+    assert_non_null(g);
+    assert_true(g->memory_bytes == GIB(180));
+    assert_true(g->scale_up_bandwidth == UINT64_C(1800000000000));
+
+    /* GeForce RTX 4090: bf16 is the FP32-accumulate rate (165.2, not 330.3); no ECC;
+     * Ada whitepaper as reproduced by hmc-tech/waredb; hardware.md 1.2 status V2. */
+    g = trainsize_gpu_find("rtx-4090");
+    assert_non_null(g);
+    assert_true(g->flops_bf16 == 165.2e12);
+    assert_int_equal(g->ecc, 0);
+    assert_int_equal(g->data_center, 0);
+    assert_true(g->scale_up_bandwidth == 0);
+
+    /* GeForce RTX 3090: GA102 whitepaper v2 Appendix A, 71 TF FP32-accumulate. */
+    g = trainsize_gpu_find("rtx-3090");
+    assert_non_null(g);
+    assert_true(g->flops_bf16 == 71e12);
+    assert_true(g->memory_bandwidth == UINT64_C(936000000000));
+
+    /* MI300X: AMD MI300X page via stas00; 192 GB, 5.3 TB/s, 1307.4 TF, 750 W. */
+    g = trainsize_gpu_find("mi300x");
+    assert_non_null(g);
+    assert_true(g->memory_bytes == GIB(192));
+    assert_true(g->memory_bandwidth == UINT64_C(5300000000000));
+    assert_true(g->flops_bf16 == 1307.4e12);
+    assert_true(g->tdp_watts == 750.0);
+
+    /* L40S: NVIDIA L40S datasheet; a PCIe-only card. */
+    g = trainsize_gpu_find("l40s");
+    assert_non_null(g);
+    assert_true(g->scale_up_bandwidth == 0);
+    assert_true(g->flops_bf16 == 362e12);
+
+    /* V100 has no BF16 and no FP8. */
+    g = trainsize_gpu_find("v100-32gb");
+    assert_non_null(g);
+    assert_true(g->flops_fp8 == 0.0);
+    assert_true(g->memory_bytes == GIB(32));
+}
+
+static void test_unverified_marked(void **state)
+{
+    /* hardware.md marks these figures U; the source string must say so. */
+    static const char *const unverified[] = {"h200-nvl", "a10", "rtx-5090", "gaudi2", "gaudi3"};
+    size_t i;
+    (void)state;
+    for (i = 0; i < COUNT(unverified); i++) {
+        const trainsize_gpu_info *g = trainsize_gpu_find(unverified[i]);
+        assert_non_null(g);
+        assert_non_null(strstr(g->source, "unverified"));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cli_names_resolve),
+        cmocka_unit_test(test_case_insensitive),
+        cmocka_unit_test(test_aliases_and_separators),
+        cmocka_unit_test(test_unknown_names),
+        cmocka_unit_test(test_every_row_valid),
+        cmocka_unit_test(test_index_out_of_range),
+        cmocka_unit_test(test_datasheet_values),
+        cmocka_unit_test(test_unverified_marked),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
