@@ -82,16 +82,25 @@ static int read_bool_or(const ts_json_value *root, const char *key, int fallback
     return prefixed(err, ts_json_get_bool(&v, key, out, err));
 }
 
-/* A boolean key that, when true, asks for a layout ts_model cannot express. */
-static int refuse_if_true(const ts_json_value *root, const char *key, const char *what,
+/* Llama's attention_bias (q, k, v and o) and mlp_bias (gate, up and down). Both together
+ * are TS_BIAS_ALL exactly; one alone has no ts_bias value (QKV lacks o's bias). */
+static int read_bias_keys(const ts_json_value *root, int mlp_key, ts_bias *bias,
                           trainsize_error *err)
 {
-    int on = 0;
-    int rc = read_bool_or(root, key, 0, &on, err);
-    if (rc) return rc;
-    if (on)
-        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, key,
-                       HF_PREFIX "\"%s\": true (%s) is not supported", key, what);
+    int attention = 0, mlp = 0, rc;
+    if ((rc = read_bool_or(root, "attention_bias", 0, &attention, err)) ||
+        (mlp_key && (rc = read_bool_or(root, "mlp_bias", 0, &mlp, err))))
+        return rc;
+    if (attention && mlp) {
+        *bias = TS_BIAS_ALL;
+    } else if (attention) {
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "attention_bias",
+                       HF_PREFIX "\"attention_bias\": true (biases on q, k, v and o but not on "
+                                 "the MLP) is not supported");
+    } else if (mlp) {
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "mlp_bias",
+                       HF_PREFIX "\"mlp_bias\": true without \"attention_bias\" is not supported");
+    }
     return TRAINSIZE_OK;
 }
 
@@ -119,8 +128,8 @@ struct hf_type {
     int tied_default;          /* the config class's tie_word_embeddings default */
     uint64_t head_dim_default; /* 0: hidden / heads */
     ts_bias bias;              /* fixed by the architecture */
-    int bias_keys;             /* honours attention_bias (and mlp_bias when set below) */
-    int mlp_bias_key;
+    int bias_keys;             /* honours attention_bias ... */
+    int mlp_bias_key;          /* ... and mlp_bias */
     int moe;                   /* num_local_experts / num_experts_per_tok */
 };
 
@@ -195,17 +204,12 @@ static int parse_llama_like(const hf_type *t, const ts_json_value *root, ts_mode
         (rc = read_bool_or(root, "tie_word_embeddings", t->tied_default, &m->tied_embeddings,
                            err)))
         return rc;
-    /* attention_bias puts a bias on q, k, v and o; TS_BIAS_QKV has no o bias. */
-    if (t->bias_keys &&
-        (rc = refuse_if_true(root, "attention_bias", "biases on q, k, v and o", err)))
-        return rc;
-    if (t->mlp_bias_key && (rc = refuse_if_true(root, "mlp_bias", "MLP biases", err)))
-        return rc;
+    m->bias = t->bias;
+    if (t->bias_keys && (rc = read_bias_keys(root, t->mlp_bias_key, &m->bias, err))) return rc;
     if (t->moe && (rc = read_experts(root, m, err))) return rc;
     m->positions = 0;
     m->gated_mlp = 1;
     m->norm = TS_NORM_RMSNORM;
-    m->bias = t->bias;
     return TRAINSIZE_OK;
 }
 

@@ -172,15 +172,21 @@ int trainsize_job_set(trainsize_job *job, const char *name, const char *value, t
     return set_value(job, def, value, err);
 }
 
-/* printf's %g follows LC_NUMERIC; the text form must not. */
+/* The shortest text that reads back as the same double. printf's %g follows
+ * LC_NUMERIC, so a decimal comma is turned back into a point. */
 static int format_double(double v, char *buf, size_t cap)
 {
     char tmp[64];
-    int n = snprintf(tmp, sizeof tmp, "%.17g", v);
-    char *p;
-    for (p = tmp; *p; p++)
-        if (*p == ',') *p = '.';
-    return snprintf(buf, cap, "%s", tmp) < 0 ? -1 : n;
+    int precision;
+    for (precision = 15; precision <= 17; precision++) {
+        double back;
+        char *p;
+        snprintf(tmp, sizeof tmp, "%.*g", precision, v);
+        for (p = tmp; *p; p++)
+            if (*p == ',') *p = '.';
+        if (ts_parse_double(tmp, &back) == 0 && back == v) break;
+    }
+    return snprintf(buf, cap, "%s", tmp);
 }
 
 static int get_lora_targets(const trainsize_job *job, const ts_param_def *def, char *out, size_t cap)

@@ -2,6 +2,7 @@
 # The trainsize command's JSON: the shape of the contract (spec/cli.md), valid JSON, the
 # catalogue listings, and options that must give the same job. Usage:
 #   sh cli_json.sh TRAINSIZE DATA_DIR
+# shellcheck source=data/cli/lib.sh
 . "$2/cli/lib.sh"
 
 # check_estimate_json FILE VERSION: the object of `estimate --json` has every key of the

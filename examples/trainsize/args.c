@@ -25,12 +25,6 @@ const trainsize_param_info *cli_find_param(const char *name, size_t len)
     return NULL;
 }
 
-static int is_bool_word(const char *s)
-{
-    return strcmp(s, "true") == 0 || strcmp(s, "false") == 0 || strcmp(s, "1") == 0 ||
-           strcmp(s, "0") == 0;
-}
-
 static int name_is(const char *name, size_t len, const char *want)
 {
     return strlen(want) == len && memcmp(name, want, len) == 0;
@@ -101,8 +95,9 @@ int cli_parse_options(int argc, char **argv, cli_options *out)
             }
         }
         if (!value && p && p->kind == TRAINSIZE_PARAM_BOOL) {
-            /* Bare `--sp` is true; `--sp false` and `--sp=false` are accepted as well. */
-            if (i + 1 < argc && is_bool_word(argv[i + 1]))
+            /* Bare `--sp` is true; `--sp false` and `--sp=false` are accepted as well (the
+             * command takes no positional argument, so a word after it is its value). */
+            if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0)
                 value = argv[++i];
             else
                 value = "true";

@@ -177,7 +177,7 @@ static void gpus_table(cli_out *o)
     used = wname + 2 + 7 + 2 + 9 + 2 + 5 + 2 + 5 + 2 + 5 + 2 + 9 + 2;
     cell(o, "name", wname);
     cli_out_printf(o, "%7s  %9s  %5s  %5s  %5s  %9s  %s\n", "memory", "bandwidth", "BF16",
-                   "FP8", "TDP W", "GPU link", "vendor name (BF16, FP8: dense TFLOP/s)");
+                   "FP8", "TDP W", "GPU link", "vendor name");
     for (i = 0; i < n; i++) {
         const trainsize_gpu_info *g = trainsize_gpu_at(i);
         if (!g)
@@ -197,6 +197,9 @@ static void gpus_table(cli_out *o)
         cli_out_clipped(o, g->full_name, CLI_COLUMNS - used);
         cli_out_putc(o, '\n');
     }
+    cli_out_puts(o, "\nBF16, FP8: dense peak TFLOP/s. GPU link: GPU-to-GPU bandwidth per GPU "
+                    "(NVLink, Infinity\nFabric), PCIe when there is none. --json gives every "
+                    "figure with its source.\n");
 }
 
 int cli_cmd_gpus(int argc, char **argv)

@@ -89,9 +89,17 @@ static void choices_text(char *buf, size_t cap, const char *choices)
     buf[j] = '\0';
 }
 
+/* A range limit: plain below ten million, with an exponent above. */
+static void limit_text(char *buf, size_t cap, double v)
+{
+    snprintf(buf, cap, (v < 1e7 && v > -1e7) ? "%.15g" : "%.6g", v);
+}
+
+/* "DOC (DETAILS)": the library's one-line doc, then what it takes and its default. */
 static void param_option(cli_out *o, const trainsize_param_info *p)
 {
-    char text[2048], list[768];
+    char text[2048], list[768], lo[32], hi[32];
+    const char *unit = p->unit ? p->unit : "";
     size_t n = 0;
 
 #define ADD(...)                                                                          \
@@ -101,22 +109,34 @@ static void param_option(cli_out *o, const trainsize_param_info *p)
             n = (size_t)k_ < sizeof text - n ? n + (size_t)k_ : sizeof text - 1;          \
     } while (0)
 
-    ADD("%s", p->doc ? p->doc : "");
-    if ((p->kind == TRAINSIZE_PARAM_CHOICE || p->kind == TRAINSIZE_PARAM_LIST) && p->choices) {
-        choices_text(list, sizeof list, p->choices);
-        ADD(p->kind == TRAINSIZE_PARAM_LIST ? " Comma-separated, from: %s." : " One of: %s.",
-            list);
+    ADD("%s (", p->doc && p->doc[0] ? p->doc : p->name);
+    switch (p->kind) {
+    case TRAINSIZE_PARAM_CHOICE:
+    case TRAINSIZE_PARAM_LIST:
+        choices_text(list, sizeof list, p->choices ? p->choices : "");
+        ADD(p->kind == TRAINSIZE_PARAM_LIST ? "comma-separated, from %s" : "%s", list);
+        break;
+    case TRAINSIZE_PARAM_INT:
+    case TRAINSIZE_PARAM_FLOAT:
+        limit_text(lo, sizeof lo, p->min);
+        limit_text(hi, sizeof hi, p->max);
+        ADD("%s to %s%s%s", lo, hi, unit[0] ? " " : "", unit);
+        unit = "";
+        break;
+    case TRAINSIZE_PARAM_BOOL:
+        ADD("true or false; --%s alone means true", p->name);
+        break;
+    case TRAINSIZE_PARAM_NAME:
+    default:
+        ADD("a name");
+        break;
     }
-    if (p->kind == TRAINSIZE_PARAM_INT || p->kind == TRAINSIZE_PARAM_FLOAT)
-        ADD(" Range %.15g to %.15g.", p->min, p->max);
-    if (p->kind == TRAINSIZE_PARAM_BOOL)
-        ADD(" Bare --%s means true; also --%s=true|false.", p->name, p->name);
-    if (p->unit && p->unit[0])
-        ADD(" Unit: %s.", p->unit);
+    if (unit[0])
+        ADD("; unit: %s", unit);
     if (p->default_text && p->default_text[0])
-        ADD(" Default: %s.", p->default_text);
+        ADD("; default %s)", p->default_text);
     else
-        ADD(" Default: depends on the other settings.");
+        ADD("; default: from the model or the other settings)");
 #undef ADD
     option(o, p->name, metavar(p), text);
 }
@@ -144,11 +164,15 @@ static void main_help(cli_out *o)
                  "  --help                  show this help (trainsize COMMAND --help: a command's)\n"
                  "  --version               print the version\n"
                  "\n"
-                 "With no arguments, trainsize sizes a built-in example job:\n ");
+                 "With no arguments, trainsize sizes a built-in example job, the same as\n"
+                 "  trainsize");
     for (i = 0; i < cli_example_job_count; i++) {
         char item[160];
-        snprintf(item, sizeof item, "--%s %s", cli_example_job[i].name, cli_example_job[i].value);
-        wrap(o, item, 2);
+        int len = snprintf(item, sizeof item, " --%s %s", cli_example_job[i].name,
+                           cli_example_job[i].value);
+        if (len > 0 && cli_out_column(o) + (size_t)len > CLI_COLUMNS)
+            cli_out_puts(o, "\n   "); /* an option and its value stay together */
+        cli_out_puts(o, item);
     }
     cli_out_puts(o,
                  "\n"
@@ -180,13 +204,13 @@ static void estimate_help(cli_out *o)
     option(o, "model", "NAME",
            model && model->doc && model->doc[0]
                ? model->doc
-               : "A built-in model preset (trainsize models lists them).");
+               : "a built-in model preset (see `trainsize models`)");
     option(o, "hf-config", "FILE",
-           "A Hugging Face config.json (model types gpt2, llama, mistral, mixtral, qwen2, "
-           "gemma, phi3 and more).");
+           "a Hugging Face config.json (model types gpt2, llama, mistral, mixtral, qwen2, "
+           "gemma, phi3 and more)");
     cli_out_puts(o, "\nOutput:\n");
-    option(o, "json", "", "Print one JSON object on standard output instead of the report.");
-    option(o, "help", "", "Show this help.");
+    option(o, "json", "", "print one JSON object on standard output instead of the report");
+    option(o, "help", "", "show this help");
     cli_out_puts(o, "\nJob parameters:\n");
     for (i = 0; i < n; i++) {
         const trainsize_param_info *p = trainsize_param_at(i);

@@ -338,7 +338,7 @@ static void system_section(cli_out *o, const trainsize_result *r)
     cli_out_putc(o, '\n');
 }
 
-static void time_section(cli_out *o, const trainsize_result *r)
+static void time_section(cli_out *o, const trainsize_job *job, const trainsize_result *r)
 {
     const trainsize_time *t = &r->time;
     char a[CLI_FMT_MAX], b[CLI_FMT_MAX], c[CLI_FMT_MAX];
@@ -351,15 +351,18 @@ static void time_section(cli_out *o, const trainsize_result *r)
         cli_fmt_thousands(b, sizeof b, (uint64_t)t->tokens);
     else
         snprintf(b, sizeof b, "%.3e", t->tokens);
-    cli_out_printf(o, "%s steps of %s; %s tokens\n", cli_fmt_thousands(a, sizeof a, t->steps),
-                   cli_fmt_duration(c, sizeof c, t->step_seconds), b);
+    cli_out_printf(o, "%s step%s of %s; %s tokens\n", cli_fmt_thousands(a, sizeof a, t->steps),
+                   t->steps == 1 ? "" : "s", cli_fmt_duration(c, sizeof c, t->step_seconds), b);
     key(o, "  total");
-    if (t->seconds < 1e12)
-        cli_out_printf(o, "%s (%.2f hours, %.2f days)\n", cli_fmt_duration(a, sizeof a, t->seconds),
-                       t->seconds / 3600.0, t->seconds / 86400.0);
+    if (t->seconds >= 3600.0 && t->seconds < 1e12)
+        cli_out_printf(o, "%.1f hours = %.2f days", t->seconds / 3600.0, t->seconds / 86400.0);
+    else if (t->seconds >= 1e12)
+        cli_out_printf(o, "%.3e hours = %.3e days", t->seconds / 3600.0, t->seconds / 86400.0);
     else
-        cli_out_printf(o, "%s (%.3e hours, %.3e days)\n", cli_fmt_duration(a, sizeof a, t->seconds),
-                       t->seconds / 3600.0, t->seconds / 86400.0);
+        cli_out_puts(o, cli_fmt_duration(a, sizeof a, t->seconds));
+    if (job_is(job, "tokens", "0"))
+        cli_out_puts(o, " (one optimizer step; --tokens N sizes a whole training run)");
+    cli_out_putc(o, '\n');
 }
 
 void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r)
@@ -367,5 +370,5 @@ void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r)
     header(o, job, r);
     memory_table(o, r);
     system_section(o, r);
-    time_section(o, r);
+    time_section(o, job, r);
 }

@@ -1,0 +1,75 @@
+/* Exact parameter counts of real models (estimators.md §9 and the sources each preset's
+ * catalogue entry names): counting the preset's shape must give the published total. */
+#include "ts_test.h"
+#include "model.h"
+
+static void test_every_preset_counts_its_published_total(void **state)
+{
+    size_t i;
+    (void)state;
+    assert_true(trainsize_model_count() >= 18);
+    for (i = 0; i < trainsize_model_count(); i++) {
+        const trainsize_model_info *info = trainsize_model_at(i);
+        const ts_model *m = ts_preset_find(info->name);
+        ts_param_counts c;
+        trainsize_error err;
+        assert_non_null(m);
+        assert_int_equal(ts_model_count(m, &c, &err), TRAINSIZE_OK);
+        if (c.total != info->parameters || c.active != info->active_parameters)
+            fail_msg("%s: counted %llu / %llu active, published %llu / %llu", info->name,
+                     (unsigned long long)c.total, (unsigned long long)c.active,
+                     (unsigned long long)info->parameters, (unsigned long long)info->active_parameters);
+    }
+    assert_null(trainsize_model_at(trainsize_model_count()));
+}
+
+/* The anchors, spelled out (estimators.md §9, confirmed in >= 2 sources). */
+static void test_anchor_counts(void **state)
+{
+    static const struct { const char *name; uint64_t total, active, layer; } anchors[] = {
+        {"gpt2", 124439808ull, 124439808ull, 7087872ull},
+        {"gpt2-xl", 1557611200ull, 1557611200ull, 0},
+        {"llama-2-7b", 6738415616ull, 6738415616ull, 202383360ull},
+        {"llama-2-13b", 13015864320ull, 13015864320ull, 0},
+        {"llama-3-8b", 8030261248ull, 8030261248ull, 218112000ull},
+        {"mixtral-8x7b", 46702792704ull, 12879925248ull, 1451270144ull},
+        /* helper research of model cards / GGUF metadata, see presets.c sources */
+        {"llama-2-70b", 68976648192ull, 68976648192ull, 855654400ull},
+        {"llama-3.1-405b", 405853388800ull, 405853388800ull, 3187703808ull},
+        {"gemma-7b", 8537680896ull, 8537680896ull, 276830208ull},
+        {"qwen2.5-7b", 7615616512ull, 7615616512ull, 233057792ull},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof anchors / sizeof anchors[0]; i++) {
+        trainsize_result r;
+        ts_test_estimate(PAIRS("model", anchors[i].name, "gpus", "8", "zero", "3"), &r);
+        assert_string_equal(r.model.name, anchors[i].name);
+        assert_int_equal(r.model.parameters, anchors[i].total);
+        assert_int_equal(r.model.active_parameters, anchors[i].active);
+        if (anchors[i].layer) assert_int_equal(r.model.layer_parameters, anchors[i].layer);
+    }
+}
+
+/* Shape overrides apply on top of a preset. */
+static void test_overrides_on_a_preset(void **state)
+{
+    trainsize_result r;
+    (void)state;
+    /* Llama-2-7B with 16 layers: 16 x 202,383,360 + 2 x 32000 x 4096 + 4096. */
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "layers", "16"), &r);
+    assert_int_equal(r.model.parameters, 16ull * 202383360ull + 2ull * 32000 * 4096 + 4096);
+    /* Tying the embeddings removes the output layer. */
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "tie-embeddings", "true"), &r);
+    assert_int_equal(r.model.parameters, 6738415616ull - 32000ull * 4096);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_preset_counts_its_published_total),
+        cmocka_unit_test(test_anchor_counts),
+        cmocka_unit_test(test_overrides_on_a_preset),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,185 @@
+/* Published numbers the memory model must reproduce, each with its source. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ts_test.h"
+
+/* Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
+ * Models", Figure 1 (per-GPU GiB), as transcribed in calculon-ai/calculon
+ * calculon/llm/validation.py::seqsel_fig1; model configs from the paper's Table 3
+ * (estimators.md §3.2-3.3). Setup: Megatron-LM, 16-bit activations, 1-byte dropout
+ * masks (dropout on), eager attention, s = 2048, first pipeline stage (p micro-batches in
+ * flight), interleaving 3 for 175B and 530B. */
+typedef struct fig1_row {
+    const char *layers, *hidden, *heads, *tp, *pp, *vpp, *gpus, *micro, *global;
+    double params_opt, act_tp, act_seqsel; /* GiB */
+} fig1_row;
+
+static const fig1_row FIG1[] = {
+    {"48", "6144", "64", "8", "1", "1", "8", "4", "4", 45.5625, 59.25, 9.5625},
+    {"96", "12288", "96", "8", "8", "3", "64", "1", "64", 45.5625, 66.84375, 12.3515625},
+    {"105", "20480", "128", "8", "35", "3", "280", "1", "280", 31.640625, 114.0234375, 23.076171875},
+    {"128", "25600", "160", "8", "64", "1", "512", "1", "512", 32.958984375, 131.25, 26.5625},
+};
+
+static void set_ffn_4h(const fig1_row *r, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%llu", 4ull * (unsigned long long)atoll(r->hidden));
+}
+
+static void test_korthikanti_figure1_activations(void **state)
+{
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof FIG1 / sizeof FIG1[0]; i++) {
+        fig1_row r = FIG1[i];
+        char ffn[32];
+        trainsize_result tp_only, seqsel;
+        set_ffn_4h(&r, ffn, sizeof ffn); /* ffn = 4h, as in GPT-3 */
+        {
+            trainsize_job *job;
+            trainsize_error err;
+            const char *const base[] = {"layers", r.layers, "hidden", r.hidden, "heads", r.heads,
+                "ffn", ffn, "vocab", "51200", "norm", "layernorm", "bias", "none", "gated-mlp",
+                "false", "tie-embeddings", "true", "framework", "megatron", "precision",
+                "bf16-mixed", "optimizer", "adamw", "attention", "eager", "dropout", "0.1", "seq",
+                "2048", "tp", r.tp, "pp", r.pp, "pp-interleave", r.vpp, "gpus", r.gpus,
+                "micro-batch", r.micro, "global-batch", r.global, NULL};
+            job = ts_test_job(base);
+            assert_int_equal(trainsize_job_set(job, "recompute", "none", &err), 0);
+            assert_int_equal(trainsize_estimate(job, &tp_only, sizeof tp_only, &err), 0);
+            assert_int_equal(trainsize_job_set(job, "recompute", "selective", &err), 0);
+            assert_int_equal(trainsize_job_set(job, "sp", "true", &err), 0);
+            assert_int_equal(trainsize_estimate(job, &seqsel, sizeof seqsel, &err), 0);
+            trainsize_job_free(job);
+        }
+        /* The paper's figure covers the transformer layers; exact to the byte. */
+        assert_true(fabs((double)tp_only.memory.activations_layers / GIB - r.act_tp) < 1e-9);
+        assert_true(fabs((double)seqsel.memory.activations_layers / GIB - r.act_seqsel) < 1e-9);
+        /* Parameters + optimizer: 18 bytes x 12 L h^2 / (t p) (fp16 weights, fp32 grads,
+         * fp32 master + Adam). The paper's 12Lh^2 leaves out the LayerNorm weights (4h per
+         * layer, 0.03 % here), so the layers' state is compared within that share. */
+        {
+            double L = atof(r.layers), h = atof(r.hidden), t = atof(r.tp), p = atof(r.pp);
+            double expected = 18.0 * 12.0 * L * h * h / (t * p) / GIB;
+            double norms = 18.0 * 4.0 * h * L / p / GIB;
+            /* Stage 0 holds its layers plus the embedding (V h / t, 18 bytes each), and
+             * with pp = 1 the final LayerNorm (2h) too. */
+            {
+                double embedding = 18.0 * (51200.0 * h / t + (p == 1 ? 2.0 * h : 0.0)) / GIB;
+                double model_state = (double)(tp_only.memory.weights + tp_only.memory.gradients +
+                                        tp_only.memory.optimizer) / GIB;
+                assert_true(fabs(model_state - embedding - norms - expected) < 1e-6);
+            }
+            assert_true(fabs(expected - r.params_opt) < 1e-9);
+        }
+    }
+}
+
+/* Korthikanti et al. 2022, Figure 7: activation memory of each technique as a % of the
+ * tensor-parallel baseline (Calculon seqsel_fig7; estimators.md §3.3, tolerance 0.2
+ * percentage points, as the per-layer formulas land within 0.1 of the plotted values). */
+static void test_korthikanti_figure7_percentages(void **state)
+{
+    static const double fig7[][4] = {
+        {66.84, 49.42, 16.18, 7.64}, {62.04, 56.53, 18.49, 8.71},
+        {58.31, 62.04, 20.27, 9.42}, {58.31, 62.04, 20.27, 9.42},
+    };
+    static const char *const variants[][2] = {
+        {"none", "true"}, {"selective", "false"}, {"selective", "true"}, {"full", "false"}};
+    size_t i, v;
+    (void)state;
+    for (i = 0; i < 4; i++) {
+        const fig1_row *r = &FIG1[i];
+        char ffn[32];
+        trainsize_result base;
+        set_ffn_4h(r, ffn, sizeof ffn);
+        for (v = 0; v < 5; v++) {
+            trainsize_result x;
+            const char *recompute = v == 0 ? "none" : variants[v - 1][0];
+            const char *sp = v == 0 ? "false" : variants[v - 1][1];
+            ts_test_estimate(PAIRS("layers", r->layers, "hidden", r->hidden, "heads", r->heads,
+                                   "ffn", ffn, "vocab", "51200", "norm", "layernorm", "bias", "none",
+                                   "gated-mlp", "false", "framework", "megatron", "attention",
+                                   "eager", "dropout", "0.1", "seq", "2048", "tp", r->tp, "pp",
+                                   r->pp, "pp-interleave", r->vpp, "gpus", r->gpus, "micro-batch",
+                                   r->micro, "global-batch", r->global, "recompute", recompute,
+                                   "sp", sp),
+                             v == 0 ? &base : &x);
+            if (v > 0) {
+                double pct = 100.0 * (double)x.memory.activations_layers /
+                             (double)base.memory.activations_layers;
+                if (fabs(pct - fig7[i][v - 1]) > 0.2)
+                    fail_msg("model %zu variant %zu: %.2f%% vs published %.2f%%", i, v, pct,
+                             fig7[i][v - 1]);
+            }
+        }
+    }
+}
+
+/* ZeRO paper (Rajbhandari et al. 2020) §5 and Figure 1: with mixed-precision Adam each
+ * parameter costs 2 (fp16 weight) + 2 (fp16 gradient) + 12 (fp32 master, m, v) bytes;
+ * P_os: 4Ψ + 12Ψ/N, P_os+g: 2Ψ + 14Ψ/N, P_os+g+p: 16Ψ/N. Figure 1: Ψ = 7.5e9, N = 64
+ * gives 120 / 31.4 / 16.6 / 1.9 GB. Our DeepSpeed convention must give these per parameter. */
+static void test_zero_paper_model_states(void **state)
+{
+    static const char *stages[] = {"0", "1", "2", "3"};
+    const double n = 64.0, psi = 7.5e9;
+    const double figure1_gb[] = {120.0, 31.4, 16.6, 1.9};
+    size_t z;
+    (void)state;
+    for (z = 0; z < 4; z++) {
+        trainsize_result r;
+        double p, per_param, expected;
+        ts_test_estimate(PAIRS("model", "llama-2-7b", "framework", "deepspeed", "precision",
+                               "bf16-mixed", "optimizer", "adamw", "gpus", "64", "zero", stages[z]),
+                         &r);
+        p = (double)r.model.parameters;
+        per_param = (double)(r.memory.weights + r.memory.gradients + r.memory.optimizer) / p;
+        expected = z == 0 ? 16.0 : z == 1 ? 4.0 + 12.0 / n : z == 2 ? 2.0 + 14.0 / n : 16.0 / n;
+        assert_true(fabs(per_param - expected) < 1e-8);
+        /* The paper's figure, in decimal GB, rounded to one decimal as printed. */
+        assert_true(fabs(per_param * psi / 1e9 - figure1_gb[z]) < 0.05);
+    }
+}
+
+/* llm-analysis (cli99/llm-analysis @ d841e40, estimators.md §1.7): Llama-2-7B-like
+ * ModelConfig (L32, h4096, a32, ffn 11008 gated, V32000, one shared embedding), dp = 8,
+ * mbs 1, s = 4096, FULL recompute, a100-sxm-80gb, w16a16e16; Megatron-style 18 bytes per
+ * parameter (2 weight + 4 fp32 grad + 12 optimizer). Exact bytes per ZeRO stage. */
+static void test_llm_analysis_llama2_zero_table(void **state)
+{
+    static const struct { const char *zero; uint64_t w, g, o; } rows[] = {
+        {"0", 13214687232ull, 26429374464ull, 79288123392ull},
+        {"1", 13214687232ull, 26429374464ull, 9911015424ull},
+        {"2", 13214687232ull, 3303671808ull, 9911015424ull},
+        {"3", 1651835904ull, 3303671808ull, 9911015424ull},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < 4; i++) {
+        trainsize_result r;
+        ts_test_estimate(PAIRS("model", "llama-2-7b", "tie-embeddings", "true", "framework",
+                               "megatron", "precision", "bf16-mixed", "optimizer", "adamw", "gpus",
+                               "8", "zero", rows[i].zero, "micro-batch", "1", "seq", "4096",
+                               "recompute", "full", "attention", "flash"),
+                         &r);
+        assert_int_equal(r.model.parameters, 6607343616ull); /* "Params counted" */
+        assert_int_equal(r.memory.weights, rows[i].w);
+        assert_int_equal(r.memory.gradients, rows[i].g);
+        assert_int_equal(r.memory.optimizer, rows[i].o);
+        /* Layer activations with full recomputation: 2sbh per layer, 1,073,741,824. */
+        assert_int_equal(r.memory.activations_layers, 1073741824ull);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_korthikanti_figure1_activations),
+        cmocka_unit_test(test_korthikanti_figure7_percentages),
+        cmocka_unit_test(test_zero_paper_model_states),
+        cmocka_unit_test(test_llm_analysis_llama2_zero_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

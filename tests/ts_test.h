@@ -1,0 +1,53 @@
+/* Shared helpers for the cmocka tests: build a job from option pairs and estimate it. */
+#ifndef TS_TEST_H
+#define TS_TEST_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "trainsize.h"
+
+#define GIB 1073741824.0
+
+/* Set name/value pairs (NULL-terminated list) on a new job; fails the test on error. */
+static inline trainsize_job *ts_test_job(const char *const *pairs)
+{
+    trainsize_job *job = trainsize_job_new();
+    trainsize_error err;
+    size_t i;
+    assert_non_null(job);
+    for (i = 0; pairs[i]; i += 2) {
+        int rc = trainsize_job_set(job, pairs[i], pairs[i + 1], &err);
+        if (rc != TRAINSIZE_OK) fail_msg("set %s=%s: %s", pairs[i], pairs[i + 1], err.message);
+    }
+    return job;
+}
+
+/* Estimate the job built from `pairs` into *out; fails the test on error. */
+static inline void ts_test_estimate(const char *const *pairs, trainsize_result *out)
+{
+    trainsize_job *job = ts_test_job(pairs);
+    trainsize_error err;
+    int rc = trainsize_estimate(job, out, sizeof *out, &err);
+    trainsize_job_free(job);
+    if (rc != TRAINSIZE_OK) fail_msg("estimate: %s", err.message);
+}
+
+/* Estimate and return the error code (and message in err). */
+static inline int ts_test_estimate_rc(const char *const *pairs, trainsize_error *err)
+{
+    trainsize_result r;
+    trainsize_job *job = ts_test_job(pairs);
+    int rc = trainsize_estimate(job, &r, sizeof r, err);
+    trainsize_job_free(job);
+    return rc;
+}
+
+#define PAIRS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+#endif
