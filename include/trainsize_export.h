@@ -3,7 +3,7 @@
  * @brief The export macro of libtrainsize's public functions.
  *
  * The library is built with hidden default visibility; only declarations marked
- * ::TRAINSIZE_API are exported. Define TRAINSIZE_STATIC when linking the static library
+ * TRAINSIZE_API are exported. Define TRAINSIZE_STATIC when linking the static library
  * on Windows. The macro may be predefined by the including build to override it.
  */
 #ifndef TRAINSIZE_EXPORT_H

@@ -59,7 +59,7 @@ int ts_model_validate(const ts_model *m, trainsize_error *err)
 /* One MLP of inner size f: gated has gate, up and down; biases as the family has them. */
 static int mlp_params(const ts_model *m, uint64_t f, uint64_t *out)
 {
-    uint64_t mats = m->gated_mlp ? 3 : 2, weights, bias = 0;
+    uint64_t mats = m->gated_mlp ? 3 : 2, weights = 0, bias = 0;
     if (ts_mul3_u64(mats, m->hidden, f, &weights) != 0) return -1;
     if (m->bias == TS_BIAS_ALL) bias = (m->gated_mlp ? 2 * f : f) + m->hidden;
     return ts_add_u64(weights, bias, out);
@@ -73,7 +73,7 @@ static uint64_t norm_params(const ts_model *m)
 static int attention_params(const ts_model *m, uint64_t *out)
 {
     uint64_t q = ts_model_q_dim(m), kv = ts_model_kv_dim(m), h = m->hidden;
-    uint64_t qkv_out, proj, weights, bias = 0;
+    uint64_t qkv_out = 0, proj = 0, weights = 0, bias = 0;
     /* q, k, v: h -> q + 2 kv; o: q -> h */
     if (ts_add_u64(q, 2 * kv, &qkv_out) != 0) return -1;
     if (ts_mul_u64(h, qkv_out, &weights) != 0 || ts_mul_u64(q, h, &proj) != 0) return -1;
@@ -85,7 +85,7 @@ static int attention_params(const ts_model *m, uint64_t *out)
 
 int ts_model_count(const ts_model *m, ts_param_counts *c, trainsize_error *err)
 {
-    uint64_t t, layers_total, layers_active;
+    uint64_t t = 0, layers_total = 0, layers_active = 0;
     int bad = 0;
     memset(c, 0, sizeof *c);
     bad |= attention_params(m, &c->attention);
@@ -99,7 +99,7 @@ int ts_model_count(const ts_model *m, ts_param_counts *c, trainsize_error *err)
     if (m->shared_experts) bad |= mlp_params(m, m->shared_expert_ffn, &c->shared_expert);
     /* layer = attention + norms + dense MLP + experts + router + shared experts */
     {
-        uint64_t experts_all, experts_active, shared;
+        uint64_t experts_all = 0, experts_active = 0, shared = 0;
         bad |= ts_mul_u64(c->expert, ts_model_is_moe(m) ? m->experts : 0, &experts_all);
         bad |= ts_mul_u64(c->expert, ts_model_is_moe(m) ? m->experts_per_token : 0, &experts_active);
         bad |= ts_mul_u64(c->shared_expert, m->shared_experts, &shared);

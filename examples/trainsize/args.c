@@ -136,8 +136,12 @@ static int load_hf_config(trainsize_job *job, const char *path)
         return CLI_EXIT_OK;
     if (err.message[0] != '\0' && memchr(err.message, '\0', sizeof err.message) &&
         !strstr(err.message, path)) {
-        /* Say which file, when the library's message does not. */
-        cli_error("--hf-config %.200s: %s", path, err.message);
+        /* Say which file, when the library's message does not (in place of the generic
+         * "config.json: " it starts with). */
+        const char *msg = err.message;
+        if (strncmp(msg, "config.json: ", 13) == 0)
+            msg += 13;
+        cli_error("--hf-config %.200s: %s", path, msg);
         return (rc == TRAINSIZE_E_NOMEM || rc == TRAINSIZE_E_ARGUMENT) ? CLI_EXIT_FAILURE
                                                                         : CLI_EXIT_USAGE;
     }

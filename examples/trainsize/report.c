@@ -101,9 +101,10 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_result 
     cli_out_putc(o, '\n');
 
     key(o, "Layout");
-    snprintf(text, sizeof text, "%s node%s x %s GPUs",
+    snprintf(text, sizeof text, "%s node%s x %s GPU%s",
              cli_fmt_thousands(a, sizeof a, r->system.nodes), r->system.nodes == 1 ? "" : "s",
-             cli_fmt_thousands(b, sizeof b, r->system.gpus_per_node));
+             cli_fmt_thousands(b, sizeof b, r->system.gpus_per_node),
+             r->system.gpus_per_node == 1 ? "" : "s");
     seg(o, KEY_WIDTH, "", text);
     snprintf(text, sizeof text, "data parallel %s", cli_fmt_thousands(a, sizeof a, r->data_parallel));
     seg(o, KEY_WIDTH, "; ", text);
@@ -146,8 +147,9 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_result 
         uint64_t mb = strtoull(t1, NULL, 10);
         double samples = (double)mb * (double)r->data_parallel * (double)r->gradient_accumulation;
         if (mb > 0 && samples < 1e18) {
-            snprintf(text, sizeof text, "global batch %s samples",
-                     cli_fmt_thousands(a, sizeof a, mb * r->data_parallel * r->gradient_accumulation));
+            uint64_t global = mb * r->data_parallel * r->gradient_accumulation;
+            snprintf(text, sizeof text, "global batch %s sample%s",
+                     cli_fmt_thousands(a, sizeof a, global), global == 1 ? "" : "s");
             seg(o, KEY_WIDTH, "; ", text);
         }
     }
@@ -316,8 +318,9 @@ static void system_section(cli_out *o, const trainsize_result *r)
 
     cli_out_puts(o, "System\n");
     key(o, "  servers");
-    cli_out_printf(o, "%s x %s GPUs\n", cli_fmt_thousands(a, sizeof a, s->nodes),
-                   cli_fmt_thousands(b, sizeof b, s->gpus_per_node));
+    cli_out_printf(o, "%s x %s GPU%s\n", cli_fmt_thousands(a, sizeof a, s->nodes),
+                   cli_fmt_thousands(b, sizeof b, s->gpus_per_node),
+                   s->gpus_per_node == 1 ? "" : "s");
     key(o, "  host RAM per server");
     cli_out_printf(o, "%s\n", cli_fmt_iec(a, sizeof a, (double)s->host_ram_per_node));
     key(o, "  CPU cores per server");

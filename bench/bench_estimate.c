@@ -1,0 +1,111 @@
+/* Benchmark: how long one full estimate takes, and whether it allocates.
+ *
+ * Runs a set of representative jobs (dense, MoE, 3D parallel, LoRA), each many times,
+ * reports nanoseconds per estimate (median of repeated batches) and the number of heap
+ * allocations made on the estimate path (counted through link-time wrappers). */
+#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "trainsize.h"
+
+#ifdef TS_BENCH_COUNT_ALLOCATIONS
+static unsigned long allocations;
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t size);
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t size);
+void *__wrap_malloc(size_t size) { allocations++; return __real_malloc(size); }
+void *__wrap_calloc(size_t n, size_t size) { allocations++; return __real_calloc(n, size); }
+void *__wrap_realloc(void *p, size_t size) { allocations++; return __real_realloc(p, size); }
+#define ALLOCATION_COUNTING "counted (malloc/calloc/realloc wrapped at link time)"
+#else
+static unsigned long allocations;
+#define ALLOCATION_COUNTING "not counted on this platform"
+#endif
+
+#define BATCH 20000
+#define BATCHES 15
+
+typedef struct bench_case {
+    const char *name;
+    const char *pairs[40];
+} bench_case;
+
+static const bench_case CASES[] = {
+    {"llama-2-7b, 8 GPUs, ZeRO-3", {"model", "llama-2-7b", "gpus", "8", "zero", "3", "seq", "4096", NULL}},
+    {"llama-3-70b, 64 GPUs, tp8 pp4 sp, selective",
+     {"model", "llama-3-70b", "gpus", "64", "tp", "8", "pp", "4", "pp-interleave", "2", "sp", "true",
+      "recompute", "selective", "global-batch", "512", "zero", "1", NULL}},
+    {"mixtral-8x7b, 32 GPUs, ep8 tp2", {"model", "mixtral-8x7b", "gpus", "32", "ep", "8", "tp", "2",
+      "zero", "1", NULL}},
+    {"llama-2-13b QLoRA nf4, 1 GPU", {"model", "llama-2-13b", "lora-rank", "64", "lora-targets",
+      "q,k,v,o,gate,up,down", "quantize-base", "nf4", "framework", "pytorch", NULL}},
+    {"gpt2 eager fp32, 1 GPU", {"model", "gpt2", "precision", "fp32", "attention", "eager",
+      "framework", "pytorch", "micro-batch", "8", "seq", "1024", NULL}},
+};
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(void)
+{
+    size_t c;
+    volatile uint64_t sink = 0;
+    printf("libtrainsize %s benchmark: one full estimate (memory, servers, time)\n",
+           trainsize_version_string());
+    printf("allocations on the estimate path: %s\n", ALLOCATION_COUNTING);
+    {
+        /* The counter must see the one allocation trainsize_job_new makes, or it is blind. */
+        unsigned long before = allocations;
+        trainsize_job_free(trainsize_job_new());
+        printf("counter check: creating a job made %lu allocation(s)\n", allocations - before);
+    }
+    printf("%-48s %12s %12s %12s\n", "job", "median ns", "min ns", "allocs/est");
+    for (c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
+        trainsize_job *job = trainsize_job_new();
+        trainsize_result r;
+        trainsize_error err;
+        double per[BATCHES];
+        unsigned long before;
+        size_t i, b;
+        if (!job) return 1;
+        for (i = 0; CASES[c].pairs[i]; i += 2)
+            if (trainsize_job_set(job, CASES[c].pairs[i], CASES[c].pairs[i + 1], &err) != 0) {
+                fprintf(stderr, "bench: %s\n", err.message);
+                return 1;
+            }
+        if (trainsize_estimate(job, &r, sizeof r, &err) != 0) {
+            fprintf(stderr, "bench: %s: %s\n", CASES[c].name, err.message);
+            return 1;
+        }
+        before = allocations;
+        for (b = 0; b < BATCHES; b++) {
+            double t0 = now_ns();
+            for (i = 0; i < BATCH; i++) {
+                trainsize_estimate(job, &r, sizeof r, &err);
+                sink += r.memory.peak_total;
+            }
+            per[b] = (now_ns() - t0) / BATCH;
+        }
+        qsort(per, BATCHES, sizeof per[0], compare_double);
+        printf("%-48s %12.1f %12.1f %12.3f\n", CASES[c].name, per[BATCHES / 2], per[0],
+               (double)(allocations - before) / (double)(BATCH * BATCHES));
+        trainsize_job_free(job);
+    }
+    return sink == 0; /* keeps the loop from being optimised away */
+}
