@@ -173,6 +173,28 @@ static void test_llm_analysis_llama2_zero_table(void **state)
     }
 }
 
+/* DeepSpeed's ZeRO-2 estimator (deepspeed/runtime/zero/stage_1_and_2.py @ 02aa38c3,
+ * estimate_zero2_model_states_mem_needs; estimators.md §5.2 and §10.5): without offload a
+ * GPU needs 2P + 18P/G bytes (16-bit weights; per partition 2 fp16 grads + 4 fp32 grads +
+ * 4 fp32 master + 8 Adam). P = 7e9 on 8 GPUs prints 27.71 GB (GiB). Our DeepSpeed
+ * convention reaches that at the optimizer step; with a short sequence the step is the
+ * peak, so peak_allocated per parameter must be 2 + 18/8. */
+static void test_deepspeed_zero2_estimator(void **state)
+{
+    trainsize_result r;
+    double per_param;
+    (void)state;
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "framework", "deepspeed", "precision",
+                           "bf16-mixed", "optimizer", "adamw", "gpus", "8", "zero", "2", "seq",
+                           "16", "micro-batch", "1"),
+                     &r);
+    assert_int_equal(r.memory.peak_phase, TRAINSIZE_PHASE_OPTIMIZER_STEP);
+    per_param = (double)r.memory.peak_allocated / (double)r.model.parameters;
+    assert_true(fabs(per_param - (2.0 + 18.0 / 8.0)) < 1e-8);
+    /* The estimator's printed figure for P = 7e9: 27.71 GiB (%.2f). */
+    assert_true(fabs((2.0 + 18.0 / 8.0) * 7e9 / GIB - 27.71) < 0.005);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_korthikanti_figure7_percentages),
         cmocka_unit_test(test_zero_paper_model_states),
         cmocka_unit_test(test_llm_analysis_llama2_zero_table),
+        cmocka_unit_test(test_deepspeed_zero2_estimator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
