@@ -98,9 +98,12 @@ static void model_state(const trainsize_job *job, const ts_layout *lay, const ts
         out->states = shard * (lora ? c->adapter_state : c->state);
     out->optimizer = out->master + out->states;
     if (job->offload != TS_OFFLOAD_NONE) {
-        /* ZeRO-Offload: master, states and an fp32 gradient copy live in host memory. */
+        /* ZeRO-Offload (Ren et al. 2021, §4): gradients are reduced and moved to the host,
+         * where the master copy, the optimizer states and an fp32 gradient copy live; the
+         * GPU keeps only the reduction buckets (counted with ZeRO-3's gathers). */
         out->host_offload = out->optimizer + 4.0 * shard;
         out->optimizer = out->master = out->states = 0.0;
+        out->gradients = 0.0;
     }
     if (job->offload == TS_OFFLOAD_OPTIMIZER_PARAMS) {
         out->host_offload += out->weights;
