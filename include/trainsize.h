@@ -186,8 +186,7 @@ TRAINSIZE_API int trainsize_job_get(const trainsize_job *job, const char *name, 
 /**
  * @brief Load a model shape from the text of a Hugging Face `config.json`.
  *
- * Supported `model_type`s: gpt2, llama, mistral, mixtral, qwen2, gemma, phi3 (and the
- * others listed in the README). Unknown keys are ignored; a missing or invalid key that
+ * Supported `model_type`s: gpt2, llama, mistral, mixtral, qwen2, gemma, phi3. Unknown keys are ignored; a missing or invalid key that
  * the model type needs is an error naming the key. The reader is bounded: at most
  * ::TRAINSIZE_HF_CONFIG_MAX_BYTES bytes and ::TRAINSIZE_HF_CONFIG_MAX_DEPTH levels.
  * On failure the job is unchanged.
@@ -390,12 +389,15 @@ typedef struct trainsize_system {
 
 /** Compute and time. */
 typedef struct trainsize_time {
-    double flops;           /**< Floating-point operations of the whole run (or one step). */
+    double flops;           /**< Operations the GPUs execute in the whole run (or one step),
+                                 recomputation included. */
     double seconds;         /**< Wall-clock seconds for it. */
     double step_flops;      /**< Operations of one optimizer step (global batch). */
     double step_seconds;    /**< Seconds of one optimizer step. */
     double tokens;          /**< Tokens the run trains on (one global batch when not set). */
     uint64_t steps;         /**< Optimizer steps. */
+    double model_flops;     /**< Operations of the model itself, without recomputation (the
+                                 numerator of MFU). */
 } trainsize_time;
 
 /** Everything an estimate returns. Caller-owned plain data. */

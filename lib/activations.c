@@ -119,7 +119,7 @@ static double lora_terms(const trainsize_job *job, const ts_conv *c, const layer
 static double layer_bytes(const trainsize_job *job, const ts_conv *c, const layer_dims *d,
                           int recompute)
 {
-    if (recompute == TS_RECOMPUTE_FULL) return c->act * d->sb * d->h / d->rep; /* layer input */
+    if (recompute == TS_RECOMPUTE_FULL) return c->residual * d->sb * d->h / d->rep; /* layer input */
     return attention_terms(job, c, d, recompute == TS_RECOMPUTE_NONE) +
            mlp_block_terms(job, c, d) + lora_terms(job, c, d);
 }
@@ -165,9 +165,10 @@ void ts_activations_stage(const trainsize_job *job, const ts_layout *lay, const 
         out->output = o;
         out->loss_backward = c->loss_backward * d.sb * vocab_rank;
     }
-    if (c->autocast_copies) {
+    if (c->autocast_copies && job->recompute != TS_RECOMPUTE_FULL) {
         /* Autocast caches a 16-bit copy of every fp32 weight a matmul reads during the
-         * forward pass, and the matmuls keep those copies for backward. */
+         * forward pass, and the matmuls keep those copies for backward. Checkpointed
+         * (fully recomputed) layers run their forward without grad, so keep none. */
         double matmul = (double)(pc->layer - pc->norms) * (double)lay->layers_per_stage / d.t;
         if (last) matmul += (double)pc->token_embedding / d.t;
         out->weight_copies = 2.0 * matmul;

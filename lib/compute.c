@@ -4,48 +4,52 @@
  * goes through (the active parameters less the embedding look-ups), plus the attention
  * scores and their product with the values, 4 * seq * heads * head_dim per layer (PaLM,
  * Chowdhery et al. 2022, App. B: 6N + 12 L H Q T for forward and backward). The backward
- * pass costs twice the forward (Kaplan et al. 2020; Narayanan et al. 2021), or once when
- * the weights are frozen (LoRA: only input gradients). Full recomputation repeats the
- * layers' forward (Narayanan et al.'s 96 B s l h^2 instead of 72); selective recomputes
- * the attention scores. Time is FLOPs / (GPUs x dense peak x MFU). */
+ * pass costs twice the forward (Kaplan et al. 2020; Narayanan et al. 2021). With a frozen
+ * base (LoRA) the weight gradients of the base are skipped: its matmuls cost one forward
+ * in backward (input gradients only), the attention products still two. Full
+ * recomputation repeats the layers' forward (Narayanan et al.'s 96 B s l h^2 instead of
+ * 72); selective repeats the attention scores (Korthikanti et al. 2022, §5).
+ *
+ * `model_flops` leaves recomputation out (what MFU counts); `flops` is what the GPUs
+ * execute (what HFU counts). Time = executed FLOPs / (GPUs x dense peak x hfu); under
+ * fp8-mixed the linear layers run at the fp8 peak and attention at the 16-bit peak. */
 #include <math.h>
 
 #include "error.h"
 #include "estimate.h"
 
-static double peak_flops(const trainsize_job *job)
-{
-    switch (job->precision) {
-    case TS_PREC_FP32: return job->gpu->flops_fp32;
-    case TS_PREC_FP8_MIXED: return job->gpu->flops_fp8;
-    default: return job->gpu->flops_bf16;
-    }
-}
-
 int ts_time_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
                  trainsize_time *out, trainsize_error *err)
 {
     const ts_model *m = &job->model;
+    const trainsize_gpu_info *gpu = job->gpu;
     double seq = (double)job->seq, layers = (double)m->layers;
-    double matmul = (double)pc->active - (double)pc->position_embedding -
-                    (m->tied_embeddings ? 0.0 : (double)pc->token_embedding);
+    double matmul = 2.0 * ((double)pc->active - (double)pc->position_embedding -
+                           (m->tied_embeddings ? 0.0 : (double)pc->token_embedding));
     double attention = 4.0 * layers * seq * (double)ts_model_q_dim(m);
-    double per_token_fwd = 2.0 * matmul + attention;
     double lm_head = 2.0 * (double)pc->token_embedding;
     double tokens_step = (double)lay->global_batch * seq;
-    double backward = job->lora_rank ? 1.0 : 2.0;
-    double per_token = per_token_fwd * (1.0 + backward), peak;
-    if (job->recompute == TS_RECOMPUTE_FULL) per_token += per_token_fwd - lm_head;
-    if (job->recompute == TS_RECOMPUTE_SELECTIVE) per_token += attention;
-    peak = peak_flops(job);
-    if (!(peak > 0))
+    /* Per token: forward + backward, then what recomputation repeats. */
+    double mm = matmul * (job->lora_rank ? 2.0 : 3.0), at = attention * 3.0;
+    double mm_model = mm, at_model = at;
+    double peak_mm, peak_at, seconds_per_token;
+    if (job->recompute == TS_RECOMPUTE_FULL) { mm += matmul - lm_head; at += attention; }
+    if (job->recompute == TS_RECOMPUTE_SELECTIVE) at += attention;
+    switch (job->precision) {
+    case TS_PREC_FP32: peak_mm = peak_at = gpu->flops_fp32; break;
+    case TS_PREC_FP8_MIXED: peak_mm = gpu->flops_fp8; peak_at = gpu->flops_bf16; break;
+    default: peak_mm = peak_at = gpu->flops_bf16; break;
+    }
+    if (!(peak_mm > 0) || !(peak_at > 0))
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
-                       "precision: %s has no peak FLOP/s for this precision", job->gpu->name);
-    out->step_flops = per_token * tokens_step;
-    out->step_seconds = out->step_flops / ((double)lay->gpus * peak * job->mfu);
+                       "precision: %s has no peak FLOP/s for this precision", gpu->name);
+    seconds_per_token = (mm / peak_mm + at / peak_at) / ((double)lay->gpus * job->hfu);
+    out->step_flops = (mm + at) * tokens_step;
+    out->step_seconds = seconds_per_token * tokens_step;
     out->tokens = job->tokens ? (double)job->tokens : tokens_step;
     out->steps = (uint64_t)ceil(out->tokens / tokens_step);
     out->flops = out->step_flops * (double)out->steps;
+    out->model_flops = (mm_model + at_model) * tokens_step * (double)out->steps;
     out->seconds = out->step_seconds * (double)out->steps;
     if (!isfinite(out->flops) || !isfinite(out->seconds))
         return ts_fail(err, TRAINSIZE_E_OVERFLOW, "tokens", "tokens: compute does not fit a double");

@@ -86,6 +86,9 @@ static void set_kernels(const trainsize_job *job, ts_conv *c)
 {
     int eager = job->framework != TS_FW_MEGATRON;
     c->act = job->precision == TS_PREC_FP32 ? 4.0 : 2.0;
+    /* Under autocast with fp32 weights the embedding output and every residual add stay
+     * fp32; only the matmuls' outputs are 16-bit. */
+    c->residual = c->autocast_copies ? 4.0 : c->act;
     c->linear_in = job->precision == TS_PREC_FP8_MIXED ? 1.0 : c->act;
     if (!eager) {
         c->norm_saved = c->act;
@@ -95,9 +98,9 @@ static void set_kernels(const trainsize_job *job, ts_conv *c)
         c->attn_out_copy = 0;
         c->loss_backward = c->act; /* gradient computed in place, cast for the output layer */
     } else {
-        /* HF RMSNorm upcasts: keeps an fp32 copy and the normalised 16-bit tensor;
-         * nn.LayerNorm keeps its input. */
-        c->norm_saved = job->model.norm == TS_NORM_RMSNORM ? 4.0 + c->act : c->act;
+        /* HF RMSNorm upcasts: keeps an fp32 copy of its input and the normalised tensor in
+         * the input's type; nn.LayerNorm keeps its input. */
+        c->norm_saved = job->model.norm == TS_NORM_RMSNORM ? 4.0 + c->residual : c->residual;
         c->gelu_saved = 4.0;    /* tanh GeLU in elementwise ops: x, tanh, 0.5x, 1+tanh */
         c->glu_saved = 3.0;     /* act(gate) * up: gate, act(gate), up */
         c->softmax_saved = c->act < 4.0 ? 4.0 + c->act : 4.0; /* fp32 softmax + 16-bit cast */
@@ -114,6 +117,9 @@ int ts_conv_make(const trainsize_job *job, const ts_layout *lay, ts_conv *c, tra
     *c = (ts_conv){0};
     set_model_state_bytes(job, c);
     if (job->lora_rank) set_lora_bytes(job, c);
+    /* Autocast (torch.autocast over fp32 weights) is PyTorch's mixed precision; FSDP's
+     * MixedPrecision (ZeRO-3) and LoRA over a 16-bit base compute in 16 bits instead. */
+    c->autocast_copies = fw == TS_FW_PYTORCH && mixed && job->zero < 3 && job->lora_rank == 0;
     set_kernels(job, c);
     /* Megatron's grad buffer and DeepSpeed's partitioned gradients live across steps;
      * PyTorch frees .grad at zero_grad(set_to_none=True) unless micro-batches accumulate. */
@@ -127,7 +133,6 @@ int ts_conv_make(const trainsize_job *job, const ts_layout *lay, ts_conv *c, tra
      * fp32 copy for the step ("2 fp16 grads + 4 fp32 grads + 4 fp32 params + 8 Adam",
      * deepspeed/runtime/zero/stage_1_and_2.py, estimators.md §5.2). */
     if (fw == TS_FW_DEEPSPEED && mixed && job->lora_rank == 0) c->optimizer_temp = 4.0;
-    c->autocast_copies = fw == TS_FW_PYTORCH && mixed && job->zero < 3 && job->lora_rank == 0;
     /* DDP's default (gradient_as_bucket_view=False) keeps bucket copies of the grads. */
     c->ddp_buckets = fw == TS_FW_PYTORCH && job->zero == 0 && lay->dense_shard > 1;
     return ts_ok(err);
@@ -138,8 +143,10 @@ double ts_adafactor_elements(const ts_model *m, const ts_param_counts *pc)
     double h = (double)m->hidden, f = (double)m->ffn, q = (double)ts_model_q_dim(m);
     double kv = (double)ts_model_kv_dim(m), v = (double)m->vocab;
     double mlp = (m->gated_mlp ? 3.0 : 2.0) * (h + f);
-    double vectors = (double)pc->norms;
-    double layer = (h + q) + 2.0 * (h + kv) + (q + h) + vectors;
+    double vectors = (double)pc->norms;            /* norms and biases stay whole */
+    double qkv_bias = m->bias != TS_BIAS_NONE ? q + 2.0 * kv : 0.0;
+    double other_bias = m->bias == TS_BIAS_ALL ? h + (m->gated_mlp ? 2.0 : 1.0) * f + h : 0.0;
+    double layer = (h + q) + 2.0 * (h + kv) + (q + h) + vectors + qkv_bias + other_bias;
     if (ts_model_is_moe(m))
         layer += (double)m->experts * mlp + (h + (double)m->experts);
     else

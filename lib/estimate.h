@@ -31,6 +31,7 @@ typedef struct ts_conv {
     double state;         /* optimizer state per trainable parameter */
     int adafactor;        /* state is factored: see ts_adafactor_elements */
     double act;           /* activation element */
+    double residual;      /* residual-stream element (fp32 under autocast with fp32 weights) */
     double linear_in;     /* saved linear-layer input (fp8: 1 byte) */
     double frozen_layer;  /* frozen base weight (LoRA), per parameter of the layers */
     double frozen_other;  /* frozen embeddings and norms */

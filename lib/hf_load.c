@@ -2,6 +2,7 @@
  * bounded buffer. The parsing itself is hf_config.c's. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "job.h"
@@ -47,6 +48,17 @@ int trainsize_job_load_hf_config_file(trainsize_job *job, const char *path, trai
                      path, (unsigned)TRAINSIZE_HF_CONFIG_MAX_BYTES);
     } else {
         rc = trainsize_job_load_hf_config(job, buf, len, err);
+        if (rc != TRAINSIZE_OK && err) {
+            /* Name the file the caller gave rather than the generic "config.json". */
+            char message[sizeof err->message];
+            const char *text = err->message;
+            size_t used;
+            if (strncmp(text, "config.json: ", 13) == 0) text += 13;
+            used = (size_t)snprintf(message, sizeof message, "%.120s: ", path);
+            while (*text && used + 1 < sizeof message) message[used++] = *text++;
+            message[used] = '\0';
+            memcpy(err->message, message, sizeof message);
+        }
     }
     free(buf);
     fclose(f);

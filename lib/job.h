@@ -79,7 +79,8 @@ struct trainsize_job {
     uint64_t comm_buffer;       /* bytes per communicator of more than one rank */
     double allocator_slack;     /* reserved-but-free share of the allocated peak */
     uint64_t zero3_gather_layers;
-    double mfu;                 /* achieved share of dense peak FLOP/s */
+    double hfu;                 /* achieved share of dense peak over executed FLOPs */
+    uint64_t cpu_cores_per_gpu;
     double host_ram_factor;     /* host RAM >= factor x node GPU memory */
     uint64_t checkpoints_kept;
 };

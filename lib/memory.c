@@ -15,6 +15,7 @@ typedef struct stage_params {
     double frozen_other; /* frozen embeddings and norms */
     double layer_unsharded; /* one layer on this rank, before ZeRO-3 sharding */
     double output_layer; /* the output layer on this rank (its gradient comes first) */
+    double embedding;    /* the token embedding on this rank (first stage) */
 } stage_params;
 
 /* Attention parameters on one tensor-parallel rank: k and v are replicated when there are
@@ -57,7 +58,10 @@ static void stage_params_make(const trainsize_job *job, const ts_layout *lay, co
     double expert_layer = experts_rank * (double)pc->expert / t;
     double outside = 0.0, outside_norms = 0.0;
     *sp = (stage_params){0};
-    if (stage == 0) outside += (double)pc->token_embedding / t + (double)pc->position_embedding;
+    if (stage == 0) {
+        sp->embedding = (double)pc->token_embedding / t;
+        outside += sp->embedding + (double)pc->position_embedding;
+    }
     if (stage == lay->pp - 1) {
         /* Untied: the output layer; tied with pp > 1: Megatron keeps a copy of the
          * embedding on the last stage. */
@@ -122,7 +126,7 @@ int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_con
 {
     stage_params sp;
     ts_activations act;
-    double persistent, grads_later, zero3 = 0.0, fb, end, step, opt_temp = 0.0;
+    double persistent, grads_later, zero3 = 0.0, fb, end, step, opt_temp = 0.0, out_grad;
     *out = (ts_stage_memory){0};
     stage_params_make(job, lay, pc, stage, &sp);
     model_state(job, lay, c, pc, &sp, out);
@@ -138,8 +142,13 @@ int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_con
         /* ZeRO-3/FSDP gather whole layers (the current one and the prefetched) in the
          * compute type, and reduce-scatter one layer's full gradient in backward. */
         double bytes = job->lora_rank ? c->frozen_layer : c->weight_compute;
-        zero3 = (double)job->zero3_gather_layers * sp.layer_unsharded * bytes;
-        if (!job->lora_rank) zero3 += sp.layer_unsharded * c->grad;
+        double unit = sp.layer_unsharded;
+        /* The embedding and output layer are gathered whole as well, and are often the
+         * largest modules (DeepSpeed's estimator sizes this by the largest layer). */
+        if (sp.output_layer > unit) unit = sp.output_layer;
+        if (sp.embedding > unit) unit = sp.embedding;
+        zero3 = (double)job->zero3_gather_layers * unit * bytes;
+        if (!job->lora_rank) zero3 += unit * c->grad;
     }
     if (job->offload == TS_OFFLOAD_NONE)
         opt_temp = c->optimizer_temp * (sp.dense / (job->zero >= 1 ? (double)lay->dense_shard : 1.0) +
@@ -149,15 +158,14 @@ int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_con
                  (c->ddp_buckets ? out->gradients : 0.0);
     /* Start of backward: every activation, the loss gradient, a recomputed layer and
      * (when gradients are allocated on demand) the output layer's gradient. */
-    fb = persistent + out->activations + act.loss_backward + act.recompute + zero3 +
-         (c->grads_persistent ? 0.0 : sp.output_layer * c->grad);
+    out_grad = (c->grads_persistent || job->lora_rank) ? 0.0 : sp.output_layer * c->grad;
+    fb = persistent + out->activations + act.loss_backward + act.recompute + zero3 + out_grad;
     end = persistent + grads_later + zero3;
     step = persistent + grads_later + opt_temp;
     out->peak_allocated = max2(fb, max2(end, step));
     if (out->peak_allocated == fb) {
         out->peak_phase = TRAINSIZE_PHASE_FORWARD_BACKWARD;
-        out->transient = act.loss_backward + act.recompute + zero3 +
-                         (c->grads_persistent ? 0.0 : sp.output_layer * c->grad);
+        out->transient = act.loss_backward + act.recompute + zero3 + out_grad;
     } else if (out->peak_allocated == end) {
         out->peak_phase = TRAINSIZE_PHASE_BACKWARD_END;
         out->transient = zero3;

@@ -80,8 +80,9 @@ static const ts_param_def PARAMS[] = {
       "adamw", "", "optimizer (sets the optimizer-state bytes per parameter)"}, TS_SET_CHOICE,
      OFF(optimizer)},
     {{"framework", TRAINSIZE_PARAM_CHOICE, "megatron|deepspeed|pytorch", 0, 0, "megatron", "",
-      "byte conventions: megatron (fp32 grads, fused kernels), deepspeed (16-bit grads, ZeRO paper), "
-      "pytorch (autocast: fp32 params and grads, eager kernels)"}, TS_SET_CHOICE, OFF(framework)},
+      "byte conventions: megatron (16-bit weights, fp32 grads and master, fused kernels), "
+      "deepspeed (16-bit weights and grads, fp32 master, as the ZeRO paper; Hugging Face eager "
+      "kernels), pytorch (autocast: fp32 params and grads, eager kernels, foreach optimizers)"}, TS_SET_CHOICE, OFF(framework)},
     {{"grad-precision", TRAINSIZE_PARAM_CHOICE, "auto|fp32|half", 0, 0, "auto", "",
       "gradient storage; auto = the framework's convention"}, TS_SET_CHOICE, OFF(grad_precision)},
     {{"loss-upcast", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "true", "",
@@ -122,22 +123,29 @@ static const ts_param_def PARAMS[] = {
       "QLoRA-style quantized frozen base (bitsandbytes nf4 or int8)"}, TS_SET_CHOICE, OFF(quantize_base)},
     /* Overheads and efficiency. */
     {{"cuda-context", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES, "536870912", "bytes",
-      "CUDA context and kernel images per process (PyTorch 2.x with lazy loading: ~0.5 GiB; "
-      "user-needs.md #7)"},
+      "CUDA context and kernel images per process; peer calculators assume 0.3-2 GiB "
+      "(estimators.md 8); 512 MiB for PyTorch 2.x with lazy loading (pytorch #107667); "
+      "not yet calibrated"},
      TS_SET_U64, OFF(cuda_context)},
     {{"comm-buffer", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES, "268435456", "bytes",
-      "communication buffers per process group of more than one rank (NCCL: channels x 4 MiB "
-      "per peer; nccl #391, #1685)"}, TS_SET_U64,
+      "communication buffers per process group of more than one rank: NCCL keeps "
+      "NCCL_BUFFSIZE (4 MiB) per channel per peer (nccl #391, #1450), e.g. 32 channels x 2 "
+      "peers = 256 MiB; not yet calibrated"}, TS_SET_U64,
      OFF(comm_buffer)},
-    {{"allocator-slack", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.05", "fraction",
-      "caching-allocator reserve beyond the allocated peak, as a share of it (Megatron 5 %, "
-      "ROCm Megatron PR 162: 7 %)"},
+    {{"allocator-slack", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.07", "fraction",
+      "caching-allocator reserve beyond the allocated peak, as a share of it (the flat 7 % "
+      "fragmentation term of ROCm/Megatron-LM PR 162, user-needs.md #7); not yet calibrated"},
      TS_SET_DOUBLE, OFF(allocator_slack)},
     {{"zero3-gather-layers", TRAINSIZE_PARAM_INT, NULL, 1, 1e4, "2", "layers",
       "unsharded layers ZeRO-3/FSDP holds at once (current + prefetch)"}, TS_SET_U64,
      OFF(zero3_gather_layers)},
-    {{"mfu", TRAINSIZE_PARAM_FLOAT, NULL, 0.001, 1, "0.4", "fraction",
-      "achieved share of the GPU's dense peak FLOP/s"}, TS_SET_DOUBLE, OFF(mfu)},
+    {{"hfu", TRAINSIZE_PARAM_FLOAT, NULL, 0.001, 1, "0.4", "fraction",
+      "hardware FLOPs utilisation: achieved share of the dense peak over all executed FLOPs, "
+      "recomputation included (PaLM App. B); real runs reach 0.35-0.55 (hardware.md 1.4)"},
+     TS_SET_DOUBLE, OFF(hfu)},
+    {{"cpu-cores-per-gpu", TRAINSIZE_PARAM_INT, NULL, 1, 1024, "12", "cores",
+      "CPU cores per GPU in a server (Dell XE9680: 12, DGX B200: 14; user-needs.md 4); a "
+      "node never gets fewer than 8"}, TS_SET_U64, OFF(cpu_cores_per_gpu)},
     {{"host-ram-factor", TRAINSIZE_PARAM_FLOAT, NULL, 0, 100, "2", "",
       "host RAM per node is at least this times the node's GPU memory"}, TS_SET_DOUBLE,
      OFF(host_ram_factor)},

@@ -8,11 +8,11 @@
 #include "estimate.h"
 
 #define GIB 1073741824.0
-/* Operating system, drivers, page cache floor and the training processes' own heaps. */
+/* Operating system, drivers, page cache floor and the training processes' own heaps: an
+ * assumption, not a measured figure. */
 #define TS_HOST_RESERVE (32.0 * GIB)
-/* Data-loader worker processes per GPU (PyTorch DataLoader num_workers, a common choice). */
-#define TS_LOADER_WORKERS_PER_GPU 4.0
-/* Fewest server-grade cores a training node should have (the design's checklist). */
+/* Fewest server-grade cores a training node should have (the whole-server issue's
+ * checklist: "fewer than 8 cores" is an unbalanced system). */
 #define TS_MIN_CORES 8.0
 /* Token ids on disk: uint32 per token (Megatron's indexed datasets use uint16 below 65,536
  * vocabulary entries and int32 above). */
@@ -46,12 +46,14 @@ static int to_u64(double v, uint64_t *out, const char *field, trainsize_error *e
  * LoRA the adapters and their state only. */
 static double checkpoint_bytes(const trainsize_job *job, const ts_param_counts *pc, const ts_conv *c)
 {
-    double params = (double)pc->total, state = c->adafactor ? 4.0 : c->state;
+    double params = (double)pc->total;
+    double state = c->adafactor ? c->state * ts_adafactor_elements(&job->model, pc) / params : c->state;
+    double weight = c->weight - (job->precision == TS_PREC_FP8_MIXED ? 1.0 : 0.0); /* no fp8 cache */
     if (job->lora_rank) {
         double adapters = ts_lora_layer_params(job) * (double)job->model.layers;
         return adapters * (c->adapter_weight + c->adapter_state);
     }
-    return params * (c->weight + c->master + state);
+    return params * (weight + c->master + state);
 }
 
 int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
@@ -66,18 +68,24 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
     double tokens_per_s = (double)lay->global_batch * (double)job->seq / tm->step_seconds;
     double net = 0.0;
     int rc;
-    if (lay->nodes > 1 && lay->dp > 1) {
-        /* Ring all-reduce of 16-bit gradients: 2 (dp - 1) / dp of a rank's parameters per
-         * step (ZeRO paper §7); ZeRO-3 adds the parameter all-gather (3 instead of 2). */
-        double per_gpu = 2.0 * params / ((double)lay->tp * (double)lay->pp) *
-                         2.0 * (double)(lay->dp - 1) / (double)lay->dp;
+    if (lay->nodes > 1 && lay->dense_shard > 1) {
+        /* Ring all-reduce of the gradients as the framework keeps them: 2 (n - 1) / n of
+         * a rank's parameters per step (ZeRO paper §7; n = dp x cp ranks share them, and
+         * experts are split over ep first); ZeRO-3 adds the parameter all-gather (3
+         * instead of 2). */
+        double experts = (double)pc->expert * (double)(job->model.experts > 1 ? job->model.experts : 0) *
+                         (double)job->model.layers;
+        double rank_params = (params - experts + experts / (double)lay->ep) /
+                             ((double)lay->tp * (double)lay->pp);
+        double n = (double)lay->dense_shard;
+        double per_gpu = conv->grad * rank_params * 2.0 * (n - 1.0) / n;
         if (job->zero >= 3) per_gpu *= 1.5;
         net = gpn * per_gpu / (TS_COMM_SHARE * tm->step_seconds);
     }
     out->nodes = lay->nodes;
     out->gpus_per_node = lay->gpus_per_node;
     if ((rc = to_u64(round_up_ram(ram), &out->host_ram_per_node, "host_ram_per_node", err))) return rc;
-    out->cpu_cores_per_node = (uint64_t)fmax(TS_MIN_CORES, gpn * (TS_LOADER_WORKERS_PER_GPU + 1.0));
+    out->cpu_cores_per_node = (uint64_t)fmax(TS_MIN_CORES, gpn * (double)job->cpu_cores_per_gpu);
     if ((rc = to_u64(net, &out->interconnect_rate_per_node, "interconnect_rate_per_node", err))) return rc;
     if ((rc = to_u64(tm->tokens * TS_DATASET_BYTES_PER_TOKEN +
                          (double)job->checkpoints_kept * checkpoint_bytes(job, pc, conv),

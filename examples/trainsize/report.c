@@ -71,13 +71,8 @@ static void param_segment(cli_out *o, const char *what, uint64_t v)
     seg(o, KEY_WIDTH, "; ", text);
 }
 
-static void header(cli_out *o, const trainsize_job *job, const trainsize_result *r)
+static void header_model(cli_out *o, const trainsize_result *r)
 {
-    const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
-    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], text[4 * CLI_FMT_MAX + 256];
-    char v1[64], v2[64];
-    const char *t1, *t2;
-
     cli_out_printf(o, "trainsize %s: what it takes to train ", trainsize_version_string());
     cli_out_clipped(o, r->model.name, 40);
     cli_out_puts(o, "\n\n");
@@ -90,6 +85,12 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_result 
     param_segment(o, "trainable", r->model.trainable_parameters);
     param_segment(o, "active per token", r->model.active_parameters);
     cli_out_putc(o, '\n');
+}
+
+static void header_gpu(cli_out *o, const trainsize_result *r)
+{
+    const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
+    char a[CLI_FMT_MAX], text[2 * CLI_FMT_MAX + 128];
 
     key(o, "GPU");
     snprintf(text, sizeof text, "%s x %s", cli_fmt_thousands(a, sizeof a, r->gpus), r->gpu);
@@ -99,6 +100,15 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_result 
     snprintf(text, sizeof text, "%s each", cli_fmt_iec(a, sizeof a, (double)r->memory.gpu_capacity));
     seg(o, KEY_WIDTH, ", ", text);
     cli_out_putc(o, '\n');
+}
+
+static void header_layout(cli_out *o, const trainsize_job *job, const trainsize_result *r)
+{
+    static const char *const degrees[][2] = {
+        {"tp", "tensor"}, {"pp", "pipeline"}, {"cp", "context"}, {"ep", "expert"}};
+    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], text[2 * CLI_FMT_MAX + 128], v[64];
+    const char *t;
+    size_t i;
 
     key(o, "Layout");
     snprintf(text, sizeof text, "%s node%s x %s GPU%s",
@@ -108,34 +118,34 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_result 
     seg(o, KEY_WIDTH, "", text);
     snprintf(text, sizeof text, "data parallel %s", cli_fmt_thousands(a, sizeof a, r->data_parallel));
     seg(o, KEY_WIDTH, "; ", text);
-    {
-        static const char *const degrees[][2] = {
-            {"tp", "tensor"}, {"pp", "pipeline"}, {"cp", "context"}, {"ep", "expert"}};
-        size_t i;
-        for (i = 0; i < sizeof degrees / sizeof degrees[0]; i++) {
-            t1 = job_text(job, degrees[i][0], v1, sizeof v1);
-            if (t1 && (i < 2 || job_above_one(job, degrees[i][0]))) {
-                snprintf(text, sizeof text, "%s %s", degrees[i][1], t1);
-                seg(o, KEY_WIDTH, " x ", text);
-            }
+    for (i = 0; i < sizeof degrees / sizeof degrees[0]; i++) {
+        t = job_text(job, degrees[i][0], v, sizeof v);
+        if (t && (i < 2 || job_above_one(job, degrees[i][0]))) {
+            snprintf(text, sizeof text, "%s %s", degrees[i][1], t);
+            seg(o, KEY_WIDTH, " x ", text);
         }
     }
     if (job_above_one(job, "pp-interleave")) {
-        snprintf(text, sizeof text, "interleave %s", job_text(job, "pp-interleave", v1, sizeof v1));
+        snprintf(text, sizeof text, "interleave %s", job_text(job, "pp-interleave", v, sizeof v));
         seg(o, KEY_WIDTH, ", ", text);
     }
     if (job_is(job, "sp", "true") || job_is(job, "sp", "1"))
         seg(o, KEY_WIDTH, ", ", "sequence parallel");
-    t1 = job_text(job, "zero", v1, sizeof v1);
-    if (t1) {
-        snprintf(text, sizeof text, "ZeRO %s", t1);
+    t = job_text(job, "zero", v, sizeof v);
+    if (t) {
+        snprintf(text, sizeof text, "ZeRO %s", t);
         seg(o, KEY_WIDTH, "; ", text);
     }
     cli_out_putc(o, '\n');
+}
+
+static void header_batch(cli_out *o, const trainsize_job *job, const trainsize_result *r)
+{
+    char a[CLI_FMT_MAX], text[2 * CLI_FMT_MAX + 128], v1[64], v2[64];
+    const char *t1 = job_text(job, "micro-batch", v1, sizeof v1);
+    const char *t2 = job_text(job, "seq", v2, sizeof v2);
 
     key(o, "Batch");
-    t1 = job_text(job, "micro-batch", v1, sizeof v1);
-    t2 = job_text(job, "seq", v2, sizeof v2);
     if (t1 && t2) {
         snprintf(text, sizeof text, "micro-batch %s x %s tokens", t1, t2);
         seg(o, KEY_WIDTH, "", text);
@@ -154,34 +164,49 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_result 
         }
     }
     cli_out_putc(o, '\n');
+}
+
+static void header_training(cli_out *o, const trainsize_job *job)
+{
+    static const char *const setup[][2] = {{"precision", ""},
+                                           {"optimizer", ""},
+                                           {"recompute", "recompute "},
+                                           {"attention", "attention "},
+                                           {"offload", "offload "}};
+    char text[256], v1[64];
+    const char *t1, *sep = "";
+    size_t i;
 
     key(o, "Training");
-    {
-        static const char *const setup[][2] = {{"precision", ""},        {"optimizer", ""},
-                                               {"recompute", "recompute "},
-                                               {"attention", "attention "},
-                                               {"offload", "offload "}};
-        size_t i;
-        const char *sep = "";
-        for (i = 0; i < sizeof setup / sizeof setup[0]; i++) {
-            t1 = job_text(job, setup[i][0], v1, sizeof v1);
-            if (!t1 || !t1[0] || (strcmp(setup[i][0], "offload") == 0 && strcmp(t1, "none") == 0))
-                continue;
-            snprintf(text, sizeof text, "%s%s", setup[i][1], t1);
-            seg(o, KEY_WIDTH, sep, text);
-            sep = ", ";
-        }
-        if (job_above_one(job, "lora-rank") || job_is(job, "lora-rank", "1")) {
-            snprintf(text, sizeof text, "LoRA rank %s", job_text(job, "lora-rank", v1, sizeof v1));
-            seg(o, KEY_WIDTH, sep, text);
-            t1 = job_text(job, "quantize-base", v1, sizeof v1);
-            if (t1 && t1[0] && strcmp(t1, "none") != 0) {
-                snprintf(text, sizeof text, "base in %s", t1);
-                seg(o, KEY_WIDTH, ", ", text);
-            }
+    for (i = 0; i < sizeof setup / sizeof setup[0]; i++) {
+        t1 = job_text(job, setup[i][0], v1, sizeof v1);
+        if (!t1 || !t1[0] || (strcmp(setup[i][0], "offload") == 0 && strcmp(t1, "none") == 0))
+            continue;
+        snprintf(text, sizeof text, "%s%s", setup[i][1], t1);
+        seg(o, KEY_WIDTH, sep, text);
+        sep = ", ";
+    }
+    if (job_above_one(job, "lora-rank") || job_is(job, "lora-rank", "1")) {
+        snprintf(text, sizeof text, "LoRA rank %s", job_text(job, "lora-rank", v1, sizeof v1));
+        seg(o, KEY_WIDTH, sep, text);
+        t1 = job_text(job, "quantize-base", v1, sizeof v1);
+        if (t1 && t1[0] && strcmp(t1, "none") != 0) {
+            snprintf(text, sizeof text, "base in %s", t1);
+            seg(o, KEY_WIDTH, ", ", text);
         }
     }
-    cli_out_puts(o, "\n\n");
+    cli_out_putc(o, '\n');
+}
+
+/* The model, the GPUs, the parallel layout, the batch and the training setup. */
+static void header(cli_out *o, const trainsize_job *job, const trainsize_result *r)
+{
+    header_model(o, r);
+    header_gpu(o, r);
+    header_layout(o, job, r);
+    header_batch(o, job, r);
+    header_training(o, job);
+    cli_out_putc(o, '\n');
 }
 
 /* ---- memory table ---- */
