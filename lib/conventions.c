@@ -132,7 +132,7 @@ int ts_conv_make(const trainsize_job *job, const ts_layout *lay, ts_conv *c, tra
     /* DeepSpeed's mixed-precision optimizers convert the 16-bit gradient partition to an
      * fp32 copy for the step ("2 fp16 grads + 4 fp32 grads + 4 fp32 params + 8 Adam",
      * deepspeed/runtime/zero/stage_1_and_2.py, estimators.md §5.2). */
-    if (fw == TS_FW_DEEPSPEED && mixed && job->lora_rank == 0) c->optimizer_temp = 4.0;
+    if (fw == TS_FW_DEEPSPEED && mixed && job->lora_rank == 0 && c->grad < 4.0) c->optimizer_temp = 4.0;
     /* DDP's default (gradient_as_bucket_view=False) keeps bucket copies of the grads. */
     c->ddp_buckets = fw == TS_FW_PYTORCH && job->zero == 0 && lay->dense_shard > 1;
     return ts_ok(err);

@@ -195,6 +195,48 @@ static void test_deepspeed_zero2_estimator(void **state)
     assert_true(fabs((2.0 + 18.0 / 8.0) * 7e9 / GIB - 27.71) < 0.005);
 }
 
+/* DeepSpeed's ZeRO-3 estimator on bigscience/T0_3B (HF transformers DeepSpeed docs;
+ * deepspeed/runtime/zero/stage3.py @ 007cca6a; estimators.md §5.1 and §5.3). Every printed
+ * cell is 4·LL + (GPU bytes per parameter)·P on the GPU and (host bytes per
+ * parameter)·P·gpus_per_node·1.5 on the CPU (zero_init=1), with P = 2,783,959,040 and
+ * LL = 65,798,144. T0_3B is an encoder-decoder we do not model, so the test takes P and
+ * LL from the estimator and our ZeRO-3 bytes per parameter from an estimate of another
+ * model under DeepSpeed's accounting (16-bit weights, fp32 gradient partition, fp32 master
+ * and Adam: 18 bytes); 4·LL and the 1.5 buffer factor are the estimator's own terms. The
+ * CPU cells of the rows without offload (0.37 / 15.56 GB) are model-loading buffers at
+ * initialisation, which we do not model, and are not compared. */
+static void test_deepspeed_zero3_estimator_t0_3b(void **state)
+{
+    static const struct {
+        const char *gpus, *offload;
+        double gpu_gb, cpu_gb; /* printed, %.2f of bytes / 2^30 */
+    } rows[] = {
+        {"1", "optimizer+params", 0.25, 70.00}, {"1", "optimizer", 5.43, 62.23},
+        {"1", "none", 46.91, -1},               {"2", "optimizer+params", 0.25, 70.00},
+        {"2", "optimizer", 2.84, 62.23},        {"2", "none", 23.58, -1},
+    };
+    const double P = 2783959040.0, LL = 65798144.0;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        trainsize_result r;
+        double n, gpu_per_param, host_per_param, gpu_gb, cpu_gb;
+        ts_test_estimate(PAIRS("model", "llama-2-7b", "framework", "deepspeed", "grad-precision",
+                               "fp32", "precision", "bf16-mixed", "optimizer", "adamw", "zero", "3",
+                               "gpus", rows[i].gpus, "offload", rows[i].offload),
+                         &r);
+        n = (double)r.model.parameters;
+        gpu_per_param = (double)(r.memory.weights + r.memory.gradients + r.memory.optimizer) / n;
+        host_per_param = (double)r.memory.host_offload / n;
+        gpu_gb = (4.0 * LL + gpu_per_param * P) / GIB;
+        cpu_gb = host_per_param * P * (double)r.system.gpus_per_node * 1.5 / GIB;
+        if (fabs(gpu_gb - rows[i].gpu_gb) > 0.005 ||
+            (rows[i].cpu_gb >= 0 && fabs(cpu_gb - rows[i].cpu_gb) > 0.005))
+            fail_msg("row %zu: GPU %.4f (printed %.2f), CPU %.4f (printed %.2f)", i, gpu_gb,
+                     rows[i].gpu_gb, cpu_gb, rows[i].cpu_gb);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_zero_paper_model_states),
         cmocka_unit_test(test_llm_analysis_llama2_zero_table),
         cmocka_unit_test(test_deepspeed_zero2_estimator),
+        cmocka_unit_test(test_deepspeed_zero3_estimator_t0_3b),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
