@@ -69,18 +69,17 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
     double net = 0.0;
     int rc;
     if (lay->nodes > 1 && lay->dense_shard > 1) {
-        /* Ring all-reduce of the gradients as the framework keeps them: 2 (n - 1) / n of
-         * a rank's parameters per step (ZeRO paper §7; n = dp x cp ranks share them, and
-         * experts are split over ep first); ZeRO-3 adds the parameter all-gather (3
-         * instead of 2). */
-        double experts = (double)pc->expert * (double)(job->model.experts > 1 ? job->model.experts : 0) *
-                         (double)job->model.layers;
-        double rank_params = (params - experts + experts / (double)lay->ep) /
-                             ((double)lay->tp * (double)lay->pp);
-        double n = (double)lay->dense_shard;
-        double per_gpu = conv->grad * rank_params * 2.0 * (n - 1.0) / n;
-        if (job->zero >= 3) per_gpu *= 1.5;
-        net = gpn * per_gpu / (TS_COMM_SHARE * tm->step_seconds);
+        /* Hierarchical all-reduce of the gradients, as NCCL runs it across nodes: inside
+         * a node first, then between the k nodes of the data-parallel group, where each
+         * node sends 2 (k - 1) / k of the gradients it holds (ZeRO paper §7 for the ring
+         * volume). A node holds one replica's gradients, or its share when the model
+         * (tp x pp) spans nodes. ZeRO-3 adds the parameter all-gather (3 instead of 2). */
+        double model_parallel = (double)lay->tp * (double)lay->pp;
+        double share = model_parallel > gpn ? gpn / model_parallel : 1.0;
+        double k = (double)lay->nodes * share;
+        double per_node = conv->grad * params * share * 2.0 * (k - 1.0) / k;
+        if (job->zero >= 3) per_node *= 1.5;
+        if (k > 1.0) net = per_node / (TS_COMM_SHARE * tm->step_seconds);
     }
     out->nodes = lay->nodes;
     out->gpus_per_node = lay->gpus_per_node;
