@@ -1,0 +1,40 @@
+/* Fuzz target: the job API on arbitrary parameter settings. Each input line is
+ * "<byte>value": the first byte picks a catalogue parameter, the rest is its text. Then
+ * the job is estimated and every parameter and result field read back. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "trainsize.h"
+
+#define MAX_VALUE 256
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    trainsize_job *job = trainsize_job_new();
+    trainsize_result r;
+    trainsize_error err;
+    size_t pos = 0, i, count = trainsize_param_count();
+    char value[MAX_VALUE + 1], text[64];
+    if (!job) return 0;
+    while (pos < size) {
+        const trainsize_param_info *p = trainsize_param_at(data[pos++] % count);
+        size_t len = 0;
+        while (pos < size && data[pos] != '\n' && len < MAX_VALUE) value[len++] = (char)data[pos++];
+        while (pos < size && data[pos] != '\n') pos++;
+        pos++; /* the newline */
+        value[len] = '\0';
+        (void)trainsize_job_set(job, p->name, value, &err);
+    }
+    if (trainsize_estimate(job, &r, sizeof r, &err) == TRAINSIZE_OK) {
+        for (i = 0; i < trainsize_result_field_count(); i++) {
+            trainsize_field_value v;
+            (void)trainsize_result_field_get(&r, i, &v);
+        }
+    }
+    for (i = 0; i < count; i++) (void)trainsize_job_get(job, trainsize_param_at(i)->name, text, sizeof text, &err);
+    trainsize_job_free(job);
+    return 0;
+}
