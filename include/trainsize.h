@@ -360,8 +360,11 @@ typedef struct trainsize_memory {
     uint64_t activations_output;    /**< ... of which: final norm, output layer and loss. */
     uint64_t activations_per_layer; /**< One layer, one micro-batch (as stored). */
     double in_flight_microbatches;  /**< Micro-batches whose activations are held at once. */
-    uint64_t transient;        /**< Temporary buffers at the peak (loss backward, recomputation,
-                                    ZeRO-3 gathers, optimizer temporaries). */
+    uint64_t transient;        /**< Temporary and communication buffers at the peak (loss
+                                    backward, recomputation, ZeRO-3 gathers, optimizer
+                                    temporaries, DDP's gradient buckets). peak_allocated =
+                                    weights + optimizer + transient, plus gradients and
+                                    activations when the peak_includes_ flags say so. */
     uint64_t peak_allocated;   /**< Comparable to torch.cuda.max_memory_allocated(). */
     uint64_t cuda_context;     /**< CUDA context and kernels (part of `overhead`). */
     uint64_t comm_buffers;     /**< Communication library buffers (part of `overhead`). */
@@ -373,6 +376,10 @@ typedef struct trainsize_memory {
     int fits;                  /**< 1 when peak_total <= gpu_capacity. */
     int peak_phase;            /**< A ::trainsize_phase value. */
     int pipeline_stage;        /**< 0-based pipeline stage of the most loaded GPU. */
+    int peak_includes_activations; /**< 1 when `activations` is part of `peak_allocated`. */
+    int peak_includes_gradients;   /**< 1 when `gradients` is part of `peak_allocated`
+                                        (frameworks that free them between steps allocate
+                                        them during backward, after the activations' peak). */
 } trainsize_memory;
 
 /** The servers the job needs. */
@@ -394,7 +401,8 @@ typedef struct trainsize_time {
     double seconds;         /**< Wall-clock seconds for it. */
     double step_flops;      /**< Operations of one optimizer step (global batch). */
     double step_seconds;    /**< Seconds of one optimizer step. */
-    double tokens;          /**< Tokens the run trains on (one global batch when not set). */
+    double tokens;          /**< Tokens the run trains on, in whole steps (the "tokens" setting
+                                 rounded up to global batches; one step when not set). */
     uint64_t steps;         /**< Optimizer steps. */
     double model_flops;     /**< Operations of the model itself, without recomputation (the
                                  numerator of MFU). */

@@ -111,9 +111,11 @@ static double mlp_block_terms(const trainsize_job *job, const ts_conv *c, const 
 /* LoRA adapters keep their rank-wide intermediate (x A) for B's gradient. */
 static double lora_terms(const trainsize_job *job, const ts_conv *c, const layer_dims *d)
 {
-    double n = lora_targets_count(job, TS_LORA_Q | TS_LORA_K | TS_LORA_V | TS_LORA_O |
-                                           TS_LORA_GATE | TS_LORA_UP | TS_LORA_DOWN);
-    return n * c->act * d->sb * (double)job->lora_rank;
+    double attn = lora_targets_count(job, TS_LORA_Q | TS_LORA_K | TS_LORA_V | TS_LORA_O);
+    double mlp = lora_targets_count(job, TS_LORA_GATE | TS_LORA_UP | TS_LORA_DOWN);
+    /* Each token passes k experts' adapters in an MoE layer. */
+    double k = ts_model_is_moe(&job->model) ? (double)job->model.experts_per_token : 1.0;
+    return (attn + k * mlp) * c->act * d->sb * (double)job->lora_rank;
 }
 
 static double layer_bytes(const trainsize_job *job, const ts_conv *c, const layer_dims *d,
@@ -124,20 +126,21 @@ static double layer_bytes(const trainsize_job *job, const ts_conv *c, const laye
            mlp_block_terms(job, c, d) + lora_terms(job, c, d);
 }
 
-/* Micro-batches whose activations a stage holds: 1F1B keeps pp - stage in flight on a
- * stage (never more than the step's micro-batches); the interleaved schedule adds the
- * factor 1 + (pp - 1) / (pp * v) on the first stage (Korthikanti et al. 2022, §4.2.3). */
+/* Micro-batches whose activations a stage holds, in units of the stage's L/p layers for
+ * one micro-batch. 1F1B: pp - r on stage r (Narayanan et al. 2021). Interleaved with v
+ * chunks: Megatron-LM's warm-up of 2(p - r - 1) + (v - 1)p chunk-forwards plus the one in
+ * progress, each L/(p v) layers, which on stage 0 is Korthikanti et al.'s
+ * p (1 + (p - 1)/(p v)) (2022, §4.2.3). Never more than the step's micro-batches. */
 static double in_flight(const ts_layout *lay, uint64_t stage)
 {
-    double n = (double)(lay->pp - stage);
-    if ((double)lay->micro_batches < n) n = (double)lay->micro_batches;
-    if (stage == 0 && lay->vpp > 1 && lay->micro_batches >= lay->pp)
-        n *= 1.0 + (double)(lay->pp - 1) / ((double)lay->pp * (double)lay->vpp);
-    return n;
+    double p = (double)lay->pp, v = (double)lay->vpp, r = (double)stage;
+    double m = (double)lay->micro_batches;
+    double n = lay->vpp > 1 ? (2.0 * (p - r - 1.0) + (v - 1.0) * p + 1.0) / v : p - r;
+    return n < m ? n : m;
 }
 
 void ts_activations_stage(const trainsize_job *job, const ts_layout *lay, const ts_conv *c,
-                          const ts_param_counts *pc, uint64_t stage, ts_activations *out)
+                          uint64_t stage, ts_activations *out)
 {
     const ts_model *m = &job->model;
     layer_dims d;
@@ -164,14 +167,6 @@ void ts_activations_stage(const trainsize_job *job, const ts_layout *lay, const 
         o += c->loss_saved * d.sb * vocab_rank;
         out->output = o;
         out->loss_backward = c->loss_backward * d.sb * vocab_rank;
-    }
-    if (c->autocast_copies && job->recompute != TS_RECOMPUTE_FULL) {
-        /* Autocast caches a 16-bit copy of every fp32 weight a matmul reads during the
-         * forward pass, and the matmuls keep those copies for backward. Checkpointed
-         * (fully recomputed) layers run their forward without grad, so keep none. */
-        double matmul = (double)(pc->layer - pc->norms) * (double)lay->layers_per_stage / d.t;
-        if (last) matmul += (double)pc->token_embedding / d.t;
-        out->weight_copies = 2.0 * matmul;
     }
     if (job->recompute == TS_RECOMPUTE_FULL) out->recompute = out->per_layer_full;
 }

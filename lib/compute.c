@@ -45,9 +45,12 @@ int ts_time_make(const trainsize_job *job, const ts_layout *lay, const ts_param_
                        "precision: %s has no peak FLOP/s for this precision", gpu->name);
     seconds_per_token = (mm / peak_mm + at / peak_at) / ((double)lay->gpus * job->hfu);
     out->step_flops = (mm + at) * tokens_step;
-    out->step_seconds = seconds_per_token * tokens_step;
-    out->tokens = job->tokens ? (double)job->tokens : tokens_step;
-    out->steps = (uint64_t)ceil(out->tokens / tokens_step);
+    /* The pipeline bubble: stages idle for (p - 1)/(v m) of the ideal step (Narayanan et
+     * al. 2021, §2.2). */
+    out->step_seconds = seconds_per_token * tokens_step *
+                        (1.0 + (double)(lay->pp - 1) / ((double)lay->vpp * (double)lay->micro_batches));
+    out->steps = job->tokens ? (uint64_t)ceil((double)job->tokens / tokens_step) : 1;
+    out->tokens = tokens_step * (double)out->steps; /* whole steps, as trained */
     out->flops = out->step_flops * (double)out->steps;
     out->model_flops = (mm_model + at_model) * tokens_step * (double)out->steps;
     out->seconds = out->step_seconds * (double)out->steps;

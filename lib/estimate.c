@@ -52,21 +52,26 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
     m->gpu_capacity = lay->capacity;
     m->fits = m->peak_total <= m->gpu_capacity;
     m->peak_phase = s->peak_phase;
+    m->peak_includes_activations = s->peak_has_activations;
+    m->peak_includes_gradients = s->peak_has_gradients;
     m->pipeline_stage = (int)stage;
     return TRAINSIZE_OK;
 }
 
-static void fill_model(const trainsize_job *job, const ts_param_counts *pc, trainsize_model_counts *mc)
+static int fill_model(const trainsize_job *job, const ts_param_counts *pc, trainsize_model_counts *mc,
+                      trainsize_error *err)
 {
     memset(mc, 0, sizeof *mc);
     snprintf(mc->name, sizeof mc->name, "%s", job->model.name[0] ? job->model.name : "custom");
     mc->parameters = pc->total;
     mc->active_parameters = pc->active;
-    mc->trainable_parameters = job->lora_rank
-        ? (uint64_t)(ts_lora_layer_params(job) * (double)job->model.layers)
-        : pc->total;
+    mc->trainable_parameters = pc->total;
     mc->embedding_parameters = pc->token_embedding + pc->position_embedding + pc->output_layer;
     mc->layer_parameters = pc->layer;
+    if (job->lora_rank)
+        return to_bytes(ts_lora_layer_params(job) * (double)job->model.layers,
+                        &mc->trainable_parameters, "model.trainable_parameters", err);
+    return TRAINSIZE_OK;
 }
 
 int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t out_size,
@@ -97,7 +102,7 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
         if (last.peak_total > first.peak_total) { worst = &last; worst_stage = lay.pp - 1; }
     }
     memset(out, 0, sizeof *out);
-    fill_model(job, &pc, &out->model);
+    if ((rc = fill_model(job, &pc, &out->model, err))) return rc;
     if ((rc = fill_memory(worst, worst_stage, &lay, &out->memory, err))) return rc;
     if ((rc = ts_time_make(job, &lay, &pc, &out->time, err))) return rc;
     if ((rc = ts_system_make(job, &lay, &pc, &conv, &out->memory, &out->time, &out->system, err)))

@@ -62,14 +62,13 @@ typedef struct ts_activations {
     double layers;             /* all layers of the stage, all in-flight micro-batches */
     double embedding;
     double output;             /* final norm, output layer input, loss */
-    double weight_copies;      /* autocast's 16-bit weight copies */
     double in_flight;
     double loss_backward;      /* transient while the loss backward runs */
     double recompute;          /* transient: one layer recomputed (full recomputation) */
 } ts_activations;
 
 void ts_activations_stage(const trainsize_job *job, const ts_layout *lay, const ts_conv *conv,
-                          const ts_param_counts *pc, uint64_t stage, ts_activations *out);
+                          uint64_t stage, ts_activations *out);
 
 /* Per-GPU memory of one pipeline stage, in bytes (double until checked). */
 typedef struct ts_stage_memory {
@@ -79,6 +78,7 @@ typedef struct ts_stage_memory {
     double cuda_context, comm_buffers, allocator_slack, overhead, peak_total;
     double host_offload;
     int peak_phase;
+    int peak_has_activations, peak_has_gradients;
 } ts_stage_memory;
 
 int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_conv *conv,

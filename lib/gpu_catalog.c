@@ -162,11 +162,14 @@ static const trainsize_gpu_info ts_gpus[] = {
      .source = "Tom's Hardware spec box (dense BF16 FP32-acc and FP8 unverified)"},
 
     /* ---- AMD and Intel (hardware.md section 1.3) ---- */
-    {.name = "mi250x", .full_name = "AMD Instinct MI250X (both GCDs)",
-     .memory_bytes = GIB(128), .memory_bandwidth = GBS(3277),
-     .flops_fp32 = TF(47.9), .flops_bf16 = TF(383), .flops_fp8 = 0, .tdp_watts = 500,
+    /* One row per rank: the OS and the frameworks see each of the module's two GCDs as a
+     * GPU, so the row is one GCD (half the module's memory, bandwidth, FLOP/s and TDP). */
+    {.name = "mi250x", .full_name = "AMD Instinct MI250X, one GCD (half of an OAM module)",
+     .memory_bytes = GIB(64), .memory_bandwidth = 1638500000000ull,
+     .flops_fp32 = TF(23.95), .flops_bf16 = TF(191.5), .flops_fp8 = 0, .tdp_watts = 250,
      .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(700), .pcie_generation = 4,
-     .source = "AMD Instinct MI250X page (whole OAM: 2 GCDs of 64 GB, seen as 2 GPUs)"},
+     .source = "AMD Instinct MI250X page (module: 128 GB, 3277 GB/s, 383 TF, 500 W; "
+               "per GCD: half of each, derived)"},
     {.name = "mi300x", .full_name = "AMD Instinct MI300X",
      .memory_bytes = GIB(192), .memory_bandwidth = GBS(5300),
      .flops_fp32 = TF(163.4), .flops_bf16 = TF(1307.4), .flops_fp8 = TF(2614.9),

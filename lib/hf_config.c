@@ -39,6 +39,8 @@ static int prefixed(trainsize_error *err, int rc)
     memmove(err->message + plen, err->message, mlen);
     memcpy(err->message, HF_PREFIX, plen);
     err->message[plen + mlen] = '\0';
+    /* A document-level error is the config's as a whole: name the option. */
+    if (err->field[0] == '\0') snprintf(err->field, sizeof err->field, "hf-config");
     return rc;
 }
 
@@ -275,7 +277,7 @@ int ts_hf_config_parse(const char *json, size_t len, ts_model *out, trainsize_er
                        &root, err);
     if (rc) return prefixed(err, rc);
     if (root.type != TS_JSON_OBJECT)
-        return ts_fail(err, TRAINSIZE_E_INVALID, "", HF_PREFIX "the top-level value is not an object");
+        return ts_fail(err, TRAINSIZE_E_INVALID, "hf-config", HF_PREFIX "the top-level value is not an object");
     if ((rc = find_type(&root, &type, err)) != TRAINSIZE_OK) return rc;
 
     memset(&m, 0, sizeof m);

@@ -90,6 +90,9 @@ static int set_lora_targets(trainsize_job *job, const ts_param_def *def, const c
             return ts_fail(err, TRAINSIZE_E_UNKNOWN, def->info.name,
                            "lora-targets: unknown module \"%s\" (expected %s)", item, def->info.choices);
         bits |= 1u << index;
+        if (end && end[1] == '\0')
+            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                           "lora-targets: trailing comma (expected a list of %s)", def->info.choices);
         p = end ? end + 1 : p + len;
     }
     if (bits == 0)
@@ -160,16 +163,36 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
     return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "%s: unknown parameter", name);
 }
 
+/* A preset or config whose shape was then changed is no longer that model: say so in its
+ * name, so a report of 64-layer "llama-2-7b" does not pass for the real one. */
+static void mark_modified(ts_model *m, const ts_model *before)
+{
+    static const char suffix[] = " (modified)";
+    size_t len = strlen(m->name);
+    ts_model shape = *m;
+    memcpy(shape.name, before->name, sizeof shape.name);
+    if (len == 0 || memcmp(&shape, before, sizeof shape) == 0) return;
+    if (len >= sizeof suffix - 1 && strcmp(m->name + len - (sizeof suffix - 1), suffix) == 0) return;
+    if (len + sizeof suffix > sizeof m->name) len = sizeof m->name - sizeof suffix;
+    memcpy(m->name + len, suffix, sizeof suffix);
+}
+
 int trainsize_job_set(trainsize_job *job, const char *name, const char *value, trainsize_error *err)
 {
     const ts_param_def *def;
+    ts_model before;
+    int rc;
     if (!job || !name || !value)
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, name ? name : "",
                        "trainsize_job_set: NULL job, name or value");
     def = ts_param_find(name);
     if (!def)
         return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "unknown parameter \"%.60s\"", name);
-    return set_value(job, def, value, err);
+    before = job->model;
+    rc = set_value(job, def, value, err);
+    if (rc == TRAINSIZE_OK && def->setter != TS_SET_MODEL && def->offset < sizeof(ts_model))
+        mark_modified(&job->model, &before);
+    return rc;
 }
 
 /* The shortest text that reads back as the same double. printf's %g follows

@@ -37,7 +37,13 @@ static int check_model_split(const trainsize_job *job, const ts_layout *l, train
     } else if (l->ep > 1) {
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "ep", "ep: expert parallelism needs an MoE model");
     }
-    if ((rc = check_divides(l->cp, job->seq, "cp", "the sequence length", err))) return rc;
+    if (m->shared_experts && (rc = check_divides(l->tp, m->shared_expert_ffn, "tp",
+                                                  "the shared-expert size", err)))
+        return rc;
+    /* Load-balanced context parallelism splits the sequence into 2 x cp chunks
+     * (Transformer Engine's causal ring attention). */
+    if (l->cp > 1 && (rc = check_divides(2 * l->cp, job->seq, "cp", "the sequence length (2 x cp chunks)", err)))
+        return rc;
     return TRAINSIZE_OK;
 }
 
@@ -56,6 +62,13 @@ static int check_setup(const trainsize_job *job, const ts_layout *l, trainsize_e
     if (job->offload == TS_OFFLOAD_OPTIMIZER && job->zero == 0)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "offload",
                        "offload: optimizer offload needs zero 1, 2 or 3 (ZeRO-Offload)");
+    if (job->lora_rank && (job->lora_targets & TS_LORA_GATE) && !job->model.gated_mlp)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "lora-targets",
+                       "lora-targets: gate needs a gated MLP (this model's MLP has up and down only)");
+    if (job->lora_rank > job->model.hidden)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "lora-rank",
+                       "lora-rank: %llu is larger than the hidden size (%llu)", U(job->lora_rank),
+                       U(job->model.hidden));
     if (job->quantize_base != TS_QUANT_NONE && job->lora_rank == 0)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "quantize-base",
                        "quantize-base: a quantized base is frozen; set lora-rank");
@@ -63,6 +76,16 @@ static int check_setup(const trainsize_job *job, const ts_layout *l, trainsize_e
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
                        "precision: %s has no FP8 tensor cores", job->gpu->name);
     return TRAINSIZE_OK;
+}
+
+/* Servers hold up to 8 GPUs (HGX/DGX boards); unset, the largest count up to 8 that
+ * divides the job's GPUs, so 12 GPUs are 2 x 6 rather than an error. */
+static uint64_t default_gpus_per_node(uint64_t gpus)
+{
+    uint64_t n;
+    for (n = gpus < 8 ? gpus : 8; n > 1; n--)
+        if (gpus % n == 0) return n;
+    return 1;
 }
 
 int ts_layout_make(const trainsize_job *job, ts_layout *l, trainsize_error *err)
@@ -88,13 +111,20 @@ int ts_layout_make(const trainsize_job *job, ts_layout *l, trainsize_error *err)
     l->dense_shard = l->dp * l->cp;
     l->expert_shard = l->dense_shard / l->ep;
     per_step = job->micro_batch * l->dp; /* <= 1e9 * 1e7 */
-    l->global_batch = job->global_batch ? job->global_batch : per_step;
+    /* Unset, the global batch fills the pipeline: pp micro-batches per step (one when
+     * pp = 1), the fewest for which 1F1B reaches its steady state. */
+    l->global_batch = job->global_batch ? job->global_batch : per_step * l->pp;
     if (l->global_batch % per_step != 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "global-batch",
                        "global-batch: %llu is not a multiple of micro-batch x data-parallel "
                        "degree (%llu)", U(l->global_batch), U(per_step));
     l->micro_batches = l->global_batch / per_step;
-    l->gpus_per_node = job->gpus_per_node ? job->gpus_per_node : (l->gpus < 8 ? l->gpus : 8);
+    if (l->vpp > 1 && l->micro_batches % l->pp != 0)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "global-batch",
+                       "global-batch: the interleaved schedule needs the micro-batches per step "
+                       "(%llu) to be a multiple of pp (%llu), as Megatron-LM does", U(l->micro_batches),
+                       U(l->pp));
+    l->gpus_per_node = job->gpus_per_node ? job->gpus_per_node : default_gpus_per_node(l->gpus);
     if (l->gpus_per_node > l->gpus) l->gpus_per_node = l->gpus;
     if (l->gpus % l->gpus_per_node != 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "gpus-per-node",

@@ -16,6 +16,8 @@ typedef struct stage_params {
     double layer_unsharded; /* one layer on this rank, before ZeRO-3 sharding */
     double output_layer; /* the output layer on this rank (its gradient comes first) */
     double embedding;    /* the token embedding on this rank (first stage) */
+    double embedding_rank; /* the token embedding's share of one rank (any stage) */
+    int last;            /* the last stage (runs the output layer) */
 } stage_params;
 
 /* Attention parameters on one tensor-parallel rank: k and v are replicated when there are
@@ -58,6 +60,8 @@ static void stage_params_make(const trainsize_job *job, const ts_layout *lay, co
     double expert_layer = experts_rank * (double)pc->expert / t;
     double outside = 0.0, outside_norms = 0.0;
     *sp = (stage_params){0};
+    sp->embedding_rank = (double)pc->token_embedding / t;
+    sp->last = stage == lay->pp - 1;
     if (stage == 0) {
         sp->embedding = (double)pc->token_embedding / t;
         outside += sp->embedding + (double)pc->position_embedding;
@@ -115,6 +119,20 @@ static void model_state(const trainsize_job *job, const ts_layout *lay, const ts
     }
 }
 
+/* Autocast caches a 16-bit copy of every fp32 weight a matmul reads during the forward
+ * pass, and the matmuls keep those copies for backward: this rank's layer matrices (its
+ * experts only) and output layer. Checkpointed (fully recomputed) layers run their forward
+ * without grad and keep none. */
+static double autocast_copies(const trainsize_job *job, const ts_conv *c, const ts_param_counts *pc,
+                              const stage_params *sp, const ts_layout *lay)
+{
+    double matmul;
+    if (!c->autocast_copies || job->recompute == TS_RECOMPUTE_FULL) return 0.0;
+    matmul = (sp->layer_unsharded - (double)pc->norms) * (double)lay->layers_per_stage;
+    matmul += sp->output_layer > 0 ? sp->output_layer : (sp->last ? sp->embedding_rank : 0.0);
+    return 2.0 * matmul;
+}
+
 static double comm_groups(const ts_layout *lay)
 {
     return (double)((lay->dense_shard > 1) + (lay->tp > 1) + (lay->pp > 1) + (lay->cp > 1) +
@@ -126,12 +144,12 @@ int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_con
 {
     stage_params sp;
     ts_activations act;
-    double persistent, grads_later, zero3 = 0.0, fb, end, step, opt_temp = 0.0, out_grad;
+    double base, buckets, t_fb, zero3 = 0.0, fb, end, step, opt_temp = 0.0, out_grad;
     *out = (ts_stage_memory){0};
     stage_params_make(job, lay, pc, stage, &sp);
     model_state(job, lay, c, pc, &sp, out);
-    ts_activations_stage(job, lay, c, pc, stage, &act);
-    out->act_layers = act.layers + act.weight_copies;
+    ts_activations_stage(job, lay, c, stage, &act);
+    out->act_layers = act.layers + autocast_copies(job, c, pc, &sp, lay);
     out->act_embedding = act.embedding;
     out->act_output = act.output;
     out->act_per_layer = act.per_layer;
@@ -148,32 +166,39 @@ int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_con
         if (sp.output_layer > unit) unit = sp.output_layer;
         if (sp.embedding > unit) unit = sp.embedding;
         zero3 = (double)job->zero3_gather_layers * unit * bytes;
+        /* One module's full gradient before its reduce-scatter; when that module is the
+         * output layer, it is the same buffer as the on-demand output gradient below. */
         if (!job->lora_rank) zero3 += unit * c->grad;
     }
     if (job->offload == TS_OFFLOAD_NONE)
         opt_temp = c->optimizer_temp * (sp.dense / (job->zero >= 1 ? (double)lay->dense_shard : 1.0) +
                                         sp.expert / (job->zero >= 1 ? (double)lay->expert_shard : 1.0));
-    grads_later = c->grads_persistent ? 0.0 : out->gradients;
-    persistent = out->weights + out->optimizer + (c->grads_persistent ? out->gradients : 0.0) +
-                 (c->ddp_buckets ? out->gradients : 0.0);
+    /* DDP's bucket copy of the gradients lives through every phase; it is reported with
+     * the buffers (transient), so the gradients stay the gradients. */
+    buckets = c->ddp_buckets ? out->gradients : 0.0;
+    base = out->weights + out->optimizer;
     /* Start of backward: every activation, the loss gradient, a recomputed layer and
      * (when gradients are allocated on demand) the output layer's gradient. */
-    out_grad = (c->grads_persistent || job->lora_rank) ? 0.0 : sp.output_layer * c->grad;
-    fb = persistent + out->activations + act.loss_backward + act.recompute + zero3 + out_grad;
-    end = persistent + grads_later + zero3;
-    step = persistent + grads_later + opt_temp;
+    out_grad = (c->grads_persistent || job->lora_rank || job->zero >= 3) ? 0.0 : sp.output_layer * c->grad;
+    t_fb = buckets + act.loss_backward + act.recompute + zero3 + out_grad;
+    fb = base + (c->grads_persistent ? out->gradients : 0.0) + out->activations + t_fb;
+    end = base + out->gradients + buckets + zero3;
+    step = base + out->gradients + buckets + opt_temp;
     out->peak_allocated = max2(fb, max2(end, step));
+    out->peak_has_activations = 0;
+    out->peak_has_gradients = 1;
     if (out->peak_allocated == fb) {
         out->peak_phase = TRAINSIZE_PHASE_FORWARD_BACKWARD;
-        out->transient = act.loss_backward + act.recompute + zero3 + out_grad;
+        out->transient = t_fb;
+        out->peak_has_activations = 1;
+        out->peak_has_gradients = c->grads_persistent;
     } else if (out->peak_allocated == end) {
         out->peak_phase = TRAINSIZE_PHASE_BACKWARD_END;
-        out->transient = zero3;
+        out->transient = buckets + zero3;
     } else {
         out->peak_phase = TRAINSIZE_PHASE_OPTIMIZER_STEP;
-        out->transient = opt_temp;
+        out->transient = buckets + opt_temp;
     }
-    if (c->ddp_buckets) out->gradients *= 2.0; /* reported with DDP's bucket copy */
     out->cuda_context = (double)job->cuda_context;
     out->comm_buffers = (double)job->comm_buffer * comm_groups(lay);
     out->allocator_slack = job->allocator_slack * out->peak_allocated;

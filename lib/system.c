@@ -77,8 +77,16 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
         double model_parallel = (double)lay->tp * (double)lay->pp;
         double share = model_parallel > gpn ? gpn / model_parallel : 1.0;
         double k = (double)lay->nodes * share;
-        double per_node = conv->grad * params * share * 2.0 * (k - 1.0) / k;
-        if (job->zero >= 3) per_node *= 1.5;
+        double per_node;
+        if (job->lora_rank) {
+            /* Only the adapters have gradients; ZeRO-3 still gathers the frozen base. */
+            double adapters = ts_lora_layer_params(job) * (double)job->model.layers;
+            per_node = conv->adapter_grad * adapters * share * 2.0 * (k - 1.0) / k;
+            if (job->zero >= 3) per_node += conv->frozen_layer * params * share * (k - 1.0) / k;
+        } else {
+            per_node = conv->grad * params * share * 2.0 * (k - 1.0) / k;
+            if (job->zero >= 3) per_node *= 1.5;
+        }
         if (k > 1.0) net = per_node / (TS_COMM_SHARE * tm->step_seconds);
     }
     out->nodes = lay->nodes;

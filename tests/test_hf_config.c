@@ -351,16 +351,16 @@ static void test_invalid_values(void **state)
         {"{\"model_type\": \"llama\\u0000\"}", TRAINSIZE_E_UNKNOWN, "model_type", NULL},
         {"{\"model_type\": \"\"}", TRAINSIZE_E_UNKNOWN, "model_type", NULL},
         /* Not an object. */
-        {"[{\"model_type\": \"llama\"}]", TRAINSIZE_E_INVALID, "",
+        {"[{\"model_type\": \"llama\"}]", TRAINSIZE_E_INVALID, "hf-config",
          "config.json: the top-level value is not an object"},
-        {"\"llama\"", TRAINSIZE_E_INVALID, "", NULL},
+        {"\"llama\"", TRAINSIZE_E_INVALID, "hf-config", NULL},
         /* Malformed JSON. */
-        {LLAMA_MIN, TRAINSIZE_E_PARSE, "", NULL},
-        {LLAMA_MIN ",}", TRAINSIZE_E_PARSE, "", NULL},
-        {LLAMA_MIN ", \"hidden_size\": 064}", TRAINSIZE_E_PARSE, "", NULL},
-        {LLAMA_MIN ", \"rope_theta\": NaN}", TRAINSIZE_E_PARSE, "", NULL},
-        {LLAMA_MIN ", \"x\": \"\\uDC00\"}", TRAINSIZE_E_PARSE, "", NULL},
-        {LLAMA_MIN "} trailing", TRAINSIZE_E_PARSE, "", NULL},
+        {LLAMA_MIN, TRAINSIZE_E_PARSE, "hf-config", NULL},
+        {LLAMA_MIN ",}", TRAINSIZE_E_PARSE, "hf-config", NULL},
+        {LLAMA_MIN ", \"hidden_size\": 064}", TRAINSIZE_E_PARSE, "hf-config", NULL},
+        {LLAMA_MIN ", \"rope_theta\": NaN}", TRAINSIZE_E_PARSE, "hf-config", NULL},
+        {LLAMA_MIN ", \"x\": \"\\uDC00\"}", TRAINSIZE_E_PARSE, "hf-config", NULL},
+        {LLAMA_MIN "} trailing", TRAINSIZE_E_PARSE, "hf-config", NULL},
     };
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -108,6 +108,29 @@ static void test_totals_add_up(void **state)
     }
 }
 
+/* The peak is exactly the parts the flags name: weights + optimizer + transient, plus
+ * gradients and activations when included (each part rounded up once: within 4 bytes). */
+static void test_peak_is_the_sum_of_its_parts(void **state)
+{
+    static const char *fw[] = {"megatron", "deepspeed", "pytorch"};
+    static const char *zero[] = {"0", "1", "2", "3"};
+    static const char *seq[] = {"16", "4096"};
+    size_t f, z, s;
+    (void)state;
+    for (f = 0; f < 3; f++)
+        for (z = 0; z < 4; z++)
+            for (s = 0; s < 2; s++) {
+                trainsize_result r;
+                uint64_t sum;
+                ts_test_estimate(PAIRS("model", "llama-2-7b", "framework", fw[f], "zero", zero[z],
+                                       "gpus", "8", "seq", seq[s]), &r);
+                sum = r.memory.weights + r.memory.optimizer + r.memory.transient +
+                      (r.memory.peak_includes_gradients ? r.memory.gradients : 0) +
+                      (r.memory.peak_includes_activations ? r.memory.activations : 0);
+                assert_true(r.memory.peak_allocated + 4 >= sum && sum + 4 >= r.memory.peak_allocated);
+    }
+}
+
 /* Tensor parallelism splits per-GPU model state; sequence parallelism and CPU offload
  * only ever lower the GPU's share. */
 static void test_parallelism_and_offload_lower_gpu_memory(void **state)
@@ -153,6 +176,7 @@ int main(void)
         cmocka_unit_test(test_recompute_never_adds_activation_memory),
         cmocka_unit_test(test_more_gpus_never_raise_model_state),
         cmocka_unit_test(test_totals_add_up),
+        cmocka_unit_test(test_peak_is_the_sum_of_its_parts),
         cmocka_unit_test(test_parallelism_and_offload_lower_gpu_memory),
         cmocka_unit_test(test_lora_and_qlora),
     };

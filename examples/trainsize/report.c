@@ -129,7 +129,8 @@ static void header_layout(cli_out *o, const trainsize_job *job, const trainsize_
         snprintf(text, sizeof text, "interleave %s", job_text(job, "pp-interleave", v, sizeof v));
         seg(o, KEY_WIDTH, ", ", text);
     }
-    if (job_is(job, "sp", "true") || job_is(job, "sp", "1"))
+    /* The library ignores sequence parallelism without tensor parallelism. */
+    if ((job_is(job, "sp", "true") || job_is(job, "sp", "1")) && job_above_one(job, "tp"))
         seg(o, KEY_WIDTH, ", ", "sequence parallel");
     t = job_text(job, "zero", v, sizeof v);
     if (t) {
@@ -317,6 +318,10 @@ static void memory_table(cli_out *o, const trainsize_result *r)
     if (phase)
         cli_out_printf(o, "; peak during: %.40s", phase);
     cli_out_putc(o, '\n');
+    /* Which rows make up the peak: the rows above are the parts, not all live at once. */
+    cli_out_printf(o, "  peak allocated = weights + optimizer state%s%s + transient\n",
+                   m->peak_includes_gradients ? " + gradients" : "",
+                   m->peak_includes_activations ? " + activations" : "");
     cli_out_printf(o, "  activations of %.2f micro-batch%s in flight; one layer of one: %s\n",
                    m->in_flight_microbatches, m->in_flight_microbatches == 1.0 ? "" : "es",
                    cli_fmt_iec(a, sizeof a, (double)m->activations_per_layer));
@@ -352,7 +357,8 @@ static void system_section(cli_out *o, const trainsize_result *r)
     cli_out_printf(o, "%s\n", cli_fmt_thousands(a, sizeof a, s->cpu_cores_per_node));
     key(o, "  interconnect");
     if (s->interconnect_rate_per_node == 0) {
-        cli_out_puts(o, "none needed (one server)\n");
+        cli_out_puts(o, s->nodes > 1 ? "no data-parallel traffic between servers\n"
+                                     : "none needed (one server)\n");
     } else {
         rate_text(t, sizeof t, s->interconnect_rate_per_node);
         cli_out_printf(o, "%s per server\n", t);
