@@ -358,6 +358,7 @@ typedef struct trainsize_memory {
     uint64_t activations_layers;    /**< ... of which: the transformer layers. */
     uint64_t activations_embedding; /**< ... of which: the embeddings. */
     uint64_t activations_output;    /**< ... of which: final norm, output layer and loss. */
+    uint64_t activations_loss;      /**< ... of that: what the loss keeps of the logits. */
     uint64_t activations_per_layer; /**< One layer, one micro-batch (as stored). */
     double in_flight_microbatches;  /**< Micro-batches whose activations are held at once. */
     uint64_t transient;        /**< Temporary and communication buffers at the peak (loss

@@ -164,7 +164,8 @@ void ts_activations_stage(const trainsize_job *job, const ts_layout *lay, const 
          * (the 32-bit softmax when the loss upcasts). Megatron-LM: 4sbh(1 + V/h)/t. */
         double o = c->norm_saved * d.sb * d.h / d.rep;
         if (job->lora_rank == 0) o += c->linear_in * d.sb * d.h / d.rep;
-        o += c->loss_saved * d.sb * vocab_rank;
+        out->loss = c->loss_saved * d.sb * vocab_rank;
+        o += out->loss;
         out->output = o;
         out->loss_backward = c->loss_backward * d.sb * vocab_rank;
     }

@@ -30,6 +30,7 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
         {s->act_layers, &m->activations_layers, "memory.activations_layers"},
         {s->act_embedding, &m->activations_embedding, "memory.activations_embedding"},
         {s->act_output, &m->activations_output, "memory.activations_output"},
+        {s->act_loss, &m->activations_loss, "memory.activations_loss"},
         {s->act_per_layer, &m->activations_per_layer, "memory.activations_per_layer"},
         {s->transient, &m->transient, "memory.transient"},
         {s->peak_allocated, &m->peak_allocated, "memory.peak_allocated"},

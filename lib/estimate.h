@@ -62,6 +62,7 @@ typedef struct ts_activations {
     double layers;             /* all layers of the stage, all in-flight micro-batches */
     double embedding;
     double output;             /* final norm, output layer input, loss */
+    double loss;               /* of which: what the loss keeps of the logits */
     double in_flight;
     double loss_backward;      /* transient while the loss backward runs */
     double recompute;          /* transient: one layer recomputed (full recomputation) */
@@ -73,7 +74,7 @@ void ts_activations_stage(const trainsize_job *job, const ts_layout *lay, const 
 /* Per-GPU memory of one pipeline stage, in bytes (double until checked). */
 typedef struct ts_stage_memory {
     double weights, gradients, master, states, optimizer;
-    double activations, act_layers, act_embedding, act_output, act_per_layer, in_flight;
+    double activations, act_layers, act_embedding, act_output, act_loss, act_per_layer, in_flight;
     double transient, peak_allocated;
     double cuda_context, comm_buffers, allocator_slack, overhead, peak_total;
     double host_offload;

@@ -152,6 +152,7 @@ int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_con
     out->act_layers = act.layers + autocast_copies(job, c, pc, &sp, lay);
     out->act_embedding = act.embedding;
     out->act_output = act.output;
+    out->act_loss = act.loss;
     out->act_per_layer = act.per_layer;
     out->in_flight = act.in_flight;
     out->activations = out->act_layers + out->act_embedding + out->act_output;

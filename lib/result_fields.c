@@ -48,6 +48,8 @@ static const field_def FIELDS[] = {
      R(memory.activations_embedding)},
     {{"memory.activations_output", U64, "bytes", "final norm, output layer and loss"},
      R(memory.activations_output)},
+    {{"memory.activations_loss", U64, "bytes", "what the loss keeps of the logits"},
+     R(memory.activations_loss)},
     {{"memory.activations_per_layer", U64, "bytes", "one layer, one micro-batch"},
      R(memory.activations_per_layer)},
     {{"memory.in_flight_microbatches", F64, "micro-batches", "micro-batches held at once"},
