@@ -33,8 +33,8 @@ static double mlp_terms(const trainsize_job *job, const ts_conv *c, double token
                         double f_rank)
 {
     const ts_model *m = &job->model;
-    double inner = (m->gated_mlp ? c->glu_saved : c->gelu_saved) * c->act * tokens * f_rank;
-    double fc1_in = keeps_input(job, TS_LORA_GATE | TS_LORA_UP) ? hidden_in : 0.0;
+    double inner = (m->gated_mlp ? c->glu_saved * c->act : c->gelu_bytes) * tokens * f_rank;
+    double fc1_in = keeps_input(job, TS_LORA_GATE | TS_LORA_UP) ? c->fc1_in_copies * hidden_in : 0.0;
     double fc2_in = keeps_input(job, TS_LORA_DOWN) ? c->linear_in * tokens * f_rank : 0.0;
     return fc1_in + inner + fc2_in;
 }
@@ -71,18 +71,20 @@ static double attention_terms(const trainsize_job *job, const ts_conv *c, const 
     double sb = d->sb, bytes = 0;
     double kv_width = eager ? d->q_rank : d->kv_rank; /* eager kernels expand k, v to all heads */
     bytes += c->norm_saved * sb * d->h / d->rep;                                   /* norm input */
-    if (keeps_input(job, TS_LORA_Q | TS_LORA_K | TS_LORA_V)) bytes += c->linear_in * sb * d->h / d->rep;
+    if (keeps_input(job, TS_LORA_Q | TS_LORA_K | TS_LORA_V))
+        bytes += c->qkv_in_copies * c->linear_in * sb * d->h / d->rep;
     bytes += c->act * sb * (d->q_rank + 2.0 * kv_width);                           /* q, k, v */
     if (eager) {
         double scores = d->heads_rank * sb * d->s_full;
-        if (core) bytes += scores * (c->softmax_saved + (dropout ? 1.0 + c->act : 0.0));
+        /* dropout on the probabilities: its mask and its output (the matmul's input) */
+        if (core) bytes += scores * (c->softmax_saved + (dropout ? c->dropout_mask + c->act : 0.0));
         if (keeps_input(job, TS_LORA_O)) bytes += c->linear_in * sb * d->q_rank; /* context */
     } else {
         bytes += c->act * sb * d->q_rank;                  /* output, kept by the kernel */
         if (core) bytes += 4.0 * d->heads_rank * sb;       /* fp32 log-sum-exp */
         if (c->attn_out_copy && keeps_input(job, TS_LORA_O)) bytes += c->linear_in * sb * d->q_rank;
     }
-    if (dropout) bytes += sb * d->h / d->rep;              /* 1-byte mask after o */
+    if (dropout && c->residual_dropout) bytes += c->dropout_mask * sb * d->h / d->rep; /* after o */
     return bytes;
 }
 
@@ -104,7 +106,8 @@ static double mlp_block_terms(const trainsize_job *job, const ts_conv *c, const 
     if (m->shared_experts)
         bytes += (double)m->shared_experts *
                  mlp_terms(job, c, sb, 0.0, (double)m->shared_expert_ffn / d->t);
-    if (job->dropout > 0) bytes += sb * d->h / d->rep;    /* 1-byte mask after the MLP */
+    if (job->dropout > 0 && c->residual_dropout)
+        bytes += c->dropout_mask * sb * d->h / d->rep;     /* mask after the MLP */
     return bytes;
 }
 
@@ -155,7 +158,8 @@ void ts_activations_stage(const trainsize_job *job, const ts_layout *lay, const 
     out->layers = out->per_layer * (double)lay->layers_per_stage * out->in_flight;
     if (first) {
         /* int64 token ids for the embedding's backward, plus its dropout mask. */
-        double e = 8.0 * d.sb + (job->dropout > 0 ? d.sb * d.h / d.rep : 0.0);
+        double e = 8.0 * d.sb +
+                   (job->dropout > 0 && c->residual_dropout ? c->dropout_mask * d.sb * d.h / d.rep : 0.0);
         if (m->positions) e += 8.0 * d.sb;
         out->embedding = e * out->in_flight;
     }
@@ -164,10 +168,16 @@ void ts_activations_stage(const trainsize_job *job, const ts_layout *lay, const 
          * (the 32-bit softmax when the loss upcasts). Megatron-LM: 4sbh(1 + V/h)/t. */
         double o = c->norm_saved * d.sb * d.h / d.rep;
         if (job->lora_rank == 0) o += c->linear_in * d.sb * d.h / d.rep;
-        out->loss = c->loss_saved * d.sb * vocab_rank;
+        /* the kept logits' softmax, and the int64 targets */
+        out->loss = c->loss_saved * d.sb * vocab_rank + 8.0 * d.sb;
         o += out->loss;
         out->output = o;
         out->loss_backward = c->loss_backward * d.sb * vocab_rank;
     }
-    if (job->recompute == TS_RECOMPUTE_FULL) out->recompute = out->per_layer_full;
+    if (job->recompute == TS_RECOMPUTE_FULL) {
+        out->recompute = out->per_layer_full;
+        /* The causal mask passed to every checkpointed layer: an s x s tensor expanded
+         * (a view) over the batch, kept once. */
+        if (c->mask_held) out->layers += d.s_full * d.s_full * c->residual;
+    }
 }

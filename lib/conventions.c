@@ -84,28 +84,57 @@ static void set_lora_bytes(const trainsize_job *job, ts_conv *c)
  * §4). PyTorch eager / Hugging Face modules: see methodology.md for each count. */
 static void set_kernels(const trainsize_job *job, ts_conv *c)
 {
+    const ts_model *m = &job->model;
     int eager = job->framework != TS_FW_MEGATRON;
+    int cpu_autocast = c->autocast_copies && job->autocast_ops == 1;
     c->act = job->precision == TS_PREC_FP32 ? 4.0 : 2.0;
     /* Under autocast with fp32 weights the embedding output and every residual add stay
      * fp32; only the matmuls' outputs are 16-bit. */
     c->residual = c->autocast_copies ? 4.0 : c->act;
     c->linear_in = job->precision == TS_PREC_FP8_MIXED ? 1.0 : c->act;
+    c->dropout_mask = (double)job->dropout_mask_bytes;
+    c->qkv_in_copies = c->fc1_in_copies = 1.0;
+    c->residual_dropout = !eager || m->residual_dropout; /* Megatron: hidden dropout always */
     if (!eager) {
         c->norm_saved = c->act;
-        c->gelu_saved = 1.0;    /* bias-GeLU fusion keeps the GeLU input */
-        c->glu_saved = 2.0;     /* fused SwiGLU keeps gate and up outputs */
+        c->gelu_bytes = c->act;  /* bias-GeLU fusion keeps the GeLU input */
+        c->glu_saved = 2.0;      /* fused SwiGLU keeps gate and up outputs */
         c->softmax_saved = c->act;
         c->attn_out_copy = 0;
         c->loss_backward = c->act; /* gradient computed in place, cast for the output layer */
     } else {
-        /* HF RMSNorm upcasts: keeps an fp32 copy of its input and the normalised tensor in
-         * the input's type; nn.LayerNorm keeps its input. */
-        c->norm_saved = job->model.norm == TS_NORM_RMSNORM ? 4.0 + c->residual : c->residual;
-        c->gelu_saved = 4.0;    /* tanh GeLU in elementwise ops: x, tanh, 0.5x, 1+tanh */
-        c->glu_saved = 3.0;     /* act(gate) * up: gate, act(gate), up */
-        c->softmax_saved = c->act < 4.0 ? 4.0 + c->act : 4.0; /* fp32 softmax + 16-bit cast */
-        c->attn_out_copy = 1;   /* transpose(1, 2).contiguous() before o_proj */
-        c->loss_backward = 8.0; /* nll and log_softmax gradients, fp32 */
+        double fp32 = 4.0;
+        /* HF RMSNorm upcasts: keeps its fp32 input (pow, mul) and the normalised tensor in
+         * the input's type; torch <= 1.13's mean() keeps x^2 too. nn.LayerNorm keeps its
+         * input. */
+        c->norm_saved = m->norm == TS_NORM_RMSNORM
+                            ? fp32 + c->residual + (job->mean_keeps_input ? fp32 : 0.0)
+                            : c->residual;
+        /* gelu_new in elementwise ops keeps x (pow), tanh's output, 0.5x and 1 + tanh.
+         * CUDA autocast runs pow in fp32, so x is kept as an fp32 copy and tanh and 1 + tanh
+         * come out fp32; CPU autocast keeps them all 16-bit. */
+        c->gelu_bytes = c->autocast_copies && !cpu_autocast ? fp32 + fp32 + c->act + fp32
+                                                            : 4.0 * c->act;
+        c->glu_saved = 3.0;      /* act(gate) * up: gate, act(gate), up */
+        /* The rotary (Llama) lineage asks softmax for fp32 explicitly and casts back for
+         * the matmul; GPT-2 leaves it to autocast, which upcasts on CUDA, not on CPU. */
+        if (c->act >= fp32)
+            c->softmax_saved = fp32;
+        else if (m->positions == 0 || (c->autocast_copies && !cpu_autocast))
+            c->softmax_saved = fp32 + c->act;
+        else
+            c->softmax_saved = c->act;
+        c->attn_out_copy = 1;    /* transpose(1, 2).contiguous() before o_proj */
+        c->loss_backward = 8.0;  /* nll and log_softmax gradients, fp32 */
+        /* Autocast casts each linear layer's input itself (only weights are cached), so
+         * separate q, k, v (gate, up) projections of the fp32 residual keep one copy each. */
+        if (c->autocast_copies) {
+            c->qkv_in_copies = m->fused_qkv ? 1.0 : 3.0;
+            c->fc1_in_copies = (m->gated_mlp && !m->fused_gate_up) ? 2.0 : 1.0;
+        }
+        /* With full recomputation the rotary lineage's 4-D causal mask (eager attention) is
+         * an input of every checkpointed layer and stays alive. */
+        c->mask_held = job->attention == TS_ATTN_EAGER && m->positions == 0;
     }
     c->loss_saved = job->loss_upcast ? 4.0 : c->act; /* softmax / log_softmax output */
     if (!job->loss_upcast && eager) c->loss_backward = 2.0 * c->act;

@@ -42,12 +42,17 @@ typedef struct ts_conv {
     int ddp_buckets;      /* DDP bucket copy of the gradients */
     /* kernels */
     double norm_saved;    /* bytes saved per element of a norm's input */
-    double gelu_saved;    /* ffn-wide tensors saved by a non-gated activation */
+    double gelu_bytes;    /* bytes per ffn element kept by a non-gated activation */
     double glu_saved;     /* ffn-wide tensors saved by a gated activation */
     double softmax_saved; /* bytes per attention score (eager) */
     int attn_out_copy;    /* a contiguous copy of the attention output is saved too */
     double loss_saved;    /* bytes per logit kept for the loss backward */
     double loss_backward; /* bytes per logit alive during the loss backward */
+    double dropout_mask;  /* bytes per element of a kept dropout mask */
+    int residual_dropout; /* masks on the residual branches and embeddings too */
+    double qkv_in_copies; /* copies of the q/k/v projections' input kept */
+    double fc1_in_copies; /* copies of the gate/up projections' input kept */
+    int mask_held;        /* a 4-D causal mask stays alive with full recomputation */
 } ts_conv;
 
 int ts_conv_make(const trainsize_job *job, const ts_layout *lay, ts_conv *out, trainsize_error *err);

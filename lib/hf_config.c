@@ -154,6 +154,8 @@ static int parse_gpt2(const hf_type *t, const ts_json_value *root, ts_model *m,
     m->gated_mlp = 0;
     m->norm = TS_NORM_LAYERNORM;
     m->bias = TS_BIAS_ALL;
+    m->fused_qkv = 1;        /* c_attn */
+    m->residual_dropout = 1; /* embd_pdrop, resid_pdrop */
     return TRAINSIZE_OK;
 }
 
@@ -212,6 +214,8 @@ static int parse_llama_like(const hf_type *t, const ts_json_value *root, ts_mode
     m->positions = 0;
     m->gated_mlp = 1;
     m->norm = TS_NORM_RMSNORM;
+    /* Phi-3 projects q, k, v (qkv_proj) and gate, up (gate_up_proj) in one matrix each. */
+    m->fused_qkv = m->fused_gate_up = strcmp(t->name, "phi3") == 0;
     return TRAINSIZE_OK;
 }
 

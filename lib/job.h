@@ -59,6 +59,9 @@ struct trainsize_job {
     int framework;         /* ts_framework */
     int grad_precision;    /* ts_grad_precision */
     int loss_upcast;       /* the loss works on a 32-bit copy of the logits */
+    int autocast_ops;      /* 0: CUDA's autocast op lists, 1: CPU's */
+    uint64_t dropout_mask_bytes;
+    int mean_keeps_input;  /* torch <= 1.13 */
     /* Hardware and layout. */
     const trainsize_gpu_info *gpu;
     uint64_t gpu_memory;   /* 0: the catalogue's */

@@ -122,13 +122,14 @@ static void model_state(const trainsize_job *job, const ts_layout *lay, const ts
 /* Autocast caches a 16-bit copy of every fp32 weight a matmul reads during the forward
  * pass, and the matmuls keep those copies for backward: this rank's layer matrices (its
  * experts only) and output layer. Checkpointed (fully recomputed) layers run their forward
- * without grad and keep none. */
+ * without grad and keep none; the output layer outside them still does. */
 static double autocast_copies(const trainsize_job *job, const ts_conv *c, const ts_param_counts *pc,
                               const stage_params *sp, const ts_layout *lay)
 {
-    double matmul;
-    if (!c->autocast_copies || job->recompute == TS_RECOMPUTE_FULL) return 0.0;
-    matmul = (sp->layer_unsharded - (double)pc->norms) * (double)lay->layers_per_stage;
+    double matmul = 0.0;
+    if (!c->autocast_copies) return 0.0;
+    if (job->recompute != TS_RECOMPUTE_FULL)
+        matmul = (sp->layer_unsharded - (double)pc->norms) * (double)lay->layers_per_stage;
     matmul += sp->output_layer > 0 ? sp->output_layer : (sp->last ? sp->embedding_rank : 0.0);
     return 2.0 * matmul;
 }

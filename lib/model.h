@@ -34,6 +34,11 @@ typedef struct ts_model {
     uint64_t experts_per_token; /* top-k */
     uint64_t shared_experts;    /* always-active experts (DeepSeek/Qwen-MoE style) */
     uint64_t shared_expert_ffn; /* inner size of each shared expert */
+    /* Module layout of the reference implementation, where it changes what is kept. */
+    int fused_qkv;              /* one projection for q, k, v (GPT-2 c_attn, Phi-3 qkv_proj) */
+    int fused_gate_up;          /* one projection for gate and up (Phi-3 gate_up_proj) */
+    int residual_dropout;       /* dropout on the residual branches and embeddings (GPT-2);
+                                   Hugging Face's rotary families drop attention probs only */
 } ts_model;
 
 /** Parameter counts of a model (exact integers). */

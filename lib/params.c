@@ -63,6 +63,15 @@ static const ts_param_def PARAMS[] = {
      TS_SET_U64, OFF(model.shared_experts)},
     {{"shared-expert-ffn", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "0", "",
       "inner size of each shared expert"}, TS_SET_U64, OFF(model.shared_expert_ffn)},
+    {{"fused-qkv", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "", "",
+      "q, k and v come from one projection (GPT-2, Phi-3): under autocast its input is cast "
+      "once, not three times"}, TS_SET_BOOL, OFF(model.fused_qkv)},
+    {{"fused-gate-up", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "", "",
+      "gate and up come from one projection (Phi-3)"}, TS_SET_BOOL, OFF(model.fused_gate_up)},
+    {{"residual-dropout", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "", "",
+      "dropout on residual branches and embeddings too (GPT-2; Megatron-LM always); Hugging "
+      "Face's rotary families drop attention probabilities only"}, TS_SET_BOOL,
+     OFF(model.residual_dropout)},
     /* Job. */
     {{"seq", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SEQ, "2048", "tokens", "tokens per sample"},
      TS_SET_U64, OFF(seq)},
@@ -87,6 +96,16 @@ static const ts_param_def PARAMS[] = {
       "gradient storage; auto = the framework's convention"}, TS_SET_CHOICE, OFF(grad_precision)},
     {{"loss-upcast", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "true", "",
       "the loss works on a 32-bit copy of the logits"}, TS_SET_BOOL, OFF(loss_upcast)},
+    {{"autocast-ops", TRAINSIZE_PARAM_CHOICE, "cuda|cpu", 0, 0, "cuda", "",
+      "which autocast op lists apply (pytorch framework): on CUDA softmax, pow and layer_norm "
+      "run in fp32; on CPU they stay in bf16 (PyTorch autocast docs)"}, TS_SET_CHOICE,
+     OFF(autocast_ops)},
+    {{"dropout-mask-bytes", TRAINSIZE_PARAM_INT, NULL, 1, 8, "1", "bytes",
+      "bytes per element of a kept dropout mask: 1 on CUDA (bool); the input's width on CPU "
+      "(tests/accuracy/fixtures/cpu.json)"}, TS_SET_U64, OFF(dropout_mask_bytes)},
+    {{"mean-keeps-input", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "torch <= 1.13: mean() keeps its input, so an eager RMSNorm keeps x^2 as well"},
+     TS_SET_BOOL, OFF(mean_keeps_input)},
     /* Hardware and layout. */
     {{"gpu", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "a100-80gb", "",
       "catalogue GPU (see `trainsize gpus`)"}, TS_SET_GPU, 0},

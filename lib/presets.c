@@ -8,15 +8,16 @@
 
 /* Shorthands for the families' fixed traits. */
 #define GPT2(n, l, h, a, f)                                                                   \
-    {n, "gpt2", l, h, a, 0, 0, f, 50257, 1024, 1, 0, TS_NORM_LAYERNORM, TS_BIAS_ALL, 0, 0, 0, 0}
+    {n, "gpt2", l, h, a, 0, 0, f, 50257, 1024, 1, 0, TS_NORM_LAYERNORM, TS_BIAS_ALL, 0, 0, 0, 0, \
+     1, 0, 1}
 #define LLAMA(n, fam, l, h, a, kv, f, v)                                                      \
-    {n, fam, l, h, a, kv, 0, f, v, 0, 0, 1, TS_NORM_RMSNORM, TS_BIAS_NONE, 0, 0, 0, 0}
+    {n, fam, l, h, a, kv, 0, f, v, 0, 0, 1, TS_NORM_RMSNORM, TS_BIAS_NONE, 0, 0, 0, 0, 0, 0, 0}
 #define MOE(n, fam, l, h, a, kv, f, v, e, k)                                                  \
-    {n, fam, l, h, a, kv, 0, f, v, 0, 0, 1, TS_NORM_RMSNORM, TS_BIAS_NONE, e, k, 0, 0}
+    {n, fam, l, h, a, kv, 0, f, v, 0, 0, 1, TS_NORM_RMSNORM, TS_BIAS_NONE, e, k, 0, 0, 0, 0, 0}
 #define QWEN2(n, l, h, a, kv, f, v)                                                           \
-    {n, "qwen2", l, h, a, kv, 0, f, v, 0, 0, 1, TS_NORM_RMSNORM, TS_BIAS_QKV, 0, 0, 0, 0}
+    {n, "qwen2", l, h, a, kv, 0, f, v, 0, 0, 1, TS_NORM_RMSNORM, TS_BIAS_QKV, 0, 0, 0, 0, 0, 0, 0}
 #define GEMMA(n, l, h, a, kv, hd, f)                                                          \
-    {n, "gemma", l, h, a, kv, hd, f, 256000, 0, 1, 1, TS_NORM_RMSNORM, TS_BIAS_NONE, 0, 0, 0, 0}
+    {n, "gemma", l, h, a, kv, hd, f, 256000, 0, 1, 1, TS_NORM_RMSNORM, TS_BIAS_NONE, 0, 0, 0, 0, 0, 0, 0}
 
 static const ts_model PRESETS[] = {
     GPT2("gpt2", 12, 768, 12, 3072),
@@ -38,7 +39,8 @@ static const ts_model PRESETS[] = {
     QWEN2("qwen2.5-72b", 80, 8192, 64, 8, 29568, 152064),
     GEMMA("gemma-2b", 18, 2048, 8, 1, 256, 16384),
     GEMMA("gemma-7b", 28, 3072, 16, 16, 256, 24576),
-    LLAMA("phi-3-mini", "phi3", 32, 3072, 32, 32, 8192, 32064),
+    {"phi-3-mini", "phi3", 32, 3072, 32, 32, 0, 8192, 32064, 0, 0, 1, TS_NORM_RMSNORM, TS_BIAS_NONE,
+     0, 0, 0, 0, 1, 1, 0},
 };
 
 #define PRESET_COUNT (sizeof PRESETS / sizeof PRESETS[0])
