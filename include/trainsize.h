@@ -301,6 +301,10 @@ typedef struct trainsize_gpu_info {
                                      (NVLink, Infinity Fabric); 0 when PCIe only. */
     int pcie_generation;        /**< Host PCIe generation. */
     const char *source;         /**< The datasheet the figures come from. */
+    double cloud_usd_per_hour;  /**< A dated on-demand cloud price per GPU-hour, US dollars;
+                                     0 when the catalogue has none (see `price_source`). */
+    double purchase_usd;        /**< A street price per GPU, US dollars; 0 when unknown. */
+    const char *price_source;   /**< Where and when the prices were seen ("" when none). */
 } trainsize_gpu_info;
 
 /**
@@ -322,6 +326,73 @@ TRAINSIZE_API const trainsize_gpu_info *trainsize_gpu_at(size_t index);
  * @return A pointer to static, library-owned data, or NULL when there is no such GPU.
  */
 TRAINSIZE_API const trainsize_gpu_info *trainsize_gpu_find(const char *name);
+
+/** Where a link sits: inside a server (GPU to GPU) or between servers. */
+typedef enum trainsize_link_kind {
+    TRAINSIZE_LINK_SCALE_UP = 0,  /**< GPU-to-GPU inside a node: PCIe, NVLink, Infinity Fabric. */
+    TRAINSIZE_LINK_SCALE_OUT = 1  /**< Node-to-node: InfiniBand, Ethernet (per port). */
+} trainsize_link_kind;
+
+/** Description of one interconnect class. Library-owned, static storage. */
+typedef struct trainsize_link_info {
+    const char *name;           /**< Catalogue name, e.g. "nvlink4", "pcie5", "ib-ndr", "eth-100g". */
+    const char *full_name;      /**< Human name, e.g. "InfiniBand NDR (400 Gb/s)". */
+    int kind;                   /**< A ::trainsize_link_kind value. */
+    uint64_t bandwidth;         /**< Peak per direction, bytes/s: per GPU for scale-up links,
+                                     per port for scale-out links. */
+    double achieved_share;      /**< Share of the peak that collectives reach (nccl-tests busbw). */
+    const char *source;         /**< Where the figures come from. */
+} trainsize_link_info;
+
+/**
+ * @brief Number of interconnect classes in the catalogue.
+ * @return The count.
+ */
+TRAINSIZE_API size_t trainsize_link_count(void);
+
+/**
+ * @brief One interconnect class.
+ * @param index 0-based index.
+ * @return A pointer to static, library-owned data, or NULL when index is out of range.
+ */
+TRAINSIZE_API const trainsize_link_info *trainsize_link_at(size_t index);
+
+/**
+ * @brief Find an interconnect class by name, case-insensitively.
+ * @param name A name such as "ib-ndr" or "eth-100g".
+ * @return A pointer to static, library-owned data, or NULL when there is no such link.
+ */
+TRAINSIZE_API const trainsize_link_info *trainsize_link_find(const char *name);
+
+/** Description of one storage class (as one training node sees it). Library-owned. */
+typedef struct trainsize_storage_info {
+    const char *name;           /**< Catalogue name, e.g. "nvme-gen4", "nfs", "lustre". */
+    const char *full_name;      /**< Human name. */
+    uint64_t read_rate;         /**< Sustained sequential read for one client, bytes/s. */
+    uint64_t write_rate;        /**< Sustained sequential write for one client, bytes/s. */
+    int shared;                 /**< 1 for a network file system all nodes share. */
+    const char *source;         /**< Where the figures come from. */
+} trainsize_storage_info;
+
+/**
+ * @brief Number of storage classes in the catalogue.
+ * @return The count.
+ */
+TRAINSIZE_API size_t trainsize_storage_count(void);
+
+/**
+ * @brief One storage class.
+ * @param index 0-based index.
+ * @return A pointer to static, library-owned data, or NULL when index is out of range.
+ */
+TRAINSIZE_API const trainsize_storage_info *trainsize_storage_at(size_t index);
+
+/**
+ * @brief Find a storage class by name, case-insensitively.
+ * @param name A name such as "nvme-gen4".
+ * @return A pointer to static, library-owned data, or NULL when there is no such class.
+ */
+TRAINSIZE_API const trainsize_storage_info *trainsize_storage_find(const char *name);
 
 /** @} */
 

@@ -1,0 +1,144 @@
+/* The built-in catalogue of storage classes (what one training node reads and writes) and
+ * its look-up.
+ *
+ * Every figure comes from /work/shared/reference/hardware.md section 3; docs/hardware-catalog.md
+ * ("Storage") lists the rows with their status. Conventions (also in the public header):
+ * - read_rate / write_rate: sustained sequential rate for one client (one node), bytes per
+ *   second, decimal (1 GB/s = 1e9 B/s). Where hardware.md gives a range the row takes its
+ *   lower end (conservative).
+ * - hardware.md gives read figures almost only. Where it has no write figure the row uses
+ *   a fixed fraction of the read rate and the source string says "assumption":
+ *   flash (SATA, NVMe) writes 0.8 x read; network file systems 0.6 x read (the ratio of
+ *   the single-mount NFS measurement, 1.2 GB/s write to ~2 GB/s read); HDD writes = reads.
+ * - shared: 1 for a network file system all nodes mount; its rate is still per client.
+ * Where hardware.md marks a figure unverified (U) or derived (D), the source string says so.
+ *
+ * No mutable state: the table is static const and the functions are pure.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trainsize.h"
+
+/* MB/s -> bytes per second (decimal). */
+#define MBS(n) ((uint64_t)(n) * UINT64_C(1000000))
+
+static const trainsize_storage_info ts_storage[] = {
+    /* ---- Local drives (hardware.md section 3) ---- */
+    {.name = "hdd", .full_name = "HDD 7200 rpm", .read_rate = MBS(160), .write_rate = MBS(160),
+     .shared = 0,
+     .source = "hardware.md 3: ithubrock, 150-160 MB/s sequential read (V; the 250-285 MB/s "
+               "of modern enterprise outer tracks is unverified); write = read is an "
+               "assumption"},
+    {.name = "sata-ssd", .full_name = "SATA III SSD", .read_rate = MBS(530),
+     .write_rate = MBS(424), .shared = 0,
+     .source = "hardware.md 3: geratools, calendar-uk, 530-560 MB/s read, lower end (V); "
+               "write 0.8 x read is an assumption"},
+    {.name = "nvme-gen3", .full_name = "NVMe PCIe 3.0 x4 SSD", .read_rate = MBS(3200),
+     .write_rate = MBS(2560), .shared = 0,
+     .source = "hardware.md 3: voltground, velocitymicro, 3.2-3.5 GB/s read, lower end (V); "
+               "write 0.8 x read is an assumption"},
+    {.name = "nvme-gen4", .full_name = "NVMe PCIe 4.0 x4 SSD", .read_rate = MBS(6500),
+     .write_rate = MBS(5200), .shared = 0,
+     .source = "hardware.md 3: voltground, velocitymicro, 6.5-7.45 GB/s read, lower end (V); "
+               "write 0.8 x read is an assumption"},
+    {.name = "nvme-gen5", .full_name = "NVMe PCIe 5.0 x4 SSD", .read_rate = MBS(12000),
+     .write_rate = MBS(9600), .shared = 0,
+     .source = "hardware.md 3: voltground, velocitymicro, gds-report, 12-14.5 GB/s read, "
+               "lower end (V); write 0.8 x read is an assumption"},
+
+    /* ---- Network file systems, per client (hardware.md section 3) ---- */
+    {.name = "nfs-10g", .full_name = "NFS over 10 GbE", .read_rate = MBS(1100),
+     .write_rate = MBS(1100), .shared = 1,
+     .source = "hardware.md 3: derived from the 1.25 GB/s line rate, <= ~1.1-1.2 GB/s (D); "
+               "write = read is an assumption (same line-rate ceiling)"},
+    {.name = "nfs", .full_name = "NFS, single mount without nconnect (any fast NIC)",
+     .read_rate = MBS(1200), .write_rate = MBS(1200), .shared = 1,
+     .source = "hardware.md 3: ngxstorage fio on 40 GbE (1221 MiB/s; ~2 GB/s read, 1.2 GB/s "
+               "write), Pure blog; reads plateau 1.2-2 GB/s, lower end (V)"},
+    {.name = "nfs-nconnect-100g", .full_name = "NFS with nconnect=16 over 100 GbE",
+     .read_rate = MBS(8000), .write_rate = MBS(4800), .shared = 1,
+     .source = "hardware.md 3: medium.com (Pure FlashBlade example), up to ~8-9 GB/s read, "
+               "lower end (V); write 0.6 x read is an assumption"},
+    {.name = "nfs-rdma-400g", .full_name = "NFS over RDMA, 400 GbE, GPUDirect Storage",
+     .read_rate = MBS(46600), .write_rate = MBS(27960), .shared = 1,
+     .source = "hardware.md 3: gds-report.pages.dev, 43.4 GiB/s = 46.6 GB/s into the 4 GPUs "
+               "of one client, 96% of line rate (V; 26.4 GiB/s into a single GPU); write "
+               "0.6 x read is an assumption"},
+    {.name = "lustre", .full_name = "Lustre, single client (legacy EDR/OPA tests)",
+     .read_rate = MBS(1000), .write_rate = MBS(800), .shared = 1,
+     .source = "hardware.md 3: Dell HPC Lustre whitepapers (Lustre 2.7), single client "
+               "IOzone 1-1.5 GB/s, lower end (V legacy); write 0.8 GB/s, the lower end of "
+               "IOR single client 0.8-0.95 GB/s, is an assumption (reads and writes not "
+               "separated)"},
+    {.name = "lustre-multirail", .full_name = "Lustre, modern multi-rail client",
+     .read_rate = MBS(10000), .write_rate = MBS(6000), .shared = 1,
+     .source = "hardware.md 3: modern multi-rail clients ~10-25 GB/s, lower end: unverified "
+               "(U, no primary source); write 0.6 x read is an assumption"},
+    {.name = "ceph", .full_name = "Ceph (RBD/CephFS), single client on 25-100 GbE",
+     .read_rate = MBS(1000), .write_rate = MBS(600), .shared = 1,
+     .source = "hardware.md 3: ~1-3 GB/s, lower end: unverified (U, no source found); write "
+               "0.6 x read is an assumption"},
+};
+
+#define TS_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ASCII-only lower-casing: independent of the locale. */
+static unsigned char ts_lower(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c - 'A' + 'a') : c;
+}
+
+static int ts_is_separator(unsigned char c)
+{
+    return c == '-' || c == '_' || c == ' ';
+}
+
+/* 1 when a and b are equal ignoring ASCII case and the separators '-', '_' and ' '
+ * (the same rule as the GPU catalogue's look-up). */
+static int ts_name_equal(const char *a, const char *b)
+{
+    const unsigned char *p = (const unsigned char *)a;
+    const unsigned char *q = (const unsigned char *)b;
+    for (;;) {
+        while (ts_is_separator(*p))
+            p++;
+        while (ts_is_separator(*q))
+            q++;
+        if (*p == '\0' || *q == '\0')
+            return *p == *q;
+        if (ts_lower(*p) != ts_lower(*q))
+            return 0;
+        p++;
+        q++;
+    }
+}
+
+size_t trainsize_storage_count(void)
+{
+    return TS_COUNT(ts_storage);
+}
+
+const trainsize_storage_info *trainsize_storage_at(size_t index)
+{
+    return index < TS_COUNT(ts_storage) ? &ts_storage[index] : NULL;
+}
+
+const trainsize_storage_info *trainsize_storage_find(const char *name)
+{
+    size_t i;
+
+    if (name == NULL)
+        return NULL;
+    /* A name made of separators only ("", "-") matches nothing. */
+    for (i = 0; name[i] != '\0' && ts_is_separator((unsigned char)name[i]); i++)
+        ;
+    if (name[i] == '\0')
+        return NULL;
+
+    for (i = 0; i < TS_COUNT(ts_storage); i++) {
+        if (ts_name_equal(name, ts_storage[i].name))
+            return &ts_storage[i];
+    }
+    return NULL;
+}
