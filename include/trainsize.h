@@ -399,6 +399,35 @@ TRAINSIZE_API const trainsize_storage_info *trainsize_storage_find(const char *n
 /** @name Results
  * @{ */
 
+/** @name Warnings: the checklist, as bits of trainsize_result::warnings.
+ * @{ */
+#define TRAINSIZE_WARN_DOES_NOT_FIT (UINT64_C(1) << 0)     /**< peak_total exceeds the GPU. */
+#define TRAINSIZE_WARN_LOW_HEADROOM (UINT64_C(1) << 1)     /**< Fits, with less headroom than asked. */
+#define TRAINSIZE_WARN_HOST_RAM (UINT64_C(1) << 2)         /**< The set host RAM is too small. */
+#define TRAINSIZE_WARN_CPU_CORES (UINT64_C(1) << 3)        /**< The set core count is too small. */
+#define TRAINSIZE_WARN_STORAGE (UINT64_C(1) << 4)          /**< Storage slower than the job needs. */
+#define TRAINSIZE_WARN_NETWORK (UINT64_C(1) << 5)          /**< Network slower than the job needs. */
+#define TRAINSIZE_WARN_TP_WITHOUT_NVLINK (UINT64_C(1) << 6) /**< Tensor parallelism without NVLink. */
+#define TRAINSIZE_WARN_SLOW_MULTINODE (UINT64_C(1) << 7)   /**< Several servers over 10 GbE or less. */
+#define TRAINSIZE_WARN_NO_ECC (UINT64_C(1) << 8)           /**< Long run on GPUs without ECC. */
+#define TRAINSIZE_WARN_RACK_POWER (UINT64_C(1) << 9)       /**< A server beyond air cooling. */
+#define TRAINSIZE_WARN_NO_PRICE (UINT64_C(1) << 10)        /**< No price: costs are 0. */
+/** @} */
+
+/**
+ * @brief The stable name of one warning bit, as the JSON prints it ("low-vram-headroom").
+ * @param bit One TRAINSIZE_WARN_* value.
+ * @return A static string, or NULL for a value that is not one warning bit.
+ */
+TRAINSIZE_API const char *trainsize_warning_name(uint64_t bit);
+
+/**
+ * @brief A one-sentence explanation of one warning bit.
+ * @param bit One TRAINSIZE_WARN_* value.
+ * @return A static string, or NULL for a value that is not one warning bit.
+ */
+TRAINSIZE_API const char *trainsize_warning_text(uint64_t bit);
+
 /** Capacity of the name strings in ::trainsize_result, including the NUL. */
 #define TRAINSIZE_NAME_MAX 96
 
@@ -464,6 +493,25 @@ typedef struct trainsize_system {
     uint64_t storage_capacity;           /**< Dataset + checkpoints kept, bytes. */
     uint64_t storage_read_rate;          /**< Sustained read rate that keeps the GPUs fed, bytes/s. */
     double power_watts;                  /**< Whole job: GPUs and the rest of the servers, watts. */
+    double power_per_node_watts;         /**< One server, watts. */
+    double heat_btu_per_hour;            /**< Heat the whole job gives off, BTU per hour. */
+    double energy_kwh;                   /**< Energy of the run at the facility (PUE included), kWh. */
+    double co2_kg;                       /**< Emissions of that energy at the grid intensity, kg CO2e. */
+    double cost_cloud_usd;               /**< Renting: GPU-hours x price per GPU-hour, US dollars
+                                              (0 when no price is known). */
+    double cost_own_usd;                 /**< Owning: the run's share of the GPUs' purchase over
+                                              their life, support and power, US dollars (0 when
+                                              no price is known). */
+    uint64_t checkpoint_bytes;           /**< One checkpoint of the whole model, bytes. */
+    uint64_t checkpoint_write_rate;      /**< Write rate per server that saves a checkpoint in the
+                                              target time, bytes/s. */
+    uint64_t intra_node_rate_per_gpu;    /**< GPU-to-GPU bandwidth one GPU needs inside a server
+                                              (tensor and data parallelism), bytes/s, per direction. */
+    char storage_class[32];              /**< The slowest catalogue storage class that meets the
+                                              read and checkpoint needs (or the one set). */
+    char network_link[32];               /**< The slowest scale-out link that meets the inter-node
+                                              need with the server's NICs (or the one set); "" on
+                                              one server. */
 } trainsize_system;
 
 /** Compute and time. */
@@ -478,6 +526,9 @@ typedef struct trainsize_time {
     uint64_t steps;         /**< Optimizer steps. */
     double model_flops;     /**< Operations of the model itself, without recomputation (the
                                  numerator of MFU). */
+    double gpu_hours;       /**< GPUs x run time, hours. */
+    double comm_seconds;    /**< Communication per step that does not overlap compute, seconds
+                                 (included in step_seconds). */
 } trainsize_time;
 
 /** Everything an estimate returns. Caller-owned plain data. */
@@ -490,6 +541,7 @@ typedef struct trainsize_result {
     uint64_t gpus;                /**< GPUs in the job. */
     uint64_t data_parallel;       /**< Data-parallel degree: gpus / (tp * pp * cp). */
     uint64_t gradient_accumulation; /**< Micro-batches per optimizer step per data-parallel rank. */
+    uint64_t warnings;            /**< The checklist: TRAINSIZE_WARN_* bits that apply. */
 } trainsize_result;
 
 /**
@@ -526,7 +578,8 @@ typedef enum trainsize_field_type {
     TRAINSIZE_FIELD_F64 = 1,    /**< Double. */
     TRAINSIZE_FIELD_BOOL = 2,   /**< 0 or 1. */
     TRAINSIZE_FIELD_STRING = 3, /**< NUL-terminated text inside the result. */
-    TRAINSIZE_FIELD_CHOICE = 4  /**< An enum, read as its name. */
+    TRAINSIZE_FIELD_CHOICE = 4, /**< An enum, read as its name. */
+    TRAINSIZE_FIELD_FLAGS = 5   /**< A bit set (`u64`); each bit's name from trainsize_warning_name. */
 } trainsize_field_type;
 
 /** Description of one result field. Library-owned, static storage. */

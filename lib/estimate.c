@@ -106,11 +106,15 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
     if ((rc = fill_model(job, &pc, &out->model, err))) return rc;
     if ((rc = fill_memory(worst, worst_stage, &lay, &out->memory, err))) return rc;
     if ((rc = ts_time_make(job, &lay, &pc, &out->time, err))) return rc;
-    if ((rc = ts_system_make(job, &lay, &pc, &conv, &out->memory, &out->time, &out->system, err)))
+    if ((rc = ts_system_make(job, &lay, &pc, &conv, &out->memory, &out->time, &out->system,
+                             &out->warnings, err)))
         return rc;
     snprintf(out->gpu, sizeof out->gpu, "%s", job->gpu->name);
     out->gpus = lay.gpus;
     out->data_parallel = lay.dp;
     out->gradient_accumulation = lay.micro_batches;
+    ts_warnings_make(job, &lay, out, &out->warnings);
+    if (!isfinite(out->time.seconds) || !isfinite(out->system.energy_kwh))
+        return ts_fail(err, TRAINSIZE_E_OVERFLOW, "tokens", "tokens: time or energy does not fit a double");
     return ts_ok(err);
 }

@@ -99,7 +99,17 @@ int ts_time_make(const trainsize_job *job, const ts_layout *lay, const ts_param_
 
 /* Servers. */
 int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
-                   const ts_conv *conv, const trainsize_memory *mem, const trainsize_time *tm,
-                   trainsize_system *out, trainsize_error *err);
+                   const ts_conv *conv, const trainsize_memory *mem, trainsize_time *tm,
+                   trainsize_system *out, uint64_t *warnings, trainsize_error *err);
+
+/* Power, heat, energy, CO2 and cost, from the time's GPU-hours. */
+void ts_power_cost(const trainsize_job *job, const ts_layout *lay, const trainsize_time *tm,
+                   trainsize_system *sys, uint64_t *warnings);
+/* Energy in kWh of GPU-hours at a power per GPU (watts) and a PUE. */
+double ts_energy_kwh(double gpu_hours, double watts_per_gpu, double pue);
+
+/* The checklist warnings that depend on the whole result. */
+void ts_warnings_make(const trainsize_job *job, const ts_layout *lay, const trainsize_result *r,
+                      uint64_t *warnings);
 
 #endif

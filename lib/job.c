@@ -157,6 +157,22 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
         job->gpu = gpu;
         return ts_ok(err);
     }
+    case TS_SET_LINK: {
+        const trainsize_link_info *link = trainsize_link_find(value);
+        if (!link || link->kind != TRAINSIZE_LINK_SCALE_OUT)
+            return ts_fail(err, TRAINSIZE_E_UNKNOWN, name,
+                           "network: unknown scale-out link \"%.40s\" (e.g. ib-ndr, eth-100g)", value);
+        job->network = link;
+        return ts_ok(err);
+    }
+    case TS_SET_STORAGE: {
+        const trainsize_storage_info *st = trainsize_storage_find(value);
+        if (!st)
+            return ts_fail(err, TRAINSIZE_E_UNKNOWN, name,
+                           "storage: unknown storage class \"%.40s\" (e.g. nvme-gen4, nfs)", value);
+        job->storage = st;
+        return ts_ok(err);
+    }
     case TS_SET_LORA_TARGETS:
         return set_lora_targets(job, def, value, err);
     }
@@ -265,6 +281,8 @@ int trainsize_job_get(const trainsize_job *job, const char *name, char *buf, siz
     }
     case TS_SET_MODEL: n = snprintf(buf, cap, "%s", job->model.name); break;
     case TS_SET_GPU: n = snprintf(buf, cap, "%s", job->gpu ? job->gpu->name : ""); break;
+    case TS_SET_LINK: n = snprintf(buf, cap, "%s", job->network ? job->network->name : ""); break;
+    case TS_SET_STORAGE: n = snprintf(buf, cap, "%s", job->storage ? job->storage->name : ""); break;
     case TS_SET_LORA_TARGETS: n = get_lora_targets(job, def, buf, cap); break;
     }
     if (n < 0) return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: cannot format value", name);

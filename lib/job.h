@@ -83,7 +83,21 @@ struct trainsize_job {
     double allocator_slack;     /* reserved-but-free share of the allocated peak */
     uint64_t zero3_gather_layers;
     double hfu;                 /* achieved share of dense peak over executed FLOPs */
-    uint64_t cpu_cores_per_gpu;
+    /* Servers. */
+    uint64_t data_loader_workers; /* per GPU */
+    int sharded_loading;          /* ranks load only their shard of the weights */
+    uint64_t host_ram;            /* the server's RAM when given; 0: size it */
+    uint64_t cpu_cores;           /* the server's cores when given; 0: size them */
+    uint64_t nics_per_node;       /* 0: one per GPU */
+    const trainsize_link_info *network; /* NULL: choose */
+    const trainsize_storage_info *storage; /* NULL: choose */
+    double checkpoint_seconds;    /* target time to write a checkpoint */
+    double comm_share;            /* share of a step communication may take */
+    double headroom;              /* GPU memory to keep free, as a share */
+    /* Power and cost. */
+    double server_power_factor, pue, carbon_intensity;
+    double gpu_hour_usd, gpu_price_usd, amortization_years, support_share, power_usd_per_kwh;
+    double rack_power_watts;
     double host_ram_factor;     /* host RAM >= factor x node GPU memory */
     uint64_t checkpoints_kept;
 };

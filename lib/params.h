@@ -14,6 +14,8 @@ typedef enum ts_setter {
     TS_SET_CHOICE,    /* int member at `offset`: the index in info.choices */
     TS_SET_MODEL,     /* a preset: the whole shape */
     TS_SET_GPU,       /* a catalogue GPU */
+    TS_SET_LINK,      /* a catalogue network link */
+    TS_SET_STORAGE,   /* a catalogue storage class */
     TS_SET_LORA_TARGETS
 } ts_setter;
 

@@ -82,6 +82,24 @@ static const field_def FIELDS[] = {
      R(system.storage_read_rate)},
     {{"system.power_watts", F64, "watts", "whole job, GPUs and the rest of the servers"},
      R(system.power_watts)},
+    {{"system.power_per_node_watts", F64, "watts", "one server"}, R(system.power_per_node_watts)},
+    {{"system.heat_btu_per_hour", F64, "BTU/h", "heat of the whole job"}, R(system.heat_btu_per_hour)},
+    {{"system.energy_kwh", F64, "kWh", "energy of the run at the facility (PUE included)"},
+     R(system.energy_kwh)},
+    {{"system.co2_kg", F64, "kg CO2e", "emissions of that energy"}, R(system.co2_kg)},
+    {{"system.cost_cloud_usd", F64, "USD", "renting: GPU-hours x price per GPU-hour"},
+     R(system.cost_cloud_usd)},
+    {{"system.cost_own_usd", F64, "USD", "owning: amortised purchase, support and power"},
+     R(system.cost_own_usd)},
+    {{"system.checkpoint_bytes", U64, "bytes", "one checkpoint"}, R(system.checkpoint_bytes)},
+    {{"system.checkpoint_write_rate", U64, "bytes/s", "per server, to write it in the target time"},
+     R(system.checkpoint_write_rate)},
+    {{"system.intra_node_rate_per_gpu", U64, "bytes/s", "GPU-to-GPU bandwidth per GPU inside a server"},
+     R(system.intra_node_rate_per_gpu)},
+    {{"system.storage_class", TRAINSIZE_FIELD_STRING, "", "storage class that meets the needs"},
+     R(system.storage_class)},
+    {{"system.network_link", TRAINSIZE_FIELD_STRING, "", "scale-out link that meets the need"},
+     R(system.network_link)},
     {{"time.flops", F64, "flops", "FLOPs the GPUs execute, recomputation included"}, R(time.flops)},
     {{"time.seconds", F64, "seconds", "wall-clock time of the run"}, R(time.seconds)},
     {{"time.step_flops", F64, "flops", "one optimizer step"}, R(time.step_flops)},
@@ -90,11 +108,16 @@ static const field_def FIELDS[] = {
     {{"time.steps", U64, "steps", "optimizer steps"}, R(time.steps)},
     {{"time.model_flops", F64, "flops", "model FLOPs without recomputation (for MFU)"},
      R(time.model_flops)},
+    {{"time.gpu_hours", F64, "GPU-hours", "GPUs x run time"}, R(time.gpu_hours)},
+    {{"time.comm_seconds", F64, "seconds", "communication per step not overlapped by compute"},
+     R(time.comm_seconds)},
     {{"layout.gpu", TRAINSIZE_FIELD_STRING, "", "catalogue GPU"}, R(gpu)},
     {{"layout.gpus", U64, "GPUs", "GPUs in the job"}, R(gpus)},
     {{"layout.data_parallel", U64, "", "data-parallel degree"}, R(data_parallel)},
     {{"layout.gradient_accumulation", U64, "micro-batches", "micro-batches per step per rank"},
      R(gradient_accumulation)},
+    {{"warnings", TRAINSIZE_FIELD_FLAGS, "", "the checklist (names: trainsize_warning_name)"},
+     R(warnings)},
 };
 
 #define FIELD_COUNT (sizeof FIELDS / sizeof FIELDS[0])
@@ -126,6 +149,7 @@ int trainsize_result_field_get(const trainsize_result *result, size_t index, tra
         out->f64 = (double)out->u64;
         break;
     case TRAINSIZE_FIELD_F64: out->f64 = *(const double *)(const void *)(base + f->offset); break;
+    case TRAINSIZE_FIELD_FLAGS: out->u64 = *(const uint64_t *)(const void *)(base + f->offset); break;
     case TRAINSIZE_FIELD_BOOL:
         out->u64 = *(const int *)(const void *)(base + f->offset) ? 1u : 0u;
         break;

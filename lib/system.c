@@ -1,8 +1,8 @@
-/* Server sizing from the same job: host RAM, CPU cores, storage, inter-node bandwidth and
- * power. A first model, each rule named below; docs/methodology.md ("Servers") lists the
- * sources and what is left for the whole-server issue (link classes, checkpoint writes,
- * pipeline and tensor traffic across nodes, cost). */
+/* Server sizing from the same job: host RAM, CPU cores, storage, the links between GPUs
+ * and between servers, and the communication time the links add to a step. Each rule
+ * names its source or says it is an assumption; docs/methodology.md ("Servers") lists them. */
 #include <math.h>
+#include <stdio.h>
 
 #include "error.h"
 #include "estimate.h"
@@ -17,11 +17,12 @@
 /* Token ids on disk: uint32 per token (Megatron's indexed datasets use uint16 below 65,536
  * vocabulary entries and int32 above). */
 #define TS_DATASET_BYTES_PER_TOKEN 4.0
-/* Share of a step that data-parallel communication may take without being hidden. */
-#define TS_COMM_SHARE 0.25
-/* Rest of the server beyond the GPUs' TDP: DGX A100/H100/B200 maximum system power is
- * 2.03x/1.82x/1.79x the GPUs' TDP (hardware.md §4); 0.8 is the lower end. */
-#define TS_SERVER_POWER_FACTOR 0.8
+/* NVLink ring collectives reach 0.78-0.82 of the per-direction link rate (hardware.md §2.5:
+ * A100 78 %, H100/H200 81-82 %). */
+#define TS_SCALE_UP_SHARE 0.8
+/* The backward pass, which data-parallel gradient communication overlaps, is about two
+ * thirds of a step's compute (backward = 2 x forward). */
+#define TS_BACKWARD_SHARE (2.0 / 3.0)
 
 /* Host RAM sizes servers are sold with, GiB. */
 static const double RAM_SIZES[] = {64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384};
@@ -42,13 +43,13 @@ static int to_u64(double v, uint64_t *out, const char *field, trainsize_error *e
     return TRAINSIZE_OK;
 }
 
-/* One checkpoint: weights as held plus the optimizer state (master copy included); for
- * LoRA the adapters and their state only. */
+/* One checkpoint: weights as held (without fp8's cached copies) plus the optimizer state
+ * (master copy included); for LoRA the adapters and their state only. */
 static double checkpoint_bytes(const trainsize_job *job, const ts_param_counts *pc, const ts_conv *c)
 {
     double params = (double)pc->total;
     double state = c->adafactor ? c->state * ts_adafactor_elements(&job->model, pc) / params : c->state;
-    double weight = c->weight - (job->precision == TS_PREC_FP8_MIXED ? 1.0 : 0.0); /* no fp8 cache */
+    double weight = c->weight - (job->precision == TS_PREC_FP8_MIXED ? 1.0 : 0.0);
     if (job->lora_rank) {
         double adapters = ts_lora_layer_params(job) * (double)job->model.layers;
         return adapters * (c->adapter_weight + c->adapter_state);
@@ -56,51 +57,174 @@ static double checkpoint_bytes(const trainsize_job *job, const ts_param_counts *
     return params * (weight + c->master + state);
 }
 
+/* Bytes one step moves, by parallelism. */
+typedef struct traffic {
+    double tp_per_gpu;     /* tensor-parallel collectives, per GPU */
+    double ep_per_gpu;     /* MoE all-to-all, per GPU */
+    double dp_intra_per_gpu; /* data-parallel reduction inside a server, per GPU */
+    double dp_inter_per_node; /* data-parallel reduction between servers, per server */
+} traffic;
+
+/* Ring collectives move 2 (n - 1)/n of the data per rank (ZeRO paper §7). */
+static double ring(double n) { return n > 1.0 ? 2.0 * (n - 1.0) / n : 0.0; }
+
+static void traffic_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
+                         const ts_conv *c, traffic *tr)
+{
+    const ts_model *m = &job->model;
+    double gpn = (double)lay->gpus_per_node, t = (double)lay->tp;
+    double sbh = (double)job->seq / (double)lay->cp * (double)job->micro_batch * (double)m->hidden;
+    double per_step = (double)lay->layers_per_stage * (double)lay->micro_batches;
+    double params = (double)pc->total, model_parallel = t * (double)lay->pp;
+    double share = model_parallel > gpn ? gpn / model_parallel : 1.0; /* of a replica per node */
+    double k = (double)lay->nodes * share;                         /* nodes per DP group */
+    double dp_in_node = gpn / fmin(gpn, model_parallel * (double)lay->cp);
+    double grads = job->lora_rank ? ts_lora_layer_params(job) * (double)m->layers * c->adapter_grad
+                                  : params * c->grad;
+    /* Megatron's tensor parallelism: two all-reduces of s b h in the forward pass of each
+     * layer and two in the backward (Shoeybi et al. 2019, §3); full recomputation repeats
+     * the forward's two. */
+    double tp_collectives = job->recompute == TS_RECOMPUTE_FULL ? 6.0 : 4.0;
+    tr->tp_per_gpu = lay->tp > 1 ? tp_collectives * ring(t) * sbh * c->act * per_step : 0.0;
+    /* Expert parallelism: dispatch and combine all-to-alls, forward and backward, of each
+     * token's k copies; (e - 1)/e of them leave the rank. */
+    tr->ep_per_gpu = ts_model_is_moe(m) && lay->ep > 1
+                         ? 4.0 * (double)m->experts_per_token * sbh * c->act *
+                               ((double)lay->ep - 1.0) / (double)lay->ep * per_step
+                         : 0.0;
+    /* Data parallelism, hierarchically: inside a server across its DP ranks, then between
+     * the k servers of a DP group, each sending 2 (k - 1)/k of the gradients it holds. */
+    tr->dp_intra_per_gpu = ring(dp_in_node) * grads / model_parallel;
+    tr->dp_inter_per_node = lay->dense_shard > 1 ? ring(k) * grads * share : 0.0;
+    if (job->zero >= 3) { /* ZeRO-3 all-gathers the weights too: 3 instead of 2 */
+        tr->dp_intra_per_gpu *= 1.5;
+        tr->dp_inter_per_node *= 1.5;
+    }
+}
+
+/* 10 GbE: the checklist calls multi-node training over it (or slower) unbalanced. */
+#define TS_SLOW_NETWORK 1250000000ull
+
+/* The slowest scale-out link faster than 10 GbE whose achieved rate per port meets
+ * `need`; NULL if none. */
+static const trainsize_link_info *choose_link(double need_per_port)
+{
+    const trainsize_link_info *best = NULL;
+    size_t i;
+    for (i = 0; i < trainsize_link_count(); i++) {
+        const trainsize_link_info *l = trainsize_link_at(i);
+        double rate = (double)l->bandwidth * l->achieved_share;
+        if (l->kind != TRAINSIZE_LINK_SCALE_OUT || l->bandwidth <= TS_SLOW_NETWORK ||
+            rate < need_per_port)
+            continue;
+        if (!best || rate < (double)best->bandwidth * best->achieved_share) best = l;
+    }
+    return best;
+}
+
+/* The slowest storage class whose per-client rates meet both needs; NULL if none. */
+static const trainsize_storage_info *choose_storage(double read, double write)
+{
+    const trainsize_storage_info *best = NULL;
+    size_t i;
+    for (i = 0; i < trainsize_storage_count(); i++) {
+        const trainsize_storage_info *st = trainsize_storage_at(i);
+        if ((double)st->read_rate < read || (double)st->write_rate < write) continue;
+        if (!best || st->read_rate < best->read_rate) best = st;
+    }
+    return best;
+}
+
+/* Per-direction GPU-to-GPU bandwidth one GPU achieves inside a server. */
+static double scale_up_rate(const trainsize_gpu_info *gpu)
+{
+    char name[16];
+    const trainsize_link_info *pcie;
+    if (gpu->scale_up_bandwidth) return (double)gpu->scale_up_bandwidth / 2.0 * TS_SCALE_UP_SHARE;
+    snprintf(name, sizeof name, "pcie%d", gpu->pcie_generation);
+    pcie = trainsize_link_find(name);
+    return pcie ? (double)pcie->bandwidth * pcie->achieved_share : 1e9;
+}
+
 int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
-                   const ts_conv *conv, const trainsize_memory *mem, const trainsize_time *tm,
-                   trainsize_system *out, trainsize_error *err)
+                   const ts_conv *conv, const trainsize_memory *mem, trainsize_time *tm,
+                   trainsize_system *out, uint64_t *warnings, trainsize_error *err)
 {
     double gpn = (double)lay->gpus_per_node, params = (double)pc->total;
-    double node_gpu_memory = gpn * (double)lay->capacity;
-    /* Every rank loads its own 16-bit copy of the model unless loading is sharded. */
-    double needed = gpn * ((double)mem->host_offload + 2.0 * params) + TS_HOST_RESERVE;
-    double ram = fmax(job->host_ram_factor * node_gpu_memory, needed);
-    double tokens_per_s = (double)lay->global_batch * (double)job->seq / tm->step_seconds;
-    double net = 0.0;
+    double nodes = (double)lay->nodes, compute_step = tm->step_seconds;
+    double nics = job->nics_per_node ? (double)job->nics_per_node : gpn;
+    double copies = job->sharded_loading ? 2.0 * params / gpn : 2.0 * params;
+    double ram_need = gpn * ((double)mem->host_offload + copies) + TS_HOST_RESERVE;
+    double ram_floor = job->host_ram_factor * gpn * (double)lay->capacity;
+    double cores = fmax(TS_MIN_CORES, gpn * ((double)job->data_loader_workers + 1.0));
+    double tokens_per_s = (double)lay->global_batch * (double)job->seq / compute_step;
+    double ckpt = checkpoint_bytes(job, pc, conv);
+    double read_need = tokens_per_s * TS_DATASET_BYTES_PER_TOKEN / nodes;
+    double write_need = ckpt / nodes / job->checkpoint_seconds;
+    double window = job->comm_share * compute_step, intra = scale_up_rate(job->gpu);
+    double tp_rate, ep_rate, net_rate = 0.0, exposed, dp_time;
+    const trainsize_link_info *link = NULL;
+    const trainsize_storage_info *st;
+    traffic tr;
     int rc;
-    if (lay->nodes > 1 && lay->dense_shard > 1) {
-        /* Hierarchical all-reduce of the gradients, as NCCL runs it across nodes: inside
-         * a node first, then between the k nodes of the data-parallel group, where each
-         * node sends 2 (k - 1) / k of the gradients it holds (ZeRO paper §7 for the ring
-         * volume). A node holds one replica's gradients, or its share when the model
-         * (tp x pp) spans nodes. ZeRO-3 adds the parameter all-gather (3 instead of 2). */
-        double model_parallel = (double)lay->tp * (double)lay->pp;
-        double share = model_parallel > gpn ? gpn / model_parallel : 1.0;
-        double k = (double)lay->nodes * share;
-        double per_node;
-        if (job->lora_rank) {
-            /* Only the adapters have gradients; ZeRO-3 still gathers the frozen base. */
-            double adapters = ts_lora_layer_params(job) * (double)job->model.layers;
-            per_node = conv->adapter_grad * adapters * share * 2.0 * (k - 1.0) / k;
-            if (job->zero >= 3) per_node += conv->frozen_layer * params * share * (k - 1.0) / k;
-        } else {
-            per_node = conv->grad * params * share * 2.0 * (k - 1.0) / k;
-            if (job->zero >= 3) per_node *= 1.5;
-        }
-        if (k > 1.0) net = per_node / (TS_COMM_SHARE * tm->step_seconds);
-    }
+
+    traffic_make(job, lay, pc, conv, &tr);
     out->nodes = lay->nodes;
     out->gpus_per_node = lay->gpus_per_node;
-    if ((rc = to_u64(round_up_ram(ram), &out->host_ram_per_node, "host_ram_per_node", err))) return rc;
-    out->cpu_cores_per_node = (uint64_t)fmax(TS_MIN_CORES, gpn * (double)job->cpu_cores_per_gpu);
-    if ((rc = to_u64(net, &out->interconnect_rate_per_node, "interconnect_rate_per_node", err))) return rc;
-    if ((rc = to_u64(tm->tokens * TS_DATASET_BYTES_PER_TOKEN +
-                         (double)job->checkpoints_kept * checkpoint_bytes(job, pc, conv),
-                     &out->storage_capacity, "storage_capacity", err)))
+    if ((rc = to_u64(round_up_ram(fmax(ram_floor, ram_need)), &out->host_ram_per_node,
+                     "host_ram_per_node", err)))
         return rc;
-    if ((rc = to_u64(tokens_per_s * TS_DATASET_BYTES_PER_TOKEN, &out->storage_read_rate,
-                     "storage_read_rate", err)))
+    if (job->host_ram && ((double)job->host_ram < ram_need || (double)job->host_ram < ram_floor))
+        *warnings |= TRAINSIZE_WARN_HOST_RAM;
+    out->cpu_cores_per_node = (uint64_t)cores;
+    if (job->cpu_cores && (double)job->cpu_cores < cores) *warnings |= TRAINSIZE_WARN_CPU_CORES;
+
+    /* Storage: capacity, the read rate that feeds the GPUs, the checkpoint write rate. */
+    if ((rc = to_u64(tm->tokens * TS_DATASET_BYTES_PER_TOKEN + (double)job->checkpoints_kept * ckpt,
+                     &out->storage_capacity, "storage_capacity", err)) ||
+        (rc = to_u64(read_need * nodes, &out->storage_read_rate, "storage_read_rate", err)) ||
+        (rc = to_u64(ckpt, &out->checkpoint_bytes, "checkpoint_bytes", err)) ||
+        (rc = to_u64(write_need, &out->checkpoint_write_rate, "checkpoint_write_rate", err)))
         return rc;
-    out->power_watts = (double)lay->gpus * job->gpu->tdp_watts * (1.0 + TS_SERVER_POWER_FACTOR);
+    st = job->storage ? job->storage : choose_storage(read_need, write_need);
+    if (!st || (double)st->read_rate < read_need || (double)st->write_rate < write_need)
+        *warnings |= TRAINSIZE_WARN_STORAGE;
+    snprintf(out->storage_class, sizeof out->storage_class, "%s", st ? st->name : "");
+
+    /* Links: what each GPU needs inside a server, what each server needs between
+     * servers, for communication to fit in comm-share of the step. */
+    tp_rate = lay->tp <= lay->gpus_per_node ? tr.tp_per_gpu : 0.0;
+    ep_rate = lay->ep <= lay->gpus_per_node ? tr.ep_per_gpu : 0.0;
+    if ((rc = to_u64((tp_rate + ep_rate + tr.dp_intra_per_gpu) / window, &out->intra_node_rate_per_gpu,
+                     "intra_node_rate_per_gpu", err)))
+        return rc;
+    if (lay->nodes > 1) {
+        double spill = (lay->tp > lay->gpus_per_node ? tr.tp_per_gpu : 0.0) +
+                       (lay->ep > lay->gpus_per_node ? tr.ep_per_gpu : 0.0);
+        net_rate = (tr.dp_inter_per_node + gpn * spill) / window;
+        link = job->network ? job->network : choose_link(net_rate / nics);
+        if (!link || (double)link->bandwidth * link->achieved_share * nics < net_rate)
+            *warnings |= TRAINSIZE_WARN_NETWORK;
+        if (link && link->bandwidth <= TS_SLOW_NETWORK) *warnings |= TRAINSIZE_WARN_SLOW_MULTINODE;
+    }
+    if ((rc = to_u64(net_rate, &out->interconnect_rate_per_node, "interconnect_rate_per_node", err)))
+        return rc;
+    snprintf(out->network_link, sizeof out->network_link, "%s", link ? link->name : "");
+
+    /* Time the links add: tensor- and expert-parallel collectives block the step; the
+     * data-parallel reduction overlaps the backward pass and adds only what exceeds it. */
+    {
+        double node_rate = link ? (double)link->bandwidth * link->achieved_share * nics / gpn : intra;
+        double tp_time = tr.tp_per_gpu / (lay->tp <= lay->gpus_per_node ? intra : node_rate);
+        double ep_time = tr.ep_per_gpu / (lay->ep <= lay->gpus_per_node ? intra : node_rate);
+        dp_time = tr.dp_intra_per_gpu / intra +
+                  (link ? tr.dp_inter_per_node / ((double)link->bandwidth * link->achieved_share * nics) : 0.0);
+        exposed = fmax(0.0, dp_time - TS_BACKWARD_SHARE * compute_step);
+        tm->comm_seconds = tp_time + ep_time + exposed;
+        tm->step_seconds += tm->comm_seconds;
+        tm->seconds = tm->step_seconds * (double)tm->steps;
+        tm->gpu_hours = tm->seconds * (double)lay->gpus / 3600.0;
+    }
+    ts_power_cost(job, lay, tm, out, warnings);
     return ts_ok(err);
 }

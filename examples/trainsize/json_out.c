@@ -201,6 +201,20 @@ static int write_value(cli_out *o, const trainsize_result *r, size_t index)
     case TRAINSIZE_FIELD_CHOICE:
         cli_json_string(o, v.text);
         break;
+    case TRAINSIZE_FIELD_FLAGS: {
+        /* A bit set: the names of the bits that are set, as an array of strings. */
+        int bit, first = 1;
+        cli_out_putc(o, '[');
+        for (bit = 0; bit < 64; bit++) {
+            const char *name = trainsize_warning_name(UINT64_C(1) << bit);
+            if (!(v.u64 & (UINT64_C(1) << bit)) || !name) continue;
+            if (!first) cli_out_puts(o, ", ");
+            cli_json_string(o, name);
+            first = 0;
+        }
+        cli_out_putc(o, ']');
+        break;
+    }
     default:
         cli_out_puts(o, "null"); /* a type newer than this command */
         break;

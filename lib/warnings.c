@@ -1,0 +1,68 @@
+/* The checklist: conditions a buyer or a scheduler should hear about, as bits of
+ * trainsize_result.warnings, each with a stable name (the JSON) and a sentence. */
+#include "estimate.h"
+
+typedef struct warning_def {
+    uint64_t bit;
+    const char *name;
+    const char *text;
+} warning_def;
+
+static const warning_def WARNINGS[] = {
+    {TRAINSIZE_WARN_DOES_NOT_FIT, "does-not-fit", "the job does not fit the GPU's memory"},
+    {TRAINSIZE_WARN_LOW_HEADROOM, "low-vram-headroom",
+     "less GPU memory headroom than the headroom setting leaves for growth and fragmentation"},
+    {TRAINSIZE_WARN_HOST_RAM, "host-ram-short",
+     "the server's host RAM is below what the job needs (or below 2 x its GPU memory)"},
+    {TRAINSIZE_WARN_CPU_CORES, "cpu-cores-short", "the server has fewer CPU cores than the job needs"},
+    {TRAINSIZE_WARN_STORAGE, "storage-too-slow",
+     "the storage cannot read as fast as the GPUs consume data, or write a checkpoint in time"},
+    {TRAINSIZE_WARN_NETWORK, "network-too-slow",
+     "the inter-node network is slower than the step needs within its communication share"},
+    {TRAINSIZE_WARN_TP_WITHOUT_NVLINK, "tensor-parallel-without-nvlink",
+     "tensor parallelism over PCIe or across servers: its per-layer collectives need NVLink-class links"},
+    {TRAINSIZE_WARN_SLOW_MULTINODE, "multi-node-over-10gbe",
+     "a multi-node job over 10 GbE or slower"},
+    {TRAINSIZE_WARN_NO_ECC, "no-ecc-long-run",
+     "a long run on GPUs without ECC memory (consumer cards): silent corruption goes unnoticed"},
+    {TRAINSIZE_WARN_RACK_POWER, "beyond-air-cooling",
+     "a server draws more than the air-cooled rack budget; plan liquid cooling or fewer per rack"},
+    {TRAINSIZE_WARN_NO_PRICE, "no-price", "no price known for this GPU; set gpu-hour-usd / gpu-price-usd"},
+};
+
+#define WARNING_COUNT (sizeof WARNINGS / sizeof WARNINGS[0])
+
+const char *trainsize_warning_name(uint64_t bit)
+{
+    size_t i;
+    for (i = 0; i < WARNING_COUNT; i++)
+        if (WARNINGS[i].bit == bit) return WARNINGS[i].name;
+    return NULL;
+}
+
+const char *trainsize_warning_text(uint64_t bit)
+{
+    size_t i;
+    for (i = 0; i < WARNING_COUNT; i++)
+        if (WARNINGS[i].bit == bit) return WARNINGS[i].text;
+    return NULL;
+}
+
+/* Long runs: a day of GPU time per GPU (an assumption: the window in which an uncorrected
+ * memory error becomes likely enough to matter on consumer cards). */
+#define TS_LONG_RUN_HOURS 24.0
+
+void ts_warnings_make(const trainsize_job *job, const ts_layout *lay, const trainsize_result *r,
+                      uint64_t *warnings)
+{
+    const trainsize_memory *m = &r->memory;
+    double headroom = (double)m->gpu_capacity - (double)m->peak_total;
+    if (!m->fits) *warnings |= TRAINSIZE_WARN_DOES_NOT_FIT;
+    else if (headroom < job->headroom * (double)m->gpu_capacity) *warnings |= TRAINSIZE_WARN_LOW_HEADROOM;
+    /* Tensor parallelism needs a GPU-to-GPU fabric inside one server. */
+    if (lay->tp > 1 && (job->gpu->scale_up_bandwidth == 0 || lay->tp > lay->gpus_per_node))
+        *warnings |= TRAINSIZE_WARN_TP_WITHOUT_NVLINK;
+    if (!job->gpu->ecc && r->time.seconds / 3600.0 > TS_LONG_RUN_HOURS)
+        *warnings |= TRAINSIZE_WARN_NO_ECC;
+    if (r->system.power_per_node_watts > job->rack_power_watts) *warnings |= TRAINSIZE_WARN_RACK_POWER;
+}
