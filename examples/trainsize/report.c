@@ -355,20 +355,66 @@ static void system_section(cli_out *o, const trainsize_result *r)
     cli_out_printf(o, "%s\n", cli_fmt_iec(a, sizeof a, (double)s->host_ram_per_node));
     key(o, "  CPU cores per server");
     cli_out_printf(o, "%s\n", cli_fmt_thousands(a, sizeof a, s->cpu_cores_per_node));
-    key(o, "  interconnect");
+    key(o, "  GPU to GPU");
+    if (s->intra_node_rate_per_gpu == 0) {
+        cli_out_puts(o, "no traffic inside a server\n");
+    } else {
+        rate_text(t, sizeof t, s->intra_node_rate_per_gpu);
+        cli_out_printf(o, "%s per GPU, per direction\n", t);
+    }
+    key(o, "  between servers");
     if (s->interconnect_rate_per_node == 0) {
         cli_out_puts(o, s->nodes > 1 ? "no data-parallel traffic between servers\n"
                                      : "none needed (one server)\n");
     } else {
         rate_text(t, sizeof t, s->interconnect_rate_per_node);
-        cli_out_printf(o, "%s per server\n", t);
+        cli_out_printf(o, "%s per server", t);
+        if (s->network_link[0]) cli_out_printf(o, "; link: %.31s", s->network_link);
+        cli_out_putc(o, '\n');
     }
     key(o, "  storage");
+    cli_out_printf(o, "%s for dataset and checkpoints", cli_fmt_si(a, sizeof a, (double)s->storage_capacity, "B"));
+    if (s->storage_class[0]) cli_out_printf(o, "; class: %.31s", s->storage_class);
+    cli_out_putc(o, '\n');
+    key(o, "");
     rate_text(t, sizeof t, s->storage_read_rate);
-    cli_out_printf(o, "%s for dataset and checkpoints; read %s\n",
-                   cli_fmt_si(a, sizeof a, (double)s->storage_capacity, "B"), t);
+    cli_out_printf(o, "read %s to feed the GPUs\n", t);
+    key(o, "  checkpoints");
+    rate_text(t, sizeof t, s->checkpoint_write_rate);
+    cli_out_printf(o, "%s each; written at %s per server\n",
+                   cli_fmt_si(a, sizeof a, (double)s->checkpoint_bytes, "B"), t);
     key(o, "  power");
-    cli_out_printf(o, "%s for the whole job\n", cli_fmt_si(a, sizeof a, s->power_watts, "W"));
+    cli_out_printf(o, "%s per server, %s in all", cli_fmt_si(a, sizeof a, s->power_per_node_watts, "W"),
+                   cli_fmt_si(b, sizeof b, s->power_watts, "W"));
+    cli_out_printf(o, "; heat %s\n", cli_fmt_si(a, sizeof a, s->heat_btu_per_hour, "BTU/h"));
+    key(o, "  energy");
+    cli_out_printf(o, "%s", cli_fmt_si(a, sizeof a, s->energy_kwh * 1000.0, "Wh"));
+    if (s->co2_kg >= 1000.0)
+        cli_out_printf(o, " (PUE included); %.1f t CO2e\n", s->co2_kg / 1000.0);
+    else
+        cli_out_printf(o, " (PUE included); %.1f kg CO2e\n", s->co2_kg);
+    key(o, "  cost");
+    if (s->cost_cloud_usd > 0)
+        cli_out_printf(o, "cloud $%s", cli_fmt_thousands(a, sizeof a, (uint64_t)(s->cost_cloud_usd + 0.5)));
+    else
+        cli_out_puts(o, "cloud: no price (--gpu-hour-usd)");
+    if (s->cost_own_usd > 0)
+        cli_out_printf(o, "; owned $%s\n", cli_fmt_thousands(a, sizeof a, (uint64_t)(s->cost_own_usd + 0.5)));
+    else
+        cli_out_puts(o, "; owned: no price (--gpu-price-usd)\n");
+    cli_out_putc(o, '\n');
+}
+
+/* The checklist: one line per warning that applies. */
+static void warnings_section(cli_out *o, const trainsize_result *r)
+{
+    int bit;
+    if (r->warnings == 0) return;
+    cli_out_puts(o, "Warnings\n");
+    for (bit = 0; bit < 64; bit++) {
+        const char *text = trainsize_warning_text(UINT64_C(1) << bit);
+        if ((r->warnings & (UINT64_C(1) << bit)) && text) cli_out_printf(o, "  - %.90s\n", text);
+    }
     cli_out_putc(o, '\n');
 }
 
@@ -387,6 +433,11 @@ static void time_section(cli_out *o, const trainsize_job *job, const trainsize_r
         snprintf(b, sizeof b, "%.3e", t->tokens);
     cli_out_printf(o, "%s step%s of %s; %s tokens\n", cli_fmt_thousands(a, sizeof a, t->steps),
                    t->steps == 1 ? "" : "s", cli_fmt_duration(c, sizeof c, t->step_seconds), b);
+    if (t->comm_seconds > 0) {
+        key(o, "  communication");
+        cli_out_printf(o, "%s per step not hidden by compute (included)\n",
+                       cli_fmt_duration(a, sizeof a, t->comm_seconds));
+    }
     key(o, "  total");
     if (t->seconds >= 3600.0 && t->seconds < 1e12)
         cli_out_printf(o, "%.1f hours = %.2f days", t->seconds / 3600.0, t->seconds / 86400.0);
@@ -396,6 +447,8 @@ static void time_section(cli_out *o, const trainsize_job *job, const trainsize_r
         cli_out_puts(o, cli_fmt_duration(a, sizeof a, t->seconds));
     if (job_is(job, "tokens", "0"))
         cli_out_puts(o, " (one optimizer step; --tokens N sizes a whole training run)");
+    else
+        cli_out_printf(o, "; %s GPU-hours", cli_fmt_thousands(a, sizeof a, (uint64_t)(t->gpu_hours + 0.5)));
     cli_out_putc(o, '\n');
 }
 
@@ -405,4 +458,6 @@ void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r)
     memory_table(o, r);
     system_section(o, r);
     time_section(o, job, r);
+    cli_out_putc(o, '\n');
+    warnings_section(o, r);
 }
