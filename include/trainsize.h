@@ -321,6 +321,54 @@ TRAINSIZE_API size_t trainsize_gpu_count(void);
 TRAINSIZE_API const trainsize_gpu_info *trainsize_gpu_at(size_t index);
 
 /**
+ * @brief Use a GPU of the caller's own description instead of a catalogue entry.
+ *
+ * The job keeps its own copy of `info` (its strings included, truncated to
+ * ::TRAINSIZE_NAME_MAX bytes), so `info` need not outlive the call. Required: a non-empty
+ * `name`, `memory_bytes` > 0, `flops_bf16` > 0 and `tdp_watts` > 0; the other figures may
+ * be 0 (unknown: `flops_fp32` then falls back to `flops_bf16` / 8, no FP8, PCIe 4, no
+ * NVLink, no prices).
+ *
+ * @param[in,out] job  The job.
+ * @param[in]     info The description.
+ * @param[out]    err  Details on failure (the offending field); may be NULL.
+ * @return ::TRAINSIZE_OK, ::TRAINSIZE_E_INVALID or ::TRAINSIZE_E_ARGUMENT; on failure the
+ *         job is unchanged.
+ */
+TRAINSIZE_API int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info,
+                                        trainsize_error *err);
+
+/**
+ * @brief Use a GPU described by a JSON device file's text.
+ *
+ * An object with the keys of ::trainsize_gpu_info (`name`, `memory_bytes` or `memory_gib`,
+ * `memory_bandwidth`, `flops_fp32`, `flops_bf16`, `flops_fp8`, `tdp_watts`, `ecc`,
+ * `data_center`, `scale_up_bandwidth`, `pcie_generation`, `cloud_usd_per_hour`,
+ * `purchase_usd`, `full_name`, `source`); unknown keys are ignored; bounded like
+ * ::trainsize_job_load_hf_config. Then as ::trainsize_job_set_gpu.
+ *
+ * @param[in,out] job  The job.
+ * @param[in]     json The JSON text (need not be NUL-terminated).
+ * @param[in]     len  Its length in bytes.
+ * @param[out]    err  Details on failure (the offending key); may be NULL.
+ * @return ::TRAINSIZE_OK, ::TRAINSIZE_E_PARSE, ::TRAINSIZE_E_LIMIT, ::TRAINSIZE_E_INVALID or
+ *         ::TRAINSIZE_E_ARGUMENT; on failure the job is unchanged.
+ */
+TRAINSIZE_API int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len,
+                                              trainsize_error *err);
+
+/**
+ * @brief Use a GPU described by a JSON device file (see ::trainsize_job_load_gpu_json).
+ * @param[in,out] job  The job.
+ * @param[in]     path File path (NUL-terminated).
+ * @param[out]    err  Details on failure; may be NULL.
+ * @return As ::trainsize_job_load_gpu_json, plus ::TRAINSIZE_E_IO when the file cannot be
+ *         read.
+ */
+TRAINSIZE_API int trainsize_job_load_gpu_file(trainsize_job *job, const char *path,
+                                              trainsize_error *err);
+
+/**
  * @brief Find a catalogue GPU by name or short form, case-insensitively.
  * @param name A name such as "a100-80gb", "H100-80GB" or "rtx-4090".
  * @return A pointer to static, library-owned data, or NULL when there is no such GPU.

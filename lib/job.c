@@ -30,12 +30,25 @@ trainsize_job *trainsize_job_new(void)
     return job;
 }
 
+/* A custom GPU's strings live in the job: point them (and job->gpu) at this job's copy. */
+void ts_job_rebind_custom_gpu(trainsize_job *job, int in_use)
+{
+    job->custom_gpu.name = job->custom_name;
+    job->custom_gpu.full_name = job->custom_full_name;
+    job->custom_gpu.source = job->custom_source;
+    job->custom_gpu.price_source = "";
+    if (in_use) job->gpu = &job->custom_gpu;
+}
+
 trainsize_job *trainsize_job_clone(const trainsize_job *job)
 {
     trainsize_job *copy;
     if (!job) return NULL;
     copy = malloc(sizeof *copy);
-    if (copy) *copy = *job;
+    if (copy) {
+        *copy = *job;
+        ts_job_rebind_custom_gpu(copy, job->gpu == &job->custom_gpu);
+    }
     return copy;
 }
 

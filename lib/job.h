@@ -63,7 +63,10 @@ struct trainsize_job {
     uint64_t dropout_mask_bytes;
     int mean_keeps_input;  /* torch <= 1.13 */
     /* Hardware and layout. */
-    const trainsize_gpu_info *gpu;
+    const trainsize_gpu_info *gpu; /* the catalogue's, or &custom_gpu */
+    trainsize_gpu_info custom_gpu; /* a caller's device; its strings point into the arrays */
+    char custom_name[TRAINSIZE_NAME_MAX], custom_full_name[TRAINSIZE_NAME_MAX];
+    char custom_source[TRAINSIZE_NAME_MAX];
     uint64_t gpu_memory;   /* 0: the catalogue's */
     uint64_t gpus;
     uint64_t gpus_per_node; /* 0: min(gpus, 8) */
@@ -104,5 +107,8 @@ struct trainsize_job {
 
 /* Fill a job with the defaults of the parameter catalogue (no model). */
 void ts_job_defaults(trainsize_job *job);
+
+/* Point the custom GPU's strings at this job's arrays; with in_use, select it. */
+void ts_job_rebind_custom_gpu(trainsize_job *job, int in_use);
 
 #endif

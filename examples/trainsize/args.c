@@ -86,7 +86,8 @@ int cli_parse_options(int argc, char **argv, cli_options *out)
             continue;
         }
         p = NULL;
-        if (!name_is(name, len, "model") && !name_is(name, len, "hf-config")) {
+        if (!name_is(name, len, "model") && !name_is(name, len, "hf-config") &&
+            !name_is(name, len, "gpu-file")) {
             p = cli_find_param(name, len);
             if (!p) {
                 cli_error("unknown option '--%.*s' (see trainsize estimate --help)",
@@ -112,6 +113,8 @@ int cli_parse_options(int argc, char **argv, cli_options *out)
         }
         if (!p && name_is(name, len, "model")) {
             out->model = value;
+        } else if (!p && name_is(name, len, "gpu-file")) {
+            out->gpu_file = value;
         } else if (!p) {
             out->hf_config = value;
         } else {
@@ -181,7 +184,17 @@ int cli_build_job(const cli_options *opts, trainsize_job **out)
             int rc = trainsize_job_set(job, opts->sets[i].name, opts->sets[i].value, &err);
             if (rc != TRAINSIZE_OK)
                 status = cli_library_error(rc, &err);
+            if (opts->gpu_file && strcmp(opts->sets[i].name, "gpu") == 0) {
+                cli_error("options --gpu and --gpu-file exclude each other: give one GPU");
+                status = CLI_EXIT_USAGE;
+            }
         }
+    }
+    /* A device file replaces the GPU, of the example job too. */
+    if (status == CLI_EXIT_OK && opts->gpu_file) {
+        int rc = trainsize_job_load_gpu_file(job, opts->gpu_file, &err);
+        if (rc != TRAINSIZE_OK)
+            status = cli_library_error(rc, &err);
     }
     if (status != CLI_EXIT_OK) {
         trainsize_job_free(job);

@@ -97,6 +97,7 @@ typedef struct cli_options {
     int help;              /**< --help or -h */
     const char *model;     /**< --model NAME (the last one) */
     const char *hf_config; /**< --hf-config FILE (the last one) */
+    const char *gpu_file;  /**< --gpu-file FILE (the last one) */
     cli_setting *sets;     /**< Other parameters, in command-line order. */
     size_t set_count;
 } cli_options;

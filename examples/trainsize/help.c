@@ -207,7 +207,12 @@ static void estimate_help(cli_out *o)
                : "a built-in model preset (see `trainsize models`)");
     option(o, "hf-config", "FILE",
            "a Hugging Face config.json (model types gpt2, llama, mistral, mixtral, qwen2, "
-           "gemma, phi3 and more)");
+           "gemma, phi3)");
+    cli_out_puts(o, "\nGPU of your own (instead of --gpu):\n");
+    option(o, "gpu-file", "FILE",
+           "a JSON device description: name, memory_bytes or memory_gib, flops_bf16, "
+           "tdp_watts required; memory_bandwidth, flops_fp32, flops_fp8, ecc, data_center, "
+           "scale_up_bandwidth, pcie_generation, cloud_usd_per_hour, purchase_usd optional");
     cli_out_puts(o, "\nOutput:\n");
     option(o, "json", "", "print one JSON object on standard output instead of the report");
     option(o, "help", "", "show this help");

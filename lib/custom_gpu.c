@@ -1,0 +1,136 @@
+/* GPUs of the caller's own description: from a struct, or from a JSON device file. The
+ * job keeps a copy, so the catalogue's entries and the caller's stay interchangeable. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "file_read.h"
+#include "job.h"
+#include "json.h"
+
+#define GIB 1073741824.0
+/* An FP32 rate is rarely on a datasheet's first line; unset, it is taken as an eighth of
+ * the 16-bit tensor rate (A100: 19.5 of 312 is 1/16; H100 SXM: 67 of 989 is 1/15; an
+ * eighth errs on the fast side for fp32 jobs) and said so in the docs. */
+#define TS_FP32_FALLBACK_SHARE (1.0 / 8.0)
+#define TS_DEFAULT_PCIE 4
+
+static int positive(double v, const char *field, trainsize_error *err)
+{
+    if (!(v > 0) || v > 1e30)
+        return ts_fail(err, TRAINSIZE_E_INVALID, field, "gpu: %s must be a positive number", field);
+    return TRAINSIZE_OK;
+}
+
+int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, trainsize_error *err)
+{
+    trainsize_gpu_info g;
+    int rc;
+    if (!job || !info) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "gpu", "gpu: NULL job or description");
+    if (!info->name || !info->name[0])
+        return ts_fail(err, TRAINSIZE_E_INVALID, "name", "gpu: the description needs a name");
+    if ((rc = positive((double)info->memory_bytes, "memory_bytes", err)) ||
+        (rc = positive(info->flops_bf16, "flops_bf16", err)) ||
+        (rc = positive(info->tdp_watts, "tdp_watts", err)))
+        return rc;
+    if (info->flops_fp32 < 0 || info->flops_fp8 < 0 || info->cloud_usd_per_hour < 0 ||
+        info->purchase_usd < 0)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "gpu", "gpu: rates and prices cannot be negative");
+    g = *info;
+    if (!(g.flops_fp32 > 0)) g.flops_fp32 = g.flops_bf16 * TS_FP32_FALLBACK_SHARE;
+    if (g.pcie_generation <= 0) g.pcie_generation = TS_DEFAULT_PCIE;
+    job->custom_gpu = g;
+    snprintf(job->custom_name, sizeof job->custom_name, "%s", info->name);
+    snprintf(job->custom_full_name, sizeof job->custom_full_name, "%s",
+             info->full_name && info->full_name[0] ? info->full_name : info->name);
+    snprintf(job->custom_source, sizeof job->custom_source, "%s",
+             info->source && info->source[0] ? info->source : "caller's description");
+    ts_job_rebind_custom_gpu(job, 1);
+    return ts_ok(err);
+}
+
+/* One number of the device file into a double field; absent keys keep 0. */
+static int read_number(const ts_json_value *root, const char *key, double *out, trainsize_error *err)
+{
+    ts_json_value v;
+    int flag;
+    if (!ts_json_object_get(root, key, &v) || ts_json_is_null(&v)) return TRAINSIZE_OK;
+    if (v.type == TS_JSON_BOOL) { /* ecc: true reads as 1 */
+        int rc = ts_json_get_bool(&v, key, &flag, err);
+        if (rc == TRAINSIZE_OK) *out = flag;
+        return rc;
+    }
+    return ts_json_get_double(&v, key, out, err);
+}
+
+static int read_text(const ts_json_value *root, const char *key, char *buf, size_t cap,
+                     trainsize_error *err)
+{
+    ts_json_value v;
+    if (!ts_json_object_get(root, key, &v) || ts_json_is_null(&v)) return TRAINSIZE_OK;
+    return ts_json_get_string(&v, key, buf, cap, err);
+}
+
+int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len, trainsize_error *err)
+{
+    ts_json_value root;
+    trainsize_gpu_info g;
+    char name[TRAINSIZE_NAME_MAX] = "", full[TRAINSIZE_NAME_MAX] = "", source[TRAINSIZE_NAME_MAX] = "";
+    double memory = 0, memory_gib = 0, bw = 0, scale_up = 0, ecc = 0, dc = 0, pcie = 0;
+    int rc;
+    if (!job || (!json && len)) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "gpu-file", "gpu-file: NULL job or text");
+    memset(&g, 0, sizeof g);
+    if ((rc = ts_json_parse(json ? json : "", len, TRAINSIZE_HF_CONFIG_MAX_BYTES,
+                            TRAINSIZE_HF_CONFIG_MAX_DEPTH, &root, err))) {
+        if (err && err->field[0] == '\0') snprintf(err->field, sizeof err->field, "gpu-file");
+        return rc;
+    }
+    if (root.type != TS_JSON_OBJECT)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "gpu-file", "gpu-file: the top-level value is not an object");
+    if ((rc = read_text(&root, "name", name, sizeof name, err)) ||
+        (rc = read_text(&root, "full_name", full, sizeof full, err)) ||
+        (rc = read_text(&root, "source", source, sizeof source, err)) ||
+        (rc = read_number(&root, "memory_bytes", &memory, err)) ||
+        (rc = read_number(&root, "memory_gib", &memory_gib, err)) ||
+        (rc = read_number(&root, "memory_bandwidth", &bw, err)) ||
+        (rc = read_number(&root, "flops_fp32", &g.flops_fp32, err)) ||
+        (rc = read_number(&root, "flops_bf16", &g.flops_bf16, err)) ||
+        (rc = read_number(&root, "flops_fp8", &g.flops_fp8, err)) ||
+        (rc = read_number(&root, "tdp_watts", &g.tdp_watts, err)) ||
+        (rc = read_number(&root, "ecc", &ecc, err)) ||
+        (rc = read_number(&root, "data_center", &dc, err)) ||
+        (rc = read_number(&root, "scale_up_bandwidth", &scale_up, err)) ||
+        (rc = read_number(&root, "pcie_generation", &pcie, err)) ||
+        (rc = read_number(&root, "cloud_usd_per_hour", &g.cloud_usd_per_hour, err)) ||
+        (rc = read_number(&root, "purchase_usd", &g.purchase_usd, err)))
+        return rc;
+    if (memory <= 0 && memory_gib > 0) memory = memory_gib * GIB;
+    if (memory < 0 || memory > 1e18 || bw < 0 || bw > 1e18 || scale_up < 0 || scale_up > 1e18 ||
+        pcie < 0 || pcie > 16)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "gpu-file", "gpu-file: a size, rate or PCIe generation is out of range");
+    g.name = name;
+    g.full_name = full;
+    g.source = source;
+    g.price_source = "";
+    g.memory_bytes = (uint64_t)memory;
+    g.memory_bandwidth = (uint64_t)bw;
+    g.scale_up_bandwidth = (uint64_t)scale_up;
+    g.ecc = ecc != 0;
+    g.data_center = dc != 0;
+    g.pcie_generation = (int)pcie;
+    return trainsize_job_set_gpu(job, &g, err);
+}
+
+int trainsize_job_load_gpu_file(trainsize_job *job, const char *path, trainsize_error *err)
+{
+    char *buf;
+    size_t len;
+    int rc;
+    if (!job || !path) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "gpu-file", "gpu-file: NULL job or path");
+    if ((rc = ts_read_file(path, TRAINSIZE_HF_CONFIG_MAX_BYTES, "gpu-file", &buf, &len, err))) return rc;
+    rc = trainsize_job_load_gpu_json(job, buf, len, err);
+    if (rc != TRAINSIZE_OK) ts_error_name_file(err, path);
+    free(buf);
+    return rc;
+}

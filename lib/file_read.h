@@ -1,0 +1,17 @@
+/* Reading a small input file into memory, bounded (internal). */
+#ifndef TS_FILE_READ_H
+#define TS_FILE_READ_H
+
+#include <stddef.h>
+
+#include "trainsize.h"
+
+/* Read the file at `path` (at most `limit` bytes) into a new buffer the caller frees.
+ * Errors name `field`: TRAINSIZE_E_IO, TRAINSIZE_E_LIMIT, TRAINSIZE_E_NOMEM. */
+int ts_read_file(const char *path, size_t limit, const char *field, char **out, size_t *len,
+                 trainsize_error *err);
+
+/* Replace err's generic "config.json: " prefix (or none) with the path the caller gave. */
+void ts_error_name_file(trainsize_error *err, const char *path);
+
+#endif
