@@ -1,5 +1,6 @@
-/* Fuzz target: the Hugging Face config.json reader, then an estimate of what it read.
- * Any input must give a model or a clean error: never a crash, a hang or a leak. */
+/* Fuzz target: the JSON readers — a Hugging Face config.json, then an estimate of what it
+ * read, and a device description file. Any input must give a result or a clean error:
+ * never a crash, a hang or a leak. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,6 +15,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     trainsize_result r;
     if (!job) return 0;
     if (trainsize_job_load_hf_config(job, (const char *)data, size, &err) == TRAINSIZE_OK)
+        (void)trainsize_estimate(job, &r, sizeof r, &err);
+    (void)trainsize_job_set(job, "model", "gpt2", &err);
+    if (trainsize_job_load_gpu_json(job, (const char *)data, size, &err) == TRAINSIZE_OK)
         (void)trainsize_estimate(job, &r, sizeof r, &err);
     trainsize_job_free(job);
     return 0;
