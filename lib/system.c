@@ -11,6 +11,9 @@
 /* Operating system, drivers, page cache floor and the training processes' own heaps: an
  * assumption, not a measured figure. */
 #define TS_HOST_RESERVE (32.0 * GIB)
+/* Host memory of one data-loader worker process (its own Python and torch import, the
+ * dataset index and prefetched batches): an assumption, not a measured figure. */
+#define TS_WORKER_RAM (2.0 * GIB)
 /* Fewest server-grade cores a training node should have (the whole-server issue's
  * checklist: "fewer than 8 cores" is an unbalanced system). */
 #define TS_MIN_CORES 8.0
@@ -154,7 +157,8 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
     double nodes = (double)lay->nodes, compute_step = tm->step_seconds;
     double nics = job->nics_per_node ? (double)job->nics_per_node : gpn;
     double copies = job->sharded_loading ? 2.0 * params / gpn : 2.0 * params;
-    double ram_need = gpn * ((double)mem->host_offload + copies) + TS_HOST_RESERVE;
+    double ram_need = gpn * ((double)mem->host_offload + copies +
+                             (double)job->data_loader_workers * TS_WORKER_RAM) + TS_HOST_RESERVE;
     double ram_floor = job->host_ram_factor * gpn * (double)lay->capacity;
     double cores = fmax(TS_MIN_CORES, gpn * ((double)job->data_loader_workers + 1.0));
     double tokens_per_s = (double)lay->global_batch * (double)job->seq / compute_step;

@@ -1,0 +1,75 @@
+/* The checklist: each warning appears when its condition holds, and not otherwise. */
+#include "ts_test.h"
+
+static uint64_t warnings_of(const char *const *pairs)
+{
+    trainsize_result r;
+    ts_test_estimate(pairs, &r);
+    return r.warnings;
+}
+
+static void test_each_warning_has_a_name_and_text(void **state)
+{
+    int bit, named = 0;
+    (void)state;
+    for (bit = 0; bit < 64; bit++) {
+        const char *name = trainsize_warning_name(UINT64_C(1) << bit);
+        if (!name) continue;
+        named++;
+        assert_non_null(trainsize_warning_text(UINT64_C(1) << bit));
+    }
+    assert_int_equal(named, 11);
+    assert_null(trainsize_warning_name(3)); /* not a single bit */
+}
+
+static void test_conditions(void **state)
+{
+    (void)state;
+    /* Fits with room: none of the memory warnings. */
+    assert_false(warnings_of(PAIRS("model", "gpt2", "gpu", "h100-80gb")) &
+                 (TRAINSIZE_WARN_DOES_NOT_FIT | TRAINSIZE_WARN_LOW_HEADROOM));
+    assert_true(warnings_of(PAIRS("model", "llama-2-70b", "gpu", "a100-80gb")) &
+                TRAINSIZE_WARN_DOES_NOT_FIT);
+    /* 90 % headroom asked of a job using ~12 %: low headroom. */
+    assert_true(warnings_of(PAIRS("model", "gpt2", "gpu", "h100-80gb", "micro-batch", "8",
+                                  "headroom", "0.9")) & TRAINSIZE_WARN_LOW_HEADROOM);
+    /* A server set too small. */
+    assert_true(warnings_of(PAIRS("model", "llama-2-7b", "gpus", "8", "zero", "3", "host-ram",
+                                  "549755813888")) & TRAINSIZE_WARN_HOST_RAM);
+    assert_true(warnings_of(PAIRS("model", "llama-2-7b", "gpus", "8", "zero", "3", "cpu-cores",
+                                  "16")) & TRAINSIZE_WARN_CPU_CORES);
+    assert_true(warnings_of(PAIRS("model", "llama-2-70b", "gpus", "64", "zero", "3", "storage",
+                                  "hdd")) & TRAINSIZE_WARN_STORAGE);
+    assert_true(warnings_of(PAIRS("model", "llama-2-7b", "gpus", "16", "zero", "3", "network",
+                                  "eth-10g")) & (TRAINSIZE_WARN_NETWORK | TRAINSIZE_WARN_SLOW_MULTINODE));
+    assert_true(warnings_of(PAIRS("model", "llama-2-7b", "gpus", "16", "zero", "3", "network",
+                                  "eth-10g")) & TRAINSIZE_WARN_SLOW_MULTINODE);
+    /* Tensor parallelism over PCIe, and across servers. */
+    assert_true(warnings_of(PAIRS("model", "llama-2-7b", "gpu", "l40s", "gpus", "2", "tp", "2")) &
+                TRAINSIZE_WARN_TP_WITHOUT_NVLINK);
+    assert_true(warnings_of(PAIRS("model", "llama-2-70b", "gpus", "16", "tp", "16",
+                                  "gpus-per-node", "8")) & TRAINSIZE_WARN_TP_WITHOUT_NVLINK);
+    assert_false(warnings_of(PAIRS("model", "llama-2-70b", "gpus", "8", "tp", "8")) &
+                 TRAINSIZE_WARN_TP_WITHOUT_NVLINK);
+    /* A month on consumer cards without ECC; none for a single step. */
+    assert_true(warnings_of(PAIRS("model", "gpt2", "gpu", "rtx-4090", "tokens", "1e11")) &
+                TRAINSIZE_WARN_NO_ECC);
+    assert_false(warnings_of(PAIRS("model", "gpt2", "gpu", "rtx-4090")) & TRAINSIZE_WARN_NO_ECC);
+    /* A server of 16 B200 at 1000 W x 1.8 = 28.8 kW is beyond a 20 kW air-cooled rack; one
+     * of 8 (14.4 kW, the DGX B200's 14.3 kW maximum) is not. */
+    assert_true(warnings_of(PAIRS("model", "llama-2-7b", "gpu", "b200", "gpus", "16",
+                                  "gpus-per-node", "16")) & TRAINSIZE_WARN_RACK_POWER);
+    assert_false(warnings_of(PAIRS("model", "llama-2-7b", "gpu", "b200", "gpus", "8")) &
+                 TRAINSIZE_WARN_RACK_POWER);
+    assert_true(warnings_of(PAIRS("model", "gpt2", "gpu", "l4")) & TRAINSIZE_WARN_NO_PRICE);
+    assert_false(warnings_of(PAIRS("model", "gpt2", "gpu", "h100-80gb")) & TRAINSIZE_WARN_NO_PRICE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_each_warning_has_a_name_and_text),
+        cmocka_unit_test(test_conditions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
