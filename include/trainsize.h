@@ -459,7 +459,8 @@ TRAINSIZE_API const trainsize_storage_info *trainsize_storage_find(const char *n
 #define TRAINSIZE_WARN_SLOW_MULTINODE (UINT64_C(1) << 7)   /**< Several servers over 10 GbE or less. */
 #define TRAINSIZE_WARN_NO_ECC (UINT64_C(1) << 8)           /**< Long run on GPUs without ECC. */
 #define TRAINSIZE_WARN_RACK_POWER (UINT64_C(1) << 9)       /**< A server beyond air cooling. */
-#define TRAINSIZE_WARN_NO_PRICE (UINT64_C(1) << 10)        /**< No price: costs are 0. */
+#define TRAINSIZE_WARN_NO_PRICE (UINT64_C(1) << 10)        /**< A price is missing: that cost is 0. */
+#define TRAINSIZE_WARN_GPU_LINK (UINT64_C(1) << 11)        /**< GPU-to-GPU link slower than needed. */
 /** @} */
 
 /**
@@ -539,7 +540,8 @@ typedef struct trainsize_system {
     uint64_t cpu_cores_per_node;         /**< CPU cores per server. */
     uint64_t interconnect_rate_per_node; /**< Inter-node bandwidth the step needs, bytes/s; 0 on one node. */
     uint64_t storage_capacity;           /**< Dataset + checkpoints kept, bytes. */
-    uint64_t storage_read_rate;          /**< Sustained read rate that keeps the GPUs fed, bytes/s. */
+    uint64_t storage_read_rate;          /**< Sustained read rate that keeps all the GPUs fed
+                                              (the whole job), bytes/s. */
     double power_watts;                  /**< Whole job: GPUs and the rest of the servers, watts. */
     double power_per_node_watts;         /**< One server, watts. */
     double heat_btu_per_hour;            /**< Heat the whole job gives off, BTU per hour. */

@@ -114,7 +114,7 @@ static const ts_param_def PARAMS[] = {
     {{"gpus", TRAINSIZE_PARAM_INT, NULL, 1, LIM_GPUS, "1", "GPUs", "GPUs in the job"},
      TS_SET_U64, OFF(gpus)},
     {{"gpus-per-node", TRAINSIZE_PARAM_INT, NULL, 0, 1024, "0", "GPUs",
-      "GPUs per server; 0 = min(gpus, 8)"}, TS_SET_U64, OFF(gpus_per_node)},
+      "GPUs per server; 0 = the largest count up to 8 that divides gpus"}, TS_SET_U64, OFF(gpus_per_node)},
     {{"tp", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "tensor-parallel degree"}, TS_SET_U64, OFF(tp)},
     {{"pp", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "pipeline-parallel degree (1F1B schedule)"},
      TS_SET_U64, OFF(pp)},
@@ -168,8 +168,8 @@ static const ts_param_def PARAMS[] = {
       "one core for each and one per training process, never fewer than 8"}, TS_SET_U64,
      OFF(data_loader_workers)},
     {{"sharded-loading", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
-      "ranks load only their shard of the checkpoint; else each rank loads a 16-bit copy of "
-      "the whole model into host RAM (user-needs.md #10)"}, TS_SET_BOOL, OFF(sharded_loading)},
+      "loading is sharded: a server's ranks together hold one 16-bit copy of the model in host "
+      "RAM; else each rank loads its own copy (user-needs.md #10)"}, TS_SET_BOOL, OFF(sharded_loading)},
     {{"host-ram", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES * 1e3, "0", "bytes",
       "the server's host RAM, to check it (0: size it)"}, TS_SET_U64, OFF(host_ram)},
     {{"cpu-cores", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "0", "cores",

@@ -202,6 +202,7 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
     if ((rc = to_u64((tp_rate + ep_rate + tr.dp_intra_per_gpu) / window, &out->intra_node_rate_per_gpu,
                      "intra_node_rate_per_gpu", err)))
         return rc;
+    if ((double)out->intra_node_rate_per_gpu > intra) *warnings |= TRAINSIZE_WARN_GPU_LINK;
     if (lay->nodes > 1) {
         double spill = (lay->tp > lay->gpus_per_node ? tr.tp_per_gpu : 0.0) +
                        (lay->ep > lay->gpus_per_node ? tr.ep_per_gpu : 0.0);

@@ -13,7 +13,7 @@ static const warning_def WARNINGS[] = {
     {TRAINSIZE_WARN_LOW_HEADROOM, "low-vram-headroom",
      "less GPU memory headroom than the headroom setting leaves for growth and fragmentation"},
     {TRAINSIZE_WARN_HOST_RAM, "host-ram-short",
-     "the server's host RAM is below what the job needs (or below 2 x its GPU memory)"},
+     "the server's host RAM is below what the job needs or below host-ram-factor x its GPU memory"},
     {TRAINSIZE_WARN_CPU_CORES, "cpu-cores-short", "the server has fewer CPU cores than the job needs"},
     {TRAINSIZE_WARN_STORAGE, "storage-too-slow",
      "the storage cannot read as fast as the GPUs consume data, or write a checkpoint in time"},
@@ -27,7 +27,10 @@ static const warning_def WARNINGS[] = {
      "a long run on GPUs without ECC memory (consumer cards): silent corruption goes unnoticed"},
     {TRAINSIZE_WARN_RACK_POWER, "beyond-air-cooling",
      "a server draws more than the air-cooled rack budget; plan liquid cooling or fewer per rack"},
-    {TRAINSIZE_WARN_NO_PRICE, "no-price", "no price known for this GPU; set gpu-hour-usd / gpu-price-usd"},
+    {TRAINSIZE_WARN_NO_PRICE, "no-price",
+     "a price is missing for this GPU, so that cost is 0; set gpu-hour-usd / gpu-price-usd"},
+    {TRAINSIZE_WARN_GPU_LINK, "gpu-link-too-slow",
+     "the GPUs' own link (NVLink or PCIe) is slower than the step's GPU-to-GPU traffic needs"},
 };
 
 #define WARNING_COUNT (sizeof WARNINGS / sizeof WARNINGS[0])

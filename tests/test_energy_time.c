@@ -29,16 +29,19 @@ static void test_llama_table15_energy(void **state)
 /* Set the job's hfu so that a whole step takes `step_seconds` end to end, as published
  * throughputs are measured: libtrainsize's hfu is the rate while computing, and it adds
  * the pipeline bubble (1 + (p - 1)/(v m)) and the communication that does not overlap
- * (time.comm_seconds) itself, so those come out of the published figure first. */
-static void set_end_to_end_rate(trainsize_job *job, double step_seconds, double bubble)
+ * (time.comm_seconds) itself, so those come out of the published figure first. It takes
+ * the exposed communication as independent of hfu, which holds for the jobs tested here
+ * (their links are chosen with room). */
+static void set_end_to_end_rate(trainsize_job *job, double step_seconds)
 {
     trainsize_result r;
     char text[32];
     double h0 = 0.5, compute0, compute;
     assert_int_equal(trainsize_job_set(job, "hfu", "0.5", NULL), 0);
     assert_int_equal(trainsize_estimate(job, &r, sizeof r, NULL), 0);
-    compute0 = (r.time.step_seconds - r.time.comm_seconds) / bubble;
-    compute = (step_seconds - r.time.comm_seconds) / bubble;
+    /* The bubble multiplies both compute times alike, so it drops out of their ratio. */
+    compute0 = r.time.step_seconds - r.time.comm_seconds;
+    compute = step_seconds - r.time.comm_seconds;
     snprintf(text, sizeof text, "%.8f", h0 * compute0 / compute);
     assert_int_equal(trainsize_job_set(job, "hfu", text, NULL), 0);
 }
@@ -58,7 +61,7 @@ static void test_llama65b_end_to_end(void **state)
     trainsize_result r;
     (void)state;
     /* 2048 samples x 2048 tokens per step at 380 tokens/s on each of 2048 GPUs. */
-    set_end_to_end_rate(job, 2048.0 * 2048.0 / (380.0 * 2048.0), 1.0);
+    set_end_to_end_rate(job, 2048.0 * 2048.0 / (380.0 * 2048.0));
     assert_int_equal(trainsize_estimate(job, &r, sizeof r, NULL), 0);
     trainsize_job_free(job);
     assert_true(fabs(r.time.gpu_hours - 1022362.0) < 0.05 * 1022362.0);
@@ -96,13 +99,11 @@ static void test_narayanan_table2_days(void **state)
             NULL};
         trainsize_job *job = ts_test_job(pairs);
         trainsize_result r;
-        double p = atof(rows[i].pp), m, days, step_flops;
+        double days, step_flops;
         assert_int_equal(trainsize_estimate(job, &r, sizeof r, NULL), 0);
-        m = (double)r.gradient_accumulation;
         step_flops = r.time.step_flops;
         /* The table's rate counts executed FLOPs (recomputation included), per GPU. */
-        set_end_to_end_rate(job, step_flops / (atof(rows[i].gpus) * rows[i].tflops * 1e12),
-                            1.0 + (p - 1.0) / m);
+        set_end_to_end_rate(job, step_flops / (atof(rows[i].gpus) * rows[i].tflops * 1e12));
         assert_int_equal(trainsize_estimate(job, &r, sizeof r, NULL), 0);
         trainsize_job_free(job);
         days = r.time.seconds / 86400.0;

@@ -18,7 +18,7 @@ static void test_each_warning_has_a_name_and_text(void **state)
         named++;
         assert_non_null(trainsize_warning_text(UINT64_C(1) << bit));
     }
-    assert_int_equal(named, 11);
+    assert_int_equal(named, 12);
     assert_null(trainsize_warning_name(3)); /* not a single bit */
 }
 
@@ -62,6 +62,11 @@ static void test_conditions(void **state)
     assert_false(warnings_of(PAIRS("model", "llama-2-7b", "gpu", "b200", "gpus", "8")) &
                  TRAINSIZE_WARN_RACK_POWER);
     assert_true(warnings_of(PAIRS("model", "gpt2", "gpu", "l4")) & TRAINSIZE_WARN_NO_PRICE);
+    /* ZeRO-3 over 8 GPUs of a 13B model in one short step needs more than NVLink 3 gives. */
+    assert_true(warnings_of(PAIRS("model", "llama-2-13b", "gpus", "8", "zero", "3")) &
+                TRAINSIZE_WARN_GPU_LINK);
+    assert_false(warnings_of(PAIRS("model", "llama-2-13b", "gpus", "8", "zero", "3",
+                                   "global-batch", "512")) & TRAINSIZE_WARN_GPU_LINK);
     assert_false(warnings_of(PAIRS("model", "gpt2", "gpu", "h100-80gb")) & TRAINSIZE_WARN_NO_PRICE);
 }
 
