@@ -616,6 +616,73 @@ TRAINSIZE_API int trainsize_estimate(const trainsize_job *job, trainsize_result 
 
 /** @} */
 
+/** @name Planning
+ * Search GPU types, counts and parallel layouts for the configurations that fit, cheapest
+ * or fastest first. The job gives the model, the training setup and the constraints (the
+ * parameters "tokens", "plan-gpus", "max-gpus", "deadline-days", "budget", "objective",
+ * "global-batch"); the planner varies the GPU, the GPU count, gpus-per-node (up to 8),
+ * tp, pp, pp-interleave, ep, zero, micro-batch and recompute. Every candidate is a real
+ * estimate: trainsize_plan_apply() on the job, then trainsize_estimate(), gives the same
+ * figures.
+ * @{ */
+
+/** One configuration the planner found. Caller-owned plain data. */
+typedef struct trainsize_plan_candidate {
+    char gpu[TRAINSIZE_NAME_MAX]; /**< Catalogue GPU. */
+    uint64_t gpus;                /**< GPUs. */
+    uint64_t gpus_per_node;       /**< GPUs per server. */
+    uint64_t tp, pp, pp_interleave, ep; /**< Parallel degrees. */
+    uint64_t zero;                /**< ZeRO stage. */
+    uint64_t micro_batch;         /**< Samples per GPU per pass. */
+    uint64_t global_batch;        /**< Samples per optimizer step (the job's, or the planner's
+                                       default of about 4M tokens). */
+    int recompute;                /**< 0 none, 1 selective, 2 full. */
+    uint64_t peak_total;          /**< Per-GPU memory, bytes (as memory.peak_total). */
+    double seconds;               /**< Whole run, seconds (as time.seconds). */
+    double cost;                  /**< Cloud cost of the run, US dollars (as
+                                       system.cost_cloud_usd; 0 when the GPU has no price). */
+    uint64_t warnings;            /**< TRAINSIZE_WARN_* bits of the estimate. */
+} trainsize_plan_candidate;
+
+/** What a search covered. Caller-owned plain data. */
+typedef struct trainsize_plan_stats {
+    uint64_t evaluated;  /**< Configurations examined: estimated, or ruled out by a bound. */
+    uint64_t estimated;  /**< Of those, full estimates run. */
+    uint64_t feasible;   /**< Configurations that fit and meet every constraint. */
+} trainsize_plan_stats;
+
+/**
+ * @brief Search for the best configurations of a job.
+ *
+ * Needs "tokens" on the job. Writes the best `cap` candidates, best first (by the job's
+ * "objective": cost, then time; or time, then cost), into `out`. No heap allocation.
+ *
+ * @param[in]  job     The job (model, setup, constraints); not changed.
+ * @param[out] out     Caller array of `cap` candidates; may be NULL when cap is 0.
+ * @param[in]  cap     Its capacity.
+ * @param[out] count   Number of candidates written (0 when nothing fits).
+ * @param[out] stats   What the search covered; may be NULL.
+ * @param[out] err     Details on failure; may be NULL.
+ * @return ::TRAINSIZE_OK (also when nothing fits), ::TRAINSIZE_E_INVALID (no model, no
+ *         tokens), ::TRAINSIZE_E_ARGUMENT.
+ */
+TRAINSIZE_API int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size_t cap,
+                                 size_t *count, trainsize_plan_stats *stats, trainsize_error *err);
+
+/**
+ * @brief Set a job's GPU and layout to a candidate's, so that trainsize_estimate() gives
+ *        the candidate's figures.
+ * @param[in,out] job       The job.
+ * @param[in]     candidate A candidate from trainsize_plan().
+ * @param[out]    err       Details on failure; may be NULL.
+ * @return ::TRAINSIZE_OK, ::TRAINSIZE_E_UNKNOWN (GPU not in the catalogue) or
+ *         ::TRAINSIZE_E_ARGUMENT.
+ */
+TRAINSIZE_API int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *candidate,
+                                       trainsize_error *err);
+
+/** @} */
+
 /** @name Result fields
  * A flat, named view of ::trainsize_result so that callers in any language (and the
  * command's JSON writer) can walk every figure without mirroring the struct. Paths are

@@ -114,6 +114,33 @@ static int set_lora_targets(trainsize_job *job, const ts_param_def *def, const c
     return ts_ok(err);
 }
 
+/* Every name must be a catalogue GPU; the list is kept as given. */
+static int set_plan_gpus(trainsize_job *job, const ts_param_def *def, const char *value,
+                         trainsize_error *err)
+{
+    const char *p = value;
+    char item[TRAINSIZE_NAME_MAX];
+    if (strlen(value) >= sizeof job->plan_gpus)
+        return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name, "plan-gpus: list too long");
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0 || len >= sizeof item)
+            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                           "plan-gpus: expected a comma-separated list of catalogue GPUs");
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (!trainsize_gpu_find(item))
+            return ts_fail(err, TRAINSIZE_E_UNKNOWN, def->info.name,
+                           "plan-gpus: unknown GPU \"%.40s\" (see `trainsize gpus`)", item);
+        p = end ? end + 1 : p + len;
+        if (end && *p == '\0')
+            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name, "plan-gpus: trailing comma");
+    }
+    memcpy(job->plan_gpus, value, strlen(value) + 1);
+    return ts_ok(err);
+}
+
 static int set_value(trainsize_job *job, const ts_param_def *def, const char *value,
                      trainsize_error *err)
 {
@@ -186,6 +213,8 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
         job->storage = st;
         return ts_ok(err);
     }
+    case TS_SET_PLAN_GPUS:
+        return set_plan_gpus(job, def, value, err);
     case TS_SET_LORA_TARGETS:
         return set_lora_targets(job, def, value, err);
     }
@@ -296,6 +325,7 @@ int trainsize_job_get(const trainsize_job *job, const char *name, char *buf, siz
     case TS_SET_GPU: n = snprintf(buf, cap, "%s", job->gpu ? job->gpu->name : ""); break;
     case TS_SET_LINK: n = snprintf(buf, cap, "%s", job->network ? job->network->name : ""); break;
     case TS_SET_STORAGE: n = snprintf(buf, cap, "%s", job->storage ? job->storage->name : ""); break;
+    case TS_SET_PLAN_GPUS: n = snprintf(buf, cap, "%s", job->plan_gpus); break;
     case TS_SET_LORA_TARGETS: n = get_lora_targets(job, def, buf, cap); break;
     }
     if (n < 0) return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: cannot format value", name);

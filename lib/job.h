@@ -101,6 +101,12 @@ struct trainsize_job {
     double server_power_factor, pue, carbon_intensity;
     double gpu_hour_usd, gpu_price_usd, amortization_years, support_share, power_usd_per_kwh;
     double rack_power_watts;
+    /* Planning. */
+    char plan_gpus[512];          /* comma-separated catalogue names; "" = the whole catalogue */
+    uint64_t max_gpus;
+    double deadline_days;         /* 0: none */
+    double budget_usd;            /* 0: none */
+    int objective;                /* 0 cost, 1 time */
     double host_ram_factor;     /* host RAM >= factor x node GPU memory */
     uint64_t checkpoints_kept;
 };

@@ -1,0 +1,263 @@
+/* The planner: a search over GPU type x count x tensor/pipeline (interleaved)/expert
+ * parallelism x ZeRO stage x micro-batch x recomputation, under the job's constraints.
+ * Every configuration it keeps is a full trainsize_estimate of a copy of the job (one code
+ * path: trainsize_plan_apply + trainsize_estimate give the same figures).
+ *
+ * Pruning: per-GPU memory grows with the micro-batch and shrinks with recomputation
+ * (full <= selective <= none; tests/test_properties.c checks both), so for each layout the
+ * search tries the least memory first (full recomputation, micro-batch 1); when that does
+ * not fit, the layout's other micro-batch x recomputation configurations are ruled out
+ * unseen, and within a recomputation mode the first micro-batch that does not fit ends
+ * the larger ones. No heap allocation. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+#include "job.h"
+#include "model.h"
+
+/* The planner's default step when the job sets no global batch: about 4M tokens, the
+ * LLaMA paper's batch (Touvron et al. 2023, §2.2). */
+#define TS_PLAN_STEP_TOKENS 4194304.0
+#define TS_PLAN_MAX_GPU_TYPES 64
+
+static const uint64_t TP_CHOICES[] = {1, 2, 4, 8};
+static const uint64_t PP_CHOICES[] = {1, 2, 4, 8, 16, 32, 64};
+static const uint64_t VPP_CHOICES[] = {1, 2};
+static const uint64_t EP_CHOICES[] = {1, 2, 4, 8, 16, 32, 64};
+static const uint64_t MB_CHOICES[] = {1, 2, 4, 8, 16};
+static const int RECOMPUTE_ORDER[] = {TS_RECOMPUTE_FULL, TS_RECOMPUTE_SELECTIVE, TS_RECOMPUTE_NONE};
+/* GPU counts: whole small servers, then servers of `gpus_per_node`. */
+static const uint64_t SMALL_COUNTS[] = {1, 2, 4};
+static const uint64_t NODE_COUNTS[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024};
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef struct search {
+    trainsize_job work;              /* the job with the layout under test */
+    trainsize_plan_candidate *out;
+    size_t cap, count;
+    trainsize_plan_stats stats;
+    uint64_t global_batch;           /* fixed across the search */
+} search;
+
+/* Is a better than b under the objective? GPUs without a cloud price rank after those with
+ * one when ranking by cost. */
+static int better(const trainsize_job *job, const trainsize_plan_candidate *a,
+                  const trainsize_plan_candidate *b)
+{
+    double ca = a->cost > 0 ? a->cost : HUGE_VAL, cb = b->cost > 0 ? b->cost : HUGE_VAL;
+    if (job->objective == 1) {
+        if (a->seconds != b->seconds) return a->seconds < b->seconds;
+        if (ca != cb) return ca < cb;
+    } else {
+        if (ca != cb) return ca < cb;
+        if (a->seconds != b->seconds) return a->seconds < b->seconds;
+    }
+    /* Ties: fewer GPUs, then more memory headroom. */
+    if (a->gpus != b->gpus) return a->gpus < b->gpus;
+    return a->peak_total < b->peak_total;
+}
+
+/* Keep the best `cap` candidates, best first (insertion into a short sorted array). */
+static void keep(search *s, const trainsize_job *job, const trainsize_plan_candidate *c)
+{
+    size_t at = s->count;
+    if (s->cap == 0) return;
+    if (s->count == s->cap) {
+        if (!better(job, c, &s->out[s->cap - 1])) return;
+        at = s->cap - 1;
+    } else {
+        s->count++;
+    }
+    while (at > 0 && better(job, c, &s->out[at - 1])) {
+        s->out[at] = s->out[at - 1];
+        at--;
+    }
+    s->out[at] = *c;
+}
+
+/* Estimate the work job; 1 when it fits (whatever the constraints), 0 when it does not,
+ * -1 when the layout is invalid. Keeps it when it also meets the constraints. */
+static int try_config(search *s, const trainsize_job *job)
+{
+    trainsize_result r;
+    trainsize_plan_candidate c;
+    const trainsize_job *w = &s->work;
+    s->stats.evaluated++;
+    s->stats.estimated++;
+    if (trainsize_estimate(w, &r, sizeof r, NULL) != TRAINSIZE_OK) return -1;
+    if (!r.memory.fits) return 0;
+    if (job->deadline_days > 0 && r.time.seconds > job->deadline_days * 86400.0) return 1;
+    memset(&c, 0, sizeof c);
+    snprintf(c.gpu, sizeof c.gpu, "%s", w->gpu->name);
+    c.gpus = w->gpus;
+    c.gpus_per_node = r.system.gpus_per_node;
+    c.tp = w->tp;
+    c.pp = w->pp;
+    c.pp_interleave = w->pp_interleave;
+    c.ep = w->ep;
+    c.zero = w->zero;
+    c.micro_batch = w->micro_batch;
+    c.global_batch = w->global_batch;
+    c.recompute = w->recompute;
+    c.peak_total = r.memory.peak_total;
+    c.seconds = r.time.seconds;
+    c.cost = r.system.cost_cloud_usd; /* one kind of cost, comparable across GPUs */
+    c.warnings = r.warnings;
+    if (job->budget_usd > 0 && !(c.cost > 0 && c.cost <= job->budget_usd)) return 1;
+    s->stats.feasible++;
+    keep(s, job, &c);
+    return 1;
+}
+
+/* All micro-batch x recomputation configurations of the layout now in s->work. */
+static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
+{
+    size_t r, m, per_layout = COUNT_OF(RECOMPUTE_ORDER) * COUNT_OF(MB_CHOICES);
+    uint64_t covered = 0;
+    for (r = 0; r < COUNT_OF(RECOMPUTE_ORDER); r++) {
+        s->work.recompute = RECOMPUTE_ORDER[r];
+        for (m = 0; m < COUNT_OF(MB_CHOICES); m++) {
+            int fit;
+            s->work.micro_batch = MB_CHOICES[m];
+            covered++;
+            if (s->global_batch % (MB_CHOICES[m] * dp) != 0) { s->stats.evaluated++; continue; }
+            fit = try_config(s, job);
+            if (fit <= 0 && r == 0 && m == 0) {
+                /* The least memory this layout can take does not fit (or the layout is not
+                 * valid for this job): rule out the rest. */
+                s->stats.evaluated += per_layout - covered;
+                return;
+            }
+            if (fit <= 0) { /* larger micro-batches take more memory */
+                s->stats.evaluated += COUNT_OF(MB_CHOICES) - 1 - m;
+                covered += COUNT_OF(MB_CHOICES) - 1 - m;
+                break;
+            }
+        }
+    }
+}
+
+static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus, uint64_t gpn)
+{
+    const ts_model *model = &job->model;
+    size_t a, b, c, d, z;
+    s->work.gpus = gpus;
+    s->work.gpus_per_node = gpn;
+    for (a = 0; a < COUNT_OF(TP_CHOICES); a++) {
+        uint64_t tp = TP_CHOICES[a];
+        if (tp > gpn || model->heads % tp != 0) continue;
+        for (b = 0; b < COUNT_OF(PP_CHOICES); b++) {
+            uint64_t pp = PP_CHOICES[b], mp = tp * pp * job->cp, dp;
+            if (mp > gpus || gpus % mp != 0 || model->layers % pp != 0) continue;
+            dp = gpus / mp;
+            for (c = 0; c < COUNT_OF(VPP_CHOICES); c++) {
+                uint64_t vpp = VPP_CHOICES[c];
+                if (vpp > 1 && (pp == 1 || model->layers % (pp * vpp) != 0)) continue;
+                for (d = 0; d < COUNT_OF(EP_CHOICES); d++) {
+                    uint64_t ep = EP_CHOICES[d];
+                    if (ep > 1 && (!ts_model_is_moe(model) || model->experts % ep != 0 ||
+                                   (dp * job->cp) % ep != 0))
+                        continue;
+                    for (z = 0; z <= 3; z++) {
+                        if (z >= 2 && pp > 1) continue; /* refused by DeepSpeed and Megatron */
+                        s->work.tp = tp;
+                        s->work.pp = pp;
+                        s->work.pp_interleave = vpp;
+                        s->work.ep = ep;
+                        s->work.zero = z;
+                        try_layout(s, job, dp);
+                    }
+                }
+            }
+        }
+    }
+}
+
+static void search_gpu(search *s, const trainsize_job *job, const trainsize_gpu_info *gpu)
+{
+    uint64_t gpn = job->gpus_per_node ? job->gpus_per_node : 8;
+    size_t i;
+    s->work.gpu = gpu;
+    if (!job->gpus_per_node)
+        for (i = 0; i < COUNT_OF(SMALL_COUNTS); i++)
+            if (SMALL_COUNTS[i] <= job->max_gpus) search_gpu_count(s, job, SMALL_COUNTS[i], SMALL_COUNTS[i]);
+    for (i = 0; i < COUNT_OF(NODE_COUNTS); i++)
+        if (NODE_COUNTS[i] * gpn <= job->max_gpus) search_gpu_count(s, job, NODE_COUNTS[i] * gpn, gpn);
+}
+
+/* The GPUs to search: the job's plan-gpus list, or the whole catalogue. */
+static size_t gpu_choices(const trainsize_job *job, const trainsize_gpu_info **out, size_t cap)
+{
+    size_t n = 0;
+    if (job->plan_gpus[0]) {
+        const char *p = job->plan_gpus;
+        char item[TRAINSIZE_NAME_MAX];
+        while (*p && n < cap) {
+            const char *end = strchr(p, ',');
+            size_t len = end ? (size_t)(end - p) : strlen(p);
+            if (len < sizeof item) {
+                memcpy(item, p, len);
+                item[len] = '\0';
+                if ((out[n] = trainsize_gpu_find(item)) != NULL) n++;
+            }
+            p = end ? end + 1 : p + len;
+        }
+        return n;
+    }
+    for (n = 0; n < trainsize_gpu_count() && n < cap; n++) out[n] = trainsize_gpu_at(n);
+    return n;
+}
+
+int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size_t cap,
+                   size_t *count, trainsize_plan_stats *stats, trainsize_error *err)
+{
+    const trainsize_gpu_info *gpus[TS_PLAN_MAX_GPU_TYPES];
+    search s;
+    size_t i, n;
+    int rc;
+    if (!job || (!out && cap) || !count)
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_plan: NULL job, result or count");
+    *count = 0;
+    if ((rc = ts_model_validate(&job->model, err))) return rc;
+    if (job->tokens == 0)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "tokens",
+                       "tokens: the planner needs the training tokens (for time and cost)");
+    memset(&s, 0, sizeof s);
+    s.work = *job;
+    ts_job_rebind_custom_gpu(&s.work, 0);
+    s.out = out;
+    s.cap = cap;
+    s.global_batch = job->global_batch ? job->global_batch
+                                       : (uint64_t)fmax(1.0, floor(TS_PLAN_STEP_TOKENS / (double)job->seq));
+    s.work.global_batch = s.global_batch;
+    s.work.gpu_memory = 0; /* the catalogue's capacity of each candidate GPU */
+    n = gpu_choices(job, gpus, TS_PLAN_MAX_GPU_TYPES);
+    for (i = 0; i < n; i++) search_gpu(&s, job, gpus[i]);
+    *count = s.count;
+    if (stats) *stats = s.stats;
+    return ts_ok(err);
+}
+
+int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, trainsize_error *err)
+{
+    const trainsize_gpu_info *gpu;
+    if (!job || !c) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_plan_apply: NULL argument");
+    gpu = trainsize_gpu_find(c->gpu);
+    if (!gpu) return ts_fail(err, TRAINSIZE_E_UNKNOWN, "gpu", "gpu: unknown GPU \"%.40s\"", c->gpu);
+    job->gpu = gpu;
+    job->gpu_memory = 0;
+    job->gpus = c->gpus;
+    job->gpus_per_node = c->gpus_per_node;
+    job->tp = c->tp;
+    job->pp = c->pp;
+    job->pp_interleave = c->pp_interleave;
+    job->ep = c->ep;
+    job->zero = c->zero;
+    job->micro_batch = c->micro_batch;
+    job->global_batch = c->global_batch;
+    job->recompute = c->recompute;
+    return ts_ok(err);
+}
