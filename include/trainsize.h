@@ -70,6 +70,30 @@ TRAINSIZE_API unsigned trainsize_version_number(void);
  */
 TRAINSIZE_API unsigned trainsize_abi_version(void);
 
+/** @name Struct sizes
+ * The sizes of the public structs callers allocate, as the library was built, so that a
+ * binding or a caller compiled against another header can check its own layout.
+ * @{ */
+
+/** Which struct ::trainsize_struct_size measures. */
+typedef enum trainsize_struct_id {
+    TRAINSIZE_STRUCT_ERROR = 0,          /**< ::trainsize_error */
+    TRAINSIZE_STRUCT_RESULT = 1,         /**< ::trainsize_result */
+    TRAINSIZE_STRUCT_PLAN_CANDIDATE = 2, /**< ::trainsize_plan_candidate */
+    TRAINSIZE_STRUCT_PLAN_STATS = 3,     /**< ::trainsize_plan_stats */
+    TRAINSIZE_STRUCT_FIELD_VALUE = 4,    /**< ::trainsize_field_value */
+    TRAINSIZE_STRUCT_GPU_INFO = 5        /**< ::trainsize_gpu_info */
+} trainsize_struct_id;
+
+/**
+ * @brief The size in bytes of a public struct as the linked library has it.
+ * @param which A ::trainsize_struct_id.
+ * @return sizeof that struct, or 0 for an unknown id.
+ */
+TRAINSIZE_API size_t trainsize_struct_size(int which);
+
+/** @} */
+
 /** @name Errors
  * @{ */
 
