@@ -655,7 +655,10 @@ typedef struct trainsize_plan_candidate {
     char gpu[TRAINSIZE_NAME_MAX]; /**< Catalogue GPU. */
     uint64_t gpus;                /**< GPUs. */
     uint64_t gpus_per_node;       /**< GPUs per server. */
-    uint64_t tp, pp, pp_interleave, ep; /**< Parallel degrees. */
+    uint64_t tp;                  /**< Tensor-parallel degree. */
+    uint64_t pp;                  /**< Pipeline-parallel degree. */
+    uint64_t pp_interleave;       /**< Virtual pipeline stages per rank. */
+    uint64_t ep;                  /**< Expert-parallel degree. */
     uint64_t zero;                /**< ZeRO stage. */
     uint64_t micro_batch;         /**< Samples per GPU per pass. */
     uint64_t global_batch;        /**< Samples per optimizer step (the job's, or the planner's
