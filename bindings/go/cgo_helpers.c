@@ -1,0 +1,39 @@
+/* C helpers of the Go binding (compiled by cgo with the package). */
+#include "cgo_helpers.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int ts_go_field_get(const trainsize_result *r, size_t index, ts_go_value *out, char *text,
+                    size_t cap)
+{
+    trainsize_field_value v;
+    int rc;
+
+    if (!out)
+        return TRAINSIZE_E_ARGUMENT;
+    memset(&v, 0, sizeof v);
+    memset(out, 0, sizeof *out);
+    rc = trainsize_result_field_get(r, index, &v);
+    if (rc != TRAINSIZE_OK)
+        return rc;
+    out->type = (int)v.type;
+    out->u64 = v.u64;
+    out->f64 = v.f64;
+    out->has_text = v.text != NULL;
+    out->text_len = v.text ? strlen(v.text) : 0;
+    if (text && cap > 0) {
+        size_t n = 0;
+        if (v.text) {
+            n = out->text_len < cap - 1 ? out->text_len : cap - 1;
+            memcpy(text, v.text, n);
+        }
+        text[n] = '\0';
+    }
+    return TRAINSIZE_OK;
+}
+
+int ts_go_format_g(char *buf, size_t cap, int prec, double d)
+{
+    return snprintf(buf, cap, "%.*g", prec, d);
+}

@@ -1,0 +1,453 @@
+package trainsize
+
+/*
+#include "cgo_helpers.h"
+*/
+import "C"
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// Estimate is what a job takes: the library's trainsize_result, held by value. The
+// accessors give the main figures; Fields and JSON give every figure the library has.
+type Estimate struct {
+	r C.trainsize_result
+}
+
+// ModelName is the preset name, the config's name, or "custom".
+func (e *Estimate) ModelName() string { return goStr(e.r.model.name[:]) }
+
+// Parameters is the model's total parameter count.
+func (e *Estimate) Parameters() uint64 { return uint64(e.r.model.parameters) }
+
+// TrainableParameters is the count the optimizer updates (LoRA: the adapters).
+func (e *Estimate) TrainableParameters() uint64 { return uint64(e.r.model.trainable_parameters) }
+
+// ActiveParameters is the count used per token (MoE: the top-k experts).
+func (e *Estimate) ActiveParameters() uint64 { return uint64(e.r.model.active_parameters) }
+
+// Weights is the bytes of model weights on the most loaded GPU.
+func (e *Estimate) Weights() uint64 { return uint64(e.r.memory.weights) }
+
+// Gradients is the bytes of gradients held at the end of the backward pass.
+func (e *Estimate) Gradients() uint64 { return uint64(e.r.memory.gradients) }
+
+// Optimizer is the bytes of optimizer state, the fp32 master copy included.
+func (e *Estimate) Optimizer() uint64 { return uint64(e.r.memory.optimizer) }
+
+// Activations is the bytes saved for backward by the in-flight micro-batches.
+func (e *Estimate) Activations() uint64 { return uint64(e.r.memory.activations) }
+
+// PeakAllocated is comparable to torch.cuda.max_memory_allocated(), bytes.
+func (e *Estimate) PeakAllocated() uint64 { return uint64(e.r.memory.peak_allocated) }
+
+// Overhead is the CUDA context, communication buffers and allocator slack, bytes.
+func (e *Estimate) Overhead() uint64 { return uint64(e.r.memory.overhead) }
+
+// PeakTotal is the per-GPU peak comparable to nvidia-smi, bytes.
+func (e *Estimate) PeakTotal() uint64 { return uint64(e.r.memory.peak_total) }
+
+// GPUCapacity is the GPU's memory, bytes.
+func (e *Estimate) GPUCapacity() uint64 { return uint64(e.r.memory.gpu_capacity) }
+
+// Fits reports whether PeakTotal <= GPUCapacity.
+func (e *Estimate) Fits() bool { return e.r.memory.fits != 0 }
+
+// Nodes is the number of servers.
+func (e *Estimate) Nodes() uint64 { return uint64(e.r.system.nodes) }
+
+// GPUsPerNode is the number of GPUs in each server.
+func (e *Estimate) GPUsPerNode() uint64 { return uint64(e.r.system.gpus_per_node) }
+
+// HostRAMPerNode is the host RAM each server needs, bytes.
+func (e *Estimate) HostRAMPerNode() uint64 { return uint64(e.r.system.host_ram_per_node) }
+
+// CPUCoresPerNode is the CPU cores each server needs.
+func (e *Estimate) CPUCoresPerNode() uint64 { return uint64(e.r.system.cpu_cores_per_node) }
+
+// PowerWatts is the power of the whole job, watts.
+func (e *Estimate) PowerWatts() float64 { return float64(e.r.system.power_watts) }
+
+// EnergyKWh is the energy of the run at the facility, kWh.
+func (e *Estimate) EnergyKWh() float64 { return float64(e.r.system.energy_kwh) }
+
+// CostCloudUSD is the cost of renting the GPUs for the run, US dollars (0 without a price).
+func (e *Estimate) CostCloudUSD() float64 { return float64(e.r.system.cost_cloud_usd) }
+
+// FLOPs is the operations the GPUs execute in the run, recomputation included.
+func (e *Estimate) FLOPs() float64 { return float64(e.r.time.flops) }
+
+// Seconds is the wall-clock time of the run.
+func (e *Estimate) Seconds() float64 { return float64(e.r.time.seconds) }
+
+// StepSeconds is the time of one optimizer step.
+func (e *Estimate) StepSeconds() float64 { return float64(e.r.time.step_seconds) }
+
+// Steps is the number of optimizer steps.
+func (e *Estimate) Steps() uint64 { return uint64(e.r.time.steps) }
+
+// GPUHours is GPUs x run time, hours.
+func (e *Estimate) GPUHours() float64 { return float64(e.r.time.gpu_hours) }
+
+// GPU is the catalogue name of the GPU.
+func (e *Estimate) GPU() string { return goStr(e.r.gpu[:]) }
+
+// GPUs is the number of GPUs in the job.
+func (e *Estimate) GPUs() uint64 { return uint64(e.r.gpus) }
+
+// DataParallel is the data-parallel degree.
+func (e *Estimate) DataParallel() uint64 { return uint64(e.r.data_parallel) }
+
+// GradientAccumulation is the micro-batches per optimizer step per data-parallel rank.
+func (e *Estimate) GradientAccumulation() uint64 { return uint64(e.r.gradient_accumulation) }
+
+// WarningBits is the checklist as the library's TRAINSIZE_WARN_* bits.
+func (e *Estimate) WarningBits() uint64 { return uint64(e.r.warnings) }
+
+// Warnings is the checklist as the warnings' stable names ("low-vram-headroom").
+func (e *Estimate) Warnings() []string { return warningNames(uint64(e.r.warnings)) }
+
+// FieldType is the type of a result field.
+type FieldType int
+
+// The result field types (trainsize_field_type).
+const (
+	FieldU64    FieldType = 0 // Value is a uint64
+	FieldF64    FieldType = 1 // Value is a float64
+	FieldBool   FieldType = 2 // Value is a bool
+	FieldString FieldType = 3 // Value is a string
+	FieldChoice FieldType = 4 // Value is a string: an enum's name
+	FieldFlags  FieldType = 5 // Value is a []string: the names of the bits set
+)
+
+func (t FieldType) String() string {
+	switch t {
+	case FieldU64:
+		return "u64"
+	case FieldF64:
+		return "f64"
+	case FieldBool:
+		return "bool"
+	case FieldString:
+		return "string"
+	case FieldChoice:
+		return "choice"
+	case FieldFlags:
+		return "flags"
+	}
+	return "FieldType(" + strconv.Itoa(int(t)) + ")"
+}
+
+// Field is one figure of an estimate, named by its dotted JSON path.
+type Field struct {
+	Path  string    // dotted path, e.g. "memory.peak_total"
+	Type  FieldType // its type
+	Unit  string    // "bytes", "bytes/s", "seconds", ... or ""
+	Doc   string    // one-line description
+	Value any       // uint64, float64, bool, string or []string, following Type; nil for a type newer than this binding
+}
+
+type fieldInfo struct {
+	path, unit, doc string
+	typ             FieldType
+}
+
+var (
+	fieldsOnce sync.Once
+	fieldInfos []fieldInfo
+	fieldsErr  error
+)
+
+// resultFields reads the library's result field table once.
+func resultFields() ([]fieldInfo, error) {
+	fieldsOnce.Do(func() {
+		n := int(C.trainsize_result_field_count())
+		infos := make([]fieldInfo, 0, n)
+		for i := 0; i < n; i++ {
+			f := C.trainsize_result_field_at(C.size_t(i))
+			if f == nil || f.path == nil {
+				fieldsErr = &Error{Code: ErrArgument, Message: fmt.Sprintf(
+					"trainsize: result field %d has no path", i)}
+				return
+			}
+			info := fieldInfo{path: C.GoString(f.path), typ: FieldType(f._type)}
+			if f.unit != nil {
+				info.unit = C.GoString(f.unit)
+			}
+			if f.doc != nil {
+				info.doc = C.GoString(f.doc)
+			}
+			infos = append(infos, info)
+		}
+		fieldInfos = infos
+	})
+	return fieldInfos, fieldsErr
+}
+
+// value reads field i of the result as a Go value.
+func (e *Estimate) value(i int) (any, error) {
+	var v C.ts_go_value
+	buf := make([]byte, 256)
+	for tries := 0; tries < 4; tries++ {
+		rc := C.ts_go_field_get(&e.r, C.size_t(i), &v, (*C.char)(unsafe.Pointer(&buf[0])), C.size_t(len(buf)))
+		if rc != C.TRAINSIZE_OK {
+			return nil, &Error{Code: int(rc), Message: fmt.Sprintf(
+				"trainsize: cannot read result field %d: %s", i, StrError(int(rc)))}
+		}
+		if int(v.text_len) < len(buf) {
+			break
+		}
+		buf = make([]byte, int(v.text_len)+1)
+	}
+	switch FieldType(v._type) {
+	case FieldU64:
+		return uint64(v.u64), nil
+	case FieldF64:
+		return float64(v.f64), nil
+	case FieldBool:
+		return v.u64 != 0, nil
+	case FieldString, FieldChoice:
+		if v.has_text == 0 {
+			return nil, nil
+		}
+		n := int(v.text_len)
+		if n >= len(buf) {
+			n = len(buf) - 1
+		}
+		return string(buf[:n]), nil
+	case FieldFlags:
+		return warningNames(uint64(v.u64)), nil
+	}
+	return nil, nil
+}
+
+// Fields lists every figure of the estimate, in the library's field-table order.
+func (e *Estimate) Fields() ([]Field, error) {
+	infos, err := resultFields()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Field, len(infos))
+	for i, f := range infos {
+		v, err := e.value(i)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = Field{Path: f.path, Type: f.typ, Unit: f.unit, Doc: f.doc, Value: v}
+	}
+	return out, nil
+}
+
+// Field gives one figure by its dotted path ("memory.peak_total"); ok is false when the
+// library has no such field.
+func (e *Estimate) Field(path string) (value any, ok bool, err error) {
+	infos, err := resultFields()
+	if err != nil {
+		return nil, false, err
+	}
+	for i, f := range infos {
+		if f.path == path {
+			v, err := e.value(i)
+			return v, err == nil, err
+		}
+	}
+	return nil, false, nil
+}
+
+// ---- JSON ----
+
+// jsonNode is a member of the JSON tree: a leaf (field >= 0) or an object.
+type jsonNode struct {
+	name     string
+	field    int
+	children []*jsonNode
+	index    map[string]*jsonNode
+}
+
+func (n *jsonNode) child(name string) *jsonNode {
+	if n.index == nil {
+		return nil
+	}
+	return n.index[name]
+}
+
+func (n *jsonNode) add(c *jsonNode) {
+	if n.index == nil {
+		n.index = map[string]*jsonNode{}
+	}
+	n.children = append(n.children, c)
+	n.index[c.name] = c
+}
+
+// jsonTree turns the dotted paths into nested objects that keep the order in which the
+// paths first appear, as the command does.
+func jsonTree(infos []fieldInfo) (*jsonNode, error) {
+	root := &jsonNode{field: -1}
+	for i, f := range infos {
+		if f.path == "trainsize_version" {
+			continue // written first
+		}
+		at := root
+		parts := strings.Split(f.path, ".")
+		for k, part := range parts {
+			clash := &Error{Code: ErrArgument, Message: fmt.Sprintf(
+				"trainsize: result field path %q clashes with another", f.path)}
+			if part == "" {
+				return nil, clash
+			}
+			c := at.child(part)
+			if k == len(parts)-1 {
+				if c != nil {
+					return nil, clash
+				}
+				at.add(&jsonNode{name: part, field: i})
+				break
+			}
+			if c == nil {
+				c = &jsonNode{name: part, field: -1}
+				at.add(c)
+			} else if c.field >= 0 {
+				return nil, clash
+			}
+			at = c
+		}
+	}
+	return root, nil
+}
+
+// JSON gives the estimate as the command's `trainsize estimate --json` prints it: the
+// same structure ("trainsize_version" first, then the result fields nested by their
+// dotted paths in field-table order, warnings as a list of names) and the same text,
+// byte for byte, final newline included.
+func (e *Estimate) JSON() ([]byte, error) {
+	infos, err := resultFields()
+	if err != nil {
+		return nil, err
+	}
+	root, err := jsonTree(infos)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteString("{")
+	indent(&b, 1)
+	b.WriteString(`"trainsize_version": `)
+	writeString(&b, Version())
+	if err := e.writeMembers(&b, root, 1, false); err != nil {
+		return nil, err
+	}
+	b.WriteString("\n}\n")
+	return b.Bytes(), nil
+}
+
+func indent(b *bytes.Buffer, depth int) {
+	b.WriteByte('\n')
+	b.WriteString(strings.Repeat("  ", depth))
+}
+
+func (e *Estimate) writeMembers(b *bytes.Buffer, n *jsonNode, depth int, first bool) error {
+	for _, c := range n.children {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		indent(b, depth)
+		writeString(b, c.name)
+		b.WriteString(": ")
+		if c.field >= 0 {
+			v, err := e.value(c.field)
+			if err != nil {
+				return err
+			}
+			writeValue(b, v)
+			continue
+		}
+		b.WriteByte('{')
+		if err := e.writeMembers(b, c, depth+1, true); err != nil {
+			return err
+		}
+		indent(b, depth)
+		b.WriteByte('}')
+	}
+	return nil
+}
+
+func writeValue(b *bytes.Buffer, v any) {
+	switch x := v.(type) {
+	case uint64:
+		b.WriteString(strconv.FormatUint(x, 10))
+	case float64:
+		b.WriteString(formatNumber(x))
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case string:
+		writeString(b, x)
+	case []string:
+		b.WriteByte('[')
+		for i, s := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeString(b, s)
+		}
+		b.WriteByte(']')
+	default:
+		b.WriteString("null") // a type newer than this binding
+	}
+}
+
+// writeString writes s as a JSON string: '"' and '\\' escaped, control characters and
+// DEL as \u00XX, an invalid UTF-8 byte as \ufffd, everything else as it is.
+func writeString(b *bytes.Buffer, s string) {
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+			i++
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(b, "\\u%04x", c)
+			i++
+		case c < 0x80:
+			b.WriteByte(c)
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size <= 1 {
+				b.WriteString(`\ufffd`)
+				i++
+				continue
+			}
+			b.WriteString(s[i : i+size])
+			i += size
+		}
+	}
+	b.WriteByte('"')
+}
+
+// formatNumber writes a double as the command does: the shortest of C's %.15g, %.16g
+// and %.17g that reads back as the same double; null for a non-finite value.
+func formatNumber(d float64) string {
+	if math.IsInf(d, 0) || math.IsNaN(d) {
+		return "null"
+	}
+	// Go's 'g' with an explicit precision is C's "%.Pg": correctly rounded, trailing zeros
+	// removed, the exponent form when the exponent is < -4 or >= P.
+	for prec := 15; prec < 17; prec++ {
+		s := strconv.FormatFloat(d, 'g', prec, 64)
+		if back, err := strconv.ParseFloat(s, 64); err == nil && back == d {
+			return s
+		}
+	}
+	return strconv.FormatFloat(d, 'g', 17, 64)
+}

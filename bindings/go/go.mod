@@ -1,0 +1,3 @@
+module libtrainsize.invalid/trainsize
+
+go 1.19

@@ -1,0 +1,541 @@
+// Package trainsize is a Go binding of libtrainsize, the C library that sizes the
+// training of a transformer model: memory per GPU, the servers it needs and the time
+// it takes.
+//
+// A Job is described by named parameters (the command-line option names without the
+// dashes: "model", "gpu", "gpus", "tp", "micro-batch", ...), then estimated:
+//
+//	job, err := trainsize.NewJob()
+//	if err != nil { ... }
+//	defer job.Close()
+//	if err := job.Set("model", "llama-2-7b"); err != nil { ... }
+//	est, err := job.Estimate()
+//	fmt.Println(est.PeakTotal(), est.Fits())
+//
+// Every failure of the library is returned as an *Error carrying the library's status
+// code, the offending field and its one-line message.
+//
+// Building: the package compiles against the repository's include/ directory and links
+// with -ltrainsize; say where the library is through the environment, for example
+//
+//	CGO_LDFLAGS="-L/path/to/build -Wl,-rpath,/path/to/build" go test ./...
+package trainsize
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../../include
+#cgo LDFLAGS: -ltrainsize
+#include <stdlib.h>
+#include "cgo_helpers.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// Status codes of the library (trainsize_status); Error.Code holds one of them.
+const (
+	OK             = 0   // success
+	ErrInvalid     = -1  // a value is malformed or out of its range
+	ErrUnknown     = -2  // an unknown parameter, preset, GPU or choice name
+	ErrLayout      = -3  // the parallel layout does not divide the model or GPUs
+	ErrOverflow    = -4  // a result would not fit in 64 bits
+	ErrParse       = -5  // malformed JSON
+	ErrLimit       = -6  // input beyond a size or nesting limit
+	ErrIO          = -7  // a file could not be read
+	ErrNoMem       = -8  // memory allocation failed
+	ErrArgument    = -9  // a bad argument from the caller (also: a closed Job)
+	ErrUnsupported = -10 // a valid combination the model does not cover (also: ABI mismatch)
+)
+
+// ABIVersion is the library ABI this binding was written for; NewJob refuses a library
+// with another one.
+const ABIVersion = 1
+
+// Error is a failure reported by the library.
+type Error struct {
+	Code    int    // one of the Err* status codes
+	Field   string // the offending parameter or JSON key, or ""
+	Message string // one line naming the field and the reason
+}
+
+// Error returns the library's message, or the description of the code when there is none.
+func (e *Error) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
+	if e.Message != "" {
+		return e.Message
+	}
+	return StrError(e.Code)
+}
+
+// StrError is the library's short description of a status code.
+func StrError(code int) string {
+	s := C.trainsize_strerror(C.int(code))
+	if s == nil {
+		return "unknown error"
+	}
+	return C.GoString(s)
+}
+
+// Version is the release version of the linked library, "major.minor.patch".
+func Version() string {
+	s := C.trainsize_version_string()
+	if s == nil {
+		return ""
+	}
+	return C.GoString(s)
+}
+
+// VersionNumber is the release version of the linked library as major*10000+minor*100+patch.
+func VersionNumber() uint { return uint(C.trainsize_version_number()) }
+
+// LibraryABIVersion is the ABI version of the linked library.
+func LibraryABIVersion() uint { return uint(C.trainsize_abi_version()) }
+
+// goStr converts a C char array that should hold a NUL-terminated string, reading no
+// further than the array.
+func goStr(a []C.char) string {
+	b := make([]byte, 0, len(a))
+	for _, c := range a {
+		if c == 0 {
+			break
+		}
+		b = append(b, byte(c))
+	}
+	return string(b)
+}
+
+func libError(rc C.int, e *C.trainsize_error) error {
+	code := int(rc)
+	if code == OK {
+		code = int(e.code)
+	}
+	if code == OK {
+		code = ErrArgument
+	}
+	return &Error{Code: code, Field: goStr(e.field[:]), Message: goStr(e.message[:])}
+}
+
+func argError(field, format string, args ...any) error {
+	return &Error{Code: ErrArgument, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+var (
+	checkOnce sync.Once
+	checkErr  error
+)
+
+// checkLibrary compares the linked library's ABI and struct sizes with this binding's.
+func checkLibrary() error {
+	checkOnce.Do(func() {
+		if abi := uint(C.trainsize_abi_version()); abi != ABIVersion {
+			checkErr = &Error{Code: ErrUnsupported, Message: fmt.Sprintf(
+				"trainsize: the linked library has ABI %d; this binding needs ABI %d", abi, ABIVersion)}
+			return
+		}
+		sizes := []struct {
+			id   C.int
+			name string
+			size uintptr
+		}{
+			{C.TRAINSIZE_STRUCT_ERROR, "trainsize_error", C.sizeof_trainsize_error},
+			{C.TRAINSIZE_STRUCT_RESULT, "trainsize_result", C.sizeof_trainsize_result},
+			{C.TRAINSIZE_STRUCT_PLAN_CANDIDATE, "trainsize_plan_candidate", C.sizeof_trainsize_plan_candidate},
+			{C.TRAINSIZE_STRUCT_PLAN_STATS, "trainsize_plan_stats", C.sizeof_trainsize_plan_stats},
+			{C.TRAINSIZE_STRUCT_FIELD_VALUE, "trainsize_field_value", C.sizeof_trainsize_field_value},
+		}
+		for _, s := range sizes {
+			if got := uintptr(C.trainsize_struct_size(s.id)); got != s.size {
+				checkErr = &Error{Code: ErrUnsupported, Message: fmt.Sprintf(
+					"trainsize: %s is %d bytes in the linked library, %d in this binding's header",
+					s.name, got, s.size)}
+				return
+			}
+		}
+	})
+	return checkErr
+}
+
+// Job describes one training job. Create it with NewJob and release it with Close (a
+// finalizer frees a forgotten one). A Job may be estimated from several goroutines at
+// once as long as none of them changes it; changing it needs exclusive access.
+type Job struct {
+	p *C.trainsize_job
+}
+
+func wrapJob(p *C.trainsize_job) *Job {
+	j := &Job{p: p}
+	runtime.SetFinalizer(j, (*Job).Close)
+	return j
+}
+
+// NewJob creates a job holding the library's defaults (a model must still be chosen).
+func NewJob() (*Job, error) {
+	if err := checkLibrary(); err != nil {
+		return nil, err
+	}
+	p := C.trainsize_job_new()
+	if p == nil {
+		return nil, &Error{Code: ErrNoMem, Message: "trainsize: cannot create a job: out of memory"}
+	}
+	return wrapJob(p), nil
+}
+
+// Close frees the job; later calls on it return an *Error with ErrArgument. Closing twice,
+// or closing a nil *Job, is harmless.
+func (j *Job) Close() {
+	if j == nil || j.p == nil {
+		return
+	}
+	C.trainsize_job_free(j.p)
+	j.p = nil
+	runtime.SetFinalizer(j, nil)
+}
+
+func (j *Job) handle() (*C.trainsize_job, error) {
+	if j == nil || j.p == nil {
+		return nil, argError("", "trainsize: the job is closed")
+	}
+	return j.p, nil
+}
+
+// Clone copies the job.
+func (j *Job) Clone() (*Job, error) {
+	p, err := j.handle()
+	if err != nil {
+		return nil, err
+	}
+	q := C.trainsize_job_clone(p)
+	runtime.KeepAlive(j)
+	if q == nil {
+		return nil, &Error{Code: ErrNoMem, Message: "trainsize: cannot copy the job: out of memory"}
+	}
+	return wrapJob(q), nil
+}
+
+// cString converts s for C, refusing the NUL bytes C would silently cut it at.
+func cString(s, field, what string) (*C.char, error) {
+	if strings.IndexByte(s, 0) >= 0 {
+		return nil, &Error{Code: ErrInvalid, Field: field,
+			Message: fmt.Sprintf("%s: the %s contains a NUL byte", field, what)}
+	}
+	return C.CString(s), nil
+}
+
+// Set sets one parameter by name from its text form, as the command-line option
+// --name value would. On failure the job is unchanged.
+func (j *Job) Set(name, value string) error {
+	p, err := j.handle()
+	if err != nil {
+		return err
+	}
+	cname, err := cString(name, name, "parameter name")
+	if err != nil {
+		return err
+	}
+	defer C.free(unsafe.Pointer(cname))
+	cvalue, err := cString(value, name, "value")
+	if err != nil {
+		return err
+	}
+	defer C.free(unsafe.Pointer(cvalue))
+	var e C.trainsize_error
+	rc := C.trainsize_job_set(p, cname, cvalue, &e)
+	runtime.KeepAlive(j)
+	if rc != C.TRAINSIZE_OK {
+		return libError(rc, &e)
+	}
+	return nil
+}
+
+// Get reads one parameter back in its text form.
+func (j *Job) Get(name string) (string, error) {
+	p, err := j.handle()
+	if err != nil {
+		return "", err
+	}
+	cname, err := cString(name, name, "parameter name")
+	if err != nil {
+		return "", err
+	}
+	defer C.free(unsafe.Pointer(cname))
+	buf := make([]byte, 128)
+	for tries := 0; tries < 4; tries++ {
+		var e C.trainsize_error
+		n := C.trainsize_job_get(p, cname, (*C.char)(unsafe.Pointer(&buf[0])), C.size_t(len(buf)), &e)
+		runtime.KeepAlive(j)
+		if n < 0 {
+			return "", libError(n, &e)
+		}
+		if int(n) < len(buf) {
+			return string(buf[:n]), nil
+		}
+		buf = make([]byte, int(n)+1)
+	}
+	return "", argError(name, "%s: the value keeps changing length", name)
+}
+
+// bytesArg gives C a pointer to data, also when it is empty.
+func bytesArg(data []byte) (*C.char, C.size_t) {
+	if len(data) == 0 {
+		var zero [1]byte
+		return (*C.char)(unsafe.Pointer(&zero[0])), 0
+	}
+	return (*C.char)(unsafe.Pointer(&data[0])), C.size_t(len(data))
+}
+
+// LoadHFConfig replaces the model shape with the one of a Hugging Face config.json's
+// text. On failure the job is unchanged.
+func (j *Job) LoadHFConfig(json []byte) error {
+	p, err := j.handle()
+	if err != nil {
+		return err
+	}
+	ptr, n := bytesArg(json)
+	var e C.trainsize_error
+	rc := C.trainsize_job_load_hf_config(p, ptr, n, &e)
+	runtime.KeepAlive(j)
+	runtime.KeepAlive(json)
+	if rc != C.TRAINSIZE_OK {
+		return libError(rc, &e)
+	}
+	return nil
+}
+
+// LoadHFConfigFile is LoadHFConfig on a file; the model is named after the file's
+// "_name_or_path" (else its model_type), as the command's --hf-config does.
+func (j *Job) LoadHFConfigFile(path string) error {
+	return j.loadFile(path, true)
+}
+
+// LoadGPUJSON makes the job use a GPU described by a JSON device file's text.
+func (j *Job) LoadGPUJSON(json []byte) error {
+	p, err := j.handle()
+	if err != nil {
+		return err
+	}
+	ptr, n := bytesArg(json)
+	var e C.trainsize_error
+	rc := C.trainsize_job_load_gpu_json(p, ptr, n, &e)
+	runtime.KeepAlive(j)
+	runtime.KeepAlive(json)
+	if rc != C.TRAINSIZE_OK {
+		return libError(rc, &e)
+	}
+	return nil
+}
+
+// LoadGPUFile is LoadGPUJSON on a file, as the command's --gpu-file.
+func (j *Job) LoadGPUFile(path string) error {
+	return j.loadFile(path, false)
+}
+
+func (j *Job) loadFile(path string, hf bool) error {
+	p, err := j.handle()
+	if err != nil {
+		return err
+	}
+	cpath, err := cString(path, "path", "file path")
+	if err != nil {
+		return err
+	}
+	defer C.free(unsafe.Pointer(cpath))
+	var e C.trainsize_error
+	var rc C.int
+	if hf {
+		rc = C.trainsize_job_load_hf_config_file(p, cpath, &e)
+	} else {
+		rc = C.trainsize_job_load_gpu_file(p, cpath, &e)
+	}
+	runtime.KeepAlive(j)
+	if rc != C.TRAINSIZE_OK {
+		return libError(rc, &e)
+	}
+	return nil
+}
+
+// Estimate sizes the job.
+func (j *Job) Estimate() (*Estimate, error) {
+	p, err := j.handle()
+	if err != nil {
+		return nil, err
+	}
+	est := new(Estimate)
+	var e C.trainsize_error
+	rc := C.trainsize_estimate(p, &est.r, C.sizeof_trainsize_result, &e)
+	runtime.KeepAlive(j)
+	if rc != C.TRAINSIZE_OK {
+		return nil, libError(rc, &e)
+	}
+	return est, nil
+}
+
+// Candidate is one configuration the planner found.
+type Candidate struct {
+	GPU          string  // catalogue GPU
+	GPUs         uint64  // GPUs
+	GPUsPerNode  uint64  // GPUs per server
+	TP           uint64  // tensor-parallel degree
+	PP           uint64  // pipeline-parallel degree
+	PPInterleave uint64  // virtual pipeline stages per rank
+	EP           uint64  // expert-parallel degree
+	Zero         uint64  // ZeRO stage
+	MicroBatch   uint64  // samples per GPU per pass
+	GlobalBatch  uint64  // samples per optimizer step
+	Recompute    int     // 0 none, 1 selective, 2 full
+	PeakTotal    uint64  // per-GPU memory, bytes (as Estimate.PeakTotal)
+	Seconds      float64 // whole run, seconds (as Estimate.Seconds)
+	Cost         float64 // cloud cost of the run, US dollars (as Estimate.CostCloudUSD)
+	Warnings     uint64  // warning bits of the estimate (as Estimate.WarningBits)
+}
+
+// PlanStats says what a search covered.
+type PlanStats struct {
+	Evaluated uint64 // configurations examined: estimated, or ruled out by a bound
+	Estimated uint64 // of those, full estimates run
+	Feasible  uint64 // configurations that fit and meet every constraint
+}
+
+// Plan is the result of a search: the best candidates, best first.
+type Plan struct {
+	Candidates []Candidate
+	Stats      PlanStats
+}
+
+// MaxPlanCandidates bounds the capacity Plan accepts.
+const MaxPlanCandidates = 1 << 20
+
+// Plan searches GPU types, counts and layouts for the best configurations of the job
+// (which needs "tokens"), returning at most max candidates, best first. The job is not
+// changed; Apply sets one candidate on a job.
+func (j *Job) Plan(max int) (*Plan, error) {
+	p, err := j.handle()
+	if err != nil {
+		return nil, err
+	}
+	if max < 0 || max > MaxPlanCandidates {
+		return nil, argError("cap", "cap: expected 0 to %d candidates, got %d", MaxPlanCandidates, max)
+	}
+	out := make([]C.trainsize_plan_candidate, max)
+	var ptr *C.trainsize_plan_candidate
+	if max > 0 {
+		ptr = &out[0]
+	}
+	var count C.size_t
+	var stats C.trainsize_plan_stats
+	var e C.trainsize_error
+	rc := C.trainsize_plan(p, ptr, C.size_t(max), &count, &stats, &e)
+	runtime.KeepAlive(j)
+	if rc != C.TRAINSIZE_OK {
+		return nil, libError(rc, &e)
+	}
+	if uint64(count) > uint64(max) {
+		return nil, &Error{Code: ErrArgument, Message: fmt.Sprintf(
+			"trainsize: the planner reported %d candidates for a capacity of %d", uint64(count), max)}
+	}
+	plan := &Plan{
+		Candidates: make([]Candidate, int(count)),
+		Stats: PlanStats{Evaluated: uint64(stats.evaluated), Estimated: uint64(stats.estimated),
+			Feasible: uint64(stats.feasible)},
+	}
+	for i := range plan.Candidates {
+		c := &out[i]
+		plan.Candidates[i] = Candidate{
+			GPU: goStr(c.gpu[:]), GPUs: uint64(c.gpus), GPUsPerNode: uint64(c.gpus_per_node),
+			TP: uint64(c.tp), PP: uint64(c.pp), PPInterleave: uint64(c.pp_interleave), EP: uint64(c.ep),
+			Zero: uint64(c.zero), MicroBatch: uint64(c.micro_batch), GlobalBatch: uint64(c.global_batch),
+			Recompute: int(c.recompute), PeakTotal: uint64(c.peak_total), Seconds: float64(c.seconds),
+			Cost: float64(c.cost), Warnings: uint64(c.warnings),
+		}
+	}
+	return plan, nil
+}
+
+// Apply sets the job's GPU and layout to a candidate's, so that Estimate gives the
+// candidate's figures.
+func (j *Job) Apply(c Candidate) error {
+	p, err := j.handle()
+	if err != nil {
+		return err
+	}
+	var cc C.trainsize_plan_candidate
+	if len(c.GPU) >= len(cc.gpu) || strings.IndexByte(c.GPU, 0) >= 0 {
+		return &Error{Code: ErrUnknown, Field: "gpu",
+			Message: fmt.Sprintf("gpu: %q is not a catalogue GPU name", c.GPU)}
+	}
+	for i := 0; i < len(c.GPU); i++ {
+		cc.gpu[i] = C.char(c.GPU[i])
+	}
+	cc.gpus = C.uint64_t(c.GPUs)
+	cc.gpus_per_node = C.uint64_t(c.GPUsPerNode)
+	cc.tp = C.uint64_t(c.TP)
+	cc.pp = C.uint64_t(c.PP)
+	cc.pp_interleave = C.uint64_t(c.PPInterleave)
+	cc.ep = C.uint64_t(c.EP)
+	cc.zero = C.uint64_t(c.Zero)
+	cc.micro_batch = C.uint64_t(c.MicroBatch)
+	cc.global_batch = C.uint64_t(c.GlobalBatch)
+	cc.recompute = C.int(c.Recompute)
+	cc.peak_total = C.uint64_t(c.PeakTotal)
+	cc.seconds = C.double(c.Seconds)
+	cc.cost = C.double(c.Cost)
+	cc.warnings = C.uint64_t(c.Warnings)
+	var e C.trainsize_error
+	rc := C.trainsize_plan_apply(p, &cc, &e)
+	runtime.KeepAlive(j)
+	if rc != C.TRAINSIZE_OK {
+		return libError(rc, &e)
+	}
+	return nil
+}
+
+// WarningName is the stable name of one warning bit ("low-vram-headroom"), or "" for a
+// value that is not one warning bit.
+func WarningName(bit uint64) string {
+	s := C.trainsize_warning_name(C.uint64_t(bit))
+	if s == nil {
+		return ""
+	}
+	return C.GoString(s)
+}
+
+// WarningText is the one-sentence explanation of one warning bit, or "".
+func WarningText(bit uint64) string {
+	s := C.trainsize_warning_text(C.uint64_t(bit))
+	if s == nil {
+		return ""
+	}
+	return C.GoString(s)
+}
+
+// warningNames lists the names of the bits set in w, lowest bit first, skipping bits
+// the library does not name (as the command's JSON does).
+func warningNames(w uint64) []string {
+	names := []string{}
+	for bit := 0; bit < 64; bit++ {
+		b := uint64(1) << bit
+		if w&b == 0 {
+			continue
+		}
+		if name := WarningName(b); name != "" {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// formatG is C's "%.*g" (for the tests of the JSON writer).
+func formatG(d float64, prec int) string {
+	var buf [64]C.char
+	n := C.ts_go_format_g(&buf[0], C.size_t(len(buf)), C.int(prec), C.double(d))
+	if n < 0 {
+		return ""
+	}
+	return goStr(buf[:])
+}

@@ -1,0 +1,641 @@
+package trainsize
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The repository root, for the test data (this package is bindings/go).
+var repoRoot = filepath.Join("..", "..")
+
+// setting is one job parameter: a Set call, or the command-line option --name=value.
+type setting struct{ name, value string }
+
+// A configuration is the settings, and optionally a Hugging Face config or a GPU file
+// (relative to the repository), loaded before them.
+type config struct {
+	label    string
+	hfConfig string
+	gpuFile  string
+	settings []setting
+}
+
+var configs = []config{
+	{label: "example", settings: []setting{
+		{"model", "llama-2-7b"}, {"gpu", "a100-80gb"}, {"gpus", "8"}, {"zero", "3"},
+		{"micro-batch", "1"}, {"seq", "4096"}, {"precision", "bf16-mixed"}}},
+	{label: "13b-h100-tp2", settings: []setting{
+		{"model", "llama-2-13b"}, {"gpu", "h100-80gb"}, {"gpus", "16"}, {"tp", "2"},
+		{"zero", "1"}, {"tokens", "1e10"}}},
+	{label: "gpt2-fp32-eager", settings: []setting{
+		{"model", "gpt2"}, {"gpu", "rtx-4090"}, {"precision", "fp32"}, {"optimizer", "sgd"},
+		{"attention", "eager"}, {"dropout", "0.1"}, {"micro-batch", "4"}, {"seq", "1024"},
+		{"framework", "pytorch"}}},
+	{label: "70b-does-not-fit", settings: []setting{
+		{"model", "llama-2-70b"}, {"gpu", "a100-40gb"}, {"tokens", "2e12"}}},
+	{label: "mixtral-ep-pp", settings: []setting{
+		{"model", "mixtral-8x7b"}, {"gpu", "h100-80gb"}, {"gpus", "64"}, {"tp", "2"},
+		{"pp", "4"}, {"pp-interleave", "2"}, {"ep", "8"}, {"recompute", "full"},
+		{"global-batch", "512"}, {"tokens", "1e11"}, {"sp", "true"}}},
+	{label: "qlora", settings: []setting{
+		{"model", "llama-3-8b"}, {"gpu", "l4"}, {"lora-rank", "16"},
+		{"quantize-base", "nf4"}, {"lora-targets", "q,k,v,o"}, {"recompute", "selective"}}},
+	{label: "offload-multinode", settings: []setting{
+		{"model", "llama-3.1-70b"}, {"gpu", "a100-80gb"}, {"gpus", "32"}, {"zero", "3"},
+		{"offload", "optimizer"}, {"network", "eth-100g"}, {"tokens", "1e9"}}},
+	{label: "hf-mistral", hfConfig: "tests/data/hf/Mistral-7B-v0.1.json", settings: []setting{
+		{"gpu", "h200"}, {"gpus", "8"}, {"zero", "2"}, {"seq", "8192"}}},
+	{label: "hf-phi3-shape-override", hfConfig: "tests/data/hf/Phi-3-mini-4k-instruct.json",
+		settings: []setting{{"layers", "16"}, {"gpu", "a10"}, {"precision", "fp16-mixed"}}},
+	{label: "gpu-file", gpuFile: "tests/data/gpu/my-accelerator.json", settings: []setting{
+		{"model", "qwen2.5-7b"}, {"gpus", "4"}, {"zero", "3"}, {"tokens", "5e9"}}},
+}
+
+func (c config) args() []string {
+	args := []string{"estimate"}
+	if c.hfConfig != "" {
+		args = append(args, "--hf-config="+filepath.Join(repoRoot, c.hfConfig))
+	}
+	if c.gpuFile != "" {
+		args = append(args, "--gpu-file="+filepath.Join(repoRoot, c.gpuFile))
+	}
+	for _, s := range c.settings {
+		args = append(args, "--"+s.name+"="+s.value)
+	}
+	return append(args, "--json")
+}
+
+// job builds the configuration through the binding; the Hugging Face config is passed
+// as bytes when hfBytes is set, else by file name.
+func (c config) job(t *testing.T, hfBytes bool) *Job {
+	t.Helper()
+	job, err := NewJob()
+	if err != nil {
+		t.Fatalf("NewJob: %v", err)
+	}
+	t.Cleanup(job.Close)
+	if c.hfConfig != "" {
+		path := filepath.Join(repoRoot, c.hfConfig)
+		if hfBytes {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = job.LoadHFConfig(data)
+		} else {
+			err = job.LoadHFConfigFile(path)
+		}
+		if err != nil {
+			t.Fatalf("%s: load %s: %v", c.label, c.hfConfig, err)
+		}
+	}
+	if c.gpuFile != "" {
+		data, err := os.ReadFile(filepath.Join(repoRoot, c.gpuFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := job.LoadGPUJSON(data); err != nil {
+			t.Fatalf("%s: load %s: %v", c.label, c.gpuFile, err)
+		}
+	}
+	for _, s := range c.settings {
+		if err := job.Set(s.name, s.value); err != nil {
+			t.Fatalf("%s: Set(%q, %q): %v", c.label, s.name, s.value, err)
+		}
+	}
+	return job
+}
+
+// trainsizeExe is the command to compare with, from $TRAINSIZE_EXE; tests that need it
+// are skipped without it.
+func trainsizeExe(t *testing.T) string {
+	t.Helper()
+	exe := os.Getenv("TRAINSIZE_EXE")
+	if exe == "" {
+		t.Skip("TRAINSIZE_EXE is not set: no trainsize command to compare with")
+	}
+	return exe
+}
+
+func runCommand(t *testing.T, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(trainsizeExe(t), args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("trainsize %s: %v: %s", strings.Join(args, " "), err, stderr.String())
+	}
+	return out
+}
+
+// normalise turns every number into a float64, as decoding into any does.
+func normalise(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("invalid JSON: %v\n%s", err, data)
+	}
+	return v
+}
+
+func TestEstimateMatchesCommand(t *testing.T) {
+	trainsizeExe(t)
+	for _, c := range configs {
+		c := c
+		t.Run(c.label, func(t *testing.T) {
+			want := runCommand(t, c.args()...)
+			for _, hfBytes := range []bool{false, true} {
+				if hfBytes && c.hfConfig == "" {
+					continue
+				}
+				est, err := c.job(t, hfBytes).Estimate()
+				if err != nil {
+					t.Fatalf("Estimate: %v", err)
+				}
+				got, err := est.JSON()
+				if err != nil {
+					t.Fatalf("JSON: %v", err)
+				}
+				g, w := normalise(t, got), normalise(t, want)
+				if hfBytes {
+					// From bytes the model has no file to be named after.
+					g["model"].(map[string]any)["name"] = w["model"].(map[string]any)["name"]
+				}
+				if !reflect.DeepEqual(g, w) {
+					t.Errorf("hf bytes %v: estimate differs from the command's JSON\ngot:  %s\nwant: %s", hfBytes, got, want)
+				}
+				if !hfBytes && !bytes.Equal(got, want) {
+					t.Errorf("JSON text differs from the command's\ngot:\n%s\nwant:\n%s", got, want)
+				}
+				if !hfBytes {
+					checkAccessors(t, est, w)
+				}
+			}
+		})
+	}
+}
+
+// checkAccessors compares the typed accessors and Fields with the command's JSON.
+func checkAccessors(t *testing.T, est *Estimate, w map[string]any) {
+	t.Helper()
+	lookup := func(path string) any {
+		var v any = w
+		for _, k := range strings.Split(path, ".") {
+			v = v.(map[string]any)[k]
+		}
+		return v
+	}
+	num := func(path string) float64 { return lookup(path).(float64) }
+	checks := []struct {
+		path string
+		got  float64
+	}{
+		{"model.parameters", float64(est.Parameters())},
+		{"memory.weights", float64(est.Weights())},
+		{"memory.gradients", float64(est.Gradients())},
+		{"memory.optimizer", float64(est.Optimizer())},
+		{"memory.activations", float64(est.Activations())},
+		{"memory.peak_total", float64(est.PeakTotal())},
+		{"memory.gpu_capacity", float64(est.GPUCapacity())},
+		{"system.nodes", float64(est.Nodes())},
+		{"system.gpus_per_node", float64(est.GPUsPerNode())},
+		{"system.cost_cloud_usd", est.CostCloudUSD()},
+		{"time.seconds", est.Seconds()},
+		{"time.steps", float64(est.Steps())},
+		{"layout.gpus", float64(est.GPUs())},
+		{"layout.data_parallel", float64(est.DataParallel())},
+	}
+	for _, c := range checks {
+		if want := num(c.path); c.got != want {
+			t.Errorf("accessor of %s = %v, JSON has %v", c.path, c.got, want)
+		}
+	}
+	if est.Fits() != lookup("memory.fits").(bool) {
+		t.Errorf("Fits() = %v, JSON has %v", est.Fits(), lookup("memory.fits"))
+	}
+	if est.ModelName() != lookup("model.name").(string) || est.GPU() != lookup("layout.gpu").(string) {
+		t.Errorf("ModelName/GPU = %q/%q", est.ModelName(), est.GPU())
+	}
+	warnings := []string{}
+	for _, x := range lookup("warnings").([]any) {
+		warnings = append(warnings, x.(string))
+	}
+	if !reflect.DeepEqual(est.Warnings(), warnings) {
+		t.Errorf("Warnings() = %v, JSON has %v", est.Warnings(), warnings)
+	}
+	fields, err := est.Fields()
+	if err != nil {
+		t.Fatalf("Fields: %v", err)
+	}
+	if len(fields) == 0 {
+		t.Fatal("Fields: none")
+	}
+	for _, f := range fields {
+		want := lookup(f.Path)
+		var got any
+		switch v := f.Value.(type) {
+		case uint64:
+			got = float64(v)
+		case []string:
+			l := []any{}
+			for _, s := range v {
+				l = append(l, s)
+			}
+			got = l
+		default:
+			got = v
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("field %s (%s) = %#v, JSON has %#v", f.Path, f.Type, f.Value, want)
+		}
+		v, ok, err := est.Field(f.Path)
+		if err != nil || !ok || !reflect.DeepEqual(v, f.Value) {
+			t.Errorf("Field(%q) = %v, %v, %v", f.Path, v, ok, err)
+		}
+	}
+	if _, ok, err := est.Field("no.such.field"); ok || err != nil {
+		t.Errorf("Field of an unknown path: ok %v, err %v", ok, err)
+	}
+}
+
+func TestJSONKeyOrder(t *testing.T) {
+	est, err := configs[1].job(t, false).Estimate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := est.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first key is the version, then the groups in field-table order.
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, _ := dec.Token(); tok != json.Delim('{') {
+		t.Fatalf("JSON does not start with an object: %s", data)
+	}
+	if tok, _ := dec.Token(); tok != "trainsize_version" {
+		t.Fatalf("first key %v, want trainsize_version", tok)
+	}
+	if tok, _ := dec.Token(); tok != Version() {
+		t.Fatalf("trainsize_version %v, want %s", tok, Version())
+	}
+	fields, err := est.Fields()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []string
+	seen := map[string]bool{}
+	for _, f := range fields {
+		g := strings.SplitN(f.Path, ".", 2)[0]
+		if !seen[g] {
+			seen[g] = true
+			groups = append(groups, g)
+		}
+	}
+	var top []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		top = append(top, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !reflect.DeepEqual(top, groups) {
+		t.Errorf("top-level keys %v, want %v", top, groups)
+	}
+}
+
+func TestNumberFormatMatchesC(t *testing.T) {
+	values := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 1.0 / 3, 5760, 19653.9264, 1e14, 1e15,
+		1e16, 1e17, 1e20, 1e21, 1e-4, 1e-5, 123456789012345678, 4.286552858529733e+19,
+		math.MaxFloat64, math.SmallestNonzeroFloat64, 2.2250738585072014e-308, 0.008947848533333334}
+	for e := -30; e <= 60; e++ {
+		values = append(values, math.Ldexp(1, e), math.Ldexp(1, e)*(1+1e-16), math.Pow(10, float64(e)))
+	}
+	r := rand.New(rand.NewSource(1))
+	for i := 0; i < 20000; i++ {
+		values = append(values, math.Float64frombits(r.Uint64()), r.Float64()*math.Pow(10, float64(r.Intn(40)-10)))
+	}
+	for _, d := range values {
+		if math.IsNaN(d) || math.IsInf(d, 0) {
+			continue
+		}
+		want := ""
+		for prec := 15; prec <= 17; prec++ {
+			want = formatG(d, prec)
+			if back, err := strconv.ParseFloat(want, 64); err == nil && back == d {
+				break
+			}
+		}
+		if got := formatNumber(d); got != want {
+			t.Fatalf("formatNumber(%v) = %q, the command writes %q", d, got, want)
+		}
+	}
+	if formatNumber(math.Inf(1)) != "null" || formatNumber(math.NaN()) != "null" {
+		t.Error("non-finite numbers must be null")
+	}
+}
+
+func TestWriteString(t *testing.T) {
+	cases := map[string]string{
+		"plain":         `"plain"`,
+		`q"b\`:          `"q\"b\\"`,
+		"ctl\x01\n\x7f": `"ctl\u0001\u000a\u007f"`,
+		"é€😀":           `"é€😀"`,
+		"bad\xffbyte":   `"bad\ufffdbyte"`,
+		"<&>":           `"<&>"`,
+	}
+	for in, want := range cases {
+		var b bytes.Buffer
+		writeString(&b, in)
+		if b.String() != want {
+			t.Errorf("writeString(%q) = %s, want %s", in, b.String(), want)
+		}
+	}
+}
+
+// asError checks that err is an *Error with the code and, when given, the field.
+func asError(t *testing.T, what string, err error, code int, field string) *Error {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("%s: error %v (%T), want *Error", what, err, err)
+	}
+	if e.Code != code {
+		t.Errorf("%s: code %d (%s), want %d (%s)", what, e.Code, e.Message, code, StrError(code))
+	}
+	if field != "" && e.Field != field {
+		t.Errorf("%s: field %q, want %q (%s)", what, e.Field, field, e.Message)
+	}
+	if e.Message == "" || e.Error() == "" {
+		t.Errorf("%s: no message", what)
+	}
+	return e
+}
+
+func TestErrors(t *testing.T) {
+	job, err := NewJob()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Close()
+
+	_, err = job.Estimate()
+	asError(t, "estimate without a model", err, ErrInvalid, "model")
+
+	asError(t, "unknown parameter", job.Set("no-such-option", "1"), ErrUnknown, "no-such-option")
+	asError(t, "unknown model", job.Set("model", "no-such-model"), ErrUnknown, "model")
+	asError(t, "unknown choice", job.Set("precision", "fp7"), ErrUnknown, "precision")
+
+	if err := job.Set("seq", "2048"); err != nil {
+		t.Fatal(err)
+	}
+	asError(t, "bad value", job.Set("seq", "abc"), ErrInvalid, "seq")
+	asError(t, "out of range", job.Set("zero", "4"), ErrInvalid, "zero")
+	asError(t, "NUL in a value", job.Set("seq", "1\x002"), ErrInvalid, "seq")
+	asError(t, "NUL in a name", job.Set("s\x00eq", "1"), ErrInvalid, "")
+	if v, err := job.Get("seq"); err != nil || v != "2048" {
+		t.Errorf("after failed Sets, seq = %q, %v; want 2048 (unchanged)", v, err)
+	}
+	_, err = job.Get("no-such-option")
+	asError(t, "Get of an unknown parameter", err, ErrUnknown, "")
+
+	for _, s := range []setting{{"model", "llama-2-7b"}, {"gpus", "8"}, {"tp", "3"}} {
+		if err := job.Set(s.name, s.value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = job.Estimate()
+	e := asError(t, "bad layout", err, ErrLayout, "")
+	if e.Field == "" {
+		t.Errorf("bad layout: no field (%s)", e.Message)
+	}
+
+	hf := []struct {
+		label string
+		json  string
+		code  int
+	}{
+		{"empty", "", ErrParse},
+		{"truncated", `{"model_type": "llama", "hidden_size": 40`, ErrParse},
+		{"not an object", `[1, 2]`, ErrInvalid},
+		{"unknown type", `{"model_type": "no-such-type"}`, ErrUnknown},
+	}
+	for _, c := range hf {
+		err := job.LoadHFConfig([]byte(c.json))
+		if err == nil {
+			t.Errorf("LoadHFConfig(%s): no error", c.label)
+			continue
+		}
+		var te *Error
+		if !errors.As(err, &te) {
+			t.Fatalf("LoadHFConfig(%s): %T", c.label, err)
+		}
+		if te.Code != c.code || te.Field == "" {
+			t.Errorf("LoadHFConfig(%s): code %d, field %q (%s), want code %d and a field", c.label,
+				te.Code, te.Field, te.Message, c.code)
+		}
+	}
+	for _, name := range []string{"bad-value.json", "missing-key.json"} {
+		err := job.LoadHFConfigFile(filepath.Join(repoRoot, "tests", "data", "cli", name))
+		e := asError(t, name, err, ErrInvalid, "")
+		if e.Field == "" {
+			t.Errorf("%s: no field named (%s)", name, e.Message)
+		}
+	}
+	asError(t, "missing file", job.LoadHFConfigFile(filepath.Join(t.TempDir(), "none.json")), ErrIO, "")
+	asError(t, "bad GPU JSON", job.LoadGPUJSON([]byte(`{"name": "x"}`)), ErrInvalid, "")
+
+	_, err = job.Plan(-1)
+	asError(t, "negative plan capacity", err, ErrArgument, "cap")
+	if err := job.Set("tp", "1"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = job.Plan(3)
+	asError(t, "plan without tokens", err, ErrInvalid, "")
+	asError(t, "apply of an unknown GPU", job.Apply(Candidate{GPU: "no-such-gpu", GPUs: 1}), ErrUnknown, "")
+
+	job.Close()
+	job.Close()
+	asError(t, "Set on a closed job", job.Set("seq", "1"), ErrArgument, "")
+	_, err = job.Estimate()
+	asError(t, "Estimate on a closed job", err, ErrArgument, "")
+	_, err = job.Clone()
+	asError(t, "Clone of a closed job", err, ErrArgument, "")
+	var nilJob *Job
+	nilJob.Close()
+	asError(t, "Set on a nil job", nilJob.Set("seq", "1"), ErrArgument, "")
+}
+
+func TestPlanCandidatesMatchEstimates(t *testing.T) {
+	job, err := NewJob()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Close()
+	for _, s := range []setting{{"model", "llama-2-7b"}, {"tokens", "1e10"}, {"max-gpus", "64"}} {
+		if err := job.Set(s.name, s.value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, err := job.Estimate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := job.Plan(8)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	if len(plan.Candidates) == 0 || plan.Stats.Feasible == 0 || plan.Stats.Evaluated < plan.Stats.Estimated {
+		t.Fatalf("Plan found nothing: %+v", plan.Stats)
+	}
+	after, err := job.Estimate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *before != *after {
+		t.Error("Plan changed the job")
+	}
+	for i, c := range plan.Candidates {
+		clone, err := job.Clone()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := clone.Apply(c); err != nil {
+			t.Fatalf("candidate %d: Apply: %v", i, err)
+		}
+		est, err := clone.Estimate()
+		clone.Close()
+		if err != nil {
+			t.Fatalf("candidate %d (%+v): Estimate: %v", i, c, err)
+		}
+		if est.GPU() != c.GPU || est.GPUs() != c.GPUs || est.GPUsPerNode() != c.GPUsPerNode ||
+			est.PeakTotal() != c.PeakTotal || est.Seconds() != c.Seconds ||
+			est.CostCloudUSD() != c.Cost || est.WarningBits() != c.Warnings {
+			t.Errorf("candidate %d %+v: estimate after Apply: gpu %s x%d (%d/node), peak %d, %v s, $%v, warnings %#x",
+				i, c, est.GPU(), est.GPUs(), est.GPUsPerNode(), est.PeakTotal(), est.Seconds(),
+				est.CostCloudUSD(), est.WarningBits())
+		}
+		if !est.Fits() {
+			t.Errorf("candidate %d does not fit", i)
+		}
+	}
+	zero, err := job.Plan(0)
+	if err != nil || len(zero.Candidates) != 0 || zero.Stats.Evaluated == 0 {
+		t.Errorf("Plan(0) = %+v, %v", zero, err)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	if v := Version(); v == "" || strings.Count(v, ".") != 2 {
+		t.Fatalf("Version() = %q", v)
+	}
+	parts := strings.Split(Version(), ".")
+	n := 0
+	for _, p := range parts {
+		x, err := strconv.Atoi(p)
+		if err != nil {
+			t.Fatalf("Version() = %q", Version())
+		}
+		n = n*100 + x
+	}
+	if uint(n) != VersionNumber() {
+		t.Errorf("VersionNumber() = %d, Version() = %s", VersionNumber(), Version())
+	}
+	if LibraryABIVersion() != ABIVersion {
+		t.Errorf("LibraryABIVersion() = %d", LibraryABIVersion())
+	}
+	if StrError(ErrLayout) == "" || StrError(12345) == "" {
+		t.Error("StrError gives nothing")
+	}
+	out := strings.TrimSpace(string(runCommand(t, "--version")))
+	if want := "trainsize " + Version(); out != want {
+		t.Errorf("trainsize --version = %q, want %q", out, want)
+	}
+}
+
+func TestConcurrentEstimates(t *testing.T) {
+	job := configs[4].job(t, false)
+	want, err := job.Estimate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				est, err := job.Estimate()
+				if err != nil || *est != *want {
+					errs <- "concurrent estimate differs"
+					return
+				}
+				if _, err := est.JSON(); err != nil {
+					errs <- err.Error()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+func TestGetAndClone(t *testing.T) {
+	job := configs[1].job(t, false)
+	for _, s := range configs[1].settings {
+		if _, err := job.Get(s.name); err != nil {
+			t.Errorf("Get(%q): %v", s.name, err)
+		}
+	}
+	if v, _ := job.Get("tp"); v != "2" {
+		t.Errorf("Get(tp) = %q", v)
+	}
+	clone, err := job.Clone()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer clone.Close()
+	if err := clone.Set("tp", "4"); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := job.Get("tp"); v != "2" {
+		t.Errorf("changing the clone changed the job: tp = %q", v)
+	}
+}
+
+// Jobs that are never closed are freed by their finalizer, without a crash.
+func TestFinalizer(t *testing.T) {
+	for i := 0; i < 200; i++ {
+		job, err := NewJob()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := job.Set("model", "gpt2"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.GC()
+	runtime.GC()
+}

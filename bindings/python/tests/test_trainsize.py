@@ -1,0 +1,526 @@
+"""Tests of the Python binding against the built library and the trainsize command.
+
+Run from the repository root:
+    LIBTRAINSIZE=build/libtrainsize.so TRAINSIZE_EXE=build/examples/trainsize \
+        python3 -m pytest -q bindings/python/tests
+"""
+
+import ctypes
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import trainsize
+from trainsize import _lib, _structs
+
+EXE = os.environ["TRAINSIZE_EXE"]
+LIB = os.environ["LIBTRAINSIZE"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE_ROOT = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(PACKAGE_ROOT))
+HF = os.path.join(REPO, "tests", "data", "hf")
+GPU_FILE = os.path.join(REPO, "tests", "data", "gpu", "my-accelerator.json")
+
+
+# ---- helpers ---------------------------------------------------------------------------
+
+def option_text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def cli_args(kwargs):
+    """The command line that matches estimate()/plan() keywords."""
+    args = []
+    for key, value in kwargs.items():
+        args += ["--" + key.replace("_", "-"), option_text(value)]
+    return args
+
+
+def run_cli(*args, check=True):
+    proc = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=120)
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def cli_json(*args):
+    return json.loads(run_cli(*args).stdout)
+
+
+def cli_error_line(*args):
+    proc = run_cli(*args, check=False)
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert proc.stdout == ""
+    line = proc.stderr.strip()
+    assert line.startswith("trainsize: ")
+    return line[len("trainsize: "):]
+
+
+def same_json(a, b):
+    """Equal as parsed JSON, and with the keys in the same order at every level."""
+    assert a == b
+    if isinstance(a, dict):
+        assert list(a) == list(b)
+        for k in a:
+            same_json(a[k], b[k])
+    elif isinstance(a, list):
+        for x, y in zip(a, b):
+            same_json(x, y)
+
+
+# ---- the spec's example calls ----------------------------------------------------------
+
+SPEC_JOB = dict(model="llama-2-7b", gpu="a100-80gb", gpus=8, zero=3, micro_batch=1, seq=4096,
+                precision="bf16-mixed")
+
+
+def test_spec_estimate_example():
+    r = trainsize.estimate(**SPEC_JOB)
+    assert isinstance(r, trainsize.Estimate)
+    assert isinstance(r.memory.peak_total, int) and r.memory.peak_total > 0
+    assert r.memory.peak_total == r.memory.peak_allocated + r.memory.overhead
+    assert r.memory.fits is True
+    assert r.model.name == "llama-2-7b"
+    assert r.layout.gpus == 8 and r.layout.gpu == "a100-80gb"
+    assert isinstance(r.time.seconds, float)
+    assert isinstance(r.warnings, list)
+    same_json(r.to_dict(), cli_json("estimate", "--json", *cli_args(SPEC_JOB)))
+
+
+def test_spec_plan_example():
+    p = trainsize.plan(model="llama-2-70b", tokens=2e12, deadline_days=30)
+    assert isinstance(p, trainsize.Plan)
+    assert p.evaluated > 0 and p.candidates
+    c = p.candidates[0]
+    assert isinstance(c, trainsize.Candidate) and isinstance(c.gpu, str) and c.gpu
+    assert c.seconds <= 30 * 86400
+    same_json(p.to_dict(), cli_json("plan", "--json", "--model", "llama-2-70b",
+                                     "--tokens", "2e12", "--deadline-days", "30"))
+
+
+def test_version_matches_command():
+    out = run_cli("--version").stdout.split()
+    assert out == ["trainsize", trainsize.version()]
+    assert re.fullmatch(r"\d+\.\d+\.\d+", trainsize.version())
+    assert trainsize.abi_version() == trainsize.EXPECTED_ABI == 1
+
+
+def test_package_version_is_the_library_version():
+    with open(os.path.join(PACKAGE_ROOT, "pyproject.toml"), encoding="utf-8") as f:
+        m = re.search(r'^version\s*=\s*"([^"]+)"', f.read(), re.M)
+    assert m and m.group(1) == trainsize.version()
+
+
+# ---- estimate() equals `trainsize estimate --json` --------------------------------------
+
+CONFIGS = [
+    dict(model="gpt2"),
+    dict(model="llama-2-70b", gpu="h100-80gb", gpus=64, tp=8, pp=2, sp=True,
+         recompute="selective", micro_batch=2, global_batch=1024, tokens=2e12),
+    dict(model="mixtral-8x7b", gpu="h100-80gb", gpus=16, ep=8, zero=1, seq=4096,
+         tokens=1_000_000_000),
+    dict(model="llama-3-8b", gpu="rtx-4090", lora_rank=16, lora_targets=["q", "k", "v", "o"],
+         quantize_base="nf4", micro_batch=4),
+    dict(model="gpt2-xl", precision="fp32", optimizer="sgd-momentum", attention="eager",
+         dropout=0.1, offload="optimizer", zero=3, gpus=4),
+    dict(model="llama-2-13b", gpu="a100-40gb", gpus=16, gpus_per_node=4, pp=4,
+         pp_interleave=2, micro_batch=1, global_batch=64, recompute="full", tokens=3e11,
+         network="ib-hdr", storage="nfs"),
+    dict(model="gemma-2b", layers=12, hidden=1536, seq=8192, cp=2, gpus=2,
+         precision="fp8-mixed", gpu="h100-80gb"),
+    dict(hf_config=os.path.join(HF, "Mistral-7B-v0.1.json"), layers=8, gpus=2),
+    dict(model="qwen2.5-7b", gpu_file=GPU_FILE, gpus=8, zero=2, tokens=1e10),
+]
+
+
+@pytest.mark.parametrize("kwargs", CONFIGS, ids=lambda k: k.get("model") or "hf-config")
+def test_estimate_equals_cli_json(kwargs):
+    r = trainsize.estimate(**kwargs)
+    same_json(r.to_dict(), cli_json("estimate", "--json", *cli_args(kwargs)))
+
+
+def test_example_job_and_example_script_equal_bare_command():
+    expected = cli_json("--json")
+    same_json(trainsize.estimate(**SPEC_JOB).to_dict(), expected)
+    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
+    proc = subprocess.run([sys.executable, os.path.join(PACKAGE_ROOT, "example.py")],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    same_json(json.loads(proc.stdout), expected)
+
+
+def test_hf_config_dict_and_bytes_equal_the_file():
+    path = os.path.join(HF, "Mixtral-8x7B-v0.1.json")
+    with open(path, "rb") as f:
+        text = f.read()
+    common = dict(gpus=8, ep=8, zero=3)
+    from_file = trainsize.estimate(hf_config=path, **common).to_dict()
+    import pathlib
+    assert trainsize.estimate(hf_config=pathlib.Path(path), **common).to_dict() == from_file
+    assert trainsize.estimate(hf_config=text, **common).to_dict() == from_file
+    from_dict = trainsize.estimate(hf_config=json.loads(text), **common).to_dict()
+    # The name comes from the config in both cases; everything else is the same.
+    assert from_dict == from_file
+    same_json(from_file, cli_json("estimate", "--json", "--hf-config", path,
+                                  *cli_args(common)))
+
+
+def test_gpu_file_dict_equals_the_file():
+    with open(GPU_FILE, encoding="utf-8") as f:
+        device = json.load(f)
+    a = trainsize.estimate(model="gpt2", gpu_file=GPU_FILE).to_dict()
+    b = trainsize.estimate(model="gpt2", gpu_file=device).to_dict()
+    assert a == b and a["layout"]["gpu"] == device["name"]
+
+
+def test_model_first_then_the_other_keywords():
+    # Shape keywords override the preset wherever they stand, as on the command line.
+    a = trainsize.estimate(layers=6, model="gpt2").to_dict()
+    b = trainsize.estimate(model="gpt2", layers=6).to_dict()
+    assert a == b
+    assert a["model"]["parameters"] < trainsize.estimate(model="gpt2").model.parameters
+
+
+def test_value_conversions():
+    base = trainsize.estimate(model="gpt2", tokens=2000000000000).to_dict()
+    assert trainsize.estimate(model="gpt2", tokens=2e12).to_dict() == base
+    assert trainsize.estimate(model="gpt2", tokens="2e12").to_dict() == base
+    assert trainsize.estimate(model="gpt2", sp=True, tp=2, gpus=2).to_dict() == \
+        trainsize.estimate(model="gpt2", sp="true", tp="2", gpus="2").to_dict()
+    # None means "not given".
+    assert trainsize.estimate(model="gpt2", tokens=2e12, zero=None).to_dict() == base
+    # Lists and tuples are joined with commas.
+    assert trainsize.estimate(model="gpt2", lora_rank=8, lora_targets=("q", "v")).to_dict() == \
+        trainsize.estimate(model="gpt2", lora_rank=8, lora_targets="q,v").to_dict()
+
+
+def test_sections_attribute_and_key_access():
+    r = trainsize.estimate(model="gpt2")
+    assert r.memory["peak_total"] == r.memory.peak_total
+    assert r["memory"] is r.memory and r["trainsize_version"] == trainsize.version()
+    assert "peak_total" in r.memory and "peak_total" in dir(r.memory)
+    assert dict(r.memory) == r.memory.to_dict()
+    with pytest.raises(AttributeError, match="no field 'nope'"):
+        r.memory.nope
+    with pytest.raises(AttributeError):
+        r.memory.peak_total = 1
+    with pytest.raises(AttributeError):
+        r.nope
+    assert r == trainsize.estimate(model="gpt2")
+
+
+def test_result_fields_cover_the_json():
+    r = trainsize.estimate(model="gpt2").to_dict()
+    for f in trainsize.result_fields():
+        node = r
+        for key in f.path.split("."):
+            node = node[key]
+        assert f.type in ("u64", "f64", "bool", "string", "choice", "flags")
+    leaves = []
+
+    def walk(prefix, d):
+        for k, v in d.items():
+            if isinstance(v, dict):
+                walk(prefix + k + ".", v)
+            else:
+                leaves.append(prefix + k)
+    walk("", r)
+    assert sorted(leaves) == sorted(["trainsize_version"] +
+                                    [f.path for f in trainsize.result_fields()])
+
+
+def test_parameters_catalogue():
+    params = {p.keyword: p for p in trainsize.parameters()}
+    assert params["micro_batch"].name == "micro-batch" and params["micro_batch"].kind == "int"
+    assert "bf16-mixed" in params["precision"].choices
+    assert params["deadline_days"].kind == "float"
+
+
+def test_warnings_are_names():
+    r = trainsize.estimate(model="llama-2-70b", gpu="rtx-4090", gpus=1)
+    assert r.memory.fits is False
+    assert "does-not-fit" in r.warnings
+    assert all(isinstance(w, str) and w for w in r.warnings)
+    same_json(r.to_dict(), cli_json("estimate", "--json", "--model", "llama-2-70b",
+                                    "--gpu", "rtx-4090", "--gpus", "1"))
+
+
+def test_results_pickle_and_copy():
+    import copy
+    import pickle
+    r = trainsize.estimate(model="gpt2")
+    assert pickle.loads(pickle.dumps(r)) == r
+    assert copy.deepcopy(r).to_dict() == r.to_dict()
+    p = trainsize.plan(top=2, **PLAN_SMALL)
+    assert pickle.loads(pickle.dumps(p)) == p
+
+
+def test_concurrent_estimates():
+    expected = trainsize.estimate(**SPEC_JOB).to_dict()
+    results, errors = [], []
+
+    def work():
+        try:
+            for _ in range(50):
+                results.append(trainsize.estimate(**SPEC_JOB).to_dict() == expected)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(results) == 400 and all(results)
+
+
+# ---- plan() equals `trainsize plan --json` ---------------------------------------------
+
+PLAN_SMALL = dict(model="gpt2", gpu=["a100-40gb", "rtx-4090"], max_gpus=16, tokens=1e9)
+
+
+def test_plan_equals_cli_json():
+    p = trainsize.plan(**PLAN_SMALL)
+    expected = cli_json("plan", "--json", *cli_args(PLAN_SMALL))
+    same_json(p.to_dict(), expected)
+    assert 0 < len(p.candidates) <= trainsize.PLAN_TOP_DEFAULT
+    assert {c.gpu for c in p.candidates} <= {"a100-40gb", "rtx-4090"}
+    assert trainsize.plan(gpu="a100-40gb,rtx-4090", model="gpt2", max_gpus=16,
+                          tokens=1e9).to_dict() == p.to_dict()
+
+
+def test_plan_top_and_objective():
+    p = trainsize.plan(top=3, objective="time", **PLAN_SMALL)
+    assert len(p.candidates) == 3 and p.objective == "time"
+    same_json(p.to_dict(), cli_json("plan", "--json", "--top", "3", "--objective", "time",
+                                    *cli_args(PLAN_SMALL)))
+
+
+def test_plan_candidate_is_a_real_estimate():
+    p = trainsize.plan(**PLAN_SMALL)
+    job = {k: v for k, v in PLAN_SMALL.items() if k not in ("gpu", "max_gpus")}
+    for c in p.candidates[:3]:
+        r = trainsize.estimate(**job, **c.layout())
+        assert r.memory.peak_total == c.peak_total
+        assert r.time.seconds == c.seconds
+        assert r.system.cost_cloud_usd == c.cost
+        assert r.warnings == c.warnings
+        assert r.system.nodes == c.nodes
+
+
+def test_plan_nothing_fits():
+    p = trainsize.plan(model="llama-3.1-405b", gpu="rtx-4090", max_gpus=1, tokens=1e9)
+    assert p.candidates == []
+    same_json(p.to_dict(), cli_json("plan", "--json", "--model", "llama-3.1-405b", "--gpu",
+                                    "rtx-4090", "--max-gpus", "1", "--tokens", "1e9"))
+
+
+# ---- errors ----------------------------------------------------------------------------
+
+def test_error_unknown_keyword():
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.estimate(model="gpt2", foo_bar=1)
+    assert isinstance(e.value, ValueError)
+    assert e.value.code == trainsize.Status.E_UNKNOWN
+    assert e.value.field == "foo-bar" and e.value.keyword == "foo_bar"
+    assert "foo-bar" in str(e.value)
+
+
+@pytest.mark.parametrize("kwargs,code,field", [
+    (dict(model="gpt2", gpus="x"), trainsize.Status.E_INVALID, "gpus"),
+    (dict(model="gpt2", gpus=1.5), trainsize.Status.E_INVALID, "gpus"),
+    (dict(model="gpt2", micro_batch=0), trainsize.Status.E_INVALID, "micro-batch"),
+    (dict(model="gpt2", precision="fp13"), None, "precision"),
+    (dict(model="gpt2", dropout=float("nan")), trainsize.Status.E_INVALID, "dropout"),
+    (dict(model="no-such-model"), trainsize.Status.E_UNKNOWN, "model"),
+    (dict(model="gpt2", gpu="no-such-gpu"), trainsize.Status.E_UNKNOWN, "gpu"),
+    (dict(model="gpt2", tp=5), trainsize.Status.E_LAYOUT, None),
+    (dict(model="gpt2", gpus=8, tp=8), trainsize.Status.E_LAYOUT, None),
+])
+def test_error_bad_value_matches_cli(kwargs, code, field):
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.estimate(**kwargs)
+    if code is not None:
+        assert e.value.code == code
+    if field is not None:
+        assert e.value.field == field
+    assert e.value.message == cli_error_line("estimate", "--json", *cli_args(kwargs))
+
+
+def test_error_no_model():
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.estimate()
+    assert e.value.code == trainsize.Status.E_INVALID and e.value.field == "model"
+
+
+def test_error_malformed_hf_config_dict():
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.estimate(hf_config={"model_type": "llama"})
+    assert e.value.field == "num_hidden_layers" and e.value.keyword == "hf_config"
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.estimate(hf_config={"model_type": "no-such-type"})
+    assert e.value.code == trainsize.Status.E_UNKNOWN
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.estimate(hf_config={"model_type": "llama", "hidden_size": object()})
+    assert e.value.field == "hf-config" and e.value.code == trainsize.Status.E_INVALID
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.estimate(hf_config={"model_type": "llama", "hidden_size": float("inf")})
+    assert e.value.field == "hf-config"
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.estimate(hf_config=b"{not json")
+    assert e.value.code == trainsize.Status.E_PARSE
+
+
+def test_error_hf_config_file():
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.estimate(hf_config="/no/such/config.json")
+    assert e.value.code == trainsize.Status.E_IO
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.estimate(hf_config=12)
+    assert e.value.field == "hf-config"
+
+
+def test_error_exclusive_keywords():
+    with pytest.raises(trainsize.TrainsizeError, match="exclude"):
+        trainsize.estimate(model="gpt2", hf_config=os.path.join(HF, "gpt2.json"))
+    with pytest.raises(trainsize.TrainsizeError, match="exclude"):
+        trainsize.estimate(model="gpt2", gpu="h100-80gb", gpu_file=GPU_FILE)
+
+
+def test_error_bad_python_values():
+    for value in (object(), {"a": 1}, [1, object()], b"bytes", "nul\0byte", "\udc80"):
+        with pytest.raises(trainsize.TrainsizeError) as e:
+            trainsize.estimate(model="gpt2", precision=value)
+        assert e.value.field == "precision" and e.value.keyword == "precision"
+
+
+def test_error_plan():
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.plan(model="gpt2")  # no tokens
+    assert e.value.code == trainsize.Status.E_INVALID
+    for key in ("tp", "gpus", "micro_batch", "zero", "recompute", "gpu_file", "gpu_memory"):
+        with pytest.raises(trainsize.TrainsizeError) as e:
+            trainsize.plan(model="gpt2", tokens=1e9, **{key: 2})
+        assert e.value.keyword == key and "plan" in e.value.message
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.plan(model="gpt2", tokens=1e9, gpu=["a100-40gb", "no-such-gpu"])
+    assert e.value.code == trainsize.Status.E_UNKNOWN
+    for top in (0, 101, 2.5, True, "3"):
+        with pytest.raises(trainsize.TrainsizeError) as e:
+            trainsize.plan(model="gpt2", tokens=1e9, top=top)
+        assert e.value.field == "top"
+
+
+def test_hostile_input_never_crashes():
+    deep = {}
+    node = deep
+    for _ in range(200):
+        node["x"] = {}
+        node = node["x"]
+    deep["model_type"] = "llama"
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.estimate(hf_config=deep)
+    assert e.value.code in (trainsize.Status.E_LIMIT, trainsize.Status.E_PARSE)
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.estimate(hf_config={"model_type": "llama", "pad": "x" * (2 << 20)})
+    assert e.value.code == trainsize.Status.E_LIMIT
+    with pytest.raises(trainsize.TrainsizeError):
+        trainsize.estimate(hf_config=b"\xff\xfe\x00garbage")
+    with pytest.raises(trainsize.TrainsizeError):
+        trainsize.estimate(model="x" * 100000)
+    with pytest.raises(trainsize.TrainsizeError):
+        trainsize.estimate(**{"y" * 5000: 1})
+    with pytest.raises(trainsize.TrainsizeError):
+        trainsize.estimate(model="gpt2", gpus=10**30)
+
+
+# ---- loading and the ABI check ---------------------------------------------------------
+
+def test_library_from_env():
+    assert os.path.samefile(trainsize._LIB.path, LIB)
+
+
+def test_abi_mismatch_is_refused(monkeypatch):
+    monkeypatch.setattr(_lib, "EXPECTED_ABI", trainsize.EXPECTED_ABI + 1)
+    with pytest.raises(trainsize.LibraryError, match="ABI version") as e:
+        _lib.load()
+    assert isinstance(e.value, ImportError)
+    with pytest.raises(trainsize.LibraryError):
+        _lib.check_abi(1, "x", expected=2)
+    assert _lib.check_abi(1, "x", expected=1) == 1
+
+
+def test_abi_mismatch_fails_the_import(tmp_path):
+    # A copy of the package written for another ABI: importing it must fail, clearly.
+    pkg = tmp_path / "trainsize"
+    shutil.copytree(os.path.join(PACKAGE_ROOT, "trainsize"), pkg,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    src = (pkg / "_lib.py").read_text(encoding="utf-8")
+    assert "\nEXPECTED_ABI = 1\n" in src
+    (pkg / "_lib.py").write_text(src.replace("\nEXPECTED_ABI = 1\n", "\nEXPECTED_ABI = 2\n"),
+                                 encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-c", "import trainsize"], capture_output=True,
+                          text=True, env=env, timeout=60, cwd=tmp_path)
+    assert proc.returncode != 0
+    assert "LibraryError" in proc.stderr and "ABI version 1" in proc.stderr
+    assert "written for ABI version 2" in proc.stderr
+
+
+def test_struct_layout_mismatch_is_refused(monkeypatch):
+    # A mirror that reads the wrong member: the import-time cross-check must notice.
+    paths = dict(_structs.RESULT_PATHS)
+    paths["memory.weights"] = ("memory", "gradients")
+    monkeypatch.setattr(_structs, "RESULT_PATHS", paths)
+    with pytest.raises(trainsize.LibraryError, match="memory.weights"):
+        _lib.load()
+
+
+def test_struct_size_mismatch_is_refused(monkeypatch):
+    class Short(ctypes.Structure):
+        _fields_ = [("x", ctypes.c_char * 16)]
+    monkeypatch.setattr(_structs, "PlanStats", Short)
+    if trainsize._LIB.fn.struct_size is None:
+        pytest.fail("the library lacks trainsize_struct_size(); this check needs it")
+    with pytest.raises(trainsize.LibraryError, match="PlanStats|Short"):
+        _lib.load()
+
+
+def test_missing_library_is_a_clear_import_error(monkeypatch):
+    monkeypatch.setenv("LIBTRAINSIZE", "/no/such/libtrainsize.so")
+    with pytest.raises(ImportError, match="LIBTRAINSIZE"):
+        _lib.load()
+
+
+def test_library_next_to_the_package(tmp_path):
+    # A copy of the package with the library inside it, and no LIBTRAINSIZE.
+    pkg = tmp_path / "trainsize"
+    shutil.copytree(os.path.join(PACKAGE_ROOT, "trainsize"), pkg,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(LIB, pkg / "libtrainsize.so")
+    env = {k: v for k, v in os.environ.items() if k != "LIBTRAINSIZE"}
+    env["PYTHONPATH"] = str(tmp_path)
+    proc = subprocess.run([sys.executable, "-c",
+                           "import trainsize; print(trainsize._LIB.path); "
+                           "print(trainsize.estimate(model='gpt2').memory.peak_total)"],
+                          capture_output=True, text=True, env=env, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    path, peak = proc.stdout.split()
+    assert path == str(pkg / "libtrainsize.so")
+    assert int(peak) == trainsize.estimate(model="gpt2").memory.peak_total
+
+
+def test_to_dict_non_finite_is_null():
+    # The command prints non-finite numbers as null; so does to_dict().
+    from trainsize._results import _plain
+    assert _plain(float("inf")) is None and _plain(math.pi) == math.pi

@@ -1,0 +1,281 @@
+"""trainsize: what it takes to train a transformer model (Python binding of libtrainsize).
+
+A thin ``ctypes`` layer over the C library: every figure comes from libtrainsize, none is
+computed here.
+
+    >>> import trainsize
+    >>> r = trainsize.estimate(model="llama-2-7b", gpu="a100-80gb", gpus=8, zero=3,
+    ...                        micro_batch=1, seq=4096, precision="bf16-mixed")
+    >>> r.memory.peak_total          # int, bytes, as in the CLI's JSON
+    >>> r.to_dict()                  # == json.loads(`trainsize estimate --json ...`)
+    >>> p = trainsize.plan(model="llama-2-70b", tokens=2e12, deadline_days=30)
+    >>> p.candidates[0].gpu
+    >>> trainsize.version()          # the C library's version string
+
+Keywords are the command's option names with ``-`` written ``_`` (``micro_batch``,
+``deadline_days``, ``hf_config``); :func:`parameters` lists them all. Invalid input raises
+:class:`TrainsizeError` (a ``ValueError``) with the library's message.
+
+The library is looked up through ``$LIBTRAINSIZE`` (a path to the shared object), then next
+to this package, then on the system's library path; see :mod:`trainsize._lib`. Importing
+the package fails with :class:`LibraryError` (an ``ImportError``) when it is missing or of
+another ABI version.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import numbers
+import os
+from typing import Any, Dict, Iterator, List, Mapping
+
+from . import _lib
+from ._errors import LibraryError, Status, TrainsizeError
+from ._results import Candidate, Estimate, Parameter, Plan, ResultField, Section
+
+__all__ = [
+    "estimate", "plan", "version", "abi_version", "parameters", "result_fields",
+    "Estimate", "Section", "Plan", "Candidate", "Parameter", "ResultField",
+    "TrainsizeError", "LibraryError", "Status", "EXPECTED_ABI", "PLAN_TOP_DEFAULT",
+    "PLAN_TOP_MAX",
+]
+
+#: The ABI version of the C library this binding was written for.
+EXPECTED_ABI = _lib.EXPECTED_ABI
+
+#: plan(top=...): how many candidates by default, and at most (as ``trainsize plan --top``).
+PLAN_TOP_DEFAULT = 10
+PLAN_TOP_MAX = 100
+
+# Load and check the library now: a missing or mismatched library fails the import.
+_LIB = _lib.get()
+
+# Keywords that are not job parameters of the library.
+_MODEL = "model"
+_HF_CONFIG = "hf-config"
+_GPU_FILE = "gpu-file"
+# What plan() refuses, as `trainsize plan` does: the planner chooses the GPU count and the
+# layout, and searches the catalogue GPUs only.
+_PLAN_REFUSED = {
+    "gpus": "the planner chooses the GPU count and the layout",
+    "tp": "the planner chooses the GPU count and the layout",
+    "pp": "the planner chooses the GPU count and the layout",
+    "pp-interleave": "the planner chooses the GPU count and the layout",
+    "ep": "the planner chooses the GPU count and the layout",
+    "zero": "the planner chooses the GPU count and the layout",
+    "micro-batch": "the planner chooses the GPU count and the layout",
+    "recompute": "the planner chooses the GPU count and the layout",
+    "gpu-memory": "the planner searches the catalogue GPUs (gpu=[NAME, ...])",
+    "gpu-file": "the planner searches the catalogue GPUs (gpu=[NAME, ...])",
+}
+
+
+def version() -> str:
+    """The release version of the C library actually loaded ("major.minor.patch")."""
+    return _LIB.version
+
+
+def abi_version() -> int:
+    """The ABI version of the C library actually loaded (it equals :data:`EXPECTED_ABI`)."""
+    return _LIB.abi
+
+
+def parameters() -> List[Parameter]:
+    """Every job parameter the library accepts, i.e. every keyword of :func:`estimate`
+    (besides ``model``, ``hf_config`` and ``gpu_file``), in the library's order."""
+    return [Parameter(keyword=p["name"].replace("-", "_"), **p) for p in _LIB.params]
+
+
+def result_fields() -> List[ResultField]:
+    """Every figure of an :class:`Estimate`: dotted path, type, unit and description."""
+    return [ResultField(f.path, _lib.FIELD_TYPE_NAMES.get(f.type, str(f.type)), f.unit, f.doc)
+            for f in _LIB.fields]
+
+
+# ---------------------------------------------------------------------------------------
+# Keyword arguments -> the library's text form
+
+
+def _fail(code: int, option: str, keyword: str, reason: str) -> TrainsizeError:
+    return TrainsizeError(code, option, "%s: %s" % (option, reason), keyword)
+
+
+def _scalar_text(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        return repr(float(value))
+    if isinstance(value, str):
+        return value
+    return None
+
+
+def _value_bytes(option: str, keyword: str, value: Any) -> bytes:
+    """int/float/bool/str, or a list/tuple of those (joined with ','), as UTF-8 text."""
+    if isinstance(value, (list, tuple)):
+        parts = [_scalar_text(v) for v in value]
+        text = None if any(p is None for p in parts) else ",".join(parts)
+    else:
+        text = _scalar_text(value)
+    if text is None:
+        raise _fail(Status.E_INVALID, option, keyword,
+                    "expected a str, int, float or bool (or a list of them), got %s"
+                    % type(value).__name__)
+    if "\0" in text:
+        raise _fail(Status.E_INVALID, option, keyword, "the value contains a NUL character")
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _fail(Status.E_INVALID, option, keyword,
+                    "the value is not valid Unicode text") from None
+
+
+def _path_bytes(option: str, keyword: str, value: Any) -> bytes:
+    path = os.fsencode(value)
+    if b"\0" in path:
+        raise _fail(Status.E_INVALID, option, keyword, "the path contains a NUL character")
+    return path
+
+
+def _json_bytes(option: str, keyword: str, value: Mapping) -> bytes:
+    try:
+        return json.dumps(value, allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError) as exc:
+        raise _fail(Status.E_INVALID, option, keyword,
+                    "the dict cannot be written as JSON: %s" % exc) from None
+
+
+def _load(option: str, keyword: str, value: Any, job: int, load_text, load_file) -> None:
+    """hf_config= / gpu_file=: a path (str, os.PathLike), a dict, or JSON text as bytes."""
+    if isinstance(value, Mapping):
+        load_text(job, _json_bytes(option, keyword, value), keyword)
+    elif isinstance(value, (bytes, bytearray)):
+        load_text(job, bytes(value), keyword)
+    elif isinstance(value, (str, os.PathLike)):
+        load_file(job, _path_bytes(option, keyword, value), keyword)
+    else:
+        raise _fail(Status.E_INVALID, option, keyword,
+                    "expected a path (str or os.PathLike), a dict or JSON bytes, got %s"
+                    % type(value).__name__)
+
+
+@contextlib.contextmanager
+def _job(kwargs: Dict[str, Any], for_plan: bool) -> Iterator[int]:
+    """A job built from keyword arguments as the command builds it from options: the model
+    (``model`` or ``hf_config``) first, then every other keyword in order, then
+    ``gpu_file``. ``None`` values are left out. The job is freed on exit."""
+    items = [(key, key.replace("_", "-"), value) for key, value in kwargs.items()
+             if value is not None]
+    given = {option: key for key, option, _ in items}
+    if _MODEL in given and _HF_CONFIG in given:
+        raise _fail(Status.E_INVALID, _HF_CONFIG, given[_HF_CONFIG],
+                    "model and hf_config exclude each other: give one model")
+    if not for_plan and _GPU_FILE in given and "gpu" in given:
+        raise _fail(Status.E_INVALID, _GPU_FILE, given[_GPU_FILE],
+                    "gpu and gpu_file exclude each other: give one GPU")
+    if for_plan:
+        for key, option, _ in items:
+            if option in _PLAN_REFUSED:
+                raise _fail(Status.E_INVALID, option, key,
+                            "not a keyword of plan(): " + _PLAN_REFUSED[option])
+    lib = _LIB
+    job = lib.new_job()
+    try:
+        for key, option, value in items:
+            if option == _MODEL:
+                lib.job_set(job, "model", _value_bytes(option, key, value), key)
+            elif option == _HF_CONFIG:
+                _load(option, key, value, job, lib.load_hf_config_text, lib.load_hf_config_file)
+        for key, option, value in items:
+            if option in (_MODEL, _HF_CONFIG, _GPU_FILE):
+                continue
+            name = "plan-gpus" if for_plan and option == "gpu" else option
+            lib.job_set(job, name, _value_bytes(option, key, value), key)
+        for key, option, value in items:
+            if option == _GPU_FILE:
+                _load(option, key, value, job, lib.load_gpu_text, lib.load_gpu_file)
+        yield job
+    finally:
+        lib.free_job(job)
+
+
+# ---------------------------------------------------------------------------------------
+# The API
+
+
+def estimate(**kwargs: Any) -> Estimate:
+    """Estimate what one training job takes, as ``trainsize estimate`` does.
+
+    Keywords are the command's options with ``-`` written ``_``; values are ``int``,
+    ``float``, ``bool`` or ``str`` (lists, e.g. ``lora_targets=["q", "v"]``, are joined with
+    commas); ``None`` means "not given". Besides the library's parameters
+    (:func:`parameters`):
+
+    - ``model``: a built-in preset name;
+    - ``hf_config``: a Hugging Face ``config.json``, as a path (``str``/``os.PathLike``), a
+      ``dict``, or its JSON text as ``bytes`` (excludes ``model``);
+    - ``gpu_file``: a JSON device file for a GPU outside the catalogue, as a path, a
+      ``dict`` or ``bytes`` (excludes ``gpu``).
+
+    The model is applied first, so shape keywords (``layers``, ``hidden``, ...) override
+    single fields of it; the other keywords follow in the order given.
+
+    Returns:
+        An :class:`Estimate`; ``to_dict()`` equals the JSON of ``trainsize estimate --json``.
+    Raises:
+        TrainsizeError: invalid input (unknown keyword, bad value, a layout that does not
+            divide, an unreadable or malformed config), with the library's message.
+    """
+    with _job(kwargs, for_plan=False) as job:
+        buf = _LIB.estimate_buffer(job)
+        values = _LIB.read_result(buf)
+    return Estimate._from_fields(_LIB.version, values)
+
+
+def _recompute_name(index: int) -> str:
+    p = _LIB.param("recompute")
+    choices = p["choices"] if p else ("none", "selective", "full")
+    return choices[index] if 0 <= index < len(choices) else str(index)
+
+
+def plan(top: int = PLAN_TOP_DEFAULT, **kwargs: Any) -> Plan:
+    """Search GPU types, counts and parallel layouts, as ``trainsize plan`` does.
+
+    Takes the model and job keywords of :func:`estimate` (``tokens`` is required) and the
+    planner's constraints: ``deadline_days``, ``budget``, ``max_gpus``, ``objective``
+    (``"cost"`` or ``"time"``), ``gpus_per_node``, ``global_batch``, and ``gpu``: a catalogue
+    name or a list of names that restricts the search (the library's ``plan-gpus``). A fixed
+    layout (``gpus``, ``tp``, ``pp``, ``pp_interleave``, ``ep``, ``zero``, ``micro_batch``,
+    ``recompute``) or a GPU outside the catalogue (``gpu_memory``, ``gpu_file``) is refused.
+
+    Args:
+        top: how many candidates to return, 1 to 100 (``--top``; default 10).
+
+    Returns:
+        A :class:`Plan`; ``to_dict()`` equals the JSON of ``trainsize plan --json``.
+    Raises:
+        TrainsizeError: invalid input, with the library's message.
+    """
+    if isinstance(top, bool) or not isinstance(top, numbers.Integral) or \
+            not 1 <= int(top) <= PLAN_TOP_MAX:
+        raise _fail(Status.E_INVALID, "top", "top", "expected a whole number from 1 to %d, "
+                    "got %r" % (PLAN_TOP_MAX, top))
+    with _job(kwargs, for_plan=True) as job:
+        stats, found = _LIB.plan(job, int(top))
+        objective = _LIB.job_get(job, "objective") or ""
+    candidates = []
+    for c in found:
+        gpus, per_node = int(c.gpus), int(c.gpus_per_node)
+        candidates.append(Candidate(
+            gpu=_lib.decode(c.gpu), gpus=gpus, gpus_per_node=per_node,
+            nodes=gpus // per_node if per_node else 0, tp=int(c.tp), pp=int(c.pp),
+            pp_interleave=int(c.pp_interleave), ep=int(c.ep), zero=int(c.zero),
+            micro_batch=int(c.micro_batch), global_batch=int(c.global_batch),
+            recompute=_recompute_name(int(c.recompute)), peak_total=int(c.peak_total),
+            seconds=float(c.seconds), cost=float(c.cost),
+            warnings=_LIB.flag_names(int(c.warnings))))
+    return Plan(evaluated=int(stats.evaluated), estimated=int(stats.estimated),
+                feasible=int(stats.feasible), objective=objective, candidates=candidates)

@@ -1,0 +1,78 @@
+"""The C prototypes the binding uses: one table of (name, argtypes, restype[, optional]).
+
+``register()`` sets ``argtypes`` and ``restype`` on a loaded ``ctypes.CDLL`` for every
+entry, so that no call goes through ctypes' default ``int`` conversions. A required symbol
+the library lacks is an error naming it; an optional one (newer than ABI 1's first
+release) is set to ``None`` on the returned namespace.
+"""
+
+from ctypes import POINTER, c_char_p, c_int, c_size_t, c_uint, c_uint64, c_void_p
+
+from . import _structs as S
+
+_job = c_void_p  # trainsize_job *, opaque
+_err = POINTER(S.Error)
+
+#: (symbol, argtypes, restype) or (symbol, argtypes, restype, "optional")
+FUNCTIONS = [
+    # Version
+    ("trainsize_version_string", [], c_char_p),
+    ("trainsize_version_number", [], c_uint),
+    ("trainsize_abi_version", [], c_uint),
+    ("trainsize_struct_size", [c_int], c_size_t, "optional"),
+    # Errors
+    ("trainsize_strerror", [c_int], c_char_p),
+    # Jobs
+    ("trainsize_job_new", [], _job),
+    ("trainsize_job_free", [_job], None),
+    ("trainsize_job_set", [_job, c_char_p, c_char_p, _err], c_int),
+    ("trainsize_job_get", [_job, c_char_p, c_void_p, c_size_t, _err], c_int),
+    ("trainsize_job_load_hf_config", [_job, c_char_p, c_size_t, _err], c_int),
+    ("trainsize_job_load_hf_config_file", [_job, c_char_p, _err], c_int),
+    ("trainsize_job_load_gpu_json", [_job, c_char_p, c_size_t, _err], c_int),
+    ("trainsize_job_load_gpu_file", [_job, c_char_p, _err], c_int),
+    # Catalogues
+    ("trainsize_param_count", [], c_size_t),
+    ("trainsize_param_at", [c_size_t], POINTER(S.ParamInfo)),
+    ("trainsize_model_count", [], c_size_t),
+    ("trainsize_model_at", [c_size_t], POINTER(S.ModelInfo)),
+    ("trainsize_warning_name", [c_uint64], c_char_p),
+    ("trainsize_warning_text", [c_uint64], c_char_p),
+    # Estimate and its field table
+    ("trainsize_estimate", [_job, c_void_p, c_size_t, _err], c_int),
+    ("trainsize_result_field_count", [], c_size_t),
+    ("trainsize_result_field_at", [c_size_t], POINTER(S.FieldInfo)),
+    ("trainsize_result_field_get", [c_void_p, c_size_t, POINTER(S.FieldValue)], c_int),
+    # Planning
+    ("trainsize_plan", [_job, POINTER(S.PlanCandidate), c_size_t, POINTER(c_size_t),
+                        POINTER(S.PlanStats), _err], c_int),
+]
+
+
+class Functions:
+    """The registered functions, as attributes named without the ``trainsize_`` prefix."""
+
+    def __init__(self, cdll):
+        self.cdll = cdll
+
+
+def register(cdll, missing_error):
+    """Declare every prototype of FUNCTIONS on ``cdll``; return a Functions namespace.
+
+    ``missing_error(name)`` builds the exception raised for a missing required symbol.
+    """
+    ns = Functions(cdll)
+    for entry in FUNCTIONS:
+        name, argtypes, restype = entry[:3]
+        optional = len(entry) > 3 and entry[3] == "optional"
+        try:
+            fn = getattr(cdll, name)
+        except AttributeError:
+            if optional:
+                setattr(ns, name[len("trainsize_"):], None)
+                continue
+            raise missing_error(name) from None
+        fn.argtypes = argtypes
+        fn.restype = restype
+        setattr(ns, name[len("trainsize_"):], fn)
+    return ns

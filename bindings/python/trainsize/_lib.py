@@ -1,0 +1,420 @@
+"""Finding, loading and checking libtrainsize, and the thin calls on top of ctypes.
+
+Lookup order (the first that loads wins; a set ``LIBTRAINSIZE`` is the only one tried):
+
+1. the environment variable ``LIBTRAINSIZE``: a path to the shared object;
+2. a ``libtrainsize.so*`` (``libtrainsize*.dylib``, ``trainsize.dll``) next to this package;
+3. the system's library path: ``ctypes.util.find_library("trainsize")``, then
+   ``libtrainsize.so.<ABI>`` through the dynamic loader (``LD_LIBRARY_PATH`` included).
+
+On load the library's ``trainsize_abi_version()`` must equal :data:`EXPECTED_ABI`; then the
+mirrored struct sizes are compared with ``trainsize_struct_size()`` (when the library has
+it), and one real estimate is read both through the field table and through the mirror of
+``trainsize_result``, so that a layout mismatch fails loudly at import instead of
+corrupting memory later.
+"""
+
+import codecs
+import ctypes
+import ctypes.util
+import glob
+import math
+import os
+import threading
+
+from . import _ffi
+from . import _structs as S
+from ._errors import LibraryError, Status, TrainsizeError
+
+#: The ABI version of trainsize.h this binding mirrors (TRAINSIZE_ABI_VERSION).
+EXPECTED_ABI = 1
+
+#: The environment variable naming the shared object to load.
+ENV_VAR = "LIBTRAINSIZE"
+
+# trainsize_field_type
+FIELD_U64, FIELD_F64, FIELD_BOOL, FIELD_STRING, FIELD_CHOICE, FIELD_FLAGS = range(6)
+FIELD_TYPE_NAMES = {FIELD_U64: "u64", FIELD_F64: "f64", FIELD_BOOL: "bool",
+                    FIELD_STRING: "string", FIELD_CHOICE: "choice", FIELD_FLAGS: "flags"}
+
+# trainsize_param_kind
+PARAM_KIND_NAMES = {0: "int", 1: "float", 2: "bool", 3: "choice", 4: "name", 5: "list"}
+
+
+def _replace_per_byte(exc):
+    # As the command's JSON writer does: every byte that does not start a valid UTF-8
+    # sequence becomes one U+FFFD, and decoding resumes at the next byte.
+    return ("\ufffd", exc.start + 1)
+
+
+codecs.register_error("trainsize-replace", _replace_per_byte)
+
+
+def decode(raw):
+    """Library text (bytes, or None) -> str (or None), invalid UTF-8 replaced per byte."""
+    if raw is None:
+        return None
+    return raw.decode("utf-8", "trainsize-replace")
+
+
+# ---------------------------------------------------------------------------------------
+# Finding the shared object
+
+
+def _package_dir_candidates(directory):
+    names = []
+    for pattern in ("libtrainsize.so.%d" % EXPECTED_ABI, "libtrainsize.so", "libtrainsize.so.*",
+                    "libtrainsize*.dylib", "trainsize.dll"):
+        for path in sorted(glob.glob(os.path.join(directory, pattern))):
+            if path not in names and os.path.isfile(path):
+                names.append(path)
+    return names
+
+
+def candidates():
+    """The (where, path-or-name) pairs the loader tries, in order."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return [("$" + ENV_VAR, env)]
+    found = [("package directory", p)
+             for p in _package_dir_candidates(os.path.dirname(os.path.abspath(__file__)))]
+    name = ctypes.util.find_library("trainsize")
+    if name:
+        found.append(("ctypes.util.find_library", name))
+    found.append(("dynamic loader", "libtrainsize.so.%d" % EXPECTED_ABI))
+    return found
+
+
+def _open(where_path_pairs):
+    tried = []
+    for where, path in where_path_pairs:
+        try:
+            return ctypes.CDLL(path), path
+        except OSError as exc:
+            tried.append("  %s: %s (%s)" % (where, path, exc))
+    raise LibraryError(
+        "cannot load libtrainsize; tried:\n" + "\n".join(tried) +
+        "\nBuild the library (cmake --build build) and set %s=/path/to/libtrainsize.so, "
+        "or install it where the dynamic loader finds it." % ENV_VAR)
+
+
+def check_abi(abi, path, expected=None):
+    """Raise LibraryError unless a library's ABI version ``abi`` is ``expected`` (default:
+    :data:`EXPECTED_ABI`, read at call time so that tests can change it); return ``abi``."""
+    if expected is None:
+        expected = EXPECTED_ABI
+    if abi != expected:
+        raise LibraryError(
+            "libtrainsize at %s has ABI version %d, but this Python binding was written for "
+            "ABI version %d; install a binding and a library of the same ABI version"
+            % (path, abi, expected))
+    return abi
+
+
+# ---------------------------------------------------------------------------------------
+# The loaded library
+
+
+class FieldDesc:
+    """One result field of the library's table."""
+
+    __slots__ = ("index", "path", "type", "unit", "doc", "keys")
+
+    def __init__(self, index, path, type_, unit, doc):
+        self.index = index
+        self.path = path
+        self.type = type_
+        self.unit = unit
+        self.doc = doc
+        self.keys = tuple(path.split("."))
+
+
+class Lib:
+    """A loaded, checked libtrainsize with its static tables read once."""
+
+    def __init__(self, path=None):
+        pairs = [("argument", path)] if path else candidates()
+        cdll, self.path = _open(pairs)
+
+        def missing(name):
+            return LibraryError("libtrainsize at %s lacks the function %s: the library and "
+                                "this binding do not match" % (self.path, name))
+
+        # The ABI first: a library of another ABI may lack symbols this binding declares.
+        try:
+            abi_fn = cdll.trainsize_abi_version
+        except AttributeError:
+            raise missing("trainsize_abi_version") from None
+        abi_fn.argtypes = []
+        abi_fn.restype = ctypes.c_uint
+        self.abi = check_abi(abi_fn(), self.path)
+        self.fn = _ffi.register(cdll, missing)
+        self.version = decode(self.fn.version_string()) or ""
+        self._check_struct_sizes()
+        self.fields = self._read_fields()
+        self.params = self._read_params()
+        self.warning_bits = self._read_warnings()
+        self._check_result_layout()
+
+    # ---- static tables ----
+
+    def _check_struct_sizes(self):
+        size_fn = self.fn.struct_size
+        self.result_size = ctypes.sizeof(S.Result)
+        if size_fn is None:
+            return  # an ABI-1 library before trainsize_struct_size(): rely on the cross-check
+        for which, struct in ((S.STRUCT_ERROR, S.Error), (S.STRUCT_RESULT, S.Result),
+                              (S.STRUCT_PLAN_CANDIDATE, S.PlanCandidate),
+                              (S.STRUCT_PLAN_STATS, S.PlanStats),
+                              (S.STRUCT_FIELD_VALUE, S.FieldValue)):
+            theirs = size_fn(which)
+            if theirs != ctypes.sizeof(struct):
+                raise LibraryError(
+                    "libtrainsize at %s: struct %s is %d bytes there, %d bytes in this binding "
+                    "(same ABI version %d): the library and this binding do not match"
+                    % (self.path, struct.__name__, theirs, ctypes.sizeof(struct), self.abi))
+
+    def _read_fields(self):
+        fields = []
+        tree = {}
+        for i in range(self.fn.result_field_count()):
+            info = self.fn.result_field_at(i)
+            if not info or not info.contents.path:
+                raise LibraryError("libtrainsize at %s: result field %d has no path"
+                                   % (self.path, i))
+            f = FieldDesc(i, decode(info.contents.path), info.contents.type,
+                          decode(info.contents.unit) or "", decode(info.contents.doc) or "")
+            if f.path == "trainsize_version":
+                continue  # the binding puts the version first, as the JSON writer does
+            # The same path rules as the JSON writer: no empty component, no clash.
+            node = tree
+            for depth, key in enumerate(f.keys):
+                last = depth == len(f.keys) - 1
+                if key == "" or (key in node and (last or node[key] is None)):
+                    raise LibraryError("libtrainsize at %s: result field path %r is empty or "
+                                       "clashes with another" % (self.path, f.path))
+                if last:
+                    node[key] = None
+                else:
+                    node = node.setdefault(key, {})
+            fields.append(f)
+        return fields
+
+    def _read_params(self):
+        params = []
+        for i in range(self.fn.param_count()):
+            p = self.fn.param_at(i)
+            if not p or not p.contents.name:
+                continue
+            p = p.contents
+            params.append({
+                "name": decode(p.name),
+                "kind": PARAM_KIND_NAMES.get(p.kind, str(p.kind)),
+                "choices": tuple(decode(p.choices).split("|")) if p.choices else (),
+                "min": p.min,
+                "max": p.max,
+                "default": decode(p.default_text) or "",
+                "unit": decode(p.unit) or "",
+                "doc": decode(p.doc) or "",
+            })
+        return params
+
+    def _read_warnings(self):
+        bits = []
+        for bit in range(64):
+            name = self.fn.warning_name(1 << bit)
+            if name:
+                bits.append((1 << bit, decode(name)))
+        return bits
+
+    def param(self, name):
+        for p in self.params:
+            if p["name"] == name:
+                return p
+        return None
+
+    # ---- errors ----
+
+    def error(self, code, err, keyword=None):
+        """A TrainsizeError from a status and a filled trainsize_error."""
+        field = decode(err.field) if err is not None else ""
+        message = decode(err.message) if err is not None else ""
+        if not message:
+            message = decode(self.fn.strerror(code)) or "error %d" % code
+        return TrainsizeError(code, field or "", message, keyword)
+
+    # ---- jobs ----
+
+    def new_job(self):
+        """A new job handle (an int); free it with free_job()."""
+        job = self.fn.job_new()
+        if not job:
+            raise MemoryError("trainsize_job_new: out of memory")
+        return job
+
+    def free_job(self, job):
+        if job:
+            self.fn.job_free(job)
+
+    def job_set(self, job, name, value, keyword=None):
+        err = S.Error()
+        rc = self.fn.job_set(job, name.encode("utf-8"), value, ctypes.byref(err))
+        if rc != Status.OK:
+            raise self.error(rc, err, keyword)
+
+    def job_get(self, job, name):
+        """A job parameter's text, or None when the library has no such parameter."""
+        cap = 256
+        while True:
+            buf = ctypes.create_string_buffer(cap)
+            n = self.fn.job_get(job, name.encode("utf-8"), buf, cap, None)
+            if n < 0:
+                return None
+            if n < cap:
+                return decode(buf.value)
+            cap = n + 1
+
+    def load_hf_config_text(self, job, text, keyword=None):
+        err = S.Error()
+        rc = self.fn.job_load_hf_config(job, text, len(text), ctypes.byref(err))
+        if rc != Status.OK:
+            raise self.error(rc, err, keyword)
+
+    def load_hf_config_file(self, job, path, keyword=None):
+        err = S.Error()
+        rc = self.fn.job_load_hf_config_file(job, path, ctypes.byref(err))
+        if rc != Status.OK:
+            raise self.error(rc, err, keyword)
+
+    def load_gpu_text(self, job, text, keyword=None):
+        err = S.Error()
+        rc = self.fn.job_load_gpu_json(job, text, len(text), ctypes.byref(err))
+        if rc != Status.OK:
+            raise self.error(rc, err, keyword)
+
+    def load_gpu_file(self, job, path, keyword=None):
+        err = S.Error()
+        rc = self.fn.job_load_gpu_file(job, path, ctypes.byref(err))
+        if rc != Status.OK:
+            raise self.error(rc, err, keyword)
+
+    # ---- estimate ----
+
+    def estimate_buffer(self, job):
+        """Run trainsize_estimate; return the filled (8-byte aligned) result buffer."""
+        words = (self.result_size + 7) // 8
+        buf = (ctypes.c_uint64 * words)()
+        err = S.Error()
+        rc = self.fn.estimate(job, ctypes.byref(buf), words * 8, ctypes.byref(err))
+        if rc != Status.OK:
+            raise self.error(rc, err)
+        return buf
+
+    def flag_names(self, bits):
+        return [name for bit, name in self.warning_bits if bits & bit]
+
+    def field_value(self, buf, f, raw=None):
+        """One field of a filled result buffer as a Python value."""
+        v = S.FieldValue() if raw is None else raw
+        rc = self.fn.result_field_get(ctypes.byref(buf), f.index, ctypes.byref(v))
+        if rc != Status.OK:
+            raise TrainsizeError(rc, f.path, "cannot read result field %r: %s"
+                                 % (f.path, decode(self.fn.strerror(rc))))
+        if v.type == FIELD_U64:
+            return int(v.u64)
+        if v.type == FIELD_F64:
+            return float(v.f64)
+        if v.type == FIELD_BOOL:
+            return bool(v.u64)
+        if v.type in (FIELD_STRING, FIELD_CHOICE):
+            return decode(ctypes.string_at(v.text)) if v.text else None
+        if v.type == FIELD_FLAGS:
+            return self.flag_names(int(v.u64))
+        return None  # a type newer than this binding (the JSON writer prints null)
+
+    def read_result(self, buf):
+        """[(FieldDesc, value)] for every field, in table order."""
+        return [(f, self.field_value(buf, f)) for f in self.fields]
+
+    # ---- plan ----
+
+    def plan(self, job, cap):
+        out = (S.PlanCandidate * cap)()
+        count = ctypes.c_size_t(0)
+        stats = S.PlanStats()
+        err = S.Error()
+        rc = self.fn.plan(job, out, cap, ctypes.byref(count), ctypes.byref(stats),
+                          ctypes.byref(err))
+        if rc != Status.OK:
+            raise self.error(rc, err)
+        return stats, list(out[:min(count.value, cap)])
+
+    # ---- the import-time layout check ----
+
+    def _check_result_layout(self):
+        """Estimate a known job; compare the field table's view with the struct mirror."""
+        if self.fn.model_count() == 0:
+            raise LibraryError("libtrainsize at %s has no model presets" % self.path)
+        info = self.fn.model_at(0)
+        if not info or not info.contents.name:
+            raise LibraryError("libtrainsize at %s: model preset 0 has no name" % self.path)
+        job = self.new_job()
+        try:
+            # Several GPUs, a token count and a batch, so that few members are zero.
+            for name, value in (("model", info.contents.name), ("gpus", b"4"),
+                                ("micro-batch", b"2"), ("tokens", b"1000000000")):
+                self.job_set(job, name, value)
+            buf = self.estimate_buffer(job)
+        except TrainsizeError as exc:
+            raise LibraryError("libtrainsize at %s: the import-time check estimate failed: %s"
+                               % (self.path, exc)) from None
+        finally:
+            self.free_job(job)
+        mirror = S.Result.from_buffer(buf)
+        base = ctypes.addressof(buf)
+        checked = 0
+        for f in self.fields:
+            offset = S.member_offset(f.path)
+            if offset is None:
+                continue
+            raw = S.FieldValue()
+            ours = S.member_value(mirror, f.path)
+            theirs = self.field_value(buf, f, raw)
+            if raw.type == FIELD_STRING:
+                ok = raw.text == base + offset and ours == ctypes.string_at(raw.text)
+            elif raw.type == FIELD_F64:
+                ok = ours == raw.f64 or (math.isnan(ours) and math.isnan(raw.f64))
+            elif raw.type in (FIELD_U64, FIELD_BOOL, FIELD_FLAGS):
+                ok = ours == raw.u64
+            elif raw.type == FIELD_CHOICE:
+                ok = theirs is not None
+            else:
+                continue
+            if not ok:
+                raise LibraryError(
+                    "libtrainsize at %s: result field %r reads %r through the library but %r "
+                    "through this binding's mirror of trainsize_result (offset %d): the "
+                    "struct layouts differ although both say ABI %d"
+                    % (self.path, f.path, theirs, ours, offset, self.abi))
+            checked += 1
+        if checked == 0:
+            raise LibraryError("libtrainsize at %s: no result field could be cross-checked "
+                               "against this binding's struct mirror" % self.path)
+
+
+_lock = threading.Lock()
+_lib = None
+
+
+def get():
+    """The process-wide loaded library (loaded and checked on first use)."""
+    global _lib
+    with _lock:
+        if _lib is None:
+            _lib = Lib()
+        return _lib
+
+
+def load(path=None):
+    """Load and check a library afresh (not cached): for tests and diagnostics."""
+    return Lib(path)

@@ -1,0 +1,261 @@
+"""ctypes counterparts of the public structs of trainsize.h (ABI version 1).
+
+Only the structs that cross the boundary by value or through caller storage are mirrored
+here. The mirror of ``trainsize_result`` exists to size the caller buffer: the binding
+never reads it by member, it walks the library's result field table instead. At import,
+``_lib`` checks every mirror against ``trainsize_struct_size()`` (when the library has it)
+and cross-checks the result mirror against the field table on a real estimate.
+"""
+
+import ctypes
+from ctypes import c_char, c_char_p, c_double, c_int, c_uint64
+
+#: Capacity of trainsize_error.field, including the NUL.
+ERROR_FIELD_MAX = 64
+#: Capacity of trainsize_error.message, including the NUL.
+ERROR_MESSAGE_MAX = 256
+#: Capacity of the name strings in the result and the plan candidate, including the NUL.
+NAME_MAX = 96
+
+# trainsize_struct_id values (trainsize_struct_size()).
+STRUCT_ERROR = 0
+STRUCT_RESULT = 1
+STRUCT_PLAN_CANDIDATE = 2
+STRUCT_PLAN_STATS = 3
+STRUCT_FIELD_VALUE = 4
+
+
+class Error(ctypes.Structure):
+    """trainsize_error: details of a failure, in caller storage."""
+
+    _fields_ = [
+        ("code", c_int),
+        ("field", c_char * ERROR_FIELD_MAX),
+        ("message", c_char * ERROR_MESSAGE_MAX),
+    ]
+
+
+class ParamInfo(ctypes.Structure):
+    """trainsize_param_info: one settable parameter (library-owned, static)."""
+
+    _fields_ = [
+        ("name", c_char_p),
+        ("kind", c_int),
+        ("choices", c_char_p),
+        ("min", c_double),
+        ("max", c_double),
+        ("default_text", c_char_p),
+        ("unit", c_char_p),
+        ("doc", c_char_p),
+    ]
+
+
+class ModelInfo(ctypes.Structure):
+    """trainsize_model_info: one built-in model preset (library-owned, static)."""
+
+    _fields_ = [
+        ("name", c_char_p),
+        ("family", c_char_p),
+        ("parameters", c_uint64),
+        ("active_parameters", c_uint64),
+        ("source", c_char_p),
+    ]
+
+
+class FieldInfo(ctypes.Structure):
+    """trainsize_field_info: one result field (library-owned, static)."""
+
+    _fields_ = [
+        ("path", c_char_p),
+        ("type", c_int),
+        ("unit", c_char_p),
+        ("doc", c_char_p),
+    ]
+
+
+class FieldValue(ctypes.Structure):
+    """trainsize_field_value: one result field's value, in caller storage."""
+
+    _fields_ = [
+        ("type", c_int),
+        ("u64", c_uint64),
+        ("f64", c_double),
+        # A pointer into the result buffer (STRING) or static storage (CHOICE). Kept as a
+        # void pointer so that the layout check can compare its address with the buffer's.
+        ("text", ctypes.c_void_p),
+    ]
+
+
+class PlanCandidate(ctypes.Structure):
+    """trainsize_plan_candidate: one configuration the planner found."""
+
+    _fields_ = [
+        ("gpu", c_char * NAME_MAX),
+        ("gpus", c_uint64),
+        ("gpus_per_node", c_uint64),
+        ("tp", c_uint64),
+        ("pp", c_uint64),
+        ("pp_interleave", c_uint64),
+        ("ep", c_uint64),
+        ("zero", c_uint64),
+        ("micro_batch", c_uint64),
+        ("global_batch", c_uint64),
+        ("recompute", c_int),
+        ("peak_total", c_uint64),
+        ("seconds", c_double),
+        ("cost", c_double),
+        ("warnings", c_uint64),
+    ]
+
+
+class PlanStats(ctypes.Structure):
+    """trainsize_plan_stats: what a search covered."""
+
+    _fields_ = [
+        ("evaluated", c_uint64),
+        ("estimated", c_uint64),
+        ("feasible", c_uint64),
+    ]
+
+
+# ---- trainsize_result: mirrored only to size (and check) the caller's buffer ----
+
+class ModelCounts(ctypes.Structure):
+    """trainsize_model_counts."""
+
+    _fields_ = [
+        ("name", c_char * NAME_MAX),
+        ("parameters", c_uint64),
+        ("trainable_parameters", c_uint64),
+        ("active_parameters", c_uint64),
+        ("embedding_parameters", c_uint64),
+        ("layer_parameters", c_uint64),
+    ]
+
+
+class Memory(ctypes.Structure):
+    """trainsize_memory."""
+
+    _fields_ = [
+        ("weights", c_uint64),
+        ("gradients", c_uint64),
+        ("optimizer", c_uint64),
+        ("master_weights", c_uint64),
+        ("activations", c_uint64),
+        ("activations_layers", c_uint64),
+        ("activations_embedding", c_uint64),
+        ("activations_output", c_uint64),
+        ("activations_loss", c_uint64),
+        ("activations_per_layer", c_uint64),
+        ("in_flight_microbatches", c_double),
+        ("transient", c_uint64),
+        ("peak_allocated", c_uint64),
+        ("cuda_context", c_uint64),
+        ("comm_buffers", c_uint64),
+        ("allocator_slack", c_uint64),
+        ("overhead", c_uint64),
+        ("peak_total", c_uint64),
+        ("gpu_capacity", c_uint64),
+        ("host_offload", c_uint64),
+        ("fits", c_int),
+        ("peak_phase", c_int),
+        ("pipeline_stage", c_int),
+        ("peak_includes_activations", c_int),
+        ("peak_includes_gradients", c_int),
+    ]
+
+
+class System(ctypes.Structure):
+    """trainsize_system."""
+
+    _fields_ = [
+        ("nodes", c_uint64),
+        ("gpus_per_node", c_uint64),
+        ("host_ram_per_node", c_uint64),
+        ("cpu_cores_per_node", c_uint64),
+        ("interconnect_rate_per_node", c_uint64),
+        ("storage_capacity", c_uint64),
+        ("storage_read_rate", c_uint64),
+        ("power_watts", c_double),
+        ("power_per_node_watts", c_double),
+        ("heat_btu_per_hour", c_double),
+        ("energy_kwh", c_double),
+        ("co2_kg", c_double),
+        ("cost_cloud_usd", c_double),
+        ("cost_own_usd", c_double),
+        ("checkpoint_bytes", c_uint64),
+        ("checkpoint_write_rate", c_uint64),
+        ("intra_node_rate_per_gpu", c_uint64),
+        ("storage_class", c_char * 32),
+        ("network_link", c_char * 32),
+    ]
+
+
+class Time(ctypes.Structure):
+    """trainsize_time."""
+
+    _fields_ = [
+        ("flops", c_double),
+        ("seconds", c_double),
+        ("step_flops", c_double),
+        ("step_seconds", c_double),
+        ("tokens", c_double),
+        ("steps", c_uint64),
+        ("model_flops", c_double),
+        ("gpu_hours", c_double),
+        ("comm_seconds", c_double),
+    ]
+
+
+class Result(ctypes.Structure):
+    """trainsize_result: the caller-owned buffer trainsize_estimate() fills."""
+
+    _fields_ = [
+        ("model", ModelCounts),
+        ("memory", Memory),
+        ("system", System),
+        ("time", Time),
+        ("gpu", c_char * NAME_MAX),
+        ("gpus", c_uint64),
+        ("data_parallel", c_uint64),
+        ("gradient_accumulation", c_uint64),
+        ("warnings", c_uint64),
+    ]
+
+
+#: Result field paths (as the field table names them) -> the mirror's member, as a tuple of
+#: attribute names. Used only by the import-time layout check.
+RESULT_PATHS = {}
+for _section, _struct in (("model", ModelCounts), ("memory", Memory), ("system", System),
+                          ("time", Time)):
+    for _name, _ in _struct._fields_:
+        RESULT_PATHS[_section + "." + _name] = (_section, _name)
+RESULT_PATHS.update({
+    "layout.gpu": ("gpu",),
+    "layout.gpus": ("gpus",),
+    "layout.data_parallel": ("data_parallel",),
+    "layout.gradient_accumulation": ("gradient_accumulation",),
+    "warnings": ("warnings",),
+})
+del _section, _struct, _name, _
+
+
+def member_offset(path):
+    """Byte offset of the mirrored member for a field path, or None when not mirrored."""
+    attrs = RESULT_PATHS.get(path)
+    if attrs is None:
+        return None
+    struct, offset = Result, 0
+    for attr in attrs:
+        desc = getattr(struct, attr)
+        offset += desc.offset
+        struct = dict(struct._fields_)[attr]
+    return offset
+
+
+def member_value(result, path):
+    """The mirrored member's value for a field path (bytes for char arrays)."""
+    value = result
+    for attr in RESULT_PATHS[path]:
+        value = getattr(value, attr)
+    return value
