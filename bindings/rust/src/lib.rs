@@ -1,0 +1,1115 @@
+//! Safe Rust bindings to libtrainsize: what it takes to train a transformer model.
+//!
+//! A [`Job`] describes one training run through the library's named parameters (the
+//! command-line option names without the dashes); [`Job::estimate`] sizes it, and
+//! [`Job::plan`] searches GPU types, counts and layouts for it.
+//!
+//! ```no_run
+//! let mut job = trainsize::Job::new()?;
+//! job.set("model", "llama-2-7b")?
+//!     .set("gpu", "a100-80gb")?
+//!     .set("gpus", "8")?
+//!     .set("zero", "3")?;
+//! let estimate = job.estimate()?;
+//! println!("{} bytes per GPU, fits: {}", estimate.memory().peak_total, estimate.fits());
+//! println!("{}", estimate.to_json());
+//! # Ok::<(), trainsize::Error>(())
+//! ```
+//!
+//! Before the first job is made, the bindings check that the linked library speaks ABI 1
+//! and that its structs have the sizes declared in [`sys`] (see [`check_abi`]).
+
+pub mod sys;
+
+mod json;
+
+use std::borrow::Cow;
+use std::ffi::{CStr, CString};
+use std::fmt;
+use std::os::raw::c_char;
+use std::path::Path;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The ABI version these bindings are written for.
+pub const ABI_VERSION: u32 = sys::TRAINSIZE_ABI_VERSION;
+
+/* ---- small helpers ---- */
+
+/// A library-owned static string (NULL gives ""). The library is linked, not loaded at
+/// run time, so its static storage lives as long as the program.
+fn static_str(p: *const c_char) -> &'static str {
+    if p.is_null() {
+        return "";
+    }
+    // SAFETY: the library promises a NUL-terminated string in static storage.
+    unsafe { CStr::from_ptr(p) }.to_str().unwrap_or("")
+}
+
+/// The text of a fixed-size char array, up to its first NUL (or its end).
+fn array_str(a: &[c_char]) -> Cow<'_, str> {
+    // SAFETY: c_char and u8 have the same size and alignment.
+    let bytes = unsafe { std::slice::from_raw_parts(a.as_ptr() as *const u8, a.len()) };
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    String::from_utf8_lossy(&bytes[..end])
+}
+
+fn zeroed_error() -> sys::trainsize_error {
+    sys::trainsize_error {
+        code: 0,
+        field: [0; sys::TRAINSIZE_ERROR_FIELD_MAX],
+        message: [0; sys::TRAINSIZE_ERROR_MESSAGE_MAX],
+    }
+}
+
+fn zeroed_result() -> sys::trainsize_result {
+    // SAFETY: trainsize_result holds integers, doubles and char arrays only; all-zero
+    // bytes are a valid value of each.
+    unsafe { std::mem::zeroed() }
+}
+
+/* ---- version ---- */
+
+/// The release version of the linked library, "major.minor.patch".
+pub fn version() -> String {
+    static_str(unsafe { sys::trainsize_version_string() }).to_string()
+}
+
+/// The release version of the linked library as major * 10000 + minor * 100 + patch.
+pub fn version_number() -> u32 {
+    unsafe { sys::trainsize_version_number() }
+}
+
+/// The ABI version of the linked library (these bindings need [`ABI_VERSION`]).
+pub fn abi_version() -> u32 {
+    unsafe { sys::trainsize_abi_version() }
+}
+
+/// A short, static description of a status code.
+pub fn strerror(code: i32) -> &'static str {
+    static_str(unsafe { sys::trainsize_strerror(code) })
+}
+
+/* ---- errors ---- */
+
+/// A failure reported by the library (or by these bindings, in the same terms).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Error {
+    /// A `trainsize_status` value (negative); see the associated constants.
+    pub code: i32,
+    /// The offending parameter or JSON key, or "".
+    pub field: String,
+    /// One line naming the field and the reason.
+    pub message: String,
+}
+
+impl Error {
+    /// A value is malformed or out of its range.
+    pub const INVALID: i32 = sys::TRAINSIZE_E_INVALID;
+    /// An unknown parameter, preset, GPU or choice name.
+    pub const UNKNOWN: i32 = sys::TRAINSIZE_E_UNKNOWN;
+    /// The parallel layout does not divide the model or GPUs.
+    pub const LAYOUT: i32 = sys::TRAINSIZE_E_LAYOUT;
+    /// A result would not fit in 64 bits.
+    pub const OVERFLOW: i32 = sys::TRAINSIZE_E_OVERFLOW;
+    /// Malformed JSON.
+    pub const PARSE: i32 = sys::TRAINSIZE_E_PARSE;
+    /// Input beyond a size or nesting limit.
+    pub const LIMIT: i32 = sys::TRAINSIZE_E_LIMIT;
+    /// A file could not be read.
+    pub const IO: i32 = sys::TRAINSIZE_E_IO;
+    /// Memory allocation failed.
+    pub const NOMEM: i32 = sys::TRAINSIZE_E_NOMEM;
+    /// A NULL pointer or a too-small struct (here: an ABI mismatch).
+    pub const ARGUMENT: i32 = sys::TRAINSIZE_E_ARGUMENT;
+    /// A valid combination the model does not cover.
+    pub const UNSUPPORTED: i32 = sys::TRAINSIZE_E_UNSUPPORTED;
+
+    fn new(code: i32, field: &str, message: String) -> Error {
+        Error {
+            code,
+            field: field.to_string(),
+            message,
+        }
+    }
+
+    fn from_raw(rc: i32, err: &sys::trainsize_error) -> Error {
+        Error {
+            code: rc,
+            field: array_str(&err.field).into_owned(),
+            message: array_str(&err.message).into_owned(),
+        }
+    }
+
+    fn nomem() -> Error {
+        Error::new(Error::NOMEM, "", "out of memory".to_string())
+    }
+
+    /// The library's short description of the code ("unknown parameter", ...).
+    pub fn description(&self) -> &'static str {
+        strerror(self.code)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.message.is_empty() {
+            f.write_str(&self.message)
+        } else if !self.field.is_empty() {
+            write!(f, "{}: {}", self.field, self.description())
+        } else {
+            f.write_str(self.description())
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Turns a status and its details into a Result.
+fn check(rc: i32, err: &sys::trainsize_error) -> Result<(), Error> {
+    if rc == sys::TRAINSIZE_OK {
+        Ok(())
+    } else {
+        Err(Error::from_raw(rc, err))
+    }
+}
+
+/* ---- the ABI guard ---- */
+
+static ABI_CHECKED: AtomicBool = AtomicBool::new(false);
+
+/// Checks, once, that the linked library is the one these bindings are written for: ABI
+/// version [`ABI_VERSION`], the same size of every struct the bindings allocate (through
+/// `trainsize_struct_size`), and `trainsize_estimate` accepting the bindings' result size.
+/// [`Job::new`] calls it; a mismatch is an [`Error`] with code [`Error::ARGUMENT`] and
+/// field "abi".
+pub fn check_abi() -> Result<(), Error> {
+    if ABI_CHECKED.load(Ordering::Acquire) {
+        return Ok(());
+    }
+    probe_abi()?;
+    ABI_CHECKED.store(true, Ordering::Release);
+    Ok(())
+}
+
+fn probe_abi() -> Result<(), Error> {
+    let mismatch = |message: String| Error::new(Error::ARGUMENT, "abi", message);
+    let abi = abi_version();
+    if abi != ABI_VERSION {
+        return Err(mismatch(format!(
+            "abi: the linked libtrainsize {} has ABI version {}; these bindings need {}",
+            version(),
+            abi,
+            ABI_VERSION
+        )));
+    }
+    let sizes = [
+        (sys::TRAINSIZE_STRUCT_ERROR, std::mem::size_of::<sys::trainsize_error>(), "trainsize_error"),
+        (sys::TRAINSIZE_STRUCT_RESULT, std::mem::size_of::<sys::trainsize_result>(), "trainsize_result"),
+        (
+            sys::TRAINSIZE_STRUCT_PLAN_CANDIDATE,
+            std::mem::size_of::<sys::trainsize_plan_candidate>(),
+            "trainsize_plan_candidate",
+        ),
+        (sys::TRAINSIZE_STRUCT_PLAN_STATS, std::mem::size_of::<sys::trainsize_plan_stats>(), "trainsize_plan_stats"),
+        (
+            sys::TRAINSIZE_STRUCT_FIELD_VALUE,
+            std::mem::size_of::<sys::trainsize_field_value>(),
+            "trainsize_field_value",
+        ),
+        (sys::TRAINSIZE_STRUCT_GPU_INFO, std::mem::size_of::<sys::trainsize_gpu_info>(), "trainsize_gpu_info"),
+    ];
+    for &(id, ours, name) in sizes.iter() {
+        let theirs = unsafe { sys::trainsize_struct_size(id) };
+        if theirs != ours {
+            return Err(mismatch(format!(
+                "abi: {} is {} bytes in the linked libtrainsize {} and {} in these bindings",
+                name,
+                theirs,
+                version(),
+                ours
+            )));
+        }
+    }
+    // trainsize_estimate refuses a result smaller than its own with E_ARGUMENT, before it
+    // looks at the job: a job without a model must fail on the model instead.
+    let job = unsafe { sys::trainsize_job_new() };
+    if job.is_null() {
+        return Err(Error::nomem());
+    }
+    let mut out = zeroed_result();
+    let mut err = zeroed_error();
+    let rc = unsafe {
+        sys::trainsize_estimate(job, &mut out, std::mem::size_of::<sys::trainsize_result>(), &mut err)
+    };
+    unsafe { sys::trainsize_job_free(job) };
+    if rc == sys::TRAINSIZE_E_ARGUMENT {
+        let detail = Error::from_raw(rc, &err);
+        return Err(mismatch(format!("abi: {}", detail)));
+    }
+    Ok(())
+}
+
+/* ---- jobs ---- */
+
+/// One training job: a model, a training setup, a parallel layout and a GPU.
+///
+/// Owns a `trainsize_job`; dropping it frees it. Cloning copies it (`trainsize_job_clone`).
+/// A job may move between threads, and may be estimated or planned from many threads at
+/// once (`&Job`); changing it needs `&mut Job`, as the library requires.
+pub struct Job {
+    raw: NonNull<sys::trainsize_job>,
+}
+
+// SAFETY: the library keeps no global mutable state and a job has no thread affinity; it
+// may be read (estimate, plan, get) concurrently as long as nobody modifies it, which
+// `&mut self` on every modifying method guarantees.
+unsafe impl Send for Job {}
+unsafe impl Sync for Job {}
+
+impl Job {
+    /// A job holding the library's defaults (a model must still be set). Checks the ABI
+    /// first (see [`check_abi`]).
+    pub fn new() -> Result<Job, Error> {
+        check_abi()?;
+        NonNull::new(unsafe { sys::trainsize_job_new() })
+            .map(|raw| Job { raw })
+            .ok_or_else(Error::nomem)
+    }
+
+    /// A new job with the given settings applied in order (as [`Job::set`]).
+    pub fn with_settings<'a, I>(settings: I) -> Result<Job, Error>
+    where
+        I: IntoIterator<Item = (&'a str, &'a str)>,
+    {
+        let mut job = Job::new()?;
+        for (name, value) in settings {
+            job.set(name, value)?;
+        }
+        Ok(job)
+    }
+
+    /// The raw pointer, for calls into [`sys`]; it stays owned by this job.
+    pub fn as_ptr(&self) -> *const sys::trainsize_job {
+        self.raw.as_ptr()
+    }
+
+    /// The raw pointer, mutable, for calls into [`sys`]; it stays owned by this job.
+    pub fn as_mut_ptr(&mut self) -> *mut sys::trainsize_job {
+        self.raw.as_ptr()
+    }
+
+    /// A copy of the job; [`Clone::clone`] panics where this returns an error.
+    pub fn try_clone(&self) -> Result<Job, Error> {
+        NonNull::new(unsafe { sys::trainsize_job_clone(self.as_ptr()) })
+            .map(|raw| Job { raw })
+            .ok_or_else(Error::nomem)
+    }
+
+    /// Sets one parameter by name ("model", "gpu", "gpus", "tp", "micro-batch", ...) from
+    /// its text form. On failure the job is unchanged and the error names the field.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<&mut Self, Error> {
+        let c_name = CString::new(name).map_err(|_| {
+            Error::new(
+                Error::UNKNOWN,
+                name,
+                format!("{}: unknown parameter (the name holds a NUL byte)", name.escape_debug()),
+            )
+        })?;
+        let c_value = CString::new(value).map_err(|_| {
+            Error::new(Error::INVALID, name, format!("{}: the value holds a NUL byte", name))
+        })?;
+        let mut err = zeroed_error();
+        let rc = unsafe { sys::trainsize_job_set(self.as_mut_ptr(), c_name.as_ptr(), c_value.as_ptr(), &mut err) };
+        check(rc, &err)?;
+        Ok(self)
+    }
+
+    /// Reads one parameter back in its text form.
+    pub fn get(&self, name: &str) -> Result<String, Error> {
+        let c_name = CString::new(name).map_err(|_| {
+            Error::new(
+                Error::UNKNOWN,
+                name,
+                format!("{}: unknown parameter (the name holds a NUL byte)", name.escape_debug()),
+            )
+        })?;
+        let mut buf: Vec<u8> = vec![0; 64];
+        loop {
+            let mut err = zeroed_error();
+            let rc = unsafe {
+                sys::trainsize_job_get(self.as_ptr(), c_name.as_ptr(), buf.as_mut_ptr() as *mut c_char, buf.len(), &mut err)
+            };
+            if rc < 0 {
+                return Err(Error::from_raw(rc, &err));
+            }
+            let len = rc as usize;
+            if len < buf.len() {
+                buf.truncate(len);
+                return Ok(String::from_utf8_lossy(&buf).into_owned());
+            }
+            buf = vec![0; len + 1];
+        }
+    }
+
+    /// Loads a model shape from the text of a Hugging Face `config.json`. On failure the
+    /// job is unchanged.
+    pub fn load_hf_config_str(&mut self, json: &str) -> Result<&mut Self, Error> {
+        self.load_hf_config_bytes(json.as_bytes())
+    }
+
+    /// As [`Job::load_hf_config_str`], from bytes.
+    pub fn load_hf_config_bytes(&mut self, json: &[u8]) -> Result<&mut Self, Error> {
+        let mut err = zeroed_error();
+        let rc = unsafe {
+            sys::trainsize_job_load_hf_config(self.as_mut_ptr(), json.as_ptr() as *const c_char, json.len(), &mut err)
+        };
+        check(rc, &err)?;
+        Ok(self)
+    }
+
+    /// Loads a model shape from a Hugging Face `config.json` file (the model's name becomes
+    /// its `_name_or_path`, else its `model_type`).
+    pub fn load_hf_config_file<P: AsRef<Path>>(&mut self, path: P) -> Result<&mut Self, Error> {
+        let c_path = path_cstring(path.as_ref())?;
+        let mut err = zeroed_error();
+        let rc = unsafe { sys::trainsize_job_load_hf_config_file(self.as_mut_ptr(), c_path.as_ptr(), &mut err) };
+        check(rc, &err)?;
+        Ok(self)
+    }
+
+    /// Uses a GPU described by the text of a JSON device file instead of a catalogue GPU.
+    pub fn load_gpu_json_str(&mut self, json: &str) -> Result<&mut Self, Error> {
+        let mut err = zeroed_error();
+        let rc = unsafe {
+            sys::trainsize_job_load_gpu_json(self.as_mut_ptr(), json.as_ptr() as *const c_char, json.len(), &mut err)
+        };
+        check(rc, &err)?;
+        Ok(self)
+    }
+
+    /// Uses a GPU described by a JSON device file.
+    pub fn load_gpu_file<P: AsRef<Path>>(&mut self, path: P) -> Result<&mut Self, Error> {
+        let c_path = path_cstring(path.as_ref())?;
+        let mut err = zeroed_error();
+        let rc = unsafe { sys::trainsize_job_load_gpu_file(self.as_mut_ptr(), c_path.as_ptr(), &mut err) };
+        check(rc, &err)?;
+        Ok(self)
+    }
+
+    /// Estimates what the job takes.
+    pub fn estimate(&self) -> Result<Estimate, Error> {
+        let mut raw = zeroed_result();
+        let mut err = zeroed_error();
+        let rc = unsafe {
+            sys::trainsize_estimate(self.as_ptr(), &mut raw, std::mem::size_of::<sys::trainsize_result>(), &mut err)
+        };
+        check(rc, &err)?;
+        Ok(Estimate { raw })
+    }
+
+    /// Searches for the best `cap` configurations of the job (needs "tokens"), best first
+    /// by the job's "objective". An empty list means that nothing fits.
+    pub fn plan(&self, cap: usize) -> Result<Plan, Error> {
+        let mut out: Vec<sys::trainsize_plan_candidate> = Vec::with_capacity(cap);
+        let mut count: usize = 0;
+        let mut stats = sys::trainsize_plan_stats::default();
+        let mut err = zeroed_error();
+        let out_ptr = if cap == 0 { std::ptr::null_mut() } else { out.as_mut_ptr() };
+        let rc = unsafe { sys::trainsize_plan(self.as_ptr(), out_ptr, cap, &mut count, &mut stats, &mut err) };
+        check(rc, &err)?;
+        assert!(count <= cap, "trainsize_plan wrote {} candidates into {}", count, cap);
+        // SAFETY: the library wrote `count` whole candidates at the start of the buffer.
+        unsafe { out.set_len(count) };
+        Ok(Plan {
+            candidates: out.into_iter().map(|raw| Candidate { raw }).collect(),
+            stats: PlanStats {
+                evaluated: stats.evaluated,
+                estimated: stats.estimated,
+                feasible: stats.feasible,
+            },
+        })
+    }
+
+    /// Sets the job's GPU and layout to a candidate's, so that [`Job::estimate`] gives the
+    /// candidate's figures.
+    pub fn apply(&mut self, candidate: &Candidate) -> Result<&mut Self, Error> {
+        let mut err = zeroed_error();
+        let rc = unsafe { sys::trainsize_plan_apply(self.as_mut_ptr(), &candidate.raw, &mut err) };
+        check(rc, &err)?;
+        Ok(self)
+    }
+}
+
+impl Clone for Job {
+    /// Copies the job; panics when memory is exhausted (see [`Job::try_clone`]).
+    fn clone(&self) -> Job {
+        self.try_clone().expect("trainsize_job_clone failed")
+    }
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        unsafe { sys::trainsize_job_free(self.raw.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for Job {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let model = self.get("model").unwrap_or_default();
+        let gpu = self.get("gpu").unwrap_or_default();
+        f.debug_struct("Job").field("model", &model).field("gpu", &gpu).finish_non_exhaustive()
+    }
+}
+
+fn path_cstring(path: &Path) -> Result<CString, Error> {
+    #[cfg(unix)]
+    let bytes: Vec<u8> = {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes().to_vec()
+    };
+    #[cfg(not(unix))]
+    let bytes: Vec<u8> = match path.to_str() {
+        Some(s) => s.as_bytes().to_vec(),
+        None => return Err(Error::new(Error::IO, "", format!("{}: not a UTF-8 path", path.display()))),
+    };
+    CString::new(bytes).map_err(|_| Error::new(Error::IO, "", format!("{}: the path holds a NUL byte", path.display())))
+}
+
+/* ---- warnings ---- */
+
+/// The checklist: `TRAINSIZE_WARN_*` bits of an estimate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Warnings(pub u64);
+
+impl Warnings {
+    pub const DOES_NOT_FIT: u64 = sys::TRAINSIZE_WARN_DOES_NOT_FIT;
+    pub const LOW_HEADROOM: u64 = sys::TRAINSIZE_WARN_LOW_HEADROOM;
+    pub const HOST_RAM: u64 = sys::TRAINSIZE_WARN_HOST_RAM;
+    pub const CPU_CORES: u64 = sys::TRAINSIZE_WARN_CPU_CORES;
+    pub const STORAGE: u64 = sys::TRAINSIZE_WARN_STORAGE;
+    pub const NETWORK: u64 = sys::TRAINSIZE_WARN_NETWORK;
+    pub const TP_WITHOUT_NVLINK: u64 = sys::TRAINSIZE_WARN_TP_WITHOUT_NVLINK;
+    pub const SLOW_MULTINODE: u64 = sys::TRAINSIZE_WARN_SLOW_MULTINODE;
+    pub const NO_ECC: u64 = sys::TRAINSIZE_WARN_NO_ECC;
+    pub const RACK_POWER: u64 = sys::TRAINSIZE_WARN_RACK_POWER;
+    pub const NO_PRICE: u64 = sys::TRAINSIZE_WARN_NO_PRICE;
+    pub const GPU_LINK: u64 = sys::TRAINSIZE_WARN_GPU_LINK;
+
+    /// The raw bits.
+    pub fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// No warning applies.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether every bit of `bits` is set.
+    pub fn contains(self, bits: u64) -> bool {
+        self.0 & bits == bits
+    }
+
+    /// The single bits that are set, lowest first.
+    pub fn iter(self) -> impl Iterator<Item = u64> {
+        (0..64).map(|b| 1u64 << b).filter(move |bit| self.0 & bit != 0)
+    }
+
+    /// The stable names of the bits that are set, as the JSON prints them (bits the
+    /// library has no name for are left out).
+    pub fn names(self) -> Vec<&'static str> {
+        self.iter().filter_map(warning_name).collect()
+    }
+}
+
+/// The stable name of one warning bit ("low-vram-headroom"), or None.
+pub fn warning_name(bit: u64) -> Option<&'static str> {
+    let p = unsafe { sys::trainsize_warning_name(bit) };
+    if p.is_null() {
+        None
+    } else {
+        Some(static_str(p))
+    }
+}
+
+/// A one-sentence explanation of one warning bit, or None.
+pub fn warning_text(bit: u64) -> Option<&'static str> {
+    let p = unsafe { sys::trainsize_warning_text(bit) };
+    if p.is_null() {
+        None
+    } else {
+        Some(static_str(p))
+    }
+}
+
+/* ---- estimates ---- */
+
+/// An owned copy of a `trainsize_result`.
+#[derive(Clone, Copy, PartialEq)]
+pub struct Estimate {
+    raw: sys::trainsize_result,
+}
+
+impl Estimate {
+    /// Wraps a raw result (from [`sys::trainsize_estimate`]).
+    pub fn from_raw(raw: sys::trainsize_result) -> Estimate {
+        Estimate { raw }
+    }
+
+    /// The raw result.
+    pub fn raw(&self) -> &sys::trainsize_result {
+        &self.raw
+    }
+
+    /// The model as counted.
+    pub fn model(&self) -> &sys::trainsize_model_counts {
+        &self.raw.model
+    }
+
+    /// Per-GPU memory, for the most loaded GPU.
+    pub fn memory(&self) -> &sys::trainsize_memory {
+        &self.raw.memory
+    }
+
+    /// The servers.
+    pub fn system(&self) -> &sys::trainsize_system {
+        &self.raw.system
+    }
+
+    /// Compute and time.
+    pub fn time(&self) -> &sys::trainsize_time {
+        &self.raw.time
+    }
+
+    /// Preset name, config name, or "custom".
+    pub fn model_name(&self) -> Cow<'_, str> {
+        array_str(&self.raw.model.name)
+    }
+
+    /// Catalogue name of the GPU.
+    pub fn gpu(&self) -> Cow<'_, str> {
+        array_str(&self.raw.gpu)
+    }
+
+    /// The storage class that meets the needs (or the one set).
+    pub fn storage_class(&self) -> Cow<'_, str> {
+        array_str(&self.raw.system.storage_class)
+    }
+
+    /// The scale-out link that meets the need (or the one set); "" on one server.
+    pub fn network_link(&self) -> Cow<'_, str> {
+        array_str(&self.raw.system.network_link)
+    }
+
+    /// GPUs in the job.
+    pub fn gpus(&self) -> u64 {
+        self.raw.gpus
+    }
+
+    /// Data-parallel degree.
+    pub fn data_parallel(&self) -> u64 {
+        self.raw.data_parallel
+    }
+
+    /// Micro-batches per optimizer step per data-parallel rank.
+    pub fn gradient_accumulation(&self) -> u64 {
+        self.raw.gradient_accumulation
+    }
+
+    /// Whether peak_total fits in the GPU's memory.
+    pub fn fits(&self) -> bool {
+        self.raw.memory.fits != 0
+    }
+
+    /// Per-GPU memory at the peak, bytes, comparable to nvidia-smi.
+    pub fn peak_total(&self) -> u64 {
+        self.raw.memory.peak_total
+    }
+
+    /// Wall-clock seconds of the run.
+    pub fn seconds(&self) -> f64 {
+        self.raw.time.seconds
+    }
+
+    /// The checklist.
+    pub fn warnings(&self) -> Warnings {
+        Warnings(self.raw.warnings)
+    }
+
+    /// Every figure through the library's result-field table: (dotted path, value), in
+    /// the order the JSON prints them.
+    pub fn fields(&self) -> Fields<'_> {
+        Fields {
+            estimate: self,
+            index: 0,
+            count: unsafe { sys::trainsize_result_field_count() },
+        }
+    }
+
+    /// One figure by its dotted path ("memory.peak_total").
+    pub fn get(&self, path: &str) -> Option<FieldValue<'_>> {
+        self.fields().find(|(p, _)| *p == path).map(|(_, v)| v)
+    }
+
+    /// The JSON text `trainsize estimate --json` prints for the same job, byte for byte
+    /// (final newline included): first "trainsize_version", then the field table's paths
+    /// as nested objects.
+    pub fn to_json(&self) -> String {
+        json::result(&self.raw)
+    }
+
+    fn field_value(&self, index: usize) -> Option<FieldValue<'_>> {
+        let mut v = sys::trainsize_field_value {
+            type_: 0,
+            u64: 0,
+            f64: 0.0,
+            text: std::ptr::null(),
+        };
+        let rc = unsafe { sys::trainsize_result_field_get(&self.raw, index, &mut v) };
+        if rc != sys::TRAINSIZE_OK {
+            return None;
+        }
+        Some(match v.type_ {
+            sys::TRAINSIZE_FIELD_U64 => FieldValue::U64(v.u64),
+            sys::TRAINSIZE_FIELD_F64 => FieldValue::F64(v.f64),
+            sys::TRAINSIZE_FIELD_BOOL => FieldValue::Bool(v.u64 != 0),
+            sys::TRAINSIZE_FIELD_STRING => FieldValue::Str(if v.text.is_null() {
+                Cow::Borrowed("")
+            } else {
+                // SAFETY: the text points into self.raw, NUL-terminated within its array,
+                // and lives as long as &self.
+                String::from_utf8_lossy(unsafe { CStr::from_ptr(v.text) }.to_bytes())
+            }),
+            sys::TRAINSIZE_FIELD_CHOICE => FieldValue::Choice(static_str(v.text)),
+            sys::TRAINSIZE_FIELD_FLAGS => FieldValue::Flags(Warnings(v.u64)),
+            other => FieldValue::Unknown(other),
+        })
+    }
+}
+
+impl fmt::Debug for Estimate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.fields()).finish()
+    }
+}
+
+/// The value of one result field.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FieldValue<'a> {
+    /// An unsigned integer.
+    U64(u64),
+    /// A double.
+    F64(f64),
+    /// A flag.
+    Bool(bool),
+    /// Text held in the result (a name).
+    Str(Cow<'a, str>),
+    /// An enum, by its name ("forward-backward").
+    Choice(&'static str),
+    /// A bit set: the warnings.
+    Flags(Warnings),
+    /// A field type newer than these bindings.
+    Unknown(i32),
+}
+
+impl<'a> FieldValue<'a> {
+    /// The value as a number (integers and flags converted, booleans 0 or 1).
+    pub fn as_f64(&self) -> Option<f64> {
+        match *self {
+            FieldValue::U64(v) => Some(v as f64),
+            FieldValue::F64(v) => Some(v),
+            FieldValue::Bool(v) => Some(if v { 1.0 } else { 0.0 }),
+            _ => None,
+        }
+    }
+
+    /// The value as an unsigned integer (U64, Bool and Flags).
+    pub fn as_u64(&self) -> Option<u64> {
+        match *self {
+            FieldValue::U64(v) => Some(v),
+            FieldValue::Bool(v) => Some(v as u64),
+            FieldValue::Flags(w) => Some(w.0),
+            _ => None,
+        }
+    }
+
+    /// The value as text (Str and Choice).
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            FieldValue::Str(s) => Some(s),
+            FieldValue::Choice(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> fmt::Display for FieldValue<'a> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FieldValue::U64(v) => write!(f, "{}", v),
+            FieldValue::F64(v) => f.write_str(&json::number(*v)),
+            FieldValue::Bool(v) => write!(f, "{}", v),
+            FieldValue::Str(s) => f.write_str(s),
+            FieldValue::Choice(s) => f.write_str(s),
+            FieldValue::Flags(w) => f.write_str(&w.names().join(",")),
+            FieldValue::Unknown(t) => write!(f, "<field type {}>", t),
+        }
+    }
+}
+
+/// The iterator of [`Estimate::fields`].
+pub struct Fields<'a> {
+    estimate: &'a Estimate,
+    index: usize,
+    count: usize,
+}
+
+impl<'a> Iterator for Fields<'a> {
+    type Item = (&'static str, FieldValue<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.index < self.count {
+            let i = self.index;
+            self.index += 1;
+            let info = unsafe { sys::trainsize_result_field_at(i) };
+            if info.is_null() {
+                continue;
+            }
+            let path = static_str(unsafe { (*info).path });
+            if let Some(value) = self.estimate.field_value(i) {
+                return Some((path, value));
+            }
+        }
+        None
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.count - self.index))
+    }
+}
+
+/// Description of one result field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldInfo {
+    /// Dotted path, e.g. "memory.weights".
+    pub path: &'static str,
+    /// A `TRAINSIZE_FIELD_*` value.
+    pub field_type: i32,
+    /// "bytes", "bytes/s", "seconds", ... or "".
+    pub unit: &'static str,
+    /// One-line description.
+    pub doc: &'static str,
+}
+
+/// The result-field table.
+pub fn result_fields() -> Vec<FieldInfo> {
+    let count = unsafe { sys::trainsize_result_field_count() };
+    (0..count)
+        .filter_map(|i| {
+            let p = unsafe { sys::trainsize_result_field_at(i) };
+            if p.is_null() {
+                return None;
+            }
+            let f = unsafe { &*p };
+            Some(FieldInfo {
+                path: static_str(f.path),
+                field_type: f.type_,
+                unit: static_str(f.unit),
+                doc: static_str(f.doc),
+            })
+        })
+        .collect()
+}
+
+/* ---- planning ---- */
+
+/// What [`Job::plan`] found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The best configurations, best first.
+    pub candidates: Vec<Candidate>,
+    /// What the search covered.
+    pub stats: PlanStats,
+}
+
+/// What a search covered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlanStats {
+    /// Configurations examined: estimated, or ruled out by a bound.
+    pub evaluated: u64,
+    /// Of those, full estimates run.
+    pub estimated: u64,
+    /// Configurations that fit and meet every constraint.
+    pub feasible: u64,
+}
+
+/// One configuration the planner found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    raw: sys::trainsize_plan_candidate,
+}
+
+impl Candidate {
+    /// The raw candidate.
+    pub fn raw(&self) -> &sys::trainsize_plan_candidate {
+        &self.raw
+    }
+    /// Catalogue GPU.
+    pub fn gpu(&self) -> Cow<'_, str> {
+        array_str(&self.raw.gpu)
+    }
+    /// GPUs.
+    pub fn gpus(&self) -> u64 {
+        self.raw.gpus
+    }
+    /// GPUs per server.
+    pub fn gpus_per_node(&self) -> u64 {
+        self.raw.gpus_per_node
+    }
+    /// Tensor-parallel degree.
+    pub fn tp(&self) -> u64 {
+        self.raw.tp
+    }
+    /// Pipeline-parallel degree.
+    pub fn pp(&self) -> u64 {
+        self.raw.pp
+    }
+    /// Virtual pipeline stages per rank.
+    pub fn pp_interleave(&self) -> u64 {
+        self.raw.pp_interleave
+    }
+    /// Expert-parallel degree.
+    pub fn ep(&self) -> u64 {
+        self.raw.ep
+    }
+    /// ZeRO stage.
+    pub fn zero(&self) -> u64 {
+        self.raw.zero
+    }
+    /// Samples per GPU per pass.
+    pub fn micro_batch(&self) -> u64 {
+        self.raw.micro_batch
+    }
+    /// Samples per optimizer step.
+    pub fn global_batch(&self) -> u64 {
+        self.raw.global_batch
+    }
+    /// Activation recomputation: 0 none, 1 selective, 2 full.
+    pub fn recompute(&self) -> i32 {
+        self.raw.recompute
+    }
+    /// The recomputation as the "recompute" parameter names it.
+    pub fn recompute_name(&self) -> &'static str {
+        match self.raw.recompute {
+            0 => "none",
+            1 => "selective",
+            2 => "full",
+            _ => "unknown",
+        }
+    }
+    /// Per-GPU memory, bytes (as memory.peak_total).
+    pub fn peak_total(&self) -> u64 {
+        self.raw.peak_total
+    }
+    /// Whole run, seconds (as time.seconds).
+    pub fn seconds(&self) -> f64 {
+        self.raw.seconds
+    }
+    /// Cloud cost of the run, US dollars (0 when the GPU has no price).
+    pub fn cost(&self) -> f64 {
+        self.raw.cost
+    }
+    /// The checklist of its estimate.
+    pub fn warnings(&self) -> Warnings {
+        Warnings(self.raw.warnings)
+    }
+
+    /// The job settings that give this configuration (what [`Job::apply`] sets), as
+    /// (parameter, value) pairs for [`Job::set`] or the command line.
+    pub fn settings(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("gpu", self.gpu().into_owned()),
+            ("gpu-memory", "0".to_string()),
+            ("gpus", self.raw.gpus.to_string()),
+            ("gpus-per-node", self.raw.gpus_per_node.to_string()),
+            ("tp", self.raw.tp.to_string()),
+            ("pp", self.raw.pp.to_string()),
+            ("pp-interleave", self.raw.pp_interleave.to_string()),
+            ("ep", self.raw.ep.to_string()),
+            ("zero", self.raw.zero.to_string()),
+            ("micro-batch", self.raw.micro_batch.to_string()),
+            ("global-batch", self.raw.global_batch.to_string()),
+            ("recompute", self.recompute_name().to_string()),
+        ]
+    }
+}
+
+/* ---- catalogues ---- */
+
+/// One settable job parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamInfo {
+    /// Name as for [`Job::set`] (the command-line option).
+    pub name: &'static str,
+    /// A `TRAINSIZE_PARAM_*` value.
+    pub kind: i32,
+    /// For CHOICE and LIST: the names, separated by '|'; else "".
+    pub choices: &'static str,
+    /// Smallest accepted value (INT, FLOAT).
+    pub min: f64,
+    /// Largest accepted value (INT, FLOAT).
+    pub max: f64,
+    /// The default as text ("" when it depends on others).
+    pub default_text: &'static str,
+    /// Unit, or "".
+    pub unit: &'static str,
+    /// One-line description.
+    pub doc: &'static str,
+}
+
+/// Every parameter a job takes.
+pub fn params() -> Vec<ParamInfo> {
+    let count = unsafe { sys::trainsize_param_count() };
+    (0..count)
+        .filter_map(|i| {
+            let p = unsafe { sys::trainsize_param_at(i) };
+            if p.is_null() {
+                return None;
+            }
+            let p = unsafe { &*p };
+            Some(ParamInfo {
+                name: static_str(p.name),
+                kind: p.kind,
+                choices: static_str(p.choices),
+                min: p.min,
+                max: p.max,
+                default_text: static_str(p.default_text),
+                unit: static_str(p.unit),
+                doc: static_str(p.doc),
+            })
+        })
+        .collect()
+}
+
+/// One built-in model preset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModelInfo {
+    /// Preset name, as for the "model" parameter.
+    pub name: &'static str,
+    /// Architecture family.
+    pub family: &'static str,
+    /// Total parameters.
+    pub parameters: u64,
+    /// Parameters used per token.
+    pub active_parameters: u64,
+    /// The config it mirrors.
+    pub source: &'static str,
+}
+
+/// The built-in model presets.
+pub fn models() -> Vec<ModelInfo> {
+    let count = unsafe { sys::trainsize_model_count() };
+    (0..count)
+        .filter_map(|i| {
+            let p = unsafe { sys::trainsize_model_at(i) };
+            if p.is_null() {
+                return None;
+            }
+            let m = unsafe { &*p };
+            Some(ModelInfo {
+                name: static_str(m.name),
+                family: static_str(m.family),
+                parameters: m.parameters,
+                active_parameters: m.active_parameters,
+                source: static_str(m.source),
+            })
+        })
+        .collect()
+}
+
+/// One catalogue GPU.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GpuInfo {
+    /// Catalogue name, e.g. "a100-80gb".
+    pub name: &'static str,
+    /// Vendor name.
+    pub full_name: &'static str,
+    /// Usable device memory, bytes.
+    pub memory_bytes: u64,
+    /// Memory bandwidth, bytes per second.
+    pub memory_bandwidth: u64,
+    /// Dense FP32 peak, FLOP/s.
+    pub flops_fp32: f64,
+    /// Dense 16-bit tensor peak, FLOP/s.
+    pub flops_bf16: f64,
+    /// Dense FP8 tensor peak, FLOP/s; 0 when unsupported.
+    pub flops_fp8: f64,
+    /// Board power limit, watts.
+    pub tdp_watts: f64,
+    /// ECC on by default.
+    pub ecc: bool,
+    /// A data-centre part.
+    pub data_center: bool,
+    /// GPU-to-GPU link, bidirectional total per GPU, bytes/s; 0 when PCIe only.
+    pub scale_up_bandwidth: u64,
+    /// Host PCIe generation.
+    pub pcie_generation: i32,
+    /// The datasheet the figures come from.
+    pub source: &'static str,
+    /// On-demand cloud price per GPU-hour, US dollars; 0 when unknown.
+    pub cloud_usd_per_hour: f64,
+    /// Street price per GPU, US dollars; 0 when unknown.
+    pub purchase_usd: f64,
+    /// Where and when the prices were seen.
+    pub price_source: &'static str,
+}
+
+impl GpuInfo {
+    fn from_raw(g: &sys::trainsize_gpu_info) -> GpuInfo {
+        GpuInfo {
+            name: static_str(g.name),
+            full_name: static_str(g.full_name),
+            memory_bytes: g.memory_bytes,
+            memory_bandwidth: g.memory_bandwidth,
+            flops_fp32: g.flops_fp32,
+            flops_bf16: g.flops_bf16,
+            flops_fp8: g.flops_fp8,
+            tdp_watts: g.tdp_watts,
+            ecc: g.ecc != 0,
+            data_center: g.data_center != 0,
+            scale_up_bandwidth: g.scale_up_bandwidth,
+            pcie_generation: g.pcie_generation,
+            source: static_str(g.source),
+            cloud_usd_per_hour: g.cloud_usd_per_hour,
+            purchase_usd: g.purchase_usd,
+            price_source: static_str(g.price_source),
+        }
+    }
+}
+
+/// The built-in GPU catalogue.
+pub fn gpus() -> Vec<GpuInfo> {
+    let count = unsafe { sys::trainsize_gpu_count() };
+    (0..count)
+        .filter_map(|i| {
+            let p = unsafe { sys::trainsize_gpu_at(i) };
+            if p.is_null() {
+                None
+            } else {
+                Some(GpuInfo::from_raw(unsafe { &*p }))
+            }
+        })
+        .collect()
+}
+
+/// A catalogue GPU by name or short form, case-insensitively.
+pub fn find_gpu(name: &str) -> Option<GpuInfo> {
+    let c_name = CString::new(name).ok()?;
+    let p = unsafe { sys::trainsize_gpu_find(c_name.as_ptr()) };
+    if p.is_null() {
+        None
+    } else {
+        Some(GpuInfo::from_raw(unsafe { &*p }))
+    }
+}

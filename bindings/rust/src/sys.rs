@@ -1,0 +1,462 @@
+//! Raw declarations mirroring `include/trainsize.h` (ABI version 1), one for one.
+//!
+//! C enums are `c_int` type aliases with their values as constants (a Rust `enum` must
+//! never hold a value the library may add later). Every struct is `#[repr(C)]` with the
+//! header's members in the header's order; the safe wrapper checks their sizes against
+//! `trainsize_struct_size` before first use.
+
+#![allow(non_camel_case_types)]
+
+use std::os::raw::{c_char, c_double, c_int, c_uint};
+
+/* ---- Version ---- */
+
+/// Major release number of the header these declarations mirror.
+pub const TRAINSIZE_VERSION_MAJOR: c_uint = 0;
+/// Minor release number.
+pub const TRAINSIZE_VERSION_MINOR: c_uint = 1;
+/// Patch release number.
+pub const TRAINSIZE_VERSION_PATCH: c_uint = 0;
+/// major * 10000 + minor * 100 + patch.
+pub const TRAINSIZE_VERSION_NUMBER: c_uint =
+    TRAINSIZE_VERSION_MAJOR * 10000 + TRAINSIZE_VERSION_MINOR * 100 + TRAINSIZE_VERSION_PATCH;
+/// "major.minor.patch".
+pub const TRAINSIZE_VERSION_STRING: &str = "0.1.0";
+/// The ABI these declarations are written for (the SONAME's number).
+pub const TRAINSIZE_ABI_VERSION: c_uint = 1;
+
+/* ---- Struct sizes ---- */
+
+/// `trainsize_struct_id`
+pub type trainsize_struct_id = c_int;
+pub const TRAINSIZE_STRUCT_ERROR: trainsize_struct_id = 0;
+pub const TRAINSIZE_STRUCT_RESULT: trainsize_struct_id = 1;
+pub const TRAINSIZE_STRUCT_PLAN_CANDIDATE: trainsize_struct_id = 2;
+pub const TRAINSIZE_STRUCT_PLAN_STATS: trainsize_struct_id = 3;
+pub const TRAINSIZE_STRUCT_FIELD_VALUE: trainsize_struct_id = 4;
+pub const TRAINSIZE_STRUCT_GPU_INFO: trainsize_struct_id = 5;
+
+/* ---- Errors ---- */
+
+/// `trainsize_status`
+pub type trainsize_status = c_int;
+pub const TRAINSIZE_OK: trainsize_status = 0;
+pub const TRAINSIZE_E_INVALID: trainsize_status = -1;
+pub const TRAINSIZE_E_UNKNOWN: trainsize_status = -2;
+pub const TRAINSIZE_E_LAYOUT: trainsize_status = -3;
+pub const TRAINSIZE_E_OVERFLOW: trainsize_status = -4;
+pub const TRAINSIZE_E_PARSE: trainsize_status = -5;
+pub const TRAINSIZE_E_LIMIT: trainsize_status = -6;
+pub const TRAINSIZE_E_IO: trainsize_status = -7;
+pub const TRAINSIZE_E_NOMEM: trainsize_status = -8;
+pub const TRAINSIZE_E_ARGUMENT: trainsize_status = -9;
+pub const TRAINSIZE_E_UNSUPPORTED: trainsize_status = -10;
+
+/// Capacity of `trainsize_error::field`, including the NUL.
+pub const TRAINSIZE_ERROR_FIELD_MAX: usize = 64;
+/// Capacity of `trainsize_error::message`, including the NUL.
+pub const TRAINSIZE_ERROR_MESSAGE_MAX: usize = 256;
+
+/// `trainsize_error`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct trainsize_error {
+    pub code: c_int,
+    pub field: [c_char; TRAINSIZE_ERROR_FIELD_MAX],
+    pub message: [c_char; TRAINSIZE_ERROR_MESSAGE_MAX],
+}
+
+/* ---- Jobs ---- */
+
+/// Opaque `trainsize_job`.
+#[repr(C)]
+pub struct trainsize_job {
+    _opaque: [u8; 0],
+    // Not Send, not Sync, not Unpin: the wrapper decides.
+    _marker: std::marker::PhantomData<(*mut u8, std::marker::PhantomPinned)>,
+}
+
+/// Largest Hugging Face config.json the reader accepts, in bytes.
+pub const TRAINSIZE_HF_CONFIG_MAX_BYTES: usize = 1 << 20;
+/// Deepest JSON nesting the reader accepts.
+pub const TRAINSIZE_HF_CONFIG_MAX_DEPTH: usize = 32;
+
+/* ---- Parameter catalogue ---- */
+
+/// `trainsize_param_kind`
+pub type trainsize_param_kind = c_int;
+pub const TRAINSIZE_PARAM_INT: trainsize_param_kind = 0;
+pub const TRAINSIZE_PARAM_FLOAT: trainsize_param_kind = 1;
+pub const TRAINSIZE_PARAM_BOOL: trainsize_param_kind = 2;
+pub const TRAINSIZE_PARAM_CHOICE: trainsize_param_kind = 3;
+pub const TRAINSIZE_PARAM_NAME: trainsize_param_kind = 4;
+pub const TRAINSIZE_PARAM_LIST: trainsize_param_kind = 5;
+
+/// `trainsize_param_info` (library-owned, static).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct trainsize_param_info {
+    pub name: *const c_char,
+    pub kind: trainsize_param_kind,
+    pub choices: *const c_char,
+    pub min: c_double,
+    pub max: c_double,
+    pub default_text: *const c_char,
+    pub unit: *const c_char,
+    pub doc: *const c_char,
+}
+
+/* ---- Catalogues of models and GPUs ---- */
+
+/// `trainsize_model_info` (library-owned, static).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct trainsize_model_info {
+    pub name: *const c_char,
+    pub family: *const c_char,
+    pub parameters: u64,
+    pub active_parameters: u64,
+    pub source: *const c_char,
+}
+
+/// `trainsize_gpu_info` (library-owned, static; or the caller's, for
+/// `trainsize_job_set_gpu`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct trainsize_gpu_info {
+    pub name: *const c_char,
+    pub full_name: *const c_char,
+    pub memory_bytes: u64,
+    pub memory_bandwidth: u64,
+    pub flops_fp32: c_double,
+    pub flops_bf16: c_double,
+    pub flops_fp8: c_double,
+    pub tdp_watts: c_double,
+    pub ecc: c_int,
+    pub data_center: c_int,
+    pub scale_up_bandwidth: u64,
+    pub pcie_generation: c_int,
+    pub source: *const c_char,
+    pub cloud_usd_per_hour: c_double,
+    pub purchase_usd: c_double,
+    pub price_source: *const c_char,
+}
+
+/// `trainsize_link_kind`
+pub type trainsize_link_kind = c_int;
+pub const TRAINSIZE_LINK_SCALE_UP: trainsize_link_kind = 0;
+pub const TRAINSIZE_LINK_SCALE_OUT: trainsize_link_kind = 1;
+
+/// `trainsize_link_info` (library-owned, static).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct trainsize_link_info {
+    pub name: *const c_char,
+    pub full_name: *const c_char,
+    pub kind: c_int,
+    pub bandwidth: u64,
+    pub achieved_share: c_double,
+    pub source: *const c_char,
+}
+
+/// `trainsize_storage_info` (library-owned, static).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct trainsize_storage_info {
+    pub name: *const c_char,
+    pub full_name: *const c_char,
+    pub read_rate: u64,
+    pub write_rate: u64,
+    pub shared: c_int,
+    pub source: *const c_char,
+}
+
+/* ---- Results ---- */
+
+pub const TRAINSIZE_WARN_DOES_NOT_FIT: u64 = 1 << 0;
+pub const TRAINSIZE_WARN_LOW_HEADROOM: u64 = 1 << 1;
+pub const TRAINSIZE_WARN_HOST_RAM: u64 = 1 << 2;
+pub const TRAINSIZE_WARN_CPU_CORES: u64 = 1 << 3;
+pub const TRAINSIZE_WARN_STORAGE: u64 = 1 << 4;
+pub const TRAINSIZE_WARN_NETWORK: u64 = 1 << 5;
+pub const TRAINSIZE_WARN_TP_WITHOUT_NVLINK: u64 = 1 << 6;
+pub const TRAINSIZE_WARN_SLOW_MULTINODE: u64 = 1 << 7;
+pub const TRAINSIZE_WARN_NO_ECC: u64 = 1 << 8;
+pub const TRAINSIZE_WARN_RACK_POWER: u64 = 1 << 9;
+pub const TRAINSIZE_WARN_NO_PRICE: u64 = 1 << 10;
+pub const TRAINSIZE_WARN_GPU_LINK: u64 = 1 << 11;
+
+/// Capacity of the name strings in `trainsize_result`, including the NUL.
+pub const TRAINSIZE_NAME_MAX: usize = 96;
+
+/// `trainsize_phase`
+pub type trainsize_phase = c_int;
+pub const TRAINSIZE_PHASE_FORWARD_BACKWARD: trainsize_phase = 0;
+pub const TRAINSIZE_PHASE_BACKWARD_END: trainsize_phase = 1;
+pub const TRAINSIZE_PHASE_OPTIMIZER_STEP: trainsize_phase = 2;
+
+/// `trainsize_model_counts`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct trainsize_model_counts {
+    pub name: [c_char; TRAINSIZE_NAME_MAX],
+    pub parameters: u64,
+    pub trainable_parameters: u64,
+    pub active_parameters: u64,
+    pub embedding_parameters: u64,
+    pub layer_parameters: u64,
+}
+
+/// `trainsize_memory`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct trainsize_memory {
+    pub weights: u64,
+    pub gradients: u64,
+    pub optimizer: u64,
+    pub master_weights: u64,
+    pub activations: u64,
+    pub activations_layers: u64,
+    pub activations_embedding: u64,
+    pub activations_output: u64,
+    pub activations_loss: u64,
+    pub activations_per_layer: u64,
+    pub in_flight_microbatches: c_double,
+    pub transient: u64,
+    pub peak_allocated: u64,
+    pub cuda_context: u64,
+    pub comm_buffers: u64,
+    pub allocator_slack: u64,
+    pub overhead: u64,
+    pub peak_total: u64,
+    pub gpu_capacity: u64,
+    pub host_offload: u64,
+    pub fits: c_int,
+    pub peak_phase: c_int,
+    pub pipeline_stage: c_int,
+    pub peak_includes_activations: c_int,
+    pub peak_includes_gradients: c_int,
+}
+
+/// `trainsize_system`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct trainsize_system {
+    pub nodes: u64,
+    pub gpus_per_node: u64,
+    pub host_ram_per_node: u64,
+    pub cpu_cores_per_node: u64,
+    pub interconnect_rate_per_node: u64,
+    pub storage_capacity: u64,
+    pub storage_read_rate: u64,
+    pub power_watts: c_double,
+    pub power_per_node_watts: c_double,
+    pub heat_btu_per_hour: c_double,
+    pub energy_kwh: c_double,
+    pub co2_kg: c_double,
+    pub cost_cloud_usd: c_double,
+    pub cost_own_usd: c_double,
+    pub checkpoint_bytes: u64,
+    pub checkpoint_write_rate: u64,
+    pub intra_node_rate_per_gpu: u64,
+    pub storage_class: [c_char; 32],
+    pub network_link: [c_char; 32],
+}
+
+/// `trainsize_time`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct trainsize_time {
+    pub flops: c_double,
+    pub seconds: c_double,
+    pub step_flops: c_double,
+    pub step_seconds: c_double,
+    pub tokens: c_double,
+    pub steps: u64,
+    pub model_flops: c_double,
+    pub gpu_hours: c_double,
+    pub comm_seconds: c_double,
+}
+
+/// `trainsize_result`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct trainsize_result {
+    pub model: trainsize_model_counts,
+    pub memory: trainsize_memory,
+    pub system: trainsize_system,
+    pub time: trainsize_time,
+    pub gpu: [c_char; TRAINSIZE_NAME_MAX],
+    pub gpus: u64,
+    pub data_parallel: u64,
+    pub gradient_accumulation: u64,
+    pub warnings: u64,
+}
+
+/* ---- Planning ---- */
+
+/// `trainsize_plan_candidate`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct trainsize_plan_candidate {
+    pub gpu: [c_char; TRAINSIZE_NAME_MAX],
+    pub gpus: u64,
+    pub gpus_per_node: u64,
+    pub tp: u64,
+    pub pp: u64,
+    pub pp_interleave: u64,
+    pub ep: u64,
+    pub zero: u64,
+    pub micro_batch: u64,
+    pub global_batch: u64,
+    pub recompute: c_int,
+    pub peak_total: u64,
+    pub seconds: c_double,
+    pub cost: c_double,
+    pub warnings: u64,
+}
+
+/// `trainsize_plan_stats`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct trainsize_plan_stats {
+    pub evaluated: u64,
+    pub estimated: u64,
+    pub feasible: u64,
+}
+
+/* ---- Result fields ---- */
+
+/// `trainsize_field_type`
+pub type trainsize_field_type = c_int;
+pub const TRAINSIZE_FIELD_U64: trainsize_field_type = 0;
+pub const TRAINSIZE_FIELD_F64: trainsize_field_type = 1;
+pub const TRAINSIZE_FIELD_BOOL: trainsize_field_type = 2;
+pub const TRAINSIZE_FIELD_STRING: trainsize_field_type = 3;
+pub const TRAINSIZE_FIELD_CHOICE: trainsize_field_type = 4;
+pub const TRAINSIZE_FIELD_FLAGS: trainsize_field_type = 5;
+
+/// `trainsize_field_info` (library-owned, static).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct trainsize_field_info {
+    pub path: *const c_char,
+    pub type_: trainsize_field_type,
+    pub unit: *const c_char,
+    pub doc: *const c_char,
+}
+
+/// `trainsize_field_value`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct trainsize_field_value {
+    pub type_: trainsize_field_type,
+    pub u64: u64,
+    pub f64: c_double,
+    pub text: *const c_char,
+}
+
+/* ---- Functions ---- */
+
+extern "C" {
+    pub fn trainsize_version_string() -> *const c_char;
+    pub fn trainsize_version_number() -> c_uint;
+    pub fn trainsize_abi_version() -> c_uint;
+    pub fn trainsize_struct_size(which: c_int) -> usize;
+
+    pub fn trainsize_strerror(code: c_int) -> *const c_char;
+
+    pub fn trainsize_job_new() -> *mut trainsize_job;
+    pub fn trainsize_job_clone(job: *const trainsize_job) -> *mut trainsize_job;
+    pub fn trainsize_job_free(job: *mut trainsize_job);
+    pub fn trainsize_job_set(
+        job: *mut trainsize_job,
+        name: *const c_char,
+        value: *const c_char,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_job_get(
+        job: *const trainsize_job,
+        name: *const c_char,
+        buf: *mut c_char,
+        cap: usize,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_job_load_hf_config(
+        job: *mut trainsize_job,
+        json: *const c_char,
+        len: usize,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_job_load_hf_config_file(
+        job: *mut trainsize_job,
+        path: *const c_char,
+        err: *mut trainsize_error,
+    ) -> c_int;
+
+    pub fn trainsize_param_count() -> usize;
+    pub fn trainsize_param_at(index: usize) -> *const trainsize_param_info;
+
+    pub fn trainsize_model_count() -> usize;
+    pub fn trainsize_model_at(index: usize) -> *const trainsize_model_info;
+
+    pub fn trainsize_gpu_count() -> usize;
+    pub fn trainsize_gpu_at(index: usize) -> *const trainsize_gpu_info;
+    pub fn trainsize_job_set_gpu(
+        job: *mut trainsize_job,
+        info: *const trainsize_gpu_info,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_job_load_gpu_json(
+        job: *mut trainsize_job,
+        json: *const c_char,
+        len: usize,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_job_load_gpu_file(
+        job: *mut trainsize_job,
+        path: *const c_char,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_gpu_find(name: *const c_char) -> *const trainsize_gpu_info;
+
+    pub fn trainsize_link_count() -> usize;
+    pub fn trainsize_link_at(index: usize) -> *const trainsize_link_info;
+    pub fn trainsize_link_find(name: *const c_char) -> *const trainsize_link_info;
+
+    pub fn trainsize_storage_count() -> usize;
+    pub fn trainsize_storage_at(index: usize) -> *const trainsize_storage_info;
+    pub fn trainsize_storage_find(name: *const c_char) -> *const trainsize_storage_info;
+
+    pub fn trainsize_warning_name(bit: u64) -> *const c_char;
+    pub fn trainsize_warning_text(bit: u64) -> *const c_char;
+
+    pub fn trainsize_estimate(
+        job: *const trainsize_job,
+        out: *mut trainsize_result,
+        out_size: usize,
+        err: *mut trainsize_error,
+    ) -> c_int;
+
+    pub fn trainsize_plan(
+        job: *const trainsize_job,
+        out: *mut trainsize_plan_candidate,
+        cap: usize,
+        count: *mut usize,
+        stats: *mut trainsize_plan_stats,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_plan_apply(
+        job: *mut trainsize_job,
+        candidate: *const trainsize_plan_candidate,
+        err: *mut trainsize_error,
+    ) -> c_int;
+
+    pub fn trainsize_result_field_count() -> usize;
+    pub fn trainsize_result_field_at(index: usize) -> *const trainsize_field_info;
+    pub fn trainsize_result_field_get(
+        result: *const trainsize_result,
+        index: usize,
+        out: *mut trainsize_field_value,
+    ) -> c_int;
+}

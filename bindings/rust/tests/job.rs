@@ -1,0 +1,95 @@
+//! Ownership: Drop, Clone and threads.
+
+mod common;
+
+use common::EXAMPLE_JOB;
+use trainsize::Job;
+
+fn example() -> Job {
+    Job::with_settings(EXAMPLE_JOB.iter().copied()).unwrap()
+}
+
+#[test]
+fn clones_are_independent() {
+    let mut a = example();
+    let before = a.estimate().unwrap();
+    let mut b = a.clone();
+    b.set("micro-batch", "4").unwrap();
+    assert_eq!(a.get("micro-batch").unwrap(), "1");
+    assert_eq!(b.get("micro-batch").unwrap(), "4");
+    assert_eq!(a.estimate().unwrap(), before);
+    assert_ne!(b.estimate().unwrap(), before);
+
+    a.set("gpus", "16").unwrap();
+    assert_eq!(b.get("gpus").unwrap(), "8");
+
+    // The clone outlives the original.
+    let c = b.try_clone().unwrap();
+    drop(a);
+    drop(b);
+    assert_eq!(c.get("micro-batch").unwrap(), "4");
+    assert_eq!(c.estimate().unwrap().model_name(), "llama-2-7b");
+}
+
+#[test]
+fn many_jobs_come_and_go() {
+    let base = example();
+    let mut jobs: Vec<Job> = (0..200).map(|_| base.clone()).collect();
+    for (i, job) in jobs.iter_mut().enumerate() {
+        job.set("micro-batch", &(i % 7 + 1).to_string()).unwrap();
+    }
+    for (i, job) in jobs.iter().enumerate() {
+        assert_eq!(job.get("micro-batch").unwrap(), (i % 7 + 1).to_string());
+    }
+    jobs.truncate(10);
+    drop(base);
+    for _ in 0..1000 {
+        let _ = Job::new().unwrap();
+    }
+    assert_eq!(jobs[3].get("micro-batch").unwrap(), "4");
+}
+
+#[test]
+fn a_job_moves_to_another_thread() {
+    let job = example();
+    let here = job.estimate().unwrap();
+    let there = std::thread::spawn(move || job.estimate().unwrap()).join().unwrap();
+    assert_eq!(here, there);
+}
+
+#[test]
+fn one_job_is_estimated_from_many_threads() {
+    let job = example();
+    let expected = job.estimate().unwrap();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8)
+            .map(|_| s.spawn(|| (0..200).map(|_| job.estimate().unwrap()).collect::<Vec<_>>()))
+            .collect();
+        for h in handles {
+            for e in h.join().unwrap() {
+                assert_eq!(e, expected);
+            }
+        }
+    });
+}
+
+#[test]
+fn get_reads_long_values() {
+    let mut job = example();
+    let list = "a100-80gb,a100-40gb,h100-80gb,h100-pcie,h200,b200,l40s,mi300x,gaudi3,rtx-4090";
+    job.set("plan-gpus", list).unwrap();
+    assert!(list.len() > 64);
+    assert_eq!(job.get("plan-gpus").unwrap(), list);
+    assert_eq!(job.get("model").unwrap(), "llama-2-7b");
+    assert!(format!("{:?}", job).contains("llama-2-7b"));
+}
+
+#[test]
+fn custom_gpu_from_json() {
+    let path = common::data_dir().join("gpu/my-accelerator.json");
+    let mut a = example();
+    a.load_gpu_file(&path).unwrap();
+    let mut b = example();
+    b.load_gpu_json_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(a.estimate().unwrap(), b.estimate().unwrap());
+}
