@@ -125,6 +125,20 @@ static const trainsize_link_info *choose_link(double need_per_port)
     return best;
 }
 
+/* The fastest scale-out link of the catalogue. */
+static const trainsize_link_info *fastest_link(void)
+{
+    const trainsize_link_info *best = NULL;
+    size_t i;
+    for (i = 0; i < trainsize_link_count(); i++) {
+        const trainsize_link_info *l = trainsize_link_at(i);
+        if (l->kind == TRAINSIZE_LINK_SCALE_OUT &&
+            (!best || (double)l->bandwidth * l->achieved_share > (double)best->bandwidth * best->achieved_share))
+            best = l;
+    }
+    return best;
+}
+
 /* The slowest storage class whose per-client rates meet both needs; NULL if none. */
 static const trainsize_storage_info *choose_storage(double read, double write)
 {
@@ -208,6 +222,7 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
                        (lay->ep > lay->gpus_per_node ? tr.ep_per_gpu : 0.0);
         net_rate = (tr.dp_inter_per_node + gpn * spill) / window;
         link = job->network ? job->network : choose_link(net_rate / nics);
+        if (!link) link = fastest_link(); /* none meets the need: time it on the best there is */
         if (!link || (double)link->bandwidth * link->achieved_share * nics < net_rate)
             *warnings |= TRAINSIZE_WARN_NETWORK;
         if (link && link->bandwidth <= TS_SLOW_NETWORK) *warnings |= TRAINSIZE_WARN_SLOW_MULTINODE;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The trainsize command: the built-in example job, --version, --help, the catalogue
-# listings and `plan` (not available yet). Usage: sh cli_basic.sh TRAINSIZE DATA_DIR
+# listings and the basics of `plan`. Usage: sh cli_basic.sh TRAINSIZE DATA_DIR
 # shellcheck source=data/cli/lib.sh
 . "$2/cli/lib.sh"
 
@@ -66,11 +66,10 @@ out_width
 check "gpus lists several GPUs" [ "$(lines_of "$OUT")" -ge 10 ]
 expect_usage gpus --bogus
 
-# plan is not in this version: exit status 1, one line, nothing on stdout.
-expect_error 1 plan
-check "plan says it is not available" \
-    grep -q -x 'trainsize: plan: not available in this version' "$ERR"
-expect_error 1 plan --tokens 1e12 --model llama-2-7b
-expect_error 1 plan --json
+# plan: needs a model and --tokens (tests/cli_plan.sh covers it in depth).
+expect_usage plan
+expect_usage plan --model llama-2-7b
+expect_usage plan --json
+expect_ok plan --model llama-2-7b --tokens 1e12 --gpu a100-80gb --max-gpus 64
 
 finish || exit 1

@@ -1,10 +1,14 @@
-/* Option parsing: the command line of `estimate` into a trainsize_job.
+/* Option parsing: the command line of `estimate` (and of `plan`) into a trainsize_job.
  *
  * The mapping is generic: `--NAME VALUE` and `--NAME=VALUE` become
  * trainsize_job_set(job, "NAME", "VALUE") for every parameter of the library's catalogue,
  * so a parameter added to the library is an option of the command without a change here.
  * BOOL parameters may be given bare (`--sp` means true). Only the options that are not job
- * parameters are named here: --json, --help, --model (applied first) and --hf-config. */
+ * parameters are named here: --json, --help, --model (applied first) and --hf-config.
+ *
+ * For `plan`, three things differ: `--gpu NAME[,NAME...]` is the planner's catalogue
+ * restriction (the parameter "plan-gpus"), `--top N` belongs to the command, and the
+ * options of a fixed layout are refused, since the planner chooses the layout. */
 #include "cli.h"
 
 #include <stdlib.h>
@@ -30,6 +34,22 @@ static int name_is(const char *name, size_t len, const char *want)
     return strlen(want) == len && memcmp(name, want, len) == 0;
 }
 
+/* The options that fix what the planner searches over: refused by `plan`. */
+static const char *const plan_refused[] = {
+    "gpus", "tp", "pp", "pp-interleave", "ep", "zero", "micro-batch", "recompute",
+};
+
+static int plan_refuses(const char *name, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof plan_refused / sizeof plan_refused[0]; i++) {
+        if (name_is(name, len, plan_refused[i]))
+            return 1;
+    }
+    return 0;
+}
+
 void cli_options_free(cli_options *opts)
 {
     free(opts->sets);
@@ -37,11 +57,13 @@ void cli_options_free(cli_options *opts)
     opts->set_count = 0;
 }
 
-int cli_parse_options(int argc, char **argv, cli_options *out)
+static int parse(int argc, char **argv, int plan, cli_options *out)
 {
+    const char *cmd = plan ? "plan" : "estimate";
     int i;
 
     memset(out, 0, sizeof *out);
+    out->plan = plan;
     /* --help wins wherever it is, even after a mistake. */
     for (i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -61,14 +83,15 @@ int cli_parse_options(int argc, char **argv, cli_options *out)
         const char *name, *eq, *value = NULL;
         size_t len;
         const trainsize_param_info *p;
+        int special;
 
         if (arg[0] != '-') {
             cli_error("unexpected argument '%.*s' (options start with --; see trainsize "
-                      "estimate --help)", NAME_SHOWN, arg);
+                      "%s --help)", NAME_SHOWN, arg, cmd);
             goto usage;
         }
         if (arg[1] != '-' || arg[2] == '\0') {
-            cli_error("unknown option '%.*s' (see trainsize estimate --help)", NAME_SHOWN, arg);
+            cli_error("unknown option '%.*s' (see trainsize %s --help)", NAME_SHOWN, arg, cmd);
             goto usage;
         }
         name = arg + 2;
@@ -85,15 +108,26 @@ int cli_parse_options(int argc, char **argv, cli_options *out)
             out->json = 1;
             continue;
         }
-        p = NULL;
-        if (!name_is(name, len, "model") && !name_is(name, len, "hf-config") &&
-            !name_is(name, len, "gpu-file")) {
-            p = cli_find_param(name, len);
-            if (!p) {
-                cli_error("unknown option '--%.*s' (see trainsize estimate --help)",
-                          (int)(len < NAME_SHOWN ? len : NAME_SHOWN), name);
-                goto usage;
-            }
+        if (plan && (plan_refuses(name, len) || name_is(name, len, "gpu-memory") ||
+                     name_is(name, len, "gpu-file"))) {
+            cli_error("option --%.*s is not an option of plan: %s (see trainsize plan --help)",
+                      (int)len, name,
+                      plan_refuses(name, len)
+                          ? "the planner chooses the GPU count and the layout"
+                          : "the planner searches the catalogue GPUs (--gpu NAME[,NAME...])");
+            goto usage;
+        }
+        /* The options that are not job parameters, then the catalogue's. */
+        special = name_is(name, len, "model") || name_is(name, len, "hf-config") ||
+                  name_is(name, len, "gpu-file") || (plan && name_is(name, len, "top"));
+        if (plan && name_is(name, len, "gpu"))
+            p = cli_find_param("plan-gpus", 9);
+        else
+            p = special ? NULL : cli_find_param(name, len);
+        if (!p && !special) {
+            cli_error("unknown option '--%.*s' (see trainsize %s --help)",
+                      (int)(len < NAME_SHOWN ? len : NAME_SHOWN), name, cmd);
+            goto usage;
         }
         if (!value && p && p->kind == TRAINSIZE_PARAM_BOOL) {
             /* Bare `--sp` is true; `--sp false` and `--sp=false` are accepted as well (the
@@ -111,8 +145,15 @@ int cli_parse_options(int argc, char **argv, cli_options *out)
             }
             value = argv[++i];
         }
+        if (p && plan && value[0] == '\0' && strcmp(p->name, "plan-gpus") == 0) {
+            cli_error("option --%.*s: expected catalogue GPU names, got an empty list",
+                      (int)len, name);
+            goto usage;
+        }
         if (!p && name_is(name, len, "model")) {
             out->model = value;
+        } else if (!p && name_is(name, len, "top")) {
+            out->top = value;
         } else if (!p && name_is(name, len, "gpu-file")) {
             out->gpu_file = value;
         } else if (!p) {
@@ -128,6 +169,16 @@ int cli_parse_options(int argc, char **argv, cli_options *out)
 usage:
     cli_options_free(out);
     return CLI_EXIT_USAGE;
+}
+
+int cli_parse_options(int argc, char **argv, cli_options *out)
+{
+    return parse(argc, argv, 0, out);
+}
+
+int cli_parse_plan_options(int argc, char **argv, cli_options *out)
+{
+    return parse(argc, argv, 1, out);
 }
 
 static int load_hf_config(trainsize_job *job, const char *path)
@@ -168,7 +219,7 @@ int cli_build_job(const cli_options *opts, trainsize_job **out)
         cli_error("out of memory");
         return CLI_EXIT_FAILURE;
     }
-    if (!opts->model && !opts->hf_config && opts->set_count == 0) {
+    if (!opts->plan && !opts->model && !opts->hf_config && opts->set_count == 0) {
         status = cli_apply_example_job(job);
     } else {
         /* The model first, so that shape options override single fields of it
@@ -182,8 +233,15 @@ int cli_build_job(const cli_options *opts, trainsize_job **out)
         }
         for (i = 0; status == CLI_EXIT_OK && i < opts->set_count; i++) {
             int rc = trainsize_job_set(job, opts->sets[i].name, opts->sets[i].value, &err);
-            if (rc != TRAINSIZE_OK)
+            if (rc != TRAINSIZE_OK && opts->plan && strcmp(opts->sets[i].name, "plan-gpus") == 0 &&
+                strncmp(err.message, "plan-gpus: ", 11) == 0 &&
+                memchr(err.message, '\0', sizeof err.message)) {
+                /* plan's --gpu is the library's "plan-gpus": name the option the user gave. */
+                cli_error("gpu: %s", err.message + 11);
+                status = CLI_EXIT_USAGE;
+            } else if (rc != TRAINSIZE_OK) {
                 status = cli_library_error(rc, &err);
+            }
             if (opts->gpu_file && strcmp(opts->sets[i].name, "gpu") == 0) {
                 cli_error("options --gpu and --gpu-file exclude each other: give one GPU");
                 status = CLI_EXIT_USAGE;

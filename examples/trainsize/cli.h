@@ -9,7 +9,7 @@
  *   report.c        the human report of an estimate
  *   json_out.c      the JSON writer (generic, from the result field catalogue)
  *   catalog_cmds.c  the `models` and `gpus` commands
- *   plan_cmd.c      the `plan` command (not in the library yet)
+ *   plan_cmd.c      the `plan` command: options -> trainsize_plan -> ranked table or JSON
  *   help.c          usage texts
  *   fmt.c           number formatting for tables and reports
  *   outbuf.c        output buffering, the checked write to stdout, one-line errors
@@ -91,7 +91,7 @@ int cli_apply_example_job(trainsize_job *job);
 
 /* ---- args.c ---- */
 
-/** Parsed options of `estimate`. */
+/** Parsed options of `estimate` (or of `plan`). */
 typedef struct cli_options {
     int json;              /**< --json */
     int help;              /**< --help or -h */
@@ -100,15 +100,23 @@ typedef struct cli_options {
     const char *gpu_file;  /**< --gpu-file FILE (the last one) */
     cli_setting *sets;     /**< Other parameters, in command-line order. */
     size_t set_count;
+    int plan;              /**< Parsed for `plan` (cli_parse_plan_options). */
+    const char *top;       /**< plan: --top N (the last one), unchecked text; NULL if absent */
 } cli_options;
 
 /** Parse argv[0..argc-1] (the options after the command). On invalid input prints one
  *  line and returns CLI_EXIT_USAGE; CLI_EXIT_FAILURE when out of memory. */
 int cli_parse_options(int argc, char **argv, cli_options *out);
+/** The same for `plan`: --gpu NAME[,NAME...] sets "plan-gpus", --top N is kept in `top`,
+ *  and the options of a fixed layout (--gpus, --tp, --pp, --pp-interleave, --ep, --zero,
+ *  --micro-batch, --recompute) and of a GPU outside the catalogue (--gpu-file,
+ *  --gpu-memory) are invalid input. */
+int cli_parse_plan_options(int argc, char **argv, cli_options *out);
 void cli_options_free(cli_options *opts);
 
 /** Build the job the options describe: --model / --hf-config first, then every other
- *  parameter in order. With no job option at all, the built-in example job. */
+ *  parameter in order. With no job option at all, the built-in example job (not for
+ *  plan, whose job is always the user's). */
 int cli_build_job(const cli_options *opts, trainsize_job **out);
 
 /** Find a catalogue parameter by name (the first `len` bytes of `name`); NULL if none. */

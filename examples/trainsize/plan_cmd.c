@@ -1,18 +1,529 @@
-/* The `plan` command. The planner is not in the library yet: the command says so and
- * exits with status 1 (a failure of this version, not invalid input), printing nothing on
- * standard output. `plan --help` describes what it will take. */
+/* The `plan` command: options -> trainsize_plan -> a ranked table, or JSON.
+ *
+ * The options are estimate's, parsed for plan (args.c): --gpu is a list that restricts the
+ * catalogue, a fixed layout is refused, and --top N (1..100, default 10) says how many
+ * candidates to show. Every candidate is a real estimate (the library's promise), and the
+ * human output ends with the `trainsize estimate` command that reproduces the first one.
+ * As for estimate, the output is built in memory and written only once it is complete. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
 #include "cli.h"
 
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#define TOP_DEFAULT 10
+#define TOP_MAX 100
+#define TEXT_MAX 256
+
+/* The options that are the planner's constraints: not part of the reproducing command. */
+static const char *const plan_only[] = {
+    "plan-gpus", "max-gpus", "deadline-days", "budget", "objective",
+    "gpus-per-node", "global-batch", /* the candidate gives these */
+};
+
+static int parse_top(const char *text, size_t *out)
+{
+    size_t v = 0;
+    const char *s = text;
+
+    *out = TOP_DEFAULT;
+    if (!text)
+        return CLI_EXIT_OK;
+    if (*s == '\0')
+        goto bad;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > TOP_MAX)
+            goto bad;
+        v = v * 10 + (size_t)(*s - '0');
+    }
+    if (v < 1 || v > TOP_MAX)
+        goto bad;
+    *out = v;
+    return CLI_EXIT_OK;
+bad:
+    cli_error("top: expected a whole number from 1 to %d, got '%.32s'", TOP_MAX, text);
+    return CLI_EXIT_USAGE;
+}
+
+/* "none", "selective", "full": the index-th name of the "recompute" parameter. */
+static void recompute_name(int index, char *buf, size_t cap)
+{
+    const trainsize_param_info *p = cli_find_param("recompute", 9);
+    const char *s = p && p->choices ? p->choices : "none|selective|full";
+    int i;
+
+    for (i = 0; i < index && s; i++) {
+        s = strchr(s, '|');
+        if (s)
+            s++;
+    }
+    if (!s || index < 0) {
+        snprintf(buf, cap, "%d", index);
+        return;
+    }
+    snprintf(buf, cap, "%.*s", (int)(strchr(s, '|') ? (size_t)(strchr(s, '|') - s) : strlen(s)),
+             s);
+}
+
+/* A job parameter as text ("" when the library has no such parameter). */
+static const char *job_text(const trainsize_job *job, const char *name, char *buf, size_t cap)
+{
+    int n = trainsize_job_get(job, name, buf, cap, NULL);
+
+    if (n < 0)
+        buf[0] = '\0';
+    return buf;
+}
+
+/* ---- JSON ---- */
+
+static void json_warnings(cli_out *o, uint64_t bits)
+{
+    int bit, first = 1;
+
+    cli_out_putc(o, '[');
+    for (bit = 0; bit < 64; bit++) {
+        const char *name = trainsize_warning_name(UINT64_C(1) << bit);
+        if (!(bits & (UINT64_C(1) << bit)) || !name)
+            continue;
+        if (!first)
+            cli_out_puts(o, ", ");
+        cli_json_string(o, name);
+        first = 0;
+    }
+    cli_out_putc(o, ']');
+}
+
+static void json_candidate(cli_out *o, const trainsize_plan_candidate *c)
+{
+    char rec[32];
+
+    recompute_name(c->recompute, rec, sizeof rec);
+    cli_out_puts(o, "    {\"gpu\": ");
+    cli_json_string(o, c->gpu);
+    cli_out_printf(o, ", \"gpus\": %" PRIu64 ", \"gpus_per_node\": %" PRIu64
+                      ", \"nodes\": %" PRIu64 ",\n     \"tp\": %" PRIu64 ", \"pp\": %" PRIu64
+                      ", \"pp_interleave\": %" PRIu64 ", \"ep\": %" PRIu64 ", \"zero\": %" PRIu64
+                      ", \"micro_batch\": %" PRIu64 ", \"global_batch\": %" PRIu64
+                      ", \"recompute\": ",
+                   c->gpus, c->gpus_per_node, c->gpus_per_node ? c->gpus / c->gpus_per_node : 0,
+                   c->tp, c->pp, c->pp_interleave, c->ep, c->zero, c->micro_batch,
+                   c->global_batch);
+    cli_json_string(o, rec);
+    cli_out_printf(o, ",\n     \"peak_total\": %" PRIu64 ", \"seconds\": ", c->peak_total);
+    cli_json_number(o, c->seconds);
+    cli_out_puts(o, ", \"cost\": ");
+    cli_json_number(o, c->cost);
+    cli_out_puts(o, ", \"warnings\": ");
+    json_warnings(o, c->warnings);
+    cli_out_putc(o, '}');
+}
+
+static void json_plan(cli_out *o, const trainsize_job *job, const trainsize_plan_candidate *c,
+                      size_t count, const trainsize_plan_stats *st)
+{
+    char objective[32];
+    size_t i;
+
+    cli_out_printf(o, "{\n  \"evaluated\": %" PRIu64 ",\n  \"estimated\": %" PRIu64
+                      ",\n  \"feasible\": %" PRIu64 ",\n  \"objective\": ",
+                   st->evaluated, st->estimated, st->feasible);
+    cli_json_string(o, job_text(job, "objective", objective, sizeof objective));
+    cli_out_puts(o, ",\n  \"candidates\": [");
+    for (i = 0; i < count; i++) {
+        cli_out_puts(o, i ? ",\n" : "\n");
+        json_candidate(o, &c[i]);
+    }
+    cli_out_puts(o, count ? "\n  ]\n}\n" : "]\n}\n");
+}
+
+/* ---- human output ---- */
+
+/* Words of `text` from the current column, wrapped at CLI_COLUMNS with `indent`. */
+static void wrap_words(cli_out *o, const char *text, size_t indent)
+{
+    const char *s = text;
+    int line_start = 1;
+
+    while (*s) {
+        size_t len = 0;
+        while (*s == ' ')
+            s++;
+        while (s[len] && s[len] != ' ')
+            len++;
+        if (len == 0)
+            break;
+        if (!line_start && cli_out_column(o) + 1 + len > CLI_COLUMNS) {
+            cli_out_putc(o, '\n');
+            cli_out_repeat(o, ' ', indent);
+        } else if (!line_start) {
+            cli_out_putc(o, ' ');
+        }
+        cli_out_write(o, s, len);
+        line_start = 0;
+        s += len;
+    }
+    cli_out_putc(o, '\n');
+}
+
+/* snprintf at the end of what `buf` holds. */
+static void append(char *buf, size_t cap, const char *fmt, ...) CLI_PRINTF(3, 4);
+static void append(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    va_list ap;
+
+    if (n + 1 >= cap)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, cap - n, fmt, ap);
+    va_end(ap);
+}
+
+/* A name for the terminal: printable ASCII (others become '?'), at most 48 characters. */
+static const char *printable(char *buf, size_t cap, const char *s)
+{
+    size_t i, n = strlen(s), keep = n > 48 ? 45 : n;
+
+    for (i = 0; i < keep && i + 4 < cap; i++)
+        buf[i] = (s[i] < 0x20 || s[i] >= 0x7f) ? '?' : s[i];
+    if (keep < n && i + 4 <= cap) {
+        memcpy(buf + i, "...", 3);
+        i += 3;
+    }
+    buf[i] = '\0';
+    return buf;
+}
+
+static void header(cli_out *o, const trainsize_job *job, const trainsize_plan_candidate *first,
+                   const trainsize_plan_stats *st, double elapsed)
+{
+    char a[TEXT_MAX], b[CLI_FMT_MAX], c[CLI_FMT_MAX], d[TEXT_MAX], list[4 * TEXT_MAX],
+        line[8 * TEXT_MAX];
+    trainsize_job *probe = trainsize_job_clone(job);
+    trainsize_result r;
+    double v;
+
+    /* The model as counted: an estimate of the first candidate (or of the job as given). */
+    line[0] = '\0';
+    if (probe && (!first || trainsize_plan_apply(probe, first, NULL) == TRAINSIZE_OK) &&
+        trainsize_estimate(probe, &r, sizeof r, NULL) == TRAINSIZE_OK) {
+        append(line, sizeof line, "Plan for %s (%s parameters",
+               printable(a, sizeof a, r.model.name), cli_fmt_count(b, sizeof b, r.model.parameters));
+        if (r.model.trainable_parameters != r.model.parameters)
+            append(line, sizeof line, ", %s trainable",
+                   cli_fmt_count(b, sizeof b, r.model.trainable_parameters));
+        append(line, sizeof line, ")");
+    } else {
+        job_text(job, "model", d, sizeof d);
+        append(line, sizeof line, "Plan for %s", printable(a, sizeof a, d));
+    }
+    trainsize_job_free(probe);
+    v = strtod(job_text(job, "tokens", a, sizeof a), NULL);
+    append(line, sizeof line, ": %s tokens, seq %s", cli_fmt_count(b, sizeof b, (uint64_t)v),
+           job_text(job, "seq", c, sizeof c));
+    append(line, sizeof line, ", %s, %s", job_text(job, "precision", b, sizeof b),
+           job_text(job, "optimizer", c, sizeof c));
+    wrap_words(o, line, 4);
+
+    /* Constraints. */
+    line[0] = '\0';
+    job_text(job, "plan-gpus", list, sizeof list);
+    append(line, sizeof line, "Constraints: ");
+    if (list[0]) {
+        char *item = list, *comma;
+        append(line, sizeof line, "GPUs");
+        while ((comma = strchr(item, ',')) != NULL) { /* "a,b" -> "a, b": wraps */
+            *comma = '\0';
+            append(line, sizeof line, " %s,", item);
+            item = comma + 1;
+        }
+        append(line, sizeof line, " %s", item);
+    } else {
+        append(line, sizeof line, "any catalogue GPU");
+    }
+    append(line, sizeof line, "; at most %s GPUs", job_text(job, "max-gpus", b, sizeof b));
+    if (strcmp(job_text(job, "gpus-per-node", b, sizeof b), "0") != 0)
+        append(line, sizeof line, ", servers of %s", b);
+    job_text(job, "deadline-days", b, sizeof b);
+    if (strtod(b, NULL) > 0)
+        append(line, sizeof line, ", within %s days", b);
+    else
+        append(line, sizeof line, ", no deadline");
+    job_text(job, "budget", b, sizeof b);
+    if (strtod(b, NULL) > 0)
+        append(line, sizeof line, ", at most %s USD", b);
+    else
+        append(line, sizeof line, ", no budget");
+    wrap_words(o, line, 4);
+
+    snprintf(line, sizeof line,
+             "Examined %s configurations in %.2f s: %s estimated in full, %s feasible",
+             cli_fmt_thousands(b, sizeof b, st->evaluated), elapsed,
+             cli_fmt_thousands(c, sizeof c, st->estimated),
+             cli_fmt_thousands(d, sizeof d, st->feasible));
+    wrap_words(o, line, 4);
+}
+
+static const char *days_text(char *buf, size_t cap, double seconds)
+{
+    double days = seconds / 86400.0;
+
+    if (days < 0.01)
+        snprintf(buf, cap, "%.1e", days);
+    else
+        snprintf(buf, cap, days < 10 ? "%.2f" : days < 1e5 ? "%.1f" : "%.2e", days);
+    return buf;
+}
+
+static const char *cost_text(char *buf, size_t cap, double cost)
+{
+    char num[CLI_FMT_MAX];
+
+    if (!(cost > 0))
+        snprintf(buf, cap, "no price");
+    else if (cost < 100)
+        snprintf(buf, cap, "$%.2f", cost);
+    else if (cost < 1e15)
+        snprintf(buf, cap, "$%s", cli_fmt_thousands(num, sizeof num, (uint64_t)(cost + 0.5)));
+    else
+        snprintf(buf, cap, "$%.3e", cost);
+    return buf;
+}
+
+/* Widths: 3+2+14+1+5+1+8+2+3+1+4+1+3+1+4+1+3+2+9+1+8+1+7+1+12 = 99 columns. */
+#define ROW_FMT "%3s  %-14.14s %5s %8s  %3s %4s %3s %4s %3s  %-9s %8s %7s %12s\n"
+
+static void row(cli_out *o, size_t rank, const trainsize_plan_candidate *c)
+{
+    char r[24], gpus[24], nodes[48], tp[24], pp[48], ep[24], z[24], mb[24], rec[32], peak[32],
+        days[32], cost[48];
+    int bit;
+
+    snprintf(r, sizeof r, "%zu", rank);
+    snprintf(gpus, sizeof gpus, "%" PRIu64, c->gpus);
+    snprintf(nodes, sizeof nodes, "%" PRIu64 " x %" PRIu64,
+             c->gpus_per_node ? c->gpus / c->gpus_per_node : 0, c->gpus_per_node);
+    snprintf(tp, sizeof tp, "%" PRIu64, c->tp);
+    if (c->pp_interleave > 1)
+        snprintf(pp, sizeof pp, "%" PRIu64 "x%" PRIu64, c->pp, c->pp_interleave);
+    else
+        snprintf(pp, sizeof pp, "%" PRIu64, c->pp);
+    snprintf(ep, sizeof ep, "%" PRIu64, c->ep);
+    snprintf(z, sizeof z, "%" PRIu64, c->zero);
+    snprintf(mb, sizeof mb, "%" PRIu64, c->micro_batch);
+    recompute_name(c->recompute, rec, sizeof rec);
+    cli_fmt_gib_col(peak, sizeof peak, c->peak_total, 0);
+    cli_out_printf(o, ROW_FMT, r, c->gpu, gpus, nodes, tp, pp, ep, z, mb, rec, peak,
+                   days_text(days, sizeof days, c->seconds), cost_text(cost, sizeof cost, c->cost));
+    if (c->warnings == 0)
+        return;
+    cli_out_puts(o, "     warnings:");
+    for (bit = 0; bit < 64; bit++) {
+        const char *name = trainsize_warning_name(UINT64_C(1) << bit);
+        if (!(c->warnings & (UINT64_C(1) << bit)) || !name)
+            continue;
+        if (cli_out_column(o) + 2 + strlen(name) > CLI_COLUMNS)
+            cli_out_puts(o, "\n              ");
+        else if (cli_out_column(o) > 14)
+            cli_out_putc(o, ',');
+        cli_out_putc(o, ' ');
+        cli_out_clipped(o, name, 60);
+    }
+    cli_out_putc(o, '\n');
+}
+
+/* A shell word: as is when it is plainly safe, else single-quoted. */
+static void shell_word(char *word, size_t cap, const char *s)
+{
+    size_t i, j = 0, n = strlen(s);
+    int plain = n > 0;
+
+    for (i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              strchr("._,+-/:=@%", ch)))
+            plain = 0;
+    }
+    if (plain) {
+        snprintf(word, cap, "%s", s);
+        return;
+    }
+    word[j++] = '\'';
+    for (i = 0; i < n && j + 6 < cap; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '\'') {
+            memcpy(word + j, "'\\''", 4);
+            j += 4;
+        } else {
+            word[j++] = (ch < 0x20 || ch >= 0x7f) ? '?' : (char)ch;
+        }
+    }
+    word[j++] = '\'';
+    word[j] = '\0';
+}
+
+/* Append "--NAME VALUE" to the hint, breaking the line (with a backslash) before 100. */
+static void hint_option(cli_out *o, const char *name, const char *value)
+{
+    char word[TEXT_MAX], item[2 * TEXT_MAX];
+    int len;
+
+    shell_word(word, sizeof word, value);
+    len = snprintf(item, sizeof item, "--%s %s", name, word);
+    if (len < 0)
+        return;
+    if (cli_out_column(o) + 1 + (size_t)len + 2 > CLI_COLUMNS)
+        cli_out_puts(o, " \\\n   ");
+    cli_out_putc(o, ' ');
+    cli_out_puts(o, item);
+}
+
+static int is_plan_only(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof plan_only / sizeof plan_only[0]; i++) {
+        if (strcmp(name, plan_only[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void hint(cli_out *o, const cli_options *opts, const trainsize_plan_candidate *c)
+{
+    char v[CLI_FMT_MAX];
+    size_t i;
+
+    cli_out_puts(o, "\nThe first, in full:\n  trainsize estimate");
+    if (opts->model)
+        hint_option(o, "model", opts->model);
+    if (opts->hf_config)
+        hint_option(o, "hf-config", opts->hf_config);
+    for (i = 0; i < opts->set_count; i++) {
+        if (!is_plan_only(opts->sets[i].name))
+            hint_option(o, opts->sets[i].name, opts->sets[i].value);
+    }
+    hint_option(o, "gpu", c->gpu);
+#define HINT_U64(name, value)                                                                 \
+    do {                                                                                      \
+        snprintf(v, sizeof v, "%" PRIu64, (value));                                           \
+        hint_option(o, name, v);                                                              \
+    } while (0)
+    HINT_U64("gpus", c->gpus);
+    HINT_U64("gpus-per-node", c->gpus_per_node);
+    HINT_U64("tp", c->tp);
+    HINT_U64("pp", c->pp);
+    if (c->pp_interleave > 1)
+        HINT_U64("pp-interleave", c->pp_interleave);
+    if (c->ep > 1)
+        HINT_U64("ep", c->ep);
+    HINT_U64("zero", c->zero);
+    HINT_U64("micro-batch", c->micro_batch);
+    HINT_U64("global-batch", c->global_batch);
+#undef HINT_U64
+    recompute_name(c->recompute, v, sizeof v);
+    hint_option(o, "recompute", v);
+    cli_out_putc(o, '\n');
+}
+
+static void human_plan(cli_out *o, const cli_options *opts, const trainsize_job *job,
+                       const trainsize_plan_candidate *c, size_t count,
+                       const trainsize_plan_stats *st, double elapsed)
+{
+    char objective[32];
+    size_t i;
+    int interleaved = 0;
+
+    header(o, job, count ? &c[0] : NULL, st, elapsed);
+    cli_out_putc(o, '\n');
+    if (count == 0) {
+        wrap_words(o,
+                   "Nothing fits: no configuration examined fits in GPU memory and meets the "
+                   "constraints. Allow more GPUs (--max-gpus), more GPU types (--gpu), a later "
+                   "deadline (--deadline-days) or a larger budget (--budget).",
+                   0);
+        return;
+    }
+    job_text(job, "objective", objective, sizeof objective);
+    cli_out_printf(o, "The best %zu, by %s, then %s:\n", count, objective,
+                   strcmp(objective, "time") == 0 ? "cost" : "time");
+    cli_out_printf(o, ROW_FMT, "#", "GPU", "GPUs", "servers", "TP", "PP", "EP", "ZeRO", "MB",
+                   "recompute", "peak GiB", "days", "cloud cost");
+    for (i = 0; i < count; i++) {
+        row(o, i + 1, &c[i]);
+        interleaved |= c[i].pp_interleave > 1;
+    }
+    cli_out_putc(o, '\n');
+    wrap_words(o,
+               interleaved
+                   ? "servers: count x GPUs each. TP, PP, EP: tensor, pipeline, expert parallel "
+                     "degrees (PP 4x2: 4 stages of 2 interleaved virtual stages). MB: micro-batch "
+                     "per GPU. Peak: per GPU, as nvidia-smi. Cost: cloud GPU-hours."
+                   : "servers: count x GPUs each. TP, PP, EP: tensor, pipeline, expert parallel "
+                     "degrees. MB: micro-batch per GPU. Peak: per GPU, as nvidia-smi. Cost: "
+                     "cloud GPU-hours.",
+               0);
+    hint(o, opts, &c[0]);
+}
+
+/* ---- the command ---- */
+
+static double seconds_between(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
 
 int cli_cmd_plan(int argc, char **argv)
 {
-    int i;
+    trainsize_plan_candidate cand[TOP_MAX];
+    trainsize_plan_stats stats;
+    trainsize_error err;
+    trainsize_job *job = NULL;
+    cli_options opts;
+    struct timespec t0, t1;
+    size_t top, count = 0;
+    cli_out out;
+    int status, rc;
 
-    for (i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-            return cli_print_help(CLI_HELP_PLAN);
+    status = cli_parse_plan_options(argc, argv, &opts);
+    if (status != CLI_EXIT_OK)
+        return status;
+    if (opts.help) {
+        cli_options_free(&opts);
+        return cli_print_help(CLI_HELP_PLAN);
     }
-    cli_error("plan: not available in this version");
-    return CLI_EXIT_FAILURE;
+    status = parse_top(opts.top, &top);
+    if (status == CLI_EXIT_OK)
+        status = cli_build_job(&opts, &job);
+    if (status != CLI_EXIT_OK) {
+        cli_options_free(&opts);
+        return status;
+    }
+    memset(&stats, 0, sizeof stats);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rc = trainsize_plan(job, cand, top, &count, &stats, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (rc != TRAINSIZE_OK) {
+        status = cli_library_error(rc, &err);
+        goto done;
+    }
+    if (count > top)
+        count = top;
+    cli_out_init(&out);
+    if (opts.json)
+        json_plan(&out, job, cand, count, &stats);
+    else
+        human_plan(&out, &opts, job, cand, count, &stats, seconds_between(&t0, &t1));
+    status = cli_out_flush_stdout(&out);
+
+done:
+    trainsize_job_free(job);
+    cli_options_free(&opts);
+    return status;
 }
