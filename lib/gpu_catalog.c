@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "numparse.h"
 #include "trainsize.h"
 
 /* Vendor "GB" label -> bytes (binary). */
@@ -285,35 +286,6 @@ static const ts_gpu_alias ts_gpu_aliases[] = {
 
 #define TS_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* ASCII-only lower-casing: independent of the locale. */
-static unsigned char ts_lower(unsigned char c)
-{
-    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c - 'A' + 'a') : c;
-}
-
-static int ts_is_separator(unsigned char c)
-{
-    return c == '-' || c == '_' || c == ' ';
-}
-
-/* 1 when a and b are equal ignoring ASCII case and the separators '-', '_' and ' '. */
-static int ts_name_equal(const char *a, const char *b)
-{
-    const unsigned char *p = (const unsigned char *)a;
-    const unsigned char *q = (const unsigned char *)b;
-    for (;;) {
-        while (ts_is_separator(*p))
-            p++;
-        while (ts_is_separator(*q))
-            q++;
-        if (*p == '\0' || *q == '\0')
-            return *p == *q;
-        if (ts_lower(*p) != ts_lower(*q))
-            return 0;
-        p++;
-        q++;
-    }
-}
 
 static const trainsize_gpu_info *ts_gpu_by_name(const char *name)
 {
@@ -343,9 +315,7 @@ const trainsize_gpu_info *trainsize_gpu_find(const char *name)
     if (name == NULL)
         return NULL;
     /* A name made of separators only ("", "-") matches nothing. */
-    for (i = 0; name[i] != '\0' && ts_is_separator((unsigned char)name[i]); i++)
-        ;
-    if (name[i] == '\0')
+    if (ts_name_blank(name))
         return NULL;
 
     gpu = ts_gpu_by_name(name);

@@ -135,3 +135,23 @@ int ts_parse_bool(const char *text, int *out)
     }
     return -1;
 }
+
+static int is_separator(char c) { return c == '-' || c == '_' || c == ' '; }
+
+int ts_name_equal(const char *a, const char *b)
+{
+    for (;;) {
+        while (is_separator(*a)) a++;
+        while (is_separator(*b)) b++;
+        if (*a == '\0' || *b == '\0') return *a == *b;
+        if (lower(*a) != lower(*b)) return 0;
+        a++;
+        b++;
+    }
+}
+
+int ts_name_blank(const char *name)
+{
+    while (is_separator(*name)) name++;
+    return *name == '\0';
+}

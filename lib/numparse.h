@@ -18,4 +18,11 @@ int ts_parse_bool(const char *text, int *out);
 /* ASCII case-insensitive equality, independent of the locale. */
 int ts_streq_nocase(const char *a, const char *b);
 
+/* Catalogue names: equal ignoring ASCII case and the separators '-', '_' and ' ', so that
+ * "A100_80GB" and "a100-80gb" are one name. */
+int ts_name_equal(const char *a, const char *b);
+
+/* 1 when a name is empty or made of separators only (it matches nothing). */
+int ts_name_blank(const char *name);
+
 #endif

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "numparse.h"
 #include "trainsize.h"
 
 /* MB/s -> bytes per second (decimal). */
@@ -83,36 +84,6 @@ static const trainsize_storage_info ts_storage[] = {
 
 #define TS_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* ASCII-only lower-casing: independent of the locale. */
-static unsigned char ts_lower(unsigned char c)
-{
-    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c - 'A' + 'a') : c;
-}
-
-static int ts_is_separator(unsigned char c)
-{
-    return c == '-' || c == '_' || c == ' ';
-}
-
-/* 1 when a and b are equal ignoring ASCII case and the separators '-', '_' and ' '
- * (the same rule as the GPU catalogue's look-up). */
-static int ts_name_equal(const char *a, const char *b)
-{
-    const unsigned char *p = (const unsigned char *)a;
-    const unsigned char *q = (const unsigned char *)b;
-    for (;;) {
-        while (ts_is_separator(*p))
-            p++;
-        while (ts_is_separator(*q))
-            q++;
-        if (*p == '\0' || *q == '\0')
-            return *p == *q;
-        if (ts_lower(*p) != ts_lower(*q))
-            return 0;
-        p++;
-        q++;
-    }
-}
 
 size_t trainsize_storage_count(void)
 {
@@ -131,9 +102,7 @@ const trainsize_storage_info *trainsize_storage_find(const char *name)
     if (name == NULL)
         return NULL;
     /* A name made of separators only ("", "-") matches nothing. */
-    for (i = 0; name[i] != '\0' && ts_is_separator((unsigned char)name[i]); i++)
-        ;
-    if (name[i] == '\0')
+    if (ts_name_blank(name))
         return NULL;
 
     for (i = 0; i < TS_COUNT(ts_storage); i++) {
