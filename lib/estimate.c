@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "estimate.h"
+#include "numparse.h"
 
 /* Bytes are computed in double (exact below 2^53) and rounded up once, here. */
 static int to_bytes(double v, uint64_t *out, const char *field, trainsize_error *err)
@@ -63,7 +64,7 @@ static int fill_model(const trainsize_job *job, const ts_param_counts *pc, train
                       trainsize_error *err)
 {
     memset(mc, 0, sizeof *mc);
-    snprintf(mc->name, sizeof mc->name, "%s", job->model.name[0] ? job->model.name : "custom");
+    ts_copy_name(mc->name, sizeof mc->name, job->model.name[0] ? job->model.name : "custom");
     mc->parameters = pc->total;
     mc->active_parameters = pc->active;
     mc->trainable_parameters = pc->total;
@@ -109,7 +110,7 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
     if ((rc = ts_system_make(job, &lay, &pc, &conv, &out->memory, &out->time, &out->system,
                              &out->warnings, err)))
         return rc;
-    snprintf(out->gpu, sizeof out->gpu, "%s", job->gpu->name);
+    ts_copy_name(out->gpu, sizeof out->gpu, job->gpu->name);
     out->gpus = lay.gpus;
     out->data_parallel = lay.dp;
     out->gradient_accumulation = lay.micro_batches;

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "catalog.h"
 #include "numparse.h"
 #include "trainsize.h"
 
@@ -42,7 +43,7 @@
  * RDMA over it reached 85% for EFA all-reduce and 96% for NFSoRDMA, TCP sockets less). */
 #define TS_SHARE_ETH_ASSUMED 0.80
 
-static const trainsize_link_info ts_links[] = {
+const trainsize_link_info ts_links[] = {
     /* ---- Scale-up: PCIe x16, per direction (hardware.md section 2.1) ---- */
     {.name = "pcie3", .full_name = "PCIe 3.0 x16", .kind = TRAINSIZE_LINK_SCALE_UP,
      .bandwidth = MBS(15750), .achieved_share = TS_SHARE_PCIE,
@@ -165,6 +166,8 @@ static const trainsize_link_info ts_links[] = {
 };
 
 #define TS_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const size_t ts_link_count = TS_COUNT(ts_links);
 
 
 size_t trainsize_link_count(void)

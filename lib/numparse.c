@@ -155,3 +155,11 @@ int ts_name_blank(const char *name)
     while (is_separator(*name)) name++;
     return *name == '\0';
 }
+
+void ts_copy_name(char *dst, size_t cap, const char *src)
+{
+    size_t i = 0;
+    if (src)
+        for (; i + 1 < cap && src[i]; i++) dst[i] = src[i];
+    dst[i] = '\0';
+}

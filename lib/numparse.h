@@ -2,6 +2,7 @@
 #ifndef TS_NUMPARSE_H
 #define TS_NUMPARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Parse a non-negative integer: decimal digits, or a decimal number with an exponent
@@ -24,5 +25,9 @@ int ts_name_equal(const char *a, const char *b);
 
 /* 1 when a name is empty or made of separators only (it matches nothing). */
 int ts_name_blank(const char *name);
+
+/* Copy a NUL-terminated name into dst of cap > 0 bytes, truncating; cheaper than snprintf
+ * on the estimate path. */
+void ts_copy_name(char *dst, size_t cap, const char *src);
 
 #endif

@@ -18,13 +18,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "catalog.h"
 #include "numparse.h"
 #include "trainsize.h"
 
 /* MB/s -> bytes per second (decimal). */
 #define MBS(n) ((uint64_t)(n) * UINT64_C(1000000))
 
-static const trainsize_storage_info ts_storage[] = {
+const trainsize_storage_info ts_storage[] = {
     /* ---- Local drives (hardware.md section 3) ---- */
     {.name = "hdd", .full_name = "HDD 7200 rpm", .read_rate = MBS(160), .write_rate = MBS(160),
      .shared = 0,
@@ -83,6 +84,8 @@ static const trainsize_storage_info ts_storage[] = {
 };
 
 #define TS_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const size_t ts_storage_count = TS_COUNT(ts_storage);
 
 
 size_t trainsize_storage_count(void)

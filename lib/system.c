@@ -3,9 +3,12 @@
  * names its source or says it is an assumption; docs/methodology.md ("Servers") lists them. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "error.h"
+#include "catalog.h"
 #include "estimate.h"
+#include "numparse.h"
 
 #define GIB 1073741824.0
 /* Operating system, drivers, page cache floor and the training processes' own heaps: an
@@ -114,8 +117,8 @@ static const trainsize_link_info *choose_link(double need_per_port)
 {
     const trainsize_link_info *best = NULL;
     size_t i;
-    for (i = 0; i < trainsize_link_count(); i++) {
-        const trainsize_link_info *l = trainsize_link_at(i);
+    for (i = 0; i < ts_link_count; i++) {
+        const trainsize_link_info *l = &ts_links[i];
         double rate = (double)l->bandwidth * l->achieved_share;
         if (l->kind != TRAINSIZE_LINK_SCALE_OUT || l->bandwidth <= TS_SLOW_NETWORK ||
             rate < need_per_port)
@@ -130,8 +133,8 @@ static const trainsize_link_info *fastest_link(void)
 {
     const trainsize_link_info *best = NULL;
     size_t i;
-    for (i = 0; i < trainsize_link_count(); i++) {
-        const trainsize_link_info *l = trainsize_link_at(i);
+    for (i = 0; i < ts_link_count; i++) {
+        const trainsize_link_info *l = &ts_links[i];
         if (l->kind == TRAINSIZE_LINK_SCALE_OUT &&
             (!best || (double)l->bandwidth * l->achieved_share > (double)best->bandwidth * best->achieved_share))
             best = l;
@@ -144,23 +147,27 @@ static const trainsize_storage_info *choose_storage(double read, double write)
 {
     const trainsize_storage_info *best = NULL;
     size_t i;
-    for (i = 0; i < trainsize_storage_count(); i++) {
-        const trainsize_storage_info *st = trainsize_storage_at(i);
+    for (i = 0; i < ts_storage_count; i++) {
+        const trainsize_storage_info *st = &ts_storage[i];
         if ((double)st->read_rate < read || (double)st->write_rate < write) continue;
         if (!best || st->read_rate < best->read_rate) best = st;
     }
     return best;
 }
 
-/* Per-direction GPU-to-GPU bandwidth one GPU achieves inside a server. */
+/* Per-direction GPU-to-GPU bandwidth one GPU achieves inside a server: its NVLink-class
+ * link, or else its PCIe generation's catalogue link ("pcie3" ... "pcie6"). */
 static double scale_up_rate(const trainsize_gpu_info *gpu)
 {
-    char name[16];
-    const trainsize_link_info *pcie;
+    size_t i;
     if (gpu->scale_up_bandwidth) return (double)gpu->scale_up_bandwidth / 2.0 * TS_SCALE_UP_SHARE;
-    snprintf(name, sizeof name, "pcie%d", gpu->pcie_generation);
-    pcie = trainsize_link_find(name);
-    return pcie ? (double)pcie->bandwidth * pcie->achieved_share : 1e9;
+    for (i = 0; i < ts_link_count; i++) {
+        const trainsize_link_info *l = &ts_links[i];
+        if (strncmp(l->name, "pcie", 4) == 0 && l->name[4] == (char)('0' + gpu->pcie_generation) &&
+            l->name[5] == '\0')
+            return (double)l->bandwidth * l->achieved_share;
+    }
+    return 1e9; /* an unknown generation: PCIe 1-class, so the warning shows */
 }
 
 int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
@@ -207,7 +214,7 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
     st = job->storage ? job->storage : choose_storage(read_need, write_need);
     if (!st || (double)st->read_rate < read_need || (double)st->write_rate < write_need)
         *warnings |= TRAINSIZE_WARN_STORAGE;
-    snprintf(out->storage_class, sizeof out->storage_class, "%s", st ? st->name : "");
+    ts_copy_name(out->storage_class, sizeof out->storage_class, st ? st->name : "");
 
     /* Links: what each GPU needs inside a server, what each server needs between
      * servers, for communication to fit in comm-share of the step. */
@@ -229,7 +236,7 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
     }
     if ((rc = to_u64(net_rate, &out->interconnect_rate_per_node, "interconnect_rate_per_node", err)))
         return rc;
-    snprintf(out->network_link, sizeof out->network_link, "%s", link ? link->name : "");
+    ts_copy_name(out->network_link, sizeof out->network_link, link ? link->name : "");
 
     /* Time the links add: tensor- and expert-parallel collectives block the step; the
      * data-parallel reduction overlaps the backward pass and adds only what exceeds it. */
