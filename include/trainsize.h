@@ -508,7 +508,9 @@ TRAINSIZE_API const char *trainsize_warning_text(uint64_t bit);
 typedef enum trainsize_phase {
     TRAINSIZE_PHASE_FORWARD_BACKWARD = 0, /**< At the start of the backward pass. */
     TRAINSIZE_PHASE_BACKWARD_END = 1,     /**< At the end of the backward pass (all gradients). */
-    TRAINSIZE_PHASE_OPTIMIZER_STEP = 2    /**< During the optimizer step. */
+    TRAINSIZE_PHASE_OPTIMIZER_STEP = 2,   /**< During the optimizer step. */
+    TRAINSIZE_PHASE_LOADING = 3           /**< While the weights are loaded onto the GPU,
+                                               before sharding or casting (loading gpu). */
 } trainsize_phase;
 
 /** The model as counted. */
@@ -554,6 +556,12 @@ typedef struct trainsize_memory {
     int peak_includes_gradients;   /**< 1 when `gradients` is part of `peak_allocated`
                                         (frameworks that free them between steps allocate
                                         them during backward, after the activations' peak). */
+    uint64_t loading_peak;     /**< Bytes on the GPU while the weights are loaded (with
+                                    loading gpu: the whole model, or pipeline stage, in the
+                                    load type before sharding); 0 when loading goes through
+                                    the host. */
+    uint64_t peak_reserved;    /**< peak_allocated + allocator_slack: comparable to
+                                    torch.cuda.max_memory_reserved(). */
 } trainsize_memory;
 
 /** The servers the job needs. */
@@ -616,6 +624,11 @@ typedef struct trainsize_result {
     uint64_t data_parallel;       /**< Data-parallel degree: gpus / (tp * pp * cp). */
     uint64_t gradient_accumulation; /**< Micro-batches per optimizer step per data-parallel rank. */
     uint64_t warnings;            /**< The checklist: TRAINSIZE_WARN_* bits that apply. */
+    char framework[16];           /**< Conventions the estimate used: "megatron", "deepspeed"
+                                       or "pytorch" (the framework option, or inferred from
+                                       the job when it is "auto"). */
+    char framework_reason[TRAINSIZE_NAME_MAX]; /**< Why those conventions: the option, or
+                                       the rule of the job that chose them. */
 } trainsize_result;
 
 /**

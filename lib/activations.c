@@ -12,10 +12,11 @@
 #include "estimate.h"
 
 /* Does the linear layer with this LoRA target keep its input? Trainable weights need
- * it for their gradient; a frozen base layer needs it only for its adapter. */
-static int keeps_input(const trainsize_job *job, unsigned targets)
+ * it for their gradient; a frozen base layer needs it only for its adapter, unless its
+ * quantized matmul keeps it anyway (bitsandbytes). */
+static int keeps_input(const trainsize_job *job, const ts_conv *c, unsigned targets)
 {
-    return job->lora_rank == 0 || (job->lora_targets & targets) != 0;
+    return job->lora_rank == 0 || (job->lora_targets & targets) != 0 || c->quant_keeps_input;
 }
 
 static double lora_targets_count(const trainsize_job *job, unsigned targets)
@@ -34,8 +35,8 @@ static double mlp_terms(const trainsize_job *job, const ts_conv *c, double token
 {
     const ts_model *m = &job->model;
     double inner = (m->gated_mlp ? c->glu_saved * c->act : c->gelu_bytes) * tokens * f_rank;
-    double fc1_in = keeps_input(job, TS_LORA_GATE | TS_LORA_UP) ? c->fc1_in_copies * hidden_in : 0.0;
-    double fc2_in = keeps_input(job, TS_LORA_DOWN) ? c->linear_in * tokens * f_rank : 0.0;
+    double fc1_in = keeps_input(job, c, TS_LORA_GATE | TS_LORA_UP) ? c->fc1_in_copies * hidden_in : 0.0;
+    double fc2_in = keeps_input(job, c, TS_LORA_DOWN) ? c->linear_in * tokens * f_rank : 0.0;
     return fc1_in + inner + fc2_in;
 }
 
@@ -71,18 +72,18 @@ static double attention_terms(const trainsize_job *job, const ts_conv *c, const 
     double sb = d->sb, bytes = 0;
     double kv_width = eager ? d->q_rank : d->kv_rank; /* eager kernels expand k, v to all heads */
     bytes += c->norm_saved * sb * d->h / d->rep;                                   /* norm input */
-    if (keeps_input(job, TS_LORA_Q | TS_LORA_K | TS_LORA_V))
+    if (keeps_input(job, c, TS_LORA_Q | TS_LORA_K | TS_LORA_V))
         bytes += c->qkv_in_copies * c->linear_in * sb * d->h / d->rep;
     bytes += c->act * sb * (d->q_rank + 2.0 * kv_width);                           /* q, k, v */
     if (eager) {
         double scores = d->heads_rank * sb * d->s_full;
         /* dropout on the probabilities: its mask and its output (the matmul's input) */
         if (core) bytes += scores * (c->softmax_saved + (dropout ? c->dropout_mask + c->act : 0.0));
-        if (keeps_input(job, TS_LORA_O)) bytes += c->linear_in * sb * d->q_rank; /* context */
+        if (keeps_input(job, c, TS_LORA_O)) bytes += c->linear_in * sb * d->q_rank; /* context */
     } else {
         bytes += c->act * sb * d->q_rank;                  /* output, kept by the kernel */
         if (core) bytes += 4.0 * d->heads_rank * sb;       /* fp32 log-sum-exp */
-        if (c->attn_out_copy && keeps_input(job, TS_LORA_O)) bytes += c->linear_in * sb * d->q_rank;
+        if (c->attn_out_copy && keeps_input(job, c, TS_LORA_O)) bytes += c->linear_in * sb * d->q_rank;
     }
     if (dropout && c->residual_dropout) bytes += c->dropout_mask * sb * d->h / d->rep; /* after o */
     return bytes;

@@ -29,9 +29,9 @@ static double state_count(int optimizer)
     }
 }
 
-static void set_model_state_bytes(const trainsize_job *job, ts_conv *c)
+static void set_model_state_bytes(const trainsize_job *job, int fw, ts_conv *c)
 {
-    int fw = job->framework, p = job->precision;
+    int p = job->precision;
     double state_elem = (p == TS_PREC_BF16 || p == TS_PREC_FP16) ? 2.0 : 4.0;
     if (p == TS_PREC_FP32) {
         c->weight = c->weight_compute = 4.0;
@@ -64,13 +64,18 @@ static void set_model_state_bytes(const trainsize_job *job, ts_conv *c)
 }
 
 /* LoRA: the base is frozen (no gradient, no optimizer state); adapters are trained in
- * fp32 under mixed precision (PEFT's autocast_adapter_dtype), else in the model's type. */
-static void set_lora_bytes(const trainsize_job *job, ts_conv *c)
+ * fp32 under mixed precision (PEFT's autocast_adapter_dtype), else in the model's type.
+ * The unquantized base is 16-bit unless the job loads it in fp32; PEFT's
+ * prepare_model_for_kbit_training (peft/utils/other.py) casts every weight that is not
+ * quantized (embeddings, norms, output layer) to fp32. */
+static void set_lora_bytes(const trainsize_job *job, int upcast, ts_conv *c)
 {
     int p = job->precision;
     double base = (p == TS_PREC_FP32) ? 4.0 : 2.0;
     double adapter = (p == TS_PREC_BF16 || p == TS_PREC_FP16) ? 2.0 : 4.0;
-    c->frozen_other = base;
+    if (job->base_dtype == TS_BASE_FP32) base = 4.0;
+    if (job->base_dtype == TS_BASE_16BIT) base = 2.0;
+    c->frozen_other = upcast ? 4.0 : base;
     c->frozen_layer = base;
     if (job->quantize_base == TS_QUANT_NF4) c->frozen_layer = TS_NF4_BITS / 8.0;
     if (job->quantize_base == TS_QUANT_INT8)
@@ -85,7 +90,7 @@ static void set_lora_bytes(const trainsize_job *job, ts_conv *c)
 static void set_kernels(const trainsize_job *job, ts_conv *c)
 {
     const ts_model *m = &job->model;
-    int eager = job->framework != TS_FW_MEGATRON;
+    int eager = c->framework != TS_FW_MEGATRON;
     int cpu_autocast = c->autocast_copies && job->autocast_ops == 1;
     c->act = job->precision == TS_PREC_FP32 ? 4.0 : 2.0;
     /* Under autocast with fp32 weights the embedding output and every residual add stay
@@ -140,15 +145,34 @@ static void set_kernels(const trainsize_job *job, ts_conv *c)
     if (!job->loss_upcast && eager) c->loss_backward = 2.0 * c->act;
 }
 
+/* Autocast over fp32 weights: which 16-bit copies of weights the matmuls keep for
+ * backward. Autocast caches the cast of every fp32 weight that requires grad; a frozen fp32
+ * weight is cast at each use, and that copy is kept as well because the matmul needs it
+ * for its input's gradient. A quantized layer keeps only its quantized weight (its
+ * dequantized copy is a transient). */
+static void set_autocast(const trainsize_job *job, int mixed, ts_conv *c)
+{
+    int lora = job->lora_rank > 0, quant = job->quantize_base != TS_QUANT_NONE;
+    int fp32_layers = !lora || (!quant && c->frozen_layer >= 4.0);
+    int fp32_other = !lora || c->frozen_other >= 4.0;
+    /* FSDP's MixedPrecision (ZeRO-3) gathers 16-bit weights instead of running autocast. */
+    c->autocast_copies = c->framework == TS_FW_PYTORCH && mixed && job->zero < 3 &&
+                         (fp32_layers || fp32_other);
+    if (!c->autocast_copies) return;
+    c->layer_copy = fp32_layers ? 2.0 : 0.0;
+    c->output_copy = fp32_other ? 2.0 : 0.0;
+}
+
 int ts_conv_make(const trainsize_job *job, const ts_layout *lay, ts_conv *c, trainsize_error *err)
 {
-    int fw = job->framework, mixed = is_mixed(job->precision);
+    int mixed = is_mixed(job->precision), fw, quant = job->quantize_base != TS_QUANT_NONE;
+    int upcast;
     *c = (ts_conv){0};
-    set_model_state_bytes(job, c);
-    if (job->lora_rank) set_lora_bytes(job, c);
-    /* Autocast (torch.autocast over fp32 weights) is PyTorch's mixed precision; FSDP's
-     * MixedPrecision (ZeRO-3) and LoRA over a 16-bit base compute in 16 bits instead. */
-    c->autocast_copies = fw == TS_FW_PYTORCH && mixed && job->zero < 3 && job->lora_rank == 0;
+    fw = c->framework = ts_framework_resolve(job, &c->framework_reason);
+    upcast = quant && (job->kbit_upcast == TS_YES || (job->kbit_upcast == TS_AUTO && fw == TS_FW_PYTORCH));
+    set_model_state_bytes(job, fw, c);
+    if (job->lora_rank) set_lora_bytes(job, upcast, c);
+    set_autocast(job, mixed, c);
     set_kernels(job, c);
     /* Megatron's grad buffer and DeepSpeed's partitioned gradients live across steps;
      * PyTorch frees .grad at zero_grad(set_to_none=True) unless micro-batches accumulate. */
@@ -160,10 +184,28 @@ int ts_conv_make(const trainsize_job *job, const ts_layout *lay, ts_conv *c, tra
         c->optimizer_temp = c->state / 2.0;
     /* DeepSpeed's mixed-precision optimizers convert the 16-bit gradient partition to an
      * fp32 copy for the step ("2 fp16 grads + 4 fp32 grads + 4 fp32 params + 8 Adam",
-     * deepspeed/runtime/zero/stage_1_and_2.py, estimators.md §5.2). */
+     * deepspeed/runtime/zero/stage_1_and_2.py). */
     if (fw == TS_FW_DEEPSPEED && mixed && job->lora_rank == 0 && c->grad < 4.0) c->optimizer_temp = 4.0;
     /* DDP's default (gradient_as_bucket_view=False) keeps bucket copies of the grads. */
     c->ddp_buckets = fw == TS_FW_PYTORCH && job->zero == 0 && lay->dense_shard > 1;
+    /* FSDP's no_sync() (Accelerate's default under gradient accumulation) keeps each rank's
+     * unsharded gradients until the last micro-batch (torch FSDP docs, no_sync). */
+    c->grad_sync_step = job->zero >= 2 && lay->micro_batches > 1 &&
+                        (job->grad_sync == TS_SYNC_STEP ||
+                         (job->grad_sync == TS_SYNC_AUTO && fw == TS_FW_PYTORCH));
+    /* bitsandbytes' MatMul4Bit and MatMul8bitLt save their input whenever it needs a
+     * gradient, frozen weight or not, and dequantize the weight to the compute type for
+     * the forward and again for the backward matmul (bitsandbytes autograd/_functions.py). */
+    c->quant_keeps_input = quant && job->quantize_keeps_input;
+    c->dequant = quant ? (job->precision == TS_PREC_FP32 ? 4.0 : 2.0) : 0.0;
+    /* FSDP does not reshard the root unit (what no layer wraps: embeddings, final norm,
+     * output layer) between forward and backward (torch FSDP, _root_pre_forward). */
+    c->root_unsharded = fw == TS_FW_PYTORCH && job->zero >= 3;
+    c->lora_unit_grads = job->lora_rank && fw == TS_FW_PYTORCH && job->zero >= 2 && job->fsdp_lora_wrap;
+    if (job->loading == TS_LOAD_GPU && !quant) {
+        double trained = job->lora_rank ? c->frozen_layer : c->weight;
+        c->load = job->load_dtype == TS_BASE_FP32 ? 4.0 : job->load_dtype == TS_BASE_16BIT ? 2.0 : trained;
+    }
     return ts_ok(err);
 }
 

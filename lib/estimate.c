@@ -39,6 +39,7 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
         {s->comm_buffers, &m->comm_buffers, "memory.comm_buffers"},
         {s->allocator_slack, &m->allocator_slack, "memory.allocator_slack"},
         {s->host_offload, &m->host_offload, "memory.host_offload"},
+        {s->load_peak, &m->loading_peak, "memory.loading_peak"},
     };
     size_t i;
     int rc;
@@ -50,6 +51,7 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
                        "memory.peak_total", err)))
         return rc;
     m->peak_total = m->peak_allocated + m->overhead;
+    m->peak_reserved = m->peak_allocated + m->allocator_slack;
     m->in_flight_microbatches = s->in_flight;
     m->gpu_capacity = lay->capacity;
     m->fits = m->peak_total <= m->gpu_capacity;
@@ -111,6 +113,8 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
                              &out->warnings, err)))
         return rc;
     ts_copy_name(out->gpu, sizeof out->gpu, job->gpu->name);
+    ts_copy_name(out->framework, sizeof out->framework, ts_framework_name(conv.framework));
+    ts_copy_name(out->framework_reason, sizeof out->framework_reason, conv.framework_reason);
     out->gpus = lay.gpus;
     out->data_parallel = lay.dp;
     out->gradient_accumulation = lay.micro_batches;

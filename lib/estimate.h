@@ -53,7 +53,23 @@ typedef struct ts_conv {
     double qkv_in_copies; /* copies of the q/k/v projections' input kept */
     double fc1_in_copies; /* copies of the gate/up projections' input kept */
     int mask_held;        /* a 4-D causal mask stays alive with full recomputation */
+    /* framework and the mechanisms it decides (docs/methodology.md, "Which framework") */
+    int framework;              /* resolved ts_framework (never TS_FW_AUTO) */
+    const char *framework_reason; /* static text: why that framework */
+    int grad_sync_step;         /* sharded gradients accumulate unsharded until the step */
+    int quant_keeps_input;      /* quantized frozen linears keep their input for backward */
+    double dequant;             /* bytes per element of a dequantized weight (transient) */
+    double layer_copy;          /* bytes of the 16-bit copy autocast keeps per fp32 layer weight */
+    double output_copy;         /* the same for the output layer's weight */
+    int root_unsharded;         /* FSDP keeps its root unit (embeddings, output layer) gathered */
+    int lora_unit_grads;        /* FSDP flat gradient buffers span whole layers (LoRA) */
+    double load;                /* bytes per parameter loaded onto the GPU (0: loaded via CPU) */
 } ts_conv;
+
+/* The framework whose conventions apply (TS_FW_AUTO resolved from the job), and why. */
+int ts_framework_resolve(const trainsize_job *job, const char **reason);
+/* The framework's option name ("megatron", "deepspeed", "pytorch"). */
+const char *ts_framework_name(int framework);
 
 int ts_conv_make(const trainsize_job *job, const ts_layout *lay, ts_conv *out, trainsize_error *err);
 
@@ -83,6 +99,7 @@ typedef struct ts_stage_memory {
     double transient, peak_allocated;
     double cuda_context, comm_buffers, allocator_slack, overhead, peak_total;
     double host_offload;
+    double load_peak;          /* loading the weights onto the GPU (0: through the host) */
     int peak_phase;
     int peak_has_activations, peak_has_gradients;
 } ts_stage_memory;

@@ -27,8 +27,18 @@ typedef enum ts_optimizer {
     TS_OPT_LION
 } ts_optimizer;
 
-/* Framework conventions: which copies exist and which kernels save what. */
-typedef enum ts_framework { TS_FW_MEGATRON = 0, TS_FW_DEEPSPEED, TS_FW_PYTORCH } ts_framework;
+/* Framework conventions: which copies exist and which kernels save what. AUTO is resolved
+ * from the job (framework.c); the others are the resolved values. */
+typedef enum ts_framework { TS_FW_MEGATRON = 0, TS_FW_DEEPSPEED, TS_FW_PYTORCH, TS_FW_AUTO } ts_framework;
+
+/* "auto|yes|no" settings whose default depends on the framework. */
+typedef enum ts_tristate { TS_AUTO = 0, TS_YES, TS_NO } ts_tristate;
+/* When sharded gradients are reduced under gradient accumulation. */
+typedef enum ts_grad_sync { TS_SYNC_AUTO = 0, TS_SYNC_MICRO_BATCH, TS_SYNC_STEP } ts_grad_sync;
+/* Storage type of the frozen base weights that are not quantized (LoRA). */
+typedef enum ts_base_dtype { TS_BASE_AUTO = 0, TS_BASE_16BIT, TS_BASE_FP32 } ts_base_dtype;
+/* Where the weights are first put when the job starts. */
+typedef enum ts_loading { TS_LOAD_CPU = 0, TS_LOAD_GPU } ts_loading;
 
 typedef enum ts_recompute { TS_RECOMPUTE_NONE = 0, TS_RECOMPUTE_SELECTIVE, TS_RECOMPUTE_FULL } ts_recompute;
 typedef enum ts_attention { TS_ATTN_FLASH = 0, TS_ATTN_EAGER } ts_attention;
@@ -80,10 +90,18 @@ struct trainsize_job {
     uint64_t lora_rank;
     unsigned lora_targets; /* TS_LORA_* bits */
     int quantize_base;     /* ts_quant */
+    int quantize_keeps_input; /* quantized linears keep their input (bitsandbytes) */
+    int kbit_upcast;       /* ts_tristate: non-quantized weights upcast to fp32 (PEFT) */
+    int base_dtype;        /* ts_base_dtype */
+    int grad_sync;         /* ts_grad_sync */
+    int fsdp_lora_wrap;    /* 0: adapters wrapped apart (PEFT's policy), 1: whole layers */
+    int loading;           /* ts_loading */
+    int load_dtype;        /* ts_base_dtype: the type the checkpoint is loaded in */
     /* Overheads and efficiency (documented defaults, overridable). */
     uint64_t cuda_context;      /* bytes per process */
     uint64_t comm_buffer;       /* bytes per communicator of more than one rank */
     double allocator_slack;     /* reserved-but-free share of the allocated peak */
+    double sharded_slack;       /* the same, for ZeRO-3/FSDP (gathers on their own stream) */
     uint64_t zero3_gather_layers;
     double hfu;                 /* achieved share of dense peak over executed FLOPs */
     /* Servers. */

@@ -91,7 +91,9 @@ static void model_state(const trainsize_job *job, const ts_layout *lay, const ts
 {
     double D = (double)lay->dense_shard, De = (double)lay->expert_shard;
     double w3 = job->zero >= 3 ? D : 1.0, w3e = job->zero >= 3 ? De : 1.0;
-    double g2 = job->zero >= 2 ? D : 1.0, g2e = job->zero >= 2 ? De : 1.0;
+    /* Accumulating under no_sync, every rank holds its gradients unsharded. */
+    int g_shard = job->zero >= 2 && !c->grad_sync_step;
+    double g2 = g_shard ? D : 1.0, g2e = g_shard ? De : 1.0;
     double o1 = job->zero >= 1 ? D : 1.0, o1e = job->zero >= 1 ? De : 1.0;
     int lora = job->lora_rank > 0;
     double wbytes = lora ? c->adapter_weight : c->weight, gbytes = lora ? c->adapter_grad : c->grad;
@@ -99,6 +101,9 @@ static void model_state(const trainsize_job *job, const ts_layout *lay, const ts
     out->weights = sp->dense * wbytes / w3 + sp->expert * wbytes / w3e +
                    (sp->frozen_layer * c->frozen_layer + sp->frozen_other * c->frozen_other) / w3;
     out->gradients = sp->dense * gbytes / g2 + sp->expert * gbytes / g2e;
+    /* FSDP's flat parameter of a wrapped layer mixes frozen and adapter weights; its one
+     * gradient buffer covers all of it (torch FSDP FlatParamHandle, use_orig_params). */
+    if (c->lora_unit_grads) out->gradients += sp->frozen_layer * c->frozen_layer / g2;
     out->master = lora ? 0.0 : shard * c->master;
     if (c->adafactor)
         out->states = shard * c->state * ts_adafactor_elements(&job->model, pc) / (double)pc->total;
@@ -126,12 +131,44 @@ static void model_state(const trainsize_job *job, const ts_layout *lay, const ts
 static double autocast_copies(const trainsize_job *job, const ts_conv *c, const ts_param_counts *pc,
                               const stage_params *sp, const ts_layout *lay)
 {
-    double matmul = 0.0;
+    double layers = 0.0, output;
     if (!c->autocast_copies) return 0.0;
     if (job->recompute != TS_RECOMPUTE_FULL)
-        matmul = (sp->layer_unsharded - (double)pc->norms) * (double)lay->layers_per_stage;
-    matmul += sp->output_layer > 0 ? sp->output_layer : (sp->last ? sp->embedding_rank : 0.0);
-    return 2.0 * matmul;
+        layers = (sp->layer_unsharded - (double)pc->norms) * (double)lay->layers_per_stage;
+    output = sp->output_layer > 0 ? sp->output_layer : (sp->last ? sp->embedding_rank : 0.0);
+    return c->layer_copy * layers + c->output_copy * output;
+}
+
+/* The largest weight matrix of one layer on this rank (an MLP matrix, or the query or
+ * output projection): the size of a dequantized weight. */
+static double largest_matrix(const ts_model *m, const ts_layout *lay)
+{
+    double h = (double)m->hidden, f = (double)m->ffn, q = (double)ts_model_q_dim(m);
+    return h * (f > q ? f : q) / (double)lay->tp;
+}
+
+/* ZeRO-3/FSDP buffers alive through forward and backward: the gathered layers (the
+ * current one and the prefetched), one module's full gradient before its reduce-scatter,
+ * and, under FSDP, the root unit that is never resharded. */
+static double zero3_buffers(const trainsize_job *job, const ts_conv *c, const stage_params *sp)
+{
+    double bytes = job->lora_rank ? c->frozen_layer : c->weight_compute;
+    double unit = sp->layer_unsharded, out = 0.0;
+    if (c->root_unsharded) {
+        double root_bytes = job->lora_rank ? c->frozen_other : c->weight_compute;
+        out += (sp->embedding + sp->output_layer) * root_bytes;
+    } else {
+        /* DeepSpeed gathers the embedding and output layer whole as well, and they are
+         * often the largest modules (its estimator sizes this by the largest layer). */
+        if (sp->output_layer > unit) unit = sp->output_layer;
+        if (sp->embedding > unit) unit = sp->embedding;
+    }
+    out += (double)job->zero3_gather_layers * unit * bytes;
+    /* One module's full gradient before its reduce-scatter; when that module is the
+     * output layer, it is the same buffer as the on-demand output gradient. */
+    if (!job->lora_rank) out += unit * c->grad;
+    else if (c->lora_unit_grads) out += sp->layer_unsharded * c->frozen_layer;
+    return out;
 }
 
 static double comm_groups(const ts_layout *lay)
@@ -145,7 +182,7 @@ int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_con
 {
     stage_params sp;
     ts_activations act;
-    double base, buckets, t_fb, zero3 = 0.0, fb, end, step, opt_temp = 0.0, out_grad;
+    double base, buckets, t_fb, zero3 = 0.0, fb, end, step, opt_temp = 0.0, out_grad, dequant, load;
     *out = (ts_stage_memory){0};
     stage_params_make(job, lay, pc, stage, &sp);
     model_state(job, lay, c, pc, &sp, out);
@@ -158,20 +195,9 @@ int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_con
     out->in_flight = act.in_flight;
     out->activations = out->act_layers + out->act_embedding + out->act_output;
 
-    if (job->zero >= 3) {
-        /* ZeRO-3/FSDP gather whole layers (the current one and the prefetched) in the
-         * compute type, and reduce-scatter one layer's full gradient in backward. */
-        double bytes = job->lora_rank ? c->frozen_layer : c->weight_compute;
-        double unit = sp.layer_unsharded;
-        /* The embedding and output layer are gathered whole as well, and are often the
-         * largest modules (DeepSpeed's estimator sizes this by the largest layer). */
-        if (sp.output_layer > unit) unit = sp.output_layer;
-        if (sp.embedding > unit) unit = sp.embedding;
-        zero3 = (double)job->zero3_gather_layers * unit * bytes;
-        /* One module's full gradient before its reduce-scatter; when that module is the
-         * output layer, it is the same buffer as the on-demand output gradient below. */
-        if (!job->lora_rank) zero3 += unit * c->grad;
-    }
+    if (job->zero >= 3) zero3 = zero3_buffers(job, c, &sp);
+    /* A quantized layer's weight, dequantized for its matmul (forward and backward). */
+    dequant = c->dequant * largest_matrix(&job->model, lay);
     if (job->offload == TS_OFFLOAD_NONE)
         opt_temp = c->optimizer_temp * (sp.dense / (job->zero >= 1 ? (double)lay->dense_shard : 1.0) +
                                         sp.expert / (job->zero >= 1 ? (double)lay->expert_shard : 1.0));
@@ -182,11 +208,13 @@ int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_con
     /* Start of backward: every activation, the loss gradient, a recomputed layer and
      * (when gradients are allocated on demand) the output layer's gradient. */
     out_grad = (c->grads_persistent || job->lora_rank || job->zero >= 3) ? 0.0 : sp.output_layer * c->grad;
-    t_fb = buckets + act.loss_backward + act.recompute + zero3 + out_grad;
+    t_fb = buckets + act.loss_backward + act.recompute + zero3 + out_grad + dequant;
     fb = base + (c->grads_persistent ? out->gradients : 0.0) + out->activations + t_fb;
     end = base + out->gradients + buckets + zero3;
     step = base + out->gradients + buckets + opt_temp;
-    out->peak_allocated = max2(fb, max2(end, step));
+    /* Loading onto the GPU: the whole stage as loaded, before sharding or casting. */
+    load = c->load * (sp.dense + sp.expert + sp.frozen_layer + sp.frozen_other);
+    out->peak_allocated = max2(max2(fb, load), max2(end, step));
     out->peak_has_activations = 0;
     out->peak_has_gradients = 1;
     if (out->peak_allocated == fb) {
@@ -197,13 +225,20 @@ int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_con
     } else if (out->peak_allocated == end) {
         out->peak_phase = TRAINSIZE_PHASE_BACKWARD_END;
         out->transient = buckets + zero3;
-    } else {
+    } else if (out->peak_allocated == step) {
         out->peak_phase = TRAINSIZE_PHASE_OPTIMIZER_STEP;
         out->transient = buckets + opt_temp;
+    } else {
+        /* Loading: the weights as loaded are all there is; report them as the transient
+         * (the model state is not allocated yet). */
+        out->peak_phase = TRAINSIZE_PHASE_LOADING;
+        out->transient = load - base;
+        out->peak_has_gradients = 0;
     }
+    out->load_peak = load;
     out->cuda_context = (double)job->cuda_context;
     out->comm_buffers = (double)job->comm_buffer * comm_groups(lay);
-    out->allocator_slack = job->allocator_slack * out->peak_allocated;
+    out->allocator_slack = (job->zero >= 3 ? job->sharded_slack : job->allocator_slack) * out->peak_allocated;
     out->overhead = out->cuda_context + out->comm_buffers + out->allocator_slack;
     out->peak_total = out->peak_allocated + out->overhead;
     return TRAINSIZE_OK;

@@ -88,10 +88,13 @@ static const ts_param_def PARAMS[] = {
     {{"optimizer", TRAINSIZE_PARAM_CHOICE, "adamw|adam|sgd|sgd-momentum|adafactor|adamw-8bit|lion", 0, 0,
       "adamw", "", "optimizer (sets the optimizer-state bytes per parameter)"}, TS_SET_CHOICE,
      OFF(optimizer)},
-    {{"framework", TRAINSIZE_PARAM_CHOICE, "megatron|deepspeed|pytorch", 0, 0, "megatron", "",
+    {{"framework", TRAINSIZE_PARAM_CHOICE, "megatron|deepspeed|pytorch|auto", 0, 0, "auto", "",
       "byte conventions: megatron (16-bit weights, fp32 grads and master, fused kernels), "
       "deepspeed (16-bit weights and grads, fp32 master, as the ZeRO paper; Hugging Face eager "
-      "kernels), pytorch (autocast: fp32 params and grads, eager kernels, foreach optimizers)"}, TS_SET_CHOICE, OFF(framework)},
+      "kernels), pytorch (autocast: fp32 params and grads, eager kernels, foreach optimizers; "
+      "FSDP for ZeRO-3); auto = inferred from the job (docs/methodology.md, \"Which "
+      "framework\"): tp/pp/sp/cp/ep -> megatron, ZeRO 1-2 or CPU offload -> deepspeed, "
+      "anything else -> pytorch"}, TS_SET_CHOICE, OFF(framework)},
     {{"grad-precision", TRAINSIZE_PARAM_CHOICE, "auto|fp32|half", 0, 0, "auto", "",
       "gradient storage; auto = the framework's convention"}, TS_SET_CHOICE, OFF(grad_precision)},
     {{"loss-upcast", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "true", "",
@@ -140,6 +143,35 @@ static const ts_param_def PARAMS[] = {
       "modules that get LoRA adapters (PEFT's default for Llama: q,v)"}, TS_SET_LORA_TARGETS, 0},
     {{"quantize-base", TRAINSIZE_PARAM_CHOICE, "none|nf4|int8", 0, 0, "none", "",
       "QLoRA-style quantized frozen base (bitsandbytes nf4 or int8)"}, TS_SET_CHOICE, OFF(quantize_base)},
+    {{"quantize-keeps-input", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "true", "",
+      "quantized linear layers keep their input for backward even when frozen (bitsandbytes "
+      "MatMul4Bit/MatMul8bitLt; false for torchao's NF4 linear, as torchtune uses)"},
+     TS_SET_BOOL, OFF(quantize_keeps_input)},
+    {{"kbit-upcast", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
+      "PEFT's prepare_model_for_kbit_training: the weights left unquantized (embeddings, norms, "
+      "output layer) become fp32 and the model runs under autocast; auto = yes with a quantized "
+      "base under the pytorch framework"}, TS_SET_CHOICE, OFF(kbit_upcast)},
+    {{"base-dtype", TRAINSIZE_PARAM_CHOICE, "auto|16bit|fp32", 0, 0, "auto", "",
+      "type of the frozen LoRA base weights that are not quantized; auto = fp32 with "
+      "kbit-upcast (embeddings, norms, output layer) or fp32 precision, else 16-bit"},
+     TS_SET_CHOICE, OFF(base_dtype)},
+    {{"grad-sync", TRAINSIZE_PARAM_CHOICE, "auto|micro-batch|step", 0, 0, "auto", "",
+      "with gradient accumulation under ZeRO-2/3 (FSDP): micro-batch reduce-scatters after every "
+      "micro-batch (DeepSpeed, torchtune); step accumulates unsharded gradients until the last "
+      "one (FSDP no_sync, as Accelerate and the Hugging Face Trainer do); auto = step under the "
+      "pytorch framework, else micro-batch"}, TS_SET_CHOICE, OFF(grad_sync)},
+    {{"fsdp-lora-wrap", TRAINSIZE_PARAM_CHOICE, "adapters|layers", 0, 0, "adapters", "",
+      "FSDP units with LoRA: adapters = PEFT's fsdp_auto_wrap_policy (the Hugging Face Trainer's "
+      "choice) wraps the adapters apart; layers = whole transformer layers, whose flat gradient "
+      "buffer is the whole layer's size"}, TS_SET_CHOICE, OFF(fsdp_lora_wrap)},
+    {{"loading", TRAINSIZE_PARAM_CHOICE, "cpu|gpu", 0, 0, "cpu", "",
+      "where each rank first materialises the weights: cpu (sharded or streamed onto the GPU; "
+      "Accelerate's cpu_ram_efficient_loading, DeepSpeed zero.Init) or gpu (the whole model on "
+      "every GPU before sharding or casting, a phase that can set the peak)"},
+     TS_SET_CHOICE, OFF(loading)},
+    {{"load-dtype", TRAINSIZE_PARAM_CHOICE, "auto|16bit|fp32", 0, 0, "auto", "",
+      "type the checkpoint is loaded in with loading gpu (from_pretrained without torch_dtype "
+      "loads fp32); auto = the type the weights are trained in"}, TS_SET_CHOICE, OFF(load_dtype)},
     /* Overheads and efficiency. */
     {{"cuda-context", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES, "536870912", "bytes",
       "CUDA context and kernel images per process; peer calculators assume 0.3-2 GiB "
@@ -155,6 +187,12 @@ static const ts_param_def PARAMS[] = {
       "caching-allocator reserve beyond the allocated peak, as a share of it (the flat 7 % "
       "fragmentation term of ROCm/Megatron-LM PR 162, user-needs.md #7); not yet calibrated"},
      TS_SET_DOUBLE, OFF(allocator_slack)},
+    {{"sharded-slack", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.12", "fraction",
+      "the caching-allocator reserve under ZeRO-3/FSDP, where gathered weights and reduced "
+      "gradients come from their own CUDA streams, whose cached blocks the compute stream "
+      "cannot reuse; 0.12 is the median of the FSDP runs with max_memory_reserved figures in "
+      "tests/accuracy/fixtures/public.json"},
+     TS_SET_DOUBLE, OFF(sharded_slack)},
     {{"zero3-gather-layers", TRAINSIZE_PARAM_INT, NULL, 1, 1e4, "2", "layers",
       "unsharded layers ZeRO-3/FSDP holds at once (current + prefetch)"}, TS_SET_U64,
      OFF(zero3_gather_layers)},

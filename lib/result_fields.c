@@ -14,7 +14,8 @@ typedef struct field_def {
 #define U64 TRAINSIZE_FIELD_U64
 #define F64 TRAINSIZE_FIELD_F64
 
-static const char *const PHASES[] = {"forward-backward", "backward-end", "optimizer-step"};
+static const char *const PHASES[] = {"forward-backward", "backward-end", "optimizer-step", "loading"};
+#define PHASE_COUNT ((int)(sizeof PHASES / sizeof PHASES[0]))
 
 static const field_def FIELDS[] = {
     {{"model.name", TRAINSIZE_FIELD_STRING, "", "preset or config name"}, R(model.name)},
@@ -71,6 +72,11 @@ static const field_def FIELDS[] = {
       "activations are part of peak_allocated"}, R(memory.peak_includes_activations)},
     {{"memory.peak_includes_gradients", TRAINSIZE_FIELD_BOOL, "",
       "gradients are part of peak_allocated"}, R(memory.peak_includes_gradients)},
+    {{"memory.loading_peak", U64, "bytes", "while the weights are loaded onto the GPU (loading gpu)"},
+     R(memory.loading_peak)},
+    {{"memory.peak_reserved", U64, "bytes",
+      "peak_allocated + allocator_slack: comparable to torch.cuda.max_memory_reserved()"},
+     R(memory.peak_reserved)},
     {{"system.nodes", U64, "servers", "servers"}, R(system.nodes)},
     {{"system.gpus_per_node", U64, "GPUs", "GPUs per server"}, R(system.gpus_per_node)},
     {{"system.host_ram_per_node", U64, "bytes", "host RAM per server"}, R(system.host_ram_per_node)},
@@ -116,6 +122,10 @@ static const field_def FIELDS[] = {
     {{"layout.data_parallel", U64, "", "data-parallel degree"}, R(data_parallel)},
     {{"layout.gradient_accumulation", U64, "micro-batches", "micro-batches per step per rank"},
      R(gradient_accumulation)},
+    {{"layout.framework", TRAINSIZE_FIELD_STRING, "", "conventions used: megatron, deepspeed or pytorch"},
+     R(framework)},
+    {{"layout.framework_reason", TRAINSIZE_FIELD_STRING, "", "why those conventions"},
+     R(framework_reason)},
     {{"warnings", TRAINSIZE_FIELD_FLAGS, "", "the checklist (names: trainsize_warning_name)"},
      R(warnings)},
 };
@@ -156,7 +166,7 @@ int trainsize_result_field_get(const trainsize_result *result, size_t index, tra
     case TRAINSIZE_FIELD_STRING: out->text = base + f->offset; break;
     case TRAINSIZE_FIELD_CHOICE: {
         int v = *(const int *)(const void *)(base + f->offset);
-        out->text = (v >= 0 && v < 3) ? PHASES[v] : "unknown";
+        out->text = (v >= 0 && v < PHASE_COUNT) ? PHASES[v] : "unknown";
         out->u64 = (uint64_t)(v < 0 ? 0 : v);
         break;
     }

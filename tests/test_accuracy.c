@@ -13,17 +13,6 @@
 #define TOLERANCE 0.05
 #define FIXTURE_MAX (4u << 20)
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    if (!f) return NULL;
-    buf = malloc(FIXTURE_MAX);
-    if (buf) *len = fread(buf, 1, FIXTURE_MAX, f);
-    fclose(f);
-    return buf;
-}
-
 /* One compared term: library figure against measured bytes. */
 typedef struct term {
     const char *measured_key;
@@ -124,7 +113,7 @@ static void test_cpu_fixture(void **state)
     char worst_name[200] = "";
     (void)state;
     snprintf(path, sizeof path, "%s/../accuracy/fixtures/cpu.json", TS_TEST_DATA_DIR);
-    text = read_file(path, &len);
+    text = ts_test_read_file(path, FIXTURE_MAX, &len);
     if (!text) fail_msg("cannot read %s", path);
     if (ts_json_parse(text, len, FIXTURE_MAX, 16, &root, &err) != 0) fail_msg("%s", err.message);
     assert_int_equal(ts_json_object_get(&root, "configs", &configs), 1);

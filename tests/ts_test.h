@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
@@ -13,6 +15,19 @@
 #include "trainsize.h"
 
 #define GIB 1073741824.0
+
+/* Read a whole fixture file (at most `cap` bytes) into a new buffer; NULL when it cannot
+ * be opened. The caller frees it. */
+static inline char *ts_test_read_file(const char *path, size_t cap, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    if (!f) return NULL;
+    buf = (char *)malloc(cap);
+    if (buf) *len = fread(buf, 1, cap, f);
+    fclose(f);
+    return buf;
+}
 
 /* Set name/value pairs (NULL-terminated list) on a new job; fails the test on error. */
 static inline trainsize_job *ts_test_job(const char *const *pairs)

@@ -207,6 +207,8 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_result 
     header_layout(o, job, r);
     header_batch(o, job, r);
     header_training(o, job);
+    key(o, "Conventions");
+    cli_out_printf(o, "%s (%s)\n", r->framework, r->framework_reason);
     cli_out_putc(o, '\n');
 }
 
@@ -328,6 +330,9 @@ static void memory_table(cli_out *o, const trainsize_result *r)
     if (m->host_offload)
         cli_out_printf(o, "  offloaded to host memory: %s per GPU\n",
                        cli_fmt_iec(a, sizeof a, (double)m->host_offload));
+    if (m->loading_peak)
+        cli_out_printf(o, "  loading the weights onto the GPU: %s before sharding or casting\n",
+                       cli_fmt_iec(a, sizeof a, (double)m->loading_peak));
     cli_out_putc(o, '\n');
 }
 

@@ -360,9 +360,11 @@ class Lib:
             raise LibraryError("libtrainsize at %s: model preset 0 has no name" % self.path)
         job = self.new_job()
         try:
-            # Several GPUs, a token count and a batch, so that few members are zero.
+            # Several GPUs, a token count and a batch, so that few members are zero, and
+            # Megatron's conventions, so that weights (16-bit) and gradients (fp32) differ.
             for name, value in (("model", info.contents.name), ("gpus", b"4"),
-                                ("micro-batch", b"2"), ("tokens", b"1000000000")):
+                                ("micro-batch", b"2"), ("tokens", b"1000000000"),
+                                ("framework", b"megatron")):
                 self.job_set(job, name, value)
             buf = self.estimate_buffer(job)
         except TrainsizeError as exc:

@@ -162,6 +162,8 @@ class Memory(ctypes.Structure):
         ("pipeline_stage", c_int),
         ("peak_includes_activations", c_int),
         ("peak_includes_gradients", c_int),
+        ("loading_peak", c_uint64),
+        ("peak_reserved", c_uint64),
     ]
 
 
@@ -220,6 +222,8 @@ class Result(ctypes.Structure):
         ("data_parallel", c_uint64),
         ("gradient_accumulation", c_uint64),
         ("warnings", c_uint64),
+        ("framework", c_char * 16),
+        ("framework_reason", c_char * NAME_MAX),
     ]
 
 
@@ -236,6 +240,8 @@ RESULT_PATHS.update({
     "layout.data_parallel": ("data_parallel",),
     "layout.gradient_accumulation": ("gradient_accumulation",),
     "warnings": ("warnings",),
+    "layout.framework": ("framework",),
+    "layout.framework_reason": ("framework_reason",),
 })
 del _section, _struct, _name, _
 

@@ -592,6 +592,16 @@ impl Estimate {
         array_str(&self.raw.gpu)
     }
 
+    /// The conventions used: "megatron", "deepspeed" or "pytorch".
+    pub fn framework(&self) -> Cow<'_, str> {
+        array_str(&self.raw.framework)
+    }
+
+    /// Why those conventions: the option, or the rule of the job that chose them.
+    pub fn framework_reason(&self) -> Cow<'_, str> {
+        array_str(&self.raw.framework_reason)
+    }
+
     /// The storage class that meets the needs (or the one set).
     pub fn storage_class(&self) -> Cow<'_, str> {
         array_str(&self.raw.system.storage_class)

@@ -194,6 +194,7 @@ pub type trainsize_phase = c_int;
 pub const TRAINSIZE_PHASE_FORWARD_BACKWARD: trainsize_phase = 0;
 pub const TRAINSIZE_PHASE_BACKWARD_END: trainsize_phase = 1;
 pub const TRAINSIZE_PHASE_OPTIMIZER_STEP: trainsize_phase = 2;
+pub const TRAINSIZE_PHASE_LOADING: trainsize_phase = 3;
 
 /// `trainsize_model_counts`
 #[repr(C)]
@@ -236,6 +237,8 @@ pub struct trainsize_memory {
     pub pipeline_stage: c_int,
     pub peak_includes_activations: c_int,
     pub peak_includes_gradients: c_int,
+    pub loading_peak: u64,
+    pub peak_reserved: u64,
 }
 
 /// `trainsize_system`
@@ -291,6 +294,8 @@ pub struct trainsize_result {
     pub data_parallel: u64,
     pub gradient_accumulation: u64,
     pub warnings: u64,
+    pub framework: [c_char; 16],
+    pub framework_reason: [c_char; TRAINSIZE_NAME_MAX],
 }
 
 /* ---- Planning ---- */
