@@ -22,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import peers  # noqa: E402
+import public  # noqa: E402
 
 MIB = 1024.0 * 1024.0
 BAND = 0.05  # the +-5 % band in the picture
@@ -42,6 +43,7 @@ GPU_TERMS = [
     ("peak allocated", "peak_allocated"),
     ("peak total (driver view)", "peak_total"),
 ]
+PUBLIC_LINES = []  # the published-runs section, filled by main() from public.py
 PLOT_TERMS = [("activations", "activations"), ("model state (weights + gradients + optimizer)",
                                                "model_state")]
 
@@ -144,6 +146,8 @@ def load_fixtures(directory):
     for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
         with open(path) as f:
             data = json.load(f)
+        if "rows" in data:  # published runs: public.py compares them
+            continue
         cfgs = data.get("configs", [])
         cuda = bool(cfgs) and "shape" in cfgs[0]
         configs = load_cuda_style(data) if cuda else load_cpu_style(data)
@@ -419,6 +423,7 @@ def write_markdown(path, fixtures, results, version, binary_label):
         L.append("")
         L += summary_table(fx, results, TERMS + GPU_TERMS)
         L.append("")
+    L += PUBLIC_LINES
     L.append("## How to regenerate")
     L.append("")
     L.append("```sh")
@@ -429,7 +434,8 @@ def write_markdown(path, fixtures, results, version, binary_label):
     L.append("# python3 tests/accuracy/measure_cuda.py --out tests/accuracy/fixtures/cuda_<gpu>.json")
     L.append("python3 tests/accuracy/peers.py                 # peer formulas vs their published numbers")
     L.append("/usr/bin/python3 tests/accuracy/report.py build/examples/trainsize")
-    L.append("                                                 # writes docs/accuracy.md and docs/accuracy.png")
+    L.append("                                                 # writes docs/accuracy.md, docs/accuracy.png")
+    L.append("                                                 # and docs/accuracy-public.png")
     L.append("```")
     L.append("")
     L.append("`report.py` needs Python 3 with matplotlib (Debian: `apt-get install python3-matplotlib`); "
@@ -531,7 +537,10 @@ def main():
     for fx in fixtures:
         for cfg in fx["configs"]:
             results[(fx["id"], cfg["name"])], version = estimates(binary, cfg)
+    public_rows = public.compare(binary)
+    PUBLIC_LINES[:] = public.markdown(public_rows, "accuracy-public.png")
     write_markdown(args.md, fixtures, results, version, args.trainsize)
+    public.write_png(os.path.join(os.path.dirname(args.png), "accuracy-public.png"), public_rows)
     write_png(args.png, fixtures, results)
     print("wrote %s and %s (%d fixtures, %d configurations)"
           % (os.path.relpath(args.md), os.path.relpath(args.png), len(fixtures),
