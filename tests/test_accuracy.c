@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "json.h"
 #include "ts_test.h"
 
 #define TOLERANCE 0.05
@@ -103,19 +102,14 @@ static int compare_config(const ts_json_value *config, double *worst, char *wors
 
 static void test_cpu_fixture(void **state)
 {
-    char path[512];
-    size_t len = 0, cursor = 0;
+    size_t cursor = 0;
     char *text;
     ts_json_value root, configs, config;
-    trainsize_error err;
     int failures = 0, count = 0;
     double worst = 0;
     char worst_name[200] = "";
     (void)state;
-    snprintf(path, sizeof path, "%s/../accuracy/fixtures/cpu.json", TS_TEST_DATA_DIR);
-    text = ts_test_read_file(path, FIXTURE_MAX, &len);
-    if (!text) fail_msg("cannot read %s", path);
-    if (ts_json_parse(text, len, FIXTURE_MAX, 16, &root, &err) != 0) fail_msg("%s", err.message);
+    text = ts_test_fixture("cpu.json", FIXTURE_MAX, &root);
     assert_int_equal(ts_json_object_get(&root, "configs", &configs), 1);
     while (ts_json_array_next(&configs, &cursor, &config)) {
         failures += compare_config(&config, &worst, worst_name, sizeof worst_name);

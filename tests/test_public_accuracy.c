@@ -8,7 +8,6 @@
  *
  * The bounds are what the library reaches today (docs/accuracy.md lists every row), so a
  * change that makes the estimate worse on real runs fails here. */
-#include "json.h"
 #include "ts_test.h"
 
 #define FIXTURE_MAX (4u << 20)
@@ -105,18 +104,13 @@ static int by_value(const void *a, const void *b)
 
 static void test_public_runs(void **state)
 {
-    char path[512];
-    size_t len = 0, cursor = 0;
+    size_t cursor = 0;
     char *text;
     ts_json_value root, rows, row;
-    trainsize_error err;
     tally t = {{0}, 0, 0, 0};
     double median, worst;
     (void)state;
-    snprintf(path, sizeof path, "%s/../accuracy/fixtures/public.json", TS_TEST_DATA_DIR);
-    text = ts_test_read_file(path, FIXTURE_MAX, &len);
-    if (!text) fail_msg("cannot read %s", path);
-    if (ts_json_parse(text, len, FIXTURE_MAX, 16, &root, &err) != 0) fail_msg("%s", err.message);
+    text = ts_test_fixture("public.json", FIXTURE_MAX, &root);
     assert_int_equal(ts_json_object_get(&root, "rows", &rows), 1);
     while (ts_json_array_next(&rows, &cursor, &row)) compare_row(&row, &t);
     free(text);

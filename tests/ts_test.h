@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "json.h"
 #include "trainsize.h"
 
 #define GIB 1073741824.0
@@ -27,6 +28,21 @@ static inline char *ts_test_read_file(const char *path, size_t cap, size_t *len)
     if (buf) *len = fread(buf, 1, cap, f);
     fclose(f);
     return buf;
+}
+
+/* Read and parse tests/accuracy/fixtures/<name> (at most `cap` bytes) into *root; fails the
+ * test when it cannot. Returns the text, which *root points into: the caller frees it. */
+static inline char *ts_test_fixture(const char *name, size_t cap, ts_json_value *root)
+{
+    char path[512];
+    size_t len = 0;
+    trainsize_error err;
+    char *text;
+    snprintf(path, sizeof path, "%s/../accuracy/fixtures/%s", TS_TEST_DATA_DIR, name);
+    text = ts_test_read_file(path, cap, &len);
+    if (!text) fail_msg("cannot read %s", path);
+    if (ts_json_parse(text, len, cap, 16, root, &err) != 0) fail_msg("%s: %s", path, err.message);
+    return text;
 }
 
 /* Set name/value pairs (NULL-terminated list) on a new job; fails the test on error. */
