@@ -27,7 +27,7 @@ int ts_framework_resolve(const trainsize_job *job, const char **reason)
         return TS_FW_DEEPSPEED;
     }
     if (job->zero >= 3) {
-        *reason = "ZeRO-3 without model parallelism: PyTorch FSDP (FULL_SHARD)";
+        *reason = "ZeRO-3 without model parallelism: PyTorch FSDP, FULL_SHARD";
         return TS_FW_PYTORCH;
     }
     *reason = "one GPU or plain data parallelism: PyTorch / Hugging Face Trainer";
