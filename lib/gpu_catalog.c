@@ -1,8 +1,7 @@
 /* The built-in catalogue of GPUs and accelerators (datasheet figures) and its look-up.
  *
- * Every figure comes from /work/shared/reference/hardware.md section 1 (and its
- * machine-readable twin hardware-gpus.csv); docs/hardware-catalog.md lists the rows with
- * their status. Conventions (also in the public header):
+ * Every figure is a vendor datasheet value; docs/hardware-catalog.md lists each row with
+ * its public source and status. Conventions (also in the public header):
  * - memory_bytes: the vendor "GB" label times 2^30 (HBM and GDDR are binary in practice);
  *   B200 is 180 GiB usable, not the 192 of the marketing material.
  * - bandwidths: bytes per second, decimal (1 GB/s = 1e9 B/s).

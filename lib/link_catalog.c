@@ -1,8 +1,8 @@
 /* The built-in catalogue of interconnect classes (datasheet rates and the share of them
  * that collectives reach) and its look-up.
  *
- * Every figure comes from /work/shared/reference/hardware.md section 2; docs/hardware-catalog.md
- * ("Interconnects") lists the rows with their status. Conventions (also in the public header):
+ * Every figure is a published specification; docs/hardware-catalog.md ("Interconnects")
+ * lists each row with its public source and status. Conventions (also in the public header):
  * - bandwidth: peak per direction, bytes per second, decimal (1 GB/s = 1e9 B/s). For a
  *   scale-up link it is per GPU (hardware.md prints the bidirectional total; the row holds
  *   half of it); for a scale-out link it is per port.

@@ -1,10 +1,10 @@
 /* The built-in catalogue of storage classes (what one training node reads and writes) and
  * its look-up.
  *
- * Every figure comes from /work/shared/reference/hardware.md section 3; docs/hardware-catalog.md
- * ("Storage") lists the rows with their status. Conventions (also in the public header):
+ * Every figure is a published specification or measurement; docs/hardware-catalog.md
+ * ("Storage") lists each row with its public source and status. Conventions (also in the public header):
  * - read_rate / write_rate: sustained sequential rate for one client (one node), bytes per
- *   second, decimal (1 GB/s = 1e9 B/s). Where hardware.md gives a range the row takes its
+ *   second, decimal (1 GB/s = 1e9 B/s). Where the source gives a range the row takes its
  *   lower end (conservative).
  * - hardware.md gives read figures almost only. Where it has no write figure the row uses
  *   a fixed fraction of the read rate and the source string says "assumption":

@@ -1,7 +1,7 @@
 /* The built-in GPU catalogue: names, look-up and datasheet values.
  *
- * Exact figures are checked against /work/shared/reference/hardware.md section 1 (status V
- * rows); the comment on each check names the datasheet that hardware.md cites. */
+ * Exact figures are checked against the vendors' datasheets (the verified rows of
+ * docs/hardware-catalog.md); the comment on each check names the datasheet. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

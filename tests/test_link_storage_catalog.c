@@ -1,8 +1,7 @@
 /* The built-in interconnect and storage catalogues, and the GPU catalogue's prices.
  *
- * Exact figures are checked against /work/shared/reference/hardware.md (section 2 for links,
- * section 3 for storage, section 5 for prices); the comment on each check names the section
- * and the source it cites. */
+ * Exact figures are checked against their published sources (listed per row in
+ * docs/hardware-catalog.md); the comment on each check names the source. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -4,8 +4,8 @@ Each function returns a dict of the terms that tool models, in bytes:
     weights, gradients, optimizer, model_state (= what the tool reports for
     weights + gradients + optimizer), activations, total
 (llm-analysis also gives `peak`), with None for a term the tool does not model.
-Every formula is transcribed from /work/shared/reference/estimators.md (the section is
-named in each docstring), which quotes the tool's source at a pinned commit.
+Every formula is transcribed from the tool's own source at a pinned commit (named in
+docs/methodology.md, "Where libtrainsize differs from the peer tools").
 
 The job is a plain dict (see job_from_settings): the model shape, seq, micro_batch,
 precision ("fp32", "bf16-mixed", "bf16", ...), optimizer, recompute, attention, plus

@@ -343,7 +343,7 @@ def write_markdown(path, fixtures, results, version, binary_label):
              "defaults hold on a GPU is open until a GPU fixture exists (below).")
     L.append("")
     L.append("The peers are their published formulas (`tests/accuracy/peers.py`, transcribed from "
-             "`/work/shared/reference/estimators.md`), for one GPU and no parallelism:")
+             "each tool's source at the commit named in docs/methodology.md), for one GPU and no parallelism:")
     L.append("")
     L.append("- **llm-analysis** (@d841e40, §1.3): its defaults — weights in the activation dtype, "
              "fp32 gradients, 12 B/param Adam state (8 for SGD with momentum via other_op_bytes=4), "
