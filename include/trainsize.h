@@ -558,8 +558,9 @@ typedef struct trainsize_memory {
                                         them during backward, after the activations' peak). */
     uint64_t loading_peak;     /**< Bytes on the GPU while the weights are loaded (with
                                     loading gpu: the whole model, or pipeline stage, in the
-                                    load type before sharding); 0 when loading goes through
-                                    the host. */
+                                    load type before sharding; with a quantized base: the
+                                    weights kept plus one matrix being quantized); 0 when an
+                                    unquantized model loads through the host. */
     uint64_t peak_reserved;    /**< peak_allocated + allocator_slack: comparable to
                                     torch.cuda.max_memory_reserved(). */
 } trainsize_memory;

@@ -61,6 +61,12 @@ static void set_model_state_bytes(const trainsize_job *job, int fw, ts_conv *c)
     else
         c->state = state_count(job->optimizer) * state_elem;
     if (c->adafactor) c->state = state_elem; /* per factored element */
+    /* The Hugging Face Trainer overrides bitsandbytes' 8-bit state to 32-bit for every
+     * nn.Embedding (transformers trainer.py, create_optimizer): two fp32 states. */
+    c->embedding_state = c->state;
+    if (job->optimizer == TS_OPT_ADAMW_8BIT &&
+        (job->embedding_state_fp32 == TS_YES || (job->embedding_state_fp32 == TS_AUTO && fw == TS_FW_PYTORCH)))
+        c->embedding_state = 8.0;
 }
 
 /* LoRA: the base is frozen (no gradient, no optimizer state); adapters are trained in
@@ -198,6 +204,11 @@ int ts_conv_make(const trainsize_job *job, const ts_layout *lay, ts_conv *c, tra
      * the forward and again for the backward matmul (bitsandbytes autograd/_functions.py). */
     c->quant_keeps_input = quant && job->quantize_keeps_input;
     c->dequant = quant ? (job->precision == TS_PREC_FP32 ? 4.0 : 2.0) : 0.0;
+    /* bitsandbytes' quant_state is an attribute, not a parameter: FSDP and ZeRO-3 leave
+     * it whole on every rank (AnswerDotAI/fsdp_qlora PR 4; bitsandbytes issue 1945). */
+    if (quant && (job->quant_state_replicated == TS_YES ||
+                  (job->quant_state_replicated == TS_AUTO && job->quantize_keeps_input)))
+        c->quant_state = c->frozen_layer - (job->quantize_base == TS_QUANT_NF4 ? 0.5 : TS_INT8_BYTES);
     /* FSDP does not reshard the root unit (what no layer wraps: embeddings, final norm,
      * output layer) between forward and backward (torch FSDP, _root_pre_forward). */
     c->root_unsharded = fw == TS_FW_PYTORCH && job->zero >= 3;

@@ -29,6 +29,7 @@ typedef struct ts_conv {
     double grad;
     double master;        /* fp32 master copy (0 when the weights are the master) */
     double state;         /* optimizer state per trainable parameter */
+    double embedding_state; /* the same for the token embedding (full fine-tuning) */
     int adafactor;        /* state is factored: see ts_adafactor_elements */
     double act;           /* activation element */
     double residual;      /* residual-stream element (fp32 under autocast with fp32 weights) */
@@ -59,6 +60,7 @@ typedef struct ts_conv {
     int grad_sync_step;         /* sharded gradients accumulate unsharded until the step */
     int quant_keeps_input;      /* quantized frozen linears keep their input for backward */
     double dequant;             /* bytes per element of a dequantized weight (transient) */
+    double quant_state;         /* of frozen_layer, the scales no rank shards or offloads */
     double layer_copy;          /* bytes of the 16-bit copy autocast keeps per fp32 layer weight */
     double output_copy;         /* the same for the output layer's weight */
     int root_unsharded;         /* FSDP keeps its root unit (embeddings, output layer) gathered */

@@ -91,7 +91,10 @@ struct trainsize_job {
     unsigned lora_targets; /* TS_LORA_* bits */
     int quantize_base;     /* ts_quant */
     int quantize_keeps_input; /* quantized linears keep their input (bitsandbytes) */
+    double quantize_scratch;  /* bytes per element of quantizing a matrix on the GPU */
     int kbit_upcast;       /* ts_tristate: non-quantized weights upcast to fp32 (PEFT) */
+    int embedding_state_fp32; /* ts_tristate: 8-bit optimizers keep 32-bit embedding state */
+    int quant_state_replicated; /* ts_tristate: quantization scales on every rank, on the GPU */
     int base_dtype;        /* ts_base_dtype */
     int grad_sync;         /* ts_grad_sync */
     int fsdp_lora_wrap;    /* 0: adapters wrapped apart (PEFT's policy), 1: whole layers */

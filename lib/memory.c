@@ -98,8 +98,9 @@ static void model_state(const trainsize_job *job, const ts_layout *lay, const ts
     int lora = job->lora_rank > 0;
     double wbytes = lora ? c->adapter_weight : c->weight, gbytes = lora ? c->adapter_grad : c->grad;
     double shard = sp->dense / o1 + sp->expert / o1e; /* trainable parameters whose state we keep */
+    double scales = sp->frozen_layer * c->quant_state; /* whole on every rank, never offloaded */
     out->weights = sp->dense * wbytes / w3 + sp->expert * wbytes / w3e +
-                   (sp->frozen_layer * c->frozen_layer + sp->frozen_other * c->frozen_other) / w3;
+                   (sp->frozen_layer * c->frozen_layer - scales + sp->frozen_other * c->frozen_other) / w3;
     out->gradients = sp->dense * gbytes / g2 + sp->expert * gbytes / g2e;
     /* FSDP's flat parameter of a wrapped layer mixes frozen and adapter weights; its one
      * gradient buffer covers all of it (torch FSDP FlatParamHandle, use_orig_params). */
@@ -109,6 +110,7 @@ static void model_state(const trainsize_job *job, const ts_layout *lay, const ts
         out->states = shard * c->state * ts_adafactor_elements(&job->model, pc) / (double)pc->total;
     else
         out->states = shard * (lora ? c->adapter_state : c->state);
+    if (!lora) out->states += sp->embedding / o1 * (c->embedding_state - c->state);
     out->optimizer = out->master + out->states;
     if (job->offload != TS_OFFLOAD_NONE) {
         /* ZeRO-Offload (Ren et al. 2021, §4): gradients are reduced and moved to the host,
@@ -122,6 +124,7 @@ static void model_state(const trainsize_job *job, const ts_layout *lay, const ts
         out->host_offload += out->weights;
         out->weights = 0.0;
     }
+    out->weights += scales;
 }
 
 /* Autocast caches a 16-bit copy of every fp32 weight a matmul reads during the forward
@@ -171,6 +174,20 @@ static double zero3_buffers(const trainsize_job *job, const ts_conv *c, const st
     return out;
 }
 
+/* A quantized base is quantized on the GPU one matrix at a time as it loads (bitsandbytes'
+ * Params4bit.cuda(); torchtune builds its QLoRA model on the device): the weights kept so
+ * far, the whole stage when it is built on the GPU before sharding, plus the largest matrix
+ * in 16-bit and the quantizer's working memory for it. */
+static double quantized_load(const trainsize_job *job, const ts_conv *c, const stage_params *sp,
+                             const ts_layout *lay, double rank_weights)
+{
+    double wbytes = job->lora_rank ? c->adapter_weight : c->weight;
+    double stage = (sp->dense + sp->expert) * wbytes + sp->frozen_layer * c->frozen_layer +
+                   sp->frozen_other * c->frozen_other;
+    double kept = job->loading == TS_LOAD_GPU ? stage : rank_weights;
+    return kept + largest_matrix(&job->model, lay) * (c->dequant + job->quantize_scratch);
+}
+
 static double comm_groups(const ts_layout *lay)
 {
     return (double)((lay->dense_shard > 1) + (lay->tp > 1) + (lay->pp > 1) + (lay->cp > 1) +
@@ -214,6 +231,7 @@ int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_con
     step = base + out->gradients + buckets + opt_temp;
     /* Loading onto the GPU: the whole stage as loaded, before sharding or casting. */
     load = c->load * (sp.dense + sp.expert + sp.frozen_layer + sp.frozen_other);
+    if (c->dequant > 0.0) load = quantized_load(job, c, &sp, lay, out->weights);
     out->peak_allocated = max2(max2(fb, load), max2(end, step));
     out->peak_has_activations = 0;
     out->peak_has_gradients = 1;

@@ -151,6 +151,16 @@ static const ts_param_def PARAMS[] = {
       "PEFT's prepare_model_for_kbit_training: the weights left unquantized (embeddings, norms, "
       "output layer) become fp32 and the model runs under autocast; auto = yes with a quantized "
       "base under the pytorch framework"}, TS_SET_CHOICE, OFF(kbit_upcast)},
+    {{"quant-state-replicated", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
+      "bitsandbytes keeps a quantized weight's scales (quant_state: absmax, nested absmax) "
+      "outside the parameter, so ZeRO-3/FSDP neither shard nor offload them: every rank holds "
+      "all of them on the GPU; auto = yes when quantize-keeps-input (bitsandbytes), no for "
+      "torchao NF4, which shards its scalers with the data"},
+     TS_SET_CHOICE, OFF(quant_state_replicated)},
+    {{"embedding-state-fp32", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
+      "with adamw-8bit, the token embedding keeps 32-bit optimizer state (the Hugging Face "
+      "Trainer registers this bitsandbytes override for every nn.Embedding); auto = yes under "
+      "the pytorch framework"}, TS_SET_CHOICE, OFF(embedding_state_fp32)},
     {{"base-dtype", TRAINSIZE_PARAM_CHOICE, "auto|16bit|fp32", 0, 0, "auto", "",
       "type of the frozen LoRA base weights that are not quantized; auto = fp32 with "
       "kbit-upcast (embeddings, norms, output layer) or fp32 precision, else 16-bit"},
@@ -172,6 +182,12 @@ static const ts_param_def PARAMS[] = {
     {{"load-dtype", TRAINSIZE_PARAM_CHOICE, "auto|16bit|fp32", 0, 0, "auto", "",
       "type the checkpoint is loaded in with loading gpu (from_pretrained without torch_dtype "
       "loads fp32); auto = the type the weights are trained in"}, TS_SET_CHOICE, OFF(load_dtype)},
+    {{"quantize-scratch", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1000, "0.5", "bytes per element",
+      "working memory of quantizing one weight matrix on the GPU while the model loads, beside "
+      "its 16-bit copy: 0.5 for bitsandbytes' kernel (packed output and scales), 3.5 for "
+      "torchao NF4 from 0.2 (quantizes in chunks), 68 for torchao 0.1, whose nearest-value "
+      "search holds a 16-wide difference tensor of the whole matrix (pytorch/ao PR 196, 315)"},
+     TS_SET_DOUBLE, OFF(quantize_scratch)},
     /* Overheads and efficiency. */
     {{"cuda-context", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES, "536870912", "bytes",
       "CUDA context and kernel images per process; peer calculators assume 0.3-2 GiB "

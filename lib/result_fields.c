@@ -72,7 +72,7 @@ static const field_def FIELDS[] = {
       "activations are part of peak_allocated"}, R(memory.peak_includes_activations)},
     {{"memory.peak_includes_gradients", TRAINSIZE_FIELD_BOOL, "",
       "gradients are part of peak_allocated"}, R(memory.peak_includes_gradients)},
-    {{"memory.loading_peak", U64, "bytes", "while the weights are loaded onto the GPU (loading gpu)"},
+    {{"memory.loading_peak", U64, "bytes", "while the weights are loaded onto the GPU (loading gpu, or quantizing a base)"},
      R(memory.loading_peak)},
     {{"memory.peak_reserved", U64, "bytes",
       "peak_allocated + allocator_slack: comparable to torch.cuda.max_memory_reserved()"},

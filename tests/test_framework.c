@@ -156,6 +156,62 @@ static void test_peak_reserved(void **state)
     assert_true(r.memory.peak_reserved < r.memory.peak_total);
 }
 
+/* Quantizing on the GPU as the model loads: the largest matrix (Llama-2-7B's MLP,
+ * 4096 x 11008) in 16 bits plus the quantizer's working memory; torchao 0.1 held a
+ * 16-wide difference tensor (68 bytes per element), bitsandbytes 0.5. */
+static void test_quantize_scratch(void **state)
+{
+    trainsize_result old, bnb, cpu;
+    const double matrix = 4096.0 * 11008.0;
+    (void)state;
+#define QL "model", "llama-2-7b", "lora-rank", "8", "quantize-base", "nf4"
+    ts_test_estimate(PAIRS(QL, "loading", "gpu", "quantize-scratch", "68"), &old);
+    ts_test_estimate(PAIRS(QL, "loading", "gpu"), &bnb);
+    ts_test_estimate(PAIRS(QL), &cpu);
+    assert_true(llabs((long long)(old.memory.loading_peak - bnb.memory.loading_peak) -
+                      (long long)(67.5 * matrix)) <= 1);
+    assert_true(llabs((long long)(cpu.memory.loading_peak - cpu.memory.weights) -
+                      (long long)(2.5 * matrix)) <= 1);
+    assert_true(old.memory.peak_allocated >= old.memory.loading_peak);
+#undef QL
+}
+
+/* The Hugging Face Trainer keeps 32-bit AdamW state for nn.Embedding under bitsandbytes'
+ * 8-bit optimizers: 8 bytes instead of 2 x (1 + 4/256) per embedding parameter. */
+static void test_embedding_state_fp32(void **state)
+{
+    trainsize_result hf, off, mg;
+    (void)state;
+#define FT "model", "llama-2-7b", "optimizer", "adamw-8bit"
+    ts_test_estimate(PAIRS(FT), &hf);
+    ts_test_estimate(PAIRS(FT, "embedding-state-fp32", "no"), &off);
+    ts_test_estimate(PAIRS(FT, "framework", "megatron"), &mg);
+    assert_int_equal(hf.memory.optimizer - off.memory.optimizer,
+                     (uint64_t)(L2_EMBED * (8.0 - 2.0 * (1.0 + 4.0 / 256.0))));
+    ts_test_estimate(PAIRS(FT, "framework", "megatron", "embedding-state-fp32", "no"), &off);
+    assert_int_equal(mg.memory.optimizer, off.memory.optimizer);
+#undef FT
+}
+
+/* bitsandbytes' scales (absmax, nested absmax) stay whole on every rank and on the GPU
+ * under FSDP with parameter offload; torchao NF4 shards them with the data. */
+static void test_quant_state_replicated(void **state)
+{
+    trainsize_result bnb, ao, off;
+    const double frozen = 6738415616.0 - 2.0 * L2_EMBED - L2_NORMS;
+    (void)state;
+#define Z3 "model", "llama-2-7b", "gpus", "8", "zero", "3", "lora-rank", "8", "quantize-base", "nf4", \
+           "offload", "optimizer+params"
+    ts_test_estimate(PAIRS(Z3), &bnb);
+    ts_test_estimate(PAIRS(Z3, "quantize-keeps-input", "false"), &ao);
+    ts_test_estimate(PAIRS(Z3, "quant-state-replicated", "no"), &off);
+    assert_true(llabs((long long)bnb.memory.weights -
+                      (long long)(frozen * (1.0 / 64.0 + 4.0 / (64.0 * 256.0)))) <= 1);
+    assert_int_equal(ao.memory.weights, 0);
+    assert_int_equal(off.memory.weights, 0);
+#undef Z3
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -164,6 +220,8 @@ int main(void)
         cmocka_unit_test(test_kbit_upcast),         cmocka_unit_test(test_base_dtype),
         cmocka_unit_test(test_loading_phase),       cmocka_unit_test(test_fsdp_root_unit),
         cmocka_unit_test(test_fsdp_lora_wrap),      cmocka_unit_test(test_peak_reserved),
+        cmocka_unit_test(test_quantize_scratch),    cmocka_unit_test(test_embedding_state_fp32),
+        cmocka_unit_test(test_quant_state_replicated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
