@@ -313,7 +313,7 @@ TRAINSIZE_API const trainsize_model_info *trainsize_model_at(size_t index);
 typedef struct trainsize_gpu_info {
     const char *name;           /**< Catalogue name, e.g. "a100-80gb" (also the short form). */
     const char *full_name;      /**< Vendor name, e.g. "NVIDIA A100 80GB SXM4". */
-    uint64_t memory_bytes;      /**< Usable device memory, bytes. */
+    uint64_t memory_bytes;      /**< Device memory as labelled (the vendor's "GB" x 2^30), bytes. */
     uint64_t memory_bandwidth;  /**< Memory bandwidth, bytes per second. */
     double flops_fp32;          /**< Dense FP32 peak, FLOP/s. */
     double flops_bf16;          /**< Dense 16-bit tensor peak (FP32 accumulate), FLOP/s. */
@@ -329,6 +329,10 @@ typedef struct trainsize_gpu_info {
                                      0 when the catalogue has none (see `price_source`). */
     double purchase_usd;        /**< A street price per GPU, US dollars; 0 when unknown. */
     const char *price_source;   /**< Where and when the prices were seen ("" when none). */
+    uint64_t usable_bytes;      /**< Device memory as the CUDA/ROCm runtime reports its total
+                                     (PyTorch's `total_memory`), bytes: 1-3 % under the label,
+                                     the rest kept by the driver. Fit checks use it; 0 when
+                                     unknown, and then `memory_bytes` is used. */
 } trainsize_gpu_info;
 
 /**

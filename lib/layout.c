@@ -132,6 +132,9 @@ int ts_layout_make(const trainsize_job *job, ts_layout *l, trainsize_error *err)
                        U(l->gpus));
     l->nodes = l->gpus / l->gpus_per_node;
     l->layers_per_stage = job->model.layers / l->pp;
-    l->capacity = job->gpu_memory ? job->gpu_memory : job->gpu->memory_bytes;
+    /* What the runtime lets a process allocate from, not the label. */
+    l->capacity = job->gpu_memory     ? job->gpu_memory
+                  : job->gpu->usable_bytes ? job->gpu->usable_bytes
+                                           : job->gpu->memory_bytes;
     return ts_ok(err);
 }

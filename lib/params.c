@@ -113,7 +113,7 @@ static const ts_param_def PARAMS[] = {
     {{"gpu", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "a100-80gb", "",
       "catalogue GPU (see `trainsize gpus`)"}, TS_SET_GPU, 0},
     {{"gpu-memory", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES, "0", "bytes",
-      "override the GPU's memory capacity; 0 = the catalogue's"}, TS_SET_U64, OFF(gpu_memory)},
+      "override the GPU's memory capacity; 0 = the catalogue's usable figure (the runtime's total, a little under the label)"}, TS_SET_U64, OFF(gpu_memory)},
     {{"gpus", TRAINSIZE_PARAM_INT, NULL, 1, LIM_GPUS, "1", "GPUs", "GPUs in the job"},
      TS_SET_U64, OFF(gpus)},
     {{"gpus-per-node", TRAINSIZE_PARAM_INT, NULL, 0, 1024, "0", "GPUs",

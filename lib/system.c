@@ -180,7 +180,9 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
     double copies = job->sharded_loading ? 2.0 * params / gpn : 2.0 * params;
     double ram_need = gpn * ((double)mem->host_offload + copies +
                              (double)job->data_loader_workers * TS_WORKER_RAM) + TS_HOST_RESERVE;
-    double ram_floor = job->host_ram_factor * gpn * (double)lay->capacity;
+    /* The rule is about the GPU memory a server is sold with: the label, not the runtime's total. */
+    double label = job->gpu_memory ? (double)job->gpu_memory : (double)job->gpu->memory_bytes;
+    double ram_floor = job->host_ram_factor * gpn * label;
     double cores = fmax(TS_MIN_CORES, gpn * ((double)job->data_loader_workers + 1.0));
     double tokens_per_s = (double)lay->global_batch * (double)job->seq / compute_step;
     double ckpt = checkpoint_bytes(job, pc, conv);

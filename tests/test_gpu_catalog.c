@@ -116,6 +116,12 @@ static void test_every_row_valid(void **state)
         assert_true(g->full_name[0] != '\0');
         assert_true(g->memory_bytes > 0);
         assert_true(g->memory_bytes % GIB(1) == 0);
+        /* The runtime's total is under the label: the driver keeps 0.5-3 % of HBM, and
+         * GDDR6 with ECC on (L4, A10, A40, L40S) gives up another 6.25 %. */
+        if (g->usable_bytes) {
+            assert_true(g->usable_bytes < g->memory_bytes);
+            assert_true(g->usable_bytes > g->memory_bytes / 100 * 90);
+        }
         assert_true(g->memory_bandwidth > 0);
         assert_true(g->flops_bf16 > 0.0);
         assert_true(g->flops_fp32 >= 0.0);
@@ -135,6 +141,30 @@ static void test_every_row_valid(void **state)
         for (j = 0; j < i; j++)
             assert_ptr_not_equal(trainsize_gpu_find(trainsize_gpu_at(j)->name), g);
     }
+}
+
+/* Runtime totals from public printouts (docs/hardware-catalog.md): PyTorch's
+ * get_device_properties on an H100 80GB HBM3 prints total_memory=81089MB (torch 2.7,
+ * CUDA 12.8); deviceQuery on an A100-SXM4-40GB (driver 535) 40339 MiB
+ * (bottlerocket-os/bottlerocket#3873). Fit checks use them, not the label. */
+static void test_usable_memory(void **state)
+{
+    trainsize_job *job = trainsize_job_new();
+    trainsize_result r;
+    trainsize_error err;
+    (void)state;
+    assert_true(trainsize_gpu_find("h100-80gb")->usable_bytes == UINT64_C(81089) << 20);
+    assert_true(trainsize_gpu_find("a100-40gb")->usable_bytes == UINT64_C(40339) << 20);
+    assert_true(trainsize_gpu_find("gaudi2")->usable_bytes == 0); /* none published */
+    assert_non_null(job);
+    assert_int_equal(trainsize_job_set(job, "model", "llama-2-7b", &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_job_set(job, "gpu", "h100-80gb", &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_estimate(job, &r, sizeof r, &err), TRAINSIZE_OK);
+    assert_true(r.memory.gpu_capacity == UINT64_C(81089) << 20);
+    assert_int_equal(trainsize_job_set(job, "gpu", "gaudi2", &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_estimate(job, &r, sizeof r, &err), TRAINSIZE_OK);
+    assert_true(r.memory.gpu_capacity == GIB(96));
+    trainsize_job_free(job);
 }
 
 static void test_index_out_of_range(void **state)
@@ -247,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_unknown_names),
         cmocka_unit_test(test_every_row_valid),
         cmocka_unit_test(test_index_out_of_range),
+        cmocka_unit_test(test_usable_memory),
         cmocka_unit_test(test_datasheet_values),
         cmocka_unit_test(test_unverified_marked),
     };

@@ -12,14 +12,16 @@
 
 #define FIXTURE_MAX (4u << 20)
 #define MEDIAN_BOUND 0.10 /* the target for published runs */
-#define WORST_BOUND 0.43  /* reached: torchtune's QLoRA tutorial, -42.4 % (reserved) */
-#define OOM_CALLED_FIT_MAX 1 /* reached: axolotl #2412, called fitting at 98.5 % of the GPU */
+#define WORST_BOUND 0.25  /* the target; reached: Answer.AI fsdp_qlora 7B QLoRA ctx 512, -22.9 % (reserved) */
+#define OOM_CALLED_FIT_MAX 0 /* the target: every run that went out of memory */
+/* Runs that ran, called "does not fit": all sat within 6 % of their GPU (docs/accuracy.md). */
+#define RAN_CALLED_NO_FIT_MAX 6
 #define ROWS_MIN 40
 
 typedef struct tally {
     double errors[256];
     size_t count;
-    int ooms, oom_called_fit;
+    int ooms, oom_called_fit, ran_called_no_fit;
 } tally;
 
 static uint64_t member_u64(const ts_json_value *obj, const char *key)
@@ -72,6 +74,7 @@ static void compare_row(const ts_json_value *row, tally *t)
                       r.memory.fits ? "FITS (wrong)" : "does not fit");
         return;
     }
+    if (!r.memory.fits) t->ran_called_no_fit++;
     assert_int_equal(ts_json_object_get(row, "kind", &kind), 1);
     lo = (double)r.memory.peak_allocated;
     hi = (double)r.memory.peak_total;
@@ -107,7 +110,7 @@ static void test_public_runs(void **state)
     size_t cursor = 0;
     char *text;
     ts_json_value root, rows, row;
-    tally t = {{0}, 0, 0, 0};
+    tally t = {{0}, 0, 0, 0, 0};
     double median, worst;
     (void)state;
     text = ts_test_fixture("public.json", FIXTURE_MAX, &root);
@@ -120,12 +123,13 @@ static void test_public_runs(void **state)
                          : 0.5 * (t.errors[t.count / 2 - 1] + t.errors[t.count / 2]);
     worst = t.errors[t.count - 1];
     print_message("%zu published figures: median |error| %.1f%%, worst %.1f%%; %d out-of-memory "
-                  "runs, %d called fitting\n", t.count, 100.0 * median, 100.0 * worst, t.ooms,
-                  t.oom_called_fit);
+                  "runs, %d called fitting; %d runs that ran called not fitting\n", t.count,
+                  100.0 * median, 100.0 * worst, t.ooms, t.oom_called_fit, t.ran_called_no_fit);
     assert_true(median <= MEDIAN_BOUND);
     assert_true(worst <= WORST_BOUND);
     assert_true(t.ooms > 0);
     assert_true(t.oom_called_fit <= OOM_CALLED_FIT_MAX);
+    assert_true(t.ran_called_no_fit <= RAN_CALLED_NO_FIT_MAX);
 }
 
 int main(void)

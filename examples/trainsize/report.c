@@ -98,6 +98,11 @@ static void header_gpu(cli_out *o, const trainsize_result *r)
     if (g && g->full_name)
         seg(o, KEY_WIDTH, ": ", g->full_name);
     snprintf(text, sizeof text, "%s each", cli_fmt_iec(a, sizeof a, (double)r->memory.gpu_capacity));
+    if (g && g->usable_bytes && r->memory.gpu_capacity == g->usable_bytes) {
+        char l[CLI_FMT_MAX];
+        snprintf(text, sizeof text, "%s usable each (label %s)", a,
+                 cli_fmt_iec(l, sizeof l, (double)g->memory_bytes));
+    }
     seg(o, KEY_WIDTH, ", ", text);
     cli_out_putc(o, '\n');
 }

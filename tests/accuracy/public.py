@@ -69,7 +69,7 @@ def compare(binary, path=FIXTURE):
             lo = hi
         flo, fhi = row.get("range_bytes", [row["figure_bytes"]] * 2)
         err = (hi - flo) / flo if hi < flo else (lo - fhi) / fhi if lo > fhi else 0.0
-        r.update(measured=(flo, fhi), predicted=(lo, hi), error=err)
+        r.update(measured=(flo, fhi), predicted=(lo, hi), error=err, fits=m["fits"])
         out.append(r)
     return out
 
@@ -119,6 +119,12 @@ def markdown(rows, png_name):
     called = [r["id"] for r in ooms if r["fits"]]
     L.append("Out-of-memory runs: %d; called \"does not fit\": %d%s." % (
         len(ooms), len(ooms) - len(called), (" (called fitting: %s)" % ", ".join(called)) if called else ""))
+    ran_no_fit = [r for r in comp if not r.get("fits", True)]
+    L.append("Runs that ran, called \"does not fit\": %d of %d%s. The verdict compares "
+             "`peak_total` with the runtime's total (`usable_bytes`), so a run measured within a "
+             "few per cent of its GPU can fall either side; `--headroom` warns before that." % (
+                 len(ran_no_fit), len(comp),
+                 (" (%s)" % ", ".join(r["id"] for r in ran_no_fit)) if ran_no_fit else ""))
     L.append("")
     L.append("![estimate / measured per published run](%s)" % png_name)
     L.append("")

@@ -1045,7 +1045,7 @@ pub struct GpuInfo {
     pub name: &'static str,
     /// Vendor name.
     pub full_name: &'static str,
-    /// Usable device memory, bytes.
+    /// Device memory as labelled (the vendor's "GB" x 2^30), bytes.
     pub memory_bytes: u64,
     /// Memory bandwidth, bytes per second.
     pub memory_bandwidth: u64,
@@ -1073,6 +1073,9 @@ pub struct GpuInfo {
     pub purchase_usd: f64,
     /// Where and when the prices were seen.
     pub price_source: &'static str,
+    /// Device memory as the runtime reports its total (fit checks use it), bytes;
+    /// 0 when unknown.
+    pub usable_bytes: u64,
 }
 
 impl GpuInfo {
@@ -1094,6 +1097,7 @@ impl GpuInfo {
             cloud_usd_per_hour: g.cloud_usd_per_hour,
             purchase_usd: g.purchase_usd,
             price_source: static_str(g.price_source),
+            usable_bytes: g.usable_bytes,
         }
     }
 }

@@ -140,6 +140,7 @@ pub struct trainsize_gpu_info {
     pub cloud_usd_per_hour: c_double,
     pub purchase_usd: c_double,
     pub price_source: *const c_char,
+    pub usable_bytes: u64,
 }
 
 /// `trainsize_link_kind`

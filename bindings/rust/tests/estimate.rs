@@ -330,7 +330,7 @@ fn abi_and_version() {
 #[test]
 fn catalogues() {
     let gpus = trainsize::gpus();
-    assert!(gpus.iter().any(|g| g.name == "a100-80gb" && g.memory_bytes == 80 << 30));
+    assert!(gpus.iter().any(|g| g.name == "a100-80gb" && g.memory_bytes == 80 << 30 && g.usable_bytes == 81050 << 20));
     assert_eq!(trainsize::find_gpu("A100-80GB").map(|g| g.name), Some("a100-80gb"));
     assert_eq!(trainsize::find_gpu("no-such-gpu"), None);
     let models = trainsize::models();
