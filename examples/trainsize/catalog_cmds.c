@@ -140,6 +140,8 @@ static void gpus_json(cli_out *o)
         cli_json_string(o, g->full_name);
         cli_out_puts(o, ", \"memory_bytes\": ");
         cli_json_u64(o, g->memory_bytes);
+        cli_out_puts(o, ", \"usable_bytes\": ");
+        cli_json_u64(o, g->usable_bytes);
         cli_out_puts(o, ", \"memory_bandwidth\": ");
         cli_json_u64(o, g->memory_bandwidth);
         cli_out_puts(o, ", \"flops_fp32\": ");
@@ -173,18 +175,22 @@ static void gpus_table(cli_out *o)
         if (g)
             wname = max_len(wname, g->name, 24);
     }
-    /* name, memory, bandwidth, BF16, FP8, TDP, GPU-to-GPU link, then the vendor name */
-    used = wname + 2 + 7 + 2 + 9 + 2 + 5 + 2 + 5 + 2 + 5 + 2 + 9 + 2;
+    /* name, memory, usable, bandwidth, BF16, FP8, TDP, GPU-to-GPU link, then the vendor name */
+    used = wname + 2 + 7 + 2 + 9 + 2 + 9 + 2 + 5 + 2 + 5 + 2 + 5 + 2 + 9 + 2;
     cell(o, "name", wname);
-    cli_out_printf(o, "%7s  %9s  %5s  %5s  %5s  %9s  %s\n", "memory", "bandwidth", "BF16",
-                   "FP8", "TDP W", "GPU link", "vendor name");
+    cli_out_printf(o, "%7s  %9s  %9s  %5s  %5s  %5s  %9s  %s\n", "memory", "usable", "bandwidth",
+                   "BF16", "FP8", "TDP W", "GPU link", "vendor name");
     for (i = 0; i < n; i++) {
         const trainsize_gpu_info *g = trainsize_gpu_at(i);
         if (!g)
             continue;
         cell(o, g->name, wname);
-        cli_out_printf(o, "%3.0f GiB  %9s  ", (double)g->memory_bytes / 1073741824.0,
-                       cli_fmt_si(b, sizeof b, (double)g->memory_bandwidth, "B/s"));
+        cli_out_printf(o, "%3.0f GiB  ", (double)g->memory_bytes / 1073741824.0);
+        if (g->usable_bytes)
+            cli_out_printf(o, "%5.1f GiB  ", (double)g->usable_bytes / 1073741824.0);
+        else
+            cli_out_printf(o, "%9s  ", "-");
+        cli_out_printf(o, "%9s  ", cli_fmt_si(b, sizeof b, (double)g->memory_bandwidth, "B/s"));
         cli_out_printf(o, "%5.0f  ", g->flops_bf16 / 1e12);
         if (g->flops_fp8 > 0)
             cli_out_printf(o, "%5.0f  ", g->flops_fp8 / 1e12);
@@ -197,7 +203,8 @@ static void gpus_table(cli_out *o)
         cli_out_clipped(o, g->full_name, CLI_COLUMNS - used);
         cli_out_putc(o, '\n');
     }
-    cli_out_puts(o, "\nBF16, FP8: dense peak TFLOP/s. GPU link: GPU-to-GPU bandwidth per GPU "
+    cli_out_puts(o, "\nusable: the total the CUDA/ROCm runtime reports, which fit checks use (- : the "
+                    "label).\nBF16, FP8: dense peak TFLOP/s. GPU link: GPU-to-GPU bandwidth per GPU "
                     "(NVLink, Infinity\nFabric), PCIe when there is none. --json gives every "
                     "figure with its source.\n");
 }
