@@ -29,6 +29,12 @@ static double state_count(int optimizer)
     }
 }
 
+/* An auto|yes|no setting: yes, or auto where the framework's default is on. */
+static int tristate_on(int setting, int auto_default)
+{
+    return setting == TS_YES || (setting == TS_AUTO && auto_default);
+}
+
 static void set_model_state_bytes(const trainsize_job *job, int fw, ts_conv *c)
 {
     int p = job->precision;
@@ -65,7 +71,7 @@ static void set_model_state_bytes(const trainsize_job *job, int fw, ts_conv *c)
      * nn.Embedding (transformers trainer.py, create_optimizer): two fp32 states. */
     c->embedding_state = c->state;
     if (job->optimizer == TS_OPT_ADAMW_8BIT &&
-        (job->embedding_state_fp32 == TS_YES || (job->embedding_state_fp32 == TS_AUTO && fw == TS_FW_PYTORCH)))
+        tristate_on(job->embedding_state_fp32, fw == TS_FW_PYTORCH))
         c->embedding_state = 8.0;
 }
 
@@ -175,7 +181,7 @@ int ts_conv_make(const trainsize_job *job, const ts_layout *lay, ts_conv *c, tra
     int upcast;
     *c = (ts_conv){0};
     fw = c->framework = ts_framework_resolve(job, &c->framework_reason);
-    upcast = quant && (job->kbit_upcast == TS_YES || (job->kbit_upcast == TS_AUTO && fw == TS_FW_PYTORCH));
+    upcast = quant && tristate_on(job->kbit_upcast, fw == TS_FW_PYTORCH);
     set_model_state_bytes(job, fw, c);
     if (job->lora_rank) set_lora_bytes(job, upcast, c);
     set_autocast(job, mixed, c);
@@ -206,8 +212,7 @@ int ts_conv_make(const trainsize_job *job, const ts_layout *lay, ts_conv *c, tra
     c->dequant = quant ? (job->precision == TS_PREC_FP32 ? 4.0 : 2.0) : 0.0;
     /* bitsandbytes' quant_state is an attribute, not a parameter: FSDP and ZeRO-3 leave
      * it whole on every rank (AnswerDotAI/fsdp_qlora PR 4; bitsandbytes issue 1945). */
-    if (quant && (job->quant_state_replicated == TS_YES ||
-                  (job->quant_state_replicated == TS_AUTO && job->quantize_keeps_input)))
+    if (quant && tristate_on(job->quant_state_replicated, job->quantize_keeps_input))
         c->quant_state = c->frozen_layer - (job->quantize_base == TS_QUANT_NF4 ? 0.5 : TS_INT8_BYTES);
     /* FSDP does not reshard the root unit (what no layer wraps: embeddings, final norm,
      * output layer) between forward and backward (torch FSDP, _root_pre_forward). */
