@@ -333,6 +333,13 @@ typedef struct trainsize_gpu_info {
                                      (PyTorch's `total_memory`), bytes: 1-3 % under the label,
                                      the rest kept by the driver. Fit checks use it; 0 when
                                      unknown, and then `memory_bytes` is used. */
+    int no_bf16;                /**< 1 when the tensor cores take no bfloat16 (V100: then
+                                     `flops_bf16` is its FP16 rate); bf16 jobs are estimated
+                                     as fp16 with ::TRAINSIZE_WARN_NO_BF16. 0: bf16 works. */
+    int no_flash_attention;     /**< 1 when no FlashAttention-2 kernel runs on it (before
+                                     Ampere); `attention flash` then warns
+                                     (::TRAINSIZE_WARN_NO_FLASH_ATTENTION). 0: it runs. */
+    const char *architecture;   /**< e.g. "Hopper", "CDNA 3"; "" when unknown. */
 } trainsize_gpu_info;
 
 /**
@@ -372,7 +379,8 @@ TRAINSIZE_API int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_
  * An object with the keys of ::trainsize_gpu_info (`name`, `memory_bytes` or `memory_gib`,
  * `memory_bandwidth`, `flops_fp32`, `flops_bf16`, `flops_fp8`, `tdp_watts`, `ecc`,
  * `data_center`, `scale_up_bandwidth`, `pcie_generation`, `cloud_usd_per_hour`,
- * `purchase_usd`, `full_name`, `source`); unknown keys are ignored; bounded like
+ * `purchase_usd`, `full_name`, `source`, `architecture`, and the booleans `bf16` and
+ * `flash_attention`, true when absent); unknown keys are ignored; bounded like
  * ::trainsize_job_load_hf_config. Then as ::trainsize_job_set_gpu.
  *
  * @param[in,out] job  The job.
@@ -489,6 +497,8 @@ TRAINSIZE_API const trainsize_storage_info *trainsize_storage_find(const char *n
 #define TRAINSIZE_WARN_RACK_POWER (UINT64_C(1) << 9)       /**< A server beyond air cooling. */
 #define TRAINSIZE_WARN_NO_PRICE (UINT64_C(1) << 10)        /**< A price is missing: that cost is 0. */
 #define TRAINSIZE_WARN_GPU_LINK (UINT64_C(1) << 11)        /**< GPU-to-GPU link slower than needed. */
+#define TRAINSIZE_WARN_NO_BF16 (UINT64_C(1) << 12)         /**< bf16 asked of a GPU without it: estimated as fp16. */
+#define TRAINSIZE_WARN_NO_FLASH_ATTENTION (UINT64_C(1) << 13) /**< FlashAttention asked of a GPU without it. */
 /** @} */
 
 /**

@@ -46,6 +46,10 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
              info->full_name && info->full_name[0] ? info->full_name : info->name);
     snprintf(job->custom_source, sizeof job->custom_source, "%s",
              info->source && info->source[0] ? info->source : "caller's description");
+    snprintf(job->custom_architecture, sizeof job->custom_architecture, "%s",
+             info->architecture ? info->architecture : "");
+    job->custom_gpu.no_bf16 = info->no_bf16 != 0;
+    job->custom_gpu.no_flash_attention = info->no_flash_attention != 0;
     ts_job_rebind_custom_gpu(job, 1);
     return ts_ok(err);
 }
@@ -77,7 +81,9 @@ int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len
     ts_json_value root;
     trainsize_gpu_info g;
     char name[TRAINSIZE_NAME_MAX] = "", full[TRAINSIZE_NAME_MAX] = "", source[TRAINSIZE_NAME_MAX] = "";
+    char arch[TRAINSIZE_NAME_MAX] = "";
     double memory = 0, memory_gib = 0, bw = 0, scale_up = 0, ecc = 0, dc = 0, pcie = 0;
+    double bf16 = 1, flash = 1; /* absent: the GPU has them */
     int rc;
     if (!job || (!json && len)) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "gpu-file", "gpu-file: NULL job or text");
     memset(&g, 0, sizeof g);
@@ -91,6 +97,9 @@ int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len
     if ((rc = read_text(&root, "name", name, sizeof name, err)) ||
         (rc = read_text(&root, "full_name", full, sizeof full, err)) ||
         (rc = read_text(&root, "source", source, sizeof source, err)) ||
+        (rc = read_text(&root, "architecture", arch, sizeof arch, err)) ||
+        (rc = read_number(&root, "bf16", &bf16, err)) ||
+        (rc = read_number(&root, "flash_attention", &flash, err)) ||
         (rc = read_number(&root, "memory_bytes", &memory, err)) ||
         (rc = read_number(&root, "memory_gib", &memory_gib, err)) ||
         (rc = read_number(&root, "memory_bandwidth", &bw, err)) ||
@@ -113,6 +122,9 @@ int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len
     g.full_name = full;
     g.source = source;
     g.price_source = "";
+    g.architecture = arch;
+    g.no_bf16 = bf16 == 0;
+    g.no_flash_attention = flash == 0;
     g.memory_bytes = (uint64_t)memory;
     g.memory_bandwidth = (uint64_t)bw;
     g.scale_up_bandwidth = (uint64_t)scale_up;

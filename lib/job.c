@@ -36,6 +36,7 @@ void ts_job_rebind_custom_gpu(trainsize_job *job, int in_use)
     job->custom_gpu.name = job->custom_name;
     job->custom_gpu.full_name = job->custom_full_name;
     job->custom_gpu.source = job->custom_source;
+    job->custom_gpu.architecture = job->custom_architecture;
     job->custom_gpu.price_source = "";
     if (in_use) job->gpu = &job->custom_gpu;
 }

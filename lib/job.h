@@ -77,6 +77,7 @@ struct trainsize_job {
     trainsize_gpu_info custom_gpu; /* a caller's device; its strings point into the arrays */
     char custom_name[TRAINSIZE_NAME_MAX], custom_full_name[TRAINSIZE_NAME_MAX];
     char custom_source[TRAINSIZE_NAME_MAX];
+    char custom_architecture[TRAINSIZE_NAME_MAX];
     uint64_t gpu_memory;   /* 0: the catalogue's */
     uint64_t gpus;
     uint64_t gpus_per_node; /* 0: min(gpus, 8) */

@@ -31,6 +31,10 @@ static const warning_def WARNINGS[] = {
      "a price is missing for this GPU, so that cost is 0; set gpu-hour-usd / gpu-price-usd"},
     {TRAINSIZE_WARN_GPU_LINK, "gpu-link-too-slow",
      "the GPUs' own link (NVLink or PCIe) is slower than the step's GPU-to-GPU traffic needs"},
+    {TRAINSIZE_WARN_NO_BF16, "no-bf16",
+     "the GPU has no bfloat16: estimated as fp16 (same memory, its FP16 rate, loss scaling)"},
+    {TRAINSIZE_WARN_NO_FLASH_ATTENTION, "no-flash-attention",
+     "no FlashAttention-2 before Ampere: estimated with SDPA's memory-efficient kernel"},
 };
 
 #define WARNING_COUNT (sizeof WARNINGS / sizeof WARNINGS[0])
@@ -68,4 +72,9 @@ void ts_warnings_make(const trainsize_job *job, const ts_layout *lay, const trai
     if (!job->gpu->ecc && r->time.seconds / 3600.0 > TS_LONG_RUN_HOURS)
         *warnings |= TRAINSIZE_WARN_NO_ECC;
     if (r->system.power_per_node_watts > job->rack_power_watts) *warnings |= TRAINSIZE_WARN_RACK_POWER;
+    /* What the GPU cannot run: the estimate goes on with the nearest thing that runs. */
+    if (job->gpu->no_bf16 && (job->precision == TS_PREC_BF16 || job->precision == TS_PREC_BF16_MIXED))
+        *warnings |= TRAINSIZE_WARN_NO_BF16;
+    if (job->gpu->no_flash_attention && job->attention == TS_ATTN_FLASH)
+        *warnings |= TRAINSIZE_WARN_NO_FLASH_ATTENTION;
 }

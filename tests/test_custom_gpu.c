@@ -87,12 +87,35 @@ static void test_device_file(void **state)
     trainsize_job_free(job);
 }
 
+/* A device file may say what the GPU lacks; silence means it has bf16 and FlashAttention. */
+static void test_device_capabilities(void **state)
+{
+    static const char old[] = "{\"name\": \"old\", \"memory_gib\": 32, \"flops_bf16\": 1.25e14, "
+                              "\"tdp_watts\": 300, \"bf16\": false, \"flash_attention\": false, "
+                              "\"architecture\": \"Volta\"}";
+    static const char plain[] = "{\"name\": \"new\", \"memory_gib\": 32, \"flops_bf16\": 1e15, "
+                                "\"tdp_watts\": 300}";
+    trainsize_job *job = ts_test_job(PAIRS("model", "gpt2"));
+    trainsize_result r;
+    trainsize_error err;
+    (void)state;
+    assert_int_equal(trainsize_job_load_gpu_json(job, old, strlen(old), &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_estimate(job, &r, sizeof r, &err), TRAINSIZE_OK);
+    assert_true(r.warnings & TRAINSIZE_WARN_NO_BF16);
+    assert_true(r.warnings & TRAINSIZE_WARN_NO_FLASH_ATTENTION);
+    assert_int_equal(trainsize_job_load_gpu_json(job, plain, strlen(plain), &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_estimate(job, &r, sizeof r, &err), TRAINSIZE_OK);
+    assert_false(r.warnings & (TRAINSIZE_WARN_NO_BF16 | TRAINSIZE_WARN_NO_FLASH_ATTENTION));
+    trainsize_job_free(job);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_set_gpu_from_struct),
         cmocka_unit_test(test_set_gpu_errors_name_the_field),
         cmocka_unit_test(test_device_file),
+        cmocka_unit_test(test_device_capabilities),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,6 +132,11 @@ static void test_every_row_valid(void **state)
         assert_true(g->pcie_generation >= 0 && g->pcie_generation <= 6);
         assert_non_null(g->source);
         assert_true(g->source[0] != '\0');
+        assert_non_null(g->architecture);
+        assert_true(g->architecture[0] != '\0');
+        /* Volta has neither bfloat16 nor FlashAttention-2; every later part has both. */
+        assert_int_equal(g->no_bf16, strcmp(g->architecture, "Volta") == 0);
+        assert_int_equal(g->no_flash_attention, strcmp(g->architecture, "Volta") == 0);
         /* Consumer cards have no ECC by default. */
         if (!g->data_center)
             assert_int_equal(g->ecc, 0);

@@ -18,7 +18,7 @@ static void test_each_warning_has_a_name_and_text(void **state)
         named++;
         assert_non_null(trainsize_warning_text(UINT64_C(1) << bit));
     }
-    assert_int_equal(named, 12);
+    assert_int_equal(named, 14);
     assert_null(trainsize_warning_name(3)); /* not a single bit */
 }
 
@@ -68,6 +68,29 @@ static void test_conditions(void **state)
     assert_false(warnings_of(PAIRS("model", "llama-2-13b", "gpus", "8", "zero", "3",
                                    "global-batch", "512")) & TRAINSIZE_WARN_GPU_LINK);
     assert_false(warnings_of(PAIRS("model", "gpt2", "gpu", "h100-80gb")) & TRAINSIZE_WARN_NO_PRICE);
+    /* A V100 has neither bfloat16 nor FlashAttention-2 (Volta); fp16 and eager ask for
+     * neither, and an A100 has both. */
+    assert_true(warnings_of(PAIRS("model", "gpt2", "gpu", "v100-32gb")) & TRAINSIZE_WARN_NO_BF16);
+    assert_true(warnings_of(PAIRS("model", "gpt2", "gpu", "v100-32gb", "precision", "bf16")) &
+                TRAINSIZE_WARN_NO_BF16);
+    assert_true(warnings_of(PAIRS("model", "gpt2", "gpu", "v100-32gb")) &
+                TRAINSIZE_WARN_NO_FLASH_ATTENTION);
+    assert_false(warnings_of(PAIRS("model", "gpt2", "gpu", "v100-32gb", "precision", "fp16-mixed",
+                                   "attention", "eager")) &
+                 (TRAINSIZE_WARN_NO_BF16 | TRAINSIZE_WARN_NO_FLASH_ATTENTION));
+    assert_false(warnings_of(PAIRS("model", "gpt2", "gpu", "a100-80gb")) &
+                 (TRAINSIZE_WARN_NO_BF16 | TRAINSIZE_WARN_NO_FLASH_ATTENTION));
+}
+
+/* The estimate of a bf16 job on a V100 is the fp16 one: same bytes, the FP16 rate. */
+static void test_no_bf16_is_fp16(void **state)
+{
+    trainsize_result bf, fp;
+    (void)state;
+    ts_test_estimate(PAIRS("model", "gpt2", "gpu", "v100-32gb"), &bf);
+    ts_test_estimate(PAIRS("model", "gpt2", "gpu", "v100-32gb", "precision", "fp16-mixed"), &fp);
+    assert_int_equal(bf.memory.peak_total, fp.memory.peak_total);
+    assert_true(bf.time.step_seconds == fp.time.step_seconds);
 }
 
 int main(void)
@@ -75,6 +98,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_warning_has_a_name_and_text),
         cmocka_unit_test(test_conditions),
+        cmocka_unit_test(test_no_bf16_is_fp16),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -157,6 +157,11 @@ static void gpus_json(cli_out *o)
         cli_out_puts(o, ", \"scale_up_bandwidth\": ");
         cli_json_u64(o, g->scale_up_bandwidth);
         cli_out_printf(o, ", \"pcie_generation\": %d", g->pcie_generation);
+        cli_out_puts(o, ", \"architecture\": ");
+        cli_json_string(o, g->architecture ? g->architecture : "");
+        cli_out_puts(o, g->no_bf16 ? ", \"bf16\": false" : ", \"bf16\": true");
+        cli_out_puts(o, g->no_flash_attention ? ", \"flash_attention\": false"
+                                              : ", \"flash_attention\": true");
         cli_out_puts(o, ", \"source\": ");
         cli_json_string(o, g->source);
         cli_out_putc(o, '}');

@@ -212,7 +212,8 @@ static void estimate_help(cli_out *o)
     option(o, "gpu-file", "FILE",
            "a JSON device description: name, memory_bytes or memory_gib, flops_bf16, "
            "tdp_watts required; memory_bandwidth, flops_fp32, flops_fp8, ecc, data_center, "
-           "scale_up_bandwidth, pcie_generation, cloud_usd_per_hour, purchase_usd optional");
+           "scale_up_bandwidth, pcie_generation, cloud_usd_per_hour, purchase_usd, "
+           "architecture, bf16, flash_attention (booleans, true when absent) optional");
     cli_out_puts(o, "\nOutput:\n");
     option(o, "json", "", "print one JSON object on standard output instead of the report");
     option(o, "help", "", "show this help");

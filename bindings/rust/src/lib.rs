@@ -1076,6 +1076,12 @@ pub struct GpuInfo {
     /// Device memory as the runtime reports its total (fit checks use it), bytes;
     /// 0 when unknown.
     pub usable_bytes: u64,
+    /// The tensor cores take bfloat16 (false on Volta).
+    pub bf16: bool,
+    /// FlashAttention-2 kernels run on it (false before Ampere).
+    pub flash_attention: bool,
+    /// The architecture, e.g. "Hopper"; "" when unknown.
+    pub architecture: &'static str,
 }
 
 impl GpuInfo {
@@ -1098,6 +1104,9 @@ impl GpuInfo {
             purchase_usd: g.purchase_usd,
             price_source: static_str(g.price_source),
             usable_bytes: g.usable_bytes,
+            bf16: g.no_bf16 == 0,
+            flash_attention: g.no_flash_attention == 0,
+            architecture: static_str(g.architecture),
         }
     }
 }

@@ -141,6 +141,9 @@ pub struct trainsize_gpu_info {
     pub purchase_usd: c_double,
     pub price_source: *const c_char,
     pub usable_bytes: u64,
+    pub no_bf16: c_int,
+    pub no_flash_attention: c_int,
+    pub architecture: *const c_char,
 }
 
 /// `trainsize_link_kind`

@@ -331,6 +331,7 @@ fn abi_and_version() {
 fn catalogues() {
     let gpus = trainsize::gpus();
     assert!(gpus.iter().any(|g| g.name == "a100-80gb" && g.memory_bytes == 80 << 30 && g.usable_bytes == 81050 << 20));
+    assert!(gpus.iter().any(|g| g.name == "v100-32gb" && !g.bf16 && !g.flash_attention && g.architecture == "Volta"));
     assert_eq!(trainsize::find_gpu("A100-80GB").map(|g| g.name), Some("a100-80gb"));
     assert_eq!(trainsize::find_gpu("no-such-gpu"), None);
     let models = trainsize::models();
