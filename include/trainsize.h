@@ -644,6 +644,10 @@ typedef struct trainsize_result {
                                        the job when it is "auto"). */
     char framework_reason[TRAINSIZE_NAME_MAX]; /**< Why those conventions: the option, or
                                        the rule of the job that chose them. */
+    uint64_t pipeline_first_layers; /**< Transformer layers of the first pipeline stage. */
+    uint64_t pipeline_layers;       /**< Layers of each stage between the first and the last
+                                         (all of them when the split is even). */
+    uint64_t pipeline_last_layers;  /**< Layers of the last pipeline stage. */
 } trainsize_result;
 
 /**

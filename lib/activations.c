@@ -156,7 +156,7 @@ void ts_activations_stage(const trainsize_job *job, const ts_layout *lay, const 
     out->in_flight = in_flight(lay, stage);
     out->per_layer = layer_bytes(job, c, &d, job->recompute);
     out->per_layer_full = layer_bytes(job, c, &d, TS_RECOMPUTE_NONE);
-    out->layers = out->per_layer * (double)lay->layers_per_stage * out->in_flight;
+    out->layers = out->per_layer * (double)ts_stage_layers(lay, stage) * out->in_flight;
     if (first) {
         /* int64 token ids for the embedding's backward, plus its dropout mask. */
         double e = 8.0 * d.sb +

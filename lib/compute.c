@@ -47,8 +47,11 @@ int ts_time_make(const trainsize_job *job, const ts_layout *lay, const ts_param_
     out->step_flops = (mm + at) * tokens_step;
     /* The pipeline bubble: stages idle for (p - 1)/(v m) of the ideal step (Narayanan et
      * al. 2021, §2.2). */
+    /* The slowest stage sets the pace: with uneven stages the fullest has more than its
+     * share of the layers. */
     out->step_seconds = seconds_per_token * tokens_step *
-                        (1.0 + (double)(lay->pp - 1) / ((double)lay->vpp * (double)lay->micro_batches));
+                        (1.0 + (double)(lay->pp - 1) / ((double)lay->vpp * (double)lay->micro_batches)) *
+                        ((double)lay->pp * (double)lay->layers_per_stage / layers);
     out->steps = job->tokens ? (uint64_t)ceil((double)job->tokens / tokens_step) : 1;
     out->tokens = tokens_step * (double)out->steps; /* whole steps, as trained */
     out->flops = out->step_flops * (double)out->steps;

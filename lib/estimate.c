@@ -1,6 +1,7 @@
 /* trainsize_estimate: validate, count, size every pipeline stage that can be the most
  * loaded (the first holds the embedding and the most in-flight micro-batches, the last
- * the output layer and the loss), keep the larger, then servers and time. No heap. */
+ * the output layer and the loss, and with uneven stages the first middle one its extra
+ * layers), keep the largest, then servers and time. No heap. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -84,7 +85,7 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
     ts_layout lay;
     ts_conv conv;
     ts_param_counts pc;
-    ts_stage_memory first, last;
+    ts_stage_memory first, last, middle;
     const ts_stage_memory *worst;
     uint64_t worst_stage;
     int rc;
@@ -105,6 +106,12 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
         ts_memory_stage(job, &lay, &conv, &pc, lay.pp - 1, &last);
         if (last.peak_total > first.peak_total) { worst = &last; worst_stage = lay.pp - 1; }
     }
+    /* Uneven stages: the first middle stage has more layers than the first and nearly as
+     * many micro-batches in flight. */
+    if (lay.pp > 2 && lay.mid_layers > lay.first_layers) {
+        ts_memory_stage(job, &lay, &conv, &pc, 1, &middle);
+        if (middle.peak_total > worst->peak_total) { worst = &middle; worst_stage = 1; }
+    }
     memset(out, 0, sizeof *out);
     if ((rc = fill_model(job, &pc, &out->model, err))) return rc;
     if ((rc = fill_memory(worst, worst_stage, &lay, &out->memory, err))) return rc;
@@ -118,6 +125,9 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
     out->gpus = lay.gpus;
     out->data_parallel = lay.dp;
     out->gradient_accumulation = lay.micro_batches;
+    out->pipeline_first_layers = lay.first_layers;
+    out->pipeline_layers = lay.mid_layers ? lay.mid_layers : lay.first_layers;
+    out->pipeline_last_layers = lay.last_layers;
     ts_warnings_make(job, &lay, out, &out->warnings);
     if (!isfinite(out->time.seconds) || !isfinite(out->system.energy_kwh))
         return ts_fail(err, TRAINSIZE_E_OVERFLOW, "tokens", "tokens: time or energy does not fit a double");

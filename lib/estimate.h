@@ -14,12 +14,15 @@ typedef struct ts_layout {
     uint64_t micro_batches; /* per optimizer step per data-parallel rank */
     uint64_t global_batch;
     uint64_t gpus_per_node, nodes;
-    uint64_t layers_per_stage;
+    uint64_t layers_per_stage; /* the most of any stage (a middle one when uneven) */
+    uint64_t first_layers, mid_layers, last_layers; /* stage 0, stages 1..p-2, stage p-1 */
     int sp;                 /* sequence parallel with tp > 1 */
     uint64_t capacity;      /* GPU memory, bytes */
 } ts_layout;
 
 int ts_layout_make(const trainsize_job *job, ts_layout *out, trainsize_error *err);
+/* Layers of one pipeline stage. */
+uint64_t ts_stage_layers(const ts_layout *lay, uint64_t stage);
 
 /* Bytes per element/parameter under the job's precision, optimizer and framework, and
  * what the framework's kernels keep for backward. See docs/methodology.md. */

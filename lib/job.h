@@ -82,6 +82,7 @@ struct trainsize_job {
     uint64_t gpus;
     uint64_t gpus_per_node; /* 0: min(gpus, 8) */
     uint64_t tp, pp, pp_interleave, cp, ep;
+    uint64_t pp_first_layers, pp_last_layers; /* 0: derived (even, or Megatron's uneven split) */
     int sp;
     uint64_t zero;
     int recompute;         /* ts_recompute */

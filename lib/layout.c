@@ -15,6 +15,66 @@ static int check_divides(uint64_t d, uint64_t n, const char *field, const char *
     return TRAINSIZE_OK;
 }
 
+/* Layers per pipeline stage. Even when they divide; otherwise Megatron-LM's uneven split
+ * (--decoder-first/last-pipeline-num-layers): the middle stages get the same count and the
+ * first and last stages what is left, as Llama 3 405B ran 126 layers on 16 stages
+ * (Dubey et al. 2024, §3.3.2: one layer fewer on the first and the last stage). */
+static int split_stages(const trainsize_job *job, ts_layout *l, trainsize_error *err)
+{
+    uint64_t n = job->model.layers, p = l->pp, f = job->pp_first_layers, e = job->pp_last_layers;
+    uint64_t mids = p - (f > 0) - (e > 0), rest;
+    if (p == 1) {
+        if (f || e)
+            return ts_fail(err, TRAINSIZE_E_LAYOUT, f ? "pp-first-layers" : "pp-last-layers",
+                           "%s: needs pipeline parallelism (pp > 1)",
+                           f ? "pp-first-layers" : "pp-last-layers");
+        l->first_layers = l->mid_layers = l->last_layers = n;
+        return TRAINSIZE_OK;
+    }
+    if ((f || e) && l->vpp > 1)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-interleave",
+                       "pp-interleave: uneven first or last stages need pp-interleave 1");
+    if (!f && !e && n % p != 0 && l->vpp == 1) {
+        /* The middle stages take ceil(n / p); the first and the last share the rest. */
+        uint64_t m = (n + p - 1) / p, left = p == 2 ? n : n > m * (p - 2) ? n - m * (p - 2) : 0;
+        f = left / 2;
+        e = left - f;
+        if (f == 0)
+            return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp",
+                           "pp: %llu layers do not split over %llu stages (set pp-first-layers "
+                           "and pp-last-layers)", U(n), U(p));
+        mids = p - 2;
+    }
+    if (f >= n)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-first-layers",
+                       "pp-first-layers: %llu leaves no layers for the other stages of %llu",
+                       U(f), U(n));
+    if (e >= n || f + e > n)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-last-layers",
+                       "pp-last-layers: %llu with pp-first-layers %llu is more than the %llu layers",
+                       U(e), U(f), U(n));
+    rest = n - f - e;
+    if (mids == 0) {
+        if (rest != 0)
+            return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-last-layers",
+                           "pp-first-layers + pp-last-layers must be the %llu layers when pp = 2", U(n));
+    } else if (rest == 0 || rest % mids != 0) {
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp",
+                       "pp: %llu layers do not divide over the %llu stages between the first and "
+                       "the last (set pp-first-layers and pp-last-layers)", U(rest), U(mids));
+    }
+    l->mid_layers = mids ? rest / mids : 0;
+    l->first_layers = f ? f : l->mid_layers;
+    l->last_layers = e ? e : l->mid_layers;
+    return TRAINSIZE_OK;
+}
+
+uint64_t ts_stage_layers(const ts_layout *lay, uint64_t stage)
+{
+    if (stage == 0) return lay->first_layers;
+    return stage + 1 == lay->pp ? lay->last_layers : lay->mid_layers;
+}
+
 static int check_model_split(const trainsize_job *job, const ts_layout *l, trainsize_error *err)
 {
     const ts_model *m = &job->model;
@@ -26,7 +86,8 @@ static int check_model_split(const trainsize_job *job, const ts_layout *l, train
                        "tp: %llu and the key/value heads (%llu) must divide one another", U(l->tp),
                        U(kv));
     if ((rc = check_divides(l->tp, m->ffn, "tp", "the MLP size (ffn)", err))) return rc;
-    if ((rc = check_divides(l->pp * l->vpp, m->layers, "pp", "the layers (pp x pp-interleave)", err)))
+    if (l->vpp > 1 && (rc = check_divides(l->pp * l->vpp, m->layers, "pp",
+                                          "the layers (pp x pp-interleave)", err)))
         return rc;
     if (l->vpp > 1 && l->pp == 1)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-interleave",
@@ -131,7 +192,10 @@ int ts_layout_make(const trainsize_job *job, ts_layout *l, trainsize_error *err)
                        "gpus-per-node: %llu does not divide gpus (%llu)", U(l->gpus_per_node),
                        U(l->gpus));
     l->nodes = l->gpus / l->gpus_per_node;
-    l->layers_per_stage = job->model.layers / l->pp;
+    if ((rc = split_stages(job, l, err))) return rc;
+    l->layers_per_stage = l->mid_layers;
+    if (l->first_layers > l->layers_per_stage) l->layers_per_stage = l->first_layers;
+    if (l->last_layers > l->layers_per_stage) l->layers_per_stage = l->last_layers;
     /* What the runtime lets a process allocate from, not the label. */
     l->capacity = job->gpu_memory     ? job->gpu_memory
                   : job->gpu->usable_bytes ? job->gpu->usable_bytes

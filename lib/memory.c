@@ -18,6 +18,7 @@ typedef struct stage_params {
     double embedding;    /* the token embedding on this rank (first stage) */
     double embedding_rank; /* the token embedding's share of one rank (any stage) */
     int last;            /* the last stage (runs the output layer) */
+    double layers;       /* transformer layers of this stage */
 } stage_params;
 
 /* Attention parameters on one tensor-parallel rank: k and v are replicated when there are
@@ -53,7 +54,7 @@ static void stage_params_make(const trainsize_job *job, const ts_layout *lay, co
                               uint64_t stage, stage_params *sp)
 {
     const ts_model *m = &job->model;
-    double t = (double)lay->tp, layers = (double)lay->layers_per_stage;
+    double t = (double)lay->tp, layers = (double)ts_stage_layers(lay, stage);
     double experts_rank = ts_model_is_moe(m) ? (double)m->experts / (double)lay->ep : 0.0;
     double dense_layer = attention_rank(m, pc, t) + (double)pc->norms + (double)pc->router +
                          ((double)pc->mlp_dense + (double)pc->shared_expert * (double)m->shared_experts) / t;
@@ -61,6 +62,7 @@ static void stage_params_make(const trainsize_job *job, const ts_layout *lay, co
     double outside = 0.0, outside_norms = 0.0;
     *sp = (stage_params){0};
     sp->embedding_rank = (double)pc->token_embedding / t;
+    sp->layers = layers;
     sp->last = stage == lay->pp - 1;
     if (stage == 0) {
         sp->embedding = (double)pc->token_embedding / t;
@@ -132,12 +134,12 @@ static void model_state(const trainsize_job *job, const ts_layout *lay, const ts
  * experts only) and output layer. Checkpointed (fully recomputed) layers run their forward
  * without grad and keep none; the output layer outside them still does. */
 static double autocast_copies(const trainsize_job *job, const ts_conv *c, const ts_param_counts *pc,
-                              const stage_params *sp, const ts_layout *lay)
+                              const stage_params *sp)
 {
     double layers = 0.0, output;
     if (!c->autocast_copies) return 0.0;
     if (job->recompute != TS_RECOMPUTE_FULL)
-        layers = (sp->layer_unsharded - (double)pc->norms) * (double)lay->layers_per_stage;
+        layers = (sp->layer_unsharded - (double)pc->norms) * sp->layers;
     output = sp->output_layer > 0 ? sp->output_layer : (sp->last ? sp->embedding_rank : 0.0);
     return c->layer_copy * layers + c->output_copy * output;
 }
@@ -204,7 +206,7 @@ int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_con
     stage_params_make(job, lay, pc, stage, &sp);
     model_state(job, lay, c, pc, &sp, out);
     ts_activations_stage(job, lay, c, stage, &act);
-    out->act_layers = act.layers + autocast_copies(job, c, pc, &sp, lay);
+    out->act_layers = act.layers + autocast_copies(job, c, pc, &sp);
     out->act_embedding = act.embedding;
     out->act_output = act.output;
     out->act_loss = act.loss;

@@ -123,6 +123,14 @@ static const ts_param_def PARAMS[] = {
      TS_SET_U64, OFF(pp)},
     {{"pp-interleave", TRAINSIZE_PARAM_INT, NULL, 1, 1e4, "1", "",
       "virtual pipeline stages per rank (interleaved 1F1B)"}, TS_SET_U64, OFF(pp_interleave)},
+    {{"pp-first-layers", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "0", "layers",
+      "layers of the first pipeline stage (Megatron-LM's --decoder-first-pipeline-num-layers); "
+      "0 = even stages, or, when the layers do not divide by pp, the middle stages get "
+      "ceil(layers / pp) and the first and last share the rest (Llama 3 405B: 126 layers on "
+      "pp 16 = 7 + 14 x 8 + 7)"}, TS_SET_U64, OFF(pp_first_layers)},
+    {{"pp-last-layers", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "0", "layers",
+      "layers of the last pipeline stage (--decoder-last-pipeline-num-layers); 0 as for "
+      "pp-first-layers"}, TS_SET_U64, OFF(pp_last_layers)},
     {{"sp", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
       "sequence parallelism (Megatron style, with tensor parallelism)"}, TS_SET_BOOL, OFF(sp)},
     {{"cp", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "context-parallel degree"}, TS_SET_U64, OFF(cp)},

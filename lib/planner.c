@@ -151,7 +151,8 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
         if (tp > gpn || model->heads % tp != 0) continue;
         for (b = 0; b < COUNT_OF(PP_CHOICES); b++) {
             uint64_t pp = PP_CHOICES[b], mp = tp * pp * job->cp, dp;
-            if (mp > gpus || gpus % mp != 0 || model->layers % pp != 0) continue;
+            /* Stages need not be even (layout.c splits like Megatron-LM), only non-empty. */
+            if (mp > gpus || gpus % mp != 0 || pp > model->layers) continue;
             dp = gpus / mp;
             for (c = 0; c < COUNT_OF(VPP_CHOICES); c++) {
                 uint64_t vpp = VPP_CHOICES[c];

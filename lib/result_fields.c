@@ -126,6 +126,12 @@ static const field_def FIELDS[] = {
      R(framework)},
     {{"layout.framework_reason", TRAINSIZE_FIELD_STRING, "", "why those conventions"},
      R(framework_reason)},
+    {{"layout.pipeline_first_layers", U64, "layers", "layers of the first pipeline stage"},
+     R(pipeline_first_layers)},
+    {{"layout.pipeline_layers", U64, "layers", "layers of each middle pipeline stage"},
+     R(pipeline_layers)},
+    {{"layout.pipeline_last_layers", U64, "layers", "layers of the last pipeline stage"},
+     R(pipeline_last_layers)},
     {{"warnings", TRAINSIZE_FIELD_FLAGS, "", "the checklist (names: trainsize_warning_name)"},
      R(warnings)},
 };

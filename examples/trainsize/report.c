@@ -130,6 +130,12 @@ static void header_layout(cli_out *o, const trainsize_job *job, const trainsize_
             seg(o, KEY_WIDTH, " x ", text);
         }
     }
+    if (r->pipeline_first_layers != r->pipeline_layers || r->pipeline_last_layers != r->pipeline_layers) {
+        snprintf(text, sizeof text, "stages of %llu, %llu, ..., %llu layers",
+                 (unsigned long long)r->pipeline_first_layers, (unsigned long long)r->pipeline_layers,
+                 (unsigned long long)r->pipeline_last_layers);
+        seg(o, KEY_WIDTH, ", ", text);
+    }
     if (job_above_one(job, "pp-interleave")) {
         snprintf(text, sizeof text, "interleave %s", job_text(job, "pp-interleave", v, sizeof v));
         seg(o, KEY_WIDTH, ", ", text);

@@ -224,6 +224,9 @@ class Result(ctypes.Structure):
         ("warnings", c_uint64),
         ("framework", c_char * 16),
         ("framework_reason", c_char * NAME_MAX),
+        ("pipeline_first_layers", c_uint64),
+        ("pipeline_layers", c_uint64),
+        ("pipeline_last_layers", c_uint64),
     ]
 
 
@@ -242,6 +245,9 @@ RESULT_PATHS.update({
     "warnings": ("warnings",),
     "layout.framework": ("framework",),
     "layout.framework_reason": ("framework_reason",),
+    "layout.pipeline_first_layers": ("pipeline_first_layers",),
+    "layout.pipeline_layers": ("pipeline_layers",),
+    "layout.pipeline_last_layers": ("pipeline_last_layers",),
 })
 del _section, _struct, _name, _
 

@@ -602,6 +602,11 @@ impl Estimate {
         array_str(&self.raw.framework_reason)
     }
 
+    /// Layers of the first, each middle and the last pipeline stage.
+    pub fn pipeline_layers(&self) -> (u64, u64, u64) {
+        (self.raw.pipeline_first_layers, self.raw.pipeline_layers, self.raw.pipeline_last_layers)
+    }
+
     /// The storage class that meets the needs (or the one set).
     pub fn storage_class(&self) -> Cow<'_, str> {
         array_str(&self.raw.system.storage_class)

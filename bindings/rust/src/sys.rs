@@ -300,6 +300,9 @@ pub struct trainsize_result {
     pub warnings: u64,
     pub framework: [c_char; 16],
     pub framework_reason: [c_char; TRAINSIZE_NAME_MAX],
+    pub pipeline_first_layers: u64,
+    pub pipeline_layers: u64,
+    pub pipeline_last_layers: u64,
 }
 
 /* ---- Planning ---- */

@@ -73,9 +73,9 @@ fn bad_layouts() {
     assert_eq!(e.code, Error::LAYOUT, "{}", e);
     assert!(!e.field.is_empty());
 
-    // 32 layers do not divide by pp = 3.
+    // 32 layers do not divide by pp x interleave = 3 x 2 (uneven stages need no interleave).
     let mut job = self::job();
-    job.set("gpus", "3").unwrap().set("pp", "3").unwrap();
+    job.set("gpus", "3").unwrap().set("pp", "3").unwrap().set("pp-interleave", "2").unwrap();
     let e = job.estimate().unwrap_err();
     assert_eq!(e.code, Error::LAYOUT, "{}", e);
 }

@@ -1,0 +1,100 @@
+/* Pipeline stages: even splits, Megatron-LM's uneven first and last stages, and what the
+ * fullest stage costs in memory and time. */
+#include "ts_test.h"
+
+/* Llama 3.1 405B (126 layers) on pp 16: Dubey et al. 2024 (arXiv 2407.21783, §3.3.2) took
+ * one layer off the first and the last stage: 7 + 14 x 8 + 7. */
+#define L405 "model", "llama-3.1-405b", "gpus", "128", "tp", "8", "pp", "16"
+
+static void test_llama3_405b_split(void **state)
+{
+    trainsize_result r;
+    (void)state;
+    ts_test_estimate(PAIRS(L405), &r);
+    assert_int_equal(r.pipeline_first_layers, 7);
+    assert_int_equal(r.pipeline_layers, 8);
+    assert_int_equal(r.pipeline_last_layers, 7);
+    ts_test_estimate(PAIRS(L405, "pp-first-layers", "7", "pp-last-layers", "7"), &r);
+    assert_int_equal(r.pipeline_layers, 8);
+}
+
+static void test_even_and_explicit(void **state)
+{
+    trainsize_result r;
+    (void)state;
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpus", "4", "pp", "4"), &r);
+    assert_int_equal(r.pipeline_first_layers, 8);
+    assert_int_equal(r.pipeline_layers, 8);
+    assert_int_equal(r.pipeline_last_layers, 8);
+    /* The first stage lighter by two layers (it also runs the embedding). */
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpus", "4", "pp", "4", "pp-first-layers", "5"), &r);
+    assert_int_equal(r.pipeline_first_layers, 5);
+    assert_int_equal(r.pipeline_layers, 9);
+    assert_int_equal(r.pipeline_last_layers, 9);
+    /* Two stages and an odd count: the first gets the smaller half. */
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "layers", "33", "gpus", "2", "pp", "2"), &r);
+    assert_int_equal(r.pipeline_first_layers, 16);
+    assert_int_equal(r.pipeline_last_layers, 17);
+    ts_test_estimate(PAIRS("model", "gpt2"), &r); /* no pipeline: one stage of all */
+    assert_int_equal(r.pipeline_first_layers, 12);
+    assert_int_equal(r.pipeline_last_layers, 12);
+}
+
+static void test_bad_splits_name_the_option(void **state)
+{
+    trainsize_error err;
+    (void)state;
+    /* 5 layers on 4 stages: middle stages of 2 leave one layer for the first and last. */
+    assert_int_equal(ts_test_estimate_rc(PAIRS("model", "llama-2-7b", "layers", "5", "gpus", "4",
+                                               "pp", "4"), &err), TRAINSIZE_E_LAYOUT);
+    assert_string_equal(err.field, "pp");
+    assert_int_equal(ts_test_estimate_rc(PAIRS(L405, "pp-first-layers", "130"), &err),
+                     TRAINSIZE_E_LAYOUT);
+    assert_string_equal(err.field, "pp-first-layers");
+    assert_int_equal(ts_test_estimate_rc(PAIRS("model", "llama-2-7b", "gpus", "4", "pp", "4",
+                                               "pp-interleave", "2", "pp-first-layers", "5"), &err),
+                     TRAINSIZE_E_LAYOUT);
+    assert_string_equal(err.field, "pp-interleave");
+}
+
+/* The fullest stage is the one the memory report shows when it is the most loaded: on
+ * 405B the first middle stage (8 layers, 15 micro-batches in flight) beats the first
+ * (7 layers, 16 in flight), and its layer activations are 8 x 15 layers' worth. */
+static void test_fullest_stage_memory(void **state)
+{
+    trainsize_result r;
+    (void)state;
+    ts_test_estimate(PAIRS(L405, "recompute", "none", "global-batch", "64"), &r);
+    assert_int_equal(r.memory.pipeline_stage, 1);
+    assert_int_equal(r.memory.in_flight_microbatches, 15);
+    assert_true(llabs((long long)r.memory.activations_layers -
+                      (long long)(r.memory.activations_per_layer * 8 * 15)) <= 1);
+}
+
+/* The step waits for the fullest stage: 7 + 14 x 8 + 7 computes at the pace of 8 layers a
+ * stage, 14 + 14 x 7 + 14 at the pace of 14, so its compute time is 14 / 8 of the other. */
+static void test_fullest_stage_time(void **state)
+{
+    trainsize_result split, heavy;
+    double a, b;
+    (void)state;
+    ts_test_estimate(PAIRS(L405, "global-batch", "64"), &split);
+    ts_test_estimate(PAIRS(L405, "global-batch", "64", "pp-first-layers", "14", "pp-last-layers", "14"),
+                     &heavy);
+    assert_int_equal(heavy.pipeline_layers, 7);
+    a = split.time.step_seconds - split.time.comm_seconds;
+    b = heavy.time.step_seconds - heavy.time.comm_seconds;
+    assert_true(fabs(b / a - 14.0 / 8.0) < 1e-9);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_llama3_405b_split),
+        cmocka_unit_test(test_even_and_explicit),
+        cmocka_unit_test(test_bad_splits_name_the_option),
+        cmocka_unit_test(test_fullest_stage_memory),
+        cmocka_unit_test(test_fullest_stage_time),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
