@@ -82,7 +82,8 @@ typedef enum trainsize_struct_id {
     TRAINSIZE_STRUCT_PLAN_CANDIDATE = 2, /**< ::trainsize_plan_candidate */
     TRAINSIZE_STRUCT_PLAN_STATS = 3,     /**< ::trainsize_plan_stats */
     TRAINSIZE_STRUCT_FIELD_VALUE = 4,    /**< ::trainsize_field_value */
-    TRAINSIZE_STRUCT_GPU_INFO = 5        /**< ::trainsize_gpu_info */
+    TRAINSIZE_STRUCT_GPU_INFO = 5,       /**< ::trainsize_gpu_info */
+    TRAINSIZE_STRUCT_ADVICE = 6          /**< ::trainsize_advice */
 } trainsize_struct_id;
 
 /**
@@ -739,6 +740,54 @@ TRAINSIZE_API int trainsize_plan(const trainsize_job *job, trainsize_plan_candid
  */
 TRAINSIZE_API int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *candidate,
                                        trainsize_error *err);
+
+/** @} */
+
+/** @name Fit advice
+ * When a job does not fit its GPU: the smallest changes that make it fit, least disruptive
+ * first (recomputation, micro-batch, flash attention, ZeRO, tensor parallelism, CPU offload,
+ * more GPUs, then LoRA and QLoRA), each one a real estimate of the changed job.
+ * @{ */
+
+/** Most settings one piece of advice changes. */
+#define TRAINSIZE_ADVICE_MAX_SETTINGS 6
+
+/** One way to make a job fit. Caller-owned plain data. */
+typedef struct trainsize_advice {
+    size_t settings;                                /**< Settings used in names/values. */
+    char names[TRAINSIZE_ADVICE_MAX_SETTINGS][32];  /**< Parameter names, as trainsize_job_set() takes them. */
+    char values[TRAINSIZE_ADVICE_MAX_SETTINGS][32]; /**< Their values, as text. */
+    uint64_t peak_total;   /**< Per-GPU memory with the change, bytes (memory.peak_total). */
+    uint64_t gpu_capacity; /**< The GPU's capacity, bytes. */
+    uint64_t gpus;         /**< GPUs with the change. */
+    double step_seconds;   /**< Seconds per optimizer step with the change. */
+    double seconds;        /**< The whole run with the change, seconds. */
+} trainsize_advice;
+
+/**
+ * @brief Ways to make a job that does not fit its GPU fit.
+ *
+ * Tries each change alone on the job (recompute selective, full; micro-batch 1; flash
+ * attention; ZeRO 1, 2, 3; tensor parallelism 2, 4, 8 inside a server; CPU offload of the
+ * optimizer, and of the parameters; 2 to 64 times the GPUs with ZeRO-3; LoRA rank 16; QLoRA
+ * nf4), then, while fewer than `cap` were found, the same changes stacked in that order until
+ * the job fits. "Fits" here keeps the job's `headroom` share of the GPU free (no
+ * ::TRAINSIZE_WARN_LOW_HEADROOM), since an estimate is a few per cent off. The global batch
+ * is kept as it was set (or, under micro-batch and tp changes, as it came out), so the
+ * training is the same. Applying
+ * every name/value of an advice with trainsize_job_set() gives an estimate that fits, with
+ * the advice's figures. No heap allocation.
+ *
+ * @param[in]  job   The job; not changed.
+ * @param[out] out   Caller array of `cap` advice; may be NULL when cap is 0.
+ * @param[in]  cap   Its capacity.
+ * @param[out] count Advice written: 0 when the job fits, or nothing tried makes it fit.
+ * @param[out] err   Details on failure; may be NULL.
+ * @return ::TRAINSIZE_OK (also when the job fits), the job's own estimate error, or
+ *         ::TRAINSIZE_E_ARGUMENT.
+ */
+TRAINSIZE_API int trainsize_advise(const trainsize_job *job, trainsize_advice *out, size_t cap,
+                                   size_t *count, trainsize_error *err);
 
 /** @} */
 

@@ -14,6 +14,7 @@ size_t trainsize_struct_size(int which)
     case TRAINSIZE_STRUCT_PLAN_STATS: return sizeof(trainsize_plan_stats);
     case TRAINSIZE_STRUCT_FIELD_VALUE: return sizeof(trainsize_field_value);
     case TRAINSIZE_STRUCT_GPU_INFO: return sizeof(trainsize_gpu_info);
+    case TRAINSIZE_STRUCT_ADVICE: return sizeof(trainsize_advice);
     default: return 0;
     }
 }

@@ -175,6 +175,28 @@ if have_python; then
     check "the last --tp wins" cmp -s "$OUT" "$TMP/tp.json"
 fi
 
+# Fit advice: "advice" is an array, empty when the job fits; for a job that does not fit,
+# every entry set with its options gives a job that fits with that peak.
+if have_python; then
+    check "advice is empty when the job fits" [ "$(json_get "$TMP/job3.json" advice)" = "[]" ]
+    run --model llama-2-7b --gpu a100-80gb --json
+    cp "$OUT" "$TMP/advice.json"
+    check "a job that does not fit gets advice" \
+        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if not d["memory"]["fits"] and len(d["advice"]) >= 1 else 1)' "$TMP/advice.json"
+    python3 -c '
+import json, sys
+for a in json.load(open(sys.argv[1]))["advice"]:
+    print(" ".join("--%s %s" % kv for kv in a["set"].items()), a["peak_total"])' "$TMP/advice.json" > "$TMP/advice.txt"
+    while read -r line; do
+        peak=${line##* }
+        opts=${line% *}
+        # shellcheck disable=SC2086  # word splitting wanted
+        run --model llama-2-7b --gpu a100-80gb $opts --json
+        check "advice '$opts' applied fits" [ "$(json_get "$OUT" memory.fits)" = "true" ]
+        check "advice '$opts' applied has its peak" [ "$(json_get "$OUT" memory.peak_total)" = "$peak" ]
+    done < "$TMP/advice.txt"
+fi
+
 # The catalogue listings.
 expect_ok models --json
 if have_python; then

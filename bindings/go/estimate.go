@@ -19,8 +19,15 @@ import (
 // Estimate is what a job takes: the library's trainsize_result, held by value. The
 // accessors give the main figures; Fields and JSON give every figure the library has.
 type Estimate struct {
-	r C.trainsize_result
+	r       C.trainsize_result
+	advice  [MaxEstimateAdvice]C.trainsize_advice // when the job does not fit (raw, so that
+	advised int                                   // an Estimate stays comparable)
 }
+
+// Advice lists, when the job does not fit its GPU, the changes that make it fit, least
+// disruptive first, each a full estimate of the changed job (at most MaxEstimateAdvice);
+// empty when it fits.
+func (e *Estimate) Advice() []Advice { return adviceOf(e.advice[:e.advised]) }
 
 // ModelName is the preset name, the config's name, or "custom".
 func (e *Estimate) ModelName() string { return goStr(e.r.model.name[:]) }
@@ -344,8 +351,39 @@ func (e *Estimate) JSON() ([]byte, error) {
 	if err := e.writeMembers(&b, root, 1, false); err != nil {
 		return nil, err
 	}
+	writeAdvice(&b, e.Advice())
 	b.WriteString("\n}\n")
 	return b.Bytes(), nil
+}
+
+// writeAdvice writes the "advice" array as the command prints it.
+func writeAdvice(b *bytes.Buffer, advice []Advice) {
+	b.WriteString(",\n  \"advice\": [")
+	for i, a := range advice {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n    {\"set\": {")
+		for k, s := range a.Settings {
+			if k > 0 {
+				b.WriteString(", ")
+			}
+			writeString(b, s.Name)
+			b.WriteString(": ")
+			writeString(b, s.Value)
+		}
+		fmt.Fprintf(b, "}, \"peak_total\": %d, \"gpu_capacity\": %d, \"fits\": true, \"gpus\": %d, \"step_seconds\": ",
+			a.PeakTotal, a.GPUCapacity, a.GPUs)
+		b.WriteString(formatNumber(a.StepSeconds))
+		b.WriteString(", \"seconds\": ")
+		b.WriteString(formatNumber(a.Seconds))
+		b.WriteByte('}')
+	}
+	if len(advice) > 0 {
+		b.WriteString("\n  ]")
+	} else {
+		b.WriteString("]")
+	}
 }
 
 func indent(b *bytes.Buffer, depth int) {

@@ -373,7 +373,73 @@ func (j *Job) Estimate() (*Estimate, error) {
 	if rc != C.TRAINSIZE_OK {
 		return nil, libError(rc, &e)
 	}
+	if est.r.memory.fits == 0 {
+		// A job that does not fit comes with the changes that make it fit, as the command's.
+		var count C.size_t
+		rc = C.trainsize_advise(p, &est.advice[0], C.size_t(MaxEstimateAdvice), &count, &e)
+		runtime.KeepAlive(j)
+		if rc != C.TRAINSIZE_OK {
+			return nil, libError(rc, &e)
+		}
+		est.advised = int(count)
+	}
 	return est, nil
+}
+
+// MaxEstimateAdvice is how much advice Estimate asks for when a job does not fit.
+const MaxEstimateAdvice = 5
+
+// Setting is one parameter to change, as Job.Set takes it.
+type Setting struct {
+	Name, Value string
+}
+
+// Advice is one way to make a job fit: the settings to change and the estimate with them.
+type Advice struct {
+	Settings    []Setting
+	PeakTotal   uint64  // per-GPU memory with the change, bytes
+	GPUCapacity uint64  // the GPU's capacity, bytes
+	GPUs        uint64  // GPUs with the change
+	StepSeconds float64 // seconds per optimizer step with the change
+	Seconds     float64 // the whole run with the change, seconds
+}
+
+// Advise gives, when the job does not fit its GPU, up to max changes that make it fit,
+// least disruptive first, each a full estimate of the changed job; none when it fits.
+func (j *Job) Advise(max int) ([]Advice, error) {
+	p, err := j.handle()
+	if err != nil {
+		return nil, err
+	}
+	if max < 0 || max > MaxPlanCandidates {
+		return nil, argError("cap", "cap: expected 0 to %d entries, got %d", MaxPlanCandidates, max)
+	}
+	out := make([]C.trainsize_advice, max)
+	var ptr *C.trainsize_advice
+	if max > 0 {
+		ptr = &out[0]
+	}
+	var count C.size_t
+	var e C.trainsize_error
+	rc := C.trainsize_advise(p, ptr, C.size_t(max), &count, &e)
+	runtime.KeepAlive(j)
+	if rc != C.TRAINSIZE_OK {
+		return nil, libError(rc, &e)
+	}
+	return adviceOf(out[:int(count)]), nil
+}
+
+func adviceOf(raw []C.trainsize_advice) []Advice {
+	advice := make([]Advice, 0, len(raw))
+	for _, a := range raw {
+		var settings []Setting
+		for k := 0; k < int(a.settings) && k < C.TRAINSIZE_ADVICE_MAX_SETTINGS; k++ {
+			settings = append(settings, Setting{goStr(a.names[k][:]), goStr(a.values[k][:])})
+		}
+		advice = append(advice, Advice{settings, uint64(a.peak_total), uint64(a.gpu_capacity),
+			uint64(a.gpus), float64(a.step_seconds), float64(a.seconds)})
+	}
+	return advice
 }
 
 // Candidate is one configuration the planner found.

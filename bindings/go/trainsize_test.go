@@ -316,6 +316,7 @@ func TestJSONKeyOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	groups = append(groups, "advice") // last, after the result fields
 	if !reflect.DeepEqual(top, groups) {
 		t.Errorf("top-level keys %v, want %v", top, groups)
 	}
@@ -638,4 +639,45 @@ func TestFinalizer(t *testing.T) {
 	}
 	runtime.GC()
 	runtime.GC()
+}
+
+// A job that does not fit gets advice; each, applied with Set, fits with its peak.
+func TestAdviceMakesTheJobFit(t *testing.T) {
+	job, err := NewJob()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Close()
+	for _, kv := range [][2]string{{"model", "llama-2-7b"}, {"gpu", "a100-80gb"}} {
+		if err := job.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	est, err := job.Estimate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	advice := est.Advice()
+	if est.Fits() || len(advice) == 0 {
+		t.Fatalf("fits %v with %d advice", est.Fits(), len(advice))
+	}
+	for _, a := range advice {
+		changed, err := job.Clone()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range a.Settings {
+			if err := changed.Set(s.Name, s.Value); err != nil {
+				t.Fatal(err)
+			}
+		}
+		after, err := changed.Estimate()
+		changed.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !after.Fits() || after.PeakTotal() != a.PeakTotal {
+			t.Errorf("%v: fits %v, peak %d vs %d", a.Settings, after.Fits(), after.PeakTotal(), a.PeakTotal)
+		}
+	}
 }

@@ -132,11 +132,17 @@ int cli_cmd_plan(int argc, char **argv);
 /* ---- report.c / json_out.c ---- */
 
 /** Append the human report of `r` (for `job`) to `o`. */
-void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r);
+void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+                const trainsize_advice *advice, size_t n);
 
 /** Append the JSON object of `r` to `o` (with a trailing newline). Returns 0, or -1 (after
  *  a message on stderr) when the library's field catalogue cannot be turned into JSON. */
-int cli_json_result(cli_out *o, const trainsize_result *r);
+/* Advice the estimate command asks for when a job does not fit. */
+#define CLI_ADVICE_MAX 5
+
+/* The estimate as JSON; `advice` (n entries, may be NULL when n is 0) is written as the
+ * "advice" array, empty when the job fits. */
+int cli_json_result(cli_out *o, const trainsize_result *r, const trainsize_advice *advice, size_t n);
 
 /** JSON pieces, for the catalogue listings. */
 void cli_json_string(cli_out *o, const char *s);

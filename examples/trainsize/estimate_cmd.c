@@ -9,6 +9,8 @@ int cli_cmd_estimate(int argc, char **argv)
     cli_options opts;
     trainsize_job *job = NULL;
     trainsize_result result;
+    trainsize_advice advice[CLI_ADVICE_MAX];
+    size_t advised = 0;
     trainsize_error err;
     cli_out out;
     int status, rc;
@@ -30,15 +32,18 @@ int cli_cmd_estimate(int argc, char **argv)
         status = cli_library_error(rc, &err);
         goto done;
     }
+    /* A job that does not fit gets the changes that make it fit (none when nothing does). */
+    if (!result.memory.fits && trainsize_advise(job, advice, CLI_ADVICE_MAX, &advised, NULL) != TRAINSIZE_OK)
+        advised = 0;
     cli_out_init(&out);
     if (opts.json) {
-        if (cli_json_result(&out, &result) != 0) {
+        if (cli_json_result(&out, &result, advice, advised) != 0) {
             cli_out_free(&out);
             status = CLI_EXIT_FAILURE;
             goto done;
         }
     } else {
-        cli_report(&out, job, &result);
+        cli_report(&out, job, &result, advice, advised);
     }
     status = cli_out_flush_stdout(&out);
 

@@ -266,7 +266,34 @@ static int write_members(cli_out *o, const tree *t, const trainsize_result *r, s
     return 0;
 }
 
-int cli_json_result(cli_out *o, const trainsize_result *r)
+/* "advice": [{"set": {name: value, ...}, "peak_total": N, ...}, ...] */
+static void write_advice(cli_out *o, const trainsize_advice *advice, size_t n)
+{
+    size_t i, k;
+
+    cli_out_puts(o, ",\n  \"advice\": [");
+    for (i = 0; i < n; i++) {
+        const trainsize_advice *a = &advice[i];
+        cli_out_puts(o, i ? ",\n    {\"set\": {" : "\n    {\"set\": {");
+        for (k = 0; k < a->settings; k++) {
+            if (k)
+                cli_out_puts(o, ", ");
+            cli_json_string(o, a->names[k]);
+            cli_out_puts(o, ": ");
+            cli_json_string(o, a->values[k]);
+        }
+        cli_out_printf(o, "}, \"peak_total\": %" PRIu64 ", \"gpu_capacity\": %" PRIu64
+                          ", \"fits\": true, \"gpus\": %" PRIu64 ", \"step_seconds\": ",
+                       a->peak_total, a->gpu_capacity, a->gpus);
+        cli_json_number(o, a->step_seconds);
+        cli_out_puts(o, ", \"seconds\": ");
+        cli_json_number(o, a->seconds);
+        cli_out_putc(o, '}');
+    }
+    cli_out_puts(o, n ? "\n  ]" : "]");
+}
+
+int cli_json_result(cli_out *o, const trainsize_result *r, const trainsize_advice *advice, size_t n)
 {
     size_t i, count = trainsize_result_field_count();
     size_t max_nodes = 1;
@@ -311,6 +338,7 @@ int cli_json_result(cli_out *o, const trainsize_result *r)
         cli_error("internal error: cannot read a result field");
         rc = -1;
     }
+    write_advice(o, advice, n);
     cli_out_puts(o, "\n}\n");
     free(t.nodes);
     return rc;

@@ -342,8 +342,35 @@ static void memory_table(cli_out *o, const trainsize_result *r)
         cli_out_printf(o, "  offloaded to host memory: %s per GPU\n",
                        cli_fmt_iec(a, sizeof a, (double)m->host_offload));
     if (m->loading_peak)
-        cli_out_printf(o, "  loading the weights onto the GPU: %s before sharding or casting\n",
+        cli_out_printf(o, "  loading the weights: %s on the GPU at most (before sharding, casting "
+                          "or quantizing)\n",
                        cli_fmt_iec(a, sizeof a, (double)m->loading_peak));
+    cli_out_putc(o, '\n');
+}
+
+/* ---- fit advice ---- */
+
+static void advice_section(cli_out *o, const trainsize_advice *advice, size_t n)
+{
+    char a[CLI_FMT_MAX], set[256];
+    size_t i, k, used;
+
+    if (!n)
+        return;
+    cli_out_puts(o, "To make it fit (each a full estimate of the changed job, least disruptive first):\n");
+    for (i = 0; i < n; i++) {
+        used = 0;
+        set[0] = '\0';
+        for (k = 0; k < advice[i].settings && used < sizeof set; k++)
+            used += (size_t)snprintf(set + used, sizeof set - used, "%s--%s %s", k ? " " : "",
+                                     advice[i].names[k], advice[i].values[k]);
+        if (used > 58) /* a long change gets its own line */
+            cli_out_printf(o, "  %s\n  %-58s", set, "");
+        else
+            cli_out_printf(o, "  %-58s", set);
+        cli_out_printf(o, " %9s  %.2f s per step\n",
+                       cli_fmt_iec(a, sizeof a, (double)advice[i].peak_total), advice[i].step_seconds);
+    }
     cli_out_putc(o, '\n');
 }
 
@@ -468,10 +495,12 @@ static void time_section(cli_out *o, const trainsize_job *job, const trainsize_r
     cli_out_putc(o, '\n');
 }
 
-void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r)
+void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+                const trainsize_advice *advice, size_t n)
 {
     header(o, job, r);
     memory_table(o, r);
+    advice_section(o, advice, n);
     system_section(o, r);
     time_section(o, job, r);
     cli_out_putc(o, '\n');

@@ -236,7 +236,8 @@ def test_result_fields_cover_the_json():
             else:
                 leaves.append(prefix + k)
     walk("", r)
-    assert sorted(leaves) == sorted(["trainsize_version"] +
+    # every leaf is a result field, but for the advice (a list, empty when the job fits)
+    assert sorted(leaves) == sorted(["trainsize_version", "advice"] +
                                     [f.path for f in trainsize.result_fields()])
 
 
@@ -524,3 +525,17 @@ def test_to_dict_non_finite_is_null():
     # The command prints non-finite numbers as null; so does to_dict().
     from trainsize._results import _plain
     assert _plain(float("inf")) is None and _plain(math.pi) == math.pi
+
+
+def test_advice_makes_the_job_fit():
+    """A job that does not fit gets advice; each, applied, fits with its peak (and the
+    CLI's JSON says the same)."""
+    job = dict(model="llama-2-7b", gpu="a100-80gb")
+    r = trainsize.estimate(**job)
+    assert not r.memory.fits and r.advice
+    for a in r.advice:
+        changed = dict(job, **{k.replace("-", "_"): v for k, v in a["set"].items()})
+        after = trainsize.estimate(**changed)
+        assert after.memory.fits
+        assert after.memory.peak_total == a["peak_total"]
+    assert trainsize.estimate(model="gpt2", gpu="h100-80gb").advice == []

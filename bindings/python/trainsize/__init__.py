@@ -47,6 +47,8 @@ EXPECTED_ABI = _lib.EXPECTED_ABI
 #: plan(top=...): how many candidates by default, and at most (as ``trainsize plan --top``).
 PLAN_TOP_DEFAULT = 10
 PLAN_TOP_MAX = 100
+#: Advice an estimate asks for when the job does not fit (as the command does).
+ADVICE_MAX = 5
 
 # Load and check the library now: a missing or mismatched library fails the import.
 _LIB = _lib.get()
@@ -225,6 +227,9 @@ def estimate(**kwargs: Any) -> Estimate:
 
     Returns:
         An :class:`Estimate`; ``to_dict()`` equals the JSON of ``trainsize estimate --json``.
+        When the job does not fit, ``advice`` lists up to 5 changes that make it fit, least
+        disruptive first, each ``{"set": {option: value}, "peak_total": ..., "fits": True,
+        ...}`` and each a full estimate of the changed job.
     Raises:
         TrainsizeError: invalid input (unknown keyword, bad value, a layout that does not
             divide, an unreadable or malformed config), with the library's message.
@@ -232,7 +237,9 @@ def estimate(**kwargs: Any) -> Estimate:
     with _job(kwargs, for_plan=False) as job:
         buf = _LIB.estimate_buffer(job)
         values = _LIB.read_result(buf)
-    return Estimate._from_fields(_LIB.version, values)
+        fits = any(f.path == "memory.fits" and v for f, v in values)
+        advice = [] if fits else _LIB.advise(job, ADVICE_MAX)
+    return Estimate._from_fields(_LIB.version, values, advice)
 
 
 def _recompute_name(index: int) -> str:

@@ -46,6 +46,9 @@ FUNCTIONS = [
     # Planning
     ("trainsize_plan", [_job, POINTER(S.PlanCandidate), c_size_t, POINTER(c_size_t),
                         POINTER(S.PlanStats), _err], c_int),
+    # Fit advice
+    ("trainsize_advise", [_job, POINTER(S.Advice), c_size_t, POINTER(c_size_t), _err], c_int,
+     "optional"),
 ]
 
 

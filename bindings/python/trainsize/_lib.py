@@ -166,7 +166,8 @@ class Lib:
         for which, struct in ((S.STRUCT_ERROR, S.Error), (S.STRUCT_RESULT, S.Result),
                               (S.STRUCT_PLAN_CANDIDATE, S.PlanCandidate),
                               (S.STRUCT_PLAN_STATS, S.PlanStats),
-                              (S.STRUCT_FIELD_VALUE, S.FieldValue)):
+                              (S.STRUCT_FIELD_VALUE, S.FieldValue)) + (
+                                  ((S.STRUCT_ADVICE, S.Advice),) if self.fn.advise else ()):
             theirs = size_fn(which)
             if theirs != ctypes.sizeof(struct):
                 raise LibraryError(
@@ -348,6 +349,28 @@ class Lib:
         if rc != Status.OK:
             raise self.error(rc, err)
         return stats, list(out[:min(count.value, cap)])
+
+    # ---- fit advice ----
+
+    def advise(self, job, cap):
+        """[advice dict] as the command's JSON prints them; [] from a library without it."""
+        if self.fn.advise is None:
+            return []
+        out = (S.Advice * cap)()
+        count = ctypes.c_size_t(0)
+        err = S.Error()
+        rc = self.fn.advise(job, out, cap, ctypes.byref(count), ctypes.byref(err))
+        if rc != Status.OK:
+            raise self.error(rc, err)
+        advice = []
+        for a in out[:min(count.value, cap)]:
+            n = min(int(a.settings), S.ADVICE_MAX_SETTINGS)
+            advice.append({
+                "set": {decode(a.names[k].value): decode(a.values[k].value) for k in range(n)},
+                "peak_total": int(a.peak_total), "gpu_capacity": int(a.gpu_capacity),
+                "fits": True, "gpus": int(a.gpus), "step_seconds": float(a.step_seconds),
+                "seconds": float(a.seconds)})
+        return advice
 
     # ---- the import-time layout check ----
 

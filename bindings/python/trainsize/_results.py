@@ -101,6 +101,9 @@ class Estimate:
         layout: the GPU and the layout as estimated (``gpu``, ``gpus``, ``data_parallel``,
             ``gradient_accumulation``).
         warnings: names of the checklist warnings that apply (e.g. ``"no-price"``).
+        advice: when the job does not fit, the changes that make it fit (``set``: options
+            and values; ``peak_total``, ``gpu_capacity``, ``gpus``, ``step_seconds``,
+            ``seconds``), least disruptive first; empty when it fits.
 
     Top-level groups the library adds later are readable as attributes too, and every
     group is in :meth:`to_dict`.
@@ -113,10 +116,11 @@ class Estimate:
     time: Optional[Section] = None
     layout: Optional[Section] = None
     warnings: List[str] = field(default_factory=list)
+    advice: List[Dict[str, Any]] = field(default_factory=list)
     _tree: Dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def _from_fields(cls, version: str, values) -> "Estimate":
+    def _from_fields(cls, version: str, values, advice=()) -> "Estimate":
         root: Dict[str, Any] = {}
         for f, value in values:
             node = root
@@ -126,7 +130,7 @@ class Estimate:
         tree = dict(_nest("", root)._items)
         known = {k: tree[k] for k in ("model", "memory", "system", "time", "layout", "warnings")
                  if k in tree}
-        return cls(trainsize_version=version, _tree=tree, **known)
+        return cls(trainsize_version=version, _tree=tree, advice=list(advice), **known)
 
     def __getattr__(self, key: str) -> Any:
         if key.startswith("_"):
@@ -147,6 +151,7 @@ class Estimate:
         same values once the JSON is parsed)."""
         out: Dict[str, Any] = {"trainsize_version": self.trainsize_version}
         out.update((k, _plain(v)) for k, v in self._tree.items())
+        out["advice"] = [dict(a, set=dict(a["set"])) for a in self.advice]
         return out
 
 

@@ -8,7 +8,7 @@ and cross-checks the result mirror against the field table on a real estimate.
 """
 
 import ctypes
-from ctypes import c_char, c_char_p, c_double, c_int, c_uint64
+from ctypes import c_char, c_char_p, c_double, c_int, c_size_t, c_uint64
 
 #: Capacity of trainsize_error.field, including the NUL.
 ERROR_FIELD_MAX = 64
@@ -23,6 +23,8 @@ STRUCT_RESULT = 1
 STRUCT_PLAN_CANDIDATE = 2
 STRUCT_PLAN_STATS = 3
 STRUCT_FIELD_VALUE = 4
+STRUCT_ADVICE = 6
+ADVICE_MAX_SETTINGS = 6
 
 
 class Error(ctypes.Structure):
@@ -115,6 +117,21 @@ class PlanStats(ctypes.Structure):
         ("evaluated", c_uint64),
         ("estimated", c_uint64),
         ("feasible", c_uint64),
+    ]
+
+
+class Advice(ctypes.Structure):
+    """trainsize_advice: one way to make a job fit."""
+
+    _fields_ = [
+        ("settings", c_size_t),
+        ("names", (c_char * 32) * ADVICE_MAX_SETTINGS),
+        ("values", (c_char * 32) * ADVICE_MAX_SETTINGS),
+        ("peak_total", c_uint64),
+        ("gpu_capacity", c_uint64),
+        ("gpus", c_uint64),
+        ("step_seconds", c_double),
+        ("seconds", c_double),
     ]
 
 

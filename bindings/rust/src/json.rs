@@ -257,8 +257,33 @@ fn members(out: &mut String, nodes: &[Node], r: &sys::trainsize_result, at: usiz
     }
 }
 
-/// The whole JSON text of a result, with the final newline.
-pub(crate) fn result(r: &sys::trainsize_result) -> String {
+/// The "advice" array as the command prints it (empty when the job fits).
+fn advice(out: &mut String, advice: &[crate::Advice]) {
+    out.push_str(",\n  \"advice\": [");
+    for (i, a) in advice.iter().enumerate() {
+        out.push_str(if i > 0 { ",\n    {\"set\": {" } else { "\n    {\"set\": {" });
+        for (k, (name, value)) in a.settings.iter().enumerate() {
+            if k > 0 {
+                out.push_str(", ");
+            }
+            string(out, name.as_bytes());
+            out.push_str(": ");
+            string(out, value.as_bytes());
+        }
+        out.push_str(&format!(
+            "}}, \"peak_total\": {}, \"gpu_capacity\": {}, \"fits\": true, \"gpus\": {}, \"step_seconds\": ",
+            a.peak_total, a.gpu_capacity, a.gpus
+        ));
+        out.push_str(&number(a.step_seconds));
+        out.push_str(", \"seconds\": ");
+        out.push_str(&number(a.seconds));
+        out.push('}');
+    }
+    out.push_str(if advice.is_empty() { "]" } else { "\n  ]" });
+}
+
+/// The whole JSON text of a result and its advice, with the final newline.
+pub(crate) fn result(r: &sys::trainsize_result, adv: &[crate::Advice]) -> String {
     let count = unsafe { sys::trainsize_result_field_count() };
     let mut nodes = vec![Node {
         name: b"",
@@ -283,6 +308,7 @@ pub(crate) fn result(r: &sys::trainsize_result) -> String {
     out.push_str("\"trainsize_version\": ");
     string(&mut out, unsafe { c_bytes(sys::trainsize_version_string()) });
     members(&mut out, &nodes, r, 0, 1, false);
+    advice(&mut out, adv);
     out.push_str("\n}\n");
     out
 }

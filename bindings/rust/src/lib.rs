@@ -34,6 +34,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// The ABI version these bindings are written for.
 pub const ABI_VERSION: u32 = sys::TRAINSIZE_ABI_VERSION;
 
+/// Advice [`Job::estimate`] asks for when the job does not fit (as the command does).
+pub const ADVICE_MAX: usize = 5;
+
 /* ---- small helpers ---- */
 
 /// A library-owned static string (NULL gives ""). The library is linked, not loaded at
@@ -218,6 +221,7 @@ fn probe_abi() -> Result<(), Error> {
             "trainsize_field_value",
         ),
         (sys::TRAINSIZE_STRUCT_GPU_INFO, std::mem::size_of::<sys::trainsize_gpu_info>(), "trainsize_gpu_info"),
+        (sys::TRAINSIZE_STRUCT_ADVICE, std::mem::size_of::<sys::trainsize_advice>(), "trainsize_advice"),
     ];
     for &(id, ours, name) in sizes.iter() {
         let theirs = unsafe { sys::trainsize_struct_size(id) };
@@ -405,7 +409,10 @@ impl Job {
             sys::trainsize_estimate(self.as_ptr(), &mut raw, std::mem::size_of::<sys::trainsize_result>(), &mut err)
         };
         check(rc, &err)?;
-        Ok(Estimate { raw })
+        // A job that does not fit comes with the changes that make it fit, as the command's.
+        let mut advice = [zeroed_advice(); ADVICE_MAX];
+        let advised = if raw.memory.fits != 0 { 0 } else { self.advise_into(&mut advice)? };
+        Ok(Estimate { raw, advice, advised })
     }
 
     /// Searches for the best `cap` configurations of the job (needs "tokens"), best first
@@ -429,6 +436,25 @@ impl Job {
                 feasible: stats.feasible,
             },
         })
+    }
+
+    /// When the job does not fit its GPU, up to `cap` changes that make it fit, least
+    /// disruptive first, each a full estimate of the changed job (empty when it fits).
+    pub fn advise(&self, cap: usize) -> Result<Vec<Advice>, Error> {
+        let mut out = vec![zeroed_advice(); cap];
+        let count = self.advise_into(&mut out)?;
+        Ok(out[..count].iter().map(Advice::from_raw).collect())
+    }
+
+    /// [`Job::advise`] into the caller's entries; the count written.
+    fn advise_into(&self, out: &mut [sys::trainsize_advice]) -> Result<usize, Error> {
+        let mut count: usize = 0;
+        let mut err = zeroed_error();
+        let out_ptr = if out.is_empty() { std::ptr::null_mut() } else { out.as_mut_ptr() };
+        let rc = unsafe { sys::trainsize_advise(self.as_ptr(), out_ptr, out.len(), &mut count, &mut err) };
+        check(rc, &err)?;
+        assert!(count <= out.len(), "trainsize_advise wrote {} entries into {}", count, out.len());
+        Ok(count)
     }
 
     /// Sets the job's GPU and layout to a candidate's, so that [`Job::estimate`] gives the
@@ -549,12 +575,20 @@ pub fn warning_text(bit: u64) -> Option<&'static str> {
 #[derive(Clone, Copy, PartialEq)]
 pub struct Estimate {
     raw: sys::trainsize_result,
+    advice: [sys::trainsize_advice; ADVICE_MAX],
+    advised: usize,
 }
 
 impl Estimate {
     /// Wraps a raw result (from [`sys::trainsize_estimate`]).
     pub fn from_raw(raw: sys::trainsize_result) -> Estimate {
-        Estimate { raw }
+        Estimate { raw, advice: [zeroed_advice(); ADVICE_MAX], advised: 0 }
+    }
+
+    /// When the job does not fit: the changes that make it fit, least disruptive first, as
+    /// [`Job::advise`] gives them (up to five); empty when it fits.
+    pub fn advice(&self) -> Vec<Advice> {
+        self.advice[..self.advised].iter().map(Advice::from_raw).collect()
     }
 
     /// The raw result.
@@ -671,7 +705,7 @@ impl Estimate {
     /// (final newline included): first "trainsize_version", then the field table's paths
     /// as nested objects.
     pub fn to_json(&self) -> String {
-        json::result(&self.raw)
+        json::result(&self.raw, &self.advice())
     }
 
     fn field_value(&self, index: usize) -> Option<FieldValue<'_>> {
@@ -857,6 +891,51 @@ pub struct PlanStats {
     pub estimated: u64,
     /// Configurations that fit and meet every constraint.
     pub feasible: u64,
+}
+
+/// One way to make a job fit: the settings to change and the estimate with them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Advice {
+    /// Parameter names and values, as [`Job::set`] takes them.
+    pub settings: Vec<(String, String)>,
+    /// Per-GPU memory with the change, bytes.
+    pub peak_total: u64,
+    /// The GPU's capacity, bytes.
+    pub gpu_capacity: u64,
+    /// GPUs with the change.
+    pub gpus: u64,
+    /// Seconds per optimizer step with the change.
+    pub step_seconds: f64,
+    /// The whole run with the change, seconds.
+    pub seconds: f64,
+}
+
+impl Advice {
+    fn from_raw(a: &sys::trainsize_advice) -> Advice {
+        Advice {
+            settings: (0..a.settings.min(sys::TRAINSIZE_ADVICE_MAX_SETTINGS))
+                .map(|k| (array_str(&a.names[k]).into_owned(), array_str(&a.values[k]).into_owned()))
+                .collect(),
+            peak_total: a.peak_total,
+            gpu_capacity: a.gpu_capacity,
+            gpus: a.gpus,
+            step_seconds: a.step_seconds,
+            seconds: a.seconds,
+        }
+    }
+}
+
+fn zeroed_advice() -> sys::trainsize_advice {
+    sys::trainsize_advice {
+        settings: 0,
+        names: [[0; 32]; sys::TRAINSIZE_ADVICE_MAX_SETTINGS],
+        values: [[0; 32]; sys::TRAINSIZE_ADVICE_MAX_SETTINGS],
+        peak_total: 0,
+        gpu_capacity: 0,
+        gpus: 0,
+        step_seconds: 0.0,
+        seconds: 0.0,
+    }
 }
 
 /// One configuration the planner found.

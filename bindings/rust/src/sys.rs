@@ -35,6 +35,10 @@ pub const TRAINSIZE_STRUCT_PLAN_CANDIDATE: trainsize_struct_id = 2;
 pub const TRAINSIZE_STRUCT_PLAN_STATS: trainsize_struct_id = 3;
 pub const TRAINSIZE_STRUCT_FIELD_VALUE: trainsize_struct_id = 4;
 pub const TRAINSIZE_STRUCT_GPU_INFO: trainsize_struct_id = 5;
+pub const TRAINSIZE_STRUCT_ADVICE: trainsize_struct_id = 6;
+
+/// `TRAINSIZE_ADVICE_MAX_SETTINGS`
+pub const TRAINSIZE_ADVICE_MAX_SETTINGS: usize = 6;
 
 /* ---- Errors ---- */
 
@@ -337,6 +341,20 @@ pub struct trainsize_plan_stats {
     pub feasible: u64,
 }
 
+/// `trainsize_advice`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct trainsize_advice {
+    pub settings: usize,
+    pub names: [[c_char; 32]; TRAINSIZE_ADVICE_MAX_SETTINGS],
+    pub values: [[c_char; 32]; TRAINSIZE_ADVICE_MAX_SETTINGS],
+    pub peak_total: u64,
+    pub gpu_capacity: u64,
+    pub gpus: u64,
+    pub step_seconds: c_double,
+    pub seconds: c_double,
+}
+
 /* ---- Result fields ---- */
 
 /// `trainsize_field_type`
@@ -450,6 +468,13 @@ extern "C" {
         err: *mut trainsize_error,
     ) -> c_int;
 
+    pub fn trainsize_advise(
+        job: *const trainsize_job,
+        out: *mut trainsize_advice,
+        cap: usize,
+        count: *mut usize,
+        err: *mut trainsize_error,
+    ) -> c_int;
     pub fn trainsize_plan(
         job: *const trainsize_job,
         out: *mut trainsize_plan_candidate,

@@ -291,7 +291,8 @@ fn to_json_structure() {
     assert!(text.starts_with("{\n  \"trainsize_version\": \""));
     assert!(text.ends_with("\n}\n"));
     let v = parse(&text).unwrap();
-    assert_eq!(v.keys(), vec!["trainsize_version", "model", "memory", "system", "time", "layout", "warnings"]);
+    assert_eq!(v.keys(), vec!["trainsize_version", "model", "memory", "system", "time", "layout", "warnings", "advice"]);
+    assert_eq!(v.at("advice"), Some(&Json::Arr(Vec::new()))); // the example job fits
     assert_eq!(v.at("trainsize_version"), Some(&Json::Str(trainsize::version())));
     assert_eq!(v.at("memory.peak_total"), Some(&Json::Num(e.peak_total().to_string())));
     assert_eq!(v.at("warnings"), Some(&Json::Arr(Vec::new())));
@@ -347,5 +348,23 @@ fn catalogues() {
     assert!(prec.choices.split('|').any(|c| c == "bf16-mixed"));
     for f in trainsize::result_fields() {
         assert!(!f.path.is_empty());
+    }
+}
+
+#[test]
+fn advice_applied_fits() {
+    let mut job = Job::new().unwrap();
+    job.set("model", "llama-2-7b").unwrap().set("gpu", "a100-80gb").unwrap();
+    assert!(!job.estimate().unwrap().fits());
+    let advice = job.advise(5).unwrap();
+    assert!(!advice.is_empty());
+    for a in &advice {
+        let mut changed = job.clone();
+        for (name, value) in &a.settings {
+            changed.set(name, value).unwrap();
+        }
+        let e = changed.estimate().unwrap();
+        assert!(e.fits());
+        assert_eq!(e.raw().memory.peak_total, a.peak_total);
     }
 }

@@ -350,6 +350,26 @@ pub fn expected_structure(e: &Estimate) -> Json {
         let parts: Vec<&str> = path.split('.').collect();
         insert(&mut root, &parts, field_json(&value));
     }
+    // The advice, from Estimate::advice() (the library's trainsize_advise).
+    let advice = e
+        .advice()
+        .iter()
+        .map(|a| {
+            Json::Obj(vec![
+                (
+                    "set".to_string(),
+                    Json::Obj(a.settings.iter().map(|(n, v)| (n.clone(), Json::Str(v.clone()))).collect()),
+                ),
+                ("peak_total".to_string(), Json::Num(a.peak_total.to_string())),
+                ("gpu_capacity".to_string(), Json::Num(a.gpu_capacity.to_string())),
+                ("fits".to_string(), Json::Bool(true)),
+                ("gpus".to_string(), Json::Num(a.gpus.to_string())),
+                ("step_seconds".to_string(), Json::Num(format!("{:e}", a.step_seconds))),
+                ("seconds".to_string(), Json::Num(format!("{:e}", a.seconds))),
+            ])
+        })
+        .collect();
+    root.push(("advice".to_string(), Json::Arr(advice)));
     Json::Obj(root)
 }
 
