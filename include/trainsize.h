@@ -500,6 +500,8 @@ TRAINSIZE_API const trainsize_storage_info *trainsize_storage_find(const char *n
 #define TRAINSIZE_WARN_GPU_LINK (UINT64_C(1) << 11)        /**< GPU-to-GPU link slower than needed. */
 #define TRAINSIZE_WARN_NO_BF16 (UINT64_C(1) << 12)         /**< bf16 asked of a GPU without it: estimated as fp16. */
 #define TRAINSIZE_WARN_NO_FLASH_ATTENTION (UINT64_C(1) << 13) /**< FlashAttention asked of a GPU without it. */
+#define TRAINSIZE_WARN_HOST_RAM_RULE (UINT64_C(1) << 14)   /**< The set host RAM meets the job's need
+                                                               but not host-ram-factor x GPU memory. */
 /** @} */
 
 /**
@@ -610,6 +612,12 @@ typedef struct trainsize_system {
     char network_link[32];               /**< The slowest scale-out link that meets the inter-node
                                               need with the server's NICs (or the one set); "" on
                                               one server. */
+    uint64_t host_ram_need_per_node;     /**< Host RAM the job itself needs per server, bytes:
+                                              the checkpoint shards its ranks load, offloaded state,
+                                              data-loader workers and the system's share.
+                                              host_ram_per_node is the larger of this and
+                                              host-ram-factor x the server's GPU memory, in a
+                                              size servers are sold with. */
 } trainsize_system;
 
 /** Compute and time. */
@@ -627,6 +635,9 @@ typedef struct trainsize_time {
     double gpu_hours;       /**< GPUs x run time, hours. */
     double comm_seconds;    /**< Communication per step that does not overlap compute, seconds
                                  (included in step_seconds). */
+    double offload_seconds; /**< CPU offload per step that does not overlap compute (the CPU
+                                 optimizer step, PCIe transfers), seconds (included in
+                                 step_seconds); 0 without offload. */
 } trainsize_time;
 
 /** Everything an estimate returns. Caller-owned plain data. */

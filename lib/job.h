@@ -106,6 +106,7 @@ struct trainsize_job {
     uint64_t cuda_context;      /* bytes per process */
     uint64_t comm_buffer;       /* bytes per communicator of more than one rank */
     double allocator_slack;     /* reserved-but-free share of the allocated peak */
+    double host_memory_bandwidth; /* bytes/s per server, for CPU offload's optimizer step */
     double sharded_slack;       /* the same, for ZeRO-3/FSDP (gathers on their own stream) */
     uint64_t zero3_gather_layers;
     double hfu;                 /* achieved share of dense peak over executed FLOPs */

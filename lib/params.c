@@ -230,8 +230,14 @@ static const ts_param_def PARAMS[] = {
       "one core for each and one per training process, never fewer than 8"}, TS_SET_U64,
      OFF(data_loader_workers)},
     {{"sharded-loading", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
-      "loading is sharded: a server's ranks together hold one 16-bit copy of the model in host "
-      "RAM; else each rank loads its own copy (user-needs.md #10)"}, TS_SET_BOOL, OFF(sharded_loading)},
+      "a server's ranks together hold one 16-bit copy of the model in host RAM whatever the "
+      "layout; false: the layout decides (each rank its tp x pp shard of the checkpoint, one "
+      "copy per server under ZeRO-3/FSDP, else a whole copy per rank)"}, TS_SET_BOOL,
+     OFF(sharded_loading)},
+    {{"host-memory-bandwidth", TRAINSIZE_PARAM_FLOAT, NULL, 1e9, 1e14, "300000000000", "bytes/s",
+      "the server's achieved host memory bandwidth, which CPU offload's optimizer step is bound "
+      "by (two sockets of 8-channel DDR5 reach about 300 GB/s in STREAM; an assumption)"},
+     TS_SET_DOUBLE, OFF(host_memory_bandwidth)},
     {{"host-ram", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES * 1e3, "0", "bytes",
       "the server's host RAM, to check it (0: size it)"}, TS_SET_U64, OFF(host_ram)},
     {{"cpu-cores", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "0", "cores",

@@ -155,12 +155,11 @@ static const trainsize_storage_info *choose_storage(double read, double write)
     return best;
 }
 
-/* Per-direction GPU-to-GPU bandwidth one GPU achieves inside a server: its NVLink-class
- * link, or else its PCIe generation's catalogue link ("pcie3" ... "pcie6"). */
-static double scale_up_rate(const trainsize_gpu_info *gpu)
+/* Per-direction rate one GPU achieves over its host PCIe link: its generation's catalogue
+ * link ("pcie3" ... "pcie6"). */
+static double pcie_rate(const trainsize_gpu_info *gpu)
 {
     size_t i;
-    if (gpu->scale_up_bandwidth) return (double)gpu->scale_up_bandwidth / 2.0 * TS_SCALE_UP_SHARE;
     for (i = 0; i < ts_link_count; i++) {
         const trainsize_link_info *l = &ts_links[i];
         if (strncmp(l->name, "pcie", 4) == 0 && l->name[4] == (char)('0' + gpu->pcie_generation) &&
@@ -170,6 +169,57 @@ static double scale_up_rate(const trainsize_gpu_info *gpu)
     return 1e9; /* an unknown generation: PCIe 1-class, so the warning shows */
 }
 
+/* Per-direction GPU-to-GPU bandwidth one GPU achieves inside a server: its NVLink-class
+ * link, or else PCIe. */
+static double scale_up_rate(const trainsize_gpu_info *gpu)
+{
+    if (gpu->scale_up_bandwidth) return (double)gpu->scale_up_bandwidth / 2.0 * TS_SCALE_UP_SHARE;
+    return pcie_rate(gpu);
+}
+
+/* Bytes the host loads per server while the model is read: the checkpoint in 16 bits, as
+ * the ranks of one server hold it at once. Megatron-LM ranks read their tp x pp shard;
+ * under ZeRO-3/FSDP one rank reads the model and the others receive their shards
+ * (Accelerate's cpu_ram_efficient_loading, DeepSpeed zero.Init); otherwise (DDP, ZeRO-1/2,
+ * one GPU) every rank loads a whole copy. */
+static double load_bytes_per_node(const trainsize_job *job, const ts_layout *lay, const ts_conv *c,
+                                  double params)
+{
+    double gpn = (double)lay->gpus_per_node, model_parallel = (double)(lay->tp * lay->pp);
+    if (job->sharded_loading) return 2.0 * params;
+    if (job->zero >= 3 && c->framework != TS_FW_MEGATRON) return 2.0 * params;
+    return gpn * 2.0 * params / model_parallel;
+}
+
+/* ZeRO-Offload's CPU Adam reads and writes the fp32 master, both moments and the gradient,
+ * and writes the 16-bit weights back: 4+4 + 4+4 + 4+4 + 2 + 2 bytes per parameter, bound
+ * by host memory bandwidth (a roofline: a real CPU Adam runs slower, never faster). */
+#define TS_CPU_ADAM_BYTES 28.0
+
+/* Offload time per step that compute does not hide (Ren et al. 2021, ZeRO-Offload §4-5):
+ * the gradients go down during the backward pass (hidden); the CPU step over every rank's
+ * partition of a server runs alone, then the updated 16-bit weights go up over PCIe before
+ * the next forward. With the parameters offloaded too (ZeRO-Infinity), every forward and
+ * backward pass of every micro-batch fetches the rank's partition, prefetched under that
+ * pass's compute: only what exceeds it adds time. */
+static double offload_seconds(const trainsize_job *job, const ts_layout *lay, const ts_conv *c,
+                              double trainable, double compute_step)
+{
+    double shard = trainable / (double)lay->dense_shard, pcie = pcie_rate(job->gpu);
+    double cpu, up, t;
+    if (job->offload == TS_OFFLOAD_NONE) return 0.0;
+    cpu = (double)lay->gpus_per_node * shard * TS_CPU_ADAM_BYTES / job->host_memory_bandwidth;
+    up = shard * c->weight_compute / pcie;
+    t = cpu + up;
+    if (job->offload == TS_OFFLOAD_OPTIMIZER_PARAMS) {
+        double passes = job->recompute == TS_RECOMPUTE_FULL ? 3.0 : 2.0;
+        double fetch = passes * shard * c->weight_compute / pcie;
+        double per_micro = compute_step / (double)lay->micro_batches;
+        t += (double)lay->micro_batches * fmax(0.0, fetch - per_micro);
+    }
+    return t;
+}
+
 int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
                    const ts_conv *conv, const trainsize_memory *mem, trainsize_time *tm,
                    trainsize_system *out, uint64_t *warnings, trainsize_error *err)
@@ -177,9 +227,9 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
     double gpn = (double)lay->gpus_per_node, params = (double)pc->total;
     double nodes = (double)lay->nodes, compute_step = tm->step_seconds;
     double nics = job->nics_per_node ? (double)job->nics_per_node : gpn;
-    double copies = job->sharded_loading ? 2.0 * params / gpn : 2.0 * params;
-    double ram_need = gpn * ((double)mem->host_offload + copies +
-                             (double)job->data_loader_workers * TS_WORKER_RAM) + TS_HOST_RESERVE;
+    double trainable = job->lora_rank ? ts_lora_layer_params(job) * (double)job->model.layers : params;
+    double ram_need = gpn * ((double)mem->host_offload + (double)job->data_loader_workers * TS_WORKER_RAM) +
+                      load_bytes_per_node(job, lay, conv, params) + TS_HOST_RESERVE;
     /* The rule is about the GPU memory a server is sold with: the label, not the runtime's total. */
     double label = job->gpu_memory ? (double)job->gpu_memory : (double)job->gpu->memory_bytes;
     double ram_floor = job->host_ram_factor * gpn * label;
@@ -199,10 +249,12 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
     out->nodes = lay->nodes;
     out->gpus_per_node = lay->gpus_per_node;
     if ((rc = to_u64(round_up_ram(fmax(ram_floor, ram_need)), &out->host_ram_per_node,
-                     "host_ram_per_node", err)))
+                     "host_ram_per_node", err)) ||
+        (rc = to_u64(ram_need, &out->host_ram_need_per_node, "host_ram_need_per_node", err)))
         return rc;
-    if (job->host_ram && ((double)job->host_ram < ram_need || (double)job->host_ram < ram_floor))
-        *warnings |= TRAINSIZE_WARN_HOST_RAM;
+    /* Below the need the job cannot run; below the rule only the recommendation is missed. */
+    if (job->host_ram && (double)job->host_ram < ram_need) *warnings |= TRAINSIZE_WARN_HOST_RAM;
+    else if (job->host_ram && (double)job->host_ram < ram_floor) *warnings |= TRAINSIZE_WARN_HOST_RAM_RULE;
     out->cpu_cores_per_node = (uint64_t)cores;
     if (job->cpu_cores && (double)job->cpu_cores < cores) *warnings |= TRAINSIZE_WARN_CPU_CORES;
 
@@ -250,7 +302,8 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
                   (link ? tr.dp_inter_per_node / ((double)link->bandwidth * link->achieved_share * nics) : 0.0);
         exposed = fmax(0.0, dp_time - TS_BACKWARD_SHARE * compute_step);
         tm->comm_seconds = tp_time + ep_time + exposed;
-        tm->step_seconds += tm->comm_seconds;
+        tm->offload_seconds = offload_seconds(job, lay, conv, trainable, compute_step);
+        tm->step_seconds += tm->comm_seconds + tm->offload_seconds;
         tm->seconds = tm->step_seconds * (double)tm->steps;
         tm->gpu_hours = tm->seconds * (double)lay->gpus / 3600.0;
     }

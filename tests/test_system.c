@@ -46,12 +46,61 @@ static void test_offload_raises_host_ram(void **state)
     assert_true(off.system.host_ram_per_node >= plain.system.host_ram_per_node);
 }
 
+/* Host RAM the job needs, from what each server's ranks load: Llama 3.1 405B on tp 8 x
+ * pp 14 reads one 16-bit copy per server in shards (8 ranks x 1/112 of 811 GB), not eight
+ * copies; DDP reads a whole copy per rank; ZeRO-3/FSDP one per server. The recommendation
+ * stays the larger of the need and 2 x the server's GPU memory. */
+static void test_host_ram_need(void **state)
+{
+    trainsize_result mp, ddp, z3;
+    const double workers = 8.0 * 8.0 * 2.0 * GIB, reserve = 32.0 * GIB;
+    (void)state;
+    ts_test_estimate(PAIRS("model", "llama-3.1-405b", "gpu", "h100-80gb", "gpus", "1792", "tp", "8",
+                           "pp", "14"), &mp);
+    assert_true(fabs((double)mp.system.host_ram_need_per_node -
+                     (8.0 * 2.0 * (double)mp.model.parameters / 112.0 + workers + reserve)) < 2.0);
+    assert_true(mp.system.host_ram_per_node == 1536ull * 1073741824ull); /* 2 x 640 GiB, sold as 1.5 TiB */
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "a100-80gb", "gpus", "8"), &ddp);
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "a100-80gb", "gpus", "8", "zero", "3"), &z3);
+    assert_true(fabs((double)ddp.system.host_ram_need_per_node -
+                     (8.0 * 2.0 * 6738415616.0 + workers + reserve)) < 2.0);
+    assert_true(fabs((double)z3.system.host_ram_need_per_node -
+                     (2.0 * 6738415616.0 + workers + reserve)) < 2.0);
+}
+
+/* ZeRO-Offload's step: the CPU Adam over the server's partitions at host memory bandwidth
+ * (28 bytes per parameter) and the 16-bit weights back over PCIe 4 at the link catalogue's
+ * achieved rate; with the parameters offloaded, each pass fetches them too. */
+static void test_offload_time(void **state)
+{
+    trainsize_result none, opt, slow;
+    trainsize_job *job;
+    const trainsize_link_info *pcie4 = trainsize_link_find("pcie4");
+    double p = 6738415616.0, expect;
+    (void)state;
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "a100-80gb", "zero", "1"), &none);
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "a100-80gb", "zero", "1", "offload", "optimizer"), &opt);
+    assert_true(none.time.offload_seconds == 0.0);
+    assert_non_null(pcie4);
+    expect = p * 28.0 / 3e11 + p * 2.0 / ((double)pcie4->bandwidth * pcie4->achieved_share);
+    assert_true(fabs(opt.time.offload_seconds - expect) < 1e-9 * expect);
+    assert_true(fabs(opt.time.step_seconds - none.time.step_seconds - expect) < 1e-6);
+    /* Half the host memory bandwidth, twice the CPU step. */
+    job = ts_test_job(PAIRS("model", "llama-2-7b", "gpu", "a100-80gb", "zero", "1", "offload", "optimizer",
+                            "host-memory-bandwidth", "150000000000"));
+    assert_int_equal(trainsize_estimate(job, &slow, sizeof slow, NULL), TRAINSIZE_OK);
+    trainsize_job_free(job);
+    assert_true(fabs(slow.time.offload_seconds - opt.time.offload_seconds - p * 28.0 / 3e11) < 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_nodes_of_a100),
         cmocka_unit_test(test_small_server_floors),
         cmocka_unit_test(test_offload_raises_host_ram),
+        cmocka_unit_test(test_host_ram_need),
+        cmocka_unit_test(test_offload_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,7 +18,7 @@ static void test_each_warning_has_a_name_and_text(void **state)
         named++;
         assert_non_null(trainsize_warning_text(UINT64_C(1) << bit));
     }
-    assert_int_equal(named, 14);
+    assert_int_equal(named, 15);
     assert_null(trainsize_warning_name(3)); /* not a single bit */
 }
 
@@ -33,9 +33,14 @@ static void test_conditions(void **state)
     /* 90 % headroom asked of a job using ~12 %: low headroom. */
     assert_true(warnings_of(PAIRS("model", "gpt2", "gpu", "h100-80gb", "micro-batch", "8",
                                   "headroom", "0.9")) & TRAINSIZE_WARN_LOW_HEADROOM);
-    /* A server set too small. */
+    /* A server set too small for the job (128 GiB: 8 ranks x 8 loader workers x 2 GiB alone
+     * need more), and one that covers the job (512 GiB) but not 2 x its 640 GB of GPUs. */
     assert_true(warnings_of(PAIRS("model", "llama-2-7b", "gpus", "8", "zero", "3", "host-ram",
-                                  "549755813888")) & TRAINSIZE_WARN_HOST_RAM);
+                                  "137438953472")) & TRAINSIZE_WARN_HOST_RAM);
+    assert_true(warnings_of(PAIRS("model", "llama-2-7b", "gpus", "8", "zero", "3", "host-ram",
+                                  "549755813888")) & TRAINSIZE_WARN_HOST_RAM_RULE);
+    assert_false(warnings_of(PAIRS("model", "llama-2-7b", "gpus", "8", "zero", "3", "host-ram",
+                                   "549755813888")) & TRAINSIZE_WARN_HOST_RAM);
     assert_true(warnings_of(PAIRS("model", "llama-2-7b", "gpus", "8", "zero", "3", "cpu-cores",
                                   "16")) & TRAINSIZE_WARN_CPU_CORES);
     assert_true(warnings_of(PAIRS("model", "llama-2-70b", "gpus", "64", "zero", "3", "storage",

@@ -395,7 +395,8 @@ static void system_section(cli_out *o, const trainsize_result *r)
                    cli_fmt_thousands(b, sizeof b, s->gpus_per_node),
                    s->gpus_per_node == 1 ? "" : "s");
     key(o, "  host RAM per server");
-    cli_out_printf(o, "%s\n", cli_fmt_iec(a, sizeof a, (double)s->host_ram_per_node));
+    cli_out_printf(o, "%s (the job needs %s)\n", cli_fmt_iec(a, sizeof a, (double)s->host_ram_per_node),
+                   cli_fmt_iec(b, sizeof b, (double)s->host_ram_need_per_node));
     key(o, "  CPU cores per server");
     cli_out_printf(o, "%s\n", cli_fmt_thousands(a, sizeof a, s->cpu_cores_per_node));
     key(o, "  GPU to GPU");
@@ -480,6 +481,11 @@ static void time_section(cli_out *o, const trainsize_job *job, const trainsize_r
         key(o, "  communication");
         cli_out_printf(o, "%s per step not hidden by compute (included)\n",
                        cli_fmt_duration(a, sizeof a, t->comm_seconds));
+    }
+    if (t->offload_seconds > 0) {
+        key(o, "  CPU offload");
+        cli_out_printf(o, "%s per step not hidden by compute (included)\n",
+                       cli_fmt_duration(a, sizeof a, t->offload_seconds));
     }
     key(o, "  total");
     if (t->seconds >= 3600.0 && t->seconds < 1e12)

@@ -207,6 +207,7 @@ class System(ctypes.Structure):
         ("intra_node_rate_per_gpu", c_uint64),
         ("storage_class", c_char * 32),
         ("network_link", c_char * 32),
+        ("host_ram_need_per_node", c_uint64),
     ]
 
 
@@ -223,6 +224,7 @@ class Time(ctypes.Structure):
         ("model_flops", c_double),
         ("gpu_hours", c_double),
         ("comm_seconds", c_double),
+        ("offload_seconds", c_double),
     ]
 
 

@@ -272,6 +272,7 @@ pub struct trainsize_system {
     pub intra_node_rate_per_gpu: u64,
     pub storage_class: [c_char; 32],
     pub network_link: [c_char; 32],
+    pub host_ram_need_per_node: u64,
 }
 
 /// `trainsize_time`
@@ -287,6 +288,7 @@ pub struct trainsize_time {
     pub model_flops: c_double,
     pub gpu_hours: c_double,
     pub comm_seconds: c_double,
+    pub offload_seconds: c_double,
 }
 
 /// `trainsize_result`
