@@ -134,4 +134,21 @@ double ts_energy_kwh(double gpu_hours, double watts_per_gpu, double pue);
 void ts_warnings_make(const trainsize_job *job, const ts_layout *lay, const trainsize_result *r,
                       uint64_t *warnings);
 
+/* The links a step's collectives run on: per GPU, per direction, as achieved. */
+typedef struct ts_comm_links {
+    double intra;          /* NVLink-class (or PCIe) rate inside a server */
+    double net_per_gpu;    /* the GPU's share of the server's NICs; 0 on one server */
+    double gpus_per_node;
+} ts_comm_links;
+
+/* Communication of one step that compute does not hide, by parallelism, and the bytes
+ * each GPU moves inside its server and across servers (for the links' needs). */
+typedef struct ts_comm {
+    double tp_seconds, pp_seconds, cp_seconds, ep_seconds, dp_seconds, exposed;
+    double intra_bytes_per_gpu, inter_bytes_per_gpu;
+} ts_comm;
+
+void ts_comm_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
+                  const ts_conv *c, double compute_step, const ts_comm_links *links, ts_comm *out);
+
 #endif

@@ -120,6 +120,9 @@ struct trainsize_job {
     const trainsize_storage_info *storage; /* NULL: choose */
     double checkpoint_seconds;    /* target time to write a checkpoint */
     double comm_share;            /* share of a step communication may take */
+    double collective_latency;    /* seconds per algorithm step of a collective */
+    uint64_t moe_max_nodes;       /* node-limited expert routing (0: unlimited) */
+    int ep_overlap;               /* expert all-to-all hidden under compute (DualPipe) */
     double headroom;              /* GPU memory to keep free, as a share */
     /* Power and cost. */
     double server_power_factor, pue, carbon_intensity;

@@ -254,9 +254,20 @@ static const ts_param_def PARAMS[] = {
     {{"checkpoint-seconds", TRAINSIZE_PARAM_FLOAT, NULL, 1, 1e7, "300", "seconds",
       "target time to write one checkpoint (an assumption: 5 minutes)"}, TS_SET_DOUBLE,
      OFF(checkpoint_seconds)},
-    {{"comm-share", TRAINSIZE_PARAM_FLOAT, NULL, 0.01, 1, "0.25", "fraction",
-      "share of a step that communication may take when sizing links (an assumption)"},
+    {{"comm-share", TRAINSIZE_PARAM_FLOAT, NULL, 0.01, 1, "0.1", "fraction",
+      "share of a step that exposed communication may add when choosing the network: the "
+      "slowest link that keeps it under this share is recommended (an assumption)"},
      TS_SET_DOUBLE, OFF(comm_share)},
+    {{"collective-latency", TRAINSIZE_PARAM_FLOAT, NULL, 0, 0.1, "1e-05", "seconds",
+      "latency of one algorithm step of a collective; a collective over n ranks takes "
+      "2 log2(n) of them (NCCL's tree and PAT algorithms; 10 us is an assumption of the order "
+      "nccl-tests show for small messages across servers)"}, TS_SET_DOUBLE, OFF(collective_latency)},
+    {{"moe-max-nodes", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "0", "servers",
+      "node-limited expert routing: a token is sent to at most this many servers (DeepSeek-V3: "
+      "4); 0 = unlimited, each of its k expert copies travels"}, TS_SET_U64, OFF(moe_max_nodes)},
+    {{"ep-overlap", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "the expert all-to-all runs under another micro-batch's compute (DeepSeek-V3's DualPipe); "
+      "false: it blocks, as in Megatron-LM's default schedule"}, TS_SET_BOOL, OFF(ep_overlap)},
     {{"headroom", TRAINSIZE_PARAM_FLOAT, NULL, 0, 0.9, "0.1", "fraction",
       "GPU memory to keep free for growth; less raises the low-vram-headroom warning"},
      TS_SET_DOUBLE, OFF(headroom)},

@@ -26,9 +26,6 @@
 /* NVLink ring collectives reach 0.78-0.82 of the per-direction link rate (hardware.md §2.5:
  * A100 78 %, H100/H200 81-82 %). */
 #define TS_SCALE_UP_SHARE 0.8
-/* The backward pass, which data-parallel gradient communication overlaps, is about two
- * thirds of a step's compute (backward = 2 x forward). */
-#define TS_BACKWARD_SHARE (2.0 / 3.0)
 
 /* Host RAM sizes servers are sold with, GiB. */
 static const double RAM_SIZES[] = {64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384};
@@ -63,67 +60,48 @@ static double checkpoint_bytes(const trainsize_job *job, const ts_param_counts *
     return params * (weight + c->master + state);
 }
 
-/* Bytes one step moves, by parallelism. */
-typedef struct traffic {
-    double tp_per_gpu;     /* tensor-parallel collectives, per GPU */
-    double ep_per_gpu;     /* MoE all-to-all, per GPU */
-    double dp_intra_per_gpu; /* data-parallel reduction inside a server, per GPU */
-    double dp_inter_per_node; /* data-parallel reduction between servers, per server */
-} traffic;
-
-/* Ring collectives move 2 (n - 1)/n of the data per rank (ZeRO paper §7). */
-static double ring(double n) { return n > 1.0 ? 2.0 * (n - 1.0) / n : 0.0; }
-
-static void traffic_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
-                         const ts_conv *c, traffic *tr)
-{
-    const ts_model *m = &job->model;
-    double gpn = (double)lay->gpus_per_node, t = (double)lay->tp;
-    double sbh = (double)job->seq / (double)lay->cp * (double)job->micro_batch * (double)m->hidden;
-    double per_step = (double)lay->layers_per_stage * (double)lay->micro_batches;
-    double params = (double)pc->total, model_parallel = t * (double)lay->pp;
-    double share = model_parallel > gpn ? gpn / model_parallel : 1.0; /* of a replica per node */
-    double k = (double)lay->nodes * share;                         /* nodes per DP group */
-    double dp_in_node = gpn / fmin(gpn, model_parallel * (double)lay->cp);
-    double grads = job->lora_rank ? ts_lora_layer_params(job) * (double)m->layers * c->adapter_grad
-                                  : params * c->grad;
-    /* Megatron's tensor parallelism: two all-reduces of s b h in the forward pass of each
-     * layer and two in the backward (Shoeybi et al. 2019, §3); full recomputation repeats
-     * the forward's two. */
-    double tp_collectives = job->recompute == TS_RECOMPUTE_FULL ? 6.0 : 4.0;
-    tr->tp_per_gpu = lay->tp > 1 ? tp_collectives * ring(t) * sbh * c->act * per_step : 0.0;
-    /* Expert parallelism: dispatch and combine all-to-alls, forward and backward, of each
-     * token's k copies; (e - 1)/e of them leave the rank. */
-    tr->ep_per_gpu = ts_model_is_moe(m) && lay->ep > 1
-                         ? 4.0 * (double)m->experts_per_token * sbh * c->act *
-                               ((double)lay->ep - 1.0) / (double)lay->ep * per_step
-                         : 0.0;
-    /* Data parallelism, hierarchically: inside a server across its DP ranks, then between
-     * the k servers of a DP group, each sending 2 (k - 1)/k of the gradients it holds. */
-    tr->dp_intra_per_gpu = ring(dp_in_node) * grads / model_parallel;
-    tr->dp_inter_per_node = lay->dense_shard > 1 ? ring(k) * grads * share : 0.0;
-    if (job->zero >= 3) { /* ZeRO-3 all-gathers the weights too: 3 instead of 2 */
-        tr->dp_intra_per_gpu *= 1.5;
-        tr->dp_inter_per_node *= 1.5;
-    }
-}
-
 /* 10 GbE: the checklist calls multi-node training over it (or slower) unbalanced. */
 #define TS_SLOW_NETWORK 1250000000ull
 
-/* The slowest scale-out link faster than 10 GbE whose achieved rate per port meets
- * `need`; NULL if none. */
-static const trainsize_link_info *choose_link(double need_per_port)
+/* The links the step's collectives run on with scale-out link `l` (NULL: one server). */
+static ts_comm_links links_with(const ts_layout *lay, double intra, const trainsize_link_info *l, double nics)
+{
+    ts_comm_links k;
+    k.intra = intra;
+    k.gpus_per_node = (double)lay->gpus_per_node;
+    k.net_per_gpu = l && lay->nodes > 1 ? (double)l->bandwidth * l->achieved_share * nics / k.gpus_per_node : 0.0;
+    return k;
+}
+
+/* What a network adds to a step's exposed communication: the exposed time with it, less
+ * the exposed time were the network as fast as the GPUs' own link. */
+static double network_cost(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
+                           const ts_conv *c, double compute_step, const ts_comm_links *k)
+{
+    ts_comm with, ideal;
+    ts_comm_links fast = *k;
+    fast.net_per_gpu = k->net_per_gpu > 0.0 ? k->intra : 0.0;
+    ts_comm_make(job, lay, pc, c, compute_step, k, &with);
+    ts_comm_make(job, lay, pc, c, compute_step, &fast, &ideal);
+    return with.exposed - ideal.exposed;
+}
+
+/* The slowest scale-out link faster than 10 GbE that adds at most comm-share of the step's
+ * compute to its exposed communication; NULL if none. */
+static const trainsize_link_info *choose_link(const trainsize_job *job, const ts_layout *lay,
+                                              const ts_param_counts *pc, const ts_conv *c,
+                                              double compute_step, double intra, double nics)
 {
     const trainsize_link_info *best = NULL;
     size_t i;
     for (i = 0; i < ts_link_count; i++) {
         const trainsize_link_info *l = &ts_links[i];
-        double rate = (double)l->bandwidth * l->achieved_share;
-        if (l->kind != TRAINSIZE_LINK_SCALE_OUT || l->bandwidth <= TS_SLOW_NETWORK ||
-            rate < need_per_port)
+        ts_comm_links k;
+        if (l->kind != TRAINSIZE_LINK_SCALE_OUT || l->bandwidth <= TS_SLOW_NETWORK) continue;
+        if (best && (double)l->bandwidth * l->achieved_share >= (double)best->bandwidth * best->achieved_share)
             continue;
-        if (!best || rate < (double)best->bandwidth * best->achieved_share) best = l;
+        k = links_with(lay, intra, l, nics);
+        if (network_cost(job, lay, pc, c, compute_step, &k) <= job->comm_share * compute_step) best = l;
     }
     return best;
 }
@@ -238,14 +216,13 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
     double ckpt = checkpoint_bytes(job, pc, conv);
     double read_need = tokens_per_s * TS_DATASET_BYTES_PER_TOKEN / nodes;
     double write_need = ckpt / nodes / job->checkpoint_seconds;
-    double window = job->comm_share * compute_step, intra = scale_up_rate(job->gpu);
-    double tp_rate, ep_rate, net_rate = 0.0, exposed, dp_time;
+    /* The rates the links must keep to move a step's traffic within its compute: slower,
+     * and communication cannot hide whatever the schedule. */
+    double window = compute_step, intra = scale_up_rate(job->gpu);
     const trainsize_link_info *link = NULL;
     const trainsize_storage_info *st;
-    traffic tr;
     int rc;
 
-    traffic_make(job, lay, pc, conv, &tr);
     out->nodes = lay->nodes;
     out->gpus_per_node = lay->gpus_per_node;
     if ((rc = to_u64(round_up_ram(fmax(ram_floor, ram_need)), &out->host_ram_per_node,
@@ -270,38 +247,31 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
         *warnings |= TRAINSIZE_WARN_STORAGE;
     ts_copy_name(out->storage_class, sizeof out->storage_class, st ? st->name : "");
 
-    /* Links: what each GPU needs inside a server, what each server needs between
-     * servers, for communication to fit in comm-share of the step. */
-    tp_rate = lay->tp <= lay->gpus_per_node ? tr.tp_per_gpu : 0.0;
-    ep_rate = lay->ep <= lay->gpus_per_node ? tr.ep_per_gpu : 0.0;
-    if ((rc = to_u64((tp_rate + ep_rate + tr.dp_intra_per_gpu) / window, &out->intra_node_rate_per_gpu,
-                     "intra_node_rate_per_gpu", err)))
-        return rc;
-    if ((double)out->intra_node_rate_per_gpu > intra) *warnings |= TRAINSIZE_WARN_GPU_LINK;
+    /* Links: the slowest network that keeps exposed communication under comm-share of the
+     * step (or the one set); the rates each GPU and each server move at within that share. */
     if (lay->nodes > 1) {
-        double spill = (lay->tp > lay->gpus_per_node ? tr.tp_per_gpu : 0.0) +
-                       (lay->ep > lay->gpus_per_node ? tr.ep_per_gpu : 0.0);
-        net_rate = (tr.dp_inter_per_node + gpn * spill) / window;
-        link = job->network ? job->network : choose_link(net_rate / nics);
-        if (!link) link = fastest_link(); /* none meets the need: time it on the best there is */
-        if (!link || (double)link->bandwidth * link->achieved_share * nics < net_rate)
+        link = job->network ? job->network : choose_link(job, lay, pc, conv, compute_step, intra, nics);
+        if (!link) {
+            link = fastest_link(); /* none keeps it under the share: time it on the best there is */
             *warnings |= TRAINSIZE_WARN_NETWORK;
+        }
         if (link && link->bandwidth <= TS_SLOW_NETWORK) *warnings |= TRAINSIZE_WARN_SLOW_MULTINODE;
     }
-    if ((rc = to_u64(net_rate, &out->interconnect_rate_per_node, "interconnect_rate_per_node", err)))
-        return rc;
-    ts_copy_name(out->network_link, sizeof out->network_link, link ? link->name : "");
-
-    /* Time the links add: tensor- and expert-parallel collectives block the step; the
-     * data-parallel reduction overlaps the backward pass and adds only what exceeds it. */
     {
-        double node_rate = link ? (double)link->bandwidth * link->achieved_share * nics / gpn : intra;
-        double tp_time = tr.tp_per_gpu / (lay->tp <= lay->gpus_per_node ? intra : node_rate);
-        double ep_time = tr.ep_per_gpu / (lay->ep <= lay->gpus_per_node ? intra : node_rate);
-        dp_time = tr.dp_intra_per_gpu / intra +
-                  (link ? tr.dp_inter_per_node / ((double)link->bandwidth * link->achieved_share * nics) : 0.0);
-        exposed = fmax(0.0, dp_time - TS_BACKWARD_SHARE * compute_step);
-        tm->comm_seconds = tp_time + ep_time + exposed;
+        ts_comm_links k = links_with(lay, intra, link, nics);
+        ts_comm cm;
+        ts_comm_make(job, lay, pc, conv, compute_step, &k, &cm);
+        if (job->network && lay->nodes > 1 &&
+            network_cost(job, lay, pc, conv, compute_step, &k) > job->comm_share * compute_step)
+            *warnings |= TRAINSIZE_WARN_NETWORK;
+        if ((rc = to_u64(cm.intra_bytes_per_gpu / window, &out->intra_node_rate_per_gpu,
+                         "intra_node_rate_per_gpu", err)) ||
+            (rc = to_u64(lay->nodes > 1 ? cm.inter_bytes_per_gpu * gpn / window : 0.0,
+                         &out->interconnect_rate_per_node, "interconnect_rate_per_node", err)))
+            return rc;
+        if ((double)out->intra_node_rate_per_gpu > intra) *warnings |= TRAINSIZE_WARN_GPU_LINK;
+        ts_copy_name(out->network_link, sizeof out->network_link, link ? link->name : "");
+        tm->comm_seconds = cm.exposed;
         tm->offload_seconds = offload_seconds(job, lay, conv, trainable, compute_step);
         tm->step_seconds += tm->comm_seconds + tm->offload_seconds;
         tm->seconds = tm->step_seconds * (double)tm->steps;
