@@ -151,4 +151,7 @@ typedef struct ts_comm {
 void ts_comm_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
                   const ts_conv *c, double compute_step, const ts_comm_links *links, ts_comm *out);
 
+/* The kernels' efficiency (hfu): the job's, or the framework's default when 0. */
+double ts_hfu(const trainsize_job *job);
+
 #endif

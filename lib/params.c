@@ -220,9 +220,12 @@ static const ts_param_def PARAMS[] = {
     {{"zero3-gather-layers", TRAINSIZE_PARAM_INT, NULL, 1, 1e4, "2", "layers",
       "unsharded layers ZeRO-3/FSDP holds at once (current + prefetch)"}, TS_SET_U64,
      OFF(zero3_gather_layers)},
-    {{"hfu", TRAINSIZE_PARAM_FLOAT, NULL, 0.001, 1, "0.4", "fraction",
-      "hardware FLOPs utilisation: achieved share of the dense peak over all executed FLOPs, "
-      "recomputation included (PaLM App. B); real runs reach 0.35-0.55 (hardware.md 1.4)"},
+    {{"hfu", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1, "0", "fraction",
+      "the kernels' efficiency while computing: achieved share of the dense peak over the executed "
+      "FLOPs, recomputation included (PaLM App. B's HFU, without the pipeline bubble and the "
+      "exposed communication, which the estimate adds); 0 = auto: 0.57 under megatron "
+      "conventions (calibrated on published Megatron-LM/NeMo runs: docs/accuracy.md), 0.4 "
+      "otherwise (eager PyTorch kernels; an assumption no published set calibrates yet)"},
      TS_SET_DOUBLE, OFF(hfu)},
     /* Servers. */
     {{"data-loader-workers", TRAINSIZE_PARAM_INT, NULL, 0, 1024, "8", "processes",

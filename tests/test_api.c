@@ -59,7 +59,7 @@ static void test_set_errors_name_the_field(void **state)
         {"micro-batch", "1.5"}, {"dropout", "nan"}, {"dropout", "inf"}, {"dropout", "1.5"},
         {"precision", "fp4"}, {"model", "gpt-5"}, {"gpu", "tpu-v9"}, {"sp", "maybe"},
         {"lora-targets", "q,,v"}, {"lora-targets", "q,x"}, {"seq", ""}, {"zero", "4"},
-        {"hidden", "0x10"}, {"hfu", "0"},
+        {"hidden", "0x10"}, {"hfu", "-0.1"}, {"hfu", "1.5"},
     };
     trainsize_job *job = trainsize_job_new();
     size_t i;

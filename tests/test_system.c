@@ -93,6 +93,38 @@ static void test_offload_time(void **state)
     assert_true(fabs(slow.time.offload_seconds - opt.time.offload_seconds - p * 28.0 / 3e11) < 1e-9);
 }
 
+/* The network matters: Llama-2-7B under ZeRO-3 on 64 A100 (micro-batch 8 of 4096 tokens)
+ * gathers its weights every pass of every micro-batch across 8 servers; NDR InfiniBand
+ * hides that under compute, 10 GbE cannot (about 50 GB per GPU per step at its 0.14 GB/s
+ * share), and the recommended link adds at most comm-share of the step. */
+static void test_network_changes_the_time(void **state)
+{
+    trainsize_result slow, fast, chosen;
+    (void)state;
+#define Z3 "model", "llama-2-7b", "gpus", "64", "zero", "3", "micro-batch", "8"
+    ts_test_estimate(PAIRS(Z3, "network", "eth-10g"), &slow);
+    ts_test_estimate(PAIRS(Z3, "network", "ib-ndr"), &fast);
+    ts_test_estimate(PAIRS(Z3), &chosen);
+#undef Z3
+    assert_true(slow.time.step_seconds > 5.0 * fast.time.step_seconds);
+    assert_true(slow.warnings & TRAINSIZE_WARN_NETWORK);
+    assert_false(fast.warnings & TRAINSIZE_WARN_NETWORK);
+    assert_true(chosen.system.network_link[0] != '\0');
+    assert_true(chosen.time.comm_seconds <= 0.1 * (chosen.time.step_seconds - chosen.time.comm_seconds) + 1e-9 ||
+                strcmp(chosen.system.network_link, "ib-xdr") == 0);
+}
+
+/* Data-parallel reduction after a pipeline flush is not hidden; without a pipeline the last
+ * micro-batch's backward hides part of it. */
+static void test_reduction_after_the_flush(void **state)
+{
+    trainsize_result r;
+    (void)state;
+    ts_test_estimate(PAIRS("model", "llama-2-13b", "gpus", "32", "tp", "4", "pp", "2", "network", "eth-25g",
+                           "global-batch", "64"), &r);
+    assert_true(r.time.comm_seconds > 0.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -101,6 +133,8 @@ int main(void)
         cmocka_unit_test(test_offload_raises_host_ram),
         cmocka_unit_test(test_host_ram_need),
         cmocka_unit_test(test_offload_time),
+        cmocka_unit_test(test_network_changes_the_time),
+        cmocka_unit_test(test_reduction_after_the_flush),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
