@@ -23,6 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import peers  # noqa: E402
 import public  # noqa: E402
+import published_time  # noqa: E402
 
 MIB = 1024.0 * 1024.0
 BAND = 0.05  # the +-5 % band in the picture
@@ -44,6 +45,7 @@ GPU_TERMS = [
     ("peak total (driver view)", "peak_total"),
 ]
 PUBLIC_LINES = []  # the published-runs section, filled by main() from public.py
+TIME_LINES = []  # the published training times, filled by main() from published_time.py
 PLOT_TERMS = [("activations", "activations"), ("model state (weights + gradients + optimizer)",
                                                "model_state")]
 
@@ -424,6 +426,7 @@ def write_markdown(path, fixtures, results, version, binary_label):
         L += summary_table(fx, results, TERMS + GPU_TERMS)
         L.append("")
     L += PUBLIC_LINES
+    L += TIME_LINES
     L.append("## How to regenerate")
     L.append("")
     L.append("```sh")
@@ -539,6 +542,7 @@ def main():
             results[(fx["id"], cfg["name"])], version = estimates(binary, cfg)
     public_rows = public.compare(binary)
     PUBLIC_LINES[:] = public.markdown(public_rows, "accuracy-public.png")
+    TIME_LINES[:] = published_time.markdown(published_time.compare(binary))
     write_markdown(args.md, fixtures, results, version, args.trainsize)
     public.write_png(os.path.join(os.path.dirname(args.png), "accuracy-public.png"), public_rows)
     write_png(args.png, fixtures, results)
