@@ -713,6 +713,8 @@ typedef struct trainsize_plan_candidate {
     double cost;                  /**< Cloud cost of the run, US dollars (as
                                        system.cost_cloud_usd; 0 when the GPU has no price). */
     uint64_t warnings;            /**< TRAINSIZE_WARN_* bits of the estimate. */
+    double cost_own;              /**< Owning cost of the run, US dollars (as
+                                       system.cost_own_usd; 0 when the GPU has no price). */
 } trainsize_plan_candidate;
 
 /** What a search covered. Caller-owned plain data. */
@@ -720,13 +722,28 @@ typedef struct trainsize_plan_stats {
     uint64_t evaluated;  /**< Configurations examined: estimated, or ruled out by a bound. */
     uint64_t estimated;  /**< Of those, full estimates run. */
     uint64_t feasible;   /**< Configurations that fit and meet every constraint. */
+    uint64_t fit_memory; /**< Configurations that fit in GPU memory, constraints or not. */
+    double fastest_fit_seconds; /**< The shortest run among those, seconds (0 when none):
+                                     what a deadline would have to allow. */
+    double cheapest_fit_cost;   /**< The lowest priced cost among those, US dollars (0 when
+                                     none is priced): what a budget would have to allow. */
+    double least_overshoot;     /**< When nothing fits in memory: how far the closest
+                                     configuration is over its GPU, as peak_total / capacity - 1;
+                                     0 otherwise. */
 } trainsize_plan_stats;
 
 /**
  * @brief Search for the best configurations of a job.
  *
  * Needs "tokens" on the job. Writes the best `cap` candidates, best first (by the job's
- * "objective": cost, then time; or time, then cost), into `out`. No heap allocation.
+ * "objective": cloud cost, then time; time, then cloud cost; or owning cost, then time),
+ * into `out`: one per GPU x count x tp x pp x ep layout (its best ZeRO stage, micro-batch and
+ * recomputation), values within 1 % counting as a tie that the fewer GPUs win. The GPU list
+ * ("plan-gpus") is searched once per distinct name; "plan-gpu-count" fixes the GPU count.
+ * When nothing is feasible, `stats` says which constraint binds (fit_memory,
+ * fastest_fit_seconds, cheapest_fit_cost, least_overshoot). With "plan-ranking" pareto it
+ * writes instead the Pareto front of cost (cloud, or owned with objective owned) against
+ * time, fastest first, up to `cap` points spread over the range. No heap allocation.
  *
  * @param[in]  job     The job (model, setup, constraints); not changed.
  * @param[out] out     Caller array of `cap` candidates; may be NULL when cap is 0.

@@ -133,7 +133,9 @@ struct trainsize_job {
     uint64_t max_gpus;
     double deadline_days;         /* 0: none */
     double budget_usd;            /* 0: none */
-    int objective;                /* 0 cost, 1 time */
+    int objective;                /* 0 cloud cost, 1 time, 2 owned cost */
+    uint64_t plan_gpu_count;      /* 0: search the counts */
+    int plan_ranking;             /* 0 best by the objective, 1 the Pareto front */
     double host_ram_factor;     /* host RAM >= factor x node GPU memory */
     uint64_t checkpoints_kept;
 };

@@ -309,8 +309,16 @@ static const ts_param_def PARAMS[] = {
     {{"budget", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e15, "0", "USD",
       "the planner keeps configurations that cost at most this; 0: no budget"}, TS_SET_DOUBLE,
      OFF(budget_usd)},
-    {{"objective", TRAINSIZE_PARAM_CHOICE, "cost|time", 0, 0, "cost", "",
-      "what the planner ranks by first"}, TS_SET_CHOICE, OFF(objective)},
+    {{"objective", TRAINSIZE_PARAM_CHOICE, "cost|time|owned", 0, 0, "cost", "",
+      "what the planner ranks by first: cloud cost, time, or the cost of owning the GPUs"},
+     TS_SET_CHOICE, OFF(objective)},
+    {{"plan-ranking", TRAINSIZE_PARAM_CHOICE, "best|pareto", 0, 0, "best", "",
+      "what the planner returns: the best by the objective (one per layout), or the Pareto front "
+      "of cost (cloud, or owned with objective owned) against time, fastest first"},
+     TS_SET_CHOICE, OFF(plan_ranking)},
+    {{"plan-gpu-count", TRAINSIZE_PARAM_INT, NULL, 0, LIM_GPUS, "0", "GPUs",
+      "the planner uses exactly this many GPUs (\"I have 8 H100s\"); 0: it searches counts up to "
+      "max-gpus"}, TS_SET_U64, OFF(plan_gpu_count)},
     {{"rack-power-watts", TRAINSIZE_PARAM_FLOAT, NULL, 100, 1e7, "20000", "watts",
       "air-cooled rack budget (Uptime 2023: most operators have no racks above 20 kW)"},
      TS_SET_DOUBLE, OFF(rack_power_watts)},

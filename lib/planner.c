@@ -42,29 +42,117 @@ typedef struct search {
     uint64_t global_batch;           /* fixed across the search */
 } search;
 
-/* Is a better than b under the objective? GPUs without a cloud price rank after those with
- * one when ranking by cost. */
+/* Values in the same 1 % step of a logarithmic scale are a tie: a run that scales
+ * perfectly costs the same on 64 GPUs as on 1024, and then the smaller cluster is the
+ * better answer. Steps, not a tolerance, so that the order is transitive. */
+#define TS_PLAN_TIE 0.01
+
+static double tie_step(double x)
+{
+    return isinf(x) || !(x > 0) ? x : floor(log(x) / log1p(TS_PLAN_TIE));
+}
+
+/* -1, 0 or 1 as x is in a lower, the same or a higher step than y. */
+static int compare_close(double x, double y)
+{
+    double a = tie_step(x), b = tie_step(y);
+    return a == b ? 0 : a < b ? -1 : 1;
+}
+
+/* Is a better than b under the objective? GPUs without a price rank after those with one
+ * when ranking by a cost. Ties go to fewer GPUs, then the exact figures, then headroom. */
 static int better(const trainsize_job *job, const trainsize_plan_candidate *a,
                   const trainsize_plan_candidate *b)
 {
     double ca = a->cost > 0 ? a->cost : HUGE_VAL, cb = b->cost > 0 ? b->cost : HUGE_VAL;
-    if (job->objective == 1) {
-        if (a->seconds != b->seconds) return a->seconds < b->seconds;
-        if (ca != cb) return ca < cb;
-    } else {
-        if (ca != cb) return ca < cb;
-        if (a->seconds != b->seconds) return a->seconds < b->seconds;
+    double first_a, first_b, second_a, second_b;
+    int k;
+    if (job->objective == 2) {
+        ca = a->cost_own > 0 ? a->cost_own : HUGE_VAL;
+        cb = b->cost_own > 0 ? b->cost_own : HUGE_VAL;
     }
-    /* Ties: fewer GPUs, then more memory headroom. */
+    first_a = job->objective == 1 ? a->seconds : ca;
+    first_b = job->objective == 1 ? b->seconds : cb;
+    second_a = job->objective == 1 ? ca : a->seconds;
+    second_b = job->objective == 1 ? cb : b->seconds;
+    if ((k = compare_close(first_a, first_b)) != 0) return k < 0;
     if (a->gpus != b->gpus) return a->gpus < b->gpus;
+    if (first_a != first_b) return first_a < first_b;
+    if (second_a != second_b) return second_a < second_b;
     return a->peak_total < b->peak_total;
 }
 
-/* Keep the best `cap` candidates, best first (insertion into a short sorted array). */
+/* One row per GPU x count x tp x pp x ep: the other settings are variants of it. */
+static int same_layout(const trainsize_plan_candidate *a, const trainsize_plan_candidate *b)
+{
+    return a->gpus == b->gpus && a->tp == b->tp && a->pp == b->pp && a->ep == b->ep &&
+           strcmp(a->gpu, b->gpu) == 0;
+}
+
+/* The cost a candidate is ranked by: owned with the owned objective, else cloud; a GPU
+ * without a price has none. */
+static double cost_of(const trainsize_job *job, const trainsize_plan_candidate *c)
+{
+    double v = job->objective == 2 ? c->cost_own : c->cost;
+    return v > 0 ? v : HUGE_VAL;
+}
+
+/* a is no slower and no dearer than b, and better in one of the two. */
+static int dominates(const trainsize_job *job, const trainsize_plan_candidate *a,
+                     const trainsize_plan_candidate *b)
+{
+    double ca = cost_of(job, a), cb = cost_of(job, b);
+    return a->seconds <= b->seconds && ca <= cb && (a->seconds < b->seconds || ca < cb);
+}
+
+/* The Pareto front of cost against time, fastest first. When it is full, the point whose
+ * neighbours in time are closest (in log time) gives way, so the front stays spread. */
+static void keep_pareto(search *s, const trainsize_job *job, const trainsize_plan_candidate *c)
+{
+    size_t i, at;
+    if (s->cap == 0 || isinf(cost_of(job, c))) return;
+    for (i = 0; i < s->count; i++)
+        if (dominates(job, &s->out[i], c) ||
+            (s->out[i].seconds == c->seconds && cost_of(job, &s->out[i]) == cost_of(job, c)))
+            return;
+    for (i = 0; i < s->count;) {
+        if (dominates(job, c, &s->out[i])) {
+            memmove(&s->out[i], &s->out[i + 1], (s->count - i - 1) * sizeof *s->out);
+            s->count--;
+        } else {
+            i++;
+        }
+    }
+    if (s->count == s->cap) {
+        size_t drop = 1;
+        double gap = HUGE_VAL;
+        if (s->cap < 3) return;
+        for (i = 1; i + 1 < s->count; i++) {
+            double g = log(s->out[i + 1].seconds / s->out[i - 1].seconds);
+            if (g < gap) { gap = g; drop = i; }
+        }
+        memmove(&s->out[drop], &s->out[drop + 1], (s->count - drop - 1) * sizeof *s->out);
+        s->count--;
+    }
+    for (at = s->count; at > 0 && s->out[at - 1].seconds > c->seconds; at--) s->out[at] = s->out[at - 1];
+    s->out[at] = *c;
+    s->count++;
+}
+
+/* Keep the best `cap` candidates, best first (insertion into a short sorted array), one
+ * per layout. */
 static void keep(search *s, const trainsize_job *job, const trainsize_plan_candidate *c)
 {
-    size_t at = s->count;
+    size_t at = s->count, i;
     if (s->cap == 0) return;
+    for (i = 0; i < s->count; i++)
+        if (same_layout(&s->out[i], c)) {
+            if (!better(job, c, &s->out[i])) return; /* a better variant is kept */
+            memmove(&s->out[i], &s->out[i + 1], (s->count - i - 1) * sizeof *s->out);
+            s->count--;
+            at = s->count;
+            break;
+        }
     if (s->count == s->cap) {
         if (!better(job, c, &s->out[s->cap - 1])) return;
         at = s->cap - 1;
@@ -88,7 +176,21 @@ static int try_config(search *s, const trainsize_job *job)
     s->stats.evaluated++;
     s->stats.estimated++;
     if (trainsize_estimate(w, &r, sizeof r, NULL) != TRAINSIZE_OK) return -1;
-    if (!r.memory.fits) return 0;
+    if (!r.memory.fits) {
+        /* The nearest miss, for "nothing fits" (only while nothing does). */
+        double over = (double)r.memory.peak_total / (double)r.memory.gpu_capacity - 1.0;
+        if (s->stats.fit_memory == 0 && (s->stats.least_overshoot == 0.0 || over < s->stats.least_overshoot))
+            s->stats.least_overshoot = over;
+        return 0;
+    }
+    /* What a deadline or a budget would have to allow, for "nothing fits". */
+    s->stats.fit_memory++;
+    s->stats.least_overshoot = 0.0;
+    if (s->stats.fastest_fit_seconds == 0.0 || r.time.seconds < s->stats.fastest_fit_seconds)
+        s->stats.fastest_fit_seconds = r.time.seconds;
+    if (r.system.cost_cloud_usd > 0 &&
+        (s->stats.cheapest_fit_cost == 0.0 || r.system.cost_cloud_usd < s->stats.cheapest_fit_cost))
+        s->stats.cheapest_fit_cost = r.system.cost_cloud_usd;
     if (job->deadline_days > 0 && r.time.seconds > job->deadline_days * 86400.0) return 1;
     memset(&c, 0, sizeof c);
     snprintf(c.gpu, sizeof c.gpu, "%s", w->gpu->name);
@@ -105,10 +207,12 @@ static int try_config(search *s, const trainsize_job *job)
     c.peak_total = r.memory.peak_total;
     c.seconds = r.time.seconds;
     c.cost = r.system.cost_cloud_usd; /* one kind of cost, comparable across GPUs */
+    c.cost_own = r.system.cost_own_usd;
     c.warnings = r.warnings;
     if (job->budget_usd > 0 && !(c.cost > 0 && c.cost <= job->budget_usd)) return 1;
     s->stats.feasible++;
-    keep(s, job, &c);
+    if (job->plan_ranking == 1) keep_pareto(s, job, &c);
+    else keep(s, job, &c);
     return 1;
 }
 
@@ -182,6 +286,12 @@ static void search_gpu(search *s, const trainsize_job *job, const trainsize_gpu_
     uint64_t gpn = job->gpus_per_node ? job->gpus_per_node : 8;
     size_t i;
     s->work.gpu = gpu;
+    if (job->plan_gpu_count) { /* the GPUs one has: that count only */
+        uint64_t n = job->plan_gpu_count;
+        uint64_t per = job->gpus_per_node ? job->gpus_per_node : (n < 8 ? n : 8);
+        if (n % per == 0) search_gpu_count(s, job, n, per);
+        return;
+    }
     if (!job->gpus_per_node)
         for (i = 0; i < COUNT_OF(SMALL_COUNTS); i++)
             if (SMALL_COUNTS[i] <= job->max_gpus) search_gpu_count(s, job, SMALL_COUNTS[i], SMALL_COUNTS[i]);
@@ -202,7 +312,11 @@ static size_t gpu_choices(const trainsize_job *job, const trainsize_gpu_info **o
             if (len < sizeof item) {
                 memcpy(item, p, len);
                 item[len] = '\0';
-                if ((out[n] = trainsize_gpu_find(item)) != NULL) n++;
+                if ((out[n] = trainsize_gpu_find(item)) != NULL) {
+                    size_t k; /* a name given twice (or by an alias) is searched once */
+                    for (k = 0; k < n && out[k] != out[n]; k++) {}
+                    if (k == n) n++;
+                }
             }
             p = end ? end + 1 : p + len;
         }

@@ -134,13 +134,15 @@ if mode == "plan":
             result(c["seconds"] <= float(cons["deadline"]) * 86400, "candidate %d: deadline" % (i + 1))
         if "budget" in cons:
             result(0 < c["cost"] <= float(cons["budget"]), "candidate %d: budget" % (i + 1))
-    # best first: cost (no price last), then time; or time, then cost
+    # best first by the objective (no price last); values within 1 % tie, and then fewer
+    # GPUs come first, so the order holds up to that 1 %; one row per layout
     def cost_key(c):
         return c["cost"] if c["cost"] > 0 else math.inf
-    key = (lambda c: (c["seconds"], cost_key(c))) if objective == "time" else \
-          (lambda c: (cost_key(c), c["seconds"]))
-    result(all(key(a) <= key(b) for a, b in zip(cands, cands[1:])),
+    first = (lambda c: c["seconds"]) if objective == "time" else cost_key
+    result(all(first(a) <= 1.01 * first(b) for a, b in zip(cands, cands[1:])),
            "candidates sorted by %s" % objective)
+    layouts = [(c["gpu"], c["gpus"], c["tp"], c["pp"], c["ep"]) for c in cands]
+    result(len(layouts) == len(set(layouts)), "one candidate per layout")
     for i, c in enumerate(cands):
         same_figures("candidate %d" % (i + 1), c, [ts, "estimate", "--json"] + job + estimate_args(c))
 elif mode == "first":

@@ -21,13 +21,31 @@ typedef struct found {
     trainsize_plan_candidate c;
 } found;
 
+/* The planner's ranking, spelled out again: costs in the same 1 % step of a logarithmic
+ * scale tie, and then fewer GPUs win. */
 static int better(const trainsize_plan_candidate *a, const trainsize_plan_candidate *b)
 {
     double ca = a->cost > 0 ? a->cost : HUGE_VAL, cb = b->cost > 0 ? b->cost : HUGE_VAL;
+    double sa = isinf(ca) ? ca : floor(log(ca) / log1p(0.01)), sb = isinf(cb) ? cb : floor(log(cb) / log1p(0.01));
+    if (sa != sb) return sa < sb;
+    if (a->gpus != b->gpus) return a->gpus < b->gpus;
     if (ca != cb) return ca < cb;
     if (a->seconds != b->seconds) return a->seconds < b->seconds;
-    if (a->gpus != b->gpus) return a->gpus < b->gpus;
     return a->peak_total < b->peak_total;
+}
+
+/* One row per GPU x count x tp x pp x ep: keep the best variant of each layout (all sorted). */
+static size_t one_per_layout(trainsize_plan_candidate *all, size_t n)
+{
+    size_t i, j, kept = 0;
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < kept; j++)
+            if (all[j].gpus == all[i].gpus && all[j].tp == all[i].tp && all[j].pp == all[i].pp &&
+                all[j].ep == all[i].ep && strcmp(all[j].gpu, all[i].gpu) == 0)
+                break;
+        if (j == kept) all[kept++] = all[i];
+    }
+    return kept;
 }
 
 static int compare(const void *x, const void *y)
@@ -104,6 +122,8 @@ static void test_planner_misses_nothing(void **state)
     qsort(all, n, sizeof all[0], compare);
     assert_int_equal(trainsize_plan(job, best, TOP, &count, &stats, NULL), 0);
     assert_int_equal(stats.feasible, n);   /* every configuration that fits, found */
+    assert_int_equal(stats.fit_memory, n); /* no constraint beyond memory here */
+    n = one_per_layout(all, n);
     assert_int_equal(count, n < TOP ? n : TOP);
     for (i = 0; i < count; i++) {          /* and the same best ones, in the same order */
         assert_string_equal(best[i].gpu, all[i].gpu);
@@ -137,7 +157,7 @@ static void test_candidates_are_estimates(void **state)
         assert_true(r.time.seconds == best[i].seconds);
         assert_true(r.system.cost_cloud_usd == best[i].cost);
         assert_int_equal(r.warnings, best[i].warnings);
-        if (i > 0) assert_false(best[i].cost > 0 && best[i - 1].cost > best[i].cost);
+        if (i > 0) assert_false(best[i].cost > 0 && best[i - 1].cost > 1.01 * best[i].cost);
         trainsize_job_free(copy);
     }
     trainsize_job_free(job);
@@ -173,12 +193,99 @@ static void test_constraints(void **state)
     trainsize_job_free(job);
 }
 
+/* Perfect scaling makes cost flat in the GPU count: the tie goes to fewer GPUs (a 7B model
+ * on H100s: not 1024 GPUs for the same money as 64). A name given twice is searched once,
+ * and each layout appears once. */
+static void test_ties_names_and_layouts(void **state)
+{
+    const char *const once[] = {"model", "llama-2-7b", "tokens", "2e12", "plan-gpus", "h100-80gb", NULL};
+    const char *const twice[] = {"model", "llama-2-7b", "tokens", "2e12", "plan-gpus", "h100-80gb,H100-80GB", NULL};
+    trainsize_plan_candidate a[TOP], b[TOP];
+    trainsize_plan_stats sa, sb;
+    trainsize_job *j1 = ts_test_job(once), *j2 = ts_test_job(twice);
+    size_t na, nb, i, k;
+    (void)state;
+    assert_int_equal(trainsize_plan(j1, a, TOP, &na, &sa, NULL), 0);
+    assert_int_equal(trainsize_plan(j2, b, TOP, &nb, &sb, NULL), 0);
+    assert_int_equal(sa.evaluated, sb.evaluated);
+    assert_int_equal(na, nb);
+    for (i = 0; i + 1 < na; i++) {
+        assert_false(a[i].cost > 1.02 * a[i + 1].cost); /* cheapest first, up to the tie */
+        for (k = i + 1; k < na; k++)
+            assert_false(a[i].gpus == a[k].gpus && a[i].tp == a[k].tp && a[i].pp == a[k].pp &&
+                         a[i].ep == a[k].ep);
+    }
+    assert_true(a[0].gpus <= 64);
+    trainsize_job_free(j1);
+    trainsize_job_free(j2);
+}
+
+/* The Pareto front: fastest first, each point faster than the next and dearer than it
+ * (no point both faster and cheaper than another). */
+static void test_pareto_front(void **state)
+{
+    const char *const pairs[] = {"model", "llama-2-7b", "tokens", "2e12", "plan-gpus", "h100-80gb,a100-80gb",
+                                 "plan-ranking", "pareto", NULL};
+    trainsize_plan_candidate c[TOP];
+    trainsize_job *job = ts_test_job(pairs);
+    size_t n, i;
+    (void)state;
+    assert_int_equal(trainsize_plan(job, c, TOP, &n, NULL, NULL), 0);
+    assert_true(n >= 3);
+    for (i = 0; i + 1 < n; i++) {
+        assert_true(c[i].seconds < c[i + 1].seconds);
+        assert_true(c[i].cost > c[i + 1].cost);
+    }
+    trainsize_job_free(job);
+}
+
+/* A fixed count ("I have 8 H100s"), the owned-cost objective, and a search where nothing
+ * fits says what binds. */
+static void test_fixed_count_owned_and_nothing(void **state)
+{
+    const char *const fixed[] = {"model", "llama-2-7b", "tokens", "1e11", "plan-gpus", "h100-80gb",
+                                 "plan-gpu-count", "8", "objective", "owned", NULL};
+    const char *const late[] = {"model", "llama-2-70b", "tokens", "2e12", "plan-gpus", "h100-80gb",
+                                "max-gpus", "64", "deadline-days", "1", NULL};
+    const char *const small[] = {"model", "llama-2-70b", "tokens", "2e12", "plan-gpus", "rtx-4090",
+                                 "max-gpus", "1", NULL};
+    trainsize_plan_candidate c[TOP];
+    trainsize_plan_stats st;
+    trainsize_job *job = ts_test_job(fixed);
+    size_t n, i;
+    (void)state;
+    assert_int_equal(trainsize_plan(job, c, TOP, &n, &st, NULL), 0);
+    assert_true(n > 0);
+    for (i = 0; i < n; i++) {
+        assert_int_equal(c[i].gpus, 8);
+        assert_true(c[i].cost_own > 0);
+        if (i > 0) assert_false(c[i - 1].cost_own > 1.02 * c[i].cost_own);
+    }
+    trainsize_job_free(job);
+    job = ts_test_job(late);
+    assert_int_equal(trainsize_plan(job, c, TOP, &n, &st, NULL), 0);
+    assert_int_equal(n, 0);
+    assert_true(st.fit_memory > 0);
+    assert_true(st.fastest_fit_seconds > 86400.0); /* the deadline binds */
+    assert_true(st.least_overshoot == 0.0);
+    trainsize_job_free(job);
+    job = ts_test_job(small);
+    assert_int_equal(trainsize_plan(job, c, TOP, &n, &st, NULL), 0);
+    assert_int_equal(n, 0);
+    assert_int_equal(st.fit_memory, 0);
+    assert_true(st.least_overshoot > 1.0); /* memory binds, by more than twice the GPU */
+    trainsize_job_free(job);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_planner_misses_nothing),
         cmocka_unit_test(test_candidates_are_estimates),
         cmocka_unit_test(test_constraints),
+        cmocka_unit_test(test_ties_names_and_layouts),
+        cmocka_unit_test(test_pareto_front),
+        cmocka_unit_test(test_fixed_count_owned_and_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -459,6 +459,7 @@ type Candidate struct {
 	Seconds      float64 // whole run, seconds (as Estimate.Seconds)
 	Cost         float64 // cloud cost of the run, US dollars (as Estimate.CostCloudUSD)
 	Warnings     uint64  // warning bits of the estimate (as Estimate.WarningBits)
+	CostOwn      float64 // owning cost of the run, US dollars (0 when the GPU has no price)
 }
 
 // PlanStats says what a search covered.
@@ -466,6 +467,12 @@ type PlanStats struct {
 	Evaluated uint64 // configurations examined: estimated, or ruled out by a bound
 	Estimated uint64 // of those, full estimates run
 	Feasible  uint64 // configurations that fit and meet every constraint
+	// What binds when nothing is feasible: configurations that fit in memory, the fastest
+	// and the cheapest of those, and how far the closest is over its GPU when none fits.
+	FitMemory         uint64
+	FastestFitSeconds float64
+	CheapestFitCost   float64
+	LeastOvershoot    float64
 }
 
 // Plan is the result of a search: the best candidates, best first.
@@ -508,7 +515,9 @@ func (j *Job) Plan(max int) (*Plan, error) {
 	plan := &Plan{
 		Candidates: make([]Candidate, int(count)),
 		Stats: PlanStats{Evaluated: uint64(stats.evaluated), Estimated: uint64(stats.estimated),
-			Feasible: uint64(stats.feasible)},
+			Feasible: uint64(stats.feasible), FitMemory: uint64(stats.fit_memory),
+			FastestFitSeconds: float64(stats.fastest_fit_seconds),
+			CheapestFitCost:   float64(stats.cheapest_fit_cost), LeastOvershoot: float64(stats.least_overshoot)},
 	}
 	for i := range plan.Candidates {
 		c := &out[i]
@@ -517,7 +526,7 @@ func (j *Job) Plan(max int) (*Plan, error) {
 			TP: uint64(c.tp), PP: uint64(c.pp), PPInterleave: uint64(c.pp_interleave), EP: uint64(c.ep),
 			Zero: uint64(c.zero), MicroBatch: uint64(c.micro_batch), GlobalBatch: uint64(c.global_batch),
 			Recompute: int(c.recompute), PeakTotal: uint64(c.peak_total), Seconds: float64(c.seconds),
-			Cost: float64(c.cost), Warnings: uint64(c.warnings),
+			Cost: float64(c.cost), Warnings: uint64(c.warnings), CostOwn: float64(c.cost_own),
 		}
 	}
 	return plan, nil

@@ -22,7 +22,7 @@
 
 /* The options that are the planner's constraints: not part of the reproducing command. */
 static const char *const plan_only[] = {
-    "plan-gpus", "max-gpus", "deadline-days", "budget", "objective",
+    "plan-gpus", "max-gpus", "deadline-days", "budget", "objective", "plan-gpu-count", "plan-ranking",
     "gpus-per-node", "global-batch", /* the candidate gives these */
 };
 
@@ -119,6 +119,8 @@ static void json_candidate(cli_out *o, const trainsize_plan_candidate *c)
     cli_json_number(o, c->seconds);
     cli_out_puts(o, ", \"cost\": ");
     cli_json_number(o, c->cost);
+    cli_out_puts(o, ", \"cost_own\": ");
+    cli_json_number(o, c->cost_own);
     cli_out_puts(o, ", \"warnings\": ");
     json_warnings(o, c->warnings);
     cli_out_putc(o, '}');
@@ -131,8 +133,15 @@ static void json_plan(cli_out *o, const trainsize_job *job, const trainsize_plan
     size_t i;
 
     cli_out_printf(o, "{\n  \"evaluated\": %" PRIu64 ",\n  \"estimated\": %" PRIu64
-                      ",\n  \"feasible\": %" PRIu64 ",\n  \"objective\": ",
-                   st->evaluated, st->estimated, st->feasible);
+                      ",\n  \"feasible\": %" PRIu64 ",\n  \"fit_memory\": %" PRIu64
+                      ",\n  \"fastest_fit_seconds\": ",
+                   st->evaluated, st->estimated, st->feasible, st->fit_memory);
+    cli_json_number(o, st->fastest_fit_seconds);
+    cli_out_puts(o, ",\n  \"cheapest_fit_cost\": ");
+    cli_json_number(o, st->cheapest_fit_cost);
+    cli_out_puts(o, ",\n  \"least_overshoot\": ");
+    cli_json_number(o, st->least_overshoot);
+    cli_out_puts(o, ",\n  \"objective\": ");
     cli_json_string(o, job_text(job, "objective", objective, sizeof objective));
     cli_out_puts(o, ",\n  \"candidates\": [");
     for (i = 0; i < count; i++) {
@@ -299,7 +308,7 @@ static const char *cost_text(char *buf, size_t cap, double cost)
 /* Widths: 3+2+14+1+5+1+8+2+3+1+4+1+3+1+4+1+3+2+9+1+8+1+7+1+12 = 99 columns. */
 #define ROW_FMT "%3s  %-14.14s %5s %8s  %3s %4s %3s %4s %3s  %-9s %8s %7s %12s\n"
 
-static void row(cli_out *o, size_t rank, const trainsize_plan_candidate *c)
+static void row(cli_out *o, size_t rank, const trainsize_plan_candidate *c, int owned)
 {
     char r[24], gpus[24], nodes[48], tp[24], pp[48], ep[24], z[24], mb[24], rec[32], peak[32],
         days[32], cost[48];
@@ -320,7 +329,8 @@ static void row(cli_out *o, size_t rank, const trainsize_plan_candidate *c)
     recompute_name(c->recompute, rec, sizeof rec);
     cli_fmt_gib_col(peak, sizeof peak, c->peak_total, 0);
     cli_out_printf(o, ROW_FMT, r, c->gpu, gpus, nodes, tp, pp, ep, z, mb, rec, peak,
-                   days_text(days, sizeof days, c->seconds), cost_text(cost, sizeof cost, c->cost));
+                   days_text(days, sizeof days, c->seconds),
+                   cost_text(cost, sizeof cost, owned ? c->cost_own : c->cost));
     if (c->warnings == 0)
         return;
     cli_out_puts(o, "     warnings:");
@@ -436,27 +446,45 @@ static void human_plan(cli_out *o, const cli_options *opts, const trainsize_job 
                        const trainsize_plan_candidate *c, size_t count,
                        const trainsize_plan_stats *st, double elapsed)
 {
-    char objective[32];
+    char objective[32], ranking[32];
     size_t i;
     int interleaved = 0;
 
     header(o, job, count ? &c[0] : NULL, st, elapsed);
     cli_out_putc(o, '\n');
     if (count == 0) {
-        wrap_words(o,
-                   "Nothing fits: no configuration examined fits in GPU memory and meets the "
-                   "constraints. Allow more GPUs (--max-gpus), more GPU types (--gpu), a later "
-                   "deadline (--deadline-days) or a larger budget (--budget).",
-                   0);
+        char why[2 * TEXT_MAX], d[32], e[48];
+        if (st->fit_memory == 0)
+            snprintf(why, sizeof why,
+                     "Nothing fits: GPU memory binds. No configuration examined fits; the closest "
+                     "needs %.0f%% more memory than its GPU has. Allow more GPUs (--max-gpus), "
+                     "larger GPUs (--gpu), or LoRA/QLoRA (--lora-rank, --quantize-base).",
+                     100.0 * st->least_overshoot);
+        else
+            snprintf(why, sizeof why,
+                     "Nothing fits the constraints: %" PRIu64 " configurations fit in memory; the "
+                     "fastest takes %s days and the cheapest costs %s. %s",
+                     st->fit_memory, days_text(d, sizeof d, st->fastest_fit_seconds),
+                     cost_text(e, sizeof e, st->cheapest_fit_cost),
+                     "Allow a later deadline (--deadline-days), a larger budget (--budget), more "
+                     "GPUs (--max-gpus) or more GPU types (--gpu).");
+        wrap_words(o, why, 0);
         return;
     }
     job_text(job, "objective", objective, sizeof objective);
-    cli_out_printf(o, "The best %zu, by %s, then %s:\n", count, objective,
-                   strcmp(objective, "time") == 0 ? "cost" : "time");
+    job_text(job, "plan-ranking", ranking, sizeof ranking);
+    if (strcmp(ranking, "pareto") == 0)
+        cli_out_printf(o, "The Pareto front of %s and time (%zu points, fastest first; none is both "
+                          "faster and cheaper than another):\n",
+                       strcmp(objective, "owned") == 0 ? "owning cost" : "cloud cost", count);
+    else
+        cli_out_printf(o, "The best %zu, one per layout, by %s, then %s (within 1%%: fewer GPUs first):\n",
+                       count, strcmp(objective, "owned") == 0 ? "owning cost" : objective,
+                       strcmp(objective, "time") == 0 ? "cost" : "time");
     cli_out_printf(o, ROW_FMT, "#", "GPU", "GPUs", "servers", "TP", "PP", "EP", "ZeRO", "MB",
-                   "recompute", "peak GiB", "days", "cloud cost");
+                   "recompute", "peak GiB", "days", strcmp(objective, "owned") == 0 ? "owned cost" : "cloud cost");
     for (i = 0; i < count; i++) {
-        row(o, i + 1, &c[i]);
+        row(o, i + 1, &c[i], strcmp(objective, "owned") == 0);
         interleaved |= c[i].pp_interleave > 1;
     }
     cli_out_putc(o, '\n');

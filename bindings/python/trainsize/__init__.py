@@ -283,6 +283,9 @@ def plan(top: int = PLAN_TOP_DEFAULT, **kwargs: Any) -> Plan:
             micro_batch=int(c.micro_batch), global_batch=int(c.global_batch),
             recompute=_recompute_name(int(c.recompute)), peak_total=int(c.peak_total),
             seconds=float(c.seconds), cost=float(c.cost),
-            warnings=_LIB.flag_names(int(c.warnings))))
+            warnings=_LIB.flag_names(int(c.warnings)), cost_own=float(c.cost_own)))
     return Plan(evaluated=int(stats.evaluated), estimated=int(stats.estimated),
-                feasible=int(stats.feasible), objective=objective, candidates=candidates)
+                feasible=int(stats.feasible), objective=objective, candidates=candidates,
+                fit_memory=int(stats.fit_memory), fastest_fit_seconds=float(stats.fastest_fit_seconds),
+                cheapest_fit_cost=float(stats.cheapest_fit_cost),
+                least_overshoot=float(stats.least_overshoot))

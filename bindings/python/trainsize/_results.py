@@ -189,6 +189,7 @@ class Candidate:
     seconds: float
     cost: float
     warnings: List[str] = field(default_factory=list)
+    cost_own: float = 0.0
 
     def layout(self) -> Dict[str, Any]:
         """The keyword arguments that give this layout to :func:`trainsize.estimate`
@@ -214,7 +215,7 @@ class Candidate:
             "micro_batch": self.micro_batch, "global_batch": self.global_batch,
             "recompute": self.recompute, "peak_total": self.peak_total,
             "seconds": _plain(self.seconds), "cost": _plain(self.cost),
-            "warnings": list(self.warnings),
+            "cost_own": _plain(self.cost_own), "warnings": list(self.warnings),
         }
 
 
@@ -226,8 +227,13 @@ class Plan:
         evaluated: configurations examined (estimated, or ruled out by a bound).
         estimated: of those, full estimates run.
         feasible: configurations that fit and meet every constraint.
-        objective: what ranks them: ``"cost"`` (then time) or ``"time"`` (then cost).
-        candidates: the best ones, best first; empty when nothing fits.
+        objective: what ranks them: ``"cost"`` (then time), ``"time"`` (then cost) or
+            ``"owned"`` (owning cost, then time).
+        candidates: the best ones, best first (or the Pareto front, fastest first, with
+            ``plan_ranking="pareto"``); empty when nothing fits.
+        fit_memory, fastest_fit_seconds, cheapest_fit_cost, least_overshoot: what binds when
+            nothing is feasible (configurations that fit in memory; the fastest and the
+            cheapest of those; how far the closest one is over its GPU when none fits).
     """
 
     evaluated: int
@@ -235,12 +241,19 @@ class Plan:
     feasible: int
     objective: str
     candidates: List[Candidate] = field(default_factory=list)
+    fit_memory: int = 0
+    fastest_fit_seconds: float = 0.0
+    cheapest_fit_cost: float = 0.0
+    least_overshoot: float = 0.0
 
     def to_dict(self) -> Dict[str, Any]:
         """The plan as ``trainsize plan --json`` prints it."""
         return {
             "evaluated": self.evaluated, "estimated": self.estimated,
-            "feasible": self.feasible, "objective": self.objective,
+            "feasible": self.feasible, "fit_memory": self.fit_memory,
+            "fastest_fit_seconds": _plain(self.fastest_fit_seconds),
+            "cheapest_fit_cost": _plain(self.cheapest_fit_cost),
+            "least_overshoot": _plain(self.least_overshoot), "objective": self.objective,
             "candidates": [c.to_dict() for c in self.candidates],
         }
 

@@ -107,6 +107,7 @@ class PlanCandidate(ctypes.Structure):
         ("seconds", c_double),
         ("cost", c_double),
         ("warnings", c_uint64),
+        ("cost_own", c_double),
     ]
 
 
@@ -117,6 +118,10 @@ class PlanStats(ctypes.Structure):
         ("evaluated", c_uint64),
         ("estimated", c_uint64),
         ("feasible", c_uint64),
+        ("fit_memory", c_uint64),
+        ("fastest_fit_seconds", c_double),
+        ("cheapest_fit_cost", c_double),
+        ("least_overshoot", c_double),
     ]
 
 

@@ -434,6 +434,10 @@ impl Job {
                 evaluated: stats.evaluated,
                 estimated: stats.estimated,
                 feasible: stats.feasible,
+                fit_memory: stats.fit_memory,
+                fastest_fit_seconds: stats.fastest_fit_seconds,
+                cheapest_fit_cost: stats.cheapest_fit_cost,
+                least_overshoot: stats.least_overshoot,
             },
         })
     }
@@ -883,7 +887,7 @@ pub struct Plan {
 }
 
 /// What a search covered.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PlanStats {
     /// Configurations examined: estimated, or ruled out by a bound.
     pub evaluated: u64,
@@ -891,6 +895,14 @@ pub struct PlanStats {
     pub estimated: u64,
     /// Configurations that fit and meet every constraint.
     pub feasible: u64,
+    /// Configurations that fit in GPU memory, constraints or not.
+    pub fit_memory: u64,
+    /// The shortest run among those, seconds (0 when none).
+    pub fastest_fit_seconds: f64,
+    /// The lowest priced cost among those, US dollars (0 when none is priced).
+    pub cheapest_fit_cost: f64,
+    /// When nothing fits in memory: how far the closest configuration is over its GPU.
+    pub least_overshoot: f64,
 }
 
 /// One way to make a job fit: the settings to change and the estimate with them.
@@ -1013,6 +1025,10 @@ impl Candidate {
     /// Cloud cost of the run, US dollars (0 when the GPU has no price).
     pub fn cost(&self) -> f64 {
         self.raw.cost
+    }
+    /// Owning cost of the run, US dollars; 0 when the GPU has no price.
+    pub fn cost_own(&self) -> f64 {
+        self.raw.cost_own
     }
     /// The checklist of its estimate.
     pub fn warnings(&self) -> Warnings {

@@ -332,15 +332,20 @@ pub struct trainsize_plan_candidate {
     pub seconds: c_double,
     pub cost: c_double,
     pub warnings: u64,
+    pub cost_own: c_double,
 }
 
 /// `trainsize_plan_stats`
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct trainsize_plan_stats {
     pub evaluated: u64,
     pub estimated: u64,
     pub feasible: u64,
+    pub fit_memory: u64,
+    pub fastest_fit_seconds: c_double,
+    pub cheapest_fit_cost: c_double,
+    pub least_overshoot: c_double,
 }
 
 /// `trainsize_advice`
