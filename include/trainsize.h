@@ -329,7 +329,8 @@ typedef struct trainsize_gpu_info {
     double cloud_usd_per_hour;  /**< A dated on-demand cloud price per GPU-hour, US dollars;
                                      0 when the catalogue has none (see `price_source`). */
     double purchase_usd;        /**< A street price per GPU, US dollars; 0 when unknown. */
-    const char *price_source;   /**< Where and when the prices were seen ("" when none). */
+    const char *price_source;   /**< Where and when the prices were seen, or ("unpriced: ...")
+                                     why there is none; "" for a caller's own GPU. */
     uint64_t usable_bytes;      /**< Device memory as the CUDA/ROCm runtime reports its total
                                      (PyTorch's `total_memory`), bytes: 1-3 % under the label,
                                      the rest kept by the driver. Fit checks use it; 0 when
@@ -599,9 +600,11 @@ typedef struct trainsize_system {
     double co2_kg;                       /**< Emissions of that energy at the grid intensity, kg CO2e. */
     double cost_cloud_usd;               /**< Renting: GPU-hours x price per GPU-hour, US dollars
                                               (0 when no price is known). */
-    double cost_own_usd;                 /**< Owning: the run's share of the GPUs' purchase over
+    double cost_own_usd;                 /**< Owning: the run's share of the purchase of the GPUs,
+                                              the rest of their servers and the network over
                                               their life, support and power, US dollars (0 when
-                                              no price is known). */
+                                              no price is known): cost_own_hardware_usd +
+                                              cost_own_power_usd. */
     uint64_t checkpoint_bytes;           /**< One checkpoint of the whole model, bytes. */
     uint64_t checkpoint_write_rate;      /**< Write rate per server that saves a checkpoint in the
                                               target time, bytes/s. */
@@ -612,6 +615,11 @@ typedef struct trainsize_system {
     char network_link[32];               /**< The slowest scale-out link that meets the inter-node
                                               need with the server's NICs (or the one set); "" on
                                               one server. */
+    double cost_own_hardware_usd;        /**< Of cost_own_usd: the GPUs, the rest of their servers
+                                              (server-share) and, with several servers, the
+                                              network (network-usd-per-gpu), amortised over
+                                              amortization-years for the run, with support. */
+    double cost_own_power_usd;           /**< Of cost_own_usd: the energy at power-usd-per-kwh. */
     uint64_t host_ram_need_per_node;     /**< Host RAM the job itself needs per server, bytes:
                                               the checkpoint shards its ranks load, offloaded state,
                                               data-loader workers and the system's share.

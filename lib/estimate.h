@@ -154,4 +154,8 @@ void ts_comm_make(const trainsize_job *job, const ts_layout *lay, const ts_param
 /* The kernels' efficiency (hfu): the job's, or the framework's default when 0. */
 double ts_hfu(const trainsize_job *job);
 
+/* The prices of a GPU for a job: a gpu-prices entry, else gpu-hour-usd/gpu-price-usd,
+ * else the catalogue's (0: none). */
+void ts_gpu_prices(const trainsize_job *job, const trainsize_gpu_info *gpu, double *hourly, double *price);
+
 #endif

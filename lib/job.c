@@ -8,6 +8,51 @@
 #include "numparse.h"
 #include "params.h"
 
+/* NAME=HOURLY[:PURCHASE],...: parsed once here, kept as given for trainsize_job_get. */
+static int set_gpu_prices(trainsize_job *job, const ts_param_def *def, const char *value,
+                          trainsize_error *err)
+{
+    struct ts_gpu_price prices[sizeof job->gpu_prices / sizeof job->gpu_prices[0]];
+    size_t n = 0;
+    const char *p = value;
+    if (strlen(value) >= sizeof job->gpu_prices_text)
+        return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name, "gpu-prices: list too long");
+    while (*p) {
+        const char *end = strchr(p, ','), *eq;
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char item[128], *colon;
+        if (n == sizeof prices / sizeof prices[0] || len == 0 || len >= sizeof item)
+            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                           "gpu-prices: expected at most 16 NAME=HOURLY[:PURCHASE] items, comma-separated");
+        memcpy(item, p, len);
+        item[len] = '\0';
+        eq = strchr(item, '=');
+        if (!eq || eq == item || (size_t)(eq - item) >= sizeof prices[n].name)
+            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                           "gpu-prices: \"%.60s\" is not NAME=HOURLY[:PURCHASE]", item);
+        memcpy(prices[n].name, item, (size_t)(eq - item));
+        prices[n].name[eq - item] = '\0';
+        colon = strchr(eq + 1, ':');
+        if (colon) *colon = '\0';
+        if (ts_parse_double(eq + 1, &prices[n].hourly) != 0 || !(prices[n].hourly >= 0) ||
+            prices[n].hourly > 1e6 ||
+            (colon && (ts_parse_double(colon + 1, &prices[n].purchase) != 0 ||
+                       !(prices[n].purchase >= 0) || prices[n].purchase > 1e9)))
+            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                           "gpu-prices: bad price for \"%.40s\" (US dollars: 0-1e6 per hour, 0-1e9 to buy)",
+                           prices[n].name);
+        if (!colon) prices[n].purchase = 0.0;
+        n++;
+        p = end ? end + 1 : p + len;
+        if (end && *p == '\0')
+            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name, "gpu-prices: trailing comma");
+    }
+    memcpy(job->gpu_prices, prices, n * sizeof prices[0]);
+    job->gpu_price_count = n;
+    memcpy(job->gpu_prices_text, value, strlen(value) + 1);
+    return ts_ok(err);
+}
+
 static int set_value(trainsize_job *job, const ts_param_def *def, const char *value,
                      trainsize_error *err);
 
@@ -216,6 +261,8 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
     }
     case TS_SET_PLAN_GPUS:
         return set_plan_gpus(job, def, value, err);
+    case TS_SET_GPU_PRICES:
+        return set_gpu_prices(job, def, value, err);
     case TS_SET_LORA_TARGETS:
         return set_lora_targets(job, def, value, err);
     }
@@ -327,6 +374,7 @@ int trainsize_job_get(const trainsize_job *job, const char *name, char *buf, siz
     case TS_SET_LINK: n = snprintf(buf, cap, "%s", job->network ? job->network->name : ""); break;
     case TS_SET_STORAGE: n = snprintf(buf, cap, "%s", job->storage ? job->storage->name : ""); break;
     case TS_SET_PLAN_GPUS: n = snprintf(buf, cap, "%s", job->plan_gpus); break;
+    case TS_SET_GPU_PRICES: n = snprintf(buf, cap, "%s", job->gpu_prices_text); break;
     case TS_SET_LORA_TARGETS: n = get_lora_targets(job, def, buf, cap); break;
     }
     if (n < 0) return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: cannot format value", name);

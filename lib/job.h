@@ -130,6 +130,14 @@ struct trainsize_job {
     double rack_power_watts;
     /* Planning. */
     char plan_gpus[512];          /* comma-separated catalogue names; "" = the whole catalogue */
+    char gpu_prices_text[512];    /* gpu-prices as set */
+    struct ts_gpu_price {
+        char name[48];
+        double hourly, purchase;  /* 0: not given */
+    } gpu_prices[16];
+    size_t gpu_price_count;
+    double server_share;          /* owned: the rest of a server, as a share of its GPUs' price */
+    double network_usd_per_gpu;   /* owned: NIC and switch ports per GPU, several servers */
     uint64_t max_gpus;
     double deadline_days;         /* 0: none */
     double budget_usd;            /* 0: none */

@@ -289,6 +289,17 @@ static const ts_param_def PARAMS[] = {
       "cloud price per GPU-hour (0: the catalogue's dated price)"}, TS_SET_DOUBLE, OFF(gpu_hour_usd)},
     {{"gpu-price-usd", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e9, "0", "USD",
       "purchase price per GPU (0: the catalogue's)"}, TS_SET_DOUBLE, OFF(gpu_price_usd)},
+    {{"gpu-prices", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
+      "prices per GPU, NAME=HOURLY[:PURCHASE],... in US dollars, e.g. "
+      "a100-80gb=1.8,h100-80gb=2.5:25000; they win over gpu-hour-usd, gpu-price-usd and the "
+      "catalogue for the GPUs they name (the planner uses them too)"}, TS_SET_GPU_PRICES, 0},
+    {{"server-share", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.44", "fraction",
+      "owning: the rest of a server (CPUs, memory, NICs, chassis) as a share of its GPUs' price; "
+      "0.44 from an HGX H100 quote of $317k against 8 modules at $27.5k (low confidence)"},
+     TS_SET_DOUBLE, OFF(server_share)},
+    {{"network-usd-per-gpu", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e7, "2500", "USD",
+      "owning, several servers: the scale-out network per GPU (a NIC and its share of leaf and "
+      "spine switch ports and cables; an assumption)"}, TS_SET_DOUBLE, OFF(network_usd_per_gpu)},
     {{"amortization-years", TRAINSIZE_PARAM_FLOAT, NULL, 0.1, 50, "4", "years",
       "life over which owned GPUs are paid off (an assumption)"}, TS_SET_DOUBLE,
      OFF(amortization_years)},

@@ -17,6 +17,7 @@ typedef enum ts_setter {
     TS_SET_LINK,      /* a catalogue network link */
     TS_SET_STORAGE,   /* a catalogue storage class */
     TS_SET_PLAN_GPUS, /* a comma-separated list of catalogue GPUs */
+    TS_SET_GPU_PRICES, /* NAME=HOURLY[:PURCHASE],... per-GPU prices */
     TS_SET_LORA_TARGETS
 } ts_setter;
 

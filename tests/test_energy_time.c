@@ -123,12 +123,55 @@ static void test_narayanan_table2_days(void **state)
     }
 }
 
+/* Prices: a gpu-prices entry wins for the GPU it names (cloud and purchase), the others keep
+ * the catalogue's; owning counts the GPUs, the rest of their servers (server-share) and,
+ * with several servers, the network, plus power. */
+static void test_prices_and_owning(void **state)
+{
+    trainsize_result cat, mine, two;
+    trainsize_error err;
+    (void)state;
+#define JOB "model", "llama-2-7b", "gpu", "h100-80gb", "gpus", "8", "zero", "3", "tokens", "1e10"
+    ts_test_estimate(PAIRS(JOB), &cat);
+    ts_test_estimate(PAIRS(JOB, "gpu-prices", "a100-80gb=9,H100-80GB=2:20000"), &mine);
+    assert_true(fabs(cat.system.cost_cloud_usd - cat.time.gpu_hours * 2.69) < 1e-6 * cat.system.cost_cloud_usd);
+    assert_true(fabs(mine.system.cost_cloud_usd - mine.time.gpu_hours * 2.0) < 1e-6 * mine.system.cost_cloud_usd);
+    /* Owning: 8 x $20,000 x (1 + 0.44), one server (no network), over 4 years with 10 %
+     * support a year, for the run's hours; plus the energy at 0.1 USD/kWh. */
+    {
+        double run_h = mine.time.seconds / 3600.0, year = 365.25 * 24.0;
+        double hw = 8.0 * 20000.0 * 1.44 * (run_h / (4.0 * year) + 0.1 * run_h / year);
+        assert_true(fabs(mine.system.cost_own_hardware_usd - hw) < 1e-6 * hw);
+        assert_true(fabs(mine.system.cost_own_power_usd - mine.system.energy_kwh * 0.1) < 1e-9);
+        assert_true(fabs(mine.system.cost_own_usd - hw - mine.system.cost_own_power_usd) < 1e-6 * hw);
+    }
+    /* Two servers add the network per GPU. */
+    ts_test_estimate(PAIRS(JOB, "gpus", "16", "gpu-prices", "h100-80gb=2:20000", "network-usd-per-gpu", "1000"), &two);
+    {
+        double run_h = two.time.seconds / 3600.0, year = 365.25 * 24.0;
+        double hw = (16.0 * 20000.0 * 1.44 + 16.0 * 1000.0) * (run_h / (4.0 * year) + 0.1 * run_h / year);
+        assert_true(fabs(two.system.cost_own_hardware_usd - hw) < 1e-6 * hw);
+    }
+    {
+        static const char *const bad[] = {"h100-80gb", "h100-80gb=-1", "h100-80gb=1,", "=1", "h100-80gb=1:x"};
+        trainsize_job *job = trainsize_job_new();
+        size_t i;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            assert_int_equal(trainsize_job_set(job, "gpu-prices", bad[i], &err), TRAINSIZE_E_INVALID);
+            assert_string_equal(err.field, "gpu-prices");
+        }
+        trainsize_job_free(job);
+    }
+#undef JOB
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_llama_table15_energy),
         cmocka_unit_test(test_llama65b_end_to_end),
         cmocka_unit_test(test_narayanan_table2_days),
+        cmocka_unit_test(test_prices_and_owning),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -294,7 +294,7 @@ static void test_storage_values(void **state)
     assert_null(trainsize_storage_find("gpfs"));
 }
 
-/* ---- GPU prices (hardware.md section 5) ---- */
+/* ---- GPU prices: one cloud market (RunPod Community on-demand, dated), street prices ---- */
 
 static void test_gpu_prices(void **state)
 {
@@ -302,43 +302,34 @@ static void test_gpu_prices(void **state)
     size_t i;
     (void)state;
 
-    /* Specialty clouds, on-demand (Mercatus, May 2026): H100 SXM $1.99-3.50 -> midpoint
-     * 2.745; street price ~$25-30k -> 27,500 (U). */
+    /* RunPod Community Cloud on-demand, read 2026-11-09: H100 SXM $2.69, A100 SXM $1.39,
+     * A100 PCIe $1.19; street H100 $25-30k -> 27,500. The A100s now come from one market. */
     g = trainsize_gpu_find("h100-80gb");
-    assert_true(near(g->cloud_usd_per_hour, 2.745));
+    assert_true(near(g->cloud_usd_per_hour, 2.69));
     assert_true(near(g->purchase_usd, 27500));
-    assert_non_null(strstr(g->price_source, "May 2026"));
-    assert_non_null(strstr(g->price_source, "unverified"));
-    /* A100 80GB $0.80-1.50 -> 1.15; "A100 ~$15k" (U). */
-    g = trainsize_gpu_find("a100-80gb");
-    assert_true(near(g->cloud_usd_per_hour, 1.15));
-    assert_true(near(g->purchase_usd, 15000));
-    /* H200 $2.50-4.50 -> 3.50; no street price. */
-    g = trainsize_gpu_find("h200");
-    assert_true(near(g->cloud_usd_per_hour, 3.50));
-    assert_true(g->purchase_usd == 0.0);
-    /* AWS p4d.24xlarge $32.77/h for 8x A100 40GB = $4.10/GPU-h (usage.ai 2026). */
-    g = trainsize_gpu_find("a100-40gb");
-    assert_true(near(g->cloud_usd_per_hour, 4.10));
-    assert_true(g->purchase_usd == 0.0);
-    /* Gaudi 3 8-card kit $125k -> $15,625 per card (U). */
+    assert_non_null(strstr(g->price_source, "RunPod Community"));
+    assert_non_null(strstr(g->price_source, "2026-11-09"));
+    assert_true(near(trainsize_gpu_find("a100-80gb")->cloud_usd_per_hour, 1.39));
+    assert_true(near(trainsize_gpu_find("a100-40gb")->cloud_usd_per_hour, 1.00));
+    assert_true(near(trainsize_gpu_find("rtx-4090")->cloud_usd_per_hour, 0.34));
+    assert_true(near(trainsize_gpu_find("rtx-4090")->purchase_usd, 1300));
+    /* Gaudi 3 8-card kit $125k -> $15,625 per card; no cloud list price. */
     g = trainsize_gpu_find("gaudi3");
     assert_true(g->cloud_usd_per_hour == 0.0);
     assert_true(near(g->purchase_usd, 15625));
-
-    /* Rows hardware.md does not price have 0 and "". */
-    assert_true(trainsize_gpu_find("b200")->cloud_usd_per_hour == 0.0);
-    assert_true(trainsize_gpu_find("rtx-4090")->purchase_usd == 0.0);
-    assert_string_equal(trainsize_gpu_find("mi300x")->price_source, "");
+    /* Unpriced rows say why. */
+    assert_non_null(strstr(trainsize_gpu_find("gb200")->price_source, "unpriced"));
+    assert_non_null(strstr(trainsize_gpu_find("mi250x")->price_source, "unpriced"));
 
     for (i = 0; i < trainsize_gpu_count(); i++) {
         const trainsize_gpu_info *r = trainsize_gpu_at(i);
         int priced = r->cloud_usd_per_hour > 0.0 || r->purchase_usd > 0.0;
         assert_true(r->cloud_usd_per_hour >= 0.0);
         assert_true(r->purchase_usd >= 0.0);
-        /* Never NULL; non-empty exactly when the row has a price. */
+        /* Never NULL or empty: where and when the prices were seen, or why there is none. */
         assert_non_null(r->price_source);
-        assert_int_equal(priced, r->price_source[0] != '\0');
+        assert_true(r->price_source[0] != '\0');
+        assert_int_equal(!priced, strncmp(r->price_source, "unpriced", 8) == 0);
     }
 }
 

@@ -164,6 +164,12 @@ static void gpus_json(cli_out *o)
                                               : ", \"flash_attention\": true");
         cli_out_puts(o, ", \"source\": ");
         cli_json_string(o, g->source);
+        cli_out_puts(o, ", \"cloud_usd_per_hour\": ");
+        cli_json_number(o, g->cloud_usd_per_hour);
+        cli_out_puts(o, ", \"purchase_usd\": ");
+        cli_json_number(o, g->purchase_usd);
+        cli_out_puts(o, ", \"price_source\": ");
+        cli_json_string(o, g->price_source ? g->price_source : "");
         cli_out_putc(o, '}');
     }
     cli_out_puts(o, written ? "\n]\n" : "]\n");
@@ -172,7 +178,7 @@ static void gpus_json(cli_out *o)
 static void gpus_table(cli_out *o)
 {
     size_t i, n = trainsize_gpu_count();
-    size_t wname = 4, used;
+    size_t wname = 4;
     char b[CLI_FMT_MAX], c[CLI_FMT_MAX];
 
     for (i = 0; i < n; i++) {
@@ -180,11 +186,10 @@ static void gpus_table(cli_out *o)
         if (g)
             wname = max_len(wname, g->name, 24);
     }
-    /* name, memory, usable, bandwidth, BF16, FP8, TDP, GPU-to-GPU link, then the vendor name */
-    used = wname + 2 + 7 + 2 + 9 + 2 + 9 + 2 + 5 + 2 + 5 + 2 + 5 + 2 + 9 + 2;
+    /* name, memory, usable, bandwidth, BF16, FP8, TDP, GPU-to-GPU link, $/GPU-h, price */
     cell(o, "name", wname);
-    cli_out_printf(o, "%7s  %9s  %9s  %5s  %5s  %5s  %9s  %s\n", "memory", "usable", "bandwidth",
-                   "BF16", "FP8", "TDP W", "GPU link", "vendor name");
+    cli_out_printf(o, "%7s  %9s  %9s  %5s  %5s  %5s  %9s  %7s  %7s\n", "memory", "usable", "bandwidth",
+                   "BF16", "FP8", "TDP W", "GPU link", "$/GPU-h", "buy $");
     for (i = 0; i < n; i++) {
         const trainsize_gpu_info *g = trainsize_gpu_at(i);
         if (!g)
@@ -205,13 +210,20 @@ static void gpus_table(cli_out *o)
                        g->scale_up_bandwidth
                            ? cli_fmt_si(c, sizeof c, (double)g->scale_up_bandwidth, "B/s")
                            : "PCIe");
-        cli_out_clipped(o, g->full_name, CLI_COLUMNS - used);
-        cli_out_putc(o, '\n');
+        if (g->cloud_usd_per_hour > 0)
+            cli_out_printf(o, "%7.2f  ", g->cloud_usd_per_hour);
+        else
+            cli_out_printf(o, "%7s  ", "-");
+        if (g->purchase_usd > 0)
+            cli_out_printf(o, "%7.0f\n", g->purchase_usd);
+        else
+            cli_out_printf(o, "%7s\n", "-");
     }
-    cli_out_puts(o, "\nusable: the total the CUDA/ROCm runtime reports, which fit checks use (- : the "
-                    "label).\nBF16, FP8: dense peak TFLOP/s. GPU link: GPU-to-GPU bandwidth per GPU "
-                    "(NVLink, Infinity\nFabric), PCIe when there is none. --json gives every "
-                    "figure with its source.\n");
+    cli_out_puts(o, "\nusable: the total the CUDA/ROCm runtime reports, which fit checks use (-: the label).\n"
+                    "BF16, FP8: dense peak TFLOP/s. GPU link: GPU-to-GPU bandwidth per GPU (NVLink,\n"
+                    "Infinity Fabric), PCIe when there is none. $/GPU-h: RunPod Community on-demand,\n"
+                    "dated; buy $: a street price; -: none found (--gpu-prices sets your own).\n"
+                    "--json gives every figure with its source, the vendor name and the architecture.\n");
 }
 
 int cli_cmd_gpus(int argc, char **argv)

@@ -442,6 +442,42 @@ static void hint(cli_out *o, const cli_options *opts, const trainsize_plan_candi
     cli_out_putc(o, '\n');
 }
 
+/* The GPUs searched that have no price for the objective: ranked after the priced ones, and
+ * said so ("" when every one has a price). A gpu-prices entry counts as a price. */
+static void unpriced_gpus(const trainsize_job *job, int owned, char *buf, size_t cap)
+{
+    char list[4 * TEXT_MAX], prices[4 * TEXT_MAX];
+    size_t i, n = trainsize_gpu_count();
+
+    buf[0] = '\0';
+    job_text(job, "plan-gpus", list, sizeof list);
+    job_text(job, "gpu-prices", prices, sizeof prices);
+    for (i = 0; i < n; i++) {
+        const trainsize_gpu_info *g = trainsize_gpu_at(i);
+        char key[TRAINSIZE_NAME_MAX + 2];
+        if (!g || (owned ? g->purchase_usd : g->cloud_usd_per_hour) > 0)
+            continue;
+        if (list[0]) { /* only the GPUs asked for */
+            const char *p = list;
+            int found = 0;
+            while (*p && !found) {
+                const char *end = strchr(p, ',');
+                size_t len = end ? (size_t)(end - p) : strlen(p);
+                char item[TRAINSIZE_NAME_MAX];
+                snprintf(item, sizeof item, "%.*s", (int)len, p);
+                found = trainsize_gpu_find(item) == g;
+                p = end ? end + 1 : p + len;
+            }
+            if (!found)
+                continue;
+        }
+        snprintf(key, sizeof key, "%s=", g->name);
+        if (strstr(prices, key))
+            continue;
+        append(buf, cap, "%s%s", buf[0] ? ", " : "", g->name);
+    }
+}
+
 static void human_plan(cli_out *o, const cli_options *opts, const trainsize_job *job,
                        const trainsize_plan_candidate *c, size_t count,
                        const trainsize_plan_stats *st, double elapsed)
@@ -488,6 +524,16 @@ static void human_plan(cli_out *o, const cli_options *opts, const trainsize_job 
         interleaved |= c[i].pp_interleave > 1;
     }
     cli_out_putc(o, '\n');
+    if (strcmp(objective, "time") != 0) {
+        char none[8 * TEXT_MAX], text[9 * TEXT_MAX];
+        unpriced_gpus(job, strcmp(objective, "owned") == 0, none, sizeof none);
+        if (none[0]) {
+            snprintf(text, sizeof text, "Without a %s price, ranked after the priced GPUs: %s "
+                     "(--gpu-prices NAME=HOURLY[:PURCHASE] prices them).",
+                     strcmp(objective, "owned") == 0 ? "purchase" : "cloud", none);
+            wrap_words(o, text, 0);
+        }
+    }
     wrap_words(o,
                interleaved
                    ? "servers: count x GPUs each. TP, PP, EP: tensor, pipeline, expert parallel "

@@ -449,11 +449,14 @@ static void system_section(cli_out *o, const trainsize_job *job, const trainsize
     if (s->cost_cloud_usd > 0)
         cli_out_printf(o, "cloud $%s", cli_fmt_thousands(a, sizeof a, (uint64_t)(s->cost_cloud_usd + 0.5)));
     else
-        cli_out_puts(o, "cloud: no price (--gpu-hour-usd)");
+        cli_out_puts(o, "cloud: no price (--gpu-hour-usd or --gpu-prices)");
     if (s->cost_own_usd > 0)
-        cli_out_printf(o, "; owned $%s\n", cli_fmt_thousands(a, sizeof a, (uint64_t)(s->cost_own_usd + 0.5)));
+        cli_out_printf(o, "; owned $%s (GPUs, servers, network, support: $%s; power: $%s)\n",
+                       cli_fmt_thousands(a, sizeof a, (uint64_t)(s->cost_own_usd + 0.5)),
+                       cli_fmt_thousands(b, sizeof b, (uint64_t)(s->cost_own_hardware_usd + 0.5)),
+                       cli_fmt_thousands(t, sizeof t, (uint64_t)(s->cost_own_power_usd + 0.5)));
     else
-        cli_out_puts(o, "; owned: no price (--gpu-price-usd)\n");
+        cli_out_puts(o, "; owned: no price (--gpu-price-usd or --gpu-prices)\n");
     cli_out_putc(o, '\n');
 }
 

@@ -212,6 +212,8 @@ class System(ctypes.Structure):
         ("intra_node_rate_per_gpu", c_uint64),
         ("storage_class", c_char * 32),
         ("network_link", c_char * 32),
+        ("cost_own_hardware_usd", c_double),
+        ("cost_own_power_usd", c_double),
         ("host_ram_need_per_node", c_uint64),
     ]
 

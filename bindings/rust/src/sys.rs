@@ -272,6 +272,8 @@ pub struct trainsize_system {
     pub intra_node_rate_per_gpu: u64,
     pub storage_class: [c_char; 32],
     pub network_link: [c_char; 32],
+    pub cost_own_hardware_usd: c_double,
+    pub cost_own_power_usd: c_double,
     pub host_ram_need_per_node: u64,
 }
 

@@ -221,6 +221,8 @@ fn field_table_agrees_with_the_struct_layout() {
                 "system.co2_kg" => FieldValue::F64(s.co2_kg),
                 "system.cost_cloud_usd" => FieldValue::F64(s.cost_cloud_usd),
                 "system.cost_own_usd" => FieldValue::F64(s.cost_own_usd),
+                "system.cost_own_hardware_usd" => FieldValue::F64(s.cost_own_hardware_usd),
+                "system.cost_own_power_usd" => FieldValue::F64(s.cost_own_power_usd),
                 "system.checkpoint_bytes" => FieldValue::U64(s.checkpoint_bytes),
                 "system.checkpoint_write_rate" => FieldValue::U64(s.checkpoint_write_rate),
                 "system.intra_node_rate_per_gpu" => FieldValue::U64(s.intra_node_rate_per_gpu),

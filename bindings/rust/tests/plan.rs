@@ -54,15 +54,16 @@ fn candidates_equal_their_estimates() {
 
 #[test]
 fn best_first() {
+    // Values within one 1 % step tie, and then fewer GPUs come first.
     let plan = job().plan(16).unwrap();
     for w in plan.candidates.windows(2) {
-        assert!(w[0].cost() <= w[1].cost(), "{:?} before {:?}", w[0], w[1]);
+        assert!(w[0].cost() <= 1.02 * w[1].cost(), "{:?} before {:?}", w[0], w[1]);
     }
     let mut fast = job();
     fast.set("objective", "time").unwrap();
     let plan = fast.plan(16).unwrap();
     for w in plan.candidates.windows(2) {
-        assert!(w[0].seconds() <= w[1].seconds());
+        assert!(w[0].seconds() <= 1.02 * w[1].seconds());
     }
 }
 
