@@ -458,6 +458,11 @@ typedef struct trainsize_storage_info {
     uint64_t write_rate;        /**< Sustained sequential write for one client, bytes/s. */
     int shared;                 /**< 1 for a network file system all nodes share. */
     const char *source;         /**< Where the figures come from. */
+    uint64_t aggregate_read_rate;  /**< Shared classes: what one deployment serves to all
+                                        clients together, bytes/s (an NFS class: one filer's
+                                        line rate); 0 when it scales out with its servers
+                                        (Lustre, Ceph) or for a local drive. */
+    uint64_t aggregate_write_rate; /**< The same for writes, bytes/s. */
 } trainsize_storage_info;
 
 /**
@@ -606,6 +611,9 @@ typedef struct trainsize_system {
                                               no price is known): cost_own_hardware_usd +
                                               cost_own_power_usd. */
     uint64_t checkpoint_bytes;           /**< One checkpoint of the whole model, bytes. */
+    uint64_t checkpoint_write_rate_total; /**< The whole job's write rate for a checkpoint in the
+                                              target time (what a shared file system must take),
+                                              bytes/s. */
     uint64_t checkpoint_write_rate;      /**< Write rate per server that saves a checkpoint in the
                                               target time, bytes/s. */
     uint64_t intra_node_rate_per_gpu;    /**< GPU-to-GPU bandwidth one GPU needs inside a server

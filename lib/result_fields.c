@@ -103,6 +103,8 @@ static const field_def FIELDS[] = {
     {{"system.cost_own_usd", F64, "USD", "owning: amortised purchase, support and power"},
      R(system.cost_own_usd)},
     {{"system.checkpoint_bytes", U64, "bytes", "one checkpoint"}, R(system.checkpoint_bytes)},
+    {{"system.checkpoint_write_rate_total", U64, "bytes/s", "the whole job, to write it in the target time"},
+     R(system.checkpoint_write_rate_total)},
     {{"system.checkpoint_write_rate", U64, "bytes/s", "per server, to write it in the target time"},
      R(system.checkpoint_write_rate)},
     {{"system.intra_node_rate_per_gpu", U64, "bytes/s", "GPU-to-GPU bandwidth per GPU inside a server"},

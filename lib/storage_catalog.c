@@ -11,6 +11,11 @@
  *   flash (SATA, NVMe) writes 0.8 x read; network file systems 0.6 x read (the ratio of
  *   the single-mount NFS measurement, 1.2 GB/s write to ~2 GB/s read); HDD writes = reads.
  * - shared: 1 for a network file system all nodes mount; its rate is still per client.
+ * - aggregate_read_rate / aggregate_write_rate: what one deployment serves to all clients
+ *   together. For the NFS classes, one filer: its line rate (10 GbE 1.25 GB/s; 100 GbE
+ *   12.5 GB/s; 400 GbE 50 GB/s), writes 0.6 x reads as above (derived, an assumption about
+ *   the filer's NIC). 0 for Lustre and Ceph, which scale out with their servers, and for
+ *   local drives.
  * Where hardware.md marks a figure unverified (U) or derived (D), the source string says so.
  *
  * No mutable state: the table is static const and the functions are pure.
@@ -53,20 +58,24 @@ const trainsize_storage_info ts_storage[] = {
     {.name = "nfs-10g", .full_name = "NFS over 10 GbE", .read_rate = MBS(1100),
      .write_rate = MBS(1100), .shared = 1,
      .source = "hardware.md 3: derived from the 1.25 GB/s line rate, <= ~1.1-1.2 GB/s (D); "
-               "write = read is an assumption (same line-rate ceiling)"},
+               "write = read is an assumption (same line-rate ceiling)",
+     .aggregate_read_rate = MBS(1250), .aggregate_write_rate = MBS(1250)},
     {.name = "nfs", .full_name = "NFS, single mount without nconnect (any fast NIC)",
      .read_rate = MBS(1200), .write_rate = MBS(1200), .shared = 1,
      .source = "hardware.md 3: ngxstorage fio on 40 GbE (1221 MiB/s; ~2 GB/s read, 1.2 GB/s "
-               "write), Pure blog; reads plateau 1.2-2 GB/s, lower end (V)"},
+               "write), Pure blog; reads plateau 1.2-2 GB/s, lower end (V)",
+     .aggregate_read_rate = MBS(12500), .aggregate_write_rate = MBS(7500)},
     {.name = "nfs-nconnect-100g", .full_name = "NFS with nconnect=16 over 100 GbE",
      .read_rate = MBS(8000), .write_rate = MBS(4800), .shared = 1,
      .source = "hardware.md 3: medium.com (Pure FlashBlade example), up to ~8-9 GB/s read, "
-               "lower end (V); write 0.6 x read is an assumption"},
+               "lower end (V); write 0.6 x read is an assumption",
+     .aggregate_read_rate = MBS(12500), .aggregate_write_rate = MBS(7500)},
     {.name = "nfs-rdma-400g", .full_name = "NFS over RDMA, 400 GbE, GPUDirect Storage",
      .read_rate = MBS(46600), .write_rate = MBS(27960), .shared = 1,
      .source = "hardware.md 3: gds-report.pages.dev, 43.4 GiB/s = 46.6 GB/s into the 4 GPUs "
                "of one client, 96% of line rate (V; 26.4 GiB/s into a single GPU); write "
-               "0.6 x read is an assumption"},
+               "0.6 x read is an assumption",
+     .aggregate_read_rate = MBS(50000), .aggregate_write_rate = MBS(30000)},
     {.name = "lustre", .full_name = "Lustre, single client (legacy EDR/OPA tests)",
      .read_rate = MBS(1000), .write_rate = MBS(800), .shared = 1,
      .source = "hardware.md 3: Dell HPC Lustre whitepapers (Lustre 2.7), single client "

@@ -120,14 +120,28 @@ static const trainsize_link_info *fastest_link(void)
     return best;
 }
 
-/* The slowest storage class whose per-client rates meet both needs; NULL if none. */
-static const trainsize_storage_info *choose_storage(double read, double write)
+/* Does a storage class serve the job: every server's read and checkpoint write, and for
+ * a shared file system everything together? Several servers need one: a job restarts from
+ * a checkpoint on any server, and sharded checkpoints are saved into one namespace. */
+static int storage_meets(const trainsize_storage_info *st, double read, double write,
+                         double total_read, double total_write, uint64_t nodes)
+{
+    if ((double)st->read_rate < read || (double)st->write_rate < write) return 0;
+    if (nodes > 1 && !st->shared) return 0;
+    if (st->aggregate_read_rate && (double)st->aggregate_read_rate < total_read) return 0;
+    if (st->aggregate_write_rate && (double)st->aggregate_write_rate < total_write) return 0;
+    return 1;
+}
+
+/* The slowest storage class that serves the job; NULL if none. */
+static const trainsize_storage_info *choose_storage(double read, double write, double total_read,
+                                                   double total_write, uint64_t nodes)
 {
     const trainsize_storage_info *best = NULL;
     size_t i;
     for (i = 0; i < ts_storage_count; i++) {
         const trainsize_storage_info *st = &ts_storage[i];
-        if ((double)st->read_rate < read || (double)st->write_rate < write) continue;
+        if (!storage_meets(st, read, write, total_read, total_write, nodes)) continue;
         if (!best || st->read_rate < best->read_rate) best = st;
     }
     return best;
@@ -240,10 +254,12 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
                      &out->storage_capacity, "storage_capacity", err)) ||
         (rc = to_u64(read_need * nodes, &out->storage_read_rate, "storage_read_rate", err)) ||
         (rc = to_u64(ckpt, &out->checkpoint_bytes, "checkpoint_bytes", err)) ||
-        (rc = to_u64(write_need, &out->checkpoint_write_rate, "checkpoint_write_rate", err)))
+        (rc = to_u64(write_need, &out->checkpoint_write_rate, "checkpoint_write_rate", err)) ||
+        (rc = to_u64(write_need * nodes, &out->checkpoint_write_rate_total, "checkpoint_write_rate_total", err)))
         return rc;
-    st = job->storage ? job->storage : choose_storage(read_need, write_need);
-    if (!st || (double)st->read_rate < read_need || (double)st->write_rate < write_need)
+    st = job->storage ? job->storage
+                      : choose_storage(read_need, write_need, read_need * nodes, write_need * nodes, lay->nodes);
+    if (!st || !storage_meets(st, read_need, write_need, read_need * nodes, write_need * nodes, lay->nodes))
         *warnings |= TRAINSIZE_WARN_STORAGE;
     ts_copy_name(out->storage_class, sizeof out->storage_class, st ? st->name : "");
 

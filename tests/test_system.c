@@ -125,6 +125,27 @@ static void test_reduction_after_the_flush(void **state)
     assert_true(r.time.comm_seconds > 0.0);
 }
 
+/* Storage: several servers need a shared file system (a restart reads the checkpoint from
+ * any server); a job whose checkpoints outrun one NFS filer gets a scale-out file system. */
+static void test_storage_for_the_whole_job(void **state)
+{
+    trainsize_result one, many, big;
+    const trainsize_storage_info *nfs = trainsize_storage_find("nfs");
+    (void)state;
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpus", "8", "zero", "3"), &one);
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpus", "64", "zero", "3"), &many);
+    ts_test_estimate(PAIRS("model", "llama-3.1-405b", "gpu", "h100-80gb", "gpus", "4096", "tp", "8",
+                           "pp", "16"), &big);
+    assert_int_equal(trainsize_storage_find(one.system.storage_class)->shared, 0);
+    assert_int_equal(trainsize_storage_find(many.system.storage_class)->shared, 1);
+    /* each rounded up on its own */
+    assert_true(llabs((long long)many.system.checkpoint_write_rate_total -
+                      (long long)(many.system.checkpoint_write_rate * many.system.nodes)) <= (long long)many.system.nodes);
+    assert_non_null(nfs);
+    assert_true(big.system.checkpoint_write_rate_total > nfs->aggregate_write_rate);
+    assert_int_equal(trainsize_storage_find(big.system.storage_class)->aggregate_write_rate, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +156,7 @@ int main(void)
         cmocka_unit_test(test_offload_time),
         cmocka_unit_test(test_network_changes_the_time),
         cmocka_unit_test(test_reduction_after_the_flush),
+        cmocka_unit_test(test_storage_for_the_whole_job),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -433,8 +433,10 @@ static void system_section(cli_out *o, const trainsize_job *job, const trainsize
     cli_out_printf(o, "read %s to feed the GPUs\n", t);
     key(o, "  checkpoints");
     rate_text(t, sizeof t, s->checkpoint_write_rate);
-    cli_out_printf(o, "%s each; written at %s per server\n",
-                   cli_fmt_si(a, sizeof a, (double)s->checkpoint_bytes, "B"), t);
+    cli_out_printf(o, "%s each; written at %s per server", cli_fmt_si(a, sizeof a, (double)s->checkpoint_bytes, "B"), t);
+    if (s->nodes > 1)
+        cli_out_printf(o, ", %s in all", cli_fmt_si(b, sizeof b, (double)s->checkpoint_write_rate_total, "B/s"));
+    cli_out_putc(o, '\n');
     key(o, "  power");
     cli_out_printf(o, "%s per server, %s in all", cli_fmt_si(a, sizeof a, s->power_per_node_watts, "W"),
                    cli_fmt_si(b, sizeof b, s->power_watts, "W"));

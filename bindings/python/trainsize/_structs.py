@@ -208,6 +208,7 @@ class System(ctypes.Structure):
         ("cost_cloud_usd", c_double),
         ("cost_own_usd", c_double),
         ("checkpoint_bytes", c_uint64),
+        ("checkpoint_write_rate_total", c_uint64),
         ("checkpoint_write_rate", c_uint64),
         ("intra_node_rate_per_gpu", c_uint64),
         ("storage_class", c_char * 32),

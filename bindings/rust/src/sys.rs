@@ -177,6 +177,8 @@ pub struct trainsize_storage_info {
     pub write_rate: u64,
     pub shared: c_int,
     pub source: *const c_char,
+    pub aggregate_read_rate: u64,
+    pub aggregate_write_rate: u64,
 }
 
 /* ---- Results ---- */
@@ -268,6 +270,7 @@ pub struct trainsize_system {
     pub cost_cloud_usd: c_double,
     pub cost_own_usd: c_double,
     pub checkpoint_bytes: u64,
+    pub checkpoint_write_rate_total: u64,
     pub checkpoint_write_rate: u64,
     pub intra_node_rate_per_gpu: u64,
     pub storage_class: [c_char; 32],

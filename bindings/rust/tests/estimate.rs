@@ -225,6 +225,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "system.cost_own_power_usd" => FieldValue::F64(s.cost_own_power_usd),
                 "system.checkpoint_bytes" => FieldValue::U64(s.checkpoint_bytes),
                 "system.checkpoint_write_rate" => FieldValue::U64(s.checkpoint_write_rate),
+                "system.checkpoint_write_rate_total" => FieldValue::U64(s.checkpoint_write_rate_total),
                 "system.intra_node_rate_per_gpu" => FieldValue::U64(s.intra_node_rate_per_gpu),
                 "system.storage_class" => FieldValue::Str(e.storage_class()),
                 "system.network_link" => FieldValue::Str(e.network_link()),
