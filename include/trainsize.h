@@ -755,7 +755,8 @@ typedef struct trainsize_plan_stats {
  * "objective": cloud cost, then time; time, then cloud cost; or owning cost, then time),
  * into `out`: one per GPU x count x tp x pp x ep layout (its best ZeRO stage, micro-batch and
  * recomputation), values within 1 % counting as a tie that the fewer GPUs win. The GPU list
- * ("plan-gpus") is searched once per distinct name; "plan-gpu-count" fixes the GPU count.
+ * ("plan-gpus") is searched once per distinct name; a job with a GPU of its own description
+ * (trainsize_job_set_gpu) and no list searches that GPU; "plan-gpu-count" fixes the count.
  * When nothing is feasible, `stats` says which constraint binds (fit_memory,
  * fastest_fit_seconds, cheapest_fit_cost, least_overshoot). With "plan-ranking" pareto it
  * writes instead the Pareto front of cost (cloud, or owned with objective owned) against

@@ -349,7 +349,14 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
                                        : (uint64_t)fmax(1.0, floor(TS_PLAN_STEP_TOKENS / (double)job->seq));
     s.work.global_batch = s.global_batch;
     s.work.gpu_memory = 0; /* the catalogue's capacity of each candidate GPU */
-    n = gpu_choices(job, gpus, TS_PLAN_MAX_GPU_TYPES);
+    if (job->gpu == &job->custom_gpu && !job->plan_gpus[0]) {
+        /* A GPU of the caller's own description: search it alone. */
+        ts_job_rebind_custom_gpu(&s.work, 1);
+        gpus[0] = &s.work.custom_gpu;
+        n = 1;
+    } else {
+        n = gpu_choices(job, gpus, TS_PLAN_MAX_GPU_TYPES);
+    }
     for (i = 0; i < n; i++) search_gpu(&s, job, gpus[i]);
     *count = s.count;
     if (stats) *stats = s.stats;
@@ -361,6 +368,8 @@ int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, 
     const trainsize_gpu_info *gpu;
     if (!job || !c) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_plan_apply: NULL argument");
     gpu = trainsize_gpu_find(c->gpu);
+    if (!gpu && job->gpu == &job->custom_gpu && strcmp(job->custom_name, c->gpu) == 0)
+        gpu = &job->custom_gpu; /* the job's own GPU, as planned */
     if (!gpu) return ts_fail(err, TRAINSIZE_E_UNKNOWN, "gpu", "gpu: unknown GPU \"%.40s\"", c->gpu);
     job->gpu = gpu;
     job->gpu_memory = 0;

@@ -22,7 +22,11 @@ err_mentions no-such-gpu
 expect_usage plan --model gpt2 --tokens 1e9 --gpu a100-80gb,
 err_mentions gpu
 expect_usage plan --model gpt2 --tokens 1e9 --gpu-file "$FIX/empty.json"
-err_mentions gpu-file
+err_mentions empty.json
+# A GPU of one's own description is planned for (and the hint reproduces it with the file).
+expect_ok plan --model gpt2 --tokens 1e9 --gpu-file "$DATA/gpu/my-accelerator.json" --max-gpus 8
+check "plan --gpu-file plans the described GPU" grep -q "my-accelerator" "$OUT"
+check "plan --gpu-file's hint names the file" grep -q -- "--gpu-file" "$OUT"
 expect_usage plan --model gpt2 --tokens 1e9 --top 0
 err_mentions top
 expect_usage plan --model gpt2 --tokens 1e9 --top 101

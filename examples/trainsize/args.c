@@ -108,8 +108,7 @@ static int parse(int argc, char **argv, int plan, cli_options *out)
             out->json = 1;
             continue;
         }
-        if (plan && (plan_refuses(name, len) || name_is(name, len, "gpu-memory") ||
-                     name_is(name, len, "gpu-file"))) {
+        if (plan && (plan_refuses(name, len) || name_is(name, len, "gpu-memory"))) {
             cli_error("option --%.*s is not an option of plan: %s (see trainsize plan --help)",
                       (int)len, name,
                       plan_refuses(name, len)

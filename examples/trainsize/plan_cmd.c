@@ -254,7 +254,11 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_plan_ca
         }
         append(line, sizeof line, " %s", item);
     } else {
-        append(line, sizeof line, "any catalogue GPU");
+        const char *gpu = job_text(job, "gpu", d, sizeof d);
+        if (gpu[0] && !trainsize_gpu_find(gpu))
+            append(line, sizeof line, "GPU %s (your description)", printable(a, sizeof a, gpu));
+        else
+            append(line, sizeof line, "any catalogue GPU");
     }
     append(line, sizeof line, "; at most %s GPUs", job_text(job, "max-gpus", b, sizeof b));
     if (strcmp(job_text(job, "gpus-per-node", b, sizeof b), "0") != 0)
@@ -419,7 +423,10 @@ static void hint(cli_out *o, const cli_options *opts, const trainsize_plan_candi
         if (!is_plan_only(opts->sets[i].name))
             hint_option(o, opts->sets[i].name, opts->sets[i].value);
     }
-    hint_option(o, "gpu", c->gpu);
+    if (opts->gpu_file)
+        hint_option(o, "gpu-file", opts->gpu_file);
+    else
+        hint_option(o, "gpu", c->gpu);
 #define HINT_U64(name, value)                                                                 \
     do {                                                                                      \
         snprintf(v, sizeof v, "%" PRIu64, (value));                                           \

@@ -409,7 +409,7 @@ def test_error_plan():
     with pytest.raises(trainsize.TrainsizeError) as e:
         trainsize.plan(model="gpt2")  # no tokens
     assert e.value.code == trainsize.Status.E_INVALID
-    for key in ("tp", "gpus", "micro_batch", "zero", "recompute", "gpu_file", "gpu_memory"):
+    for key in ("tp", "gpus", "micro_batch", "zero", "recompute", "gpu_memory"):
         with pytest.raises(trainsize.TrainsizeError) as e:
             trainsize.plan(model="gpt2", tokens=1e9, **{key: 2})
         assert e.value.keyword == key and "plan" in e.value.message
@@ -539,3 +539,15 @@ def test_advice_makes_the_job_fit():
         assert after.memory.fits
         assert after.memory.peak_total == a["peak_total"]
     assert trainsize.estimate(model="gpt2", gpu="h100-80gb").advice == []
+
+
+def test_plan_for_a_described_gpu():
+    """plan(gpu_file=...) plans for that GPU alone; its candidates are real estimates."""
+    p = trainsize.plan(model="gpt2", tokens=1e9, gpu_file=GPU_FILE, max_gpus=8, top=3)
+    assert p.candidates and all(c.gpu == p.candidates[0].gpu for c in p.candidates)
+    c = p.candidates[0]
+    r = trainsize.estimate(model="gpt2", tokens=1e9, gpu_file=GPU_FILE, gpus=c.gpus,
+                           gpus_per_node=c.gpus_per_node, tp=c.tp, pp=c.pp,
+                           pp_interleave=c.pp_interleave, zero=c.zero, micro_batch=c.micro_batch,
+                           global_batch=c.global_batch, recompute=c.recompute)
+    assert r.memory.peak_total == c.peak_total

@@ -69,7 +69,6 @@ _PLAN_REFUSED = {
     "micro-batch": "the planner chooses the GPU count and the layout",
     "recompute": "the planner chooses the GPU count and the layout",
     "gpu-memory": "the planner searches the catalogue GPUs (gpu=[NAME, ...])",
-    "gpu-file": "the planner searches the catalogue GPUs (gpu=[NAME, ...])",
 }
 
 
@@ -256,7 +255,8 @@ def plan(top: int = PLAN_TOP_DEFAULT, **kwargs: Any) -> Plan:
     (``"cost"`` or ``"time"``), ``gpus_per_node``, ``global_batch``, and ``gpu``: a catalogue
     name or a list of names that restricts the search (the library's ``plan-gpus``). A fixed
     layout (``gpus``, ``tp``, ``pp``, ``pp_interleave``, ``ep``, ``zero``, ``micro_batch``,
-    ``recompute``) or a GPU outside the catalogue (``gpu_memory``, ``gpu_file``) is refused.
+    ``recompute``) or ``gpu_memory`` is refused; ``gpu_file`` (a GPU of your own description)
+    plans for that GPU alone.
 
     Args:
         top: how many candidates to return, 1 to 100 (``--top``; default 10).
