@@ -1,5 +1,6 @@
 /* GPUs of the caller's own description: from a struct, or from a JSON device file. The
  * job keeps a copy, so the catalogue's entries and the caller's stay interchangeable. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,9 +35,30 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
         (rc = positive(info->flops_bf16, "flops_bf16", err)) ||
         (rc = positive(info->tdp_watts, "tdp_watts", err)))
         return rc;
-    if (info->flops_fp32 < 0 || info->flops_fp8 < 0 || info->cloud_usd_per_hour < 0 ||
-        info->purchase_usd < 0)
-        return ts_fail(err, TRAINSIZE_E_INVALID, "gpu", "gpu: rates and prices cannot be negative");
+    /* Finite and sane, or refused naming the field: no NaN or infinity reaches a figure. */
+    {
+        static const struct { size_t offset; const char *name; double max; } ranges[] = {
+            {offsetof(trainsize_gpu_info, flops_fp32), "flops_fp32", 1e21},
+            {offsetof(trainsize_gpu_info, flops_bf16), "flops_bf16", 1e21},
+            {offsetof(trainsize_gpu_info, flops_fp8), "flops_fp8", 1e21},
+            {offsetof(trainsize_gpu_info, tdp_watts), "tdp_watts", 1e6},
+            {offsetof(trainsize_gpu_info, cloud_usd_per_hour), "cloud_usd_per_hour", 1e6},
+            {offsetof(trainsize_gpu_info, purchase_usd), "purchase_usd", 1e9}};
+        size_t i;
+        for (i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+            double v;
+            memcpy(&v, (const char *)info + ranges[i].offset, sizeof v);
+            if (!(v >= 0 && v <= ranges[i].max))
+                return ts_fail(err, TRAINSIZE_E_INVALID, ranges[i].name,
+                               "gpu: %s must be a number from 0 to %g", ranges[i].name, ranges[i].max);
+        }
+        if (info->memory_bytes > (UINT64_C(1) << 50) || info->usable_bytes > info->memory_bytes ||
+            info->memory_bandwidth > UINT64_C(1000000000000000) ||
+            info->scale_up_bandwidth > UINT64_C(1000000000000000))
+            return ts_fail(err, TRAINSIZE_E_INVALID, "gpu",
+                           "gpu: memory (at most 1 PiB, usable at most the label) or a bandwidth "
+                           "(at most 1 PB/s) is out of range");
+    }
     g = *info;
     if (!(g.flops_fp32 > 0)) g.flops_fp32 = g.flops_bf16 * TS_FP32_FALLBACK_SHARE;
     if (g.pcie_generation <= 0) g.pcie_generation = TS_DEFAULT_PCIE;

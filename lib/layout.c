@@ -1,6 +1,9 @@
 /* Parallel layout: validation (every degree must divide what it splits) and the derived
  * degrees. Data parallel = gpus / (tp * pp * cp), as Megatron-LM defines it; experts are
  * sharded over ep ranks carved from dp * cp (Megatron-Core's expert-data-parallel group). */
+#include <stddef.h>
+#include <string.h>
+
 #include "error.h"
 #include "estimate.h"
 
@@ -154,6 +157,22 @@ int ts_layout_make(const trainsize_job *job, ts_layout *l, trainsize_error *err)
     uint64_t model_parallel, per_step;
     int rc;
     if (!job->gpu) return ts_fail(err, TRAINSIZE_E_INVALID, "gpu", "gpu: no GPU set");
+    /* Every divisor is checked here again, whatever way the job was filled. */
+    {
+        static const struct { size_t offset; const char *name; } divisors[] = {
+            {offsetof(trainsize_job, gpus), "gpus"}, {offsetof(trainsize_job, tp), "tp"},
+            {offsetof(trainsize_job, pp), "pp"}, {offsetof(trainsize_job, pp_interleave), "pp-interleave"},
+            {offsetof(trainsize_job, cp), "cp"}, {offsetof(trainsize_job, ep), "ep"},
+            {offsetof(trainsize_job, micro_batch), "micro-batch"}, {offsetof(trainsize_job, seq), "seq"}};
+        size_t i;
+        for (i = 0; i < sizeof divisors / sizeof divisors[0]; i++) {
+            uint64_t v;
+            memcpy(&v, (const char *)job + divisors[i].offset, sizeof v);
+            if (v == 0)
+                return ts_fail(err, TRAINSIZE_E_INVALID, divisors[i].name, "%s: must be at least 1",
+                               divisors[i].name);
+        }
+    }
     l->gpus = job->gpus;
     l->tp = job->tp;
     l->pp = job->pp;

@@ -363,25 +363,46 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
     return ts_ok(err);
 }
 
+/* Set one whole number on the job through the parameter catalogue, so a candidate is held
+ * to the same checks as any caller's value. */
+static int apply_u64(trainsize_job *job, const char *name, uint64_t v, trainsize_error *err)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%llu", (unsigned long long)v);
+    return trainsize_job_set(job, name, text, err);
+}
+
 int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, trainsize_error *err)
 {
+    static const char *const recompute[] = {"none", "selective", "full"};
     const trainsize_gpu_info *gpu;
+    trainsize_job work;
+    int rc;
     if (!job || !c) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_plan_apply: NULL argument");
+    if (memchr(c->gpu, '\0', sizeof c->gpu) == NULL)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "gpu", "gpu: the candidate's name is not terminated");
     gpu = trainsize_gpu_find(c->gpu);
     if (!gpu && job->gpu == &job->custom_gpu && strcmp(job->custom_name, c->gpu) == 0)
         gpu = &job->custom_gpu; /* the job's own GPU, as planned */
     if (!gpu) return ts_fail(err, TRAINSIZE_E_UNKNOWN, "gpu", "gpu: unknown GPU \"%.40s\"", c->gpu);
-    job->gpu = gpu;
-    job->gpu_memory = 0;
-    job->gpus = c->gpus;
-    job->gpus_per_node = c->gpus_per_node;
-    job->tp = c->tp;
-    job->pp = c->pp;
-    job->pp_interleave = c->pp_interleave;
-    job->ep = c->ep;
-    job->zero = c->zero;
-    job->micro_batch = c->micro_batch;
-    job->global_batch = c->global_batch;
-    job->recompute = c->recompute;
+    if (c->recompute < 0 || c->recompute > 2)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "recompute", "recompute: %d is not 0, 1 or 2", c->recompute);
+    /* On a copy, through the same checks as trainsize_job_set; the job changes only when all
+     * of them pass. */
+    work = *job;
+    ts_job_rebind_custom_gpu(&work, job->gpu == &job->custom_gpu);
+    work.gpu = gpu == &job->custom_gpu ? &work.custom_gpu : gpu;
+    work.gpu_memory = 0;
+    if ((rc = apply_u64(&work, "gpus", c->gpus, err)) ||
+        (rc = apply_u64(&work, "gpus-per-node", c->gpus_per_node, err)) ||
+        (rc = apply_u64(&work, "tp", c->tp, err)) || (rc = apply_u64(&work, "pp", c->pp, err)) ||
+        (rc = apply_u64(&work, "pp-interleave", c->pp_interleave, err)) ||
+        (rc = apply_u64(&work, "ep", c->ep, err)) || (rc = apply_u64(&work, "zero", c->zero, err)) ||
+        (rc = apply_u64(&work, "micro-batch", c->micro_batch, err)) ||
+        (rc = apply_u64(&work, "global-batch", c->global_batch, err)) ||
+        (rc = trainsize_job_set(&work, "recompute", recompute[c->recompute], err)))
+        return rc;
+    *job = work;
+    ts_job_rebind_custom_gpu(job, work.gpu == &work.custom_gpu);
     return ts_ok(err);
 }

@@ -172,6 +172,8 @@ int cli_print_help(enum cli_help_topic topic);
 
 /** 6738415616 -> "6,738,415,616". */
 char *cli_fmt_thousands(char *buf, size_t cap, uint64_t v);
+/* A non-negative double the same way, rounded; scientific notation beyond 9e15 (no cast). */
+char *cli_fmt_thousands_d(char *buf, size_t cap, double v);
 /** Bytes with a binary unit: "12.55 GiB", "512 B". */
 char *cli_fmt_iec(char *buf, size_t cap, double bytes);
 /** A number with a decimal prefix and a unit: "1.23 TB/s", "312 TFLOP", "42 W". */

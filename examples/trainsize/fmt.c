@@ -31,6 +31,19 @@ char *cli_fmt_thousands(char *buf, size_t cap, uint64_t v)
     return buf;
 }
 
+char *cli_fmt_thousands_d(char *buf, size_t cap, double v)
+{
+    /* Whole numbers with separators while they are exact in 64 bits; beyond that (or not a
+     * number at all) scientific notation, never a narrowing cast. */
+    if (isfinite(v) && v >= 0 && v < 9.0e15)
+        return cli_fmt_thousands(buf, cap, (uint64_t)(v + 0.5));
+    if (isfinite(v))
+        snprintf(buf, cap, "%.3e", v);
+    else
+        snprintf(buf, cap, "?");
+    return buf;
+}
+
 char *cli_fmt_iec(char *buf, size_t cap, double bytes)
 {
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

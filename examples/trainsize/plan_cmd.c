@@ -234,6 +234,8 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_plan_ca
     }
     trainsize_job_free(probe);
     v = strtod(job_text(job, "tokens", a, sizeof a), NULL);
+    if (!(v >= 0 && v < 9e18)) /* the tokens option stays far below; never a narrowing cast */
+        v = 0;
     append(line, sizeof line, ": %s tokens, seq %s", cli_fmt_count(b, sizeof b, (uint64_t)v),
            job_text(job, "seq", c, sizeof c));
     append(line, sizeof line, ", %s, %s", job_text(job, "precision", b, sizeof b),
@@ -303,7 +305,7 @@ static const char *cost_text(char *buf, size_t cap, double cost)
     else if (cost < 100)
         snprintf(buf, cap, "$%.2f", cost);
     else if (cost < 1e15)
-        snprintf(buf, cap, "$%s", cli_fmt_thousands(num, sizeof num, (uint64_t)(cost + 0.5)));
+        snprintf(buf, cap, "$%s", cli_fmt_thousands_d(num, sizeof num, cost));
     else
         snprintf(buf, cap, "$%.3e", cost);
     return buf;

@@ -449,14 +449,14 @@ static void system_section(cli_out *o, const trainsize_job *job, const trainsize
         cli_out_printf(o, " (PUE included); %.1f kg CO2e\n", s->co2_kg);
     key(o, "  cost");
     if (s->cost_cloud_usd > 0)
-        cli_out_printf(o, "cloud $%s", cli_fmt_thousands(a, sizeof a, (uint64_t)(s->cost_cloud_usd + 0.5)));
+        cli_out_printf(o, "cloud $%s", cli_fmt_thousands_d(a, sizeof a, s->cost_cloud_usd));
     else
         cli_out_puts(o, "cloud: no price (--gpu-hour-usd or --gpu-prices)");
     if (s->cost_own_usd > 0)
         cli_out_printf(o, "; owned $%s (GPUs, servers, network, support: $%s; power: $%s)\n",
-                       cli_fmt_thousands(a, sizeof a, (uint64_t)(s->cost_own_usd + 0.5)),
-                       cli_fmt_thousands(b, sizeof b, (uint64_t)(s->cost_own_hardware_usd + 0.5)),
-                       cli_fmt_thousands(t, sizeof t, (uint64_t)(s->cost_own_power_usd + 0.5)));
+                       cli_fmt_thousands_d(a, sizeof a, s->cost_own_usd),
+                       cli_fmt_thousands_d(b, sizeof b, s->cost_own_hardware_usd),
+                       cli_fmt_thousands_d(t, sizeof t, s->cost_own_power_usd));
     else
         cli_out_puts(o, "; owned: no price (--gpu-price-usd or --gpu-prices)\n");
     cli_out_putc(o, '\n');
@@ -510,7 +510,7 @@ static void time_section(cli_out *o, const trainsize_job *job, const trainsize_r
     if (job_is(job, "tokens", "0"))
         cli_out_puts(o, " (one optimizer step; --tokens N sizes a whole training run)");
     else
-        cli_out_printf(o, "; %s GPU-hours", cli_fmt_thousands(a, sizeof a, (uint64_t)(t->gpu_hours + 0.5)));
+        cli_out_printf(o, "; %s GPU-hours", cli_fmt_thousands_d(a, sizeof a, t->gpu_hours));
     cli_out_putc(o, '\n');
 }
 
