@@ -1,6 +1,9 @@
 /* Fuzz target: the job API on arbitrary parameter settings. Each input line is
  * "<byte>value": the first byte picks a catalogue parameter, the rest is its text. Then
- * the job is estimated and every parameter and result field read back. */
+ * the job is estimated and every parameter and result field read back; when the input's
+ * first byte is 1 modulo 8 the job is also planned (eight of its own GPU: a plan is
+ * slow under instrumentation, so only some inputs plan) and its best candidate applied and
+ * estimated. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -33,6 +36,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             trainsize_field_value v;
             (void)trainsize_result_field_get(&r, i, &v);
         }
+    }
+    if (size > 0 && (data[0] & 7u) == 1u) {
+        trainsize_plan_candidate best[4];
+        trainsize_plan_stats stats;
+        size_t found = 0;
+        char gpu[64];
+        /* One GPU, eight of it: a plan under the fuzz instrumentation is slow. */
+        if (trainsize_job_get(job, "gpu", gpu, sizeof gpu, &err) == TRAINSIZE_OK)
+            (void)trainsize_job_set(job, "plan-gpus", gpu, &err);
+        (void)trainsize_job_set(job, "plan-gpu-count", "8", &err);
+        if (trainsize_plan(job, best, 4, &found, &stats, &err) == TRAINSIZE_OK && found > 0 &&
+            trainsize_plan_apply(job, &best[0], &err) == TRAINSIZE_OK)
+            (void)trainsize_estimate(job, &r, sizeof r, &err);
     }
     for (i = 0; i < count; i++) (void)trainsize_job_get(job, trainsize_param_at(i)->name, text, sizeof text, &err);
     trainsize_job_free(job);
