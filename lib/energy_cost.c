@@ -1,13 +1,15 @@
 /* Power, heat, energy, CO2 and cost of a job.
  *
  * Power: the GPUs' TDP plus the rest of each server, as a share of the GPUs' TDP
- * (`server-power-factor`; DGX A100/H100/B200 maximum system power is 2.03/1.82/1.79 x the
- * GPUs' TDP, hardware.md §4). Heat: 1 W = 3.41214 BTU/h (hardware.md §4). Energy: GPU-hours
- * x power per GPU x PUE, the LLaMA paper's convention (Touvron et al. 2023, Table 15: 400 W,
- * PUE 1.1); CO2: energy x grid intensity (0.385 kg/kWh there). Cost: rented GPU-hours at a
- * price per GPU-hour, against owning: the purchase of the GPUs, the rest of their servers
- * and the network, amortised over their life for the run's share of it, plus power at the
- * facility and a yearly support share of the purchase. */
+ * (`server-power-factor`; DGX A100/H100/B200 maximum system power, 6.5/10.2/14.3 kW in the
+ * NVIDIA DGX A100 (DU-09821-001), DGX H100/H200 and DGX B200 user guides, is 2.03/1.82/1.79 x
+ * the GPUs' TDP, derived). Heat: 1 W = 3.41214 BTU/h (the International Table BTU, a unit
+ * conversion). Energy: GPU-hours x power per GPU x PUE, the LLaMA paper's convention
+ * (Touvron et al. 2023, arXiv 2302.13971, Table 15: 400 W, PUE 1.1); CO2: energy x grid
+ * intensity (0.385 kg/kWh there). Cost: rented GPU-hours at a price per GPU-hour, against
+ * owning: the purchase of the GPUs, the rest of their servers and the network, amortised
+ * over their life for the run's share of it, plus power at the facility and a yearly
+ * support share of the purchase. */
 #include "error.h"
 #include "estimate.h"
 #include "numparse.h"

@@ -20,7 +20,8 @@
  *   RunPod has none, and the source says so); purchase: street or reseller prices per GPU (a
  *   range gives its midpoint). 0 where none was found, and price_source says why
  *   ("unpriced: ..."); the caller then supplies a price (gpu-hour-usd, gpu-prices).
- * Where hardware.md marks a figure unverified (U) or derived (D), the source string says so.
+ * Where a figure is unverified (no primary source confirms it) or derived (arithmetic from a
+ * published figure, e.g. dense = sparse / 2), the source string says so.
  *
  * No mutable state: the tables are static const and the functions are pure.
  */
@@ -42,7 +43,7 @@
 #define TF(x) ((double)(x) * 1e12)
 
 static const trainsize_gpu_info ts_gpus[] = {
-    /* ---- NVIDIA data-centre GPUs (hardware.md section 1.1) ---- */
+    /* ---- NVIDIA data-centre GPUs (NVIDIA datasheets and product pages) ---- */
     {.name = "v100-16gb", .full_name = "NVIDIA Tesla V100 SXM2 16GB",
      .architecture = "Volta", .no_bf16 = 1, .no_flash_attention = 1,
      .usable_bytes = MIB(16160), .memory_bytes = GIB(16), .memory_bandwidth = GBS(900),
@@ -179,7 +180,7 @@ static const trainsize_gpu_info ts_gpus[] = {
      .cloud_usd_per_hour = 0, .purchase_usd = 0,
      .price_source = "unpriced: rented and sold only as NVL72 racks, no per-GPU market"},
 
-    /* ---- NVIDIA workstation, inference and GeForce (hardware.md section 1.2) ---- */
+    /* ---- NVIDIA workstation, inference and GeForce (datasheets, whitepapers) ---- */
     {.name = "l40s", .full_name = "NVIDIA L40S",
      .architecture = "Ada Lovelace",
      .usable_bytes = MIB(45589), .memory_bytes = GIB(48), .memory_bandwidth = GBS(864),
@@ -270,7 +271,7 @@ static const trainsize_gpu_info ts_gpus[] = {
      .price_source = "cloud: RunPod RTX 5090 $0.69/GPU-h, 2026-03 (deploybase summary; low confidence); "
                      "purchase: new $2,100-2,400, Q2 2026, midpoint (low confidence)"},
 
-    /* ---- AMD and Intel (hardware.md section 1.3) ---- */
+    /* ---- AMD and Intel (amd.com product pages, Intel Gaudi whitepapers) ---- */
     /* One row per rank: the OS and the frameworks see each of the module's two GCDs as a
      * GPU, so the row is one GCD (half the module's memory, bandwidth, FLOP/s and TDP). */
     {.name = "mi250x", .full_name = "AMD Instinct MI250X, one GCD (half of an OAM module)",
@@ -319,10 +320,11 @@ static const trainsize_gpu_info ts_gpus[] = {
                      "(2024)"},
 };
 
-/* Other spellings that name exactly one catalogue row. The names of hardware-gpus.csv are
- * here, plus the "-sxm" and "<size>-pcie" forms a user writes by analogy with the short
- * names. Deliberately absent: "a100", "h100", "v100", "b200-192gb" (ambiguous or
- * misleading). Matching ignores case and the separators '-', '_' and ' ' (see
+/* Other spellings that name exactly one catalogue row. The long device names (form factor
+ * and memory, e.g. "A100-SXM4-80GB", as docs/hardware-catalog.md lists them) are here,
+ * plus the "-sxm" and "<size>-pcie" forms a user writes by analogy with the short names.
+ * Deliberately absent: "a100", "h100", "v100", "b200-192gb" (ambiguous or misleading).
+ * Matching ignores case and the separators '-', '_' and ' ' (see
  * ts_name_equal), so "RTX 4090" and "a100_80gb" need no entry. */
 typedef struct ts_gpu_alias {
     const char *alias;

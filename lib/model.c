@@ -1,12 +1,13 @@
 /* Model shapes and exact parameter counts.
  *
  * Counting follows the modules of the Hugging Face implementations, so that totals match
- * `model.num_parameters()` to the parameter (estimators.md §9): per layer the attention
- * projections q, k, v, o (GQA: k and v are kv_heads x head_dim wide), the MLP (gated:
- * gate, up, down; else up, down), two norms (LayerNorm: weight + bias; RMSNorm: weight),
- * the biases each family has, and for MoE the experts plus a router of hidden x experts
- * (Mixtral's `gate`, no bias). Outside the layers: token embedding, learned position
- * embedding, final norm and, when untied, the output layer. */
+ * transformers' `model.num_parameters()` to the parameter (the published totals of the
+ * checkpoints at https://huggingface.co/<repo>, each preset's repo named in presets.c):
+ * per layer the attention projections q, k, v, o (GQA: k and v are kv_heads x head_dim
+ * wide), the MLP (gated: gate, up, down; else up, down), two norms (LayerNorm: weight +
+ * bias; RMSNorm: weight), the biases each family has, and for MoE the experts plus a router
+ * of hidden x experts (Mixtral's `gate`, no bias). Outside the layers: token embedding,
+ * learned position embedding, final norm and, when untied, the output layer. */
 #include <string.h>
 
 #include "checked.h"

@@ -1,6 +1,8 @@
-/* Built-in model presets. Each shape mirrors the model's Hugging Face config.json; the
- * parameter counts beside it are the published totals (estimators.md §9 and the model
- * cards), and tests/test_presets.c checks that counting the shape gives exactly them. */
+/* Built-in model presets. Each shape mirrors the model's Hugging Face config.json
+ * (https://huggingface.co/<repo>, the repository each source string names); the parameter
+ * counts beside it are the published totals (model cards, transformers' num_parameters()
+ * printouts, GGUF general.parameter_count, safetensors totals), and tests/test_presets.c
+ * checks that counting the shape gives exactly them. */
 #include <stddef.h>
 
 #include "model.h"

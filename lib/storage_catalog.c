@@ -6,8 +6,8 @@
  * - read_rate / write_rate: sustained sequential rate for one client (one node), bytes per
  *   second, decimal (1 GB/s = 1e9 B/s). Where the source gives a range the row takes its
  *   lower end (conservative).
- * - hardware.md gives read figures almost only. Where it has no write figure the row uses
- *   a fixed fraction of the read rate and the source string says "assumption":
+ * - The published figures are almost all reads. Where no write figure was found the row
+ *   uses a fixed fraction of the read rate and the source string says "assumption":
  *   flash (SATA, NVMe) writes 0.8 x read; network file systems 0.6 x read (the ratio of
  *   the single-mount NFS measurement, 1.2 GB/s write to ~2 GB/s read); HDD writes = reads.
  * - shared: 1 for a network file system all nodes mount; its rate is still per client.
@@ -16,7 +16,9 @@
  *   12.5 GB/s; 400 GbE 50 GB/s), writes 0.6 x reads as above (derived, an assumption about
  *   the filer's NIC). 0 for Lustre and Ceph, which scale out with their servers, and for
  *   local drives.
- * Where hardware.md marks a figure unverified (U) or derived (D), the source string says so.
+ * Where a figure is unverified (no source confirms it) or derived (arithmetic from a
+ * published figure), the source string says so; the other figures appear in the sources
+ * named.
  *
  * No mutable state: the table is static const and the functions are pure.
  */
@@ -31,65 +33,66 @@
 #define MBS(n) ((uint64_t)(n) * UINT64_C(1000000))
 
 const trainsize_storage_info ts_storage[] = {
-    /* ---- Local drives (hardware.md section 3) ---- */
+    /* ---- Local drives: vendor and retailer spec sheets, sequential read ---- */
     {.name = "hdd", .full_name = "HDD 7200 rpm", .read_rate = MBS(160), .write_rate = MBS(160),
      .shared = 0,
-     .source = "hardware.md 3: ithubrock, 150-160 MB/s sequential read (V; the 250-285 MB/s "
-               "of modern enterprise outer tracks is unverified); write = read is an "
-               "assumption"},
+     .source = "ithubrock, 150-160 MB/s sequential read (the 250-285 MB/s of modern "
+               "enterprise outer tracks, Exos/Ultrastar datasheets, is unverified); write = "
+               "read is an assumption"},
     {.name = "sata-ssd", .full_name = "SATA III SSD", .read_rate = MBS(530),
      .write_rate = MBS(424), .shared = 0,
-     .source = "hardware.md 3: geratools, calendar-uk, 530-560 MB/s read, lower end (V); "
-               "write 0.8 x read is an assumption"},
+     .source = "geratools, calendar-uk: 530-560 MB/s read, lower end; write 0.8 x read is an "
+               "assumption"},
     {.name = "nvme-gen3", .full_name = "NVMe PCIe 3.0 x4 SSD", .read_rate = MBS(3200),
      .write_rate = MBS(2560), .shared = 0,
-     .source = "hardware.md 3: voltground, velocitymicro, 3.2-3.5 GB/s read, lower end (V); "
-               "write 0.8 x read is an assumption"},
+     .source = "voltground, velocitymicro (Crucial P3 3,500 MB/s): 3.2-3.5 GB/s read, lower "
+               "end; write 0.8 x read is an assumption"},
     {.name = "nvme-gen4", .full_name = "NVMe PCIe 4.0 x4 SSD", .read_rate = MBS(6500),
      .write_rate = MBS(5200), .shared = 0,
-     .source = "hardware.md 3: voltground, velocitymicro, 6.5-7.45 GB/s read, lower end (V); "
-               "write 0.8 x read is an assumption"},
+     .source = "voltground, velocitymicro (Samsung 990 Pro 7,450 MB/s): 6.5-7.45 GB/s read, "
+               "lower end; write 0.8 x read is an assumption"},
     {.name = "nvme-gen5", .full_name = "NVMe PCIe 5.0 x4 SSD", .read_rate = MBS(12000),
      .write_rate = MBS(9600), .shared = 0,
-     .source = "hardware.md 3: voltground, velocitymicro, gds-report, 12-14.5 GB/s read, "
-               "lower end (V); write 0.8 x read is an assumption"},
+     .source = "voltground, velocitymicro (Crucial T700 12,400 MB/s), gds-report.pages.dev "
+               "(Solidigm D7-PS1010 ~14.5 GB/s): 12-14.5 GB/s read, lower end; write 0.8 x "
+               "read is an assumption"},
 
-    /* ---- Network file systems, per client (hardware.md section 3) ---- */
+    /* ---- Network file systems, per client ---- */
     {.name = "nfs-10g", .full_name = "NFS over 10 GbE", .read_rate = MBS(1100),
      .write_rate = MBS(1100), .shared = 1,
-     .source = "hardware.md 3: derived from the 1.25 GB/s line rate, <= ~1.1-1.2 GB/s (D); "
+     .source = "derived from the IEEE 802.3 10 GbE line rate, 1.25 GB/s: <= ~1.1-1.2 GB/s; "
                "write = read is an assumption (same line-rate ceiling)",
      .aggregate_read_rate = MBS(1250), .aggregate_write_rate = MBS(1250)},
     {.name = "nfs", .full_name = "NFS, single mount without nconnect (any fast NIC)",
      .read_rate = MBS(1200), .write_rate = MBS(1200), .shared = 1,
-     .source = "hardware.md 3: ngxstorage fio on 40 GbE (1221 MiB/s; ~2 GB/s read, 1.2 GB/s "
-               "write), Pure blog; reads plateau 1.2-2 GB/s, lower end (V)",
+     .source = "ngxstorage fio on 40 GbE (1221 MiB/s; ~2 GB/s read, 1.2 GB/s write), Pure "
+               "Storage blog (10 Gb/s per TCP connection); reads plateau 1.2-2 GB/s, lower end",
      .aggregate_read_rate = MBS(12500), .aggregate_write_rate = MBS(7500)},
     {.name = "nfs-nconnect-100g", .full_name = "NFS with nconnect=16 over 100 GbE",
      .read_rate = MBS(8000), .write_rate = MBS(4800), .shared = 1,
-     .source = "hardware.md 3: medium.com (Pure FlashBlade example), up to ~8-9 GB/s read, "
-               "lower end (V); write 0.6 x read is an assumption",
+     .source = "medium.com (Pure FlashBlade example), up to ~8-9 GB/s read, lower end; write "
+               "0.6 x read is an assumption",
      .aggregate_read_rate = MBS(12500), .aggregate_write_rate = MBS(7500)},
     {.name = "nfs-rdma-400g", .full_name = "NFS over RDMA, 400 GbE, GPUDirect Storage",
      .read_rate = MBS(46600), .write_rate = MBS(27960), .shared = 1,
-     .source = "hardware.md 3: gds-report.pages.dev, 43.4 GiB/s = 46.6 GB/s into the 4 GPUs "
-               "of one client, 96% of line rate (V; 26.4 GiB/s into a single GPU); write "
-               "0.6 x read is an assumption",
+     .source = "gds-report.pages.dev, 43.4 GiB/s = 46.6 GB/s into the 4 GPUs of one client, "
+               "96% of line rate (26.4 GiB/s into a single GPU); write 0.6 x read is an "
+               "assumption",
      .aggregate_read_rate = MBS(50000), .aggregate_write_rate = MBS(30000)},
     {.name = "lustre", .full_name = "Lustre, single client (legacy EDR/OPA tests)",
      .read_rate = MBS(1000), .write_rate = MBS(800), .shared = 1,
-     .source = "hardware.md 3: Dell HPC Lustre whitepapers (Lustre 2.7), single client "
-               "IOzone 1-1.5 GB/s, lower end (V legacy); write 0.8 GB/s, the lower end of "
-               "IOR single client 0.8-0.95 GB/s, is an assumption (reads and writes not "
+     .source = "Dell HPC Lustre whitepapers (Lustre 2.7, EDR/OPA), single client IOzone "
+               "1-1.5 GB/s, lower end (legacy tests); write 0.8 GB/s, the lower end of IOR "
+               "single client 0.8-0.95 GB/s, is an assumption (reads and writes not "
                "separated)"},
     {.name = "lustre-multirail", .full_name = "Lustre, modern multi-rail client",
      .read_rate = MBS(10000), .write_rate = MBS(6000), .shared = 1,
-     .source = "hardware.md 3: modern multi-rail clients ~10-25 GB/s, lower end: unverified "
-               "(U, no primary source); write 0.6 x read is an assumption"},
+     .source = "modern multi-rail clients ~10-25 GB/s, lower end: unverified (no primary "
+               "source found); write 0.6 x read is an assumption"},
     {.name = "ceph", .full_name = "Ceph (RBD/CephFS), single client on 25-100 GbE",
      .read_rate = MBS(1000), .write_rate = MBS(600), .shared = 1,
-     .source = "hardware.md 3: ~1-3 GB/s, lower end: unverified (U, no source found); write "
-               "0.6 x read is an assumption"},
+     .source = "~1-3 GB/s, lower end: unverified (no published source found); write 0.6 x "
+               "read is an assumption"},
 };
 
 #define TS_COUNT(a) (sizeof(a) / sizeof((a)[0]))

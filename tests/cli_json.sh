@@ -1,6 +1,6 @@
 #!/bin/sh
-# The trainsize command's JSON: the shape of the contract (spec/cli.md), valid JSON, the
-# catalogue listings, and options that must give the same job. Usage:
+# The trainsize command's JSON: the shape of the contract (README.md, "The command"), valid
+# JSON, the catalogue listings, and options that must give the same job. Usage:
 #   sh cli_json.sh TRAINSIZE DATA_DIR
 # shellcheck source=data/cli/lib.sh
 . "$2/cli/lib.sh"

@@ -1,7 +1,8 @@
 #!/bin/sh
-# `trainsize plan`: the JSON of the contract (spec/cli.md), the ranking, the constraints,
-# every candidate given back to `estimate` (same fit, peak and time), the human table and
-# the command it ends with, and the errors. Small models and short GPU lists keep it quick.
+# `trainsize plan`: the JSON of the contract (README.md, "The command" and "The planner"),
+# the ranking, the constraints, every candidate given back to `estimate` (same fit, peak and
+# time), the human table and the command it ends with, and the errors. Small models and short
+# GPU lists keep it quick.
 # Usage: sh cli_plan.sh TRAINSIZE DATA_DIR
 # shellcheck source=data/cli/lib.sh
 . "$2/cli/lib.sh"

@@ -6,7 +6,8 @@
 #include "ts_test.h"
 
 /* LLaMA (Touvron et al. 2023), Table 15: GPU-hours on A100-80GB at 400 W, PUE 1.1 and
- * 0.385 kg CO2e/kWh give the paper's MWh and tCO2eq (estimators.md §8). Within 5 %. */
+ * 0.385 kg CO2e/kWh give the paper's MWh and tCO2eq (arXiv 2302.13971; MWh = GPU-hours x
+ * 0.4 kW x 1.1 / 1000). Within 5 %. */
 static void test_llama_table15_energy(void **state)
 {
     static const struct { const char *model; double gpu_hours, mwh, tco2; } rows[] = {
@@ -77,10 +78,11 @@ static void test_llama65b_end_to_end(void **state)
     assert_true(fabs(r.system.co2_kg / 1000.0 - 173.0) < 0.05 * 173.0);
 }
 
-/* Narayanan et al. 2021 (SC21), Table 2, as the llm-analysis tests carry it (estimators.md
- * §1.6, §8): GPT-3 175B and MT-NLG 530B trained on 300B tokens with PTD-P (tp 8, full
- * recomputation, fp16, Selene's 8 x 200 Gb/s HDR InfiniBand per server) at the achieved
- * teraFLOP/s per A100 the table lists; days within 5 %.
+/* Narayanan et al. 2021 (SC21, arXiv 2104.04473), Table 2, as the llm-analysis tests carry
+ * it (github.com/cli99/llm-analysis, tests/test_training.py): GPT-3 175B and MT-NLG 530B
+ * trained on 300B tokens with PTD-P (tp 8, full recomputation, fp16, Selene's 8 x 200 Gb/s
+ * HDR InfiniBand per server) at the achieved teraFLOP/s per A100 the table lists; days
+ * within 5 %.
  * The table's throughput is end to end (bubble and communication included); the test
  * converts it with set_end_to_end_rate. What is checked is the FLOPs count of the run
  * and the time arithmetic. */

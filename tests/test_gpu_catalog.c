@@ -14,7 +14,8 @@
 
 #define GIB(n) ((uint64_t)(n) << 30)
 
-/* The short forms that docs/spec cli.md ("Catalog names") requires. */
+/* The short catalogue names the command line documents (`trainsize gpus`; the table in
+ * docs/hardware-catalog.md, "The catalog"). */
 static const char *const cli_names[] = {
     "v100-16gb", "v100-32gb", "a100-40gb", "a100-80gb", "a100-80gb-pcie", "h100-80gb",
     "h100-pcie", "h100-nvl",  "h200",      "b200",      "l40s",           "l4",
@@ -62,7 +63,7 @@ static void test_case_insensitive(void **state)
 static void test_aliases_and_separators(void **state)
 {
     (void)state;
-    /* hardware-gpus.csv spellings. */
+    /* Long device names (form factor and memory), as docs/hardware-catalog.md lists them. */
     assert_string_equal(trainsize_gpu_find("A100-SXM4-80GB")->name, "a100-80gb");
     assert_string_equal(trainsize_gpu_find("H100-SXM5-80GB")->name, "h100-80gb");
     assert_string_equal(trainsize_gpu_find("H200-SXM-141GB")->name, "h200");
@@ -187,9 +188,11 @@ static void test_datasheet_values(void **state)
     (void)state;
 
     /* A100 80GB SXM4: NVIDIA A100 datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4),
-     * via glennklockwood.com; hardware.md 1.1 status V. */
+     * as reproduced on glennklockwood.com/garden/processors/A100; verified. The row's
+     * source names that datasheet. */
     g = trainsize_gpu_find("a100-80gb");
     assert_non_null(g);
+    assert_non_null(strstr(g->source, "NVIDIA A100 datasheet"));
     assert_true(g->memory_bytes == GIB(80));
     assert_true(g->memory_bandwidth == UINT64_C(2039000000000));
     assert_true(g->flops_bf16 == 312e12);
@@ -198,18 +201,20 @@ static void test_datasheet_values(void **state)
     assert_int_equal(g->ecc, 1);
     assert_int_equal(g->data_center, 1);
 
-    /* H100 SXM5 80GB: NVIDIA H100 datasheet; 1830 MHz x 512 FMA x 2 x 528 TC = 989.4 TF
-     * (stas00/ml-engineering); hardware.md 1.1 status V. */
+    /* H100 SXM5 80GB: NVIDIA H100 datasheet (nvidia.com/en-us/data-center/h100);
+     * 1830 MHz x 512 FMA x 2 x 528 TC = 989.4 TF (ML Engineering book, accelerator chapter,
+     * github.com/stas00/ml-engineering); verified. The source names the page. */
     g = trainsize_gpu_find("h100-80gb");
     assert_non_null(g);
+    assert_non_null(strstr(g->source, "nvidia.com/en-us/data-center/h100"));
     assert_true(g->flops_bf16 == 989.4e12);
     assert_true(g->flops_fp8 == 1978.9e12);
     assert_true(g->tdp_watts == 700.0);
     assert_true(g->scale_up_bandwidth == UINT64_C(900000000000)); /* NVLink4 18 x 50 GB/s */
     assert_int_equal(g->pcie_generation, 5);
 
-    /* H200 SXM 141GB: nvidia.com/en-us/data-center/h200 and MLPerf system JSON;
-     * hardware.md 1.1 status V. */
+    /* H200 SXM 141GB: nvidia.com/en-us/data-center/h200 and MLPerf system JSON ("18x 4th
+     * Gen NVLink, 900GB/s", "H200 TGP 700W"); verified. */
     g = trainsize_gpu_find("h200");
     assert_non_null(g);
     assert_true(g->memory_bytes == GIB(141));
@@ -217,15 +222,16 @@ static void test_datasheet_values(void **state)
     /* nvidia-smi shows 143771 MiB: less than the label, as documented. */
     assert_true(g->memory_bytes > UINT64_C(143771) << 20);
 
-    /* B200: DGX B200 user guide, 180 GB usable (not the 192 of the marketing);
-     * hardware.md 1.3 capacity caveat. */
+    /* B200: DGX B200 user guide (docs.nvidia.com/dgx/dgxb200-user-guide: 8 GPUs =
+     * 1,440 GB), 180 GB usable, not the 192 of the marketing material. */
     g = trainsize_gpu_find("b200");
     assert_non_null(g);
     assert_true(g->memory_bytes == GIB(180));
     assert_true(g->scale_up_bandwidth == UINT64_C(1800000000000));
 
     /* GeForce RTX 4090: bf16 is the FP32-accumulate rate (165.2, not 330.3); no ECC;
-     * Ada whitepaper as reproduced by hmc-tech/waredb; hardware.md 1.2 status V2. */
+     * Ada whitepaper as reproduced by hmc-tech.com and waredb.com; cross-checked (two
+     * secondary sources agree). */
     g = trainsize_gpu_find("rtx-4090");
     assert_non_null(g);
     assert_true(g->flops_bf16 == 165.2e12);
@@ -262,7 +268,9 @@ static void test_datasheet_values(void **state)
 
 static void test_unverified_marked(void **state)
 {
-    /* hardware.md marks these figures U; the source string must say so. */
+    /* No primary source confirms some figures of these rows (H200 NVL TFLOPS and bridge,
+     * A10 tensor TFLOPS, RTX 5090 dense FP32-accumulate and FP8, Gaudi 2 ECC, Gaudi 3 FP32
+     * and ECC); the source string must say so. */
     static const char *const unverified[] = {"h200-nvl", "a10", "rtx-5090", "gaudi2", "gaudi3"};
     size_t i;
     (void)state;

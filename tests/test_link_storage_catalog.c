@@ -105,28 +105,33 @@ static void test_link_datasheet_values(void **state)
     const trainsize_link_info *l;
     (void)state;
 
-    /* hardware.md 2.4: IB NDR 400 Gb/s = 50 GB/s per port per direction (NVIDIA NDR
-     * cabling guide via stas00). Share 2.5: inter-node 0.85-0.90, lower end. */
+    /* IB NDR 400 Gb/s = 50 GB/s per port per direction (NVIDIA NDR cabling guide, as cited
+     * in the ML Engineering book's network chapter, github.com/stas00/ml-engineering).
+     * Share: inter-node all-reduce reaches 0.85-0.90 of NIC bandwidth, lower end. */
     l = trainsize_link_find("ib-ndr");
     assert_non_null(l);
+    assert_non_null(strstr(l->source, "NDR cabling guide"));
+    assert_non_null(strstr(l->source, "github.com/stas00/ml-engineering"));
     assert_int_equal(l->kind, TRAINSIZE_LINK_SCALE_OUT);
     assert_true(l->bandwidth == UINT64_C(50000000000));
     assert_true(near(l->achieved_share, 0.85));
 
-    /* hardware.md 2.4: IB EDR 100 Gb/s = 12.5 GB/s; 25 GbE = 3.125 GB/s (IEEE line rate). */
+    /* IB EDR 100 Gb/s = 12.5 GB/s (IBTA roadmap); 25 GbE = 3.125 GB/s (IEEE 802.3 line
+     * rate). */
     assert_true(trainsize_link_find("ib-edr")->bandwidth == UINT64_C(12500000000));
     assert_true(trainsize_link_find("eth-25g")->bandwidth == UINT64_C(3125000000));
     assert_true(trainsize_link_find("eth-800g")->bandwidth == UINT64_C(100000000000));
 
-    /* hardware.md 2.2: NVLink 4 (H100/H200) 900 GB/s bidirectional = 450 per direction;
-     * 2.5: ring all-reduce busbw 365-370 of 450 = 81-82%. */
+    /* NVLink 4 (H100/H200) 900 GB/s bidirectional = 450 per direction (ML Engineering
+     * network chapter's NVLink table; nvidia.com/en-us/data-center/nvlink); nccl-tests ring
+     * all-reduce busbw 365-370 of 450 = 81-82% (same chapter; NVIDIA/nccl-tests#212). */
     l = trainsize_link_find("nvlink4");
     assert_non_null(l);
     assert_int_equal(l->kind, TRAINSIZE_LINK_SCALE_UP);
     assert_true(l->bandwidth == UINT64_C(450000000000));
     assert_true(near(l->achieved_share, 0.81));
 
-    /* hardware.md 2.2 / 2.5: NVLink 3 300 per direction, ring 78%; NVLink 5 900, ring 76%. */
+    /* Same sources: NVLink 3 300 per direction, ring 78%; NVLink 5 900, ring 76%. */
     l = trainsize_link_find("nvlink3");
     assert_true(l->bandwidth == UINT64_C(300000000000));
     assert_true(near(l->achieved_share, 0.78));
@@ -134,18 +139,21 @@ static void test_link_datasheet_values(void **state)
     assert_true(l->bandwidth == UINT64_C(900000000000));
     assert_true(near(l->achieved_share, 0.76));
 
-    /* hardware.md 2.1: PCIe 5.0 x16 = 63 GB/s per direction (PCI-SIG arithmetic); H200
-     * measured 88%. PCIe 3.0 x16 = 15.75 GB/s. */
+    /* PCIe 5.0 x16 = 63 GB/s per direction (PCI-SIG arithmetic: 32 GT/s x 16 lanes x
+     * 128b/130b); H200 measured 88% (nvbandwidth, ML Engineering network chapter).
+     * PCIe 3.0 x16 = 15.75 GB/s (8 GT/s). */
     l = trainsize_link_find("pcie5");
     assert_non_null(l);
     assert_int_equal(l->kind, TRAINSIZE_LINK_SCALE_UP);
     assert_true(l->bandwidth == UINT64_C(63000000000));
     assert_true(near(l->achieved_share, 0.88));
+    assert_non_null(strstr(l->source, "PCI-SIG"));
     assert_true(trainsize_link_find("pcie3")->bandwidth == UINT64_C(15750000000));
 
-    /* hardware.md 2.2: NVLink bridge (A40) 112.5 GB/s bidirectional = 56.25 per direction. */
+    /* NVLink bridge 112.5 GB/s bidirectional = 56.25 per direction (NVIDIA A40 datasheet). */
     assert_true(trainsize_link_find("nvlink-bridge")->bandwidth == UINT64_C(56250000000));
-    /* hardware.md 2.3: MI300X xGMI 448 per direction all-to-all; Gaudi 2 262.5. */
+    /* MI300X xGMI 448 per direction all-to-all (ML Engineering network chapter, AMD);
+     * Gaudi 2 262.5 (Intel Gaudi 2 datasheet). */
     assert_true(trainsize_link_find("infinity-fabric-mi300x")->bandwidth ==
                 UINT64_C(448000000000));
     assert_true(trainsize_link_find("gaudi2-roce")->bandwidth == UINT64_C(262500000000));
@@ -174,9 +182,12 @@ static void test_link_kinds_and_assumptions(void **state)
         const trainsize_link_info *l = trainsize_link_find(out[i]);
         assert_non_null(l);
         assert_int_equal(l->kind, TRAINSIZE_LINK_SCALE_OUT);
-        /* Ethernet shares have no measurement in hardware.md: the source says so. */
-        if (strncmp(out[i], "eth-", 4) == 0)
+        /* No published collective measurement over plain Ethernet: the source says the
+         * share is an assumption, and names the IEEE 802.3 line rate. */
+        if (strncmp(out[i], "eth-", 4) == 0) {
             assert_non_null(strstr(l->source, "assumption"));
+            assert_non_null(strstr(l->source, "IEEE 802.3"));
+        }
     }
     assert_int_equal(trainsize_link_count(), COUNT(up) + COUNT(out));
     /* No collective measurement for these fabrics either. */
@@ -249,36 +260,40 @@ static void test_storage_values(void **state)
     size_t i;
     (void)state;
 
-    /* hardware.md 3: NVMe Gen4 x4 6.5-7.45 GB/s read (voltground, velocitymicro): the
-     * lower end. */
+    /* NVMe Gen4 x4 6.5-7.45 GB/s read (voltground, velocitymicro: Samsung 990 Pro
+     * 7,450 MB/s): the lower end. */
     s = trainsize_storage_find("nvme-gen4");
     assert_non_null(s);
     assert_true(s->read_rate == UINT64_C(6500000000));
     assert_int_equal(s->shared, 0);
-    /* hardware.md 3: Gen3 3.2-3.5, Gen5 12-14.5 GB/s, SATA 530-560 MB/s, HDD 160 MB/s. */
+    /* Gen3 3.2-3.5, Gen5 12-14.5 GB/s (voltground, velocitymicro, gds-report.pages.dev),
+     * SATA 530-560 MB/s (geratools, calendar-uk), HDD 160 MB/s (ithubrock). */
     assert_true(trainsize_storage_find("nvme-gen3")->read_rate == UINT64_C(3200000000));
     assert_true(trainsize_storage_find("nvme-gen5")->read_rate == UINT64_C(12000000000));
     assert_true(trainsize_storage_find("sata-ssd")->read_rate == UINT64_C(530000000));
     assert_true(trainsize_storage_find("hdd")->read_rate == UINT64_C(160000000));
-    /* hardware.md 3: NFS single mount without nconnect: ~1.2 GB/s read and write
-     * (ngxstorage fio on 40 GbE). */
+    /* NFS single mount without nconnect: ~1.2 GB/s read and write (ngxstorage fio on
+     * 40 GbE). */
     s = trainsize_storage_find("nfs");
     assert_true(s->read_rate == UINT64_C(1200000000));
     assert_true(s->write_rate == UINT64_C(1200000000));
     assert_int_equal(s->shared, 1);
-    /* hardware.md 3: nconnect=16 over 100 GbE up to ~8-9 GB/s; NFSoRDMA 43.4 GiB/s
-     * (= 46.6 GB/s) into one client's 4 GPUs (gds-report). */
+    /* nconnect=16 over 100 GbE up to ~8-9 GB/s (medium.com, Pure FlashBlade example);
+     * NFSoRDMA 43.4 GiB/s (= 46.6 GB/s) into one client's 4 GPUs (gds-report.pages.dev). */
     assert_true(trainsize_storage_find("nfs-nconnect-100g")->read_rate ==
                 UINT64_C(8000000000));
     assert_true(trainsize_storage_find("nfs-rdma-400g")->read_rate == UINT64_C(46600000000));
-    /* hardware.md 3: Lustre legacy single client 1-1.5 GB/s (Dell whitepapers). */
+    assert_non_null(strstr(trainsize_storage_find("nfs-rdma-400g")->source,
+                           "gds-report.pages.dev"));
+    /* Lustre legacy single client 1-1.5 GB/s (Dell HPC Lustre whitepapers, Lustre 2.7). */
     assert_true(trainsize_storage_find("lustre")->read_rate == UINT64_C(1000000000));
 
     for (i = 0; i < COUNT(local); i++) {
         s = trainsize_storage_find(local[i]);
         assert_non_null(s);
         assert_int_equal(s->shared, 0);
-        /* hardware.md gives no write figures for local drives: the source says so. */
+        /* No published write figures for local drives were used: the source says the
+         * write rate is an assumption. */
         assert_non_null(strstr(s->source, "assumption"));
     }
     for (i = 0; i < COUNT(network); i++) {
@@ -287,7 +302,7 @@ static void test_storage_values(void **state)
         assert_int_equal(s->shared, 1);
     }
     assert_int_equal(trainsize_storage_count(), COUNT(local) + COUNT(network));
-    /* hardware.md marks Ceph and modern Lustre per-client figures U. */
+    /* No primary source was found for the Ceph and modern Lustre per-client figures. */
     assert_non_null(strstr(trainsize_storage_find("ceph")->source, "unverified"));
     assert_non_null(strstr(trainsize_storage_find("lustre-multirail")->source, "unverified"));
     /* GPFS has an aggregate figure only: no per-client row. */

@@ -1,5 +1,6 @@
-/* Exact parameter counts of real models (estimators.md §9 and the sources each preset's
- * catalogue entry names): counting the preset's shape must give the published total. */
+/* Exact parameter counts of real models (the Hugging Face checkpoints each preset's
+ * catalogue entry names, https://huggingface.co/<repo>): counting the preset's shape must
+ * give the published total. */
 #include "ts_test.h"
 #include "model.h"
 
@@ -23,7 +24,9 @@ static void test_every_preset_counts_its_published_total(void **state)
     assert_null(trainsize_model_at(trainsize_model_count()));
 }
 
-/* The anchors, spelled out (estimators.md §9, confirmed in >= 2 sources). */
+/* The issue's anchors, spelled out (the first six: the exact integer appears in >= 2
+ * unrelated public sources, e.g. transformers' num_parameters() printouts, GGUF
+ * general.parameter_count, safetensors totals). */
 static void test_anchor_counts(void **state)
 {
     static const struct { const char *name; uint64_t total, active, layer; } anchors[] = {

@@ -6,8 +6,9 @@
 
 /* Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
  * Models", Figure 1 (per-GPU GiB), as transcribed in calculon-ai/calculon
- * calculon/llm/validation.py::seqsel_fig1; model configs from the paper's Table 3
- * (estimators.md §3.2-3.3). Setup: Megatron-LM, 16-bit activations, 1-byte dropout
+ * calculon/llm/validation.py::seqsel_fig1 (https://github.com/calculon-ai/calculon); model
+ * configs from the paper's Table 3 (https://arxiv.org/abs/2205.05198, as in Calculon's
+ * validation inputs). Setup: Megatron-LM, 16-bit activations, 1-byte dropout
  * masks (dropout on), eager attention, s = 2048, first pipeline stage (p micro-batches in
  * flight), interleaving 3 for 175B and 530B. */
 typedef struct fig1_row {
@@ -77,8 +78,8 @@ static void test_korthikanti_figure1_activations(void **state)
 }
 
 /* Korthikanti et al. 2022, Figure 7: activation memory of each technique as a % of the
- * tensor-parallel baseline (Calculon seqsel_fig7; estimators.md §3.3, tolerance 0.2
- * percentage points, as the per-layer formulas land within 0.1 of the plotted values). */
+ * tensor-parallel baseline (Calculon seqsel_fig7; tolerance 0.2 percentage points, as the
+ * per-layer formulas land within 0.1 of the plotted values). */
 static void test_korthikanti_figure7_percentages(void **state)
 {
     static const double fig7[][4] = {
@@ -143,8 +144,9 @@ static void test_zero_paper_model_states(void **state)
     }
 }
 
-/* llm-analysis (cli99/llm-analysis @ d841e40, estimators.md §1.7): Llama-2-7B-like
- * ModelConfig (L32, h4096, a32, ffn 11008 gated, V32000, one shared embedding), dp = 8,
+/* llm-analysis run at commit d841e40, llm_analysis/analysis.py:
+ * https://github.com/cli99/llm-analysis/tree/d841e40aec8c84b9e76ba9cfbce67418adb172bd
+ * Llama-2-7B-like ModelConfig (L32, h4096, a32, ffn 11008 gated, V32000, one shared embedding), dp = 8,
  * mbs 1, s = 4096, FULL recompute, a100-sxm-80gb, w16a16e16; Megatron-style 18 bytes per
  * parameter (2 weight + 4 fp32 grad + 12 optimizer). Exact bytes per ZeRO stage. */
 static void test_llm_analysis_llama2_zero_table(void **state)
@@ -173,10 +175,10 @@ static void test_llm_analysis_llama2_zero_table(void **state)
     }
 }
 
-/* DeepSpeed's ZeRO-2 estimator (deepspeed/runtime/zero/stage_1_and_2.py @ 02aa38c3,
- * estimate_zero2_model_states_mem_needs; estimators.md §5.2 and §10.5): without offload a
- * GPU needs 2P + 18P/G bytes (16-bit weights; per partition 2 fp16 grads + 4 fp32 grads +
- * 4 fp32 master + 8 Adam). P = 7e9 on 8 GPUs prints 27.71 GB (GiB). Our DeepSpeed
+/* DeepSpeed's ZeRO-2 estimator, estimate_zero2_model_states_mem_needs in
+ * https://github.com/deepspeedai/DeepSpeed/blob/02aa38c3/deepspeed/runtime/zero/stage_1_and_2.py
+ * Without offload a GPU needs 2P + 18P/G bytes (16-bit weights; per partition 2 fp16 grads
+ * + 4 fp32 grads + 4 fp32 master + 8 Adam). P = 7e9 on 8 GPUs prints 27.71 GB (GiB). Our DeepSpeed
  * convention reaches that at the optimizer step; with a short sequence the step is the
  * peak, so peak_allocated per parameter must be 2 + 18/8. */
 static void test_deepspeed_zero2_estimator(void **state)
@@ -195,9 +197,11 @@ static void test_deepspeed_zero2_estimator(void **state)
     assert_true(fabs((2.0 + 18.0 / 8.0) * 7e9 / GIB - 27.71) < 0.005);
 }
 
-/* DeepSpeed's ZeRO-3 estimator on bigscience/T0_3B (HF transformers DeepSpeed docs;
- * deepspeed/runtime/zero/stage3.py @ 007cca6a; estimators.md §5.1 and §5.3). Every printed
- * cell is 4·LL + (GPU bytes per parameter)·P on the GPU and (host bytes per
+/* DeepSpeed's ZeRO-3 estimator on bigscience/T0_3B. The printed tables: Hugging Face
+ * transformers' DeepSpeed docs, "Memory requirements",
+ * https://huggingface.co/docs/transformers/deepspeed; the code:
+ * https://github.com/deepspeedai/DeepSpeed/blob/007cca6a/deepspeed/runtime/zero/stage3.py
+ * Every printed cell is 4·LL + (GPU bytes per parameter)·P on the GPU and (host bytes per
  * parameter)·P·gpus_per_node·1.5 on the CPU (zero_init=1), with P = 2,783,959,040 and
  * LL = 65,798,144. T0_3B is an encoder-decoder we do not model, so the test takes P and
  * LL from the estimator and our ZeRO-3 bytes per parameter from an estimate of another

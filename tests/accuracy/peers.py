@@ -49,11 +49,13 @@ OTHER_OP_BYTES = {"adam": 8, "adamw": 8, "sgd-momentum": 4, "sgd": 0}
 
 
 # --------------------------------------------------------------------------
-# llm-analysis (cli99/llm-analysis @ d841e40, llm_analysis/analysis.py), estimators.md 1.2-1.3
+# llm-analysis, llm_analysis/analysis.py at
+# https://github.com/cli99/llm-analysis/tree/d841e40aec8c84b9e76ba9cfbce67418adb172bd
 # --------------------------------------------------------------------------
 def llm_analysis_params(job):
-    """llm-analysis's own count (1.2): no biases, no position embeddings, a shared
-    (tied) embedding, 2h of norm weights per layer plus a final norm of h."""
+    """llm-analysis's own count (its get_num_params_* functions): no biases, no position
+    embeddings, a shared (tied) embedding, 2h of norm weights per layer plus a final norm
+    of h."""
     h, L, V = job["hidden"], job["layers"], job["vocab"]
     attn = 2 * h * h + 2 * h * (h * job["kv_heads"] // job["heads"])
     mlp = (3 if job["gated"] else 2) * h * job["ffn"]
@@ -61,7 +63,7 @@ def llm_analysis_params(job):
 
 
 def llm_analysis(job):
-    """llm-analysis `training()` with its defaults (1.3): weights in the activation dtype
+    """llm-analysis `training()` with its defaults: weights in the activation dtype
     (wb = bpa), gradients in the master dtype (mb = 4 bytes), optimizer op = 8 + mb = 12
     bytes/param for Adam (other_op_bytes=4 for SGD with momentum: 8), LayerNorm inputs
     kept in fp32 (lnb = 4), attention dropout mask counted (attn_dropout=True),
@@ -95,14 +97,16 @@ def llm_analysis(job):
 
 
 # --------------------------------------------------------------------------
-# Megatron-LM theoretical_memory_usage.py (NVIDIA/Megatron-LM @ 00caa53a), estimators.md 2.1-2.2
+# Megatron-LM megatron/training/theoretical_memory_usage.py at
+# https://github.com/NVIDIA/Megatron-LM/blob/00caa53af30912914981c86f39db123961678bbd/megatron/training/theoretical_memory_usage.py
 # --------------------------------------------------------------------------
 def megatron(job):
     """`compute_weight_and_optimizer_memory`: 18 bytes/param without the distributed
-    optimizer (2.1), here on the true parameter count.  The code only reports the
-    product; the split 2 (16-bit weights) + 4 (fp32 grads) + 12 (fp32 master + Adam m, v)
-    is the one estimators.md 0 gives for it.  It does not depend on precision or optimizer.
-    `compute_activation_memory_without_sp` (2.2 b; used unless SP + selective):
+    optimizer, here on the true parameter count.  The code only reports the product; the
+    split 2 (16-bit weights) + 4 (fp32 grads) + 12 (fp32 master + Adam m, v) follows from
+    Megatron's fp32 `main_grad` and its distributed-optimizer figure 6 + 12/DP (2 + 4 kept
+    whole, 12 sharded).  It does not depend on precision or optimizer.
+    `compute_activation_memory_without_sp` (used unless SP + selective):
     sbh(10 + 24/t) per layer (no 5as/h term, full recompute not modelled), x L,
     + 8sb (embedding input) + sbh (embedding dropout), + (sb V_padded + sbh) x 2 for the
     output layer when pp = 1, all x 1.05.  V_padded: the vocabulary rounded up to a
@@ -119,7 +123,8 @@ def megatron(job):
 
 
 # --------------------------------------------------------------------------
-# DeepSpeed estimate_zero2_model_states_mem_needs (stage_1_and_2.py @ 02aa38c3), estimators.md 5.2
+# DeepSpeed estimate_zero2_model_states_mem_needs, deepspeed/runtime/zero/stage_1_and_2.py at
+# https://github.com/deepspeedai/DeepSpeed/blob/02aa38c3/deepspeed/runtime/zero/stage_1_and_2.py
 # --------------------------------------------------------------------------
 def deepspeed(job, gpus=1):
     """ZeRO-2, no offload: GPU bytes = 2P + int(18P/G), with G = total GPUs (here 1,
@@ -134,7 +139,8 @@ def deepspeed(job, gpus=1):
 
 
 # --------------------------------------------------------------------------
-# Hugging Face accelerate estimate-memory (commands/estimate.py @ 00e4d264), estimators.md 6
+# Hugging Face accelerate estimate-memory, src/accelerate/commands/estimate.py at
+# https://github.com/huggingface/accelerate/blob/00e4d264/src/accelerate/commands/estimate.py
 # --------------------------------------------------------------------------
 def hf_buffers(job, bool_bytes=1.0):
     """Bytes of the buffers Hugging Face's modules register (transformers 4.45-4.47, as copied
@@ -179,16 +185,19 @@ def all_peers(job):
 
 
 def _self_check():
-    """Reproduce the published numbers of estimators.md 1.7, 5.2 and 6 (tp = 1 cases)."""
+    """Reproduce known outputs of the tools (tp = 1 cases): llm-analysis run at d841e40 on a
+    Llama-2-7B-like config, DeepSpeed's ZeRO-2 estimator for 7e9 parameters on 8 GPUs, and
+    accelerate's documented bert-base-cased table
+    (https://huggingface.co/docs/accelerate/usage_guides/model_size_estimator)."""
     llama7b = {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 32, "ffn": 11008,
                "vocab": 32000, "gated": True, "seq": 4096, "micro_batch": 1,
                "precision": "bf16-mixed", "optimizer": "adamw", "recompute": "full",
                "attention": "flash", "params": 6738415616}
     assert llm_analysis_params(llama7b) == 6607343616
-    la = llm_analysis(llama7b)                       # 1.7, ZeRO 0 row
+    la = llm_analysis(llama7b)                       # ZeRO 0 row
     assert (la["weights"], la["gradients"], la["optimizer"], la["activations"]) == \
         (13214687232, 26429374464, 79288123392, 1436549120), la
-    ds = deepspeed(dict(llama7b, params=7 * 10**9), gpus=8)         # 5.2: 27.71 GiB
+    ds = deepspeed(dict(llama7b, params=7 * 10**9), gpus=8)         # 27.71 GiB
     assert "%.2f" % (ds["model_state"] / 2**30) == "27.71"
     # bert-base-cased: 108,310,272 params + 8,192 B of int64 buffers; not a GPT-2/Llama
     # layout, so hf_buffers does not apply: fold the buffers into the count (2,048 x 4 B)

@@ -347,17 +347,17 @@ def write_markdown(path, fixtures, results, version, binary_label):
     L.append("The peers are their published formulas (`tests/accuracy/peers.py`, transcribed from "
              "each tool's source at the commit named in docs/methodology.md), for one GPU and no parallelism:")
     L.append("")
-    L.append("- **llm-analysis** (@d841e40, §1.3): its defaults — weights in the activation dtype, "
+    L.append("- **llm-analysis** (@d841e40): its defaults — weights in the activation dtype, "
              "fp32 gradients, 12 B/param Adam state (8 for SGD with momentum via other_op_bytes=4), "
              "LayerNorm inputs in fp32; the non-flash branch (eager attention), softmax_dropout off; "
              "its own parameter count (no biases, no position embeddings, shared embedding).")
-    L.append("- **Megatron-LM** `theoretical_memory_usage` (@00caa53a, §2): 18 B/param (no "
-             "distributed optimizer; split 2 + 4 + 12 as in §0), activations "
+    L.append("- **Megatron-LM** `theoretical_memory_usage` (@00caa53a): 18 B/param (no "
+             "distributed optimizer; split 2 + 4 + 12: fp16 weights, fp32 gradients, fp32 master weights and Adam moments), activations "
              "sbh(10 + 24/t)·L + 8sb + sbh + 2(sbV + sbh), × 1.05 (no 5as/h term, full recompute "
              "not modelled).")
-    L.append("- **DeepSpeed** `estimate_zero2_model_states_mem_needs` (@02aa38c3, §5.2), no offload, "
+    L.append("- **DeepSpeed** `estimate_zero2_model_states_mem_needs` (@02aa38c3), no offload, "
              "1 GPU: 2P + 18P = 20 B/param (DeepSpeed ships no ZeRO-0 estimator); model states only.")
-    L.append("- **accelerate** `estimate-memory` (@00e4d264, §6): \"Training using Adam\" = 4× the "
+    L.append("- **accelerate** `estimate-memory` (@00e4d264): \"Training using Adam\" = 4× the "
              "fp32 model size (fp32) or 2× (16-bit), buffers included; no activations, so its "
              "total is that figure.")
     L.append("")
