@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "estimate.h"
+#include "numparse.h"
 
 /* The changes, in the order a practitioner reaches for them: those that cost only time
  * first, then ZeRO and tensor parallelism (communication), offload (time and host RAM),
@@ -66,7 +67,7 @@ static int apply(trainsize_job *job, trainsize_advice *a, const char *name, cons
     for (i = 0; i < a->settings; i++)
         if (strcmp(a->names[i], name) == 0) break;
     if (i == TRAINSIZE_ADVICE_MAX_SETTINGS) return 0;
-    snprintf(a->names[i], sizeof a->names[i], "%s", name);
+    ts_copy_name(a->names[i], sizeof a->names[i], name);
     snprintf(a->values[i], sizeof a->values[i], "%s", value);
     if (i == a->settings) a->settings++;
     return 1;

@@ -9,6 +9,8 @@
 #include "file_read.h"
 #include "job.h"
 #include "json.h"
+#include "numparse.h"
+#include "text.h"
 
 #define GIB 1073741824.0
 /* An FP32 rate is rarely on a datasheet's first line; unset, it is taken as an eighth of
@@ -31,6 +33,12 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
     if (!job || !info) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "gpu", "gpu: NULL job or description");
     if (!info->name || !info->name[0])
         return ts_fail(err, TRAINSIZE_E_INVALID, "name", "gpu: the description needs a name");
+    /* A description under a catalogue name would be reported, planned and applied as that
+     * catalogue part. */
+    if (trainsize_gpu_find(info->name))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "name",
+                       "gpu: name \"%s\" is a catalogue GPU's; give your description its own "
+                       "name (e.g. \"%s-custom\")", info->name, info->name);
     if ((rc = positive((double)info->memory_bytes, "memory_bytes", err)) ||
         (rc = positive(info->flops_bf16, "flops_bf16", err)) ||
         (rc = positive(info->tdp_watts, "tdp_watts", err)))
@@ -63,13 +71,17 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
     if (!(g.flops_fp32 > 0)) g.flops_fp32 = g.flops_bf16 * TS_FP32_FALLBACK_SHARE;
     if (g.pcie_generation <= 0) g.pcie_generation = TS_DEFAULT_PCIE;
     job->custom_gpu = g;
-    snprintf(job->custom_name, sizeof job->custom_name, "%s", info->name);
-    snprintf(job->custom_full_name, sizeof job->custom_full_name, "%s",
-             info->full_name && info->full_name[0] ? info->full_name : info->name);
-    snprintf(job->custom_source, sizeof job->custom_source, "%s",
-             info->source && info->source[0] ? info->source : "caller's description");
-    snprintf(job->custom_architecture, sizeof job->custom_architecture, "%s",
-             info->architecture ? info->architecture : "");
+    ts_copy_name(job->custom_name, sizeof job->custom_name, info->name);
+    ts_copy_name(job->custom_full_name, sizeof job->custom_full_name,
+                 info->full_name && info->full_name[0] ? info->full_name : info->name);
+    ts_copy_name(job->custom_source, sizeof job->custom_source,
+                 info->source && info->source[0] ? info->source : "caller's description");
+    ts_copy_name(job->custom_architecture, sizeof job->custom_architecture, info->architecture);
+    /* The caller's text is handed back in results and JSON: valid UTF-8 only. */
+    ts_utf8_repair(job->custom_name);
+    ts_utf8_repair(job->custom_full_name);
+    ts_utf8_repair(job->custom_source);
+    ts_utf8_repair(job->custom_architecture);
     job->custom_gpu.no_bf16 = info->no_bf16 != 0;
     job->custom_gpu.no_flash_attention = info->no_flash_attention != 0;
     ts_job_rebind_custom_gpu(job, 1);

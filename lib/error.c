@@ -1,5 +1,6 @@
 /* Error codes and messages. Messages name the offending field; no global state. */
 #include "error.h"
+#include "text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,6 +33,10 @@ int ts_fail(trainsize_error *err, int code, const char *field, const char *fmt, 
         va_start(ap, fmt);
         vsnprintf(err->message, sizeof err->message, fmt, ap);
         va_end(ap);
+        /* A message cut to the buffer, or quoting a name cut by a "%.40s", ends on whole
+         * characters: the caller gets valid UTF-8 (Python decodes it strictly). */
+        err->message[ts_utf8_prefix(err->message, strlen(err->message))] = '\0';
+        ts_utf8_repair(err->message);
     }
     return code;
 }

@@ -10,12 +10,18 @@
 #include "estimate.h"
 #include "numparse.h"
 
-/* Bytes are computed in double (exact below 2^53) and rounded up once, here. */
-static int to_bytes(double v, uint64_t *out, const char *field, trainsize_error *err)
+/* Bytes are computed in double (exact below 2^53) and rounded up once, here. Too large a
+ * figure is the caller's input at fault: the error names that input (err->field) and the
+ * figure it would have overflowed. */
+static int to_bytes(double v, uint64_t *out, const char *result, const char *input,
+                    trainsize_error *err)
 {
     if (!(v >= 0) || v >= 9.2e18)
-        return ts_fail(err, TRAINSIZE_E_OVERFLOW, field,
-                       "%s: the result does not fit in 64 bits (check the sizes)", field);
+        return ts_fail(err, TRAINSIZE_E_OVERFLOW, input,
+                       "%s: the job is too large to estimate (%s would pass 2^63 bytes); %s",
+                       input, result,
+                       strcmp(input, "micro-batch") == 0 ? "lower micro-batch or seq"
+                                                          : "check the model's sizes");
     *out = (uint64_t)ceil(v);
     return TRAINSIZE_OK;
 }
@@ -23,33 +29,36 @@ static int to_bytes(double v, uint64_t *out, const char *field, trainsize_error 
 static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout *lay,
                        trainsize_memory *m, trainsize_error *err)
 {
-    struct { double v; uint64_t *dst; const char *name; } items[] = {
-        {s->weights, &m->weights, "memory.weights"},
-        {s->gradients, &m->gradients, "memory.gradients"},
-        {s->optimizer, &m->optimizer, "memory.optimizer"},
-        {s->master, &m->master_weights, "memory.master_weights"},
-        {s->activations, &m->activations, "memory.activations"},
-        {s->act_layers, &m->activations_layers, "memory.activations_layers"},
-        {s->act_embedding, &m->activations_embedding, "memory.activations_embedding"},
-        {s->act_output, &m->activations_output, "memory.activations_output"},
-        {s->act_loss, &m->activations_loss, "memory.activations_loss"},
-        {s->act_per_layer, &m->activations_per_layer, "memory.activations_per_layer"},
-        {s->transient, &m->transient, "memory.transient"},
-        {s->peak_allocated, &m->peak_allocated, "memory.peak_allocated"},
-        {s->cuda_context, &m->cuda_context, "memory.cuda_context"},
-        {s->comm_buffers, &m->comm_buffers, "memory.comm_buffers"},
-        {s->allocator_slack, &m->allocator_slack, "memory.allocator_slack"},
-        {s->host_offload, &m->host_offload, "memory.host_offload"},
-        {s->load_peak, &m->loading_peak, "memory.loading_peak"},
+    /* Each figure with the input that drives it: model state grows with the model, the
+     * rest with the tokens of a micro-batch. */
+    static const char model[] = "model", batch[] = "micro-batch";
+    struct { double v; uint64_t *dst; const char *name, *input; } items[] = {
+        {s->weights, &m->weights, "memory.weights", model},
+        {s->gradients, &m->gradients, "memory.gradients", model},
+        {s->optimizer, &m->optimizer, "memory.optimizer", model},
+        {s->master, &m->master_weights, "memory.master_weights", model},
+        {s->activations, &m->activations, "memory.activations", batch},
+        {s->act_layers, &m->activations_layers, "memory.activations_layers", batch},
+        {s->act_embedding, &m->activations_embedding, "memory.activations_embedding", batch},
+        {s->act_output, &m->activations_output, "memory.activations_output", batch},
+        {s->act_loss, &m->activations_loss, "memory.activations_loss", batch},
+        {s->act_per_layer, &m->activations_per_layer, "memory.activations_per_layer", batch},
+        {s->transient, &m->transient, "memory.transient", batch},
+        {s->peak_allocated, &m->peak_allocated, "memory.peak_allocated", batch},
+        {s->cuda_context, &m->cuda_context, "memory.cuda_context", model},
+        {s->comm_buffers, &m->comm_buffers, "memory.comm_buffers", model},
+        {s->allocator_slack, &m->allocator_slack, "memory.allocator_slack", batch},
+        {s->host_offload, &m->host_offload, "memory.host_offload", model},
+        {s->load_peak, &m->loading_peak, "memory.loading_peak", model},
     };
     size_t i;
     int rc;
     for (i = 0; i < sizeof items / sizeof items[0]; i++)
-        if ((rc = to_bytes(items[i].v, items[i].dst, items[i].name, err))) return rc;
+        if ((rc = to_bytes(items[i].v, items[i].dst, items[i].name, items[i].input, err))) return rc;
     /* Totals are sums of the rounded parts, so the report adds up to the byte. */
     m->overhead = m->cuda_context + m->comm_buffers + m->allocator_slack;
     if ((rc = to_bytes((double)m->peak_allocated + (double)m->overhead, &m->peak_total,
-                       "memory.peak_total", err)))
+                       "memory.peak_total", batch, err)))
         return rc;
     m->peak_total = m->peak_allocated + m->overhead;
     m->peak_reserved = m->peak_allocated + m->allocator_slack;
@@ -75,7 +84,7 @@ static int fill_model(const trainsize_job *job, const ts_param_counts *pc, train
     mc->layer_parameters = pc->layer;
     if (job->lora_rank)
         return to_bytes(ts_lora_layer_params(job) * (double)job->model.layers,
-                        &mc->trainable_parameters, "model.trainable_parameters", err);
+                        &mc->trainable_parameters, "model.trainable_parameters", "lora-rank", err);
     return TRAINSIZE_OK;
 }
 

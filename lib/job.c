@@ -7,6 +7,7 @@
 #include "job.h"
 #include "numparse.h"
 #include "params.h"
+#include "text.h"
 
 /* NAME=HOURLY[:PURCHASE],...: parsed once here, kept as given for trainsize_job_get. */
 static int set_gpu_prices(trainsize_job *job, const ts_param_def *def, const char *value,
@@ -73,6 +74,15 @@ trainsize_job *trainsize_job_new(void)
     trainsize_job *job = malloc(sizeof *job);
     if (job) ts_job_defaults(job);
     return job;
+}
+
+void ts_job_fit_seq(trainsize_job *job)
+{
+    const ts_param_def *def = ts_param_find("seq");
+    uint64_t seq = def ? strtoull(def->info.default_text, NULL, 10) : job->seq;
+    if (job->seq_given) return;
+    if (job->model.positions && job->model.positions < seq) seq = job->model.positions;
+    job->seq = seq;
 }
 
 /* A custom GPU's strings live in the job: point them (and job->gpu) at this job's copy. */
@@ -279,7 +289,7 @@ static void mark_modified(ts_model *m, const ts_model *before)
     memcpy(shape.name, before->name, sizeof shape.name);
     if (len == 0 || memcmp(&shape, before, sizeof shape) == 0) return;
     if (len >= sizeof suffix - 1 && strcmp(m->name + len - (sizeof suffix - 1), suffix) == 0) return;
-    if (len + sizeof suffix > sizeof m->name) len = sizeof m->name - sizeof suffix;
+    if (len + sizeof suffix > sizeof m->name) len = ts_utf8_prefix(m->name, sizeof m->name - sizeof suffix);
     memcpy(m->name + len, suffix, sizeof suffix);
 }
 
@@ -296,8 +306,11 @@ int trainsize_job_set(trainsize_job *job, const char *name, const char *value, t
         return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "unknown parameter \"%.60s\"", name);
     before = job->model;
     rc = set_value(job, def, value, err);
-    if (rc == TRAINSIZE_OK && def->setter != TS_SET_MODEL && def->offset < sizeof(ts_model))
+    if (rc != TRAINSIZE_OK) return rc;
+    if (def->setter != TS_SET_MODEL && def->offset < sizeof(ts_model))
         mark_modified(&job->model, &before);
+    if (strcmp(def->info.name, "seq") == 0) job->seq_given = 1;
+    ts_job_fit_seq(job);
     return rc;
 }
 

@@ -61,6 +61,7 @@ struct trainsize_job {
     ts_model model;
     /* Job. */
     uint64_t seq;
+    int seq_given;         /* the caller set seq: it no longer follows the model */
     uint64_t micro_batch;
     uint64_t global_batch; /* 0: micro_batch x data-parallel degree */
     uint64_t tokens;       /* 0: one optimizer step */
@@ -152,6 +153,10 @@ struct trainsize_job {
 void ts_job_defaults(trainsize_job *job);
 
 /* Point the custom GPU's strings at this job's arrays; with in_use, select it. */
+/* The default sequence length, shortened to a model's learned positions (GPT-2: 1024)
+ * unless the caller set seq. Called whenever the model changes. */
+void ts_job_fit_seq(trainsize_job *job);
+
 void ts_job_rebind_custom_gpu(trainsize_job *job, int in_use);
 
 #endif

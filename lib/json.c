@@ -1,5 +1,6 @@
 /* A small, bounded JSON reader: validate once, then walk the text. See json.h. */
 #include "json.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -61,33 +62,6 @@ static int is_high_surrogate(unsigned long cp)
 static int is_low_surrogate(unsigned long cp)
 {
     return cp >= SURROGATE_LOW_MIN && cp <= SURROGATE_LOW_MAX;
-}
-
-/* Length of the well-formed UTF-8 sequence at s[pos] (Unicode Table 3-7), or 0. Rejects
- * overlong forms, encoded surrogates and code points above U+10FFFF. */
-static size_t utf8_sequence(const char *s, size_t len, size_t pos)
-{
-    const unsigned char *u = (const unsigned char *)s + pos;
-    size_t avail = len - pos;
-    unsigned char lo = 0x80, hi = 0xBF;
-    size_t n;
-
-    if (u[0] < 0x80) return 1;
-    if (u[0] >= 0xC2 && u[0] <= 0xDF) n = 2;
-    else if (u[0] >= 0xE0 && u[0] <= 0xEF) n = 3;
-    else if (u[0] >= 0xF0 && u[0] <= 0xF4) n = 4;
-    else return 0;
-    /* The second byte's range narrows for the lead bytes that could go overlong,
-     * reach surrogates or pass U+10FFFF. */
-    if (u[0] == 0xE0) lo = 0xA0;
-    if (u[0] == 0xED) hi = 0x9F;
-    if (u[0] == 0xF0) lo = 0x90;
-    if (u[0] == 0xF4) hi = 0x8F;
-    if (avail < n) return 0;
-    if (u[1] < lo || u[1] > hi) return 0;
-    for (size_t i = 2; i < n; i++)
-        if (u[i] < 0x80 || u[i] > 0xBF) return 0;
-    return n;
 }
 
 /* Encode a code point (<= U+10FFFF, not a surrogate) as UTF-8; returns the length. */
@@ -222,7 +196,7 @@ static int scan_string(parser *p)
         } else if (c < FIRST_PRINTABLE) {
             return fail(p, "unescaped control character in string");
         } else {
-            size_t n = utf8_sequence(p->s, p->len, p->pos);
+            size_t n = ts_utf8_sequence(p->s, p->len, p->pos);
             if (n == 0) return fail(p, "invalid UTF-8 in string");
             p->pos += n;
         }
@@ -532,7 +506,7 @@ static size_t decode_char(const char *s, size_t len, size_t *pos, unsigned char 
 
     if (at >= len || s[at] == '"') return 0;
     if (s[at] != '\\') {
-        size_t n = utf8_sequence(s, len, at);
+        size_t n = ts_utf8_sequence(s, len, at);
         if (n == 0) n = 1; /* not reached on validated text */
         memcpy(out, s + at, n);
         *pos = at + n;

@@ -108,6 +108,17 @@ static int check_model_split(const trainsize_job *job, const ts_layout *l, train
      * (Transformer Engine's causal ring attention). */
     if (l->cp > 1 && (rc = check_divides(2 * l->cp, job->seq, "cp", "the sequence length (2 x cp chunks)", err)))
         return rc;
+    /* Sequence parallelism scatters the sequence over the tensor-parallel ranks, which
+     * Megatron-LM's split along the sequence dimension requires to divide evenly. */
+    if (l->sp && l->tp > 1 && job->seq % (l->tp * l->cp) != 0)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "seq",
+                       "seq: %llu tokens do not split evenly over tp x cp = %llu ranks, as sequence "
+                       "parallelism needs", U(job->seq), U(l->tp * l->cp));
+    /* Learned position embeddings (GPT-2) have one row per position: no longer sample. */
+    if (m->positions && job->seq > m->positions)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "seq",
+                       "seq: %llu tokens is beyond the model's %llu learned positions (set "
+                       "positions to model a longer table)", U(job->seq), U(m->positions));
     return TRAINSIZE_OK;
 }
 

@@ -1,6 +1,7 @@
 /* Locale-independent number parsing: strtod and friends follow the C locale that an
  * embedding program may have changed, and accept hex, inf and nan, which we refuse. */
 #include "numparse.h"
+#include "text.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -164,7 +165,7 @@ void ts_copy_name(char *dst, size_t cap, const char *src)
     size_t n = 0;
     if (src) {
         n = strlen(src);
-        if (n > cap - 1) n = cap - 1;
+        if (n > cap - 1) n = ts_utf8_prefix(src, cap - 1); /* whole characters only */
         memcpy(dst, src, n);
     }
     dst[n] = '\0';

@@ -73,7 +73,9 @@ static const ts_param_def PARAMS[] = {
       "Face's rotary families drop attention probabilities only"}, TS_SET_BOOL,
      OFF(model.residual_dropout)},
     /* Job. */
-    {{"seq", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SEQ, "2048", "tokens", "tokens per sample"},
+    {{"seq", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SEQ, "2048", "tokens",
+      "tokens per sample; left unset, 2048 or the model's learned positions when fewer "
+      "(GPT-2: 1024)"},
      TS_SET_U64, OFF(seq)},
     {{"micro-batch", TRAINSIZE_PARAM_INT, NULL, 1, LIM_BATCH, "1", "samples",
       "samples per GPU per forward/backward pass"}, TS_SET_U64, OFF(micro_batch)},
@@ -198,8 +200,8 @@ static const ts_param_def PARAMS[] = {
      TS_SET_DOUBLE, OFF(quantize_scratch)},
     /* Overheads and efficiency. */
     {{"cuda-context", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES, "536870912", "bytes",
-      "CUDA context and kernel images per process; peer calculators assume 0.3-2 GiB "
-      "(estimators.md 8); 512 MiB for PyTorch 2.x with lazy loading (pytorch #107667); "
+      "CUDA context and kernel images per process; peer calculators assume 0.3-2 GiB; "
+      "512 MiB for PyTorch 2.x with lazy loading (pytorch #107667); "
       "not yet calibrated"},
      TS_SET_U64, OFF(cuda_context)},
     {{"comm-buffer", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES, "268435456", "bytes",
@@ -209,7 +211,7 @@ static const ts_param_def PARAMS[] = {
      OFF(comm_buffer)},
     {{"allocator-slack", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.07", "fraction",
       "caching-allocator reserve beyond the allocated peak, as a share of it (the flat 7 % "
-      "fragmentation term of ROCm/Megatron-LM PR 162, user-needs.md #7); not yet calibrated"},
+      "fragmentation term of ROCm/Megatron-LM PR 162); not yet calibrated"},
      TS_SET_DOUBLE, OFF(allocator_slack)},
     {{"sharded-slack", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.12", "fraction",
       "the caching-allocator reserve under ZeRO-3/FSDP, where gathered weights and reduced "
@@ -277,7 +279,7 @@ static const ts_param_def PARAMS[] = {
     /* Power and cost. */
     {{"server-power-factor", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.8", "fraction",
       "power of the rest of a server as a share of its GPUs' TDP (DGX A100/H100/B200 maximum "
-      "system power is 2.03/1.82/1.79 x the GPUs', hardware.md 4)"}, TS_SET_DOUBLE,
+      "system power 6.5/10.2/14.3 kW is 2.03/1.82/1.79 x the GPUs' TDP, DGX user guides)"}, TS_SET_DOUBLE,
      OFF(server_power_factor)},
     {{"pue", TRAINSIZE_PARAM_FLOAT, NULL, 1, 5, "1.1", "",
       "power usage effectiveness of the facility (1.1 hyperscale, as the LLaMA paper; "

@@ -23,8 +23,10 @@
 /* Token ids on disk: uint32 per token (Megatron's indexed datasets use uint16 below 65,536
  * vocabulary entries and int32 above). */
 #define TS_DATASET_BYTES_PER_TOKEN 4.0
-/* NVLink ring collectives reach 0.78-0.82 of the per-direction link rate (hardware.md §2.5:
- * A100 78 %, H100/H200 81-82 %). */
+/* NVLink ring collectives reach 0.78-0.82 of the per-direction link rate (nccl-tests
+ * all-reduce busbw, Ring: 8x A100 78 %, 8x H100/H200 81-82 %; S. Bekman, ml-engineering,
+ * https://github.com/stas00/ml-engineering/blob/744d01e/network/README.md, and
+ * https://github.com/NVIDIA/nccl-tests/issues/212). */
 #define TS_SCALE_UP_SHARE 0.8
 
 /* Host RAM sizes servers are sold with, GiB. */
@@ -38,10 +40,14 @@ static double round_up_ram(double bytes)
     return ceil(bytes / (1024.0 * GIB)) * 1024.0 * GIB; /* whole TiB beyond the table */
 }
 
-static int to_u64(double v, uint64_t *out, const char *field, trainsize_error *err)
+/* Too large a figure names the input that drives it (err->field) and the figure. */
+static int to_u64(double v, uint64_t *out, const char *result, const char *input,
+                  trainsize_error *err)
 {
     if (!(v >= 0) || v >= 9.2e18)
-        return ts_fail(err, TRAINSIZE_E_OVERFLOW, field, "%s: result does not fit in 64 bits", field);
+        return ts_fail(err, TRAINSIZE_E_OVERFLOW, input,
+                       "%s: the job is too large to estimate (system.%s would pass 2^63)", input,
+                       result);
     *out = (uint64_t)ceil(v);
     return TRAINSIZE_OK;
 }
@@ -240,8 +246,8 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
     out->nodes = lay->nodes;
     out->gpus_per_node = lay->gpus_per_node;
     if ((rc = to_u64(round_up_ram(fmax(ram_floor, ram_need)), &out->host_ram_per_node,
-                     "host_ram_per_node", err)) ||
-        (rc = to_u64(ram_need, &out->host_ram_need_per_node, "host_ram_need_per_node", err)))
+                     "host_ram_per_node", "model", err)) ||
+        (rc = to_u64(ram_need, &out->host_ram_need_per_node, "host_ram_need_per_node", "model", err)))
         return rc;
     /* Below the need the job cannot run; below the rule only the recommendation is missed. */
     if (job->host_ram && (double)job->host_ram < ram_need) *warnings |= TRAINSIZE_WARN_HOST_RAM;
@@ -251,11 +257,11 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
 
     /* Storage: capacity, the read rate that feeds the GPUs, the checkpoint write rate. */
     if ((rc = to_u64(tm->tokens * TS_DATASET_BYTES_PER_TOKEN + (double)job->checkpoints_kept * ckpt,
-                     &out->storage_capacity, "storage_capacity", err)) ||
-        (rc = to_u64(read_need * nodes, &out->storage_read_rate, "storage_read_rate", err)) ||
-        (rc = to_u64(ckpt, &out->checkpoint_bytes, "checkpoint_bytes", err)) ||
-        (rc = to_u64(write_need, &out->checkpoint_write_rate, "checkpoint_write_rate", err)) ||
-        (rc = to_u64(write_need * nodes, &out->checkpoint_write_rate_total, "checkpoint_write_rate_total", err)))
+                     &out->storage_capacity, "storage_capacity", "tokens", err)) ||
+        (rc = to_u64(read_need * nodes, &out->storage_read_rate, "storage_read_rate", "micro-batch", err)) ||
+        (rc = to_u64(ckpt, &out->checkpoint_bytes, "checkpoint_bytes", "model", err)) ||
+        (rc = to_u64(write_need, &out->checkpoint_write_rate, "checkpoint_write_rate", "model", err)) ||
+        (rc = to_u64(write_need * nodes, &out->checkpoint_write_rate_total, "checkpoint_write_rate_total", "model", err)))
         return rc;
     st = job->storage ? job->storage
                       : choose_storage(read_need, write_need, read_need * nodes, write_need * nodes, lay->nodes);
@@ -281,9 +287,9 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
             network_cost(job, lay, pc, conv, compute_step, &k) > job->comm_share * compute_step)
             *warnings |= TRAINSIZE_WARN_NETWORK;
         if ((rc = to_u64(cm.intra_bytes_per_gpu / window, &out->intra_node_rate_per_gpu,
-                         "intra_node_rate_per_gpu", err)) ||
+                         "intra_node_rate_per_gpu", "model", err)) ||
             (rc = to_u64(lay->nodes > 1 ? cm.inter_bytes_per_gpu * gpn / window : 0.0,
-                         &out->interconnect_rate_per_node, "interconnect_rate_per_node", err)))
+                         &out->interconnect_rate_per_node, "interconnect_rate_per_node", "model", err)))
             return rc;
         if ((double)out->intra_node_rate_per_gpu > intra) *warnings |= TRAINSIZE_WARN_GPU_LINK;
         ts_copy_name(out->network_link, sizeof out->network_link, link ? link->name : "");

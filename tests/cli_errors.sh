@@ -111,4 +111,17 @@ expect_usage $M --tp "$long"
 expect_usage --model "$long"
 expect_usage --hf-config "/nonexistent/$long"
 
+# Inputs that used to pass, or to fail with two lines or a result's name.
+expect_usage --model llama-2-7b --gpu nosuch --gpu-file "$DATA/gpu/my-accelerator.json"
+err_mentions gpu-file
+sed 's/"name": "my-accelerator"/"name": "h100-80gb"/' "$DATA/gpu/my-accelerator.json" >"$TMP/h100.json"
+expect_usage --model llama-2-7b --gpu-file "$TMP/h100.json"
+err_mentions "catalogue GPU"
+expect_usage --model gpt2 --seq 2048
+err_mentions "learned positions"
+expect_usage $M --gpus 8 --tp 8 --sp --seq 4097
+err_mentions seq
+expect_usage $M --micro-batch 1e9
+err_mentions micro-batch
+
 finish || exit 1

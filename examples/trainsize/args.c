@@ -213,6 +213,12 @@ int cli_build_job(const cli_options *opts, trainsize_job **out)
         cli_error("options --model and --hf-config exclude each other: give one model");
         return CLI_EXIT_USAGE;
     }
+    for (i = 0; opts->gpu_file && i < opts->set_count; i++) {
+        if (strcmp(opts->sets[i].name, "gpu") == 0) {
+            cli_error("options --gpu and --gpu-file exclude each other: give one GPU");
+            return CLI_EXIT_USAGE;
+        }
+    }
     job = trainsize_job_new();
     if (!job) {
         cli_error("out of memory");
@@ -240,10 +246,6 @@ int cli_build_job(const cli_options *opts, trainsize_job **out)
                 status = CLI_EXIT_USAGE;
             } else if (rc != TRAINSIZE_OK) {
                 status = cli_library_error(rc, &err);
-            }
-            if (opts->gpu_file && strcmp(opts->sets[i].name, "gpu") == 0) {
-                cli_error("options --gpu and --gpu-file exclude each other: give one GPU");
-                status = CLI_EXIT_USAGE;
             }
         }
     }

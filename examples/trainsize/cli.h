@@ -61,6 +61,8 @@ size_t cli_out_column(const cli_out *o);
 void cli_out_pad_to(cli_out *o, size_t col, size_t min_gap);
 /** Write `s` with control characters replaced, clipped to `max` columns ("..." marks a cut). */
 void cli_out_clipped(cli_out *o, const char *s, size_t max);
+/* Append text word by word, breaking lines at CLI_COLUMNS and continuing at indent. */
+void cli_out_wrapped(cli_out *o, const char *text, size_t indent);
 
 /** Write the buffer to stdout and check that it arrived; frees it. Returns an exit status:
  *  CLI_EXIT_OK, or CLI_EXIT_FAILURE after a message on stderr. */
@@ -174,6 +176,8 @@ int cli_print_help(enum cli_help_topic topic);
 char *cli_fmt_thousands(char *buf, size_t cap, uint64_t v);
 /* A non-negative double the same way, rounded; scientific notation beyond 9e15 (no cast). */
 char *cli_fmt_thousands_d(char *buf, size_t cap, double v);
+/* US dollars: "$0.0042" below a cent, "$0.42" below $100, "$1,234" above. */
+char *cli_fmt_usd(char *buf, size_t cap, double usd);
 /** Bytes with a binary unit: "12.55 GiB", "512 B". */
 char *cli_fmt_iec(char *buf, size_t cap, double bytes);
 /** A number with a decimal prefix and a unit: "1.23 TB/s", "312 TFLOP", "42 W". */

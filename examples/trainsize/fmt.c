@@ -44,6 +44,21 @@ char *cli_fmt_thousands_d(char *buf, size_t cap, double v)
     return buf;
 }
 
+char *cli_fmt_usd(char *buf, size_t cap, double usd)
+{
+    /* Cents below $100 and two significant digits below a cent, so that one optimizer
+     * step does not read "$0". */
+    if (isfinite(usd) && usd > 0 && usd < 0.01)
+        snprintf(buf, cap, "$%.2g", usd);
+    else if (isfinite(usd) && usd > 0 && usd < 99.995)
+        snprintf(buf, cap, "$%.2f", usd);
+    else {
+        char num[CLI_FMT_MAX];
+        snprintf(buf, cap, "$%s", cli_fmt_thousands_d(num, sizeof num, usd));
+    }
+    return buf;
+}
+
 char *cli_fmt_iec(char *buf, size_t cap, double bytes)
 {
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

@@ -9,39 +9,6 @@
 #define OPT_INDENT 2  /* options start here */
 #define DOC_COL 26    /* their descriptions here */
 
-/* Append `text` word by word, breaking lines at CLI_COLUMNS and continuing at `indent`. */
-static void wrap(cli_out *o, const char *text, size_t indent)
-{
-    const char *s = text;
-
-    while (*s) {
-        size_t len = 0;
-        while (*s == ' ')
-            s++;
-        while (s[len] && s[len] != ' ')
-            len++;
-        if (len == 0)
-            break;
-        if (cli_out_column(o) > indent) {
-            if (cli_out_column(o) + 1 + len > CLI_COLUMNS) {
-                cli_out_putc(o, '\n');
-                cli_out_repeat(o, ' ', indent);
-            } else {
-                cli_out_putc(o, ' ');
-            }
-        }
-        if (len > CLI_COLUMNS - indent) {
-            char word[CLI_COLUMNS + 1];
-            memcpy(word, s, CLI_COLUMNS - indent);
-            word[CLI_COLUMNS - indent] = '\0';
-            cli_out_clipped(o, word, CLI_COLUMNS - indent); /* a very long word: clipped */
-        } else {
-            cli_out_write(o, s, len);
-        }
-        s += len;
-    }
-}
-
 /* One option line: "  --NAME META" then its description at DOC_COL (wrapped). */
 static void option(cli_out *o, const char *name, const char *meta, const char *doc)
 {
@@ -55,7 +22,7 @@ static void option(cli_out *o, const char *name, const char *meta, const char *d
     } else {
         cli_out_pad_to(o, DOC_COL, 2);
     }
-    wrap(o, doc, DOC_COL);
+    cli_out_wrapped(o, doc, DOC_COL);
     cli_out_putc(o, '\n');
 }
 

@@ -195,3 +195,36 @@ int cli_library_error(int code, const trainsize_error *err)
         return CLI_EXIT_FAILURE;
     return CLI_EXIT_USAGE;
 }
+
+/* Append `text` word by word, breaking lines at CLI_COLUMNS and continuing at `indent`. */
+void cli_out_wrapped(cli_out *o, const char *text, size_t indent)
+{
+    const char *s = text;
+
+    while (*s) {
+        size_t len = 0;
+        while (*s == ' ')
+            s++;
+        while (s[len] && s[len] != ' ')
+            len++;
+        if (len == 0)
+            break;
+        if (cli_out_column(o) > indent) {
+            if (cli_out_column(o) + 1 + len > CLI_COLUMNS) {
+                cli_out_putc(o, '\n');
+                cli_out_repeat(o, ' ', indent);
+            } else {
+                cli_out_putc(o, ' ');
+            }
+        }
+        if (len > CLI_COLUMNS - indent) {
+            char word[CLI_COLUMNS + 1];
+            memcpy(word, s, CLI_COLUMNS - indent);
+            word[CLI_COLUMNS - indent] = '\0';
+            cli_out_clipped(o, word, CLI_COLUMNS - indent); /* a very long word: clipped */
+        } else {
+            cli_out_write(o, s, len);
+        }
+        s += len;
+    }
+}

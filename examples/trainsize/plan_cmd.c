@@ -298,16 +298,10 @@ static const char *days_text(char *buf, size_t cap, double seconds)
 
 static const char *cost_text(char *buf, size_t cap, double cost)
 {
-    char num[CLI_FMT_MAX];
-
     if (!(cost > 0))
         snprintf(buf, cap, "no price");
-    else if (cost < 100)
-        snprintf(buf, cap, "$%.2f", cost);
-    else if (cost < 1e15)
-        snprintf(buf, cap, "$%s", cli_fmt_thousands_d(num, sizeof num, cost));
     else
-        snprintf(buf, cap, "$%.3e", cost);
+        cli_fmt_usd(buf, cap, cost);
     return buf;
 }
 

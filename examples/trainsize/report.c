@@ -219,7 +219,12 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_result 
     header_batch(o, job, r);
     header_training(o, job);
     key(o, "Conventions");
-    cli_out_printf(o, "%s (%s)\n", r->framework, r->framework_reason);
+    {
+        char text[2 * TRAINSIZE_NAME_MAX + 160];
+        snprintf(text, sizeof text, "%s (%s)", r->framework, r->framework_reason);
+        cli_out_wrapped(o, text, KEY_WIDTH);
+    }
+    cli_out_putc(o, '\n');
     cli_out_putc(o, '\n');
 }
 
@@ -449,15 +454,18 @@ static void system_section(cli_out *o, const trainsize_job *job, const trainsize
         cli_out_printf(o, " (PUE included); %.1f kg CO2e\n", s->co2_kg);
     key(o, "  cost");
     if (s->cost_cloud_usd > 0)
-        cli_out_printf(o, "cloud $%s", cli_fmt_thousands_d(a, sizeof a, s->cost_cloud_usd));
+        cli_out_printf(o, "cloud %s", cli_fmt_usd(a, sizeof a, s->cost_cloud_usd));
     else
         cli_out_puts(o, "cloud: no price (--gpu-hour-usd or --gpu-prices)");
-    if (s->cost_own_usd > 0)
-        cli_out_printf(o, "; owned $%s (GPUs, servers, network, support: $%s; power: $%s)\n",
-                       cli_fmt_thousands_d(a, sizeof a, s->cost_own_usd),
-                       cli_fmt_thousands_d(b, sizeof b, s->cost_own_hardware_usd),
-                       cli_fmt_thousands_d(t, sizeof t, s->cost_own_power_usd));
-    else
+    if (s->cost_own_usd > 0) {
+        char text[4 * CLI_FMT_MAX + 64];
+        snprintf(text, sizeof text, "owned %s (GPUs, servers, network, support: %s; power: %s)",
+                 cli_fmt_usd(a, sizeof a, s->cost_own_usd),
+                 cli_fmt_usd(b, sizeof b, s->cost_own_hardware_usd),
+                 cli_fmt_usd(t, sizeof t, s->cost_own_power_usd));
+        seg(o, KEY_WIDTH, "; ", text); /* its own line when the cloud cost leaves no room */
+        cli_out_putc(o, '\n');
+    } else
         cli_out_puts(o, "; owned: no price (--gpu-price-usd or --gpu-prices)\n");
     cli_out_putc(o, '\n');
 }
@@ -470,7 +478,11 @@ static void warnings_section(cli_out *o, const trainsize_result *r)
     cli_out_puts(o, "Warnings\n");
     for (bit = 0; bit < 64; bit++) {
         const char *text = trainsize_warning_text(UINT64_C(1) << bit);
-        if ((r->warnings & (UINT64_C(1) << bit)) && text) cli_out_printf(o, "  - %.90s\n", text);
+        if ((r->warnings & (UINT64_C(1) << bit)) && text) {
+            cli_out_puts(o, "  - ");
+            cli_out_wrapped(o, text, 4);
+            cli_out_putc(o, '\n');
+        }
     }
     cli_out_putc(o, '\n');
 }

@@ -1,0 +1,19 @@
+/* UTF-8 for text cut to fixed buffers: never half a character, never invalid bytes
+ * handed back to a caller (internal). */
+#ifndef TS_TEXT_H
+#define TS_TEXT_H
+
+#include <stddef.h>
+
+/** Length of the well-formed UTF-8 sequence at s[pos] (pos < len), or 0 when it is not
+ *  one (Unicode Table 3-7: no overlong forms, surrogates or code points past U+10FFFF). */
+size_t ts_utf8_sequence(const char *s, size_t len, size_t pos);
+
+/** Replace, in place, every byte of s that is not part of a well-formed UTF-8 sequence
+ *  with '?'. */
+void ts_utf8_repair(char *s);
+
+/** The longest prefix of s[0..len) that ends on a UTF-8 character boundary. */
+size_t ts_utf8_prefix(const char *s, size_t len);
+
+#endif

@@ -1,0 +1,156 @@
+/* Inputs at the edges that used to pass or to be reported wrongly: a GPU description under a
+ * catalogue name, text cut in the middle of a UTF-8 character, sequences beyond a model's
+ * learned positions or not divisible for sequence parallelism, and overflow errors that named
+ * a result instead of the input at fault. */
+#include "text.h"
+#include "ts_test.h"
+
+/* Whether s is well-formed UTF-8 throughout. */
+static int valid_utf8(const char *s)
+{
+    size_t len = strlen(s), pos = 0;
+    while (pos < len) {
+        size_t n = ts_utf8_sequence(s, len, pos);
+        if (n == 0) return 0;
+        pos += n;
+    }
+    return 1;
+}
+
+static void test_gpu_description_under_a_catalogue_name(void **state)
+{
+    trainsize_job *job = ts_test_job(PAIRS("model", "llama-2-7b"));
+    static const char json[] =
+        "{\"name\": \"a100-80gb\", \"memory_gib\": 96, \"flops_bf16\": 5e14, \"tdp_watts\": 600}";
+    trainsize_gpu_info g;
+    trainsize_error err;
+    (void)state;
+    memset(&g, 0, sizeof g);
+    g.name = "H100-80GB"; /* the catalogue's name in another case */
+    g.memory_bytes = 96ull << 30;
+    g.flops_bf16 = 500e12;
+    g.tdp_watts = 600;
+    assert_int_equal(trainsize_job_set_gpu(job, &g, &err), TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "name");
+    assert_non_null(strstr(err.message, "catalogue"));
+    assert_int_equal(trainsize_job_load_gpu_json(job, json, strlen(json), &err), TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "name");
+    g.name = "h100-80gb-lab";
+    assert_int_equal(trainsize_job_set_gpu(job, &g, &err), TRAINSIZE_OK);
+    trainsize_job_free(job);
+}
+
+static void test_names_cut_on_a_character(void **state)
+{
+    /* 120 two-byte characters: longer than TRAINSIZE_NAME_MAX (96) and odd-cut at 95. */
+    char name[241], value[300];
+    trainsize_job *job = ts_test_job(PAIRS("model", "llama-2-7b"));
+    trainsize_gpu_info g;
+    trainsize_result r;
+    trainsize_error err;
+    size_t i;
+    (void)state;
+    for (i = 0; i < 120; i++) memcpy(name + 2 * i, "\xc3\xa9", 2); /* é */
+    name[240] = '\0';
+    memset(&g, 0, sizeof g);
+    g.name = name;
+    g.full_name = name;
+    g.memory_bytes = 96ull << 30;
+    g.flops_bf16 = 500e12;
+    g.tdp_watts = 600;
+    assert_int_equal(trainsize_job_set_gpu(job, &g, &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_estimate(job, &r, sizeof r, &err), TRAINSIZE_OK);
+    assert_true(strlen(r.gpu) > 80);
+    assert_true(valid_utf8(r.gpu));
+    /* A message quoting a long value ("%.40s") ends on a whole character too. */
+    snprintf(value, sizeof value, "x%s", name); /* odd offset: 40 bytes end mid-character */
+    assert_int_equal(trainsize_job_set(job, "model", value, &err), TRAINSIZE_E_UNKNOWN);
+    assert_true(valid_utf8(err.message));
+    /* Bytes that were never UTF-8 come back as '?'. */
+    g.name = "lab\xff\xfe-card";
+    assert_int_equal(trainsize_job_set_gpu(job, &g, &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_estimate(job, &r, sizeof r, &err), TRAINSIZE_OK);
+    assert_string_equal(r.gpu, "lab?" "?-card");
+    trainsize_job_free(job);
+}
+
+static void test_utf8_prefix(void **state)
+{
+    (void)state;
+    assert_int_equal(ts_utf8_prefix("ab", 2), 2);
+    assert_int_equal(ts_utf8_prefix("a\xc3\xa9", 3), 3);  /* whole é */
+    assert_int_equal(ts_utf8_prefix("a\xc3\xa9", 2), 1);  /* half é */
+    assert_int_equal(ts_utf8_prefix("a\xe2\x82\xac", 3), 1); /* two of €'s three bytes */
+    assert_int_equal(ts_utf8_prefix("a\xf0\x9f\x98\x80", 5), 5);
+    assert_int_equal(ts_utf8_prefix("a\xf0\x9f\x98\x80", 4), 1);
+}
+
+static void test_seq_and_learned_positions(void **state)
+{
+    trainsize_result r;
+    trainsize_error err;
+    trainsize_job *job;
+    char text[32];
+    (void)state;
+    /* Left unset, the sequence follows the model: GPT-2's 1024 positions, Llama's 2048. */
+    ts_test_estimate(PAIRS("model", "gpt2"), &r);
+    job = ts_test_job(PAIRS("model", "gpt2"));
+    trainsize_job_get(job, "seq", text, sizeof text, NULL);
+    assert_string_equal(text, "1024");
+    assert_int_equal(trainsize_job_set(job, "model", "llama-2-7b", &err), TRAINSIZE_OK);
+    trainsize_job_get(job, "seq", text, sizeof text, NULL);
+    assert_string_equal(text, "2048");
+    trainsize_job_free(job);
+    /* Set beyond them, it is refused, naming seq. */
+    assert_int_equal(ts_test_estimate_rc(PAIRS("model", "gpt2", "seq", "2048"), &err),
+                     TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "seq");
+    assert_non_null(strstr(err.message, "1024 learned positions"));
+    /* A longer table makes it valid; a caller's seq survives a later model change. */
+    ts_test_estimate(PAIRS("model", "gpt2", "positions", "2048", "seq", "2048"), &r);
+    job = ts_test_job(PAIRS("seq", "512", "model", "llama-2-7b"));
+    trainsize_job_get(job, "seq", text, sizeof text, NULL);
+    assert_string_equal(text, "512");
+    trainsize_job_free(job);
+}
+
+static void test_sequence_parallel_split(void **state)
+{
+    trainsize_error err;
+    trainsize_result r;
+    (void)state;
+    assert_int_equal(ts_test_estimate_rc(PAIRS("model", "llama-2-7b", "gpus", "8", "tp", "8", "sp",
+                                               "true", "seq", "4097"),
+                                         &err),
+                     TRAINSIZE_E_LAYOUT);
+    assert_string_equal(err.field, "seq");
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpus", "8", "tp", "8", "sp", "true", "seq", "4096"),
+                     &r);
+    /* Without sequence parallelism the sequence need not split. */
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpus", "8", "tp", "8", "seq", "4097"), &r);
+}
+
+static void test_overflow_names_the_input(void **state)
+{
+    trainsize_error err;
+    (void)state;
+    assert_int_equal(ts_test_estimate_rc(PAIRS("model", "llama-2-7b", "micro-batch", "1e9"), &err),
+                     TRAINSIZE_E_OVERFLOW);
+    assert_string_equal(err.field, "micro-batch");
+    /* The message starts with the input and names the figure that overflowed. */
+    assert_int_equal(strncmp(err.message, "micro-batch: ", 13), 0);
+    assert_non_null(strstr(err.message, "memory.activations"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gpu_description_under_a_catalogue_name),
+        cmocka_unit_test(test_names_cut_on_a_character),
+        cmocka_unit_test(test_utf8_prefix),
+        cmocka_unit_test(test_seq_and_learned_positions),
+        cmocka_unit_test(test_sequence_parallel_split),
+        cmocka_unit_test(test_overflow_names_the_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
