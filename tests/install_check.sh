@@ -15,7 +15,11 @@ for f in include/trainsize.h bin/trainsize; do
 done
 libdir=$(dirname "$(find "$prefix" -name 'libtrainsize.so.1' | head -n 1)")
 test -n "$libdir" || { echo "install_check: no libtrainsize.so.1 (SONAME)"; exit 1; }
-"$prefix/bin/trainsize" --version >/dev/null 2>&1 || LD_LIBRARY_PATH=$libdir "$prefix/bin/trainsize" --version >/dev/null
+# The installed command finds its library by its relative RUNPATH, with no loader path set.
+env -u LD_LIBRARY_PATH "$prefix/bin/trainsize" --version >/dev/null ||
+  { echo "install_check: the installed trainsize does not find its library"; exit 1; }
+readelf -d "$prefix/bin/trainsize" | grep -q 'R.*PATH.*\$ORIGIN/\.\./' ||
+  { echo "install_check: the installed trainsize has no relative RUNPATH"; exit 1; }
 passed=$((passed + 1))
 
 # pkg-config
