@@ -175,6 +175,12 @@ TRAINSIZE_API void trainsize_job_free(trainsize_job *job);
  * "tp", "precision", "model", "gpu", ...); ::trainsize_param_info lists them all with
  * their units, ranges and defaults. Numbers are decimal (integers may use an exponent,
  * as in "2e12", when the value is integral); booleans are "true"/"false"/"1"/"0".
+ * Units: a parameter in "bytes" also takes a size with a unit, SI (kB, MB, GB, TB, PB:
+ * powers of 1000) or IEC (KiB, MiB, GiB, TiB, PiB: powers of 1024), spelled exactly and
+ * optionally after one space ("24GiB", "80 GB"; "24Gb", bits, is refused), and a nonzero
+ * size under 1 MiB without a unit is refused as a likely slip; one in "bytes/s" takes the
+ * same with "/s" ("300GB/s"); "tokens" (the training run) takes K, M, B (billion) and T
+ * (trillion) ("1.5T", "300B"). Other counts, sequence lengths included, take none.
  * Setting "model" loads a preset's whole shape; shape parameters set afterwards
  * override single fields of it.
  *

@@ -8,6 +8,7 @@
 #include "numparse.h"
 #include "params.h"
 #include "text.h"
+#include "units.h"
 
 /* NAME=HOURLY[:PURCHASE],...: parsed once here, kept as given for trainsize_job_get. */
 static int set_gpu_prices(trainsize_job *job, const ts_param_def *def, const char *value,
@@ -201,14 +202,28 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
                      trainsize_error *err)
 {
     const char *name = def->info.name;
-    char *base = (char *)job;
+    char *base = (char *)job, plain[96];
+    const char *given = value; /* messages quote what the caller wrote */
+    if (def->setter == TS_SET_U64 || def->setter == TS_SET_DOUBLE) {
+        const char *why = "";
+        int u = ts_units_expand(def, value, plain, sizeof plain, &why);
+        if (u < 0)
+            return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: \"%.40s\" has a unit it does not take "
+                           "(units: %s)", name, value, why);
+        if (u > 0) value = plain;
+    }
     switch (def->setter) {
     case TS_SET_U64: {
         uint64_t v;
         if (ts_parse_u64(value, (uint64_t)def->info.max, &v) != 0 || (double)v < def->info.min)
             return ts_fail(err, TRAINSIZE_E_INVALID, name,
                            "%s: expected an integer from %.0f to %.0f, got \"%.40s\"", name,
-                           def->info.min, def->info.max, value);
+                           def->info.min, def->info.max, given);
+        /* "--gpu-memory 24" meant gigabytes: a size under 1 MiB without a unit is refused. */
+        if (value == given && v > 0 && v < 1048576 && strcmp(def->info.unit, "bytes") == 0)
+            return ts_fail(err, TRAINSIZE_E_INVALID, name,
+                           "%s: %llu bytes is under 1 MiB; a size without a unit is in bytes "
+                           "(give one, e.g. 24GiB)", name, (unsigned long long)v);
         memcpy(base + def->offset, &v, sizeof v);
         return ts_ok(err);
     }
@@ -217,7 +232,7 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
         if (ts_parse_double(value, &v) != 0 || v < def->info.min || v > def->info.max)
             return ts_fail(err, TRAINSIZE_E_INVALID, name,
                            "%s: expected a number from %g to %g, got \"%.40s\"", name,
-                           def->info.min, def->info.max, value);
+                           def->info.min, def->info.max, given);
         memcpy(base + def->offset, &v, sizeof v);
         return ts_ok(err);
     }

@@ -105,7 +105,7 @@ static const ts_param_def PARAMS[] = {
       "which autocast op lists apply (pytorch framework): on CUDA softmax, pow and layer_norm "
       "run in fp32; on CPU they stay in bf16 (PyTorch autocast docs)"}, TS_SET_CHOICE,
      OFF(autocast_ops)},
-    {{"dropout-mask-bytes", TRAINSIZE_PARAM_INT, NULL, 1, 8, "1", "bytes",
+    {{"dropout-mask-bytes", TRAINSIZE_PARAM_INT, NULL, 1, 8, "1", "bytes per element",
       "bytes per element of a kept dropout mask: 1 on CUDA (bool); the input's width on CPU "
       "(tests/accuracy/fixtures/cpu.json)"}, TS_SET_U64, OFF(dropout_mask_bytes)},
     {{"mean-keeps-input", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",

@@ -1,7 +1,7 @@
 /* Inputs at the edges that used to pass or to be reported wrongly: a GPU description under a
  * catalogue name, text cut in the middle of a UTF-8 character, sequences beyond a model's
- * learned positions or not divisible for sequence parallelism, and overflow errors that named
- * a result instead of the input at fault. */
+ * learned positions or not divisible for sequence parallelism, overflow errors that named
+ * a result instead of the input at fault, and units on sizes, rates and token counts. */
 #include "text.h"
 #include "ts_test.h"
 
@@ -142,6 +142,52 @@ static void test_overflow_names_the_input(void **state)
     assert_non_null(strstr(err.message, "memory.activations"));
 }
 
+/* The text a parameter reads back after being set to `value`, or the error's field. */
+static const char *set_and_get(const char *name, const char *value, char *buf, size_t cap)
+{
+    trainsize_job *job = trainsize_job_new();
+    trainsize_error err;
+    assert_non_null(job);
+    if (trainsize_job_set(job, name, value, &err) != TRAINSIZE_OK)
+        snprintf(buf, cap, "error %.40s", err.field);
+    else
+        trainsize_job_get(job, name, buf, cap, NULL);
+    trainsize_job_free(job);
+    return buf;
+}
+
+static void test_units(void **state)
+{
+    char b[64];
+    (void)state;
+    /* Sizes: SI and IEC prefixes, exactly spelled, optionally after one space. */
+    assert_string_equal(set_and_get("gpu-memory", "24GiB", b, sizeof b), "25769803776");
+    assert_string_equal(set_and_get("gpu-memory", "80GB", b, sizeof b), "80000000000");
+    assert_string_equal(set_and_get("gpu-memory", "80 GB", b, sizeof b), "80000000000");
+    assert_string_equal(set_and_get("host-ram", "1.5TiB", b, sizeof b), "1649267441664");
+    assert_string_equal(set_and_get("gpu-memory", "0.1GiB", b, sizeof b), "107374182");
+    assert_string_equal(set_and_get("gpu-memory", "2.4e1GB", b, sizeof b), "24000000000");
+    assert_string_equal(set_and_get("cuda-context", "512MiB", b, sizeof b), "536870912");
+    assert_string_equal(set_and_get("gpu-memory", "25769803776", b, sizeof b), "25769803776");
+    assert_string_equal(set_and_get("gpu-memory", "0", b, sizeof b), "0");
+    /* Bits, unknown prefixes, a unit on a plain count, and a bare size under 1 MiB. */
+    assert_string_equal(set_and_get("gpu-memory", "24Gb", b, sizeof b), "error gpu-memory");
+    assert_string_equal(set_and_get("gpu-memory", "24gib", b, sizeof b), "error gpu-memory");
+    assert_string_equal(set_and_get("gpu-memory", "24", b, sizeof b), "error gpu-memory");
+    assert_string_equal(set_and_get("gpu-memory", "2PiB", b, sizeof b), "error gpu-memory");
+    assert_string_equal(set_and_get("seq", "8K", b, sizeof b), "error seq");
+    assert_string_equal(set_and_get("gpus", "8GB", b, sizeof b), "error gpus");
+    /* Rates take "/s"; the training tokens take K, M, B, T. */
+    assert_string_equal(set_and_get("host-memory-bandwidth", "300GB/s", b, sizeof b), "300000000000");
+    assert_string_equal(set_and_get("host-memory-bandwidth", "300GB", b, sizeof b),
+                        "error host-memory-bandwidth");
+    assert_string_equal(set_and_get("tokens", "1.5T", b, sizeof b), "1500000000000");
+    assert_string_equal(set_and_get("tokens", "300B", b, sizeof b), "300000000000");
+    assert_string_equal(set_and_get("tokens", "2M", b, sizeof b), "2000000");
+    assert_string_equal(set_and_get("tokens", "1Tb", b, sizeof b), "error tokens");
+    assert_string_equal(set_and_get("tokens", "1.5e3K", b, sizeof b), "1500000");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -151,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_seq_and_learned_positions),
         cmocka_unit_test(test_sequence_parallel_split),
         cmocka_unit_test(test_overflow_names_the_input),
+        cmocka_unit_test(test_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -166,6 +166,10 @@ static void estimate_help(cli_out *o)
                  "Sizes one training job: memory per GPU (for the most loaded GPU), the servers\n"
                  "it needs and the time it takes. Every option is --NAME VALUE or --NAME=VALUE.\n"
                  "Without any job option, the built-in example job (see trainsize --help).\n"
+                 "Sizes in bytes take a unit: kB, MB, GB, TB, PB (powers of 1000) or KiB, MiB,\n"
+                 "GiB, TiB, PiB (powers of 1024), as in --gpu-memory 24GiB or --host-ram 2TiB;\n"
+                 "rates take the same with /s (300GB/s); --tokens takes K, M, B (billion) and T\n"
+                 "(trillion), as in 1.5T or 300B. Other numbers take none.\n"
                  "\n"
                  "Model (one of; the shape options below override single fields of it):\n");
     option(o, "model", "NAME",

@@ -124,7 +124,8 @@ fn hf_configs_equal_the_command() {
         .collect();
     paths.sort();
     assert!(!paths.is_empty());
-    let rest: &[(&str, &str)] = &[("gpu", "h100-80gb"), ("gpus", "8"), ("zero", "3"), ("seq", "2048")];
+    // seq 1024: within every config's positions (GPT-2 has 1024 learned ones).
+    let rest: &[(&str, &str)] = &[("gpu", "h100-80gb"), ("gpus", "8"), ("zero", "3"), ("seq", "1024")];
     for path in &paths {
         let mut args = estimate_args(rest);
         args.push(format!("--hf-config={}", path.display()));
