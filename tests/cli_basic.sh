@@ -77,4 +77,9 @@ expect_ok --model llama-2-7b --gpu rtx-4090 --gpus 8 --tp 2 --zero 3
 check "a long warning keeps its last word" grep -q '^    links$' "$OUT"
 check "report lines stay within 100 columns" [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$OUT")" -le 100 ]
 
+# Units on sizes and token counts, as the README shows them.
+expect_ok --model llama-2-7b --gpu-memory 24GiB --tokens 1.5T --json
+out_has '"gpu_capacity": 25769803776'
+out_has '"tokens": 1500000000000'
+
 finish || exit 1
