@@ -207,9 +207,12 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
     if (def->setter == TS_SET_U64 || def->setter == TS_SET_DOUBLE) {
         const char *why = "";
         int u = ts_units_expand(def, value, plain, sizeof plain, &why);
-        if (u < 0)
+        if (u < 0 && why)
             return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: \"%.40s\" has a unit it does not take "
                            "(units: %s)", name, value, why);
+        if (u < 0)
+            return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: expected a number before the unit, "
+                           "got \"%.40s\"", name, value);
         if (u > 0) value = plain;
     }
     switch (def->setter) {

@@ -98,7 +98,10 @@ int ts_units_expand(const ts_param_def *def, const char *text, char *buf, size_t
             snprintf(buf, cap, "%se%d", number, 3 * units[i].power);
             return 1;
         }
-        if (ts_parse_double(number, &v) != 0) return -1;
+        if (ts_parse_double(number, &v) != 0) {
+            *why = NULL; /* the unit is fine, the number is not */
+            return -1;
+        }
         scaled = v * pow(units[i].binary ? 1024.0 : 1000.0, units[i].power);
         /* Rounded to the whole unit ("0.1GiB" is 107374182 bytes) while a double holds
          * integers exactly; beyond, its shortest text (the range check refuses it). */

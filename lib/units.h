@@ -8,8 +8,8 @@
 
 /* Rewrite a value with a unit suffix as the plain number it stands for, in buf ("24GiB" ->
  * "25769803776", "1.5T" -> "1.5e12"). Returns 1 when it did, 0 when the text has no suffix
- * (parse it as it is), -1 when the suffix is not a unit this parameter takes; then *why
- * says which units it takes. */
+ * (parse it as it is), -1 when the suffix is not a unit this parameter takes (then *why
+ * says which units it takes) or the number before a unit is malformed (*why is NULL). */
 int ts_units_expand(const ts_param_def *def, const char *text, char *buf, size_t cap,
                     const char **why);
 
