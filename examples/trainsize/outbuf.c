@@ -196,10 +196,12 @@ int cli_library_error(int code, const trainsize_error *err)
     return CLI_EXIT_USAGE;
 }
 
-/* Append `text` word by word, breaking lines at CLI_COLUMNS and continuing at `indent`. */
+/* Append `text` word by word from the current column, breaking lines at CLI_COLUMNS and
+ * continuing at `indent`; the first word follows what is already on the line. */
 void cli_out_wrapped(cli_out *o, const char *text, size_t indent)
 {
     const char *s = text;
+    int first = 1;
 
     while (*s) {
         size_t len = 0;
@@ -209,14 +211,13 @@ void cli_out_wrapped(cli_out *o, const char *text, size_t indent)
             len++;
         if (len == 0)
             break;
-        if (cli_out_column(o) > indent) {
-            if (cli_out_column(o) + 1 + len > CLI_COLUMNS) {
-                cli_out_putc(o, '\n');
-                cli_out_repeat(o, ' ', indent);
-            } else {
-                cli_out_putc(o, ' ');
-            }
+        if (!first && cli_out_column(o) + 1 + len > CLI_COLUMNS) {
+            cli_out_putc(o, '\n');
+            cli_out_repeat(o, ' ', indent);
+        } else if (!first) {
+            cli_out_putc(o, ' ');
         }
+        first = 0;
         if (len > CLI_COLUMNS - indent) {
             char word[CLI_COLUMNS + 1];
             memcpy(word, s, CLI_COLUMNS - indent);

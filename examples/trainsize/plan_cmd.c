@@ -153,30 +153,10 @@ static void json_plan(cli_out *o, const trainsize_job *job, const trainsize_plan
 
 /* ---- human output ---- */
 
-/* Words of `text` from the current column, wrapped at CLI_COLUMNS with `indent`. */
+/* A paragraph: `text` wrapped at CLI_COLUMNS with `indent`, then a newline. */
 static void wrap_words(cli_out *o, const char *text, size_t indent)
 {
-    const char *s = text;
-    int line_start = 1;
-
-    while (*s) {
-        size_t len = 0;
-        while (*s == ' ')
-            s++;
-        while (s[len] && s[len] != ' ')
-            len++;
-        if (len == 0)
-            break;
-        if (!line_start && cli_out_column(o) + 1 + len > CLI_COLUMNS) {
-            cli_out_putc(o, '\n');
-            cli_out_repeat(o, ' ', indent);
-        } else if (!line_start) {
-            cli_out_putc(o, ' ');
-        }
-        cli_out_write(o, s, len);
-        line_start = 0;
-        s += len;
-    }
+    cli_out_wrapped(o, text, indent);
     cli_out_putc(o, '\n');
 }
 
