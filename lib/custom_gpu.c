@@ -66,6 +66,9 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
             return ts_fail(err, TRAINSIZE_E_INVALID, "gpu",
                            "gpu: memory (at most 1 PiB, usable at most the label) or a bandwidth "
                            "(at most 1 PB/s) is out of range");
+        if (info->pcie_generation > 9)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "pcie_generation",
+                           "gpu: pcie_generation must be from 1 to 9 (0: unknown, PCIe 4)");
     }
     g = *info;
     if (!(g.flops_fp32 > 0)) g.flops_fp32 = g.flops_bf16 * TS_FP32_FALLBACK_SHARE;
@@ -150,7 +153,7 @@ int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len
         return rc;
     if (memory <= 0 && memory_gib > 0) memory = memory_gib * GIB;
     if (memory < 0 || memory > 1e18 || bw < 0 || bw > 1e18 || scale_up < 0 || scale_up > 1e18 ||
-        pcie < 0 || pcie > 16)
+        pcie < 0 || pcie > 9)
         return ts_fail(err, TRAINSIZE_E_INVALID, "gpu-file", "gpu-file: a size, rate or PCIe generation is out of range");
     g.name = name;
     g.full_name = full;

@@ -158,6 +158,7 @@ static const trainsize_storage_info *choose_storage(double read, double write, d
 static double pcie_rate(const trainsize_gpu_info *gpu)
 {
     size_t i;
+    if (gpu->pcie_generation < 1 || gpu->pcie_generation > 9) return 1e9;
     for (i = 0; i < ts_link_count; i++) {
         const trainsize_link_info *l = &ts_links[i];
         if (strncmp(l->name, "pcie", 4) == 0 && l->name[4] == (char)('0' + gpu->pcie_generation) &&
