@@ -662,6 +662,30 @@ typedef struct trainsize_time {
                                  step_seconds); 0 without offload. */
 } trainsize_time;
 
+/** Activation recomputation: the "recompute" parameter's choices, in their order. */
+typedef enum trainsize_recompute {
+    TRAINSIZE_RECOMPUTE_NONE = 0,      /**< Every activation kept for backward. */
+    TRAINSIZE_RECOMPUTE_SELECTIVE = 1, /**< Attention's core recomputed (Korthikanti et al.
+                                            2022, arXiv 2205.05198). */
+    TRAINSIZE_RECOMPUTE_FULL = 2       /**< Only each layer's input kept; layers recomputed. */
+} trainsize_recompute;
+
+/** The parallel layout and batch an estimate used: the job's settings after defaults and
+ *  inference (the global batch when the job leaves it 0, sequence parallelism only where
+ *  tp > 1). Caller-owned plain data. */
+typedef struct trainsize_layout {
+    uint64_t tp;            /**< Tensor-parallel degree. */
+    uint64_t pp;            /**< Pipeline-parallel degree. */
+    uint64_t pp_interleave; /**< Virtual pipeline stages per rank; 1: not interleaved. */
+    uint64_t cp;            /**< Context-parallel degree. */
+    uint64_t ep;            /**< Expert-parallel degree. */
+    uint64_t zero;          /**< ZeRO stage, 0-3 (FSDP FULL_SHARD is 3). */
+    uint64_t micro_batch;   /**< Samples per GPU per forward and backward pass. */
+    uint64_t global_batch;  /**< Samples per optimizer step, all data-parallel ranks. */
+    int sp;                 /**< 1 when sequence parallelism applies. */
+    int recompute;          /**< A ::trainsize_recompute value. */
+} trainsize_layout;
+
 /** Everything an estimate returns. Caller-owned plain data. */
 typedef struct trainsize_result {
     trainsize_model_counts model; /**< The model as counted. */
@@ -682,6 +706,7 @@ typedef struct trainsize_result {
     uint64_t pipeline_layers;       /**< Layers of each stage between the first and the last
                                          (all of them when the split is even). */
     uint64_t pipeline_last_layers;  /**< Layers of the last pipeline stage. */
+    trainsize_layout layout;        /**< The layout and batch the estimate used. */
 } trainsize_result;
 
 /**
@@ -729,7 +754,7 @@ typedef struct trainsize_plan_candidate {
     uint64_t micro_batch;         /**< Samples per GPU per pass. */
     uint64_t global_batch;        /**< Samples per optimizer step (the job's, or the planner's
                                        default of about 4M tokens). */
-    int recompute;                /**< 0 none, 1 selective, 2 full. */
+    int recompute;                /**< A ::trainsize_recompute value. */
     uint64_t peak_total;          /**< Per-GPU memory, bytes (as memory.peak_total). */
     double seconds;               /**< Whole run, seconds (as time.seconds). */
     double cost;                  /**< Cloud cost of the run, US dollars (as

@@ -258,7 +258,7 @@ int trainsize_advise(const trainsize_job *job, trainsize_advice *out, size_t cap
     memset(&ad, 0, sizeof ad);
     ad.out = out;
     ad.cap = cap;
-    ad.global_batch = r.gradient_accumulation * job->micro_batch * r.data_parallel;
+    ad.global_batch = r.layout.global_batch;
     ad.batch_set = job->global_batch != 0;
     single_changes(&ad, job);
     if (ad.count < cap) stacked_changes(&ad, job);

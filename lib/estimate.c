@@ -137,6 +137,16 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
     out->pipeline_first_layers = lay.first_layers;
     out->pipeline_layers = lay.mid_layers ? lay.mid_layers : lay.first_layers;
     out->pipeline_last_layers = lay.last_layers;
+    out->layout.tp = lay.tp;
+    out->layout.pp = lay.pp;
+    out->layout.pp_interleave = lay.vpp;
+    out->layout.cp = lay.cp;
+    out->layout.ep = lay.ep;
+    out->layout.zero = job->zero;
+    out->layout.micro_batch = job->micro_batch;
+    out->layout.global_batch = lay.global_batch;
+    out->layout.sp = lay.sp;
+    out->layout.recompute = job->recompute;
     ts_warnings_make(job, &lay, out, &out->warnings);
     if (!isfinite(out->time.seconds) || !isfinite(out->system.energy_kwh))
         return ts_fail(err, TRAINSIZE_E_OVERFLOW, "tokens", "tokens: time or energy does not fit a double");

@@ -80,7 +80,8 @@ static const ts_param_def PARAMS[] = {
     {{"micro-batch", TRAINSIZE_PARAM_INT, NULL, 1, LIM_BATCH, "1", "samples",
       "samples per GPU per forward/backward pass"}, TS_SET_U64, OFF(micro_batch)},
     {{"global-batch", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BATCH * 1e3, "0", "samples",
-      "samples per optimizer step; 0 = micro-batch x data-parallel degree"}, TS_SET_U64, OFF(global_batch)},
+      "samples per optimizer step; 0 = micro-batch x data-parallel degree x pp (a "
+      "micro-batch per pipeline stage)"}, TS_SET_U64, OFF(global_batch)},
     {{"tokens", TRAINSIZE_PARAM_INT, NULL, 0, LIM_TOKENS, "0", "tokens",
       "training tokens for time, energy and cost; 0 = one optimizer step"}, TS_SET_U64, OFF(tokens)},
     {{"precision", TRAINSIZE_PARAM_CHOICE, "fp32|bf16-mixed|fp16-mixed|bf16|fp16|fp8-mixed", 0, 0,

@@ -15,7 +15,7 @@ typedef struct field_def {
 #define F64 TRAINSIZE_FIELD_F64
 
 static const char *const PHASES[] = {"forward-backward", "backward-end", "optimizer-step", "loading"};
-#define PHASE_COUNT ((int)(sizeof PHASES / sizeof PHASES[0]))
+static const char *const RECOMPUTE[] = {"none", "selective", "full"}; /* the parameter's order */
 
 static const field_def FIELDS[] = {
     {{"model.name", TRAINSIZE_FIELD_STRING, "", "preset or config name"}, R(model.name)},
@@ -128,6 +128,18 @@ static const field_def FIELDS[] = {
      R(time.offload_seconds)},
     {{"layout.gpu", TRAINSIZE_FIELD_STRING, "", "catalogue GPU"}, R(gpu)},
     {{"layout.gpus", U64, "GPUs", "GPUs in the job"}, R(gpus)},
+    {{"layout.tp", U64, "", "tensor-parallel degree"}, R(layout.tp)},
+    {{"layout.pp", U64, "", "pipeline-parallel degree"}, R(layout.pp)},
+    {{"layout.pp_interleave", U64, "", "virtual pipeline stages per rank (1: none)"},
+     R(layout.pp_interleave)},
+    {{"layout.cp", U64, "", "context-parallel degree"}, R(layout.cp)},
+    {{"layout.ep", U64, "", "expert-parallel degree"}, R(layout.ep)},
+    {{"layout.sp", TRAINSIZE_FIELD_BOOL, "", "sequence parallelism applies"}, R(layout.sp)},
+    {{"layout.zero", U64, "", "ZeRO stage (FSDP FULL_SHARD is 3)"}, R(layout.zero)},
+    {{"layout.micro_batch", U64, "samples", "samples per GPU per pass"}, R(layout.micro_batch)},
+    {{"layout.global_batch", U64, "samples", "samples per optimizer step"}, R(layout.global_batch)},
+    {{"layout.recompute", TRAINSIZE_FIELD_CHOICE, "", "activation recomputation: none, selective or full"},
+     R(layout.recompute)},
     {{"layout.data_parallel", U64, "", "data-parallel degree"}, R(data_parallel)},
     {{"layout.gradient_accumulation", U64, "micro-batches", "micro-batches per step per rank"},
      R(gradient_accumulation)},
@@ -152,6 +164,15 @@ size_t trainsize_result_field_count(void) { return FIELD_COUNT; }
 const trainsize_field_info *trainsize_result_field_at(size_t index)
 {
     return index < FIELD_COUNT ? &FIELDS[index].info : NULL;
+}
+
+/* The names of a CHOICE field's values, by value. */
+static const char *choice_name(size_t offset, int v)
+{
+    const char *const *names = offset == R(layout.recompute) ? RECOMPUTE : PHASES;
+    int count = offset == R(layout.recompute) ? (int)(sizeof RECOMPUTE / sizeof RECOMPUTE[0])
+                                              : (int)(sizeof PHASES / sizeof PHASES[0]);
+    return v >= 0 && v < count ? names[v] : "unknown";
 }
 
 /* Fields are uint64_t, double, int or char[]: read each through its own type. */
@@ -181,7 +202,7 @@ int trainsize_result_field_get(const trainsize_result *result, size_t index, tra
     case TRAINSIZE_FIELD_STRING: out->text = base + f->offset; break;
     case TRAINSIZE_FIELD_CHOICE: {
         int v = *(const int *)(const void *)(base + f->offset);
-        out->text = (v >= 0 && v < PHASE_COUNT) ? PHASES[v] : "unknown";
+        out->text = choice_name(f->offset, v);
         out->u64 = (uint64_t)(v < 0 ? 0 : v);
         break;
     }

@@ -208,6 +208,54 @@ static void test_result_fields(void **state)
     }
 }
 
+/* The result carries the layout it used, defaults and inference applied, and the field
+ * table reads it (the command's JSON "layout" object). */
+static void test_result_layout(void **state)
+{
+    trainsize_result r;
+    size_t i;
+    int seen = 0;
+    (void)state;
+    ts_test_estimate(PAIRS("model", "llama-2-70b", "gpus", "2048", "tp", "8", "pp", "8", "cp", "2",
+                           "sp", "true", "pp-interleave", "2", "zero", "1", "recompute", "selective",
+                           "micro-batch", "2"),
+                     &r);
+    assert_int_equal(r.layout.tp, 8);
+    assert_int_equal(r.layout.pp, 8);
+    assert_int_equal(r.layout.pp_interleave, 2);
+    assert_int_equal(r.layout.cp, 2);
+    assert_int_equal(r.layout.ep, 1);
+    assert_int_equal(r.layout.zero, 1);
+    assert_int_equal(r.layout.micro_batch, 2);
+    assert_int_equal(r.layout.sp, 1);
+    assert_int_equal(r.layout.recompute, TRAINSIZE_RECOMPUTE_SELECTIVE);
+    /* Global batch 0: micro-batch x data parallel (2048 / (8 x 8 x 2) = 16 ranks) x pp
+     * (one micro-batch per stage). */
+    assert_int_equal(r.data_parallel, 16);
+    assert_int_equal(r.layout.global_batch, 2 * 16 * 8);
+    assert_int_equal(r.gradient_accumulation, 8);
+    for (i = 0; i < trainsize_result_field_count(); i++) {
+        const trainsize_field_info *f = trainsize_result_field_at(i);
+        trainsize_field_value v;
+        assert_int_equal(trainsize_result_field_get(&r, i, &v), TRAINSIZE_OK);
+        if (strcmp(f->path, "layout.recompute") == 0) {
+            assert_string_equal(v.text, "selective");
+            seen++;
+        } else if (strcmp(f->path, "layout.pp_interleave") == 0) {
+            assert_int_equal(v.u64, 2);
+            seen++;
+        } else if (strcmp(f->path, "layout.sp") == 0) {
+            assert_int_equal(v.u64, 1);
+            seen++;
+        }
+    }
+    assert_int_equal(seen, 3);
+    /* Sequence parallelism does not apply without tensor parallelism. */
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "sp", "true"), &r);
+    assert_int_equal(r.layout.sp, 0);
+    assert_int_equal(r.layout.recompute, TRAINSIZE_RECOMPUTE_NONE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -219,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_null_and_size_arguments),
         cmocka_unit_test(test_clone),
         cmocka_unit_test(test_result_fields),
+        cmocka_unit_test(test_result_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

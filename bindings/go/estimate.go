@@ -116,6 +116,23 @@ func (e *Estimate) DataParallel() uint64 { return uint64(e.r.data_parallel) }
 // GradientAccumulation is the micro-batches per optimizer step per data-parallel rank.
 func (e *Estimate) GradientAccumulation() uint64 { return uint64(e.r.gradient_accumulation) }
 
+// Layout is the parallel layout and batch an estimate used.
+type Layout struct {
+	TP, PP, PPInterleave, CP, EP uint64
+	Zero                         uint64 // ZeRO stage (FSDP FULL_SHARD is 3)
+	MicroBatch, GlobalBatch      uint64 // samples per GPU per pass; per optimizer step
+	SP                           bool   // sequence parallelism applies
+	Recompute                    int    // 0 none, 1 selective, 2 full (trainsize_recompute)
+}
+
+// Layout is the layout and batch the estimate used (the job's settings after defaults).
+func (e *Estimate) Layout() Layout {
+	l := e.r.layout
+	return Layout{TP: uint64(l.tp), PP: uint64(l.pp), PPInterleave: uint64(l.pp_interleave),
+		CP: uint64(l.cp), EP: uint64(l.ep), Zero: uint64(l.zero), MicroBatch: uint64(l.micro_batch),
+		GlobalBatch: uint64(l.global_batch), SP: l.sp != 0, Recompute: int(l.recompute)}
+}
+
 // WarningBits is the checklist as the library's TRAINSIZE_WARN_* bits.
 func (e *Estimate) WarningBits() uint64 { return uint64(e.r.warnings) }
 

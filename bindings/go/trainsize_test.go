@@ -536,6 +536,13 @@ func TestPlanCandidatesMatchEstimates(t *testing.T) {
 		if !est.Fits() {
 			t.Errorf("candidate %d does not fit", i)
 		}
+		// The estimate says which layout it used: the candidate's.
+		l := est.Layout()
+		if l.TP != c.TP || l.PP != c.PP || l.PPInterleave != c.PPInterleave || l.EP != c.EP ||
+			l.Zero != c.Zero || l.MicroBatch != c.MicroBatch || l.GlobalBatch != c.GlobalBatch ||
+			l.Recompute != c.Recompute {
+			t.Errorf("candidate %d %+v: estimate's layout %+v", i, c, l)
+		}
 	}
 	zero, err := job.Plan(0)
 	if err != nil || len(zero.Candidates) != 0 || zero.Stats.Evaluated == 0 {

@@ -107,12 +107,12 @@ static void header_gpu(cli_out *o, const trainsize_result *r)
     cli_out_putc(o, '\n');
 }
 
-static void header_layout(cli_out *o, const trainsize_job *job, const trainsize_result *r)
+static void header_layout(cli_out *o, const trainsize_result *r)
 {
-    static const char *const degrees[][2] = {
-        {"tp", "tensor"}, {"pp", "pipeline"}, {"cp", "context"}, {"ep", "expert"}};
-    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], text[2 * CLI_FMT_MAX + 128], v[64];
-    const char *t;
+    const trainsize_layout *l = &r->layout;
+    const struct { uint64_t degree; const char *name; int always; } degrees[] = {
+        {l->tp, "tensor", 1}, {l->pp, "pipeline", 1}, {l->cp, "context", 0}, {l->ep, "expert", 0}};
+    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], text[2 * CLI_FMT_MAX + 128];
     size_t i;
 
     key(o, "Layout");
@@ -124,9 +124,9 @@ static void header_layout(cli_out *o, const trainsize_job *job, const trainsize_
     snprintf(text, sizeof text, "data parallel %s", cli_fmt_thousands(a, sizeof a, r->data_parallel));
     seg(o, KEY_WIDTH, "; ", text);
     for (i = 0; i < sizeof degrees / sizeof degrees[0]; i++) {
-        t = job_text(job, degrees[i][0], v, sizeof v);
-        if (t && (i < 2 || job_above_one(job, degrees[i][0]))) {
-            snprintf(text, sizeof text, "%s %s", degrees[i][1], t);
+        if (degrees[i].always || degrees[i].degree > 1) {
+            snprintf(text, sizeof text, "%s %s", degrees[i].name,
+                     cli_fmt_thousands(a, sizeof a, degrees[i].degree));
             seg(o, KEY_WIDTH, " x ", text);
         }
     }
@@ -136,45 +136,32 @@ static void header_layout(cli_out *o, const trainsize_job *job, const trainsize_
                  (unsigned long long)r->pipeline_last_layers);
         seg(o, KEY_WIDTH, ", ", text);
     }
-    if (job_above_one(job, "pp-interleave")) {
-        snprintf(text, sizeof text, "interleave %s", job_text(job, "pp-interleave", v, sizeof v));
+    if (l->pp_interleave > 1) {
+        snprintf(text, sizeof text, "interleave %s", cli_fmt_thousands(a, sizeof a, l->pp_interleave));
         seg(o, KEY_WIDTH, ", ", text);
     }
-    /* The library ignores sequence parallelism without tensor parallelism. */
-    if ((job_is(job, "sp", "true") || job_is(job, "sp", "1")) && job_above_one(job, "tp"))
-        seg(o, KEY_WIDTH, ", ", "sequence parallel");
-    t = job_text(job, "zero", v, sizeof v);
-    if (t) {
-        snprintf(text, sizeof text, "ZeRO %s", t);
-        seg(o, KEY_WIDTH, "; ", text);
-    }
+    if (l->sp) seg(o, KEY_WIDTH, ", ", "sequence parallel");
+    snprintf(text, sizeof text, "ZeRO %llu", (unsigned long long)l->zero);
+    seg(o, KEY_WIDTH, "; ", text);
     cli_out_putc(o, '\n');
 }
 
 static void header_batch(cli_out *o, const trainsize_job *job, const trainsize_result *r)
 {
-    char a[CLI_FMT_MAX], text[2 * CLI_FMT_MAX + 128], v1[64], v2[64];
-    const char *t1 = job_text(job, "micro-batch", v1, sizeof v1);
-    const char *t2 = job_text(job, "seq", v2, sizeof v2);
+    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], text[2 * CLI_FMT_MAX + 128], v[64];
+    const char *seq = job_text(job, "seq", v, sizeof v);
 
     key(o, "Batch");
-    if (t1 && t2) {
-        snprintf(text, sizeof text, "micro-batch %s x %s tokens", t1, t2);
-        seg(o, KEY_WIDTH, "", text);
-    }
+    snprintf(text, sizeof text, "micro-batch %s x %s tokens",
+             cli_fmt_thousands(a, sizeof a, r->layout.micro_batch), seq ? seq : "?");
+    seg(o, KEY_WIDTH, "", text);
     snprintf(text, sizeof text, "gradient accumulation %s",
              cli_fmt_thousands(a, sizeof a, r->gradient_accumulation));
     seg(o, KEY_WIDTH, "; ", text);
-    if (t1) {
-        uint64_t mb = strtoull(t1, NULL, 10);
-        double samples = (double)mb * (double)r->data_parallel * (double)r->gradient_accumulation;
-        if (mb > 0 && samples < 1e18) {
-            uint64_t global = mb * r->data_parallel * r->gradient_accumulation;
-            snprintf(text, sizeof text, "global batch %s sample%s",
-                     cli_fmt_thousands(a, sizeof a, global), global == 1 ? "" : "s");
-            seg(o, KEY_WIDTH, "; ", text);
-        }
-    }
+    snprintf(text, sizeof text, "global batch %s sample%s",
+             cli_fmt_thousands(b, sizeof b, r->layout.global_batch),
+             r->layout.global_batch == 1 ? "" : "s");
+    seg(o, KEY_WIDTH, "; ", text);
     cli_out_putc(o, '\n');
 }
 
@@ -215,7 +202,7 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_result 
 {
     header_model(o, r);
     header_gpu(o, r);
-    header_layout(o, job, r);
+    header_layout(o, r);
     header_batch(o, job, r);
     header_training(o, job);
     key(o, "Conventions");

@@ -317,6 +317,10 @@ def test_plan_candidate_is_a_real_estimate():
         assert r.system.cost_cloud_usd == c.cost
         assert r.warnings == c.warnings
         assert r.system.nodes == c.nodes
+        # The estimate says which layout it used: the candidate's.
+        for key in ("tp", "pp", "pp_interleave", "ep", "zero", "micro_batch", "global_batch",
+                    "recompute"):
+            assert r.layout[key] == getattr(c, key), key
 
 
 def test_plan_nothing_fits():

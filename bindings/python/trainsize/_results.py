@@ -98,8 +98,9 @@ class Estimate:
         system: the servers (``nodes``, ``gpus_per_node``, ``host_ram_per_node``,
             ``power_watts``, ``cost_cloud_usd``, ...).
         time: compute and time (``flops``, ``seconds``, ``steps``, ``gpu_hours``, ...).
-        layout: the GPU and the layout as estimated (``gpu``, ``gpus``, ``data_parallel``,
-            ``gradient_accumulation``).
+        layout: the GPU and the layout as estimated (``gpu``, ``gpus``, ``tp``, ``pp``,
+            ``pp_interleave``, ``cp``, ``ep``, ``sp``, ``zero``, ``micro_batch``,
+            ``global_batch``, ``recompute``, ``data_parallel``, ``gradient_accumulation``, ...).
         warnings: names of the checklist warnings that apply (e.g. ``"no-price"``).
         advice: when the job does not fit, the changes that make it fit (``set``: options
             and values; ``peak_total``, ``gpu_capacity``, ``gpus``, ``step_seconds``,

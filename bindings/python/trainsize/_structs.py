@@ -236,6 +236,23 @@ class Time(ctypes.Structure):
     ]
 
 
+class Layout(ctypes.Structure):
+    """trainsize_layout: the layout and batch an estimate used."""
+
+    _fields_ = [
+        ("tp", c_uint64),
+        ("pp", c_uint64),
+        ("pp_interleave", c_uint64),
+        ("cp", c_uint64),
+        ("ep", c_uint64),
+        ("zero", c_uint64),
+        ("micro_batch", c_uint64),
+        ("global_batch", c_uint64),
+        ("sp", c_int),
+        ("recompute", c_int),
+    ]
+
+
 class Result(ctypes.Structure):
     """trainsize_result: the caller-owned buffer trainsize_estimate() fills."""
 
@@ -254,6 +271,7 @@ class Result(ctypes.Structure):
         ("pipeline_first_layers", c_uint64),
         ("pipeline_layers", c_uint64),
         ("pipeline_last_layers", c_uint64),
+        ("layout", Layout),
     ]
 
 
@@ -276,6 +294,8 @@ RESULT_PATHS.update({
     "layout.pipeline_layers": ("pipeline_layers",),
     "layout.pipeline_last_layers": ("pipeline_last_layers",),
 })
+for _name, _ in Layout._fields_:
+    RESULT_PATHS["layout." + _name] = ("layout", _name)
 del _section, _struct, _name, _
 
 

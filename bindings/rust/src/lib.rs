@@ -645,6 +645,12 @@ impl Estimate {
         (self.raw.pipeline_first_layers, self.raw.pipeline_layers, self.raw.pipeline_last_layers)
     }
 
+    /// The parallel layout and batch the estimate used (tp, pp, pp_interleave, cp, ep, zero,
+    /// micro_batch, global_batch, sp, recompute: a `TRAINSIZE_RECOMPUTE_*` value).
+    pub fn layout(&self) -> sys::trainsize_layout {
+        self.raw.layout
+    }
+
     /// The storage class that meets the needs (or the one set).
     pub fn storage_class(&self) -> Cow<'_, str> {
         array_str(&self.raw.system.storage_class)

@@ -296,6 +296,28 @@ pub struct trainsize_time {
     pub offload_seconds: c_double,
 }
 
+/// `trainsize_recompute`
+pub type trainsize_recompute = c_int;
+pub const TRAINSIZE_RECOMPUTE_NONE: trainsize_recompute = 0;
+pub const TRAINSIZE_RECOMPUTE_SELECTIVE: trainsize_recompute = 1;
+pub const TRAINSIZE_RECOMPUTE_FULL: trainsize_recompute = 2;
+
+/// `trainsize_layout`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct trainsize_layout {
+    pub tp: u64,
+    pub pp: u64,
+    pub pp_interleave: u64,
+    pub cp: u64,
+    pub ep: u64,
+    pub zero: u64,
+    pub micro_batch: u64,
+    pub global_batch: u64,
+    pub sp: c_int,
+    pub recompute: c_int,
+}
+
 /// `trainsize_result`
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -314,6 +336,7 @@ pub struct trainsize_result {
     pub pipeline_first_layers: u64,
     pub pipeline_layers: u64,
     pub pipeline_last_layers: u64,
+    pub layout: trainsize_layout,
 }
 
 /* ---- Planning ---- */
