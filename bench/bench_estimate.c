@@ -106,7 +106,7 @@ int main(void)
         trainsize_job_free(trainsize_job_new());
         printf("counter check: creating a job made %lu allocation(s)\n", allocations - before);
     }
-    printf("%-48s %12s %12s %12s\n", "job", "median ns", "min ns", "allocs/est");
+    printf("%-48s %12s %12s %14s %12s\n", "job", "median ns", "min ns", "estimates/s", "allocs/est");
     for (c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
         trainsize_job *job = trainsize_job_new();
         trainsize_result r;
@@ -134,8 +134,8 @@ int main(void)
             per[b] = (now_ns() - t0) / BATCH;
         }
         qsort(per, BATCHES, sizeof per[0], compare_double);
-        printf("%-48s %12.1f %12.1f %12.3f\n", CASES[c].name, per[BATCHES / 2], per[0],
-               (double)(allocations - before) / (double)(BATCH * BATCHES));
+        printf("%-48s %12.1f %12.1f %14.0f %12.3f\n", CASES[c].name, per[BATCHES / 2], per[0],
+               1e9 / per[BATCHES / 2], (double)(allocations - before) / (double)(BATCH * BATCHES));
         trainsize_job_free(job);
     }
     bench_plans();

@@ -79,17 +79,26 @@ static ts_comm_links links_with(const ts_layout *lay, double intra, const trains
     return k;
 }
 
-/* What a network adds to a step's exposed communication: the exposed time with it, less
- * the exposed time were the network as fast as the GPUs' own link. */
-static double network_cost(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
-                           const ts_conv *c, double compute_step, const ts_comm_links *k)
+/* Exposed communication were the network as fast as the GPUs' own link: the baseline a
+ * network's cost is measured from (the same for every link, so computed once). */
+static double ideal_exposed(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
+                            const ts_conv *c, double compute_step, const ts_comm_links *k)
 {
-    ts_comm with, ideal;
+    ts_comm ideal;
     ts_comm_links fast = *k;
     fast.net_per_gpu = k->net_per_gpu > 0.0 ? k->intra : 0.0;
-    ts_comm_make(job, lay, pc, c, compute_step, k, &with);
     ts_comm_make(job, lay, pc, c, compute_step, &fast, &ideal);
-    return with.exposed - ideal.exposed;
+    return ideal.exposed;
+}
+
+/* What a network adds to a step's exposed communication: the exposed time with it, less
+ * the ideal one. */
+static double network_cost(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
+                           const ts_conv *c, double compute_step, const ts_comm_links *k, double ideal)
+{
+    ts_comm with;
+    ts_comm_make(job, lay, pc, c, compute_step, k, &with);
+    return with.exposed - ideal;
 }
 
 /* The slowest scale-out link faster than 10 GbE that adds at most comm-share of the step's
@@ -99,6 +108,7 @@ static const trainsize_link_info *choose_link(const trainsize_job *job, const ts
                                               double compute_step, double intra, double nics)
 {
     const trainsize_link_info *best = NULL;
+    double ideal = -1.0;
     size_t i;
     for (i = 0; i < ts_link_count; i++) {
         const trainsize_link_info *l = &ts_links[i];
@@ -107,7 +117,9 @@ static const trainsize_link_info *choose_link(const trainsize_job *job, const ts
         if (best && (double)l->bandwidth * l->achieved_share >= (double)best->bandwidth * best->achieved_share)
             continue;
         k = links_with(lay, intra, l, nics);
-        if (network_cost(job, lay, pc, c, compute_step, &k) <= job->comm_share * compute_step) best = l;
+        if (ideal < 0.0) ideal = ideal_exposed(job, lay, pc, c, compute_step, &k);
+        if (network_cost(job, lay, pc, c, compute_step, &k, ideal) <= job->comm_share * compute_step)
+            best = l;
     }
     return best;
 }
@@ -285,7 +297,7 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
         ts_comm cm;
         ts_comm_make(job, lay, pc, conv, compute_step, &k, &cm);
         if (job->network && lay->nodes > 1 &&
-            network_cost(job, lay, pc, conv, compute_step, &k) > job->comm_share * compute_step)
+            cm.exposed - ideal_exposed(job, lay, pc, conv, compute_step, &k) > job->comm_share * compute_step)
             *warnings |= TRAINSIZE_WARN_NETWORK;
         if ((rc = to_u64(cm.intra_bytes_per_gpu / window, &out->intra_node_rate_per_gpu,
                          "intra_node_rate_per_gpu", "model", err)) ||
