@@ -181,8 +181,9 @@ TRAINSIZE_API void trainsize_job_free(trainsize_job *job);
  * size under 1 MiB without a unit is refused as a likely slip; one in "bytes/s" takes the
  * same with "/s" ("300GB/s"); "tokens" (the training run) takes K, M, B (billion) and T
  * (trillion) ("1.5T", "300B"). Other counts, sequence lengths included, take none.
- * Setting "model" loads a preset's whole shape; shape parameters set afterwards
- * override single fields of it.
+ * Names of presets and catalogue entries ignore ASCII case, '-', '_' and spaces
+ * ("Llama_2_7B" is "llama-2-7b"). Setting "model" loads a preset's whole shape; shape
+ * parameters set afterwards override single fields of it.
  *
  * @param[in,out] job   The job to change.
  * @param[in]     name  Parameter name (NUL-terminated).
@@ -413,7 +414,7 @@ TRAINSIZE_API int trainsize_job_load_gpu_file(trainsize_job *job, const char *pa
                                               trainsize_error *err);
 
 /**
- * @brief Find a catalogue GPU by name or short form, case-insensitively.
+ * @brief Find a catalogue GPU by name, ignoring ASCII case, '-', '_' and spaces.
  * @param name A name such as "a100-80gb", "H100-80GB" or "rtx-4090".
  * @return A pointer to static, library-owned data, or NULL when there is no such GPU.
  */
@@ -450,7 +451,7 @@ TRAINSIZE_API size_t trainsize_link_count(void);
 TRAINSIZE_API const trainsize_link_info *trainsize_link_at(size_t index);
 
 /**
- * @brief Find an interconnect class by name, case-insensitively.
+ * @brief Find an interconnect class by name, ignoring ASCII case, '-', '_' and spaces.
  * @param name A name such as "ib-ndr" or "eth-100g".
  * @return A pointer to static, library-owned data, or NULL when there is no such link.
  */
@@ -485,7 +486,7 @@ TRAINSIZE_API size_t trainsize_storage_count(void);
 TRAINSIZE_API const trainsize_storage_info *trainsize_storage_at(size_t index);
 
 /**
- * @brief Find a storage class by name, case-insensitively.
+ * @brief Find a storage class by name, ignoring ASCII case, '-', '_' and spaces.
  * @param name A name such as "nvme-gen4".
  * @return A pointer to static, library-owned data, or NULL when there is no such class.
  */

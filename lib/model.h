@@ -79,9 +79,7 @@ uint64_t ts_model_kv_dim(const ts_model *m);
 int ts_model_is_moe(const ts_model *m);
 
 /** Built-in presets. */
-size_t ts_preset_count(void);
-const ts_model *ts_preset_at(size_t index);
-const ts_model *ts_preset_find(const char *name); /* case-insensitive; NULL if none */
+const ts_model *ts_preset_find(const char *name); /* ignoring case, -, _ and spaces; NULL if none */
 
 /** Parse a Hugging Face config.json text into `out` (replacing all of it). Unknown keys
  *  are ignored; a missing or invalid key needed by the model type names that key in

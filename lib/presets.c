@@ -72,14 +72,13 @@ static const trainsize_model_info INFOS[PRESET_COUNT] = {
     {"phi-3-mini", "phi3", 3821079552, 3821079552, "microsoft/Phi-3-mini-4k-instruct config.json"},
 };
 
-size_t ts_preset_count(void) { return PRESET_COUNT; }
-const ts_model *ts_preset_at(size_t index) { return index < PRESET_COUNT ? &PRESETS[index] : NULL; }
-
+/* The catalogues' name rule: case, '-', '_' and spaces do not matter ("Llama_2_7B"). */
 const ts_model *ts_preset_find(const char *name)
 {
     size_t i;
+    if (!name || ts_name_blank(name)) return NULL;
     for (i = 0; i < PRESET_COUNT; i++)
-        if (ts_streq_nocase(PRESETS[i].name, name)) return &PRESETS[i];
+        if (ts_name_equal(PRESETS[i].name, name)) return &PRESETS[i];
     return NULL;
 }
 

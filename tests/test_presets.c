@@ -1,6 +1,7 @@
 /* Exact parameter counts of real models (the Hugging Face checkpoints each preset's
  * catalogue entry names, https://huggingface.co/<repo>): counting the preset's shape must
  * give the published total. */
+#include "numparse.h"
 #include "ts_test.h"
 #include "model.h"
 
@@ -67,12 +68,40 @@ static void test_overrides_on_a_preset(void **state)
     assert_int_equal(r.model.parameters, 6738415616ull - 32000ull * 4096);
 }
 
+/* One name rule for presets and catalogues: case, '-', '_' and spaces do not matter, so
+ * no two names of one catalogue may be equal under it. */
+static void test_one_name_rule(void **state)
+{
+    trainsize_job *job = trainsize_job_new();
+    trainsize_error err;
+    char name[64];
+    size_t i, j;
+    (void)state;
+    assert_non_null(job);
+    assert_int_equal(trainsize_job_set(job, "model", "Llama_2_7B", &err), TRAINSIZE_OK);
+    trainsize_job_get(job, "model", name, sizeof name, NULL);
+    assert_string_equal(name, "llama-2-7b"); /* the catalogue's spelling */
+    assert_int_equal(trainsize_job_set(job, "model", "llama 2 7b", &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_job_set(job, "gpu", "A100_80GB", &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_job_set(job, "model", "llama27b", &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_job_set(job, "model", "llama-2-7", &err), TRAINSIZE_E_UNKNOWN);
+    assert_int_equal(trainsize_job_set(job, "model", "--", &err), TRAINSIZE_E_UNKNOWN);
+    trainsize_job_free(job);
+    for (i = 0; i < trainsize_model_count(); i++)
+        for (j = i + 1; j < trainsize_model_count(); j++)
+            assert_false(ts_name_equal(trainsize_model_at(i)->name, trainsize_model_at(j)->name));
+    for (i = 0; i < trainsize_gpu_count(); i++)
+        for (j = i + 1; j < trainsize_gpu_count(); j++)
+            assert_false(ts_name_equal(trainsize_gpu_at(i)->name, trainsize_gpu_at(j)->name));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_preset_counts_its_published_total),
         cmocka_unit_test(test_anchor_counts),
         cmocka_unit_test(test_overrides_on_a_preset),
+        cmocka_unit_test(test_one_name_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

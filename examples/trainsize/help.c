@@ -258,10 +258,10 @@ static void gpus_help(cli_out *o)
     cli_out_puts(o,
                  "Usage: trainsize gpus [--json]\n"
                  "\n"
-                 "Lists the built-in GPU catalog (names for --gpu; case-insensitive): memory,\n"
-                 "bandwidth, dense BF16 and FP8 peaks in TFLOP/s, board power and GPU-to-GPU\n"
-                 "link. --json prints a JSON array of objects with every catalogue figure in\n"
-                 "bytes, bytes per second, FLOP/s and watts.\n");
+                 "Lists the built-in GPU catalog (names for --gpu; case, -, _ and spaces are\n"
+                 "ignored): memory, bandwidth, dense BF16 and FP8 peaks in TFLOP/s, board power\n"
+                 "and GPU-to-GPU link. --json prints a JSON array of objects with every catalogue\n"
+                 "figure in bytes, bytes per second, FLOP/s and watts.\n");
 }
 
 int cli_print_help(enum cli_help_topic topic)
