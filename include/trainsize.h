@@ -169,6 +169,121 @@ TRAINSIZE_API trainsize_job *trainsize_job_clone(const trainsize_job *job);
 TRAINSIZE_API void trainsize_job_free(trainsize_job *job);
 
 /**
+ * @brief Typed ids of the parameters, beside their names: a misspelt id fails to compile
+ *        where a misspelt name fails at run time.
+ *
+ * Fixed values (part of the ABI): new parameters get new ids after the last; an id is
+ * never reused. trainsize_param_by_id() gives an id's ::trainsize_param_info,
+ * trainsize_param_find() the id of a name.
+ */
+typedef enum trainsize_param_id {
+    TRAINSIZE_ID_MODEL = 0,                     /**< "model" */
+    TRAINSIZE_ID_LAYERS = 1,                    /**< "layers" */
+    TRAINSIZE_ID_HIDDEN = 2,                    /**< "hidden" */
+    TRAINSIZE_ID_HEADS = 3,                     /**< "heads" */
+    TRAINSIZE_ID_KV_HEADS = 4,                  /**< "kv-heads" */
+    TRAINSIZE_ID_HEAD_DIM = 5,                  /**< "head-dim" */
+    TRAINSIZE_ID_FFN = 6,                       /**< "ffn" */
+    TRAINSIZE_ID_VOCAB = 7,                     /**< "vocab" */
+    TRAINSIZE_ID_POSITIONS = 8,                 /**< "positions" */
+    TRAINSIZE_ID_TIE_EMBEDDINGS = 9,            /**< "tie-embeddings" */
+    TRAINSIZE_ID_GATED_MLP = 10,                /**< "gated-mlp" */
+    TRAINSIZE_ID_NORM = 11,                     /**< "norm" */
+    TRAINSIZE_ID_BIAS = 12,                     /**< "bias" */
+    TRAINSIZE_ID_EXPERTS = 13,                  /**< "experts" */
+    TRAINSIZE_ID_EXPERTS_PER_TOKEN = 14,        /**< "experts-per-token" */
+    TRAINSIZE_ID_SHARED_EXPERTS = 15,           /**< "shared-experts" */
+    TRAINSIZE_ID_SHARED_EXPERT_FFN = 16,        /**< "shared-expert-ffn" */
+    TRAINSIZE_ID_FUSED_QKV = 17,                /**< "fused-qkv" */
+    TRAINSIZE_ID_FUSED_GATE_UP = 18,            /**< "fused-gate-up" */
+    TRAINSIZE_ID_RESIDUAL_DROPOUT = 19,         /**< "residual-dropout" */
+    TRAINSIZE_ID_SEQ = 20,                      /**< "seq" */
+    TRAINSIZE_ID_MICRO_BATCH = 21,              /**< "micro-batch" */
+    TRAINSIZE_ID_GLOBAL_BATCH = 22,             /**< "global-batch" */
+    TRAINSIZE_ID_TOKENS = 23,                   /**< "tokens" */
+    TRAINSIZE_ID_PRECISION = 24,                /**< "precision" */
+    TRAINSIZE_ID_OPTIMIZER = 25,                /**< "optimizer" */
+    TRAINSIZE_ID_FRAMEWORK = 26,                /**< "framework" */
+    TRAINSIZE_ID_GRAD_PRECISION = 27,           /**< "grad-precision" */
+    TRAINSIZE_ID_LOSS_UPCAST = 28,              /**< "loss-upcast" */
+    TRAINSIZE_ID_AUTOCAST_OPS = 29,             /**< "autocast-ops" */
+    TRAINSIZE_ID_DROPOUT_MASK_BYTES = 30,       /**< "dropout-mask-bytes" */
+    TRAINSIZE_ID_MEAN_KEEPS_INPUT = 31,         /**< "mean-keeps-input" */
+    TRAINSIZE_ID_GPU = 32,                      /**< "gpu" */
+    TRAINSIZE_ID_GPU_MEMORY = 33,               /**< "gpu-memory" */
+    TRAINSIZE_ID_GPUS = 34,                     /**< "gpus" */
+    TRAINSIZE_ID_GPUS_PER_NODE = 35,            /**< "gpus-per-node" */
+    TRAINSIZE_ID_TP = 36,                       /**< "tp" */
+    TRAINSIZE_ID_PP = 37,                       /**< "pp" */
+    TRAINSIZE_ID_PP_INTERLEAVE = 38,            /**< "pp-interleave" */
+    TRAINSIZE_ID_PP_FIRST_LAYERS = 39,          /**< "pp-first-layers" */
+    TRAINSIZE_ID_PP_LAST_LAYERS = 40,           /**< "pp-last-layers" */
+    TRAINSIZE_ID_SP = 41,                       /**< "sp" */
+    TRAINSIZE_ID_CP = 42,                       /**< "cp" */
+    TRAINSIZE_ID_EP = 43,                       /**< "ep" */
+    TRAINSIZE_ID_ZERO = 44,                     /**< "zero" */
+    TRAINSIZE_ID_RECOMPUTE = 45,                /**< "recompute" */
+    TRAINSIZE_ID_ATTENTION = 46,                /**< "attention" */
+    TRAINSIZE_ID_DROPOUT = 47,                  /**< "dropout" */
+    TRAINSIZE_ID_OFFLOAD = 48,                  /**< "offload" */
+    TRAINSIZE_ID_LORA_RANK = 49,                /**< "lora-rank" */
+    TRAINSIZE_ID_LORA_TARGETS = 50,             /**< "lora-targets" */
+    TRAINSIZE_ID_QUANTIZE_BASE = 51,            /**< "quantize-base" */
+    TRAINSIZE_ID_QUANTIZE_KEEPS_INPUT = 52,     /**< "quantize-keeps-input" */
+    TRAINSIZE_ID_KBIT_UPCAST = 53,              /**< "kbit-upcast" */
+    TRAINSIZE_ID_QUANT_STATE_REPLICATED = 54,   /**< "quant-state-replicated" */
+    TRAINSIZE_ID_EMBEDDING_STATE_FP32 = 55,     /**< "embedding-state-fp32" */
+    TRAINSIZE_ID_BASE_DTYPE = 56,               /**< "base-dtype" */
+    TRAINSIZE_ID_GRAD_SYNC = 57,                /**< "grad-sync" */
+    TRAINSIZE_ID_FSDP_LORA_WRAP = 58,           /**< "fsdp-lora-wrap" */
+    TRAINSIZE_ID_LOADING = 59,                  /**< "loading" */
+    TRAINSIZE_ID_LOAD_DTYPE = 60,               /**< "load-dtype" */
+    TRAINSIZE_ID_QUANTIZE_SCRATCH = 61,         /**< "quantize-scratch" */
+    TRAINSIZE_ID_CUDA_CONTEXT = 62,             /**< "cuda-context" */
+    TRAINSIZE_ID_COMM_BUFFER = 63,              /**< "comm-buffer" */
+    TRAINSIZE_ID_ALLOCATOR_SLACK = 64,          /**< "allocator-slack" */
+    TRAINSIZE_ID_SHARDED_SLACK = 65,            /**< "sharded-slack" */
+    TRAINSIZE_ID_ZERO3_GATHER_LAYERS = 66,      /**< "zero3-gather-layers" */
+    TRAINSIZE_ID_HFU = 67,                      /**< "hfu" */
+    TRAINSIZE_ID_DATA_LOADER_WORKERS = 68,      /**< "data-loader-workers" */
+    TRAINSIZE_ID_SHARDED_LOADING = 69,          /**< "sharded-loading" */
+    TRAINSIZE_ID_HOST_MEMORY_BANDWIDTH = 70,    /**< "host-memory-bandwidth" */
+    TRAINSIZE_ID_HOST_RAM = 71,                 /**< "host-ram" */
+    TRAINSIZE_ID_CPU_CORES = 72,                /**< "cpu-cores" */
+    TRAINSIZE_ID_NICS_PER_NODE = 73,            /**< "nics-per-node" */
+    TRAINSIZE_ID_NETWORK = 74,                  /**< "network" */
+    TRAINSIZE_ID_STORAGE = 75,                  /**< "storage" */
+    TRAINSIZE_ID_CHECKPOINT_SECONDS = 76,       /**< "checkpoint-seconds" */
+    TRAINSIZE_ID_COMM_SHARE = 77,               /**< "comm-share" */
+    TRAINSIZE_ID_COLLECTIVE_LATENCY = 78,       /**< "collective-latency" */
+    TRAINSIZE_ID_MOE_MAX_NODES = 79,            /**< "moe-max-nodes" */
+    TRAINSIZE_ID_EP_OVERLAP = 80,               /**< "ep-overlap" */
+    TRAINSIZE_ID_HEADROOM = 81,                 /**< "headroom" */
+    TRAINSIZE_ID_SERVER_POWER_FACTOR = 82,      /**< "server-power-factor" */
+    TRAINSIZE_ID_PUE = 83,                      /**< "pue" */
+    TRAINSIZE_ID_CARBON_INTENSITY = 84,         /**< "carbon-intensity" */
+    TRAINSIZE_ID_GPU_HOUR_USD = 85,             /**< "gpu-hour-usd" */
+    TRAINSIZE_ID_GPU_PRICE_USD = 86,            /**< "gpu-price-usd" */
+    TRAINSIZE_ID_GPU_PRICES = 87,               /**< "gpu-prices" */
+    TRAINSIZE_ID_SERVER_SHARE = 88,             /**< "server-share" */
+    TRAINSIZE_ID_NETWORK_USD_PER_GPU = 89,      /**< "network-usd-per-gpu" */
+    TRAINSIZE_ID_AMORTIZATION_YEARS = 90,       /**< "amortization-years" */
+    TRAINSIZE_ID_SUPPORT_SHARE = 91,            /**< "support-share" */
+    TRAINSIZE_ID_POWER_USD_PER_KWH = 92,        /**< "power-usd-per-kwh" */
+    TRAINSIZE_ID_PLAN_GPUS = 93,                /**< "plan-gpus" */
+    TRAINSIZE_ID_MAX_GPUS = 94,                 /**< "max-gpus" */
+    TRAINSIZE_ID_DEADLINE_DAYS = 95,            /**< "deadline-days" */
+    TRAINSIZE_ID_BUDGET = 96,                   /**< "budget" */
+    TRAINSIZE_ID_OBJECTIVE = 97,                /**< "objective" */
+    TRAINSIZE_ID_PLAN_RANKING = 98,             /**< "plan-ranking" */
+    TRAINSIZE_ID_PLAN_GPU_COUNT = 99,           /**< "plan-gpu-count" */
+    TRAINSIZE_ID_RACK_POWER_WATTS = 100,        /**< "rack-power-watts" */
+    TRAINSIZE_ID_HOST_RAM_FACTOR = 101,         /**< "host-ram-factor" */
+    TRAINSIZE_ID_CHECKPOINTS_KEPT = 102,        /**< "checkpoints-kept" */
+    TRAINSIZE_ID_COUNT = 103                    /**< Number of ids (not a parameter). */
+} trainsize_param_id;
+
+/**
  * @brief Set one parameter by name, from its text form.
  *
  * Names are the command-line option names without the leading dashes ("micro-batch",
@@ -289,6 +404,70 @@ TRAINSIZE_API size_t trainsize_param_count(void);
  * @return A pointer to static, library-owned data, or NULL when index is out of range.
  */
 TRAINSIZE_API const trainsize_param_info *trainsize_param_at(size_t index);
+
+/**
+ * @brief The typed id of a parameter name.
+ * @param name Parameter name, e.g. "micro-batch" (NUL-terminated; NULL gives -1).
+ * @return A ::trainsize_param_id value, or -1 when no parameter has that name.
+ */
+TRAINSIZE_API int trainsize_param_find(const char *name);
+
+/**
+ * @brief A parameter's description by its typed id.
+ * @param id A ::trainsize_param_id value.
+ * @return A pointer to static, library-owned data, or NULL when no parameter has that id.
+ */
+TRAINSIZE_API const trainsize_param_info *trainsize_param_by_id(int id);
+
+/**
+ * @brief Set an integer parameter (kind ::TRAINSIZE_PARAM_INT) by id, without text.
+ *
+ * Validated as trainsize_job_set() validates the same value given as text (its range; the
+ * model's name and the sequence default follow as they do there), except the refusal of a
+ * size under 1 MiB written without a unit, which guards text only.
+ * @param[in,out] job   The job; unchanged on failure.
+ * @param[in]     id    The parameter, e.g. ::TRAINSIZE_ID_MICRO_BATCH.
+ * @param[in]     value The value, in the parameter's unit (bytes, tokens, ...).
+ * @param[out]    err   Details on failure (the parameter named); may be NULL.
+ * @return ::TRAINSIZE_OK, ::TRAINSIZE_E_INVALID (out of range), ::TRAINSIZE_E_UNKNOWN (no
+ *         such id) or ::TRAINSIZE_E_ARGUMENT (NULL job, or the parameter is of another kind).
+ */
+TRAINSIZE_API int trainsize_job_set_u64(trainsize_job *job, trainsize_param_id id, uint64_t value,
+                                        trainsize_error *err);
+
+/**
+ * @brief Set a real-valued parameter (kind ::TRAINSIZE_PARAM_FLOAT) by id, without text.
+ * @param[in,out] job   The job; unchanged on failure.
+ * @param[in]     id    The parameter, e.g. ::TRAINSIZE_ID_HFU.
+ * @param[in]     value The value, in the parameter's unit; NaN and infinities are refused.
+ * @param[out]    err   Details on failure; may be NULL.
+ * @return As trainsize_job_set_u64().
+ */
+TRAINSIZE_API int trainsize_job_set_f64(trainsize_job *job, trainsize_param_id id, double value,
+                                        trainsize_error *err);
+
+/**
+ * @brief Set a boolean parameter (kind ::TRAINSIZE_PARAM_BOOL) by id.
+ * @param[in,out] job   The job; unchanged on failure.
+ * @param[in]     id    The parameter, e.g. ::TRAINSIZE_ID_SP.
+ * @param[in]     value 0 or 1; anything else is refused.
+ * @param[out]    err   Details on failure; may be NULL.
+ * @return As trainsize_job_set_u64().
+ */
+TRAINSIZE_API int trainsize_job_set_bool(trainsize_job *job, trainsize_param_id id, int value,
+                                         trainsize_error *err);
+
+/**
+ * @brief Set a choice parameter (kind ::TRAINSIZE_PARAM_CHOICE) by id and index.
+ * @param[in,out] job   The job; unchanged on failure.
+ * @param[in]     id    The parameter, e.g. ::TRAINSIZE_ID_RECOMPUTE.
+ * @param[in]     index The choice's 0-based position in the parameter's `choices` list
+ *                      (for "recompute", a ::trainsize_recompute value).
+ * @param[out]    err   Details on failure; may be NULL.
+ * @return As trainsize_job_set_u64().
+ */
+TRAINSIZE_API int trainsize_job_set_choice(trainsize_job *job, trainsize_param_id id, int index,
+                                           trainsize_error *err);
 
 /** @} */
 

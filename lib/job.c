@@ -198,11 +198,52 @@ static int set_plan_gpus(trainsize_job *job, const ts_param_def *def, const char
     return ts_ok(err);
 }
 
+/* The one validate-and-store path of typed values: the text setter parses, then calls
+ * these; trainsize_job_set_u64/_f64/_bool/_choice call them directly. */
+static int store_u64(trainsize_job *job, const ts_param_def *def, uint64_t v, trainsize_error *err)
+{
+    if ((double)v < def->info.min || (double)v > def->info.max)
+        return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                       "%s: expected an integer from %.0f to %.0f, got %llu", def->info.name,
+                       def->info.min, def->info.max, (unsigned long long)v);
+    memcpy((char *)job + def->offset, &v, sizeof v);
+    return ts_ok(err);
+}
+
+static int store_f64(trainsize_job *job, const ts_param_def *def, double v, trainsize_error *err)
+{
+    if (!(v >= def->info.min && v <= def->info.max)) /* NaN fails too */
+        return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                       "%s: expected a number from %g to %g, got %g", def->info.name,
+                       def->info.min, def->info.max, v);
+    memcpy((char *)job + def->offset, &v, sizeof v);
+    return ts_ok(err);
+}
+
+static int store_int(trainsize_job *job, const ts_param_def *def, int v, int count,
+                     trainsize_error *err)
+{
+    if (v < 0 || v >= count)
+        return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name, "%s: %d is not one of 0-%d (%s)",
+                       def->info.name, v, count - 1,
+                       def->setter == TS_SET_BOOL ? "false, true" : def->info.choices);
+    memcpy((char *)job + def->offset, &v, sizeof v);
+    return ts_ok(err);
+}
+
+static int choice_count(const ts_param_def *def)
+{
+    int n = 1;
+    const char *p;
+    for (p = def->info.choices; p && *p; p++) n += *p == '|';
+    return n;
+}
+
 static int set_value(trainsize_job *job, const ts_param_def *def, const char *value,
                      trainsize_error *err)
 {
     const char *name = def->info.name;
-    char *base = (char *)job, plain[96];
+    char plain[96];
     const char *given = value; /* messages quote what the caller wrote */
     if (def->setter == TS_SET_U64 || def->setter == TS_SET_DOUBLE) {
         const char *why = "";
@@ -227,8 +268,7 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
             return ts_fail(err, TRAINSIZE_E_INVALID, name,
                            "%s: %llu bytes is under 1 MiB; a size without a unit is in bytes "
                            "(give one, e.g. 24GiB)", name, (unsigned long long)v);
-        memcpy(base + def->offset, &v, sizeof v);
-        return ts_ok(err);
+        return store_u64(job, def, v, err);
     }
     case TS_SET_DOUBLE: {
         double v;
@@ -236,24 +276,21 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
             return ts_fail(err, TRAINSIZE_E_INVALID, name,
                            "%s: expected a number from %g to %g, got \"%.40s\"", name,
                            def->info.min, def->info.max, given);
-        memcpy(base + def->offset, &v, sizeof v);
-        return ts_ok(err);
+        return store_f64(job, def, v, err);
     }
     case TS_SET_BOOL: {
         int v;
         if (ts_parse_bool(value, &v) != 0)
             return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: expected true or false, got \"%.40s\"",
                            name, value);
-        memcpy(base + def->offset, &v, sizeof v);
-        return ts_ok(err);
+        return store_int(job, def, v, 2, err);
     }
     case TS_SET_CHOICE: {
         int v = ts_choice_index(def->info.choices, value);
         if (v < 0)
             return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "%s: unknown choice \"%.40s\" (expected %s)",
                            name, value, def->info.choices);
-        memcpy(base + def->offset, &v, sizeof v);
-        return ts_ok(err);
+        return store_int(job, def, v, choice_count(def), err);
     }
     case TS_SET_MODEL: {
         const ts_model *preset = ts_preset_find(value);
@@ -311,6 +348,15 @@ static void mark_modified(ts_model *m, const ts_model *before)
     memcpy(m->name + len, suffix, sizeof suffix);
 }
 
+/* After any successful set: a changed shape renames the model, and seq follows it. */
+static void after_set(trainsize_job *job, const ts_param_def *def, const ts_model *before)
+{
+    if (def->setter != TS_SET_MODEL && def->offset < sizeof(ts_model))
+        mark_modified(&job->model, before);
+    if (def->id == TRAINSIZE_ID_SEQ) job->seq_given = 1;
+    ts_job_fit_seq(job);
+}
+
 int trainsize_job_set(trainsize_job *job, const char *name, const char *value, trainsize_error *err)
 {
     const ts_param_def *def;
@@ -324,11 +370,67 @@ int trainsize_job_set(trainsize_job *job, const char *name, const char *value, t
         return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "unknown parameter \"%.60s\"", name);
     before = job->model;
     rc = set_value(job, def, value, err);
-    if (rc != TRAINSIZE_OK) return rc;
-    if (def->setter != TS_SET_MODEL && def->offset < sizeof(ts_model))
-        mark_modified(&job->model, &before);
-    if (strcmp(def->info.name, "seq") == 0) job->seq_given = 1;
-    ts_job_fit_seq(job);
+    if (rc == TRAINSIZE_OK) after_set(job, def, &before);
+    return rc;
+}
+
+/* The typed setters: the parameter by id, of the kind the setter takes. */
+static int typed_def(const trainsize_job *job, int id, ts_setter want, const char *fn,
+                     const ts_param_def **out, trainsize_error *err)
+{
+    const ts_param_def *def = ts_param_def_by_id(id);
+    if (!job) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "%s: NULL job", fn);
+    if (!def) return ts_fail(err, TRAINSIZE_E_UNKNOWN, "", "%s: no parameter has id %d", fn, id);
+    if (def->setter != want)
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, def->info.name,
+                       "%s: %s is not a parameter of that kind (trainsize_job_set takes any)", fn,
+                       def->info.name);
+    *out = def;
+    return TRAINSIZE_OK;
+}
+
+int trainsize_job_set_u64(trainsize_job *job, trainsize_param_id id, uint64_t value, trainsize_error *err)
+{
+    const ts_param_def *def = NULL;
+    ts_model before;
+    int rc = typed_def(job, (int)id, TS_SET_U64, "trainsize_job_set_u64", &def, err);
+    if (rc) return rc;
+    before = job->model;
+    if ((rc = store_u64(job, def, value, err)) == TRAINSIZE_OK) after_set(job, def, &before);
+    return rc;
+}
+
+int trainsize_job_set_f64(trainsize_job *job, trainsize_param_id id, double value, trainsize_error *err)
+{
+    const ts_param_def *def = NULL;
+    ts_model before;
+    int rc = typed_def(job, (int)id, TS_SET_DOUBLE, "trainsize_job_set_f64", &def, err);
+    if (rc) return rc;
+    before = job->model;
+    if ((rc = store_f64(job, def, value, err)) == TRAINSIZE_OK) after_set(job, def, &before);
+    return rc;
+}
+
+int trainsize_job_set_bool(trainsize_job *job, trainsize_param_id id, int value, trainsize_error *err)
+{
+    const ts_param_def *def = NULL;
+    ts_model before;
+    int rc = typed_def(job, (int)id, TS_SET_BOOL, "trainsize_job_set_bool", &def, err);
+    if (rc) return rc;
+    before = job->model;
+    if ((rc = store_int(job, def, value, 2, err)) == TRAINSIZE_OK) after_set(job, def, &before);
+    return rc;
+}
+
+int trainsize_job_set_choice(trainsize_job *job, trainsize_param_id id, int index, trainsize_error *err)
+{
+    const ts_param_def *def = NULL;
+    ts_model before;
+    int rc = typed_def(job, (int)id, TS_SET_CHOICE, "trainsize_job_set_choice", &def, err);
+    if (rc) return rc;
+    before = job->model;
+    if ((rc = store_int(job, def, index, choice_count(def), err)) == TRAINSIZE_OK)
+        after_set(job, def, &before);
     return rc;
 }
 

@@ -25,9 +25,11 @@ typedef struct ts_param_def {
     trainsize_param_info info;
     ts_setter setter;
     size_t offset;
+    trainsize_param_id id; /* the public typed id */
 } ts_param_def;
 
 const ts_param_def *ts_param_find(const char *name);
+const ts_param_def *ts_param_def_by_id(int id); /* NULL when no parameter has it */
 size_t ts_param_def_count(void);
 const ts_param_def *ts_param_def_at(size_t index);
 

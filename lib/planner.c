@@ -365,16 +365,8 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
 
 /* Set one whole number on the job through the parameter catalogue, so a candidate is held
  * to the same checks as any caller's value. */
-static int apply_u64(trainsize_job *job, const char *name, uint64_t v, trainsize_error *err)
-{
-    char text[32];
-    snprintf(text, sizeof text, "%llu", (unsigned long long)v);
-    return trainsize_job_set(job, name, text, err);
-}
-
 int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, trainsize_error *err)
 {
-    static const char *const recompute[] = {"none", "selective", "full"};
     const trainsize_gpu_info *gpu;
     trainsize_job work;
     int rc;
@@ -385,22 +377,22 @@ int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, 
     if (!gpu && job->gpu == &job->custom_gpu && strcmp(job->custom_name, c->gpu) == 0)
         gpu = &job->custom_gpu; /* the job's own GPU, as planned */
     if (!gpu) return ts_fail(err, TRAINSIZE_E_UNKNOWN, "gpu", "gpu: unknown GPU \"%.40s\"", c->gpu);
-    if (c->recompute < 0 || c->recompute > 2)
-        return ts_fail(err, TRAINSIZE_E_INVALID, "recompute", "recompute: %d is not 0, 1 or 2", c->recompute);
-    /* On a copy, through the same checks as trainsize_job_set; the job changes only when all
-     * of them pass. */
+    /* On a copy, through the typed setters (the checks of trainsize_job_set); the job changes
+     * only when all of them pass. */
     work = *job;
     ts_job_rebind_custom_gpu(&work, job->gpu == &job->custom_gpu);
     work.gpu = gpu == &job->custom_gpu ? &work.custom_gpu : gpu;
     work.gpu_memory = 0;
-    if ((rc = apply_u64(&work, "gpus", c->gpus, err)) ||
-        (rc = apply_u64(&work, "gpus-per-node", c->gpus_per_node, err)) ||
-        (rc = apply_u64(&work, "tp", c->tp, err)) || (rc = apply_u64(&work, "pp", c->pp, err)) ||
-        (rc = apply_u64(&work, "pp-interleave", c->pp_interleave, err)) ||
-        (rc = apply_u64(&work, "ep", c->ep, err)) || (rc = apply_u64(&work, "zero", c->zero, err)) ||
-        (rc = apply_u64(&work, "micro-batch", c->micro_batch, err)) ||
-        (rc = apply_u64(&work, "global-batch", c->global_batch, err)) ||
-        (rc = trainsize_job_set(&work, "recompute", recompute[c->recompute], err)))
+    if ((rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPUS, c->gpus, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPUS_PER_NODE, c->gpus_per_node, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_TP, c->tp, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_PP, c->pp, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_PP_INTERLEAVE, c->pp_interleave, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_EP, c->ep, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_ZERO, c->zero, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_MICRO_BATCH, c->micro_batch, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GLOBAL_BATCH, c->global_batch, err)) ||
+        (rc = trainsize_job_set_choice(&work, TRAINSIZE_ID_RECOMPUTE, c->recompute, err)))
         return rc;
     *job = work;
     ts_job_rebind_custom_gpu(job, work.gpu == &work.custom_gpu);

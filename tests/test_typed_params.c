@@ -1,0 +1,222 @@
+/* Typed parameter ids and setters: every id names its parameter (the ids are ABI, so this
+ * table is their record: a renamed or renumbered id fails here), and a value set by id is
+ * validated and applied exactly as the same value given as text. */
+#include "ts_test.h"
+
+static const struct { trainsize_param_id id; const char *name; } IDS[] = {
+    {TRAINSIZE_ID_MODEL, "model"},
+    {TRAINSIZE_ID_LAYERS, "layers"},
+    {TRAINSIZE_ID_HIDDEN, "hidden"},
+    {TRAINSIZE_ID_HEADS, "heads"},
+    {TRAINSIZE_ID_KV_HEADS, "kv-heads"},
+    {TRAINSIZE_ID_HEAD_DIM, "head-dim"},
+    {TRAINSIZE_ID_FFN, "ffn"},
+    {TRAINSIZE_ID_VOCAB, "vocab"},
+    {TRAINSIZE_ID_POSITIONS, "positions"},
+    {TRAINSIZE_ID_TIE_EMBEDDINGS, "tie-embeddings"},
+    {TRAINSIZE_ID_GATED_MLP, "gated-mlp"},
+    {TRAINSIZE_ID_NORM, "norm"},
+    {TRAINSIZE_ID_BIAS, "bias"},
+    {TRAINSIZE_ID_EXPERTS, "experts"},
+    {TRAINSIZE_ID_EXPERTS_PER_TOKEN, "experts-per-token"},
+    {TRAINSIZE_ID_SHARED_EXPERTS, "shared-experts"},
+    {TRAINSIZE_ID_SHARED_EXPERT_FFN, "shared-expert-ffn"},
+    {TRAINSIZE_ID_FUSED_QKV, "fused-qkv"},
+    {TRAINSIZE_ID_FUSED_GATE_UP, "fused-gate-up"},
+    {TRAINSIZE_ID_RESIDUAL_DROPOUT, "residual-dropout"},
+    {TRAINSIZE_ID_SEQ, "seq"},
+    {TRAINSIZE_ID_MICRO_BATCH, "micro-batch"},
+    {TRAINSIZE_ID_GLOBAL_BATCH, "global-batch"},
+    {TRAINSIZE_ID_TOKENS, "tokens"},
+    {TRAINSIZE_ID_PRECISION, "precision"},
+    {TRAINSIZE_ID_OPTIMIZER, "optimizer"},
+    {TRAINSIZE_ID_FRAMEWORK, "framework"},
+    {TRAINSIZE_ID_GRAD_PRECISION, "grad-precision"},
+    {TRAINSIZE_ID_LOSS_UPCAST, "loss-upcast"},
+    {TRAINSIZE_ID_AUTOCAST_OPS, "autocast-ops"},
+    {TRAINSIZE_ID_DROPOUT_MASK_BYTES, "dropout-mask-bytes"},
+    {TRAINSIZE_ID_MEAN_KEEPS_INPUT, "mean-keeps-input"},
+    {TRAINSIZE_ID_GPU, "gpu"},
+    {TRAINSIZE_ID_GPU_MEMORY, "gpu-memory"},
+    {TRAINSIZE_ID_GPUS, "gpus"},
+    {TRAINSIZE_ID_GPUS_PER_NODE, "gpus-per-node"},
+    {TRAINSIZE_ID_TP, "tp"},
+    {TRAINSIZE_ID_PP, "pp"},
+    {TRAINSIZE_ID_PP_INTERLEAVE, "pp-interleave"},
+    {TRAINSIZE_ID_PP_FIRST_LAYERS, "pp-first-layers"},
+    {TRAINSIZE_ID_PP_LAST_LAYERS, "pp-last-layers"},
+    {TRAINSIZE_ID_SP, "sp"},
+    {TRAINSIZE_ID_CP, "cp"},
+    {TRAINSIZE_ID_EP, "ep"},
+    {TRAINSIZE_ID_ZERO, "zero"},
+    {TRAINSIZE_ID_RECOMPUTE, "recompute"},
+    {TRAINSIZE_ID_ATTENTION, "attention"},
+    {TRAINSIZE_ID_DROPOUT, "dropout"},
+    {TRAINSIZE_ID_OFFLOAD, "offload"},
+    {TRAINSIZE_ID_LORA_RANK, "lora-rank"},
+    {TRAINSIZE_ID_LORA_TARGETS, "lora-targets"},
+    {TRAINSIZE_ID_QUANTIZE_BASE, "quantize-base"},
+    {TRAINSIZE_ID_QUANTIZE_KEEPS_INPUT, "quantize-keeps-input"},
+    {TRAINSIZE_ID_KBIT_UPCAST, "kbit-upcast"},
+    {TRAINSIZE_ID_QUANT_STATE_REPLICATED, "quant-state-replicated"},
+    {TRAINSIZE_ID_EMBEDDING_STATE_FP32, "embedding-state-fp32"},
+    {TRAINSIZE_ID_BASE_DTYPE, "base-dtype"},
+    {TRAINSIZE_ID_GRAD_SYNC, "grad-sync"},
+    {TRAINSIZE_ID_FSDP_LORA_WRAP, "fsdp-lora-wrap"},
+    {TRAINSIZE_ID_LOADING, "loading"},
+    {TRAINSIZE_ID_LOAD_DTYPE, "load-dtype"},
+    {TRAINSIZE_ID_QUANTIZE_SCRATCH, "quantize-scratch"},
+    {TRAINSIZE_ID_CUDA_CONTEXT, "cuda-context"},
+    {TRAINSIZE_ID_COMM_BUFFER, "comm-buffer"},
+    {TRAINSIZE_ID_ALLOCATOR_SLACK, "allocator-slack"},
+    {TRAINSIZE_ID_SHARDED_SLACK, "sharded-slack"},
+    {TRAINSIZE_ID_ZERO3_GATHER_LAYERS, "zero3-gather-layers"},
+    {TRAINSIZE_ID_HFU, "hfu"},
+    {TRAINSIZE_ID_DATA_LOADER_WORKERS, "data-loader-workers"},
+    {TRAINSIZE_ID_SHARDED_LOADING, "sharded-loading"},
+    {TRAINSIZE_ID_HOST_MEMORY_BANDWIDTH, "host-memory-bandwidth"},
+    {TRAINSIZE_ID_HOST_RAM, "host-ram"},
+    {TRAINSIZE_ID_CPU_CORES, "cpu-cores"},
+    {TRAINSIZE_ID_NICS_PER_NODE, "nics-per-node"},
+    {TRAINSIZE_ID_NETWORK, "network"},
+    {TRAINSIZE_ID_STORAGE, "storage"},
+    {TRAINSIZE_ID_CHECKPOINT_SECONDS, "checkpoint-seconds"},
+    {TRAINSIZE_ID_COMM_SHARE, "comm-share"},
+    {TRAINSIZE_ID_COLLECTIVE_LATENCY, "collective-latency"},
+    {TRAINSIZE_ID_MOE_MAX_NODES, "moe-max-nodes"},
+    {TRAINSIZE_ID_EP_OVERLAP, "ep-overlap"},
+    {TRAINSIZE_ID_HEADROOM, "headroom"},
+    {TRAINSIZE_ID_SERVER_POWER_FACTOR, "server-power-factor"},
+    {TRAINSIZE_ID_PUE, "pue"},
+    {TRAINSIZE_ID_CARBON_INTENSITY, "carbon-intensity"},
+    {TRAINSIZE_ID_GPU_HOUR_USD, "gpu-hour-usd"},
+    {TRAINSIZE_ID_GPU_PRICE_USD, "gpu-price-usd"},
+    {TRAINSIZE_ID_GPU_PRICES, "gpu-prices"},
+    {TRAINSIZE_ID_SERVER_SHARE, "server-share"},
+    {TRAINSIZE_ID_NETWORK_USD_PER_GPU, "network-usd-per-gpu"},
+    {TRAINSIZE_ID_AMORTIZATION_YEARS, "amortization-years"},
+    {TRAINSIZE_ID_SUPPORT_SHARE, "support-share"},
+    {TRAINSIZE_ID_POWER_USD_PER_KWH, "power-usd-per-kwh"},
+    {TRAINSIZE_ID_PLAN_GPUS, "plan-gpus"},
+    {TRAINSIZE_ID_MAX_GPUS, "max-gpus"},
+    {TRAINSIZE_ID_DEADLINE_DAYS, "deadline-days"},
+    {TRAINSIZE_ID_BUDGET, "budget"},
+    {TRAINSIZE_ID_OBJECTIVE, "objective"},
+    {TRAINSIZE_ID_PLAN_RANKING, "plan-ranking"},
+    {TRAINSIZE_ID_PLAN_GPU_COUNT, "plan-gpu-count"},
+    {TRAINSIZE_ID_RACK_POWER_WATTS, "rack-power-watts"},
+    {TRAINSIZE_ID_HOST_RAM_FACTOR, "host-ram-factor"},
+    {TRAINSIZE_ID_CHECKPOINTS_KEPT, "checkpoints-kept"},
+};
+
+static void test_every_id_names_its_parameter(void **state)
+{
+    size_t i;
+    (void)state;
+    assert_int_equal(sizeof IDS / sizeof IDS[0], TRAINSIZE_ID_COUNT);
+    assert_int_equal(trainsize_param_count(), TRAINSIZE_ID_COUNT);
+    for (i = 0; i < sizeof IDS / sizeof IDS[0]; i++) {
+        const trainsize_param_info *p = trainsize_param_by_id(IDS[i].id);
+        assert_non_null(p);
+        assert_string_equal(p->name, IDS[i].name);
+        assert_int_equal(trainsize_param_find(IDS[i].name), IDS[i].id);
+    }
+    assert_int_equal(trainsize_param_find("no-such-parameter"), -1);
+    assert_int_equal(trainsize_param_find(NULL), -1);
+    assert_null(trainsize_param_by_id(-1));
+    assert_null(trainsize_param_by_id(TRAINSIZE_ID_COUNT));
+}
+
+/* The job after `text` settings and after the same settings by id estimate alike. */
+static void test_typed_equals_text(void **state)
+{
+    trainsize_job *text = ts_test_job(PAIRS("model", "llama-2-7b", "micro-batch", "4", "seq", "4096",
+                                            "hfu", "0.45", "sp", "true", "tp", "2", "gpus", "8",
+                                            "recompute", "selective", "gpu-memory", "42949672960"));
+    trainsize_job *typed = ts_test_job(PAIRS("model", "llama-2-7b"));
+    trainsize_result a, b;
+    trainsize_error err;
+    char x[64], y[64];
+    size_t i;
+    (void)state;
+    assert_int_equal(trainsize_job_set_u64(typed, TRAINSIZE_ID_MICRO_BATCH, 4, &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_job_set_u64(typed, TRAINSIZE_ID_SEQ, 4096, &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_job_set_f64(typed, TRAINSIZE_ID_HFU, 0.45, &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_job_set_bool(typed, TRAINSIZE_ID_SP, 1, &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_job_set_u64(typed, TRAINSIZE_ID_TP, 2, &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_job_set_u64(typed, TRAINSIZE_ID_GPUS, 8, &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_job_set_choice(typed, TRAINSIZE_ID_RECOMPUTE, TRAINSIZE_RECOMPUTE_SELECTIVE,
+                                              &err),
+                     TRAINSIZE_OK);
+    assert_int_equal(trainsize_job_set_u64(typed, TRAINSIZE_ID_GPU_MEMORY, 40ull << 30, &err), TRAINSIZE_OK);
+    for (i = 0; i < trainsize_param_count(); i++) {
+        const char *name = trainsize_param_at(i)->name;
+        trainsize_job_get(text, name, x, sizeof x, NULL);
+        trainsize_job_get(typed, name, y, sizeof y, NULL);
+        assert_string_equal(x, y);
+    }
+    assert_int_equal(trainsize_estimate(text, &a, sizeof a, &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_estimate(typed, &b, sizeof b, &err), TRAINSIZE_OK);
+    assert_int_equal(a.memory.peak_total, b.memory.peak_total);
+    assert_true(a.time.seconds == b.time.seconds);
+    trainsize_job_free(text);
+    trainsize_job_free(typed);
+}
+
+static void test_typed_errors(void **state)
+{
+    trainsize_job *job = ts_test_job(PAIRS("model", "gpt2"));
+    trainsize_error err;
+    char before[64], after[64];
+    (void)state;
+    trainsize_job_get(job, "micro-batch", before, sizeof before, NULL);
+    /* Out of range, with the parameter named; the job unchanged. */
+    assert_int_equal(trainsize_job_set_u64(job, TRAINSIZE_ID_MICRO_BATCH, 0, &err), TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "micro-batch");
+    trainsize_job_get(job, "micro-batch", after, sizeof after, NULL);
+    assert_string_equal(before, after);
+    assert_int_equal(trainsize_job_set_f64(job, TRAINSIZE_ID_HFU, NAN, &err), TRAINSIZE_E_INVALID);
+    assert_int_equal(trainsize_job_set_f64(job, TRAINSIZE_ID_HFU, INFINITY, &err), TRAINSIZE_E_INVALID);
+    assert_int_equal(trainsize_job_set_f64(job, TRAINSIZE_ID_HFU, 1.5, &err), TRAINSIZE_E_INVALID);
+    assert_int_equal(trainsize_job_set_bool(job, TRAINSIZE_ID_SP, 2, &err), TRAINSIZE_E_INVALID);
+    assert_int_equal(trainsize_job_set_choice(job, TRAINSIZE_ID_RECOMPUTE, 3, &err), TRAINSIZE_E_INVALID);
+    assert_int_equal(trainsize_job_set_choice(job, TRAINSIZE_ID_RECOMPUTE, -1, &err), TRAINSIZE_E_INVALID);
+    /* The wrong kind, an unknown id, no job. */
+    assert_int_equal(trainsize_job_set_f64(job, TRAINSIZE_ID_MICRO_BATCH, 2.0, &err), TRAINSIZE_E_ARGUMENT);
+    assert_string_equal(err.field, "micro-batch");
+    assert_int_equal(trainsize_job_set_u64(job, TRAINSIZE_ID_MODEL, 1, &err), TRAINSIZE_E_ARGUMENT);
+    assert_int_equal(trainsize_job_set_u64(job, (trainsize_param_id)-1, 1, &err), TRAINSIZE_E_UNKNOWN);
+    assert_int_equal(trainsize_job_set_u64(job, TRAINSIZE_ID_COUNT, 1, &err), TRAINSIZE_E_UNKNOWN);
+    assert_int_equal(trainsize_job_set_u64(NULL, TRAINSIZE_ID_TP, 1, &err), TRAINSIZE_E_ARGUMENT);
+    assert_int_equal(trainsize_job_set_u64(job, TRAINSIZE_ID_TP, 1, NULL), TRAINSIZE_OK);
+    trainsize_job_free(job);
+}
+
+/* What follows a set by name follows a set by id: a changed shape renames the model, and a
+ * sequence set by id is the caller's (a later model does not shorten it). */
+static void test_typed_side_effects(void **state)
+{
+    trainsize_job *job = ts_test_job(PAIRS("model", "llama-2-7b"));
+    trainsize_result r;
+    char text[64];
+    (void)state;
+    assert_int_equal(trainsize_job_set_u64(job, TRAINSIZE_ID_LAYERS, 16, NULL), TRAINSIZE_OK);
+    assert_int_equal(trainsize_estimate(job, &r, sizeof r, NULL), TRAINSIZE_OK);
+    assert_non_null(strstr(r.model.name, "(modified)"));
+    assert_int_equal(trainsize_job_set_u64(job, TRAINSIZE_ID_SEQ, 512, NULL), TRAINSIZE_OK);
+    assert_int_equal(trainsize_job_set(job, "model", "gpt2", NULL), TRAINSIZE_OK);
+    trainsize_job_get(job, "seq", text, sizeof text, NULL);
+    assert_string_equal(text, "512");
+    trainsize_job_free(job);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_id_names_its_parameter),
+        cmocka_unit_test(test_typed_equals_text),
+        cmocka_unit_test(test_typed_errors),
+        cmocka_unit_test(test_typed_side_effects),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
