@@ -420,6 +420,18 @@ TRAINSIZE_API int trainsize_param_find(const char *name);
 TRAINSIZE_API const trainsize_param_info *trainsize_param_by_id(int id);
 
 /**
+ * @brief Whether the planner takes a parameter from the caller.
+ *
+ * trainsize_plan() chooses the GPU count and the layout itself and ignores the job's
+ * values of those parameters; a front end (the command's `plan`, the bindings' `plan`)
+ * refuses them with this reason rather than ignore them silently.
+ * @param id A ::trainsize_param_id value.
+ * @return NULL when the planner takes the parameter as given; else the reason it does not
+ *         (static, library-owned text).
+ */
+TRAINSIZE_API const char *trainsize_param_plan_refusal(int id);
+
+/**
  * @brief Set an integer parameter (kind ::TRAINSIZE_PARAM_INT) by id, without text.
  *
  * Validated as trainsize_job_set() validates the same value given as text (its range; the

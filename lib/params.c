@@ -385,5 +385,25 @@ const trainsize_param_info *trainsize_param_by_id(int id)
     return def ? &def->info : NULL;
 }
 
+/* The planner's policy: what it chooses itself, and so refuses from the caller. */
+const char *trainsize_param_plan_refusal(int id)
+{
+    switch (id) {
+    case TRAINSIZE_ID_GPUS:
+    case TRAINSIZE_ID_TP:
+    case TRAINSIZE_ID_PP:
+    case TRAINSIZE_ID_PP_INTERLEAVE:
+    case TRAINSIZE_ID_EP:
+    case TRAINSIZE_ID_ZERO:
+    case TRAINSIZE_ID_MICRO_BATCH:
+    case TRAINSIZE_ID_RECOMPUTE:
+        return "the planner chooses the GPU count and the layout";
+    case TRAINSIZE_ID_GPU_MEMORY:
+        return "the planner searches catalogue GPUs (plan-gpus) or a GPU of your own description";
+    default:
+        return NULL;
+    }
+}
+
 size_t ts_param_def_count(void) { return PARAM_COUNT; }
 const ts_param_def *ts_param_def_at(size_t index) { return index < PARAM_COUNT ? &PARAMS[index] : NULL; }

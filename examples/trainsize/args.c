@@ -34,20 +34,11 @@ static int name_is(const char *name, size_t len, const char *want)
     return strlen(want) == len && memcmp(name, want, len) == 0;
 }
 
-/* The options that fix what the planner searches over: refused by `plan`. */
-static const char *const plan_refused[] = {
-    "gpus", "tp", "pp", "pp-interleave", "ep", "zero", "micro-batch", "recompute",
-};
-
-static int plan_refuses(const char *name, size_t len)
+/* Why `plan` refuses an option (the library's planner policy), or NULL. */
+static const char *plan_refusal(const char *name, size_t len)
 {
-    size_t i;
-
-    for (i = 0; i < sizeof plan_refused / sizeof plan_refused[0]; i++) {
-        if (name_is(name, len, plan_refused[i]))
-            return 1;
-    }
-    return 0;
+    const trainsize_param_info *p = cli_find_param(name, len);
+    return p ? trainsize_param_plan_refusal(trainsize_param_find(p->name)) : NULL;
 }
 
 void cli_options_free(cli_options *opts)
@@ -108,12 +99,9 @@ static int parse(int argc, char **argv, int plan, cli_options *out)
             out->json = 1;
             continue;
         }
-        if (plan && (plan_refuses(name, len) || name_is(name, len, "gpu-memory"))) {
+        if (plan && plan_refusal(name, len)) {
             cli_error("option --%.*s is not an option of plan: %s (see trainsize plan --help)",
-                      (int)len, name,
-                      plan_refuses(name, len)
-                          ? "the planner chooses the GPU count and the layout"
-                          : "the planner searches the catalogue GPUs (--gpu NAME[,NAME...])");
+                      (int)len, name, plan_refusal(name, len));
             goto usage;
         }
         /* The options that are not job parameters, then the catalogue's. */

@@ -196,6 +196,22 @@ static void estimate_help(cli_out *o)
     }
 }
 
+/* "Refused: --gpus, --tp, ...": the library's planner policy, so the list cannot drift. */
+static void refused_options(cli_out *o)
+{
+    char text[1024] = "Refused (the planner sets the GPU and the layout itself):";
+    size_t i, len = strlen(text), n = trainsize_param_count();
+    for (i = 0; i < n; i++) {
+        const trainsize_param_info *p = trainsize_param_at(i);
+        if (p && trainsize_param_plan_refusal(trainsize_param_find(p->name)) &&
+            len + strlen(p->name) + 4 < sizeof text)
+            len += (size_t)snprintf(text + len, sizeof text - len, " --%s,", p->name);
+    }
+    if (text[len - 1] == ',') text[len - 1] = '.';
+    cli_out_wrapped(o, text, 0);
+    cli_out_putc(o, '\n');
+}
+
 static void plan_help(cli_out *o)
 {
     cli_out_puts(o,
@@ -209,9 +225,9 @@ static void plan_help(cli_out *o)
                  "\n"
                  "Options: the model and job options of estimate (--model, --hf-config, the\n"
                  "shape options, --seq, --precision, --optimizer, --lora-rank, prices, ...; see\n"
-                 "trainsize estimate --help), without a layout: --gpus, --tp, --pp,\n"
-                 "--pp-interleave, --ep, --zero, --micro-batch, --recompute and --gpu-memory are\n"
-                 "refused.\n"
+                 "trainsize estimate --help), without a layout.\n");
+    refused_options(o);
+    cli_out_puts(o,
                  "  --tokens N              training tokens (required; 1.5T, 300B)\n"
                  "  --gpu NAME[,NAME...]    choose from these catalogue GPUs only (default: all)\n"
                  "  --gpu-file FILE         plan for a GPU of your own description instead\n"

@@ -246,6 +246,10 @@ def test_parameters_catalogue():
     assert params["micro_batch"].name == "micro-batch" and params["micro_batch"].kind == "int"
     assert "bf16-mixed" in params["precision"].choices
     assert params["deadline_days"].kind == "float"
+    # The planner's policy comes from the library: what plan() refuses, and why.
+    assert "layout" in params["tp"].plan_refusal and params["seq"].plan_refusal is None
+    with pytest.raises(trainsize.TrainsizeError, match="tp: not a keyword of plan"):
+        trainsize.plan(model="gpt2", tokens=10**9, tp=2)
 
 
 def test_warnings_are_names():

@@ -57,19 +57,6 @@ _LIB = _lib.get()
 _MODEL = "model"
 _HF_CONFIG = "hf-config"
 _GPU_FILE = "gpu-file"
-# What plan() refuses, as `trainsize plan` does: the planner chooses the GPU count and the
-# layout, and searches the catalogue GPUs only.
-_PLAN_REFUSED = {
-    "gpus": "the planner chooses the GPU count and the layout",
-    "tp": "the planner chooses the GPU count and the layout",
-    "pp": "the planner chooses the GPU count and the layout",
-    "pp-interleave": "the planner chooses the GPU count and the layout",
-    "ep": "the planner chooses the GPU count and the layout",
-    "zero": "the planner chooses the GPU count and the layout",
-    "micro-batch": "the planner chooses the GPU count and the layout",
-    "recompute": "the planner chooses the GPU count and the layout",
-    "gpu-memory": "the planner searches the catalogue GPUs (gpu=[NAME, ...])",
-}
 
 
 def version() -> str:
@@ -177,12 +164,14 @@ def _job(kwargs: Dict[str, Any], for_plan: bool) -> Iterator[int]:
     if not for_plan and _GPU_FILE in given and "gpu" in given:
         raise _fail(Status.E_INVALID, _GPU_FILE, given[_GPU_FILE],
                     "gpu and gpu_file exclude each other: give one GPU")
-    if for_plan:
-        for key, option, _ in items:
-            if option in _PLAN_REFUSED:
-                raise _fail(Status.E_INVALID, option, key,
-                            "not a keyword of plan(): " + _PLAN_REFUSED[option])
     lib = _LIB
+    if for_plan:
+        # The library's planner policy, as `trainsize plan` applies it.
+        refused = {p["name"]: p["plan_refusal"] for p in lib.params if p["plan_refusal"]}
+        for key, option, _ in items:
+            if option in refused:
+                raise _fail(Status.E_INVALID, option, key,
+                            "not a keyword of plan(): " + refused[option])
     job = lib.new_job()
     try:
         for key, option, value in items:

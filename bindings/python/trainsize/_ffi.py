@@ -34,6 +34,8 @@ FUNCTIONS = [
     # Catalogues
     ("trainsize_param_count", [], c_size_t),
     ("trainsize_param_at", [c_size_t], POINTER(S.ParamInfo)),
+    ("trainsize_param_find", [c_char_p], c_int),
+    ("trainsize_param_plan_refusal", [c_int], c_char_p),
     ("trainsize_model_count", [], c_size_t),
     ("trainsize_model_at", [c_size_t], POINTER(S.ModelInfo)),
     ("trainsize_warning_name", [c_uint64], c_char_p),

@@ -208,8 +208,10 @@ class Lib:
             if not p or not p.contents.name:
                 continue
             p = p.contents
+            refusal = self.fn.param_plan_refusal(self.fn.param_find(p.name))
             params.append({
                 "name": decode(p.name),
+                "plan_refusal": decode(refusal) if refusal else None,
                 "kind": PARAM_KIND_NAMES.get(p.kind, str(p.kind)),
                 "choices": tuple(decode(p.choices).split("|")) if p.choices else (),
                 "min": p.min,

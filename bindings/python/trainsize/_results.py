@@ -272,6 +272,7 @@ class Parameter:
         default: the default as text (``""`` when it depends on other settings).
         unit: e.g. ``"bytes"``, ``"tokens"``; ``""`` when none.
         doc: one-line description.
+        plan_refusal: why :func:`plan` refuses the keyword (the planner sets it), or None.
     """
 
     name: str
@@ -283,6 +284,7 @@ class Parameter:
     default: str
     unit: str
     doc: str
+    plan_refusal: Optional[str] = None
 
 
 @dataclass(frozen=True)
