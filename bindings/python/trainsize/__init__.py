@@ -224,10 +224,9 @@ def estimate(**kwargs: Any) -> Estimate:
     """
     with _job(kwargs, for_plan=False) as job:
         buf = _LIB.estimate_buffer(job)
-        values = _LIB.read_result(buf)
-        fits = any(f.path == "memory.fits" and v for f, v in values)
-        advice = [] if fits else _LIB.advise(job, ADVICE_MAX)
-    return Estimate._from_fields(_LIB.version, values, advice)
+        values = _LIB.read_values(buf)
+        advice = [] if values[_LIB.fits_index] else _LIB.advise(job, ADVICE_MAX)
+    return Estimate._from_fields(_LIB.version, _LIB.fields, values, advice)
 
 
 def _recompute_name(index: int) -> str:

@@ -19,7 +19,9 @@ import ctypes
 import ctypes.util
 import glob
 import math
+import operator
 import os
+import struct
 import threading
 
 from . import _ffi
@@ -155,6 +157,7 @@ class Lib:
         self.params = self._read_params()
         self.warning_bits = self._read_warnings()
         self._check_result_layout()
+        self._build_reader()
 
     # ---- static tables ----
 
@@ -335,9 +338,56 @@ class Lib:
             return self.flag_names(int(v.u64))
         return None  # a type newer than this binding (the JSON writer prints null)
 
-    def read_result(self, buf):
-        """[(FieldDesc, value)] for every field, in table order."""
-        return [(f, self.field_value(buf, f)) for f in self.fields]
+    def _build_reader(self):
+        """One struct.unpack_from over the (import-time checked) mirror of trainsize_result
+        reads every mirrored field at once; the rest (choices, and fields newer than this
+        binding) go through trainsize_result_field_get one by one."""
+        codes = {ctypes.c_uint64: "Q", ctypes.c_double: "d", ctypes.c_int: "i"}
+        spans, slow = [], []
+        for i, f in enumerate(self.fields):
+            offset, kind = S.member_offset(f.path), S.member_type(f.path)
+            code = codes.get(kind)
+            if code is None and kind is not None and issubclass(kind, ctypes.Array) \
+                    and kind._type_ is ctypes.c_char:
+                code = "%ds" % kind._length_
+            if code is None or f.type == FIELD_CHOICE:
+                slow.append(i)
+            else:
+                spans.append((offset, code, i))
+        spans.sort()
+        fmt, pos, order, convert = "=", 0, [], []
+        for offset, code, i in spans:
+            if offset < pos:
+                slow.append(i)  # overlapping members: never in a sound mirror
+                continue
+            fmt += ("%dx" % (offset - pos) if offset > pos else "") + code
+            pos = offset + struct.calcsize("=" + code)
+            order.append(i)
+            kind = self.fields[i].type
+            if kind == FIELD_BOOL:
+                convert.append((i, bool))
+            elif kind == FIELD_STRING:
+                convert.append((i, lambda b: decode(b.split(b"\0", 1)[0])))
+            elif kind == FIELD_FLAGS:
+                convert.append((i, self.flag_names))
+        self._unpack = struct.Struct(fmt).unpack_from
+        # Field i's value is at position where[i] of the unpacked tuple (slow fields: any,
+        # overwritten); one itemgetter puts the tuple in table order at C speed.
+        where = [0] * len(self.fields)
+        for position, i in enumerate(order):
+            where[i] = position
+        self._in_table_order = operator.itemgetter(*where)
+        self._convert, self._slow = convert, slow
+        self.fits_index = next(i for i, f in enumerate(self.fields) if f.path == "memory.fits")
+
+    def read_values(self, buf):
+        """Every field's value, in table order."""
+        values = list(self._in_table_order(self._unpack(buf)))
+        for i, conv in self._convert:
+            values[i] = conv(values[i])
+        for i in self._slow:
+            values[i] = self.field_value(buf, self.fields[i])
+        return values
 
     # ---- plan ----
 

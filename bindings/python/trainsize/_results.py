@@ -17,11 +17,12 @@ from typing import Any, Dict, Iterator, List, Optional
 
 def _plain(value: Any) -> Any:
     """A value as the command's JSON has it: dicts and lists, non-finite floats as None."""
-    if isinstance(value, Section):
+    kind = type(value)  # exact types: isinstance on the Mapping ABC is slow
+    if kind is float:
+        return value if math.isfinite(value) else None
+    if kind is Section:
         return value.to_dict()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, list):
+    if kind is list:
         return [_plain(v) for v in value]
     return value
 
@@ -78,9 +79,28 @@ class Section(Mapping):
         return {k: _plain(v) for k, v in self._items.items()}
 
 
-def _nest(path: str, items: Dict[str, Any]) -> Section:
-    return Section(path, {k: _nest(path + "." + k if path else k, v) if isinstance(v, dict)
-                          else v for k, v in items.items()})
+# The tree of a field table, built once per table: {key: field index, or a nested tree}.
+_TEMPLATES: Dict[int, tuple] = {}
+
+
+def _template(fields) -> Dict[str, Any]:
+    cached = _TEMPLATES.get(id(fields))
+    if cached is not None and cached[0] is fields:
+        return cached[1]
+    root: Dict[str, Any] = {}
+    for i, f in enumerate(fields):
+        node = root
+        for key in f.keys[:-1]:
+            node = node.setdefault(key, {})
+        node[f.keys[-1]] = i
+    _TEMPLATES[id(fields)] = (fields, root)
+    return root
+
+
+def _build(path: str, template: Dict[str, Any], values) -> Section:
+    return Section(path, {k: values[v] if type(v) is int
+                          else _build(path + "." + k if path else k, v, values)
+                          for k, v in template.items()})
 
 
 @dataclass(frozen=True)
@@ -121,14 +141,11 @@ class Estimate:
     _tree: Dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def _from_fields(cls, version: str, values, advice=()) -> "Estimate":
-        root: Dict[str, Any] = {}
-        for f, value in values:
-            node = root
-            for key in f.keys[:-1]:
-                node = node.setdefault(key, {})
-            node[f.keys[-1]] = value
-        tree = dict(_nest("", root)._items)
+    def _from_fields(cls, version: str, fields, values, advice=()) -> "Estimate":
+        """From the library's field table and one estimate's values, in table order."""
+        template = _template(fields)
+        tree = {k: values[v] if type(v) is int else _build(k, v, values)
+                for k, v in template.items()}
         known = {k: tree[k] for k in ("model", "memory", "system", "time", "layout", "warnings")
                  if k in tree}
         return cls(trainsize_version=version, _tree=tree, advice=list(advice), **known)

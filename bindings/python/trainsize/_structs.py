@@ -312,6 +312,17 @@ def member_offset(path):
     return offset
 
 
+def member_type(path):
+    """The ctypes type of the mirrored member for a field path, or None when not mirrored."""
+    attrs = RESULT_PATHS.get(path)
+    if attrs is None:
+        return None
+    struct = Result
+    for attr in attrs:
+        struct = dict(struct._fields_)[attr]
+    return struct
+
+
 def member_value(result, path):
     """The mirrored member's value for a field path (bytes for char arrays)."""
     value = result
