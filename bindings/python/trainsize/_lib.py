@@ -166,17 +166,17 @@ class Lib:
         self.result_size = ctypes.sizeof(S.Result)
         if size_fn is None:
             return  # an ABI-1 library before trainsize_struct_size(): rely on the cross-check
-        for which, struct in ((S.STRUCT_ERROR, S.Error), (S.STRUCT_RESULT, S.Result),
+        for which, mirror in ((S.STRUCT_ERROR, S.Error), (S.STRUCT_RESULT, S.Result),
                               (S.STRUCT_PLAN_CANDIDATE, S.PlanCandidate),
                               (S.STRUCT_PLAN_STATS, S.PlanStats),
                               (S.STRUCT_FIELD_VALUE, S.FieldValue)) + (
                                   ((S.STRUCT_ADVICE, S.Advice),) if self.fn.advise else ()):
             theirs = size_fn(which)
-            if theirs != ctypes.sizeof(struct):
+            if theirs != ctypes.sizeof(mirror):
                 raise LibraryError(
                     "libtrainsize at %s: struct %s is %d bytes there, %d bytes in this binding "
                     "(same ABI version %d): the library and this binding do not match"
-                    % (self.path, struct.__name__, theirs, ctypes.sizeof(struct), self.abi))
+                    % (self.path, mirror.__name__, theirs, ctypes.sizeof(mirror), self.abi))
 
     def _read_fields(self):
         fields = []
