@@ -374,64 +374,46 @@ int trainsize_job_set(trainsize_job *job, const char *name, const char *value, t
     return rc;
 }
 
-/* The typed setters: the parameter by id, of the kind the setter takes. */
-static int typed_def(const trainsize_job *job, int id, ts_setter want, const char *fn,
-                     const ts_param_def **out, trainsize_error *err)
+/* The typed setters: the parameter by id, of the kind the setter takes, stored through
+ * the same checks as its text. */
+static int set_typed(trainsize_job *job, int id, ts_setter want, const char *fn, uint64_t u,
+                     double d, int i, trainsize_error *err)
 {
     const ts_param_def *def = ts_param_def_by_id(id);
+    ts_model before;
+    int rc;
     if (!job) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "%s: NULL job", fn);
     if (!def) return ts_fail(err, TRAINSIZE_E_UNKNOWN, "", "%s: no parameter has id %d", fn, id);
     if (def->setter != want)
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, def->info.name,
                        "%s: %s is not a parameter of that kind (trainsize_job_set takes any)", fn,
                        def->info.name);
-    *out = def;
-    return TRAINSIZE_OK;
+    before = job->model;
+    if (want == TS_SET_U64) rc = store_u64(job, def, u, err);
+    else if (want == TS_SET_DOUBLE) rc = store_f64(job, def, d, err);
+    else rc = store_int(job, def, i, want == TS_SET_BOOL ? 2 : choice_count(def), err);
+    if (rc == TRAINSIZE_OK) after_set(job, def, &before);
+    return rc;
 }
 
 int trainsize_job_set_u64(trainsize_job *job, trainsize_param_id id, uint64_t value, trainsize_error *err)
 {
-    const ts_param_def *def = NULL;
-    ts_model before;
-    int rc = typed_def(job, (int)id, TS_SET_U64, "trainsize_job_set_u64", &def, err);
-    if (rc) return rc;
-    before = job->model;
-    if ((rc = store_u64(job, def, value, err)) == TRAINSIZE_OK) after_set(job, def, &before);
-    return rc;
+    return set_typed(job, (int)id, TS_SET_U64, "trainsize_job_set_u64", value, 0.0, 0, err);
 }
 
 int trainsize_job_set_f64(trainsize_job *job, trainsize_param_id id, double value, trainsize_error *err)
 {
-    const ts_param_def *def = NULL;
-    ts_model before;
-    int rc = typed_def(job, (int)id, TS_SET_DOUBLE, "trainsize_job_set_f64", &def, err);
-    if (rc) return rc;
-    before = job->model;
-    if ((rc = store_f64(job, def, value, err)) == TRAINSIZE_OK) after_set(job, def, &before);
-    return rc;
+    return set_typed(job, (int)id, TS_SET_DOUBLE, "trainsize_job_set_f64", 0, value, 0, err);
 }
 
 int trainsize_job_set_bool(trainsize_job *job, trainsize_param_id id, int value, trainsize_error *err)
 {
-    const ts_param_def *def = NULL;
-    ts_model before;
-    int rc = typed_def(job, (int)id, TS_SET_BOOL, "trainsize_job_set_bool", &def, err);
-    if (rc) return rc;
-    before = job->model;
-    if ((rc = store_int(job, def, value, 2, err)) == TRAINSIZE_OK) after_set(job, def, &before);
-    return rc;
+    return set_typed(job, (int)id, TS_SET_BOOL, "trainsize_job_set_bool", 0, 0.0, value, err);
 }
 
 int trainsize_job_set_choice(trainsize_job *job, trainsize_param_id id, int index, trainsize_error *err)
 {
-    const ts_param_def *def = NULL;
-    ts_model before;
-    int rc = typed_def(job, (int)id, TS_SET_CHOICE, "trainsize_job_set_choice", &def, err);
-    if (rc) return rc;
-    before = job->model;
-    if ((rc = store_int(job, def, index, choice_count(def), err)) == TRAINSIZE_OK)
-        after_set(job, def, &before);
-    return rc;
+    return set_typed(job, (int)id, TS_SET_CHOICE, "trainsize_job_set_choice", 0, 0.0, index, err);
 }
 
 /* The shortest text that reads back as the same double. printf's %g follows
