@@ -46,8 +46,10 @@ extern "C" {
 /** The release version as a string, "major.minor.patch". */
 #define TRAINSIZE_VERSION_STRING "0.1.0"
 /** The ABI version: the SONAME's number. Bumped on any incompatible change of a public
- *  struct layout or function signature; independent of the release version. */
-#define TRAINSIZE_ABI_VERSION 1
+ *  struct layout or function signature; independent of the release version. 2: the
+ *  result gained the layout it used, GPU descriptions their usable memory and
+ *  capabilities, and plan candidates and statistics their owned cost and limits. */
+#define TRAINSIZE_ABI_VERSION 2
 /** @} */
 
 /**

@@ -33,6 +33,9 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
     if (!job || !info) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "gpu", "gpu: NULL job or description");
     if (!info->name || !info->name[0])
         return ts_fail(err, TRAINSIZE_E_INVALID, "name", "gpu: the description needs a name");
+    if (strlen(info->name) >= TRAINSIZE_NAME_MAX)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "name", "gpu: the name is longer than %d bytes",
+                       TRAINSIZE_NAME_MAX - 1);
     /* A description under a catalogue name would be reported, planned and applied as that
      * catalogue part. */
     if (trainsize_gpu_find(info->name))

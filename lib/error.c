@@ -30,11 +30,14 @@ int ts_fail(trainsize_error *err, int code, const char *field, const char *fmt, 
         va_list ap;
         err->code = code;
         snprintf(err->field, sizeof err->field, "%s", field ? field : "");
+        err->field[ts_utf8_prefix(err->field, strlen(err->field))] = '\0';
+        ts_utf8_repair(err->field);
         va_start(ap, fmt);
         vsnprintf(err->message, sizeof err->message, fmt, ap);
         va_end(ap);
         /* A message cut to the buffer, or quoting a name cut by a "%.40s", ends on whole
-         * characters: the caller gets valid UTF-8 (Python decodes it strictly). */
+         * characters, and a caller's bytes that were never UTF-8 become '?': the caller
+         * (and the command's JSON) gets valid UTF-8. */
         err->message[ts_utf8_prefix(err->message, strlen(err->message))] = '\0';
         ts_utf8_repair(err->message);
     }

@@ -202,7 +202,8 @@ static int set_plan_gpus(trainsize_job *job, const ts_param_def *def, const char
  * these; trainsize_job_set_u64/_f64/_bool/_choice call them directly. */
 static int store_u64(trainsize_job *job, const ts_param_def *def, uint64_t v, trainsize_error *err)
 {
-    if ((double)v < def->info.min || (double)v > def->info.max)
+    /* Compared as integers: a double cannot tell max from max + 1 near 1e18. */
+    if (v < (uint64_t)def->info.min || v > (uint64_t)def->info.max)
         return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
                        "%s: expected an integer from %.0f to %.0f, got %llu", def->info.name,
                        def->info.min, def->info.max, (unsigned long long)v);

@@ -40,6 +40,9 @@ typedef struct search {
     size_t cap, count;
     trainsize_plan_stats stats;
     uint64_t global_batch;           /* fixed across the search */
+    uint64_t valid;                  /* configurations that estimated at all */
+    int first_rc;                    /* the first refusal, kept for when none did */
+    trainsize_error first_err;
 } search;
 
 /* Values in the same 1 % step of a logarithmic scale are a tie: a run that scales
@@ -175,7 +178,14 @@ static int try_config(search *s, const trainsize_job *job)
     const trainsize_job *w = &s->work;
     s->stats.evaluated++;
     s->stats.estimated++;
-    if (trainsize_estimate(w, &r, sizeof r, NULL) != TRAINSIZE_OK) return -1;
+    if (trainsize_estimate(w, &r, sizeof r, NULL) != TRAINSIZE_OK) {
+        /* Keep the first refusal's message (estimated again, once, with a message): when
+         * no configuration is valid the job itself is, and the caller hears why. */
+        if (s->first_rc == TRAINSIZE_OK)
+            s->first_rc = trainsize_estimate(w, &r, sizeof r, &s->first_err);
+        return -1;
+    }
+    s->valid++;
     if (!r.memory.fits) {
         /* The nearest miss, for "nothing fits" (only while nothing does). */
         double over = (double)r.memory.peak_total / (double)r.memory.gpu_capacity - 1.0;
@@ -358,6 +368,12 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
         n = gpu_choices(job, gpus, TS_PLAN_MAX_GPU_TYPES);
     }
     for (i = 0; i < n; i++) search_gpu(&s, job, gpus[i]);
+    if (s.valid == 0 && s.first_rc != TRAINSIZE_OK) {
+        /* Not a search that found nothing: a job no layout can hold (seq beyond the
+         * model's positions, ...). */
+        if (err) *err = s.first_err;
+        return s.first_rc;
+    }
     *count = s.count;
     if (stats) *stats = s.stats;
     return ts_ok(err);

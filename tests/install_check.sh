@@ -13,8 +13,8 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in include/trainsize.h bin/trainsize; do
   test -e "$prefix/$f" || { echo "install_check: missing $f"; exit 1; }
 done
-libdir=$(dirname "$(find "$prefix" -name 'libtrainsize.so.1' | head -n 1)")
-test -n "$libdir" || { echo "install_check: no libtrainsize.so.1 (SONAME)"; exit 1; }
+libdir=$(dirname "$(find "$prefix" -name 'libtrainsize.so.2' | head -n 1)")
+test -n "$libdir" || { echo "install_check: no libtrainsize.so.2 (SONAME)"; exit 1; }
 # The installed command finds its library by its relative RUNPATH, with no loader path set.
 env -u LD_LIBRARY_PATH "$prefix/bin/trainsize" --version >/dev/null ||
   { echo "install_check: the installed trainsize does not find its library"; exit 1; }

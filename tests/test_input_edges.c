@@ -42,8 +42,8 @@ static void test_gpu_description_under_a_catalogue_name(void **state)
 
 static void test_names_cut_on_a_character(void **state)
 {
-    /* 120 two-byte characters: longer than TRAINSIZE_NAME_MAX (96) and odd-cut at 95. */
-    char name[241], value[300];
+    /* 120 two-byte characters: longer than TRAINSIZE_NAME_MAX (96). */
+    char name[241], value[300], config[400];
     trainsize_job *job = ts_test_job(PAIRS("model", "llama-2-7b"));
     trainsize_gpu_info g;
     trainsize_result r;
@@ -53,15 +53,30 @@ static void test_names_cut_on_a_character(void **state)
     for (i = 0; i < 120; i++) memcpy(name + 2 * i, "\xc3\xa9", 2); /* é */
     name[240] = '\0';
     memset(&g, 0, sizeof g);
-    g.name = name;
-    g.full_name = name;
     g.memory_bytes = 96ull << 30;
     g.flops_bf16 = 500e12;
     g.tdp_watts = 600;
+    /* A GPU's name is refused whole rather than cut (a cut could land on a catalogue
+     * name); its other texts are cut on a character. */
+    g.name = name;
+    assert_int_equal(trainsize_job_set_gpu(job, &g, &err), TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "name");
+    g.name = name + 240 - 94; /* 47 characters: fits */
+    g.full_name = name;
     assert_int_equal(trainsize_job_set_gpu(job, &g, &err), TRAINSIZE_OK);
     assert_int_equal(trainsize_estimate(job, &r, sizeof r, &err), TRAINSIZE_OK);
-    assert_true(strlen(r.gpu) > 80);
-    assert_true(valid_utf8(r.gpu));
+    assert_string_equal(r.gpu, name + 240 - 94);
+    /* A config's long name with " (modified)" appended is cut on a character: "x" and 44
+     * characters of 2 bytes, cut at an odd byte to make room. */
+    snprintf(config, sizeof config,
+             "{\"model_type\": \"llama\", \"_name_or_path\": \"x%s\", \"hidden_size\": 256, "
+             "\"intermediate_size\": 512, \"num_attention_heads\": 4, \"num_hidden_layers\": 2, "
+             "\"vocab_size\": 1000}", name + 240 - 88);
+    assert_int_equal(trainsize_job_load_hf_config(job, config, strlen(config), &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_job_set(job, "layers", "3", &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_estimate(job, &r, sizeof r, &err), TRAINSIZE_OK);
+    assert_non_null(strstr(r.model.name, " (modified)"));
+    assert_true(valid_utf8(r.model.name));
     /* A message quoting a long value ("%.40s") ends on a whole character too. */
     snprintf(value, sizeof value, "x%s", name); /* odd offset: 40 bytes end mid-character */
     assert_int_equal(trainsize_job_set(job, "model", value, &err), TRAINSIZE_E_UNKNOWN);

@@ -54,7 +54,7 @@ const (
 
 // ABIVersion is the library ABI this binding was written for; NewJob refuses a library
 // with another one.
-const ABIVersion = 1
+const ABIVersion = 2
 
 // Error is a failure reported by the library.
 type Error struct {

@@ -153,7 +153,8 @@ static void header_batch(cli_out *o, const trainsize_job *job, const trainsize_r
 
     key(o, "Batch");
     snprintf(text, sizeof text, "micro-batch %s x %s tokens",
-             cli_fmt_thousands(a, sizeof a, r->layout.micro_batch), seq ? seq : "?");
+             cli_fmt_thousands(a, sizeof a, r->layout.micro_batch),
+             cli_fmt_thousands(b, sizeof b, seq ? strtoull(seq, NULL, 10) : 0));
     seg(o, KEY_WIDTH, "", text);
     snprintf(text, sizeof text, "gradient accumulation %s",
              cli_fmt_thousands(a, sizeof a, r->gradient_accumulation));
@@ -450,7 +451,8 @@ static void system_section(cli_out *o, const trainsize_job *job, const trainsize
                  cli_fmt_usd(a, sizeof a, s->cost_own_usd),
                  cli_fmt_usd(b, sizeof b, s->cost_own_hardware_usd),
                  cli_fmt_usd(t, sizeof t, s->cost_own_power_usd));
-        seg(o, KEY_WIDTH, "; ", text); /* its own line when the cloud cost leaves no room */
+        cli_out_puts(o, "; ");
+        cli_out_wrapped(o, text, KEY_WIDTH); /* wrapped, never clipped */
         cli_out_putc(o, '\n');
     } else
         cli_out_puts(o, "; owned: no price (--gpu-price-usd or --gpu-prices)\n");

@@ -113,7 +113,7 @@ def test_version_matches_command():
     out = run_cli("--version").stdout.split()
     assert out == ["trainsize", trainsize.version()]
     assert re.fullmatch(r"\d+\.\d+\.\d+", trainsize.version())
-    assert trainsize.abi_version() == trainsize.EXPECTED_ABI == 1
+    assert trainsize.abi_version() == trainsize.EXPECTED_ABI == 2
 
 
 def test_package_version_is_the_library_version():
@@ -250,6 +250,9 @@ def test_parameters_catalogue():
     assert "layout" in params["tp"].plan_refusal and params["seq"].plan_refusal is None
     with pytest.raises(trainsize.TrainsizeError, match="tp: not a keyword of plan"):
         trainsize.plan(model="gpt2", tokens=10**9, tp=2)
+    # A job no layout can hold raises, as estimate() does, instead of an empty plan.
+    with pytest.raises(trainsize.TrainsizeError, match="learned positions"):
+        trainsize.plan(model="gpt2", seq=2048, tokens=10**9)
 
 
 def test_warnings_are_names():
@@ -475,15 +478,15 @@ def test_abi_mismatch_fails_the_import(tmp_path):
     shutil.copytree(os.path.join(PACKAGE_ROOT, "trainsize"), pkg,
                     ignore=shutil.ignore_patterns("__pycache__"))
     src = (pkg / "_lib.py").read_text(encoding="utf-8")
-    assert "\nEXPECTED_ABI = 1\n" in src
-    (pkg / "_lib.py").write_text(src.replace("\nEXPECTED_ABI = 1\n", "\nEXPECTED_ABI = 2\n"),
+    assert "\nEXPECTED_ABI = 2\n" in src
+    (pkg / "_lib.py").write_text(src.replace("\nEXPECTED_ABI = 2\n", "\nEXPECTED_ABI = 3\n"),
                                  encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     proc = subprocess.run([sys.executable, "-c", "import trainsize"], capture_output=True,
                           text=True, env=env, timeout=60, cwd=tmp_path)
     assert proc.returncode != 0
-    assert "LibraryError" in proc.stderr and "ABI version 1" in proc.stderr
-    assert "written for ABI version 2" in proc.stderr
+    assert "LibraryError" in proc.stderr and "ABI version 2" in proc.stderr
+    assert "written for ABI version 3" in proc.stderr
 
 
 def test_struct_layout_mismatch_is_refused(monkeypatch):

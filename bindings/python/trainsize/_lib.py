@@ -29,7 +29,7 @@ from . import _structs as S
 from ._errors import LibraryError, Status, TrainsizeError
 
 #: The ABI version of trainsize.h this binding mirrors (TRAINSIZE_ABI_VERSION).
-EXPECTED_ABI = 1
+EXPECTED_ABI = 2
 
 #: The environment variable naming the shared object to load.
 ENV_VAR = "LIBTRAINSIZE"

@@ -1,4 +1,4 @@
-"""ctypes counterparts of the public structs of trainsize.h (ABI version 1).
+"""ctypes counterparts of the public structs of trainsize.h (ABI version 2).
 
 Only the structs that cross the boundary by value or through caller storage are mirrored
 here. The mirror of ``trainsize_result`` exists to size the caller buffer: the binding

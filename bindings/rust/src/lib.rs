@@ -16,7 +16,7 @@
 //! # Ok::<(), trainsize::Error>(())
 //! ```
 //!
-//! Before the first job is made, the bindings check that the linked library speaks ABI 1
+//! Before the first job is made, the bindings check that the linked library speaks ABI 2
 //! and that its structs have the sizes declared in [`sys`] (see [`check_abi`]).
 
 pub mod sys;

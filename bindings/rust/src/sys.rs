@@ -23,7 +23,7 @@ pub const TRAINSIZE_VERSION_NUMBER: c_uint =
 /// "major.minor.patch".
 pub const TRAINSIZE_VERSION_STRING: &str = "0.1.0";
 /// The ABI these declarations are written for (the SONAME's number).
-pub const TRAINSIZE_ABI_VERSION: c_uint = 1;
+pub const TRAINSIZE_ABI_VERSION: c_uint = 2;
 
 /* ---- Struct sizes ---- */
 
