@@ -1,4 +1,4 @@
-//! Raw declarations mirroring `include/trainsize.h` (ABI version 1), one for one.
+//! Raw declarations mirroring `include/trainsize.h` (ABI version 2), one for one.
 //!
 //! C enums are `c_int` type aliases with their values as constants (a Rust `enum` must
 //! never hold a value the library may add later). Every struct is `#[repr(C)]` with the
