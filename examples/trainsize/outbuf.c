@@ -219,10 +219,12 @@ void cli_out_wrapped(cli_out *o, const char *text, size_t indent)
         }
         first = 0;
         if (len > CLI_COLUMNS - indent) {
-            char word[CLI_COLUMNS + 1];
-            memcpy(word, s, CLI_COLUMNS - indent);
-            word[CLI_COLUMNS - indent] = '\0';
-            cli_out_clipped(o, word, CLI_COLUMNS - indent); /* a very long word: clipped */
+            /* A very long word: clipped, with "..." (one byte more than fits is enough). */
+            char word[CLI_COLUMNS + 2];
+            size_t keep = len < CLI_COLUMNS + 1 ? len : CLI_COLUMNS + 1;
+            memcpy(word, s, keep);
+            word[keep] = '\0';
+            cli_out_clipped(o, word, CLI_COLUMNS - indent);
         } else {
             cli_out_write(o, s, len);
         }
