@@ -17,17 +17,11 @@ static int set_gpu_prices(trainsize_job *job, const ts_param_def *def, const cha
     struct ts_gpu_price prices[sizeof job->gpu_prices / sizeof job->gpu_prices[0]];
     size_t n = 0;
     const char *p = value;
+    char item[128], *eq, *colon;
+    int more;
     if (strlen(value) >= sizeof job->gpu_prices_text)
         return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name, "gpu-prices: list too long");
-    while (*p) {
-        const char *end = strchr(p, ','), *eq;
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        char item[128], *colon;
-        if (n == sizeof prices / sizeof prices[0] || len == 0 || len >= sizeof item)
-            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
-                           "gpu-prices: expected at most 16 NAME=HOURLY[:PURCHASE] items, comma-separated");
-        memcpy(item, p, len);
-        item[len] = '\0';
+    while ((more = ts_list_next(&p, ',', item, sizeof item)) > 0 && n < sizeof prices / sizeof prices[0]) {
         eq = strchr(item, '=');
         if (!eq || eq == item || (size_t)(eq - item) >= sizeof prices[n].name)
             return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
@@ -45,10 +39,11 @@ static int set_gpu_prices(trainsize_job *job, const ts_param_def *def, const cha
                            prices[n].name);
         if (!colon) prices[n].purchase = 0.0;
         n++;
-        p = end ? end + 1 : p + len;
-        if (end && *p == '\0')
-            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name, "gpu-prices: trailing comma");
     }
+    if (more != 0)
+        return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                       "gpu-prices: expected at most 16 NAME=HOURLY[:PURCHASE] items, comma-separated "
+                       "(no empty item, no trailing comma)");
     memcpy(job->gpu_prices, prices, n * sizeof prices[0]);
     job->gpu_price_count = n;
     memcpy(job->gpu_prices_text, value, strlen(value) + 1);
@@ -113,15 +108,12 @@ void trainsize_job_free(trainsize_job *job) { free(job); }
 
 int ts_choice_index(const char *choices, const char *name)
 {
-    int index = 0;
-    size_t n = strlen(name);
     const char *p = choices;
-    while (p && *p) {
-        const char *end = strchr(p, '|');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == n && strncmp(p, name, n) == 0) return index;
+    char item[64];
+    int index = 0;
+    while (ts_list_next(&p, '|', item, sizeof item) > 0) {
+        if (strcmp(item, name) == 0) return index;
         index++;
-        p = end ? end + 1 : NULL;
     }
     return -1;
 }
@@ -129,13 +121,13 @@ int ts_choice_index(const char *choices, const char *name)
 int ts_choice_name(const char *choices, int index, char *buf, size_t cap)
 {
     const char *p = choices;
+    char item[64];
     int i = 0;
-    while (p && *p) {
-        const char *end = strchr(p, '|');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (i == index) return snprintf(buf, cap, "%.*s", (int)len, p);
-        i++;
-        p = end ? end + 1 : NULL;
+    while (ts_list_next(&p, '|', item, sizeof item) > 0) {
+        if (i++ == index) {
+            if (cap) ts_copy_name(buf, cap, item);
+            return (int)strlen(item);
+        }
     }
     return -1;
 }
@@ -146,27 +138,18 @@ static int set_lora_targets(trainsize_job *job, const ts_param_def *def, const c
     unsigned bits = 0;
     const char *p = value;
     char item[16];
-    while (*p) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        int index;
-        if (len == 0 || len >= sizeof item)
-            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
-                           "lora-targets: expected a comma-separated list of %s", def->info.choices);
-        memcpy(item, p, len);
-        item[len] = '\0';
-        index = ts_choice_index(def->info.choices, item);
+    int more;
+    while ((more = ts_list_next(&p, ',', item, sizeof item)) > 0) {
+        int index = ts_choice_index(def->info.choices, item);
         if (index < 0)
             return ts_fail(err, TRAINSIZE_E_UNKNOWN, def->info.name,
                            "lora-targets: unknown module \"%s\" (expected %s)", item, def->info.choices);
         bits |= 1u << index;
-        if (end && end[1] == '\0')
-            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
-                           "lora-targets: trailing comma (expected a list of %s)", def->info.choices);
-        p = end ? end + 1 : p + len;
     }
-    if (bits == 0)
-        return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name, "lora-targets: empty list");
+    if (more < 0 || bits == 0)
+        return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                       "lora-targets: expected a comma-separated list of %s (no empty item, no "
+                       "trailing comma)", def->info.choices);
     job->lora_targets = bits;
     return ts_ok(err);
 }
@@ -177,23 +160,17 @@ static int set_plan_gpus(trainsize_job *job, const ts_param_def *def, const char
 {
     const char *p = value;
     char item[TRAINSIZE_NAME_MAX];
+    int more;
     if (strlen(value) >= sizeof job->plan_gpus)
         return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name, "plan-gpus: list too long");
-    while (*p) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == 0 || len >= sizeof item)
-            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
-                           "plan-gpus: expected a comma-separated list of catalogue GPUs");
-        memcpy(item, p, len);
-        item[len] = '\0';
+    while ((more = ts_list_next(&p, ',', item, sizeof item)) > 0)
         if (!trainsize_gpu_find(item))
             return ts_fail(err, TRAINSIZE_E_UNKNOWN, def->info.name,
                            "plan-gpus: unknown GPU \"%.40s\" (see `trainsize gpus`)", item);
-        p = end ? end + 1 : p + len;
-        if (end && *p == '\0')
-            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name, "plan-gpus: trailing comma");
-    }
+    if (more < 0)
+        return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                       "plan-gpus: expected a comma-separated list of catalogue GPUs (no empty "
+                       "item, no trailing comma)");
     memcpy(job->plan_gpus, value, strlen(value) + 1);
     return ts_ok(err);
 }
@@ -234,9 +211,10 @@ static int store_int(trainsize_job *job, const ts_param_def *def, int v, int cou
 
 static int choice_count(const ts_param_def *def)
 {
-    int n = 1;
-    const char *p;
-    for (p = def->info.choices; p && *p; p++) n += *p == '|';
+    const char *p = def->info.choices;
+    char item[64];
+    int n = 0;
+    while (ts_list_next(&p, '|', item, sizeof item) > 0) n++;
     return n;
 }
 

@@ -158,6 +158,22 @@ int ts_name_blank(const char *name)
     return *name == '\0';
 }
 
+int ts_list_next(const char **cursor, char sep, char *item, size_t cap)
+{
+    const char *p = *cursor, *end;
+    size_t len;
+    if (!p || *p == '\0') return 0;
+    end = strchr(p, sep);
+    len = end ? (size_t)(end - p) : strlen(p);
+    if (len == 0 || len >= cap) return -1;
+    memcpy(item, p, len);
+    item[len] = '\0';
+    /* A separator that ends the text is an empty last item: stop on it, so the next call
+     * reports it. */
+    *cursor = !end ? p + len : end[1] ? end + 1 : end;
+    return 1;
+}
+
 void ts_copy_name(char *dst, size_t cap, const char *src)
 {
     /* strlen + memcpy (sources are NUL-terminated names): names are copied on every

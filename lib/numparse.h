@@ -26,6 +26,11 @@ int ts_name_equal(const char *a, const char *b);
 /* 1 when a name is empty or made of separators only (it matches nothing). */
 int ts_name_blank(const char *name);
 
+/* The next item of a list separated by sep, copied into item (cap bytes), *cursor moved
+ * past it. Returns 1 for an item, 0 at the end of the list, -1 for an empty item (",,",
+ * a leading or trailing separator) or one of cap bytes or more. */
+int ts_list_next(const char **cursor, char sep, char *item, size_t cap);
+
 /* Copy a NUL-terminated name into dst of cap > 0 bytes, truncating; cheaper than snprintf
  * on the estimate path. */
 void ts_copy_name(char *dst, size_t cap, const char *src);

@@ -2,6 +2,8 @@
  * catalogue name, text cut in the middle of a UTF-8 character, sequences beyond a model's
  * learned positions or not divisible for sequence parallelism, overflow errors that named
  * a result instead of the input at fault, and units on sizes, rates and token counts. */
+#include "numparse.h"
+#include "params.h"
 #include "text.h"
 #include "ts_test.h"
 
@@ -203,6 +205,35 @@ static void test_units(void **state)
     assert_string_equal(set_and_get("tokens", "1.5e3K", b, sizeof b), "1500000");
 }
 
+/* The one list iterator behind choices, LoRA targets, plan GPUs and prices. */
+static void test_list_next(void **state)
+{
+    const char *p = "a,bb,ccc";
+    char item[4];
+    (void)state;
+    assert_int_equal(ts_list_next(&p, ',', item, sizeof item), 1);
+    assert_string_equal(item, "a");
+    assert_int_equal(ts_list_next(&p, ',', item, sizeof item), 1);
+    assert_string_equal(item, "bb");
+    assert_int_equal(ts_list_next(&p, ',', item, sizeof item), 1);
+    assert_string_equal(item, "ccc");
+    assert_int_equal(ts_list_next(&p, ',', item, sizeof item), 0);
+    p = "a,";  /* a trailing separator is an empty last item */
+    assert_int_equal(ts_list_next(&p, ',', item, sizeof item), 1);
+    assert_int_equal(ts_list_next(&p, ',', item, sizeof item), -1);
+    p = ",a";
+    assert_int_equal(ts_list_next(&p, ',', item, sizeof item), -1);
+    p = "a,,b";
+    assert_int_equal(ts_list_next(&p, ',', item, sizeof item), 1);
+    assert_int_equal(ts_list_next(&p, ',', item, sizeof item), -1);
+    p = "abcd"; /* one byte too long for the item */
+    assert_int_equal(ts_list_next(&p, ',', item, sizeof item), -1);
+    p = "";
+    assert_int_equal(ts_list_next(&p, ',', item, sizeof item), 0);
+    assert_int_equal(ts_choice_index("none|selective|full", "full"), 2);
+    assert_int_equal(ts_choice_index("none|selective|full", "ful"), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_sequence_parallel_split),
         cmocka_unit_test(test_overflow_names_the_input),
         cmocka_unit_test(test_units),
+        cmocka_unit_test(test_list_next),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
