@@ -25,10 +25,13 @@ another ABI version.
 from __future__ import annotations
 
 import contextlib
-import json
 import numbers
 import os
-from typing import Any, Dict, Iterator, List, Mapping
+from collections.abc import Mapping
+
+TYPE_CHECKING = False  # typing costs ~8 ms to import; the annotations are strings anyway
+if TYPE_CHECKING:
+    from typing import Any, Dict, Iterator, List
 
 from . import _lib
 from ._errors import LibraryError, Status, TrainsizeError
@@ -129,6 +132,7 @@ def _path_bytes(option: str, keyword: str, value: Any) -> bytes:
 
 
 def _json_bytes(option: str, keyword: str, value: Mapping) -> bytes:
+    import json  # only for dict configs: ~8 ms of import otherwise spent by every user
     try:
         return json.dumps(value, allow_nan=False).encode("utf-8")
     except (TypeError, ValueError) as exc:

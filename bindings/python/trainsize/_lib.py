@@ -16,7 +16,6 @@ corrupting memory later.
 
 import codecs
 import ctypes
-import ctypes.util
 import glob
 import math
 import operator
@@ -80,6 +79,7 @@ def candidates():
         return [("$" + ENV_VAR, env)]
     found = [("package directory", p)
              for p in _package_dir_candidates(os.path.dirname(os.path.abspath(__file__)))]
+    import ctypes.util  # only here: it costs ~12 ms to import and may run ldconfig
     name = ctypes.util.find_library("trainsize")
     if name:
         found.append(("ctypes.util.find_library", name))
