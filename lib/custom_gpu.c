@@ -2,7 +2,6 @@
  * job keeps a copy, so the catalogue's entries and the caller's stay interchangeable. */
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
@@ -176,13 +175,5 @@ int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len
 
 int trainsize_job_load_gpu_file(trainsize_job *job, const char *path, trainsize_error *err)
 {
-    char *buf;
-    size_t len;
-    int rc;
-    if (!job || !path) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "gpu-file", "gpu-file: NULL job or path");
-    if ((rc = ts_read_file(path, TRAINSIZE_HF_CONFIG_MAX_BYTES, "gpu-file", &buf, &len, err))) return rc;
-    rc = trainsize_job_load_gpu_json(job, buf, len, err);
-    if (rc != TRAINSIZE_OK) ts_error_name_file(err, path);
-    free(buf);
-    return rc;
+    return ts_load_file(job, path, "gpu-file", trainsize_job_load_gpu_json, err);
 }

@@ -48,3 +48,17 @@ void ts_error_name_file(trainsize_error *err, const char *path)
     message[used] = '\0';
     memcpy(err->message, message, sizeof message);
 }
+
+int ts_load_file(trainsize_job *job, const char *path, const char *field, ts_text_loader load,
+                 trainsize_error *err)
+{
+    char *buf;
+    size_t len;
+    int rc;
+    if (!job || !path) return ts_fail(err, TRAINSIZE_E_ARGUMENT, field, "%s: NULL job or path", field);
+    if ((rc = ts_read_file(path, TRAINSIZE_HF_CONFIG_MAX_BYTES, field, &buf, &len, err))) return rc;
+    rc = load(job, buf, len, err);
+    if (rc != TRAINSIZE_OK) ts_error_name_file(err, path); /* the file the caller gave */
+    free(buf);
+    return rc;
+}

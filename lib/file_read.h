@@ -14,4 +14,12 @@ int ts_read_file(const char *path, size_t limit, const char *field, char **out, 
 /* Replace err's generic "config.json: " prefix (or none) with the path the caller gave. */
 void ts_error_name_file(trainsize_error *err, const char *path);
 
+/* A loader of text into a job (trainsize_job_load_hf_config, _load_gpu_json). */
+typedef int (*ts_text_loader)(trainsize_job *job, const char *text, size_t len, trainsize_error *err);
+
+/* The one file loader: read `path` (bounded as the text loaders are), hand its text to
+ * `load`, name the file in a failure's message. Errors name `field`. */
+int ts_load_file(trainsize_job *job, const char *path, const char *field, ts_text_loader load,
+                 trainsize_error *err);
+
 #endif

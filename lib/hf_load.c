@@ -1,6 +1,5 @@
 /* Loading a Hugging Face config.json into a job: from memory, or from a file read into a
  * bounded buffer. The parsing itself is hf_config.c's. */
-#include <stdlib.h>
 
 #include "error.h"
 #include "file_read.h"
@@ -25,15 +24,5 @@ int trainsize_job_load_hf_config(trainsize_job *job, const char *json, size_t le
 
 int trainsize_job_load_hf_config_file(trainsize_job *job, const char *path, trainsize_error *err)
 {
-    char *buf;
-    size_t len;
-    int rc;
-    if (!job || !path)
-        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "hf-config", "hf-config: NULL job or path");
-    if ((rc = ts_read_file(path, TRAINSIZE_HF_CONFIG_MAX_BYTES, "hf-config", &buf, &len, err)))
-        return rc;
-    rc = trainsize_job_load_hf_config(job, buf, len, err);
-    if (rc != TRAINSIZE_OK) ts_error_name_file(err, path); /* the file the caller gave */
-    free(buf);
-    return rc;
+    return ts_load_file(job, path, "hf-config", trainsize_job_load_hf_config, err);
 }
