@@ -438,8 +438,10 @@ static void system_section(cli_out *o, const trainsize_job *job, const trainsize
     cli_out_printf(o, "%s", cli_fmt_si(a, sizeof a, s->energy_kwh * 1000.0, "Wh"));
     if (s->co2_kg >= 1000.0)
         cli_out_printf(o, " (PUE included); %.1f t CO2e\n", s->co2_kg / 1000.0);
-    else
+    else if (s->co2_kg >= 1.0)
         cli_out_printf(o, " (PUE included); %.1f kg CO2e\n", s->co2_kg);
+    else /* one optimizer step: grams, not "0.0 kg" */
+        cli_out_printf(o, " (PUE included); %.2g g CO2e\n", s->co2_kg * 1000.0);
     key(o, "  cost");
     if (s->cost_cloud_usd > 0)
         cli_out_printf(o, "cloud %s", cli_fmt_usd(a, sizeof a, s->cost_cloud_usd));
