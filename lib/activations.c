@@ -9,34 +9,34 @@
  * of frozen linear layers are not kept) and the framework's kernels (ts_conv). Tensor
  * parallelism splits the head- and ffn-wide terms by t; sequence parallelism also splits
  * the hidden-wide ones; context parallelism splits the sequence. */
-#include "estimate.h"
+#include "stages.h"
 
 /* Does the linear layer with this LoRA target keep its input? Trainable weights need
  * it for their gradient; a frozen base layer needs it only for its adapter, unless its
  * quantized matmul keeps it anyway (bitsandbytes). */
-static int keeps_input(const trainsize_job *job, const ts_conv *c, unsigned targets)
+static int keeps_input(const ts_settings *cfg, const ts_conv *c, unsigned targets)
 {
-    return job->lora_rank == 0 || (job->lora_targets & targets) != 0 || c->quant_keeps_input;
+    return cfg->lora_rank == 0 || (cfg->lora_targets & targets) != 0 || c->quant_keeps_input;
 }
 
-static double lora_targets_count(const trainsize_job *job, unsigned targets)
+static double lora_targets_count(const ts_settings *cfg, unsigned targets)
 {
     double n = 0;
     unsigned bit;
-    if (job->lora_rank == 0) return 0;
+    if (cfg->lora_rank == 0) return 0;
     for (bit = 1; bit <= TS_LORA_DOWN; bit <<= 1)
-        if (job->lora_targets & targets & bit) n += 1;
+        if (cfg->lora_targets & targets & bit) n += 1;
     return n;
 }
 
 /* One MLP of inner width f_rank per rank for `tokens` token-copies. */
-static double mlp_terms(const trainsize_job *job, const ts_conv *c, double tokens, double hidden_in,
+static double mlp_terms(const ts_settings *cfg, const ts_conv *c, double tokens, double hidden_in,
                         double f_rank)
 {
-    const ts_model *m = &job->model;
+    const ts_model *m = &cfg->model;
     double inner = (m->gated_mlp ? c->glu_saved * c->act : c->gelu_bytes) * tokens * f_rank;
-    double fc1_in = keeps_input(job, c, TS_LORA_GATE | TS_LORA_UP) ? c->fc1_in_copies * hidden_in : 0.0;
-    double fc2_in = keeps_input(job, c, TS_LORA_DOWN) ? c->linear_in * tokens * f_rank : 0.0;
+    double fc1_in = keeps_input(cfg, c, TS_LORA_GATE | TS_LORA_UP) ? c->fc1_in_copies * hidden_in : 0.0;
+    double fc2_in = keeps_input(cfg, c, TS_LORA_DOWN) ? c->linear_in * tokens * f_rank : 0.0;
     return fc1_in + inner + fc2_in;
 }
 
@@ -47,14 +47,14 @@ typedef struct layer_dims {
     double q_rank, kv_rank, heads_rank, f_rank, t;
 } layer_dims;
 
-static void make_dims(const trainsize_job *job, const ts_layout *lay, layer_dims *d)
+static void make_dims(const ts_settings *cfg, const ts_layout *lay, layer_dims *d)
 {
-    const ts_model *m = &job->model;
+    const ts_model *m = &cfg->model;
     double kv_heads = (double)ts_model_kv_heads(m), t = (double)lay->tp;
     double kv_heads_rank = kv_heads >= t ? kv_heads / t : 1.0; /* replicated when t > kv */
     d->t = t;
-    d->sb = (double)job->seq / (double)lay->cp * (double)job->micro_batch;
-    d->s_full = (double)job->seq;
+    d->sb = lay->tokens_mb;
+    d->s_full = (double)cfg->seq;
     d->h = (double)m->hidden;
     d->rep = lay->sp ? t : 1.0;
     d->heads_rank = (double)m->heads / t;
@@ -65,33 +65,33 @@ static void make_dims(const trainsize_job *job, const ts_layout *lay, layer_dims
 
 /* Attention block of one layer, one micro-batch. `core` is 0 when selective
  * recomputation drops the attention core (scores, softmax, dropout, log-sum-exp). */
-static double attention_terms(const trainsize_job *job, const ts_conv *c, const layer_dims *d,
+static double attention_terms(const ts_settings *cfg, const ts_conv *c, const layer_dims *d,
                               int core)
 {
-    int eager = job->attention == TS_ATTN_EAGER, dropout = job->dropout > 0;
+    int eager = cfg->attention == TS_ATTN_EAGER, dropout = cfg->dropout > 0;
     double sb = d->sb, bytes = 0;
     double kv_width = eager ? d->q_rank : d->kv_rank; /* eager kernels expand k, v to all heads */
     bytes += c->norm_saved * sb * d->h / d->rep;                                   /* norm input */
-    if (keeps_input(job, c, TS_LORA_Q | TS_LORA_K | TS_LORA_V))
+    if (keeps_input(cfg, c, TS_LORA_Q | TS_LORA_K | TS_LORA_V))
         bytes += c->qkv_in_copies * c->linear_in * sb * d->h / d->rep;
     bytes += c->act * sb * (d->q_rank + 2.0 * kv_width);                           /* q, k, v */
     if (eager) {
         double scores = d->heads_rank * sb * d->s_full;
         /* dropout on the probabilities: its mask and its output (the matmul's input) */
         if (core) bytes += scores * (c->softmax_saved + (dropout ? c->dropout_mask + c->act : 0.0));
-        if (keeps_input(job, c, TS_LORA_O)) bytes += c->linear_in * sb * d->q_rank; /* context */
+        if (keeps_input(cfg, c, TS_LORA_O)) bytes += c->linear_in * sb * d->q_rank; /* context */
     } else {
         bytes += c->act * sb * d->q_rank;                  /* output, kept by the kernel */
         if (core) bytes += 4.0 * d->heads_rank * sb;       /* fp32 log-sum-exp */
-        if (c->attn_out_copy && keeps_input(job, c, TS_LORA_O)) bytes += c->linear_in * sb * d->q_rank;
+        if (c->attn_out_copy && keeps_input(cfg, c, TS_LORA_O)) bytes += c->linear_in * sb * d->q_rank;
     }
     if (dropout && c->residual_dropout) bytes += c->dropout_mask * sb * d->h / d->rep; /* after o */
     return bytes;
 }
 
-static double mlp_block_terms(const trainsize_job *job, const ts_conv *c, const layer_dims *d)
+static double mlp_block_terms(const ts_settings *cfg, const ts_conv *c, const layer_dims *d)
 {
-    const ts_model *m = &job->model;
+    const ts_model *m = &cfg->model;
     double sb = d->sb, bytes = 0, hidden_in = c->linear_in * sb * d->h / d->rep;
     bytes += c->norm_saved * sb * d->h / d->rep;           /* norm input */
     if (ts_model_is_moe(m)) {
@@ -100,34 +100,34 @@ static double mlp_block_terms(const trainsize_job *job, const ts_conv *c, const 
         bytes += 2.0 * 4.0 * sb * (double)m->experts;       /* fp32 router logits, probabilities */
         /* Each token's k copies go through an expert MLP (the permuted inputs are new
          * tensors); with balanced routing a rank sees k x its tokens whatever ep is. */
-        bytes += mlp_terms(job, c, k * sb, k * hidden_in, d->f_rank);
+        bytes += mlp_terms(cfg, c, k * sb, k * hidden_in, d->f_rank);
     } else {
-        bytes += mlp_terms(job, c, sb, hidden_in, d->f_rank);
+        bytes += mlp_terms(cfg, c, sb, hidden_in, d->f_rank);
     }
     if (m->shared_experts)
         bytes += (double)m->shared_experts *
-                 mlp_terms(job, c, sb, 0.0, (double)m->shared_expert_ffn / d->t);
-    if (job->dropout > 0 && c->residual_dropout)
+                 mlp_terms(cfg, c, sb, 0.0, (double)m->shared_expert_ffn / d->t);
+    if (cfg->dropout > 0 && c->residual_dropout)
         bytes += c->dropout_mask * sb * d->h / d->rep;     /* mask after the MLP */
     return bytes;
 }
 
 /* LoRA adapters keep their rank-wide intermediate (x A) for B's gradient. */
-static double lora_terms(const trainsize_job *job, const ts_conv *c, const layer_dims *d)
+static double lora_terms(const ts_settings *cfg, const ts_conv *c, const layer_dims *d)
 {
-    double attn = lora_targets_count(job, TS_LORA_Q | TS_LORA_K | TS_LORA_V | TS_LORA_O);
-    double mlp = lora_targets_count(job, TS_LORA_GATE | TS_LORA_UP | TS_LORA_DOWN);
+    double attn = lora_targets_count(cfg, TS_LORA_Q | TS_LORA_K | TS_LORA_V | TS_LORA_O);
+    double mlp = lora_targets_count(cfg, TS_LORA_GATE | TS_LORA_UP | TS_LORA_DOWN);
     /* Each token passes k experts' adapters in an MoE layer. */
-    double k = ts_model_is_moe(&job->model) ? (double)job->model.experts_per_token : 1.0;
-    return (attn + k * mlp) * c->act * d->sb * (double)job->lora_rank;
+    double k = ts_model_is_moe(&cfg->model) ? (double)cfg->model.experts_per_token : 1.0;
+    return (attn + k * mlp) * c->act * d->sb * (double)cfg->lora_rank;
 }
 
-static double layer_bytes(const trainsize_job *job, const ts_conv *c, const layer_dims *d,
+static double layer_bytes(const ts_settings *cfg, const ts_conv *c, const layer_dims *d,
                           int recompute)
 {
     if (recompute == TS_RECOMPUTE_FULL) return c->residual * d->sb * d->h / d->rep; /* layer input */
-    return attention_terms(job, c, d, recompute == TS_RECOMPUTE_NONE) +
-           mlp_block_terms(job, c, d) + lora_terms(job, c, d);
+    return attention_terms(cfg, c, d, recompute == TS_RECOMPUTE_NONE) +
+           mlp_block_terms(cfg, c, d) + lora_terms(cfg, c, d);
 }
 
 /* Micro-batches whose activations a stage holds, in units of the stage's L/p layers for
@@ -143,24 +143,24 @@ static double in_flight(const ts_layout *lay, uint64_t stage)
     return n < m ? n : m;
 }
 
-void ts_activations_stage(const trainsize_job *job, const ts_layout *lay, const ts_conv *c,
+void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
                           uint64_t stage, ts_activations *out)
 {
-    const ts_model *m = &job->model;
+    const ts_model *m = &cfg->model;
     layer_dims d;
     double vocab_rank;
     int first = stage == 0, last = stage == lay->pp - 1;
-    make_dims(job, lay, &d);
+    make_dims(cfg, lay, &d);
     vocab_rank = (double)m->vocab / d.t;
     *out = (ts_activations){0};
     out->in_flight = in_flight(lay, stage);
-    out->per_layer = layer_bytes(job, c, &d, job->recompute);
-    out->per_layer_full = layer_bytes(job, c, &d, TS_RECOMPUTE_NONE);
+    out->per_layer = layer_bytes(cfg, c, &d, cfg->recompute);
+    out->per_layer_full = layer_bytes(cfg, c, &d, TS_RECOMPUTE_NONE);
     out->layers = out->per_layer * (double)ts_stage_layers(lay, stage) * out->in_flight;
     if (first) {
         /* int64 token ids for the embedding's backward, plus its dropout mask. */
         double e = 8.0 * d.sb +
-                   (job->dropout > 0 && c->residual_dropout ? c->dropout_mask * d.sb * d.h / d.rep : 0.0);
+                   (cfg->dropout > 0 && c->residual_dropout ? c->dropout_mask * d.sb * d.h / d.rep : 0.0);
         if (m->positions) e += 8.0 * d.sb;
         out->embedding = e * out->in_flight;
     }
@@ -168,14 +168,14 @@ void ts_activations_stage(const trainsize_job *job, const ts_layout *lay, const 
         /* Final norm input, output-layer input, and what the loss keeps of the logits
          * (the 32-bit softmax when the loss upcasts). Megatron-LM: 4sbh(1 + V/h)/t. */
         double o = c->norm_saved * d.sb * d.h / d.rep;
-        if (job->lora_rank == 0) o += c->linear_in * d.sb * d.h / d.rep;
+        if (cfg->lora_rank == 0) o += c->linear_in * d.sb * d.h / d.rep;
         /* the kept logits' softmax, and the int64 targets */
         out->loss = c->loss_saved * d.sb * vocab_rank + 8.0 * d.sb;
         o += out->loss;
         out->output = o;
         out->loss_backward = c->loss_backward * d.sb * vocab_rank;
     }
-    if (job->recompute == TS_RECOMPUTE_FULL) {
+    if (cfg->recompute == TS_RECOMPUTE_FULL) {
         out->recompute = out->per_layer_full;
         /* The causal mask passed to every checkpointed layer: an s x s tensor expanded
          * (a view) over the batch, kept once. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "estimate.h"
+#include "job.h"
 #include "numparse.h"
 
 /* The changes, in the order a practitioner reaches for them: those that cost only time
@@ -55,7 +55,7 @@ typedef struct advisor {
 static void copy_job(trainsize_job *dst, const trainsize_job *src)
 {
     *dst = *src;
-    ts_job_rebind_custom_gpu(dst, src->gpu == &src->custom_gpu);
+    ts_job_rebind_custom_gpu(dst, src->s.gpu == &src->custom_gpu);
 }
 
 /* Set name=value on job and note it in a (replacing an earlier value of that name); 0 when
@@ -125,40 +125,40 @@ static int apply_step(const advisor *ad, trainsize_job *job, trainsize_advice *a
                       unsigned level)
 {
     char v[32];
-    uint64_t gpn = job->gpus_per_node ? job->gpus_per_node : 8;
+    uint64_t gpn = job->s.gpus_per_node ? job->s.gpus_per_node : 8;
     switch (st->kind) {
     case STEP_SET:
         if (strcmp(st->name, "zero") == 0) {
-            if (job->zero >= (uint64_t)(st->value[0] - '0')) return 0;
+            if (job->s.zero >= (uint64_t)(st->value[0] - '0')) return 0;
         } else if (strcmp(st->name, "micro-batch") == 0) {
-            if (job->micro_batch == 1) return 0;
+            if (job->s.micro_batch == 1) return 0;
         } else if (strcmp(st->name, "recompute") == 0) {
-            if (job->recompute == TS_RECOMPUTE_FULL ||
-                (job->recompute == TS_RECOMPUTE_SELECTIVE && strcmp(st->value, "selective") == 0))
+            if (job->s.recompute == TS_RECOMPUTE_FULL ||
+                (job->s.recompute == TS_RECOMPUTE_SELECTIVE && strcmp(st->value, "selective") == 0))
                 return 0;
         } else if (strcmp(st->name, "attention") == 0) {
-            if (job->attention == TS_ATTN_FLASH) return 0;
+            if (job->s.attention == TS_ATTN_FLASH) return 0;
         } else if (strcmp(st->name, "lora-rank") == 0) {
-            if (job->lora_rank) return 0;
+            if (job->s.lora_rank) return 0;
         } else if (strcmp(st->name, "quantize-base") == 0) {
-            if (job->quantize_base != TS_QUANT_NONE) return 0;
-            if (!job->lora_rank && !apply(job, a, "lora-rank", "16")) return 0;
+            if (job->s.quantize_base != TS_QUANT_NONE) return 0;
+            if (!job->s.lora_rank && !apply(job, a, "lora-rank", "16")) return 0;
         } else if (strcmp(st->name, "offload") == 0) {
             int params = strcmp(st->value, "optimizer+params") == 0;
-            if (job->offload == (params ? TS_OFFLOAD_OPTIMIZER_PARAMS : TS_OFFLOAD_OPTIMIZER)) return 0;
-            if (job->zero < (params ? 3u : 1u) && !apply(job, a, "zero", params ? "3" : "1")) return 0;
+            if (job->s.offload == (params ? TS_OFFLOAD_OPTIMIZER_PARAMS : TS_OFFLOAD_OPTIMIZER)) return 0;
+            if (job->s.zero < (params ? 3u : 1u) && !apply(job, a, "zero", params ? "3" : "1")) return 0;
         }
         if (!apply(job, a, st->name, st->value)) return 0;
         return strcmp(st->name, "micro-batch") != 0 || keep_batch(ad, job, a);
     case STEP_TP:
-        if ((job->tp << level) > gpn || job->gpus % (job->tp << level) != 0) return 0;
-        snprintf(v, sizeof v, "%llu", (unsigned long long)(job->tp << level));
+        if ((job->s.tp << level) > gpn || job->s.gpus % (job->s.tp << level) != 0) return 0;
+        snprintf(v, sizeof v, "%llu", (unsigned long long)(job->s.tp << level));
         return apply(job, a, "tp", v) && keep_batch(ad, job, a);
     case STEP_MORE_GPUS:
         /* More GPUs help only by sharding: with ZeRO-3 where the pipeline allows it. */
-        if (job->zero < 3 && job->pp == 1 && !apply(job, a, "zero", "3")) return 0;
+        if (job->s.zero < 3 && job->s.pp == 1 && !apply(job, a, "zero", "3")) return 0;
         /* The global batch is left as it was set; a default one grows with dp. */
-        snprintf(v, sizeof v, "%llu", (unsigned long long)(job->gpus << level));
+        snprintf(v, sizeof v, "%llu", (unsigned long long)(job->s.gpus << level));
         return apply(job, a, "gpus", v);
     }
     return 0;
@@ -259,7 +259,7 @@ int trainsize_advise(const trainsize_job *job, trainsize_advice *out, size_t cap
     ad.out = out;
     ad.cap = cap;
     ad.global_batch = r.layout.global_batch;
-    ad.batch_set = job->global_batch != 0;
+    ad.batch_set = job->s.global_batch != 0;
     single_changes(&ad, job);
     if (ad.count < cap) stacked_changes(&ad, job);
     order(out, ad.count);

@@ -10,7 +10,7 @@
  * 2 (n - 1)/n for all-reduce. */
 #include <math.h>
 
-#include "estimate.h"
+#include "stages.h"
 
 /* Ring traffic factors. */
 static double ag_factor(double n) { return n > 1.0 ? (n - 1.0) / n : 0.0; }
@@ -29,25 +29,25 @@ static double group_rate(double span, const ts_comm_links *l)
 
 /* Weight bytes one rank gathers per pass under ZeRO-3, per micro-batch: the whole stage as
  * the matmuls read it (LoRA: the frozen base, which the adapters' gradients do not shrink). */
-static double zero3_weight_bytes(const trainsize_job *job, const ts_conv *c, double stage_params)
+static double zero3_weight_bytes(const ts_settings *cfg, const ts_conv *c, double stage_params)
 {
-    return stage_params * (job->lora_rank ? c->frozen_layer : c->weight_compute);
+    return stage_params * (cfg->lora_rank ? c->frozen_layer : c->weight_compute);
 }
 
-void ts_comm_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
+void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
                   const ts_conv *c, double compute_step, const ts_comm_links *links, ts_comm *out)
 {
-    const ts_model *m = &job->model;
+    const ts_model *m = &cfg->model;
     double t = (double)lay->tp, p = (double)lay->pp, v = (double)lay->vpp, cp = (double)lay->cp;
     double ep = (double)lay->ep, mb = (double)lay->micro_batches, gpn = links->gpus_per_node;
-    double D = (double)lay->dense_shard, alpha = job->collective_latency;
+    double D = (double)lay->dense_shard, alpha = cfg->collective_latency;
     double layers = (double)lay->layers_per_stage, all_layers = (double)m->layers;
     double bubble = 1.0 + (p - 1.0) / (v * mb);
     double slots = mb * bubble;                  /* micro-batch slots on the critical path */
     double c_mb = compute_step / slots;          /* one micro-batch on the fullest stage */
-    double sbh = (double)job->seq / cp * (double)job->micro_batch * (double)m->hidden;
+    double sbh = lay->tokens_mb * (double)m->hidden;
     double stage_params = (double)pc->total / (t * p);
-    double grads = job->lora_rank ? ts_lora_layer_params(job) * all_layers / (t * p) * c->adapter_grad
+    double grads = cfg->lora_rank ? lay->lora_layer * all_layers / (t * p) * c->adapter_grad
                                   : stage_params * c->grad;
     double bwd = 2.0 / 3.0 * c_mb;               /* backward: twice the forward */
     *out = (ts_comm){0};
@@ -57,7 +57,7 @@ void ts_comm_make(const trainsize_job *job, const ts_layout *lay, const ts_param
      * two in its backward, and the forward's two again under full recomputation; they block
      * the layer, so every micro-batch slot pays them. */
     if (lay->tp > 1) {
-        double n = job->recompute == TS_RECOMPUTE_FULL ? 6.0 : 4.0;
+        double n = cfg->recompute == TS_RECOMPUTE_FULL ? 6.0 : 4.0;
         double rate = group_rate(t, links);
         double per_mb = n * layers * (ar_factor(t) * sbh * c->act / rate + latency(t, alpha));
         out->tp_seconds = slots * per_mb;
@@ -80,10 +80,10 @@ void ts_comm_make(const trainsize_job *job, const ts_layout *lay, const ts_param
      * forward and twice that (keys, values and their gradients) in the backward, overlapped
      * with the attention blocks it feeds: only what exceeds the attention's time adds. */
     if (lay->cp > 1) {
-        double kv = 2.0 * (double)job->seq / cp * (double)job->micro_batch * (double)ts_model_kv_dim(m) / t;
+        double kv = 2.0 * lay->tokens_mb * (double)ts_model_kv_dim(m) / t;
         double bytes = 3.0 * (cp - 1.0) * kv * c->act * layers;
         double rate = group_rate(t * cp, links);
-        double q = (double)ts_model_q_dim(m), s = (double)job->seq;
+        double q = (double)ts_model_q_dim(m), s = (double)cfg->seq;
         double layer_mm = 2.0 * (double)pc->layer, attn = 4.0 * s * q;
         double window = c_mb * attn / (attn + layer_mm);
         out->cp_seconds = slots * fmax(0.0, bytes / rate + (cp - 1.0) * layers * alpha - window);
@@ -97,33 +97,33 @@ void ts_comm_make(const trainsize_job *job, const ts_layout *lay, const ts_param
      * all-to-all under the other micro-batch's compute (DeepSeek-V3's DualPipe). */
     if (ts_model_is_moe(m) && lay->ep > 1) {
         double k = (double)m->experts_per_token, per_token = (double)m->hidden * c->act;
-        double tokens = (double)job->seq / cp * (double)job->micro_batch / t;
+        double tokens = lay->tokens_mb / t;
         double moe_layers = layers; /* every layer of the stage is an MoE layer */
         double intra_bytes, inter_bytes = 0.0, a2a;
         if (ep <= gpn) {
             intra_bytes = 4.0 * k * tokens * per_token * (ep - 1.0) / ep * moe_layers;
         } else {
-            double nodes = ep / gpn, copies = job->moe_max_nodes ? fmin(k, (double)job->moe_max_nodes) : k;
+            double nodes = ep / gpn, copies = cfg->moe_max_nodes ? fmin(k, (double)cfg->moe_max_nodes) : k;
             inter_bytes = 4.0 * copies * tokens * per_token * (nodes - 1.0) / nodes * moe_layers;
             intra_bytes = 4.0 * k * tokens * per_token * moe_layers;
         }
         a2a = fmax(intra_bytes / links->intra,
                    links->net_per_gpu > 0.0 ? inter_bytes / links->net_per_gpu : 0.0) +
               4.0 * moe_layers * latency(ep, alpha);
-        out->ep_seconds = slots * (job->ep_overlap ? fmax(0.0, a2a - c_mb) : a2a);
+        out->ep_seconds = slots * (cfg->ep_overlap ? fmax(0.0, a2a - c_mb) : a2a);
         out->intra_bytes_per_gpu += mb * intra_bytes;
         out->inter_bytes_per_gpu += mb * inter_bytes;
     }
     /* Data parallelism over D = dp x cp ranks. */
     if (D > 1.0) {
         double rate = group_rate(t * D, links), traffic, exposed; /* within one stage */
-        if (job->zero >= 3) {
+        if (lay->zero >= 3) {
             /* ZeRO-3/FSDP: every forward, recomputed forward and backward pass of every
              * micro-batch all-gathers the stage's weights, layer by layer, prefetched under
              * that micro-batch's compute; the gradients are reduce-scattered after each
              * micro-batch, or once at the end when accumulating unsharded (no_sync). */
-            double passes = job->recompute == TS_RECOMPUTE_FULL ? 3.0 : 2.0;
-            double gather = passes * ag_factor(D) * zero3_weight_bytes(job, c, stage_params);
+            double passes = cfg->recompute == TS_RECOMPUTE_FULL ? 3.0 : 2.0;
+            double gather = passes * ag_factor(D) * zero3_weight_bytes(cfg, c, stage_params);
             double rs = ag_factor(D) * grads;
             double per_mb = (gather + (c->grad_sync_step ? 0.0 : rs)) / rate +
                             (passes + 1.0) * layers * latency(D, alpha);

@@ -12,11 +12,12 @@
  *
  * `model_flops` leaves recomputation out (what MFU counts); `flops` is what the GPUs
  * execute (what HFU counts). Time = executed FLOPs / (GPUs x dense peak x hfu); under
- * fp8-mixed the linear layers run at the fp8 peak and attention at the 16-bit peak. */
+ * fp8-mixed the linear layers run at the fp8 peak and attention at the 16-bit peak.
+ * The run's time adds what the server stage found compute does not hide. */
 #include <math.h>
 
 #include "error.h"
-#include "estimate.h"
+#include "stages.h"
 
 /* The kernels' efficiency: the job's, or the framework's calibrated default. Megatron-LM's
  * fused kernels reach 0.57 of the dense peak while computing on the published runs of
@@ -25,31 +26,31 @@
 #define TS_HFU_MEGATRON 0.57
 #define TS_HFU_EAGER 0.4
 
-double ts_hfu(const trainsize_job *job)
+double ts_hfu(const ts_settings *cfg)
 {
     const char *why;
-    if (job->hfu > 0.0) return job->hfu;
-    return ts_framework_resolve(job, &why) == TS_FW_MEGATRON ? TS_HFU_MEGATRON : TS_HFU_EAGER;
+    if (cfg->hfu > 0.0) return cfg->hfu;
+    return ts_framework_resolve(cfg, &why) == TS_FW_MEGATRON ? TS_HFU_MEGATRON : TS_HFU_EAGER;
 }
 
-int ts_time_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
-                 trainsize_time *out, trainsize_error *err)
+int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                    ts_compute *out, trainsize_error *err)
 {
-    const ts_model *m = &job->model;
-    const trainsize_gpu_info *gpu = job->gpu;
-    double seq = (double)job->seq, layers = (double)m->layers;
+    const ts_model *m = &cfg->model;
+    const trainsize_gpu_info *gpu = cfg->gpu;
+    double seq = (double)cfg->seq, layers = (double)m->layers;
     double matmul = 2.0 * ((double)pc->active - (double)pc->position_embedding -
                            (m->tied_embeddings ? 0.0 : (double)pc->token_embedding));
     double attention = 4.0 * layers * seq * (double)ts_model_q_dim(m);
     double lm_head = 2.0 * (double)pc->token_embedding;
     double tokens_step = (double)lay->global_batch * seq;
     /* Per token: forward + backward, then what recomputation repeats. */
-    double mm = matmul * (job->lora_rank ? 2.0 : 3.0), at = attention * 3.0;
+    double mm = matmul * (cfg->lora_rank ? 2.0 : 3.0), at = attention * 3.0;
     double mm_model = mm, at_model = at;
     double peak_mm, peak_at, seconds_per_token;
-    if (job->recompute == TS_RECOMPUTE_FULL) { mm += matmul - lm_head; at += attention; }
-    if (job->recompute == TS_RECOMPUTE_SELECTIVE) at += attention;
-    switch (job->precision) {
+    if (cfg->recompute == TS_RECOMPUTE_FULL) { mm += matmul - lm_head; at += attention; }
+    if (cfg->recompute == TS_RECOMPUTE_SELECTIVE) at += attention;
+    switch (cfg->precision) {
     case TS_PREC_FP32: peak_mm = peak_at = gpu->flops_fp32; break;
     case TS_PREC_FP8_MIXED: peak_mm = gpu->flops_fp8; peak_at = gpu->flops_bf16; break;
     default: peak_mm = peak_at = gpu->flops_bf16; break;
@@ -57,7 +58,7 @@ int ts_time_make(const trainsize_job *job, const ts_layout *lay, const ts_param_
     if (!(peak_mm > 0) || !(peak_at > 0))
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
                        "precision: %s has no peak FLOP/s for this precision", gpu->name);
-    seconds_per_token = (mm / peak_mm + at / peak_at) / ((double)lay->gpus * ts_hfu(job));
+    seconds_per_token = (mm / peak_mm + at / peak_at) / ((double)lay->gpus * ts_hfu(cfg));
     out->step_flops = (mm + at) * tokens_step;
     /* The pipeline bubble: stages idle for (p - 1)/(v m) of the ideal step (Narayanan et
      * al. 2021, §2.2). */
@@ -66,12 +67,26 @@ int ts_time_make(const trainsize_job *job, const ts_layout *lay, const ts_param_
     out->step_seconds = seconds_per_token * tokens_step *
                         (1.0 + (double)(lay->pp - 1) / ((double)lay->vpp * (double)lay->micro_batches)) *
                         ((double)lay->pp * (double)lay->layers_per_stage / layers);
-    out->steps = job->tokens ? (uint64_t)ceil((double)job->tokens / tokens_step) : 1;
+    out->steps = cfg->tokens ? (uint64_t)ceil((double)cfg->tokens / tokens_step) : 1;
     out->tokens = tokens_step * (double)out->steps; /* whole steps, as trained */
     out->flops = out->step_flops * (double)out->steps;
     out->model_flops = (mm_model + at_model) * tokens_step * (double)out->steps;
-    out->seconds = out->step_seconds * (double)out->steps;
-    if (!isfinite(out->flops) || !isfinite(out->seconds))
+    if (!isfinite(out->flops) || !isfinite(out->step_seconds * (double)out->steps))
         return ts_fail(err, TRAINSIZE_E_OVERFLOW, "tokens", "tokens: compute does not fit a double");
     return ts_ok(err);
+}
+
+void ts_time_make(const ts_compute *cmp, const ts_step_losses *losses, const ts_layout *lay,
+                  trainsize_time *out)
+{
+    out->flops = cmp->flops;
+    out->step_flops = cmp->step_flops;
+    out->model_flops = cmp->model_flops;
+    out->tokens = cmp->tokens;
+    out->steps = cmp->steps;
+    out->comm_seconds = losses->comm;
+    out->offload_seconds = losses->offload;
+    out->step_seconds = cmp->step_seconds + losses->comm + losses->offload;
+    out->seconds = out->step_seconds * (double)out->steps;
+    out->gpu_hours = out->seconds * (double)lay->gpus / 3600.0;
 }

@@ -3,7 +3,7 @@
  * framework's kernels keep for backward. Every number here is named and sourced in
  * docs/methodology.md ("Byte conventions"). */
 #include "error.h"
-#include "estimate.h"
+#include "stages.h"
 
 /* bitsandbytes' blockwise 8-bit optimizers keep one fp32 absmax per block of 256 values
  * for each of the two states (bitsandbytes functional.py, optimizer_update_8bit_blockwise). */
@@ -35,9 +35,9 @@ static int tristate_on(int setting, int auto_default)
     return setting == TS_YES || (setting == TS_AUTO && auto_default);
 }
 
-static void set_model_state_bytes(const trainsize_job *job, int fw, ts_conv *c)
+static void set_model_state_bytes(const ts_settings *cfg, int fw, ts_conv *c)
 {
-    int p = job->precision;
+    int p = cfg->precision;
     double state_elem = (p == TS_PREC_BF16 || p == TS_PREC_FP16) ? 2.0 : 4.0;
     if (p == TS_PREC_FP32) {
         c->weight = c->weight_compute = 4.0;
@@ -59,19 +59,19 @@ static void set_model_state_bytes(const trainsize_job *job, int fw, ts_conv *c)
         c->master = 4.0;
     }
     if (p == TS_PREC_FP8_MIXED) c->weight += 1.0; /* Transformer Engine's cached fp8 weights */
-    if (job->grad_precision == TS_GRAD_FP32) c->grad = 4.0;
-    if (job->grad_precision == TS_GRAD_HALF) c->grad = 2.0;
-    c->adafactor = job->optimizer == TS_OPT_ADAFACTOR;
-    if (job->optimizer == TS_OPT_ADAMW_8BIT)
+    if (cfg->grad_precision == TS_GRAD_FP32) c->grad = 4.0;
+    if (cfg->grad_precision == TS_GRAD_HALF) c->grad = 2.0;
+    c->adafactor = cfg->optimizer == TS_OPT_ADAFACTOR;
+    if (cfg->optimizer == TS_OPT_ADAMW_8BIT)
         c->state = 2.0 * (1.0 + 4.0 / TS_BNB_BLOCK);
     else
-        c->state = state_count(job->optimizer) * state_elem;
+        c->state = state_count(cfg->optimizer) * state_elem;
     if (c->adafactor) c->state = state_elem; /* per factored element */
     /* The Hugging Face Trainer overrides bitsandbytes' 8-bit state to 32-bit for every
      * nn.Embedding (transformers trainer.py, create_optimizer): two fp32 states. */
     c->embedding_state = c->state;
-    if (job->optimizer == TS_OPT_ADAMW_8BIT &&
-        tristate_on(job->embedding_state_fp32, fw == TS_FW_PYTORCH))
+    if (cfg->optimizer == TS_OPT_ADAMW_8BIT &&
+        tristate_on(cfg->embedding_state_fp32, fw == TS_FW_PYTORCH))
         c->embedding_state = 8.0;
 }
 
@@ -80,18 +80,18 @@ static void set_model_state_bytes(const trainsize_job *job, int fw, ts_conv *c)
  * The unquantized base is 16-bit unless the job loads it in fp32; PEFT's
  * prepare_model_for_kbit_training (peft/utils/other.py) casts every weight that is not
  * quantized (embeddings, norms, output layer) to fp32. */
-static void set_lora_bytes(const trainsize_job *job, int upcast, ts_conv *c)
+static void set_lora_bytes(const ts_settings *cfg, int upcast, ts_conv *c)
 {
-    int p = job->precision;
+    int p = cfg->precision;
     double base = (p == TS_PREC_FP32) ? 4.0 : 2.0;
     double adapter = (p == TS_PREC_BF16 || p == TS_PREC_FP16) ? 2.0 : 4.0;
-    if (job->base_dtype == TS_BASE_FP32) base = 4.0;
-    if (job->base_dtype == TS_BASE_16BIT) base = 2.0;
+    if (cfg->base_dtype == TS_BASE_FP32) base = 4.0;
+    if (cfg->base_dtype == TS_BASE_16BIT) base = 2.0;
     c->frozen_other = upcast ? 4.0 : base;
     c->frozen_layer = base;
-    if (job->quantize_base == TS_QUANT_NF4) c->frozen_layer = TS_NF4_BITS / 8.0;
-    if (job->quantize_base == TS_QUANT_INT8)
-        c->frozen_layer = TS_INT8_BYTES + 4.0 / (double)job->model.hidden;
+    if (cfg->quantize_base == TS_QUANT_NF4) c->frozen_layer = TS_NF4_BITS / 8.0;
+    if (cfg->quantize_base == TS_QUANT_INT8)
+        c->frozen_layer = TS_INT8_BYTES + 4.0 / (double)cfg->model.hidden;
     c->adapter_weight = adapter;
     c->adapter_grad = adapter;
     c->adapter_state = c->state; /* same optimizer, same state bytes */
@@ -99,17 +99,17 @@ static void set_lora_bytes(const trainsize_job *job, int upcast, ts_conv *c)
 
 /* What the kernels keep for backward. Megatron-LM: fused kernels (Korthikanti et al. 2022,
  * §4). PyTorch eager / Hugging Face modules: see methodology.md for each count. */
-static void set_kernels(const trainsize_job *job, ts_conv *c)
+static void set_kernels(const ts_settings *cfg, ts_conv *c)
 {
-    const ts_model *m = &job->model;
+    const ts_model *m = &cfg->model;
     int eager = c->framework != TS_FW_MEGATRON;
-    int cpu_autocast = c->autocast_copies && job->autocast_ops == 1;
-    c->act = job->precision == TS_PREC_FP32 ? 4.0 : 2.0;
+    int cpu_autocast = c->autocast_copies && cfg->autocast_ops == 1;
+    c->act = cfg->precision == TS_PREC_FP32 ? 4.0 : 2.0;
     /* Under autocast with fp32 weights the embedding output and every residual add stay
      * fp32; only the matmuls' outputs are 16-bit. */
     c->residual = c->autocast_copies ? 4.0 : c->act;
-    c->linear_in = job->precision == TS_PREC_FP8_MIXED ? 1.0 : c->act;
-    c->dropout_mask = (double)job->dropout_mask_bytes;
+    c->linear_in = cfg->precision == TS_PREC_FP8_MIXED ? 1.0 : c->act;
+    c->dropout_mask = (double)cfg->dropout_mask_bytes;
     c->qkv_in_copies = c->fc1_in_copies = 1.0;
     c->residual_dropout = !eager || m->residual_dropout; /* Megatron: hidden dropout always */
     if (!eager) {
@@ -125,7 +125,7 @@ static void set_kernels(const trainsize_job *job, ts_conv *c)
          * the input's type; torch <= 1.13's mean() keeps x^2 too. nn.LayerNorm keeps its
          * input. */
         c->norm_saved = m->norm == TS_NORM_RMSNORM
-                            ? fp32 + c->residual + (job->mean_keeps_input ? fp32 : 0.0)
+                            ? fp32 + c->residual + (cfg->mean_keeps_input ? fp32 : 0.0)
                             : c->residual;
         /* gelu_new in elementwise ops keeps x (pow), tanh's output, 0.5x and 1 + tanh.
          * CUDA autocast runs pow in fp32, so x is kept as an fp32 copy and tanh and 1 + tanh
@@ -151,10 +151,10 @@ static void set_kernels(const trainsize_job *job, ts_conv *c)
         }
         /* With full recomputation the rotary lineage's 4-D causal mask (eager attention) is
          * an input of every checkpointed layer and stays alive. */
-        c->mask_held = job->attention == TS_ATTN_EAGER && m->positions == 0;
+        c->mask_held = cfg->attention == TS_ATTN_EAGER && m->positions == 0;
     }
-    c->loss_saved = job->loss_upcast ? 4.0 : c->act; /* softmax / log_softmax output */
-    if (!job->loss_upcast && eager) c->loss_backward = 2.0 * c->act;
+    c->loss_saved = cfg->loss_upcast ? 4.0 : c->act; /* softmax / log_softmax output */
+    if (!cfg->loss_upcast && eager) c->loss_backward = 2.0 * c->act;
 }
 
 /* Autocast over fp32 weights: which 16-bit copies of weights the matmuls keep for
@@ -162,84 +162,65 @@ static void set_kernels(const trainsize_job *job, ts_conv *c)
  * weight is cast at each use, and that copy is kept as well because the matmul needs it
  * for its input's gradient. A quantized layer keeps only its quantized weight (its
  * dequantized copy is a transient). */
-static void set_autocast(const trainsize_job *job, int mixed, ts_conv *c)
+static void set_autocast(const ts_settings *cfg, const ts_layout *lay, int mixed, ts_conv *c)
 {
-    int lora = job->lora_rank > 0, quant = job->quantize_base != TS_QUANT_NONE;
+    int lora = cfg->lora_rank > 0, quant = cfg->quantize_base != TS_QUANT_NONE;
     int fp32_layers = !lora || (!quant && c->frozen_layer >= 4.0);
     int fp32_other = !lora || c->frozen_other >= 4.0;
     /* FSDP's MixedPrecision (ZeRO-3) gathers 16-bit weights instead of running autocast. */
-    c->autocast_copies = c->framework == TS_FW_PYTORCH && mixed && job->zero < 3 &&
+    c->autocast_copies = c->framework == TS_FW_PYTORCH && mixed && lay->zero < 3 &&
                          (fp32_layers || fp32_other);
     if (!c->autocast_copies) return;
     c->layer_copy = fp32_layers ? 2.0 : 0.0;
     c->output_copy = fp32_other ? 2.0 : 0.0;
 }
 
-int ts_conv_make(const trainsize_job *job, const ts_layout *lay, ts_conv *c, trainsize_error *err)
+int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, trainsize_error *err)
 {
-    int mixed = is_mixed(job->precision), fw, quant = job->quantize_base != TS_QUANT_NONE;
+    int mixed = is_mixed(cfg->precision), fw, quant = cfg->quantize_base != TS_QUANT_NONE;
     int upcast;
     *c = (ts_conv){0};
-    fw = c->framework = ts_framework_resolve(job, &c->framework_reason);
-    upcast = quant && tristate_on(job->kbit_upcast, fw == TS_FW_PYTORCH);
-    set_model_state_bytes(job, fw, c);
-    if (job->lora_rank) set_lora_bytes(job, upcast, c);
-    set_autocast(job, mixed, c);
-    set_kernels(job, c);
+    fw = c->framework = ts_framework_resolve(cfg, &c->framework_reason);
+    upcast = quant && tristate_on(cfg->kbit_upcast, fw == TS_FW_PYTORCH);
+    set_model_state_bytes(cfg, fw, c);
+    if (cfg->lora_rank) set_lora_bytes(cfg, upcast, c);
+    set_autocast(cfg, lay, mixed, c);
+    set_kernels(cfg, c);
     /* Megatron's grad buffer and DeepSpeed's partitioned gradients live across steps;
      * PyTorch frees .grad at zero_grad(set_to_none=True) unless micro-batches accumulate. */
     c->grads_persistent = fw != TS_FW_PYTORCH || lay->micro_batches > 1;
     /* torch.optim's default foreach Adam/AdamW makes one state-sized temporary
      * (the square root of exp_avg_sq); Megatron and DeepSpeed use fused kernels. */
     if (fw == TS_FW_PYTORCH &&
-        (job->optimizer == TS_OPT_ADAMW || job->optimizer == TS_OPT_ADAM))
+        (cfg->optimizer == TS_OPT_ADAMW || cfg->optimizer == TS_OPT_ADAM))
         c->optimizer_temp = c->state / 2.0;
     /* DeepSpeed's mixed-precision optimizers convert the 16-bit gradient partition to an
      * fp32 copy for the step ("2 fp16 grads + 4 fp32 grads + 4 fp32 params + 8 Adam",
      * deepspeed/runtime/zero/stage_1_and_2.py). */
-    if (fw == TS_FW_DEEPSPEED && mixed && job->lora_rank == 0 && c->grad < 4.0) c->optimizer_temp = 4.0;
+    if (fw == TS_FW_DEEPSPEED && mixed && cfg->lora_rank == 0 && c->grad < 4.0) c->optimizer_temp = 4.0;
     /* DDP's default (gradient_as_bucket_view=False) keeps bucket copies of the grads. */
-    c->ddp_buckets = fw == TS_FW_PYTORCH && job->zero == 0 && lay->dense_shard > 1;
+    c->ddp_buckets = fw == TS_FW_PYTORCH && lay->zero == 0 && lay->dense_shard > 1;
     /* FSDP's no_sync() (Accelerate's default under gradient accumulation) keeps each rank's
      * unsharded gradients until the last micro-batch (torch FSDP docs, no_sync). */
-    c->grad_sync_step = job->zero >= 2 && lay->micro_batches > 1 &&
-                        (job->grad_sync == TS_SYNC_STEP ||
-                         (job->grad_sync == TS_SYNC_AUTO && fw == TS_FW_PYTORCH));
+    c->grad_sync_step = lay->zero >= 2 && lay->micro_batches > 1 &&
+                        (cfg->grad_sync == TS_SYNC_STEP ||
+                         (cfg->grad_sync == TS_SYNC_AUTO && fw == TS_FW_PYTORCH));
     /* bitsandbytes' MatMul4Bit and MatMul8bitLt save their input whenever it needs a
      * gradient, frozen weight or not, and dequantize the weight to the compute type for
      * the forward and again for the backward matmul (bitsandbytes autograd/_functions.py). */
-    c->quant_keeps_input = quant && job->quantize_keeps_input;
-    c->dequant = quant ? (job->precision == TS_PREC_FP32 ? 4.0 : 2.0) : 0.0;
+    c->quant_keeps_input = quant && cfg->quantize_keeps_input;
+    c->dequant = quant ? (cfg->precision == TS_PREC_FP32 ? 4.0 : 2.0) : 0.0;
     /* bitsandbytes' quant_state is an attribute, not a parameter: FSDP and ZeRO-3 leave
      * it whole on every rank (AnswerDotAI/fsdp_qlora PR 4; bitsandbytes issue 1945). */
-    if (quant && tristate_on(job->quant_state_replicated, job->quantize_keeps_input))
-        c->quant_state = c->frozen_layer - (job->quantize_base == TS_QUANT_NF4 ? 0.5 : TS_INT8_BYTES);
+    if (quant && tristate_on(cfg->quant_state_replicated, cfg->quantize_keeps_input))
+        c->quant_state = c->frozen_layer - (cfg->quantize_base == TS_QUANT_NF4 ? 0.5 : TS_INT8_BYTES);
     /* FSDP does not reshard the root unit (what no layer wraps: embeddings, final norm,
      * output layer) between forward and backward (torch FSDP, _root_pre_forward). */
-    c->root_unsharded = fw == TS_FW_PYTORCH && job->zero >= 3;
-    c->lora_unit_grads = job->lora_rank && fw == TS_FW_PYTORCH && job->zero >= 2 && job->fsdp_lora_wrap;
-    if (job->loading == TS_LOAD_GPU && !quant) {
-        double trained = job->lora_rank ? c->frozen_layer : c->weight;
-        c->load = job->load_dtype == TS_BASE_FP32 ? 4.0 : job->load_dtype == TS_BASE_16BIT ? 2.0 : trained;
+    c->root_unsharded = fw == TS_FW_PYTORCH && lay->zero >= 3;
+    c->lora_unit_grads = cfg->lora_rank && fw == TS_FW_PYTORCH && lay->zero >= 2 && cfg->fsdp_lora_wrap;
+    if (cfg->loading == TS_LOAD_GPU && !quant) {
+        double trained = cfg->lora_rank ? c->frozen_layer : c->weight;
+        c->load = cfg->load_dtype == TS_BASE_FP32 ? 4.0 : cfg->load_dtype == TS_BASE_16BIT ? 2.0 : trained;
     }
     return ts_ok(err);
-}
-
-double ts_adafactor_elements(const ts_model *m, const ts_param_counts *pc)
-{
-    double h = (double)m->hidden, f = (double)m->ffn, q = (double)ts_model_q_dim(m);
-    double kv = (double)ts_model_kv_dim(m), v = (double)m->vocab;
-    double mlp = (m->gated_mlp ? 3.0 : 2.0) * (h + f);
-    double vectors = (double)pc->norms;            /* norms and biases stay whole */
-    double qkv_bias = m->bias != TS_BIAS_NONE ? q + 2.0 * kv : 0.0;
-    double other_bias = m->bias == TS_BIAS_ALL ? h + (m->gated_mlp ? 2.0 : 1.0) * f + h : 0.0;
-    double layer = (h + q) + 2.0 * (h + kv) + (q + h) + vectors + qkv_bias + other_bias;
-    if (ts_model_is_moe(m))
-        layer += (double)m->experts * mlp + (h + (double)m->experts);
-    else
-        layer += mlp;
-    if (m->shared_experts)
-        layer += (double)m->shared_experts * (m->gated_mlp ? 3.0 : 2.0) * (h + (double)m->shared_expert_ffn);
-    return (double)m->layers * layer + (v + h) + (m->positions ? (double)m->positions + h : 0.0) +
-           (m->tied_embeddings ? 0.0 : v + h) + (double)pc->final_norm;
 }

@@ -11,7 +11,7 @@
  * over their life for the run's share of it, plus power at the facility and a yearly
  * support share of the purchase. */
 #include "error.h"
-#include "estimate.h"
+#include "stages.h"
 #include "numparse.h"
 
 #define TS_BTU_PER_WATT_HOUR 3.41214
@@ -24,42 +24,42 @@ double ts_energy_kwh(double gpu_hours, double watts_per_gpu, double pue)
 
 /* The GPU's prices: a gpu-prices entry naming it, else gpu-hour-usd / gpu-price-usd, else
  * the catalogue's. */
-void ts_gpu_prices(const trainsize_job *job, const trainsize_gpu_info *gpu, double *hourly, double *price)
+void ts_gpu_prices(const ts_settings *cfg, const trainsize_gpu_info *gpu, double *hourly, double *price)
 {
     size_t i;
-    *hourly = job->gpu_hour_usd > 0 ? job->gpu_hour_usd : gpu->cloud_usd_per_hour;
-    *price = job->gpu_price_usd > 0 ? job->gpu_price_usd : gpu->purchase_usd;
-    for (i = 0; i < job->gpu_price_count; i++)
-        if (ts_name_equal(job->gpu_prices[i].name, gpu->name)) {
-            if (job->gpu_prices[i].hourly > 0) *hourly = job->gpu_prices[i].hourly;
-            if (job->gpu_prices[i].purchase > 0) *price = job->gpu_prices[i].purchase;
+    *hourly = cfg->gpu_hour_usd > 0 ? cfg->gpu_hour_usd : gpu->cloud_usd_per_hour;
+    *price = cfg->gpu_price_usd > 0 ? cfg->gpu_price_usd : gpu->purchase_usd;
+    for (i = 0; i < cfg->gpu_price_count; i++)
+        if (ts_name_equal(cfg->gpu_prices[i].name, gpu->name)) {
+            if (cfg->gpu_prices[i].hourly > 0) *hourly = cfg->gpu_prices[i].hourly;
+            if (cfg->gpu_prices[i].purchase > 0) *price = cfg->gpu_prices[i].purchase;
         }
 }
 
-void ts_power_cost(const trainsize_job *job, const ts_layout *lay, const trainsize_time *tm,
-                   trainsize_system *sys, uint64_t *warnings)
+void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize_time *tm,
+                   trainsize_system *sys, ts_findings *found)
 {
-    double gpu_watts = job->gpu->tdp_watts * (1.0 + job->server_power_factor);
+    double gpu_watts = cfg->gpu->tdp_watts * (1.0 + cfg->server_power_factor);
     double gpus = (double)lay->gpus, hours = tm->gpu_hours;
     double hourly, price, run_hours = hours / gpus;
-    ts_gpu_prices(job, job->gpu, &hourly, &price);
+    ts_gpu_prices(cfg, cfg->gpu, &hourly, &price);
     sys->power_watts = gpus * gpu_watts;
     sys->power_per_node_watts = (double)lay->gpus_per_node * gpu_watts;
     sys->heat_btu_per_hour = sys->power_watts * TS_BTU_PER_WATT_HOUR;
-    sys->energy_kwh = ts_energy_kwh(hours, gpu_watts, job->pue);
-    sys->co2_kg = sys->energy_kwh * job->carbon_intensity;
+    sys->energy_kwh = ts_energy_kwh(hours, gpu_watts, cfg->pue);
+    sys->co2_kg = sys->energy_kwh * cfg->carbon_intensity;
     sys->cost_cloud_usd = hourly * hours;
     if (price > 0) {
         /* The run's share of the hardware's life (the GPUs, the rest of their servers, and
          * the network when there are several), support for the run's share of a year, and
          * the power. */
-        double life = run_hours / (job->amortization_years * TS_HOURS_PER_YEAR);
-        double support = job->support_share * run_hours / TS_HOURS_PER_YEAR;
-        double hardware = gpus * price * (1.0 + job->server_share) +
-                          (lay->nodes > 1 ? gpus * job->network_usd_per_gpu : 0.0);
+        double life = run_hours / (cfg->amortization_years * TS_HOURS_PER_YEAR);
+        double support = cfg->support_share * run_hours / TS_HOURS_PER_YEAR;
+        double hardware = gpus * price * (1.0 + cfg->server_share) +
+                          (lay->nodes > 1 ? gpus * cfg->network_usd_per_gpu : 0.0);
         sys->cost_own_hardware_usd = hardware * (life + support);
-        sys->cost_own_power_usd = sys->energy_kwh * job->power_usd_per_kwh;
+        sys->cost_own_power_usd = sys->energy_kwh * cfg->power_usd_per_kwh;
         sys->cost_own_usd = sys->cost_own_hardware_usd + sys->cost_own_power_usd;
     }
-    if (!(hourly > 0) || !(price > 0)) *warnings |= TRAINSIZE_WARN_NO_PRICE;
+    found->no_price = !(hourly > 0) || !(price > 0);
 }

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "error.h"
-#include "estimate.h"
+#include "job.h"
+#include "stages.h"
 #include "numparse.h"
 
 /* Bytes are computed in double (exact below 2^53) and rounded up once, here. Too large a
@@ -72,31 +73,60 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
     return TRAINSIZE_OK;
 }
 
-static int fill_model(const trainsize_job *job, const ts_param_counts *pc, trainsize_model_counts *mc,
-                      trainsize_error *err)
+static int fill_model(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                      trainsize_model_counts *mc, trainsize_error *err)
 {
     memset(mc, 0, sizeof *mc);
-    ts_copy_name(mc->name, sizeof mc->name, job->model.name[0] ? job->model.name : "custom");
+    ts_copy_name(mc->name, sizeof mc->name, cfg->model.name[0] ? cfg->model.name : "custom");
     mc->parameters = pc->total;
     mc->active_parameters = pc->active;
     mc->trainable_parameters = pc->total;
     mc->embedding_parameters = pc->token_embedding + pc->position_embedding + pc->output_layer;
     mc->layer_parameters = pc->layer;
-    if (job->lora_rank)
-        return to_bytes(ts_lora_layer_params(job) * (double)job->model.layers,
+    if (cfg->lora_rank)
+        return to_bytes(lay->lora_layer * (double)cfg->model.layers,
                         &mc->trainable_parameters, "model.trainable_parameters", "lora-rank", err);
     return TRAINSIZE_OK;
+}
+
+/* The layout the estimate used, as the caller reads it. */
+static void fill_layout(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv,
+                        trainsize_result *out)
+{
+    ts_copy_name(out->gpu, sizeof out->gpu, cfg->gpu->name);
+    ts_copy_name(out->framework, sizeof out->framework, ts_framework_name(conv->framework));
+    ts_copy_name(out->framework_reason, sizeof out->framework_reason, conv->framework_reason);
+    out->gpus = lay->gpus;
+    out->data_parallel = lay->dp;
+    out->gradient_accumulation = lay->micro_batches;
+    out->pipeline_first_layers = lay->first_layers;
+    out->pipeline_layers = lay->mid_layers ? lay->mid_layers : lay->first_layers;
+    out->pipeline_last_layers = lay->last_layers;
+    out->layout.tp = lay->tp;
+    out->layout.pp = lay->pp;
+    out->layout.pp_interleave = lay->vpp;
+    out->layout.cp = lay->cp;
+    out->layout.ep = lay->ep;
+    out->layout.zero = lay->zero;
+    out->layout.micro_batch = lay->micro_batch;
+    out->layout.global_batch = lay->global_batch;
+    out->layout.sp = lay->sp;
+    out->layout.recompute = cfg->recompute;
 }
 
 int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t out_size,
                        trainsize_error *err)
 {
+    const ts_settings *cfg;
     ts_layout lay;
     ts_conv conv;
     ts_param_counts pc;
     ts_stage_memory first, last, middle;
     const ts_stage_memory *worst;
     uint64_t worst_stage;
+    ts_compute cmp;
+    ts_step_losses losses = {0.0, 0.0};
+    ts_findings found = {0};
     int rc;
     if (!job || !out)
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_estimate: NULL job or result");
@@ -104,50 +134,35 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_estimate: result struct of %lu "
                        "bytes is smaller than the library's %lu (header/library mismatch)",
                        (unsigned long)out_size, (unsigned long)sizeof *out);
-    if ((rc = ts_model_validate(&job->model, err))) return rc;
-    if ((rc = ts_model_count(&job->model, &pc, err))) return rc;
-    if ((rc = ts_layout_make(job, &lay, err))) return rc;
-    if ((rc = ts_conv_make(job, &lay, &conv, err))) return rc;
-    ts_memory_stage(job, &lay, &conv, &pc, 0, &first);
+    cfg = &job->s;
+    if ((rc = ts_model_validate(&cfg->model, err))) return rc;
+    if ((rc = ts_model_count(&cfg->model, &pc, err))) return rc;
+    if ((rc = ts_layout_make(cfg, &lay, err))) return rc;
+    if ((rc = ts_conv_make(cfg, &lay, &conv, err))) return rc;
+    ts_memory_stage(cfg, &lay, &conv, &pc, 0, &first);
     worst = &first;
     worst_stage = 0;
     if (lay.pp > 1) {
-        ts_memory_stage(job, &lay, &conv, &pc, lay.pp - 1, &last);
+        ts_memory_stage(cfg, &lay, &conv, &pc, lay.pp - 1, &last);
         if (last.peak_total > first.peak_total) { worst = &last; worst_stage = lay.pp - 1; }
     }
     /* Uneven stages: the first middle stage has more layers than the first and nearly as
      * many micro-batches in flight. */
     if (lay.pp > 2 && lay.mid_layers > lay.first_layers) {
-        ts_memory_stage(job, &lay, &conv, &pc, 1, &middle);
+        ts_memory_stage(cfg, &lay, &conv, &pc, 1, &middle);
         if (middle.peak_total > worst->peak_total) { worst = &middle; worst_stage = 1; }
     }
     memset(out, 0, sizeof *out);
-    if ((rc = fill_model(job, &pc, &out->model, err))) return rc;
+    if ((rc = fill_model(cfg, &lay, &pc, &out->model, err))) return rc;
     if ((rc = fill_memory(worst, worst_stage, &lay, &out->memory, err))) return rc;
-    if ((rc = ts_time_make(job, &lay, &pc, &out->time, err))) return rc;
-    if ((rc = ts_system_make(job, &lay, &pc, &conv, &out->memory, &out->time, &out->system,
-                             &out->warnings, err)))
+    if ((rc = ts_compute_make(cfg, &lay, &pc, &cmp, err))) return rc;
+    if ((rc = ts_system_make(cfg, &lay, &pc, &conv, &out->memory, &cmp, &out->system, &losses,
+                             &found, err)))
         return rc;
-    ts_copy_name(out->gpu, sizeof out->gpu, job->gpu->name);
-    ts_copy_name(out->framework, sizeof out->framework, ts_framework_name(conv.framework));
-    ts_copy_name(out->framework_reason, sizeof out->framework_reason, conv.framework_reason);
-    out->gpus = lay.gpus;
-    out->data_parallel = lay.dp;
-    out->gradient_accumulation = lay.micro_batches;
-    out->pipeline_first_layers = lay.first_layers;
-    out->pipeline_layers = lay.mid_layers ? lay.mid_layers : lay.first_layers;
-    out->pipeline_last_layers = lay.last_layers;
-    out->layout.tp = lay.tp;
-    out->layout.pp = lay.pp;
-    out->layout.pp_interleave = lay.vpp;
-    out->layout.cp = lay.cp;
-    out->layout.ep = lay.ep;
-    out->layout.zero = job->zero;
-    out->layout.micro_batch = job->micro_batch;
-    out->layout.global_batch = lay.global_batch;
-    out->layout.sp = lay.sp;
-    out->layout.recompute = job->recompute;
-    ts_warnings_make(job, &lay, out, &out->warnings);
+    ts_time_make(&cmp, &losses, &lay, &out->time);
+    ts_power_cost(cfg, &lay, &out->time, &out->system, &found);
+    fill_layout(cfg, &lay, &conv, out);
+    ts_warnings_make(cfg, &lay, out, &found, &out->warnings);
     if (!isfinite(out->time.seconds) || !isfinite(out->system.energy_kwh))
         return ts_fail(err, TRAINSIZE_E_OVERFLOW, "tokens", "tokens: time or energy does not fit a double");
     return ts_ok(err);

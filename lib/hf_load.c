@@ -17,7 +17,7 @@ int trainsize_job_load_hf_config(trainsize_job *job, const char *json, size_t le
                        "hf-config: %lu bytes is over the %u-byte limit", (unsigned long)len,
                        (unsigned)TRAINSIZE_HF_CONFIG_MAX_BYTES);
     if ((rc = ts_hf_config_parse(json ? json : "", len, &parsed, err))) return rc;
-    job->model = parsed;
+    job->s.model = parsed;
     ts_job_fit_seq(job);
     return ts_ok(err);
 }

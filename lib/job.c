@@ -14,7 +14,7 @@
 static int set_gpu_prices(trainsize_job *job, const ts_param_def *def, const char *value,
                           trainsize_error *err)
 {
-    struct ts_gpu_price prices[sizeof job->gpu_prices / sizeof job->gpu_prices[0]];
+    struct ts_gpu_price prices[sizeof job->s.gpu_prices / sizeof job->s.gpu_prices[0]];
     size_t n = 0;
     const char *p = value;
     char item[128], *eq, *colon;
@@ -44,8 +44,8 @@ static int set_gpu_prices(trainsize_job *job, const ts_param_def *def, const cha
         return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
                        "gpu-prices: expected at most 16 NAME=HOURLY[:PURCHASE] items, comma-separated "
                        "(no empty item, no trailing comma)");
-    memcpy(job->gpu_prices, prices, n * sizeof prices[0]);
-    job->gpu_price_count = n;
+    memcpy(job->s.gpu_prices, prices, n * sizeof prices[0]);
+    job->s.gpu_price_count = n;
     memcpy(job->gpu_prices_text, value, strlen(value) + 1);
     return ts_ok(err);
 }
@@ -58,7 +58,7 @@ void ts_job_defaults(trainsize_job *job)
 {
     size_t i;
     memset(job, 0, sizeof *job);
-    ts_model_clear(&job->model);
+    ts_model_clear(&job->s.model);
     for (i = 0; i < ts_param_def_count(); i++) {
         const ts_param_def *def = ts_param_def_at(i);
         if (def->info.default_text[0] != '\0') set_value(job, def, def->info.default_text, NULL);
@@ -74,11 +74,11 @@ trainsize_job *trainsize_job_new(void)
 
 void ts_job_fit_seq(trainsize_job *job)
 {
-    const ts_param_def *def = ts_param_find("seq");
-    uint64_t seq = def ? strtoull(def->info.default_text, NULL, 10) : job->seq;
+    const ts_param_def *def = ts_param_def_by_id(TRAINSIZE_ID_SEQ);
+    uint64_t seq = def ? strtoull(def->info.default_text, NULL, 10) : job->s.seq;
     if (job->seq_given) return;
-    if (job->model.positions && job->model.positions < seq) seq = job->model.positions;
-    job->seq = seq;
+    if (job->s.model.positions && job->s.model.positions < seq) seq = job->s.model.positions;
+    job->s.seq = seq;
 }
 
 /* A custom GPU's strings live in the job: point them (and job->gpu) at this job's copy. */
@@ -89,7 +89,7 @@ void ts_job_rebind_custom_gpu(trainsize_job *job, int in_use)
     job->custom_gpu.source = job->custom_source;
     job->custom_gpu.architecture = job->custom_architecture;
     job->custom_gpu.price_source = "";
-    if (in_use) job->gpu = &job->custom_gpu;
+    if (in_use) job->s.gpu = &job->custom_gpu;
 }
 
 trainsize_job *trainsize_job_clone(const trainsize_job *job)
@@ -99,7 +99,7 @@ trainsize_job *trainsize_job_clone(const trainsize_job *job)
     copy = malloc(sizeof *copy);
     if (copy) {
         *copy = *job;
-        ts_job_rebind_custom_gpu(copy, job->gpu == &job->custom_gpu);
+        ts_job_rebind_custom_gpu(copy, job->s.gpu == &job->custom_gpu);
     }
     return copy;
 }
@@ -150,7 +150,7 @@ static int set_lora_targets(trainsize_job *job, const ts_param_def *def, const c
         return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
                        "lora-targets: expected a comma-separated list of %s (no empty item, no "
                        "trailing comma)", def->info.choices);
-    job->lora_targets = bits;
+    job->s.lora_targets = bits;
     return ts_ok(err);
 }
 
@@ -276,7 +276,7 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
         if (!preset)
             return ts_fail(err, TRAINSIZE_E_UNKNOWN, name,
                            "model: unknown preset \"%.40s\" (see `trainsize models`)", value);
-        job->model = *preset;
+        job->s.model = *preset;
         return ts_ok(err);
     }
     case TS_SET_GPU: {
@@ -284,7 +284,7 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
         if (!gpu)
             return ts_fail(err, TRAINSIZE_E_UNKNOWN, name,
                            "gpu: unknown GPU \"%.40s\" (see `trainsize gpus`)", value);
-        job->gpu = gpu;
+        job->s.gpu = gpu;
         return ts_ok(err);
     }
     case TS_SET_LINK: {
@@ -292,7 +292,7 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
         if (!link || link->kind != TRAINSIZE_LINK_SCALE_OUT)
             return ts_fail(err, TRAINSIZE_E_UNKNOWN, name,
                            "network: unknown scale-out link \"%.40s\" (e.g. ib-ndr, eth-100g)", value);
-        job->network = link;
+        job->s.network = link;
         return ts_ok(err);
     }
     case TS_SET_STORAGE: {
@@ -300,7 +300,7 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
         if (!st)
             return ts_fail(err, TRAINSIZE_E_UNKNOWN, name,
                            "storage: unknown storage class \"%.40s\" (e.g. nvme-gen4, nfs)", value);
-        job->storage = st;
+        job->s.storage = st;
         return ts_ok(err);
     }
     case TS_SET_PLAN_GPUS:
@@ -327,13 +327,19 @@ static void mark_modified(ts_model *m, const ts_model *before)
     memcpy(m->name + len, suffix, sizeof suffix);
 }
 
+/* Does setting this parameter change the model's shape (so its name and seq follow)? */
+static int shapes_model(const ts_param_def *def)
+{
+    return def->setter == TS_SET_MODEL || def->offset < sizeof(ts_model);
+}
+
 /* After any successful set: a changed shape renames the model, and seq follows it. */
 static void after_set(trainsize_job *job, const ts_param_def *def, const ts_model *before)
 {
     if (def->setter != TS_SET_MODEL && def->offset < sizeof(ts_model))
-        mark_modified(&job->model, before);
+        mark_modified(&job->s.model, before);
     if (def->id == TRAINSIZE_ID_SEQ) job->seq_given = 1;
-    ts_job_fit_seq(job);
+    if (shapes_model(def) || def->id == TRAINSIZE_ID_SEQ) ts_job_fit_seq(job);
 }
 
 int trainsize_job_set(trainsize_job *job, const char *name, const char *value, trainsize_error *err)
@@ -347,7 +353,7 @@ int trainsize_job_set(trainsize_job *job, const char *name, const char *value, t
     def = ts_param_find(name);
     if (!def)
         return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "unknown parameter \"%.60s\"", name);
-    before = job->model;
+    before = job->s.model;
     rc = set_value(job, def, value, err);
     if (rc == TRAINSIZE_OK) after_set(job, def, &before);
     return rc;
@@ -367,7 +373,7 @@ static int set_typed(trainsize_job *job, int id, ts_setter want, const char *fn,
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, def->info.name,
                        "%s: %s is not a parameter of that kind (trainsize_job_set takes any)", fn,
                        def->info.name);
-    before = job->model;
+    if (shapes_model(def)) before = job->s.model; /* the planner's layout sets skip the copy */
     if (want == TS_SET_U64) rc = store_u64(job, def, u, err);
     else if (want == TS_SET_DOUBLE) rc = store_f64(job, def, d, err);
     else rc = store_int(job, def, i, want == TS_SET_BOOL ? 2 : choice_count(def), err);
@@ -419,7 +425,7 @@ static int get_lora_targets(const trainsize_job *job, const ts_param_def *def, c
     int i;
     for (i = 0; i < 7; i++) {
         char item[16];
-        if (!(job->lora_targets & (1u << i))) continue;
+        if (!(job->s.lora_targets & (1u << i))) continue;
         ts_choice_name(def->info.choices, i, item, sizeof item);
         len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", len ? "," : "", item);
     }
@@ -463,10 +469,10 @@ int trainsize_job_get(const trainsize_job *job, const char *name, char *buf, siz
         n = ts_choice_name(def->info.choices, v, buf, cap);
         break;
     }
-    case TS_SET_MODEL: n = snprintf(buf, cap, "%s", job->model.name); break;
-    case TS_SET_GPU: n = snprintf(buf, cap, "%s", job->gpu ? job->gpu->name : ""); break;
-    case TS_SET_LINK: n = snprintf(buf, cap, "%s", job->network ? job->network->name : ""); break;
-    case TS_SET_STORAGE: n = snprintf(buf, cap, "%s", job->storage ? job->storage->name : ""); break;
+    case TS_SET_MODEL: n = snprintf(buf, cap, "%s", job->s.model.name); break;
+    case TS_SET_GPU: n = snprintf(buf, cap, "%s", job->s.gpu ? job->s.gpu->name : ""); break;
+    case TS_SET_LINK: n = snprintf(buf, cap, "%s", job->s.network ? job->s.network->name : ""); break;
+    case TS_SET_STORAGE: n = snprintf(buf, cap, "%s", job->s.storage ? job->s.storage->name : ""); break;
     case TS_SET_PLAN_GPUS: n = snprintf(buf, cap, "%s", job->plan_gpus); break;
     case TS_SET_GPU_PRICES: n = snprintf(buf, cap, "%s", job->gpu_prices_text); break;
     case TS_SET_LORA_TARGETS: n = get_lora_targets(job, def, buf, cap); break;

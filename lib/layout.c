@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "estimate.h"
+#include "stages.h"
 
 #define U(x) ((unsigned long long)(x))
 
@@ -22,9 +22,9 @@ static int check_divides(uint64_t d, uint64_t n, const char *field, const char *
  * (--decoder-first/last-pipeline-num-layers): the middle stages get the same count and the
  * first and last stages what is left, as Llama 3 405B ran 126 layers on 16 stages
  * (Dubey et al. 2024, §3.3.2: one layer fewer on the first and the last stage). */
-static int split_stages(const trainsize_job *job, ts_layout *l, trainsize_error *err)
+static int split_stages(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
 {
-    uint64_t n = job->model.layers, p = l->pp, f = job->pp_first_layers, e = job->pp_last_layers;
+    uint64_t n = cfg->model.layers, p = l->pp, f = cfg->pp_first_layers, e = cfg->pp_last_layers;
     uint64_t mids = p - (f > 0) - (e > 0), rest;
     if (p == 1) {
         if (f || e)
@@ -78,9 +78,9 @@ uint64_t ts_stage_layers(const ts_layout *lay, uint64_t stage)
     return stage + 1 == lay->pp ? lay->last_layers : lay->mid_layers;
 }
 
-static int check_model_split(const trainsize_job *job, const ts_layout *l, trainsize_error *err)
+static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsize_error *err)
 {
-    const ts_model *m = &job->model;
+    const ts_model *m = &cfg->model;
     uint64_t kv = ts_model_kv_heads(m);
     int rc;
     if ((rc = check_divides(l->tp, m->heads, "tp", "the attention heads", err))) return rc;
@@ -106,50 +106,50 @@ static int check_model_split(const trainsize_job *job, const ts_layout *l, train
         return rc;
     /* Load-balanced context parallelism splits the sequence into 2 x cp chunks
      * (Transformer Engine's causal ring attention). */
-    if (l->cp > 1 && (rc = check_divides(2 * l->cp, job->seq, "cp", "the sequence length (2 x cp chunks)", err)))
+    if (l->cp > 1 && (rc = check_divides(2 * l->cp, cfg->seq, "cp", "the sequence length (2 x cp chunks)", err)))
         return rc;
     /* Sequence parallelism scatters the sequence over the tensor-parallel ranks, which
      * Megatron-LM's split along the sequence dimension requires to divide evenly. */
-    if (l->sp && l->tp > 1 && job->seq % (l->tp * l->cp) != 0)
+    if (l->sp && l->tp > 1 && cfg->seq % (l->tp * l->cp) != 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "seq",
                        "seq: %llu tokens do not split evenly over tp x cp = %llu ranks, as sequence "
-                       "parallelism needs", U(job->seq), U(l->tp * l->cp));
+                       "parallelism needs", U(cfg->seq), U(l->tp * l->cp));
     /* Learned position embeddings (GPT-2) have one row per position: no longer sample. */
-    if (m->positions && job->seq > m->positions)
+    if (m->positions && cfg->seq > m->positions)
         return ts_fail(err, TRAINSIZE_E_INVALID, "seq",
                        "seq: %llu tokens is beyond the model's %llu learned positions (set "
-                       "positions to model a longer table)", U(job->seq), U(m->positions));
+                       "positions to model a longer table)", U(cfg->seq), U(m->positions));
     return TRAINSIZE_OK;
 }
 
-static int check_setup(const trainsize_job *job, const ts_layout *l, trainsize_error *err)
+static int check_setup(const ts_settings *cfg, const ts_layout *l, trainsize_error *err)
 {
-    if (job->cp > 1 && job->attention == TS_ATTN_EAGER)
+    if (cfg->cp > 1 && cfg->attention == TS_ATTN_EAGER)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "cp",
                        "cp: context parallelism needs flash (ring) attention");
-    if (job->zero >= 2 && l->pp > 1)
+    if (cfg->zero >= 2 && l->pp > 1)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "zero",
                        "zero: stages 2 and 3 cannot be combined with pipeline parallelism "
                        "(DeepSpeed and Megatron-LM refuse it)");
-    if (job->offload == TS_OFFLOAD_OPTIMIZER_PARAMS && job->zero != 3)
+    if (cfg->offload == TS_OFFLOAD_OPTIMIZER_PARAMS && cfg->zero != 3)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "offload",
                        "offload: optimizer+params needs zero 3 (ZeRO-Infinity)");
-    if (job->offload == TS_OFFLOAD_OPTIMIZER && job->zero == 0)
+    if (cfg->offload == TS_OFFLOAD_OPTIMIZER && cfg->zero == 0)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "offload",
                        "offload: optimizer offload needs zero 1, 2 or 3 (ZeRO-Offload)");
-    if (job->lora_rank && (job->lora_targets & TS_LORA_GATE) && !job->model.gated_mlp)
+    if (cfg->lora_rank && (cfg->lora_targets & TS_LORA_GATE) && !cfg->model.gated_mlp)
         return ts_fail(err, TRAINSIZE_E_INVALID, "lora-targets",
                        "lora-targets: gate needs a gated MLP (this model's MLP has up and down only)");
-    if (job->lora_rank > job->model.hidden)
+    if (cfg->lora_rank > cfg->model.hidden)
         return ts_fail(err, TRAINSIZE_E_INVALID, "lora-rank",
-                       "lora-rank: %llu is larger than the hidden size (%llu)", U(job->lora_rank),
-                       U(job->model.hidden));
-    if (job->quantize_base != TS_QUANT_NONE && job->lora_rank == 0)
+                       "lora-rank: %llu is larger than the hidden size (%llu)", U(cfg->lora_rank),
+                       U(cfg->model.hidden));
+    if (cfg->quantize_base != TS_QUANT_NONE && cfg->lora_rank == 0)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "quantize-base",
                        "quantize-base: a quantized base is frozen; set lora-rank");
-    if (job->precision == TS_PREC_FP8_MIXED && job->gpu && job->gpu->flops_fp8 <= 0)
+    if (cfg->precision == TS_PREC_FP8_MIXED && cfg->gpu && cfg->gpu->flops_fp8 <= 0)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
-                       "precision: %s has no FP8 tensor cores", job->gpu->name);
+                       "precision: %s has no FP8 tensor cores", cfg->gpu->name);
     return TRAINSIZE_OK;
 }
 
@@ -163,48 +163,48 @@ static uint64_t default_gpus_per_node(uint64_t gpus)
     return 1;
 }
 
-int ts_layout_make(const trainsize_job *job, ts_layout *l, trainsize_error *err)
+int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
 {
     uint64_t model_parallel, per_step;
     int rc;
-    if (!job->gpu) return ts_fail(err, TRAINSIZE_E_INVALID, "gpu", "gpu: no GPU set");
+    if (!cfg->gpu) return ts_fail(err, TRAINSIZE_E_INVALID, "gpu", "gpu: no GPU set");
     /* Every divisor is checked here again, whatever way the job was filled. */
     {
         static const struct { size_t offset; const char *name; } divisors[] = {
-            {offsetof(trainsize_job, gpus), "gpus"}, {offsetof(trainsize_job, tp), "tp"},
-            {offsetof(trainsize_job, pp), "pp"}, {offsetof(trainsize_job, pp_interleave), "pp-interleave"},
-            {offsetof(trainsize_job, cp), "cp"}, {offsetof(trainsize_job, ep), "ep"},
-            {offsetof(trainsize_job, micro_batch), "micro-batch"}, {offsetof(trainsize_job, seq), "seq"}};
+            {offsetof(ts_settings, gpus), "gpus"}, {offsetof(ts_settings, tp), "tp"},
+            {offsetof(ts_settings, pp), "pp"}, {offsetof(ts_settings, pp_interleave), "pp-interleave"},
+            {offsetof(ts_settings, cp), "cp"}, {offsetof(ts_settings, ep), "ep"},
+            {offsetof(ts_settings, micro_batch), "micro-batch"}, {offsetof(ts_settings, seq), "seq"}};
         size_t i;
         for (i = 0; i < sizeof divisors / sizeof divisors[0]; i++) {
             uint64_t v;
-            memcpy(&v, (const char *)job + divisors[i].offset, sizeof v);
+            memcpy(&v, (const char *)cfg + divisors[i].offset, sizeof v);
             if (v == 0)
                 return ts_fail(err, TRAINSIZE_E_INVALID, divisors[i].name, "%s: must be at least 1",
                                divisors[i].name);
         }
     }
-    l->gpus = job->gpus;
-    l->tp = job->tp;
-    l->pp = job->pp;
-    l->vpp = job->pp_interleave;
-    l->cp = job->cp;
-    l->ep = job->ep;
-    l->sp = job->sp && job->tp > 1;
+    l->gpus = cfg->gpus;
+    l->tp = cfg->tp;
+    l->pp = cfg->pp;
+    l->vpp = cfg->pp_interleave;
+    l->cp = cfg->cp;
+    l->ep = cfg->ep;
+    l->sp = cfg->sp && cfg->tp > 1;
     model_parallel = l->tp * l->pp * l->cp; /* each <= 1e6 and gpus <= 1e7: no overflow */
     if (model_parallel > l->gpus || l->gpus % model_parallel != 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "gpus",
                        "gpus: %llu is not a multiple of tp x pp x cp = %llu", U(l->gpus),
                        U(model_parallel));
     l->dp = l->gpus / model_parallel;
-    if ((rc = check_model_split(job, l, err))) return rc;
-    if ((rc = check_setup(job, l, err))) return rc;
+    if ((rc = check_model_split(cfg, l, err))) return rc;
+    if ((rc = check_setup(cfg, l, err))) return rc;
     l->dense_shard = l->dp * l->cp;
     l->expert_shard = l->dense_shard / l->ep;
-    per_step = job->micro_batch * l->dp; /* <= 1e9 * 1e7 */
+    per_step = cfg->micro_batch * l->dp; /* <= 1e9 * 1e7 */
     /* Unset, the global batch fills the pipeline: pp micro-batches per step (one when
      * pp = 1), the fewest for which 1F1B reaches its steady state. */
-    l->global_batch = job->global_batch ? job->global_batch : per_step * l->pp;
+    l->global_batch = cfg->global_batch ? cfg->global_batch : per_step * l->pp;
     if (l->global_batch % per_step != 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "global-batch",
                        "global-batch: %llu is not a multiple of micro-batch x data-parallel "
@@ -215,20 +215,24 @@ int ts_layout_make(const trainsize_job *job, ts_layout *l, trainsize_error *err)
                        "global-batch: the interleaved schedule needs the micro-batches per step "
                        "(%llu) to be a multiple of pp (%llu), as Megatron-LM does", U(l->micro_batches),
                        U(l->pp));
-    l->gpus_per_node = job->gpus_per_node ? job->gpus_per_node : default_gpus_per_node(l->gpus);
+    l->gpus_per_node = cfg->gpus_per_node ? cfg->gpus_per_node : default_gpus_per_node(l->gpus);
     if (l->gpus_per_node > l->gpus) l->gpus_per_node = l->gpus;
     if (l->gpus % l->gpus_per_node != 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "gpus-per-node",
                        "gpus-per-node: %llu does not divide gpus (%llu)", U(l->gpus_per_node),
                        U(l->gpus));
     l->nodes = l->gpus / l->gpus_per_node;
-    if ((rc = split_stages(job, l, err))) return rc;
+    if ((rc = split_stages(cfg, l, err))) return rc;
     l->layers_per_stage = l->mid_layers;
     if (l->first_layers > l->layers_per_stage) l->layers_per_stage = l->first_layers;
     if (l->last_layers > l->layers_per_stage) l->layers_per_stage = l->last_layers;
     /* What the runtime lets a process allocate from, not the label. */
-    l->capacity = job->gpu_memory     ? job->gpu_memory
-                  : job->gpu->usable_bytes ? job->gpu->usable_bytes
-                                           : job->gpu->memory_bytes;
+    l->capacity = cfg->gpu_memory     ? cfg->gpu_memory
+                  : cfg->gpu->usable_bytes ? cfg->gpu->usable_bytes
+                                           : cfg->gpu->memory_bytes;
+    l->micro_batch = cfg->micro_batch;
+    l->zero = cfg->zero;
+    l->tokens_mb = (double)cfg->seq / (double)l->cp * (double)cfg->micro_batch;
+    l->lora_layer = ts_model_lora_layer_params(&cfg->model, cfg->lora_rank, cfg->lora_targets);
     return ts_ok(err);
 }

@@ -6,7 +6,7 @@
  * weight + gradient + K optimizer bytes, with stage 1 sharding the optimizer state (the
  * master copy included) over the data-parallel ranks, stage 2 the gradients too, stage 3
  * the weights too. The bytes per copy come from ts_conv (framework conventions). */
-#include "estimate.h"
+#include "stages.h"
 
 typedef struct stage_params {
     double dense;        /* trainable, sharded over dp * cp */
@@ -31,29 +31,10 @@ static double attention_rank(const ts_model *m, const ts_param_counts *pc, doubl
     return ((double)pc->attention - kv_part) / t + kv_part * kv_share;
 }
 
-double ts_lora_layer_params(const trainsize_job *job)
-{
-    const ts_model *m = &job->model;
-    double h = (double)m->hidden, q = (double)ts_model_q_dim(m), kv = (double)ts_model_kv_dim(m);
-    double f = (double)m->ffn, r = (double)job->lora_rank, n = 0;
-    double experts = ts_model_is_moe(m) ? (double)m->experts : 1.0;
-    unsigned t = job->lora_targets;
-    if (job->lora_rank == 0) return 0;
-    /* An adapter on a (in x out) matrix adds A (in x r) and B (r x out). */
-    if (t & TS_LORA_Q) n += r * (h + q);
-    if (t & TS_LORA_K) n += r * (h + kv);
-    if (t & TS_LORA_V) n += r * (h + kv);
-    if (t & TS_LORA_O) n += r * (q + h);
-    if ((t & TS_LORA_GATE) && m->gated_mlp) n += experts * r * (h + f);
-    if (t & TS_LORA_UP) n += experts * r * (h + f);
-    if (t & TS_LORA_DOWN) n += experts * r * (f + h);
-    return n;
-}
-
-static void stage_params_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
+static void stage_params_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
                               uint64_t stage, stage_params *sp)
 {
-    const ts_model *m = &job->model;
+    const ts_model *m = &cfg->model;
     double t = (double)lay->tp, layers = (double)ts_stage_layers(lay, stage);
     double experts_rank = ts_model_is_moe(m) ? (double)m->experts / (double)lay->ep : 0.0;
     double dense_layer = attention_rank(m, pc, t) + (double)pc->norms + (double)pc->router +
@@ -76,11 +57,11 @@ static void stage_params_make(const trainsize_job *job, const ts_layout *lay, co
         outside_norms = (double)pc->final_norm;
     }
     sp->layer_unsharded = dense_layer + expert_layer;
-    if (job->lora_rank == 0) {
+    if (cfg->lora_rank == 0) {
         sp->dense = layers * dense_layer + outside + outside_norms;
         sp->expert = layers * expert_layer;
     } else {
-        sp->dense = layers * ts_lora_layer_params(job) / t;
+        sp->dense = layers * lay->lora_layer / t;
         sp->frozen_layer = layers * (dense_layer - (double)pc->norms + expert_layer);
         sp->frozen_other = layers * (double)pc->norms + outside + outside_norms;
     }
@@ -88,16 +69,16 @@ static void stage_params_make(const trainsize_job *job, const ts_layout *lay, co
 
 static double max2(double a, double b) { return a > b ? a : b; }
 
-static void model_state(const trainsize_job *job, const ts_layout *lay, const ts_conv *c,
+static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
                         const ts_param_counts *pc, const stage_params *sp, ts_stage_memory *out)
 {
     double D = (double)lay->dense_shard, De = (double)lay->expert_shard;
-    double w3 = job->zero >= 3 ? D : 1.0, w3e = job->zero >= 3 ? De : 1.0;
+    double w3 = lay->zero >= 3 ? D : 1.0, w3e = lay->zero >= 3 ? De : 1.0;
     /* Accumulating under no_sync, every rank holds its gradients unsharded. */
-    int g_shard = job->zero >= 2 && !c->grad_sync_step;
+    int g_shard = lay->zero >= 2 && !c->grad_sync_step;
     double g2 = g_shard ? D : 1.0, g2e = g_shard ? De : 1.0;
-    double o1 = job->zero >= 1 ? D : 1.0, o1e = job->zero >= 1 ? De : 1.0;
-    int lora = job->lora_rank > 0;
+    double o1 = lay->zero >= 1 ? D : 1.0, o1e = lay->zero >= 1 ? De : 1.0;
+    int lora = cfg->lora_rank > 0;
     double wbytes = lora ? c->adapter_weight : c->weight, gbytes = lora ? c->adapter_grad : c->grad;
     double shard = sp->dense / o1 + sp->expert / o1e; /* trainable parameters whose state we keep */
     double scales = sp->frozen_layer * c->quant_state; /* whole on every rank, never offloaded */
@@ -109,12 +90,12 @@ static void model_state(const trainsize_job *job, const ts_layout *lay, const ts
     if (c->lora_unit_grads) out->gradients += sp->frozen_layer * c->frozen_layer / g2;
     out->master = lora ? 0.0 : shard * c->master;
     if (c->adafactor)
-        out->states = shard * c->state * ts_adafactor_elements(&job->model, pc) / (double)pc->total;
+        out->states = shard * c->state * ts_model_adafactor_elements(&cfg->model, pc) / (double)pc->total;
     else
         out->states = shard * (lora ? c->adapter_state : c->state);
     if (!lora) out->states += sp->embedding / o1 * (c->embedding_state - c->state);
     out->optimizer = out->master + out->states;
-    if (job->offload != TS_OFFLOAD_NONE) {
+    if (cfg->offload != TS_OFFLOAD_NONE) {
         /* ZeRO-Offload (Ren et al. 2021, §4): gradients are reduced and moved to the host,
          * where the master copy, the optimizer states and an fp32 gradient copy live; the
          * GPU keeps only the reduction buckets (counted with ZeRO-3's gathers). */
@@ -122,7 +103,7 @@ static void model_state(const trainsize_job *job, const ts_layout *lay, const ts
         out->optimizer = out->master = out->states = 0.0;
         out->gradients = 0.0;
     }
-    if (job->offload == TS_OFFLOAD_OPTIMIZER_PARAMS) {
+    if (cfg->offload == TS_OFFLOAD_OPTIMIZER_PARAMS) {
         out->host_offload += out->weights;
         out->weights = 0.0;
     }
@@ -133,12 +114,12 @@ static void model_state(const trainsize_job *job, const ts_layout *lay, const ts
  * pass, and the matmuls keep those copies for backward: this rank's layer matrices (its
  * experts only) and output layer. Checkpointed (fully recomputed) layers run their forward
  * without grad and keep none; the output layer outside them still does. */
-static double autocast_copies(const trainsize_job *job, const ts_conv *c, const ts_param_counts *pc,
+static double autocast_copies(const ts_settings *cfg, const ts_conv *c, const ts_param_counts *pc,
                               const stage_params *sp)
 {
     double layers = 0.0, output;
     if (!c->autocast_copies) return 0.0;
-    if (job->recompute != TS_RECOMPUTE_FULL)
+    if (cfg->recompute != TS_RECOMPUTE_FULL)
         layers = (sp->layer_unsharded - (double)pc->norms) * sp->layers;
     output = sp->output_layer > 0 ? sp->output_layer : (sp->last ? sp->embedding_rank : 0.0);
     return c->layer_copy * layers + c->output_copy * output;
@@ -155,12 +136,12 @@ static double largest_matrix(const ts_model *m, const ts_layout *lay)
 /* ZeRO-3/FSDP buffers alive through forward and backward: the gathered layers (the
  * current one and the prefetched), one module's full gradient before its reduce-scatter,
  * and, under FSDP, the root unit that is never resharded. */
-static double zero3_buffers(const trainsize_job *job, const ts_conv *c, const stage_params *sp)
+static double zero3_buffers(const ts_settings *cfg, const ts_conv *c, const stage_params *sp)
 {
-    double bytes = job->lora_rank ? c->frozen_layer : c->weight_compute;
+    double bytes = cfg->lora_rank ? c->frozen_layer : c->weight_compute;
     double unit = sp->layer_unsharded, out = 0.0;
     if (c->root_unsharded) {
-        double root_bytes = job->lora_rank ? c->frozen_other : c->weight_compute;
+        double root_bytes = cfg->lora_rank ? c->frozen_other : c->weight_compute;
         out += (sp->embedding + sp->output_layer) * root_bytes;
     } else {
         /* DeepSpeed gathers the embedding and output layer whole as well, and they are
@@ -168,10 +149,10 @@ static double zero3_buffers(const trainsize_job *job, const ts_conv *c, const st
         if (sp->output_layer > unit) unit = sp->output_layer;
         if (sp->embedding > unit) unit = sp->embedding;
     }
-    out += (double)job->zero3_gather_layers * unit * bytes;
+    out += (double)cfg->zero3_gather_layers * unit * bytes;
     /* One module's full gradient before its reduce-scatter; when that module is the
      * output layer, it is the same buffer as the on-demand output gradient. */
-    if (!job->lora_rank) out += unit * c->grad;
+    if (!cfg->lora_rank) out += unit * c->grad;
     else if (c->lora_unit_grads) out += sp->layer_unsharded * c->frozen_layer;
     return out;
 }
@@ -180,14 +161,14 @@ static double zero3_buffers(const trainsize_job *job, const ts_conv *c, const st
  * Params4bit.cuda(); torchtune builds its QLoRA model on the device): the weights kept so
  * far, the whole stage when it is built on the GPU before sharding, plus the largest matrix
  * in 16-bit and the quantizer's working memory for it. */
-static double quantized_load(const trainsize_job *job, const ts_conv *c, const stage_params *sp,
+static double quantized_load(const ts_settings *cfg, const ts_conv *c, const stage_params *sp,
                              const ts_layout *lay, double rank_weights)
 {
-    double wbytes = job->lora_rank ? c->adapter_weight : c->weight;
+    double wbytes = cfg->lora_rank ? c->adapter_weight : c->weight;
     double stage = (sp->dense + sp->expert) * wbytes + sp->frozen_layer * c->frozen_layer +
                    sp->frozen_other * c->frozen_other;
-    double kept = job->loading == TS_LOAD_GPU ? stage : rank_weights;
-    return kept + largest_matrix(&job->model, lay) * (c->dequant + job->quantize_scratch);
+    double kept = cfg->loading == TS_LOAD_GPU ? stage : rank_weights;
+    return kept + largest_matrix(&cfg->model, lay) * (c->dequant + cfg->quantize_scratch);
 }
 
 static double comm_groups(const ts_layout *lay)
@@ -196,17 +177,17 @@ static double comm_groups(const ts_layout *lay)
                     (lay->ep > 1));
 }
 
-int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_conv *c,
+int ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
                     const ts_param_counts *pc, uint64_t stage, ts_stage_memory *out)
 {
     stage_params sp;
     ts_activations act;
     double base, buckets, t_fb, zero3 = 0.0, fb, end, step, opt_temp = 0.0, out_grad, dequant, load;
     *out = (ts_stage_memory){0};
-    stage_params_make(job, lay, pc, stage, &sp);
-    model_state(job, lay, c, pc, &sp, out);
-    ts_activations_stage(job, lay, c, stage, &act);
-    out->act_layers = act.layers + autocast_copies(job, c, pc, &sp);
+    stage_params_make(cfg, lay, pc, stage, &sp);
+    model_state(cfg, lay, c, pc, &sp, out);
+    ts_activations_stage(cfg, lay, c, stage, &act);
+    out->act_layers = act.layers + autocast_copies(cfg, c, pc, &sp);
     out->act_embedding = act.embedding;
     out->act_output = act.output;
     out->act_loss = act.loss;
@@ -214,26 +195,26 @@ int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_con
     out->in_flight = act.in_flight;
     out->activations = out->act_layers + out->act_embedding + out->act_output;
 
-    if (job->zero >= 3) zero3 = zero3_buffers(job, c, &sp);
+    if (lay->zero >= 3) zero3 = zero3_buffers(cfg, c, &sp);
     /* A quantized layer's weight, dequantized for its matmul (forward and backward). */
-    dequant = c->dequant * largest_matrix(&job->model, lay);
-    if (job->offload == TS_OFFLOAD_NONE)
-        opt_temp = c->optimizer_temp * (sp.dense / (job->zero >= 1 ? (double)lay->dense_shard : 1.0) +
-                                        sp.expert / (job->zero >= 1 ? (double)lay->expert_shard : 1.0));
+    dequant = c->dequant * largest_matrix(&cfg->model, lay);
+    if (cfg->offload == TS_OFFLOAD_NONE)
+        opt_temp = c->optimizer_temp * (sp.dense / (lay->zero >= 1 ? (double)lay->dense_shard : 1.0) +
+                                        sp.expert / (lay->zero >= 1 ? (double)lay->expert_shard : 1.0));
     /* DDP's bucket copy of the gradients lives through every phase; it is reported with
      * the buffers (transient), so the gradients stay the gradients. */
     buckets = c->ddp_buckets ? out->gradients : 0.0;
     base = out->weights + out->optimizer;
     /* Start of backward: every activation, the loss gradient, a recomputed layer and
      * (when gradients are allocated on demand) the output layer's gradient. */
-    out_grad = (c->grads_persistent || job->lora_rank || job->zero >= 3) ? 0.0 : sp.output_layer * c->grad;
+    out_grad = (c->grads_persistent || cfg->lora_rank || lay->zero >= 3) ? 0.0 : sp.output_layer * c->grad;
     t_fb = buckets + act.loss_backward + act.recompute + zero3 + out_grad + dequant;
     fb = base + (c->grads_persistent ? out->gradients : 0.0) + out->activations + t_fb;
     end = base + out->gradients + buckets + zero3;
     step = base + out->gradients + buckets + opt_temp;
     /* Loading onto the GPU: the whole stage as loaded, before sharding or casting. */
     load = c->load * (sp.dense + sp.expert + sp.frozen_layer + sp.frozen_other);
-    if (c->dequant > 0.0) load = quantized_load(job, c, &sp, lay, out->weights);
+    if (c->dequant > 0.0) load = quantized_load(cfg, c, &sp, lay, out->weights);
     out->peak_allocated = max2(max2(fb, load), max2(end, step));
     out->peak_has_activations = 0;
     out->peak_has_gradients = 1;
@@ -256,9 +237,9 @@ int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_con
         out->peak_has_gradients = 0;
     }
     out->load_peak = load;
-    out->cuda_context = (double)job->cuda_context;
-    out->comm_buffers = (double)job->comm_buffer * comm_groups(lay);
-    out->allocator_slack = (job->zero >= 3 ? job->sharded_slack : job->allocator_slack) * out->peak_allocated;
+    out->cuda_context = (double)cfg->cuda_context;
+    out->comm_buffers = (double)cfg->comm_buffer * comm_groups(lay);
+    out->allocator_slack = (lay->zero >= 3 ? cfg->sharded_slack : cfg->allocator_slack) * out->peak_allocated;
     out->overhead = out->cuda_context + out->comm_buffers + out->allocator_slack;
     out->peak_total = out->peak_allocated + out->overhead;
     return TRAINSIZE_OK;

@@ -126,3 +126,39 @@ int ts_model_count(const ts_model *m, ts_param_counts *c, trainsize_error *err)
                        "model: parameter count does not fit in 64 bits");
     return ts_ok(err);
 }
+
+double ts_model_lora_layer_params(const ts_model *m, uint64_t rank, unsigned targets)
+{
+    double h = (double)m->hidden, q = (double)ts_model_q_dim(m), kv = (double)ts_model_kv_dim(m);
+    double f = (double)m->ffn, r = (double)rank, n = 0;
+    double experts = ts_model_is_moe(m) ? (double)m->experts : 1.0;
+    unsigned t = targets;
+    if (rank == 0) return 0;
+    if (t & TS_LORA_Q) n += r * (h + q);
+    if (t & TS_LORA_K) n += r * (h + kv);
+    if (t & TS_LORA_V) n += r * (h + kv);
+    if (t & TS_LORA_O) n += r * (q + h);
+    if ((t & TS_LORA_GATE) && m->gated_mlp) n += experts * r * (h + f);
+    if (t & TS_LORA_UP) n += experts * r * (h + f);
+    if (t & TS_LORA_DOWN) n += experts * r * (f + h);
+    return n;
+}
+
+double ts_model_adafactor_elements(const ts_model *m, const ts_param_counts *pc)
+{
+    double h = (double)m->hidden, f = (double)m->ffn, q = (double)ts_model_q_dim(m);
+    double kv = (double)ts_model_kv_dim(m), v = (double)m->vocab;
+    double mlp = (m->gated_mlp ? 3.0 : 2.0) * (h + f);
+    double vectors = (double)pc->norms;            /* norms and biases stay whole */
+    double qkv_bias = m->bias != TS_BIAS_NONE ? q + 2.0 * kv : 0.0;
+    double other_bias = m->bias == TS_BIAS_ALL ? h + (m->gated_mlp ? 2.0 : 1.0) * f + h : 0.0;
+    double layer = (h + q) + 2.0 * (h + kv) + (q + h) + vectors + qkv_bias + other_bias;
+    if (ts_model_is_moe(m))
+        layer += (double)m->experts * mlp + (h + (double)m->experts);
+    else
+        layer += mlp;
+    if (m->shared_experts)
+        layer += (double)m->shared_experts * (m->gated_mlp ? 3.0 : 2.0) * (h + (double)m->shared_expert_ffn);
+    return (double)m->layers * layer + (v + h) + (m->positions ? (double)m->positions + h : 0.0) +
+           (m->tied_embeddings ? 0.0 : v + h) + (double)pc->final_norm;
+}

@@ -12,6 +12,17 @@ typedef enum ts_norm { TS_NORM_LAYERNORM = 0, TS_NORM_RMSNORM = 1 } ts_norm;
 
 /** Which linear layers carry a bias. ALL is GPT-2 style (every linear layer); QKV is
  *  Qwen2 style (the query/key/value projections only). */
+/* LoRA target modules, as bits. */
+enum {
+    TS_LORA_Q = 1u << 0,
+    TS_LORA_K = 1u << 1,
+    TS_LORA_V = 1u << 2,
+    TS_LORA_O = 1u << 3,
+    TS_LORA_GATE = 1u << 4,
+    TS_LORA_UP = 1u << 5,
+    TS_LORA_DOWN = 1u << 6
+};
+
 typedef enum ts_bias { TS_BIAS_NONE = 0, TS_BIAS_QKV = 1, TS_BIAS_ALL = 2 } ts_bias;
 
 /** A decoder-only transformer as real model families describe it. */
@@ -77,6 +88,13 @@ uint64_t ts_model_q_dim(const ts_model *m);
 uint64_t ts_model_kv_dim(const ts_model *m);
 /** 1 when the MLP is a mixture of experts. */
 int ts_model_is_moe(const ts_model *m);
+
+/* Trainable LoRA parameters of one layer, unsharded: an adapter of rank r on an (in x out)
+ * matrix adds A (in x r) and B (r x out); targets are TS_LORA_* bits. */
+double ts_model_lora_layer_params(const ts_model *m, uint64_t rank, unsigned targets);
+
+/* Adafactor's factored second moment: rows + columns per matrix, whole vectors. */
+double ts_model_adafactor_elements(const ts_model *m, const ts_param_counts *pc);
 
 /** Built-in presets. */
 const ts_model *ts_preset_find(const char *name); /* ignoring case, -, _ and spaces; NULL if none */

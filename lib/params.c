@@ -29,318 +29,364 @@
 static const ts_param_def PARAMS[] = {
     /* Model. */
     {{"model", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
-      "built-in model preset (see `trainsize models`); sets the whole shape"}, TS_SET_MODEL, 0, TRAINSIZE_ID_MODEL},
+      "built-in model preset (see `trainsize models`); sets the whole shape"}, TS_SET_MODEL, 0,
+     TRAINSIZE_ID_MODEL, TS_PLAN_KEEPS},
     {{"layers", TRAINSIZE_PARAM_INT, NULL, 1, LIM_LAYERS, "", "layers", "transformer layers"},
-     TS_SET_U64, OFF(model.layers), TRAINSIZE_ID_LAYERS},
+     TS_SET_U64, OFF(s.model.layers), TRAINSIZE_ID_LAYERS, TS_PLAN_KEEPS},
     {{"hidden", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SHAPE, "", "", "hidden size (model width)"},
-     TS_SET_U64, OFF(model.hidden), TRAINSIZE_ID_HIDDEN},
+     TS_SET_U64, OFF(s.model.hidden), TRAINSIZE_ID_HIDDEN, TS_PLAN_KEEPS},
     {{"heads", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SHAPE, "", "", "attention (query) heads"},
-     TS_SET_U64, OFF(model.heads), TRAINSIZE_ID_HEADS},
+     TS_SET_U64, OFF(s.model.heads), TRAINSIZE_ID_HEADS, TS_PLAN_KEEPS},
     {{"kv-heads", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "", "",
-      "key/value heads (GQA/MQA); 0 = same as heads"}, TS_SET_U64, OFF(model.kv_heads), TRAINSIZE_ID_KV_HEADS},
+      "key/value heads (GQA/MQA); 0 = same as heads"}, TS_SET_U64, OFF(s.model.kv_heads),
+     TRAINSIZE_ID_KV_HEADS, TS_PLAN_KEEPS},
     {{"head-dim", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "", "",
-      "width of one head; 0 = hidden / heads"}, TS_SET_U64, OFF(model.head_dim), TRAINSIZE_ID_HEAD_DIM},
+      "width of one head; 0 = hidden / heads"}, TS_SET_U64, OFF(s.model.head_dim),
+     TRAINSIZE_ID_HEAD_DIM, TS_PLAN_KEEPS},
     {{"ffn", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SHAPE, "", "",
-      "MLP inner size (per expert for MoE)"}, TS_SET_U64, OFF(model.ffn), TRAINSIZE_ID_FFN},
+      "MLP inner size (per expert for MoE)"}, TS_SET_U64, OFF(s.model.ffn), TRAINSIZE_ID_FFN, TS_PLAN_KEEPS},
     {{"vocab", TRAINSIZE_PARAM_INT, NULL, 1, LIM_VOCAB, "", "tokens", "vocabulary size"},
-     TS_SET_U64, OFF(model.vocab), TRAINSIZE_ID_VOCAB},
+     TS_SET_U64, OFF(s.model.vocab), TRAINSIZE_ID_VOCAB, TS_PLAN_KEEPS},
     {{"positions", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SEQ, "", "tokens",
-      "learned position embeddings (GPT-2: 1024); 0 for rotary"}, TS_SET_U64, OFF(model.positions), TRAINSIZE_ID_POSITIONS},
+      "learned position embeddings (GPT-2: 1024); 0 for rotary"}, TS_SET_U64, OFF(s.model.positions),
+     TRAINSIZE_ID_POSITIONS, TS_PLAN_KEEPS},
     {{"tie-embeddings", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "", "",
-      "output layer shares the token embedding"}, TS_SET_BOOL, OFF(model.tied_embeddings), TRAINSIZE_ID_TIE_EMBEDDINGS},
+      "output layer shares the token embedding"}, TS_SET_BOOL, OFF(s.model.tied_embeddings),
+     TRAINSIZE_ID_TIE_EMBEDDINGS, TS_PLAN_KEEPS},
     {{"gated-mlp", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "", "",
       "gated MLP (SwiGLU/GeGLU: gate, up, down) rather than two matrices"}, TS_SET_BOOL,
-     OFF(model.gated_mlp), TRAINSIZE_ID_GATED_MLP},
+     OFF(s.model.gated_mlp), TRAINSIZE_ID_GATED_MLP, TS_PLAN_KEEPS},
     {{"norm", TRAINSIZE_PARAM_CHOICE, "layernorm|rmsnorm", 0, 0, "", "",
-      "normalisation: LayerNorm (weight and bias) or RMSNorm (weight)"}, TS_SET_CHOICE, OFF(model.norm), TRAINSIZE_ID_NORM},
+      "normalisation: LayerNorm (weight and bias) or RMSNorm (weight)"}, TS_SET_CHOICE, OFF(s.model.norm),
+     TRAINSIZE_ID_NORM, TS_PLAN_KEEPS},
     {{"bias", TRAINSIZE_PARAM_CHOICE, "none|qkv|all", 0, 0, "", "",
-      "linear-layer biases: none (Llama), qkv (Qwen2) or all (GPT-2)"}, TS_SET_CHOICE, OFF(model.bias), TRAINSIZE_ID_BIAS},
+      "linear-layer biases: none (Llama), qkv (Qwen2) or all (GPT-2)"}, TS_SET_CHOICE, OFF(s.model.bias),
+     TRAINSIZE_ID_BIAS, TS_PLAN_KEEPS},
     {{"experts", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "", "", "routed MoE experts; 0 or 1 = dense"},
-     TS_SET_U64, OFF(model.experts), TRAINSIZE_ID_EXPERTS},
+     TS_SET_U64, OFF(s.model.experts), TRAINSIZE_ID_EXPERTS, TS_PLAN_KEEPS},
     {{"experts-per-token", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "", "", "experts each token uses (top-k)"},
-     TS_SET_U64, OFF(model.experts_per_token), TRAINSIZE_ID_EXPERTS_PER_TOKEN},
+     TS_SET_U64, OFF(s.model.experts_per_token), TRAINSIZE_ID_EXPERTS_PER_TOKEN, TS_PLAN_KEEPS},
     {{"shared-experts", TRAINSIZE_PARAM_INT, NULL, 0, 1e4, "0", "", "always-active shared experts"},
-     TS_SET_U64, OFF(model.shared_experts), TRAINSIZE_ID_SHARED_EXPERTS},
+     TS_SET_U64, OFF(s.model.shared_experts), TRAINSIZE_ID_SHARED_EXPERTS, TS_PLAN_KEEPS},
     {{"shared-expert-ffn", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "0", "",
-      "inner size of each shared expert"}, TS_SET_U64, OFF(model.shared_expert_ffn), TRAINSIZE_ID_SHARED_EXPERT_FFN},
+      "inner size of each shared expert"}, TS_SET_U64, OFF(s.model.shared_expert_ffn),
+     TRAINSIZE_ID_SHARED_EXPERT_FFN, TS_PLAN_KEEPS},
     {{"fused-qkv", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "", "",
       "q, k and v come from one projection (GPT-2, Phi-3): under autocast its input is cast "
-      "once, not three times"}, TS_SET_BOOL, OFF(model.fused_qkv), TRAINSIZE_ID_FUSED_QKV},
+      "once, not three times"}, TS_SET_BOOL, OFF(s.model.fused_qkv), TRAINSIZE_ID_FUSED_QKV, TS_PLAN_KEEPS},
     {{"fused-gate-up", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "", "",
-      "gate and up come from one projection (Phi-3)"}, TS_SET_BOOL, OFF(model.fused_gate_up), TRAINSIZE_ID_FUSED_GATE_UP},
+      "gate and up come from one projection (Phi-3)"}, TS_SET_BOOL, OFF(s.model.fused_gate_up),
+     TRAINSIZE_ID_FUSED_GATE_UP, TS_PLAN_KEEPS},
     {{"residual-dropout", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "", "",
       "dropout on residual branches and embeddings too (GPT-2; Megatron-LM always); Hugging "
       "Face's rotary families drop attention probabilities only"}, TS_SET_BOOL,
-     OFF(model.residual_dropout), TRAINSIZE_ID_RESIDUAL_DROPOUT},
+     OFF(s.model.residual_dropout), TRAINSIZE_ID_RESIDUAL_DROPOUT, TS_PLAN_KEEPS},
     /* Job. */
     {{"seq", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SEQ, "2048", "tokens",
       "tokens per sample; left unset, 2048 or the model's learned positions when fewer "
       "(GPT-2: 1024)"},
-     TS_SET_U64, OFF(seq), TRAINSIZE_ID_SEQ},
+     TS_SET_U64, OFF(s.seq), TRAINSIZE_ID_SEQ, TS_PLAN_KEEPS},
     {{"micro-batch", TRAINSIZE_PARAM_INT, NULL, 1, LIM_BATCH, "1", "samples",
-      "samples per GPU per forward/backward pass"}, TS_SET_U64, OFF(micro_batch), TRAINSIZE_ID_MICRO_BATCH},
+      "samples per GPU per forward/backward pass"}, TS_SET_U64, OFF(s.micro_batch),
+     TRAINSIZE_ID_MICRO_BATCH, TS_PLAN_CHOOSES_LAYOUT},
     {{"global-batch", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BATCH * 1e3, "0", "samples",
       "samples per optimizer step; 0 = micro-batch x data-parallel degree x pp (a "
-      "micro-batch per pipeline stage)"}, TS_SET_U64, OFF(global_batch), TRAINSIZE_ID_GLOBAL_BATCH},
+      "micro-batch per pipeline stage)"}, TS_SET_U64, OFF(s.global_batch),
+     TRAINSIZE_ID_GLOBAL_BATCH, TS_PLAN_KEEPS},
     {{"tokens", TRAINSIZE_PARAM_INT, NULL, 0, LIM_TOKENS, "0", "tokens",
-      "training tokens for time, energy and cost; 0 = one optimizer step"}, TS_SET_U64, OFF(tokens), TRAINSIZE_ID_TOKENS},
+      "training tokens for time, energy and cost; 0 = one optimizer step"}, TS_SET_U64, OFF(s.tokens),
+     TRAINSIZE_ID_TOKENS, TS_PLAN_KEEPS},
     {{"precision", TRAINSIZE_PARAM_CHOICE, "fp32|bf16-mixed|fp16-mixed|bf16|fp16|fp8-mixed", 0, 0,
       "bf16-mixed", "",
       "*-mixed: 16-bit compute with fp32 master weights; bf16/fp16: everything in that type"},
-     TS_SET_CHOICE, OFF(precision), TRAINSIZE_ID_PRECISION},
+     TS_SET_CHOICE, OFF(s.precision), TRAINSIZE_ID_PRECISION, TS_PLAN_KEEPS},
     {{"optimizer", TRAINSIZE_PARAM_CHOICE, "adamw|adam|sgd|sgd-momentum|adafactor|adamw-8bit|lion", 0, 0,
       "adamw", "", "optimizer (sets the optimizer-state bytes per parameter)"}, TS_SET_CHOICE,
-     OFF(optimizer), TRAINSIZE_ID_OPTIMIZER},
+     OFF(s.optimizer), TRAINSIZE_ID_OPTIMIZER, TS_PLAN_KEEPS},
     {{"framework", TRAINSIZE_PARAM_CHOICE, "megatron|deepspeed|pytorch|auto", 0, 0, "auto", "",
       "byte conventions: megatron (16-bit weights, fp32 grads and master, fused kernels), "
       "deepspeed (16-bit weights and grads, fp32 master, as the ZeRO paper; Hugging Face eager "
       "kernels), pytorch (autocast: fp32 params and grads, eager kernels, foreach optimizers; "
       "FSDP for ZeRO-3); auto = inferred from the job (docs/methodology.md, \"Which "
       "framework\"): tp/pp/sp/cp/ep -> megatron, ZeRO 1-2 or CPU offload -> deepspeed, "
-      "anything else -> pytorch"}, TS_SET_CHOICE, OFF(framework), TRAINSIZE_ID_FRAMEWORK},
+      "anything else -> pytorch"}, TS_SET_CHOICE, OFF(s.framework), TRAINSIZE_ID_FRAMEWORK, TS_PLAN_KEEPS},
     {{"grad-precision", TRAINSIZE_PARAM_CHOICE, "auto|fp32|half", 0, 0, "auto", "",
-      "gradient storage; auto = the framework's convention"}, TS_SET_CHOICE, OFF(grad_precision), TRAINSIZE_ID_GRAD_PRECISION},
+      "gradient storage; auto = the framework's convention"}, TS_SET_CHOICE, OFF(s.grad_precision),
+     TRAINSIZE_ID_GRAD_PRECISION, TS_PLAN_KEEPS},
     {{"loss-upcast", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "true", "",
-      "the loss works on a 32-bit copy of the logits"}, TS_SET_BOOL, OFF(loss_upcast), TRAINSIZE_ID_LOSS_UPCAST},
+      "the loss works on a 32-bit copy of the logits"}, TS_SET_BOOL, OFF(s.loss_upcast),
+     TRAINSIZE_ID_LOSS_UPCAST, TS_PLAN_KEEPS},
     {{"autocast-ops", TRAINSIZE_PARAM_CHOICE, "cuda|cpu", 0, 0, "cuda", "",
       "which autocast op lists apply (pytorch framework): on CUDA softmax, pow and layer_norm "
       "run in fp32; on CPU they stay in bf16 (PyTorch autocast docs)"}, TS_SET_CHOICE,
-     OFF(autocast_ops), TRAINSIZE_ID_AUTOCAST_OPS},
+     OFF(s.autocast_ops), TRAINSIZE_ID_AUTOCAST_OPS, TS_PLAN_KEEPS},
     {{"dropout-mask-bytes", TRAINSIZE_PARAM_INT, NULL, 1, 8, "1", "bytes per element",
       "bytes per element of a kept dropout mask: 1 on CUDA (bool); the input's width on CPU "
-      "(tests/accuracy/fixtures/cpu.json)"}, TS_SET_U64, OFF(dropout_mask_bytes), TRAINSIZE_ID_DROPOUT_MASK_BYTES},
+      "(tests/accuracy/fixtures/cpu.json)"}, TS_SET_U64, OFF(s.dropout_mask_bytes),
+     TRAINSIZE_ID_DROPOUT_MASK_BYTES, TS_PLAN_KEEPS},
     {{"mean-keeps-input", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
       "torch <= 1.13: mean() keeps its input, so an eager RMSNorm keeps x^2 as well"},
-     TS_SET_BOOL, OFF(mean_keeps_input), TRAINSIZE_ID_MEAN_KEEPS_INPUT},
+     TS_SET_BOOL, OFF(s.mean_keeps_input), TRAINSIZE_ID_MEAN_KEEPS_INPUT, TS_PLAN_KEEPS},
     /* Hardware and layout. */
     {{"gpu", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "a100-80gb", "",
-      "catalogue GPU (see `trainsize gpus`)"}, TS_SET_GPU, 0, TRAINSIZE_ID_GPU},
+      "catalogue GPU (see `trainsize gpus`)"}, TS_SET_GPU, 0, TRAINSIZE_ID_GPU, TS_PLAN_KEEPS},
     {{"gpu-memory", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES, "0", "bytes",
-      "override the GPU's memory capacity; 0 = the catalogue's usable figure (the runtime's total, a little under the label)"}, TS_SET_U64, OFF(gpu_memory), TRAINSIZE_ID_GPU_MEMORY},
+      "override the GPU's memory capacity; 0 = the catalogue's usable figure (the runtime's total, a little under the label)"}, TS_SET_U64, OFF(s.gpu_memory),
+     TRAINSIZE_ID_GPU_MEMORY, TS_PLAN_CHOOSES_GPU},
     {{"gpus", TRAINSIZE_PARAM_INT, NULL, 1, LIM_GPUS, "1", "GPUs", "GPUs in the job"},
-     TS_SET_U64, OFF(gpus), TRAINSIZE_ID_GPUS},
+     TS_SET_U64, OFF(s.gpus), TRAINSIZE_ID_GPUS, TS_PLAN_CHOOSES_LAYOUT},
     {{"gpus-per-node", TRAINSIZE_PARAM_INT, NULL, 0, 1024, "0", "GPUs",
-      "GPUs per server; 0 = the largest count up to 8 that divides gpus"}, TS_SET_U64, OFF(gpus_per_node), TRAINSIZE_ID_GPUS_PER_NODE},
-    {{"tp", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "tensor-parallel degree"}, TS_SET_U64, OFF(tp), TRAINSIZE_ID_TP},
+      "GPUs per server; 0 = the largest count up to 8 that divides gpus"}, TS_SET_U64, OFF(s.gpus_per_node),
+     TRAINSIZE_ID_GPUS_PER_NODE, TS_PLAN_KEEPS},
+    {{"tp", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "tensor-parallel degree"}, TS_SET_U64, OFF(s.tp),
+     TRAINSIZE_ID_TP, TS_PLAN_CHOOSES_LAYOUT},
     {{"pp", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "pipeline-parallel degree (1F1B schedule)"},
-     TS_SET_U64, OFF(pp), TRAINSIZE_ID_PP},
+     TS_SET_U64, OFF(s.pp), TRAINSIZE_ID_PP, TS_PLAN_CHOOSES_LAYOUT},
     {{"pp-interleave", TRAINSIZE_PARAM_INT, NULL, 1, 1e4, "1", "",
-      "virtual pipeline stages per rank (interleaved 1F1B)"}, TS_SET_U64, OFF(pp_interleave), TRAINSIZE_ID_PP_INTERLEAVE},
+      "virtual pipeline stages per rank (interleaved 1F1B)"}, TS_SET_U64, OFF(s.pp_interleave),
+     TRAINSIZE_ID_PP_INTERLEAVE, TS_PLAN_CHOOSES_LAYOUT},
     {{"pp-first-layers", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "0", "layers",
       "layers of the first pipeline stage (Megatron-LM's --decoder-first-pipeline-num-layers); "
       "0 = even stages, or, when the layers do not divide by pp, the middle stages get "
       "ceil(layers / pp) and the first and last share the rest (Llama 3 405B: 126 layers on "
-      "pp 16 = 7 + 14 x 8 + 7)"}, TS_SET_U64, OFF(pp_first_layers), TRAINSIZE_ID_PP_FIRST_LAYERS},
+      "pp 16 = 7 + 14 x 8 + 7)"}, TS_SET_U64, OFF(s.pp_first_layers),
+     TRAINSIZE_ID_PP_FIRST_LAYERS, TS_PLAN_KEEPS},
     {{"pp-last-layers", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "0", "layers",
       "layers of the last pipeline stage (--decoder-last-pipeline-num-layers); 0 as for "
-      "pp-first-layers"}, TS_SET_U64, OFF(pp_last_layers), TRAINSIZE_ID_PP_LAST_LAYERS},
+      "pp-first-layers"}, TS_SET_U64, OFF(s.pp_last_layers), TRAINSIZE_ID_PP_LAST_LAYERS, TS_PLAN_KEEPS},
     {{"sp", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
-      "sequence parallelism (Megatron style, with tensor parallelism)"}, TS_SET_BOOL, OFF(sp), TRAINSIZE_ID_SP},
-    {{"cp", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "context-parallel degree"}, TS_SET_U64, OFF(cp), TRAINSIZE_ID_CP},
-    {{"ep", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "expert-parallel degree"}, TS_SET_U64, OFF(ep), TRAINSIZE_ID_EP},
+      "sequence parallelism (Megatron style, with tensor parallelism)"}, TS_SET_BOOL, OFF(s.sp),
+     TRAINSIZE_ID_SP, TS_PLAN_KEEPS},
+    {{"cp", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "context-parallel degree"}, TS_SET_U64, OFF(s.cp),
+     TRAINSIZE_ID_CP, TS_PLAN_KEEPS},
+    {{"ep", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "expert-parallel degree"}, TS_SET_U64, OFF(s.ep),
+     TRAINSIZE_ID_EP, TS_PLAN_CHOOSES_LAYOUT},
     {{"zero", TRAINSIZE_PARAM_INT, NULL, 0, 3, "0", "",
-      "ZeRO stage (FSDP: SHARD_GRAD_OP = 2, FULL_SHARD = 3)"}, TS_SET_U64, OFF(zero), TRAINSIZE_ID_ZERO},
+      "ZeRO stage (FSDP: SHARD_GRAD_OP = 2, FULL_SHARD = 3)"}, TS_SET_U64, OFF(s.zero),
+     TRAINSIZE_ID_ZERO, TS_PLAN_CHOOSES_LAYOUT},
     {{"recompute", TRAINSIZE_PARAM_CHOICE, "none|selective|full", 0, 0, "none", "",
-      "activation recomputation (Korthikanti et al. 2022)"}, TS_SET_CHOICE, OFF(recompute), TRAINSIZE_ID_RECOMPUTE},
+      "activation recomputation (Korthikanti et al. 2022)"}, TS_SET_CHOICE, OFF(s.recompute),
+     TRAINSIZE_ID_RECOMPUTE, TS_PLAN_CHOOSES_LAYOUT},
     {{"attention", TRAINSIZE_PARAM_CHOICE, "flash|eager", 0, 0, "flash", "",
-      "attention kernel: flash (no s x s scores kept) or eager"}, TS_SET_CHOICE, OFF(attention), TRAINSIZE_ID_ATTENTION},
+      "attention kernel: flash (no s x s scores kept) or eager"}, TS_SET_CHOICE, OFF(s.attention),
+     TRAINSIZE_ID_ATTENTION, TS_PLAN_KEEPS},
     {{"dropout", TRAINSIZE_PARAM_FLOAT, NULL, 0, 0.999, "0", "probability",
-      "dropout probability (masks are kept for backward when > 0)"}, TS_SET_DOUBLE, OFF(dropout), TRAINSIZE_ID_DROPOUT},
+      "dropout probability (masks are kept for backward when > 0)"}, TS_SET_DOUBLE, OFF(s.dropout),
+     TRAINSIZE_ID_DROPOUT, TS_PLAN_KEEPS},
     {{"offload", TRAINSIZE_PARAM_CHOICE, "none|optimizer|optimizer+params", 0, 0, "none", "",
-      "CPU offload (ZeRO-Offload / ZeRO-Infinity)"}, TS_SET_CHOICE, OFF(offload), TRAINSIZE_ID_OFFLOAD},
+      "CPU offload (ZeRO-Offload / ZeRO-Infinity)"}, TS_SET_CHOICE, OFF(s.offload),
+     TRAINSIZE_ID_OFFLOAD, TS_PLAN_KEEPS},
     {{"lora-rank", TRAINSIZE_PARAM_INT, NULL, 0, 1e5, "0", "", "LoRA rank; 0 = full fine-tuning"},
-     TS_SET_U64, OFF(lora_rank), TRAINSIZE_ID_LORA_RANK},
+     TS_SET_U64, OFF(s.lora_rank), TRAINSIZE_ID_LORA_RANK, TS_PLAN_KEEPS},
     {{"lora-targets", TRAINSIZE_PARAM_LIST, "q|k|v|o|gate|up|down", 0, 0, "q,v", "",
-      "modules that get LoRA adapters (PEFT's default for Llama: q,v)"}, TS_SET_LORA_TARGETS, 0, TRAINSIZE_ID_LORA_TARGETS},
+      "modules that get LoRA adapters (PEFT's default for Llama: q,v)"}, TS_SET_LORA_TARGETS, 0,
+     TRAINSIZE_ID_LORA_TARGETS, TS_PLAN_KEEPS},
     {{"quantize-base", TRAINSIZE_PARAM_CHOICE, "none|nf4|int8", 0, 0, "none", "",
-      "QLoRA-style quantized frozen base (bitsandbytes nf4 or int8)"}, TS_SET_CHOICE, OFF(quantize_base), TRAINSIZE_ID_QUANTIZE_BASE},
+      "QLoRA-style quantized frozen base (bitsandbytes nf4 or int8)"}, TS_SET_CHOICE, OFF(s.quantize_base),
+     TRAINSIZE_ID_QUANTIZE_BASE, TS_PLAN_KEEPS},
     {{"quantize-keeps-input", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "true", "",
       "quantized linear layers keep their input for backward even when frozen (bitsandbytes "
       "MatMul4Bit/MatMul8bitLt; false for torchao's NF4 linear, as torchtune uses)"},
-     TS_SET_BOOL, OFF(quantize_keeps_input), TRAINSIZE_ID_QUANTIZE_KEEPS_INPUT},
+     TS_SET_BOOL, OFF(s.quantize_keeps_input), TRAINSIZE_ID_QUANTIZE_KEEPS_INPUT, TS_PLAN_KEEPS},
     {{"kbit-upcast", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
       "PEFT's prepare_model_for_kbit_training: the weights left unquantized (embeddings, norms, "
       "output layer) become fp32 and the model runs under autocast; auto = yes with a quantized "
-      "base under the pytorch framework"}, TS_SET_CHOICE, OFF(kbit_upcast), TRAINSIZE_ID_KBIT_UPCAST},
+      "base under the pytorch framework"}, TS_SET_CHOICE, OFF(s.kbit_upcast),
+     TRAINSIZE_ID_KBIT_UPCAST, TS_PLAN_KEEPS},
     {{"quant-state-replicated", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
       "bitsandbytes keeps a quantized weight's scales (quant_state: absmax, nested absmax) "
       "outside the parameter, so ZeRO-3/FSDP neither shard nor offload them: every rank holds "
       "all of them on the GPU; auto = yes when quantize-keeps-input (bitsandbytes), no for "
       "torchao NF4, which shards its scalers with the data"},
-     TS_SET_CHOICE, OFF(quant_state_replicated), TRAINSIZE_ID_QUANT_STATE_REPLICATED},
+     TS_SET_CHOICE, OFF(s.quant_state_replicated), TRAINSIZE_ID_QUANT_STATE_REPLICATED, TS_PLAN_KEEPS},
     {{"embedding-state-fp32", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
       "with adamw-8bit, the token embedding keeps 32-bit optimizer state (the Hugging Face "
       "Trainer registers this bitsandbytes override for every nn.Embedding); auto = yes under "
-      "the pytorch framework"}, TS_SET_CHOICE, OFF(embedding_state_fp32), TRAINSIZE_ID_EMBEDDING_STATE_FP32},
+      "the pytorch framework"}, TS_SET_CHOICE, OFF(s.embedding_state_fp32),
+     TRAINSIZE_ID_EMBEDDING_STATE_FP32, TS_PLAN_KEEPS},
     {{"base-dtype", TRAINSIZE_PARAM_CHOICE, "auto|16bit|fp32", 0, 0, "auto", "",
       "type of the frozen LoRA base weights that are not quantized; auto = fp32 with "
       "kbit-upcast (embeddings, norms, output layer) or fp32 precision, else 16-bit"},
-     TS_SET_CHOICE, OFF(base_dtype), TRAINSIZE_ID_BASE_DTYPE},
+     TS_SET_CHOICE, OFF(s.base_dtype), TRAINSIZE_ID_BASE_DTYPE, TS_PLAN_KEEPS},
     {{"grad-sync", TRAINSIZE_PARAM_CHOICE, "auto|micro-batch|step", 0, 0, "auto", "",
       "with gradient accumulation under ZeRO-2/3 (FSDP): micro-batch reduce-scatters after every "
       "micro-batch (DeepSpeed, torchtune); step accumulates unsharded gradients until the last "
       "one (FSDP no_sync, as Accelerate and the Hugging Face Trainer do); auto = step under the "
-      "pytorch framework, else micro-batch"}, TS_SET_CHOICE, OFF(grad_sync), TRAINSIZE_ID_GRAD_SYNC},
+      "pytorch framework, else micro-batch"}, TS_SET_CHOICE, OFF(s.grad_sync),
+     TRAINSIZE_ID_GRAD_SYNC, TS_PLAN_KEEPS},
     {{"fsdp-lora-wrap", TRAINSIZE_PARAM_CHOICE, "adapters|layers", 0, 0, "adapters", "",
       "FSDP units with LoRA: adapters = PEFT's fsdp_auto_wrap_policy (the Hugging Face Trainer's "
       "choice) wraps the adapters apart; layers = whole transformer layers, whose flat gradient "
-      "buffer is the whole layer's size"}, TS_SET_CHOICE, OFF(fsdp_lora_wrap), TRAINSIZE_ID_FSDP_LORA_WRAP},
+      "buffer is the whole layer's size"}, TS_SET_CHOICE, OFF(s.fsdp_lora_wrap),
+     TRAINSIZE_ID_FSDP_LORA_WRAP, TS_PLAN_KEEPS},
     {{"loading", TRAINSIZE_PARAM_CHOICE, "cpu|gpu", 0, 0, "cpu", "",
       "where each rank first materialises the weights: cpu (sharded or streamed onto the GPU; "
       "Accelerate's cpu_ram_efficient_loading, DeepSpeed zero.Init) or gpu (the whole model on "
       "every GPU before sharding or casting, a phase that can set the peak)"},
-     TS_SET_CHOICE, OFF(loading), TRAINSIZE_ID_LOADING},
+     TS_SET_CHOICE, OFF(s.loading), TRAINSIZE_ID_LOADING, TS_PLAN_KEEPS},
     {{"load-dtype", TRAINSIZE_PARAM_CHOICE, "auto|16bit|fp32", 0, 0, "auto", "",
       "type the checkpoint is loaded in with loading gpu (from_pretrained without torch_dtype "
-      "loads fp32); auto = the type the weights are trained in"}, TS_SET_CHOICE, OFF(load_dtype), TRAINSIZE_ID_LOAD_DTYPE},
+      "loads fp32); auto = the type the weights are trained in"}, TS_SET_CHOICE, OFF(s.load_dtype),
+     TRAINSIZE_ID_LOAD_DTYPE, TS_PLAN_KEEPS},
     {{"quantize-scratch", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1000, "0.5", "bytes per element",
       "working memory of quantizing one weight matrix on the GPU while the model loads, beside "
       "its 16-bit copy: 0.5 for bitsandbytes' kernel (packed output and scales), 3.5 for "
       "torchao NF4 from 0.2 (quantizes in chunks), 68 for torchao 0.1, whose nearest-value "
       "search holds a 16-wide difference tensor of the whole matrix (pytorch/ao PR 196, 315)"},
-     TS_SET_DOUBLE, OFF(quantize_scratch), TRAINSIZE_ID_QUANTIZE_SCRATCH},
+     TS_SET_DOUBLE, OFF(s.quantize_scratch), TRAINSIZE_ID_QUANTIZE_SCRATCH, TS_PLAN_KEEPS},
     /* Overheads and efficiency. */
     {{"cuda-context", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES, "536870912", "bytes",
       "CUDA context and kernel images per process; peer calculators assume 0.3-2 GiB; "
       "512 MiB for PyTorch 2.x with lazy loading (pytorch #107667); "
       "not yet calibrated"},
-     TS_SET_U64, OFF(cuda_context), TRAINSIZE_ID_CUDA_CONTEXT},
+     TS_SET_U64, OFF(s.cuda_context), TRAINSIZE_ID_CUDA_CONTEXT, TS_PLAN_KEEPS},
     {{"comm-buffer", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES, "268435456", "bytes",
       "communication buffers per process group of more than one rank: NCCL keeps "
       "NCCL_BUFFSIZE (4 MiB) per channel per peer (nccl #391, #1450), e.g. 32 channels x 2 "
       "peers = 256 MiB; not yet calibrated"}, TS_SET_U64,
-     OFF(comm_buffer), TRAINSIZE_ID_COMM_BUFFER},
+     OFF(s.comm_buffer), TRAINSIZE_ID_COMM_BUFFER, TS_PLAN_KEEPS},
     {{"allocator-slack", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.07", "fraction",
       "caching-allocator reserve beyond the allocated peak, as a share of it (the flat 7 % "
       "fragmentation term of ROCm/Megatron-LM PR 162); not yet calibrated"},
-     TS_SET_DOUBLE, OFF(allocator_slack), TRAINSIZE_ID_ALLOCATOR_SLACK},
+     TS_SET_DOUBLE, OFF(s.allocator_slack), TRAINSIZE_ID_ALLOCATOR_SLACK, TS_PLAN_KEEPS},
     {{"sharded-slack", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.12", "fraction",
       "the caching-allocator reserve under ZeRO-3/FSDP, where gathered weights and reduced "
       "gradients come from their own CUDA streams, whose cached blocks the compute stream "
       "cannot reuse; 0.12 is the median of the FSDP runs with max_memory_reserved figures in "
       "tests/accuracy/fixtures/public.json"},
-     TS_SET_DOUBLE, OFF(sharded_slack), TRAINSIZE_ID_SHARDED_SLACK},
+     TS_SET_DOUBLE, OFF(s.sharded_slack), TRAINSIZE_ID_SHARDED_SLACK, TS_PLAN_KEEPS},
     {{"zero3-gather-layers", TRAINSIZE_PARAM_INT, NULL, 1, 1e4, "2", "layers",
       "unsharded layers ZeRO-3/FSDP holds at once (current + prefetch)"}, TS_SET_U64,
-     OFF(zero3_gather_layers), TRAINSIZE_ID_ZERO3_GATHER_LAYERS},
+     OFF(s.zero3_gather_layers), TRAINSIZE_ID_ZERO3_GATHER_LAYERS, TS_PLAN_KEEPS},
     {{"hfu", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1, "0", "fraction",
       "the kernels' efficiency while computing: achieved share of the dense peak over the executed "
       "FLOPs, recomputation included (PaLM App. B's HFU, without the pipeline bubble and the "
       "exposed communication, which the estimate adds); 0 = auto: 0.57 under megatron "
       "conventions (calibrated on published Megatron-LM/NeMo runs: docs/accuracy.md), 0.4 "
       "otherwise (eager PyTorch kernels; an assumption no published set calibrates yet)"},
-     TS_SET_DOUBLE, OFF(hfu), TRAINSIZE_ID_HFU},
+     TS_SET_DOUBLE, OFF(s.hfu), TRAINSIZE_ID_HFU, TS_PLAN_KEEPS},
     /* Servers. */
     {{"data-loader-workers", TRAINSIZE_PARAM_INT, NULL, 0, 1024, "8", "processes",
       "data-loader worker processes per GPU (PyTorch DataLoader num_workers); a server gets "
       "one core for each and one per training process, never fewer than 8"}, TS_SET_U64,
-     OFF(data_loader_workers), TRAINSIZE_ID_DATA_LOADER_WORKERS},
+     OFF(s.data_loader_workers), TRAINSIZE_ID_DATA_LOADER_WORKERS, TS_PLAN_KEEPS},
     {{"sharded-loading", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
       "a server's ranks together hold one 16-bit copy of the model in host RAM whatever the "
       "layout; false: the layout decides (each rank its tp x pp shard of the checkpoint, one "
       "copy per server under ZeRO-3/FSDP, else a whole copy per rank)"}, TS_SET_BOOL,
-     OFF(sharded_loading), TRAINSIZE_ID_SHARDED_LOADING},
+     OFF(s.sharded_loading), TRAINSIZE_ID_SHARDED_LOADING, TS_PLAN_KEEPS},
     {{"host-memory-bandwidth", TRAINSIZE_PARAM_FLOAT, NULL, 1e9, 1e14, "300000000000", "bytes/s",
       "the server's achieved host memory bandwidth, which CPU offload's optimizer step is bound "
       "by (two sockets of 8-channel DDR5 reach about 300 GB/s in STREAM; an assumption)"},
-     TS_SET_DOUBLE, OFF(host_memory_bandwidth), TRAINSIZE_ID_HOST_MEMORY_BANDWIDTH},
+     TS_SET_DOUBLE, OFF(s.host_memory_bandwidth), TRAINSIZE_ID_HOST_MEMORY_BANDWIDTH, TS_PLAN_KEEPS},
     {{"host-ram", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES * 1e3, "0", "bytes",
-      "the server's host RAM, to check it (0: size it)"}, TS_SET_U64, OFF(host_ram), TRAINSIZE_ID_HOST_RAM},
+      "the server's host RAM, to check it (0: size it)"}, TS_SET_U64, OFF(s.host_ram),
+     TRAINSIZE_ID_HOST_RAM, TS_PLAN_KEEPS},
     {{"cpu-cores", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "0", "cores",
-      "the server's CPU cores, to check them (0: size them)"}, TS_SET_U64, OFF(cpu_cores), TRAINSIZE_ID_CPU_CORES},
+      "the server's CPU cores, to check them (0: size them)"}, TS_SET_U64, OFF(s.cpu_cores),
+     TRAINSIZE_ID_CPU_CORES, TS_PLAN_KEEPS},
     {{"nics-per-node", TRAINSIZE_PARAM_INT, NULL, 0, 1024, "0", "NICs",
       "scale-out network ports per server (0: one per GPU, as DGX/HGX servers have)"},
-     TS_SET_U64, OFF(nics_per_node), TRAINSIZE_ID_NICS_PER_NODE},
+     TS_SET_U64, OFF(s.nics_per_node), TRAINSIZE_ID_NICS_PER_NODE, TS_PLAN_KEEPS},
     {{"network", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
       "the servers' network link (catalogue name, e.g. ib-ndr, eth-100g), to check it; unset: "
-      "the slowest that meets the need"}, TS_SET_LINK, 0, TRAINSIZE_ID_NETWORK},
+      "the slowest that meets the need"}, TS_SET_LINK, 0, TRAINSIZE_ID_NETWORK, TS_PLAN_KEEPS},
     {{"storage", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
       "the storage class (catalogue name, e.g. nvme-gen4, nfs, lustre), to check it; unset: "
-      "the slowest that meets the need"}, TS_SET_STORAGE, 0, TRAINSIZE_ID_STORAGE},
+      "the slowest that meets the need"}, TS_SET_STORAGE, 0, TRAINSIZE_ID_STORAGE, TS_PLAN_KEEPS},
     {{"checkpoint-seconds", TRAINSIZE_PARAM_FLOAT, NULL, 1, 1e7, "300", "seconds",
       "target time to write one checkpoint (an assumption: 5 minutes)"}, TS_SET_DOUBLE,
-     OFF(checkpoint_seconds), TRAINSIZE_ID_CHECKPOINT_SECONDS},
+     OFF(s.checkpoint_seconds), TRAINSIZE_ID_CHECKPOINT_SECONDS, TS_PLAN_KEEPS},
     {{"comm-share", TRAINSIZE_PARAM_FLOAT, NULL, 0.01, 1, "0.1", "fraction",
       "share of a step that exposed communication may add when choosing the network: the "
       "slowest link that keeps it under this share is recommended (an assumption)"},
-     TS_SET_DOUBLE, OFF(comm_share), TRAINSIZE_ID_COMM_SHARE},
+     TS_SET_DOUBLE, OFF(s.comm_share), TRAINSIZE_ID_COMM_SHARE, TS_PLAN_KEEPS},
     {{"collective-latency", TRAINSIZE_PARAM_FLOAT, NULL, 0, 0.1, "1e-05", "seconds",
       "latency of one algorithm step of a collective; a collective over n ranks takes "
       "2 log2(n) of them (NCCL's tree and PAT algorithms; 10 us is an assumption of the order "
-      "nccl-tests show for small messages across servers)"}, TS_SET_DOUBLE, OFF(collective_latency), TRAINSIZE_ID_COLLECTIVE_LATENCY},
+      "nccl-tests show for small messages across servers)"}, TS_SET_DOUBLE, OFF(s.collective_latency),
+     TRAINSIZE_ID_COLLECTIVE_LATENCY, TS_PLAN_KEEPS},
     {{"moe-max-nodes", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "0", "servers",
       "node-limited expert routing: a token is sent to at most this many servers (DeepSeek-V3: "
-      "4); 0 = unlimited, each of its k expert copies travels"}, TS_SET_U64, OFF(moe_max_nodes), TRAINSIZE_ID_MOE_MAX_NODES},
+      "4); 0 = unlimited, each of its k expert copies travels"}, TS_SET_U64, OFF(s.moe_max_nodes),
+     TRAINSIZE_ID_MOE_MAX_NODES, TS_PLAN_KEEPS},
     {{"ep-overlap", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
       "the expert all-to-all runs under another micro-batch's compute (DeepSeek-V3's DualPipe); "
-      "false: it blocks, as in Megatron-LM's default schedule"}, TS_SET_BOOL, OFF(ep_overlap), TRAINSIZE_ID_EP_OVERLAP},
+      "false: it blocks, as in Megatron-LM's default schedule"}, TS_SET_BOOL, OFF(s.ep_overlap),
+     TRAINSIZE_ID_EP_OVERLAP, TS_PLAN_KEEPS},
     {{"headroom", TRAINSIZE_PARAM_FLOAT, NULL, 0, 0.9, "0.1", "fraction",
       "GPU memory to keep free for growth; less raises the low-vram-headroom warning"},
-     TS_SET_DOUBLE, OFF(headroom), TRAINSIZE_ID_HEADROOM},
+     TS_SET_DOUBLE, OFF(s.headroom), TRAINSIZE_ID_HEADROOM, TS_PLAN_KEEPS},
     /* Power and cost. */
     {{"server-power-factor", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.8", "fraction",
       "power of the rest of a server as a share of its GPUs' TDP (DGX A100/H100/B200 maximum "
       "system power 6.5/10.2/14.3 kW is 2.03/1.82/1.79 x the GPUs' TDP, DGX user guides)"}, TS_SET_DOUBLE,
-     OFF(server_power_factor), TRAINSIZE_ID_SERVER_POWER_FACTOR},
+     OFF(s.server_power_factor), TRAINSIZE_ID_SERVER_POWER_FACTOR, TS_PLAN_KEEPS},
     {{"pue", TRAINSIZE_PARAM_FLOAT, NULL, 1, 5, "1.1", "",
       "power usage effectiveness of the facility (1.1 hyperscale, as the LLaMA paper; "
-      "industry average 1.58, Uptime 2023)"}, TS_SET_DOUBLE, OFF(pue), TRAINSIZE_ID_PUE},
+      "industry average 1.58, Uptime 2023)"}, TS_SET_DOUBLE, OFF(s.pue), TRAINSIZE_ID_PUE, TS_PLAN_KEEPS},
     {{"carbon-intensity", TRAINSIZE_PARAM_FLOAT, NULL, 0, 5, "0.385", "kg/kWh",
       "grid carbon intensity (US average used by the LLaMA paper, Table 15)"}, TS_SET_DOUBLE,
-     OFF(carbon_intensity), TRAINSIZE_ID_CARBON_INTENSITY},
+     OFF(s.carbon_intensity), TRAINSIZE_ID_CARBON_INTENSITY, TS_PLAN_KEEPS},
     {{"gpu-hour-usd", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e6, "0", "USD",
-      "cloud price per GPU-hour (0: the catalogue's dated price)"}, TS_SET_DOUBLE, OFF(gpu_hour_usd), TRAINSIZE_ID_GPU_HOUR_USD},
+      "cloud price per GPU-hour (0: the catalogue's dated price)"}, TS_SET_DOUBLE, OFF(s.gpu_hour_usd),
+     TRAINSIZE_ID_GPU_HOUR_USD, TS_PLAN_KEEPS},
     {{"gpu-price-usd", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e9, "0", "USD",
-      "purchase price per GPU (0: the catalogue's)"}, TS_SET_DOUBLE, OFF(gpu_price_usd), TRAINSIZE_ID_GPU_PRICE_USD},
+      "purchase price per GPU (0: the catalogue's)"}, TS_SET_DOUBLE, OFF(s.gpu_price_usd),
+     TRAINSIZE_ID_GPU_PRICE_USD, TS_PLAN_KEEPS},
     {{"gpu-prices", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
       "prices per GPU, NAME=HOURLY[:PURCHASE],... in US dollars, e.g. "
       "a100-80gb=1.8,h100-80gb=2.5:25000; they win over gpu-hour-usd, gpu-price-usd and the "
-      "catalogue for the GPUs they name (the planner uses them too)"}, TS_SET_GPU_PRICES, 0, TRAINSIZE_ID_GPU_PRICES},
+      "catalogue for the GPUs they name (the planner uses them too)"}, TS_SET_GPU_PRICES, 0,
+     TRAINSIZE_ID_GPU_PRICES, TS_PLAN_KEEPS},
     {{"server-share", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.44", "fraction",
       "owning: the rest of a server (CPUs, memory, NICs, chassis) as a share of its GPUs' price; "
       "0.44 from an HGX H100 quote of $317k against 8 modules at $27.5k (low confidence)"},
-     TS_SET_DOUBLE, OFF(server_share), TRAINSIZE_ID_SERVER_SHARE},
+     TS_SET_DOUBLE, OFF(s.server_share), TRAINSIZE_ID_SERVER_SHARE, TS_PLAN_KEEPS},
     {{"network-usd-per-gpu", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e7, "2500", "USD",
       "owning, several servers: the scale-out network per GPU (a NIC and its share of leaf and "
-      "spine switch ports and cables; an assumption)"}, TS_SET_DOUBLE, OFF(network_usd_per_gpu), TRAINSIZE_ID_NETWORK_USD_PER_GPU},
+      "spine switch ports and cables; an assumption)"}, TS_SET_DOUBLE, OFF(s.network_usd_per_gpu),
+     TRAINSIZE_ID_NETWORK_USD_PER_GPU, TS_PLAN_KEEPS},
     {{"amortization-years", TRAINSIZE_PARAM_FLOAT, NULL, 0.1, 50, "4", "years",
       "life over which owned GPUs are paid off (an assumption)"}, TS_SET_DOUBLE,
-     OFF(amortization_years), TRAINSIZE_ID_AMORTIZATION_YEARS},
+     OFF(s.amortization_years), TRAINSIZE_ID_AMORTIZATION_YEARS, TS_PLAN_KEEPS},
     {{"support-share", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.1", "fraction/year",
       "yearly support and maintenance as a share of the purchase (an assumption)"},
-     TS_SET_DOUBLE, OFF(support_share), TRAINSIZE_ID_SUPPORT_SHARE},
+     TS_SET_DOUBLE, OFF(s.support_share), TRAINSIZE_ID_SUPPORT_SHARE, TS_PLAN_KEEPS},
     {{"power-usd-per-kwh", TRAINSIZE_PARAM_FLOAT, NULL, 0, 100, "0.1", "USD/kWh",
-      "electricity price at the facility (an assumption)"}, TS_SET_DOUBLE, OFF(power_usd_per_kwh), TRAINSIZE_ID_POWER_USD_PER_KWH},
+      "electricity price at the facility (an assumption)"}, TS_SET_DOUBLE, OFF(s.power_usd_per_kwh),
+     TRAINSIZE_ID_POWER_USD_PER_KWH, TS_PLAN_KEEPS},
     /* Planning. */
     {{"plan-gpus", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
       "GPUs the planner may choose from, comma-separated catalogue names (the command's plan "
-      "--gpu); empty: the whole catalogue"}, TS_SET_PLAN_GPUS, 0, TRAINSIZE_ID_PLAN_GPUS},
+      "--gpu); empty: the whole catalogue"}, TS_SET_PLAN_GPUS, 0, TRAINSIZE_ID_PLAN_GPUS, TS_PLAN_KEEPS},
     {{"max-gpus", TRAINSIZE_PARAM_INT, NULL, 1, LIM_GPUS, "4096", "GPUs",
-      "most GPUs the planner may use"}, TS_SET_U64, OFF(max_gpus), TRAINSIZE_ID_MAX_GPUS},
+      "most GPUs the planner may use"}, TS_SET_U64, OFF(max_gpus), TRAINSIZE_ID_MAX_GPUS, TS_PLAN_KEEPS},
     {{"deadline-days", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e6, "0", "days",
       "the planner keeps configurations that finish within this; 0: no deadline"}, TS_SET_DOUBLE,
-     OFF(deadline_days), TRAINSIZE_ID_DEADLINE_DAYS},
+     OFF(deadline_days), TRAINSIZE_ID_DEADLINE_DAYS, TS_PLAN_KEEPS},
     {{"budget", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e15, "0", "USD",
       "the planner keeps configurations that cost at most this; 0: no budget"}, TS_SET_DOUBLE,
-     OFF(budget_usd), TRAINSIZE_ID_BUDGET},
+     OFF(budget_usd), TRAINSIZE_ID_BUDGET, TS_PLAN_KEEPS},
     {{"objective", TRAINSIZE_PARAM_CHOICE, "cost|time|owned", 0, 0, "cost", "",
       "what the planner ranks by first: cloud cost, time, or the cost of owning the GPUs"},
-     TS_SET_CHOICE, OFF(objective), TRAINSIZE_ID_OBJECTIVE},
+     TS_SET_CHOICE, OFF(objective), TRAINSIZE_ID_OBJECTIVE, TS_PLAN_KEEPS},
     {{"plan-ranking", TRAINSIZE_PARAM_CHOICE, "best|pareto", 0, 0, "best", "",
       "what the planner returns: the best by the objective (one per layout), or the Pareto front "
       "of cost (cloud, or owned with objective owned) against time, fastest first"},
-     TS_SET_CHOICE, OFF(plan_ranking), TRAINSIZE_ID_PLAN_RANKING},
+     TS_SET_CHOICE, OFF(plan_ranking), TRAINSIZE_ID_PLAN_RANKING, TS_PLAN_KEEPS},
     {{"plan-gpu-count", TRAINSIZE_PARAM_INT, NULL, 0, LIM_GPUS, "0", "GPUs",
       "the planner uses exactly this many GPUs (\"I have 8 H100s\"); 0: it searches counts up to "
-      "max-gpus"}, TS_SET_U64, OFF(plan_gpu_count), TRAINSIZE_ID_PLAN_GPU_COUNT},
+      "max-gpus"}, TS_SET_U64, OFF(plan_gpu_count), TRAINSIZE_ID_PLAN_GPU_COUNT, TS_PLAN_KEEPS},
     {{"rack-power-watts", TRAINSIZE_PARAM_FLOAT, NULL, 100, 1e7, "20000", "watts",
       "air-cooled rack budget (Uptime 2023: most operators have no racks above 20 kW)"},
-     TS_SET_DOUBLE, OFF(rack_power_watts), TRAINSIZE_ID_RACK_POWER_WATTS},
+     TS_SET_DOUBLE, OFF(s.rack_power_watts), TRAINSIZE_ID_RACK_POWER_WATTS, TS_PLAN_KEEPS},
     {{"host-ram-factor", TRAINSIZE_PARAM_FLOAT, NULL, 0, 100, "2", "",
       "host RAM per node is at least this times the node's GPU memory"}, TS_SET_DOUBLE,
-     OFF(host_ram_factor), TRAINSIZE_ID_HOST_RAM_FACTOR},
+     OFF(s.host_ram_factor), TRAINSIZE_ID_HOST_RAM_FACTOR, TS_PLAN_KEEPS},
     {{"checkpoints-kept", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "2", "",
-      "checkpoints kept on storage"}, TS_SET_U64, OFF(checkpoints_kept), TRAINSIZE_ID_CHECKPOINTS_KEPT},
+      "checkpoints kept on storage"}, TS_SET_U64, OFF(s.checkpoints_kept),
+     TRAINSIZE_ID_CHECKPOINTS_KEPT, TS_PLAN_KEEPS},
 };
 
 #define PARAM_COUNT (sizeof PARAMS / sizeof PARAMS[0])
@@ -385,23 +431,16 @@ const trainsize_param_info *trainsize_param_by_id(int id)
     return def ? &def->info : NULL;
 }
 
-/* The planner's policy: what it chooses itself, and so refuses from the caller. */
+/* The planner's policy, from the table: what it chooses itself, and so refuses from the
+ * caller. */
 const char *trainsize_param_plan_refusal(int id)
 {
-    switch (id) {
-    case TRAINSIZE_ID_GPUS:
-    case TRAINSIZE_ID_TP:
-    case TRAINSIZE_ID_PP:
-    case TRAINSIZE_ID_PP_INTERLEAVE:
-    case TRAINSIZE_ID_EP:
-    case TRAINSIZE_ID_ZERO:
-    case TRAINSIZE_ID_MICRO_BATCH:
-    case TRAINSIZE_ID_RECOMPUTE:
-        return "the planner chooses the GPU count and the layout";
-    case TRAINSIZE_ID_GPU_MEMORY:
+    const ts_param_def *def = ts_param_def_by_id(id);
+    switch (def ? def->plan : TS_PLAN_KEEPS) {
+    case TS_PLAN_CHOOSES_LAYOUT: return "the planner chooses the GPU count and the layout";
+    case TS_PLAN_CHOOSES_GPU:
         return "the planner searches catalogue GPUs (plan-gpus) or a GPU of your own description";
-    default:
-        return NULL;
+    default: return NULL;
     }
 }
 

@@ -21,11 +21,16 @@ typedef enum ts_setter {
     TS_SET_LORA_TARGETS
 } ts_setter;
 
+/* The planner's policy for a parameter: kept as the caller set it, or chosen by the
+ * planner itself (and so refused from the caller, with the reason). */
+typedef enum ts_plan_policy { TS_PLAN_KEEPS = 0, TS_PLAN_CHOOSES_LAYOUT, TS_PLAN_CHOOSES_GPU } ts_plan_policy;
+
 typedef struct ts_param_def {
     trainsize_param_info info;
     ts_setter setter;
     size_t offset;
-    trainsize_param_id id; /* the public typed id */
+    trainsize_param_id id;   /* the public typed id */
+    ts_plan_policy plan;     /* omitted in the table: TS_PLAN_KEEPS */
 } ts_param_def;
 
 const ts_param_def *ts_param_find(const char *name);

@@ -203,17 +203,17 @@ static int try_config(search *s, const trainsize_job *job)
         s->stats.cheapest_fit_cost = r.system.cost_cloud_usd;
     if (job->deadline_days > 0 && r.time.seconds > job->deadline_days * 86400.0) return 1;
     memset(&c, 0, sizeof c);
-    snprintf(c.gpu, sizeof c.gpu, "%s", w->gpu->name);
-    c.gpus = w->gpus;
+    snprintf(c.gpu, sizeof c.gpu, "%s", w->s.gpu->name);
+    c.gpus = w->s.gpus;
     c.gpus_per_node = r.system.gpus_per_node;
-    c.tp = w->tp;
-    c.pp = w->pp;
-    c.pp_interleave = w->pp_interleave;
-    c.ep = w->ep;
-    c.zero = w->zero;
-    c.micro_batch = w->micro_batch;
-    c.global_batch = w->global_batch;
-    c.recompute = w->recompute;
+    c.tp = w->s.tp;
+    c.pp = w->s.pp;
+    c.pp_interleave = w->s.pp_interleave;
+    c.ep = w->s.ep;
+    c.zero = w->s.zero;
+    c.micro_batch = w->s.micro_batch;
+    c.global_batch = w->s.global_batch;
+    c.recompute = w->s.recompute;
     c.peak_total = r.memory.peak_total;
     c.seconds = r.time.seconds;
     c.cost = r.system.cost_cloud_usd; /* one kind of cost, comparable across GPUs */
@@ -226,18 +226,31 @@ static int try_config(search *s, const trainsize_job *job)
     return 1;
 }
 
+/* A candidate's setting goes through the typed setter, held to the checks of any caller's
+ * value; a value it refuses is no candidate. */
+static int set_u64(search *s, trainsize_param_id id, uint64_t v)
+{
+    return trainsize_job_set_u64(&s->work, id, v, NULL) == TRAINSIZE_OK;
+}
+
 /* All micro-batch x recomputation configurations of the layout now in s->work. */
 static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
 {
     size_t r, m, per_layout = COUNT_OF(RECOMPUTE_ORDER) * COUNT_OF(MB_CHOICES);
     uint64_t covered = 0;
     for (r = 0; r < COUNT_OF(RECOMPUTE_ORDER); r++) {
-        s->work.recompute = RECOMPUTE_ORDER[r];
+        if (trainsize_job_set_choice(&s->work, TRAINSIZE_ID_RECOMPUTE, RECOMPUTE_ORDER[r], NULL)) {
+            s->stats.evaluated += COUNT_OF(MB_CHOICES);
+            continue;
+        }
         for (m = 0; m < COUNT_OF(MB_CHOICES); m++) {
             int fit;
-            s->work.micro_batch = MB_CHOICES[m];
             covered++;
-            if (s->global_batch % (MB_CHOICES[m] * dp) != 0) { s->stats.evaluated++; continue; }
+            if (s->global_batch % (MB_CHOICES[m] * dp) != 0 ||
+                !set_u64(s, TRAINSIZE_ID_MICRO_BATCH, MB_CHOICES[m])) {
+                s->stats.evaluated++;
+                continue;
+            }
             fit = try_config(s, job);
             if (fit <= 0 && r == 0 && m == 0) {
                 /* The least memory this layout can take does not fit (or the layout is not
@@ -256,15 +269,14 @@ static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
 
 static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus, uint64_t gpn)
 {
-    const ts_model *model = &job->model;
+    const ts_model *model = &job->s.model;
     size_t a, b, c, d, z;
-    s->work.gpus = gpus;
-    s->work.gpus_per_node = gpn;
+    if (!set_u64(s, TRAINSIZE_ID_GPUS, gpus) || !set_u64(s, TRAINSIZE_ID_GPUS_PER_NODE, gpn)) return;
     for (a = 0; a < COUNT_OF(TP_CHOICES); a++) {
         uint64_t tp = TP_CHOICES[a];
         if (tp > gpn || model->heads % tp != 0) continue;
         for (b = 0; b < COUNT_OF(PP_CHOICES); b++) {
-            uint64_t pp = PP_CHOICES[b], mp = tp * pp * job->cp, dp;
+            uint64_t pp = PP_CHOICES[b], mp = tp * pp * job->s.cp, dp;
             /* Stages need not be even (layout.c splits like Megatron-LM), only non-empty. */
             if (mp > gpus || gpus % mp != 0 || pp > model->layers) continue;
             dp = gpus / mp;
@@ -274,16 +286,14 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
                 for (d = 0; d < COUNT_OF(EP_CHOICES); d++) {
                     uint64_t ep = EP_CHOICES[d];
                     if (ep > 1 && (!ts_model_is_moe(model) || model->experts % ep != 0 ||
-                                   (dp * job->cp) % ep != 0))
+                                   (dp * job->s.cp) % ep != 0))
                         continue;
                     for (z = 0; z <= 3; z++) {
                         if (z >= 2 && pp > 1) continue; /* refused by DeepSpeed and Megatron */
-                        s->work.tp = tp;
-                        s->work.pp = pp;
-                        s->work.pp_interleave = vpp;
-                        s->work.ep = ep;
-                        s->work.zero = z;
-                        try_layout(s, job, dp);
+                        if (set_u64(s, TRAINSIZE_ID_TP, tp) && set_u64(s, TRAINSIZE_ID_PP, pp) &&
+                            set_u64(s, TRAINSIZE_ID_PP_INTERLEAVE, vpp) &&
+                            set_u64(s, TRAINSIZE_ID_EP, ep) && set_u64(s, TRAINSIZE_ID_ZERO, z))
+                            try_layout(s, job, dp);
                     }
                 }
             }
@@ -293,16 +303,16 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
 
 static void search_gpu(search *s, const trainsize_job *job, const trainsize_gpu_info *gpu)
 {
-    uint64_t gpn = job->gpus_per_node ? job->gpus_per_node : 8;
+    uint64_t gpn = job->s.gpus_per_node ? job->s.gpus_per_node : 8;
     size_t i;
-    s->work.gpu = gpu;
+    s->work.s.gpu = gpu;
     if (job->plan_gpu_count) { /* the GPUs one has: that count only */
         uint64_t n = job->plan_gpu_count;
-        uint64_t per = job->gpus_per_node ? job->gpus_per_node : (n < 8 ? n : 8);
+        uint64_t per = job->s.gpus_per_node ? job->s.gpus_per_node : (n < 8 ? n : 8);
         if (n % per == 0) search_gpu_count(s, job, n, per);
         return;
     }
-    if (!job->gpus_per_node)
+    if (!job->s.gpus_per_node)
         for (i = 0; i < COUNT_OF(SMALL_COUNTS); i++)
             if (SMALL_COUNTS[i] <= job->max_gpus) search_gpu_count(s, job, SMALL_COUNTS[i], SMALL_COUNTS[i]);
     for (i = 0; i < COUNT_OF(NODE_COUNTS); i++)
@@ -346,8 +356,8 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
     if (!job || (!out && cap) || !count)
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_plan: NULL job, result or count");
     *count = 0;
-    if ((rc = ts_model_validate(&job->model, err))) return rc;
-    if (job->tokens == 0)
+    if ((rc = ts_model_validate(&job->s.model, err))) return rc;
+    if (job->s.tokens == 0)
         return ts_fail(err, TRAINSIZE_E_INVALID, "tokens",
                        "tokens: the planner needs the training tokens (for time and cost)");
     memset(&s, 0, sizeof s);
@@ -355,11 +365,13 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
     ts_job_rebind_custom_gpu(&s.work, 0);
     s.out = out;
     s.cap = cap;
-    s.global_batch = job->global_batch ? job->global_batch
-                                       : (uint64_t)fmax(1.0, floor(TS_PLAN_STEP_TOKENS / (double)job->seq));
-    s.work.global_batch = s.global_batch;
-    s.work.gpu_memory = 0; /* the catalogue's capacity of each candidate GPU */
-    if (job->gpu == &job->custom_gpu && !job->plan_gpus[0]) {
+    s.global_batch = job->s.global_batch ? job->s.global_batch
+                                       : (uint64_t)fmax(1.0, floor(TS_PLAN_STEP_TOKENS / (double)job->s.seq));
+    /* The catalogue's capacity of each candidate GPU. */
+    if ((rc = trainsize_job_set_u64(&s.work, TRAINSIZE_ID_GLOBAL_BATCH, s.global_batch, err)) ||
+        (rc = trainsize_job_set_u64(&s.work, TRAINSIZE_ID_GPU_MEMORY, 0, err)))
+        return rc;
+    if (job->s.gpu == &job->custom_gpu && !job->plan_gpus[0]) {
         /* A GPU of the caller's own description: search it alone. */
         ts_job_rebind_custom_gpu(&s.work, 1);
         gpus[0] = &s.work.custom_gpu;
@@ -390,15 +402,15 @@ int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, 
     if (memchr(c->gpu, '\0', sizeof c->gpu) == NULL)
         return ts_fail(err, TRAINSIZE_E_INVALID, "gpu", "gpu: the candidate's name is not terminated");
     gpu = trainsize_gpu_find(c->gpu);
-    if (!gpu && job->gpu == &job->custom_gpu && strcmp(job->custom_name, c->gpu) == 0)
+    if (!gpu && job->s.gpu == &job->custom_gpu && strcmp(job->custom_name, c->gpu) == 0)
         gpu = &job->custom_gpu; /* the job's own GPU, as planned */
     if (!gpu) return ts_fail(err, TRAINSIZE_E_UNKNOWN, "gpu", "gpu: unknown GPU \"%.40s\"", c->gpu);
     /* On a copy, through the typed setters (the checks of trainsize_job_set); the job changes
      * only when all of them pass. */
     work = *job;
-    ts_job_rebind_custom_gpu(&work, job->gpu == &job->custom_gpu);
-    work.gpu = gpu == &job->custom_gpu ? &work.custom_gpu : gpu;
-    work.gpu_memory = 0;
+    ts_job_rebind_custom_gpu(&work, job->s.gpu == &job->custom_gpu);
+    work.s.gpu = gpu == &job->custom_gpu ? &work.custom_gpu : gpu;
+    work.s.gpu_memory = 0;
     if ((rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPUS, c->gpus, err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPUS_PER_NODE, c->gpus_per_node, err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_TP, c->tp, err)) ||
@@ -411,6 +423,6 @@ int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, 
         (rc = trainsize_job_set_choice(&work, TRAINSIZE_ID_RECOMPUTE, c->recompute, err)))
         return rc;
     *job = work;
-    ts_job_rebind_custom_gpu(job, work.gpu == &work.custom_gpu);
+    ts_job_rebind_custom_gpu(job, work.s.gpu == &work.custom_gpu);
     return ts_ok(err);
 }

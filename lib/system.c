@@ -7,7 +7,7 @@
 
 #include "error.h"
 #include "catalog.h"
-#include "estimate.h"
+#include "stages.h"
 #include "numparse.h"
 
 #define GIB 1073741824.0
@@ -54,13 +54,14 @@ static int to_u64(double v, uint64_t *out, const char *result, const char *input
 
 /* One checkpoint: weights as held (without fp8's cached copies) plus the optimizer state
  * (master copy included); for LoRA the adapters and their state only. */
-static double checkpoint_bytes(const trainsize_job *job, const ts_param_counts *pc, const ts_conv *c)
+static double checkpoint_bytes(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                               const ts_conv *c)
 {
     double params = (double)pc->total;
-    double state = c->adafactor ? c->state * ts_adafactor_elements(&job->model, pc) / params : c->state;
-    double weight = c->weight - (job->precision == TS_PREC_FP8_MIXED ? 1.0 : 0.0);
-    if (job->lora_rank) {
-        double adapters = ts_lora_layer_params(job) * (double)job->model.layers;
+    double state = c->adafactor ? c->state * ts_model_adafactor_elements(&cfg->model, pc) / params : c->state;
+    double weight = c->weight - (cfg->precision == TS_PREC_FP8_MIXED ? 1.0 : 0.0);
+    if (cfg->lora_rank) {
+        double adapters = lay->lora_layer * (double)cfg->model.layers;
         return adapters * (c->adapter_weight + c->adapter_state);
     }
     return params * (weight + c->master + state);
@@ -81,29 +82,29 @@ static ts_comm_links links_with(const ts_layout *lay, double intra, const trains
 
 /* Exposed communication were the network as fast as the GPUs' own link: the baseline a
  * network's cost is measured from (the same for every link, so computed once). */
-static double ideal_exposed(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
+static double ideal_exposed(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
                             const ts_conv *c, double compute_step, const ts_comm_links *k)
 {
     ts_comm ideal;
     ts_comm_links fast = *k;
     fast.net_per_gpu = k->net_per_gpu > 0.0 ? k->intra : 0.0;
-    ts_comm_make(job, lay, pc, c, compute_step, &fast, &ideal);
+    ts_comm_make(cfg, lay, pc, c, compute_step, &fast, &ideal);
     return ideal.exposed;
 }
 
 /* What a network adds to a step's exposed communication: the exposed time with it, less
  * the ideal one. */
-static double network_cost(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
+static double network_cost(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
                            const ts_conv *c, double compute_step, const ts_comm_links *k, double ideal)
 {
     ts_comm with;
-    ts_comm_make(job, lay, pc, c, compute_step, k, &with);
+    ts_comm_make(cfg, lay, pc, c, compute_step, k, &with);
     return with.exposed - ideal;
 }
 
 /* The slowest scale-out link faster than 10 GbE that adds at most comm-share of the step's
  * compute to its exposed communication; NULL if none. */
-static const trainsize_link_info *choose_link(const trainsize_job *job, const ts_layout *lay,
+static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_layout *lay,
                                               const ts_param_counts *pc, const ts_conv *c,
                                               double compute_step, double intra, double nics)
 {
@@ -117,8 +118,8 @@ static const trainsize_link_info *choose_link(const trainsize_job *job, const ts
         if (best && (double)l->bandwidth * l->achieved_share >= (double)best->bandwidth * best->achieved_share)
             continue;
         k = links_with(lay, intra, l, nics);
-        if (ideal < 0.0) ideal = ideal_exposed(job, lay, pc, c, compute_step, &k);
-        if (network_cost(job, lay, pc, c, compute_step, &k, ideal) <= job->comm_share * compute_step)
+        if (ideal < 0.0) ideal = ideal_exposed(cfg, lay, pc, c, compute_step, &k);
+        if (network_cost(cfg, lay, pc, c, compute_step, &k, ideal) <= cfg->comm_share * compute_step)
             best = l;
     }
     return best;
@@ -193,12 +194,12 @@ static double scale_up_rate(const trainsize_gpu_info *gpu)
  * under ZeRO-3/FSDP one rank reads the model and the others receive their shards
  * (Accelerate's cpu_ram_efficient_loading, DeepSpeed zero.Init); otherwise (DDP, ZeRO-1/2,
  * one GPU) every rank loads a whole copy. */
-static double load_bytes_per_node(const trainsize_job *job, const ts_layout *lay, const ts_conv *c,
+static double load_bytes_per_node(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
                                   double params)
 {
     double gpn = (double)lay->gpus_per_node, model_parallel = (double)(lay->tp * lay->pp);
-    if (job->sharded_loading) return 2.0 * params;
-    if (job->zero >= 3 && c->framework != TS_FW_MEGATRON) return 2.0 * params;
+    if (cfg->sharded_loading) return 2.0 * params;
+    if (lay->zero >= 3 && c->framework != TS_FW_MEGATRON) return 2.0 * params;
     return gpn * 2.0 * params / model_parallel;
 }
 
@@ -213,17 +214,17 @@ static double load_bytes_per_node(const trainsize_job *job, const ts_layout *lay
  * the next forward. With the parameters offloaded too (ZeRO-Infinity), every forward and
  * backward pass of every micro-batch fetches the rank's partition, prefetched under that
  * pass's compute: only what exceeds it adds time. */
-static double offload_seconds(const trainsize_job *job, const ts_layout *lay, const ts_conv *c,
+static double offload_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
                               double trainable, double compute_step)
 {
-    double shard = trainable / (double)lay->dense_shard, pcie = pcie_rate(job->gpu);
+    double shard = trainable / (double)lay->dense_shard, pcie = pcie_rate(cfg->gpu);
     double cpu, up, t;
-    if (job->offload == TS_OFFLOAD_NONE) return 0.0;
-    cpu = (double)lay->gpus_per_node * shard * TS_CPU_ADAM_BYTES / job->host_memory_bandwidth;
+    if (cfg->offload == TS_OFFLOAD_NONE) return 0.0;
+    cpu = (double)lay->gpus_per_node * shard * TS_CPU_ADAM_BYTES / cfg->host_memory_bandwidth;
     up = shard * c->weight_compute / pcie;
     t = cpu + up;
-    if (job->offload == TS_OFFLOAD_OPTIMIZER_PARAMS) {
-        double passes = job->recompute == TS_RECOMPUTE_FULL ? 3.0 : 2.0;
+    if (cfg->offload == TS_OFFLOAD_OPTIMIZER_PARAMS) {
+        double passes = cfg->recompute == TS_RECOMPUTE_FULL ? 3.0 : 2.0;
         double fetch = passes * shard * c->weight_compute / pcie;
         double per_micro = compute_step / (double)lay->micro_batches;
         t += (double)lay->micro_batches * fmax(0.0, fetch - per_micro);
@@ -231,27 +232,28 @@ static double offload_seconds(const trainsize_job *job, const ts_layout *lay, co
     return t;
 }
 
-int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
-                   const ts_conv *conv, const trainsize_memory *mem, trainsize_time *tm,
-                   trainsize_system *out, uint64_t *warnings, trainsize_error *err)
+int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                   const ts_conv *conv, const trainsize_memory *mem, const ts_compute *cmp,
+                   trainsize_system *out, ts_step_losses *losses, ts_findings *found,
+                   trainsize_error *err)
 {
     double gpn = (double)lay->gpus_per_node, params = (double)pc->total;
-    double nodes = (double)lay->nodes, compute_step = tm->step_seconds;
-    double nics = job->nics_per_node ? (double)job->nics_per_node : gpn;
-    double trainable = job->lora_rank ? ts_lora_layer_params(job) * (double)job->model.layers : params;
-    double ram_need = gpn * ((double)mem->host_offload + (double)job->data_loader_workers * TS_WORKER_RAM) +
-                      load_bytes_per_node(job, lay, conv, params) + TS_HOST_RESERVE;
+    double nodes = (double)lay->nodes, compute_step = cmp->step_seconds;
+    double nics = cfg->nics_per_node ? (double)cfg->nics_per_node : gpn;
+    double trainable = cfg->lora_rank ? lay->lora_layer * (double)cfg->model.layers : params;
+    double ram_need = gpn * ((double)mem->host_offload + (double)cfg->data_loader_workers * TS_WORKER_RAM) +
+                      load_bytes_per_node(cfg, lay, conv, params) + TS_HOST_RESERVE;
     /* The rule is about the GPU memory a server is sold with: the label, not the runtime's total. */
-    double label = job->gpu_memory ? (double)job->gpu_memory : (double)job->gpu->memory_bytes;
-    double ram_floor = job->host_ram_factor * gpn * label;
-    double cores = fmax(TS_MIN_CORES, gpn * ((double)job->data_loader_workers + 1.0));
-    double tokens_per_s = (double)lay->global_batch * (double)job->seq / compute_step;
-    double ckpt = checkpoint_bytes(job, pc, conv);
+    double label = cfg->gpu_memory ? (double)cfg->gpu_memory : (double)cfg->gpu->memory_bytes;
+    double ram_floor = cfg->host_ram_factor * gpn * label;
+    double cores = fmax(TS_MIN_CORES, gpn * ((double)cfg->data_loader_workers + 1.0));
+    double tokens_per_s = (double)lay->global_batch * (double)cfg->seq / compute_step;
+    double ckpt = checkpoint_bytes(cfg, lay, pc, conv);
     double read_need = tokens_per_s * TS_DATASET_BYTES_PER_TOKEN / nodes;
-    double write_need = ckpt / nodes / job->checkpoint_seconds;
+    double write_need = ckpt / nodes / cfg->checkpoint_seconds;
     /* The rates the links must keep to move a step's traffic within its compute: slower,
      * and communication cannot hide whatever the schedule. */
-    double window = compute_step, intra = scale_up_rate(job->gpu);
+    double window = compute_step, intra = scale_up_rate(cfg->gpu);
     const trainsize_link_info *link = NULL;
     const trainsize_storage_info *st;
     int rc;
@@ -263,55 +265,51 @@ int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_para
         (rc = to_u64(ram_need, &out->host_ram_need_per_node, "host_ram_need_per_node", "model", err)))
         return rc;
     /* Below the need the job cannot run; below the rule only the recommendation is missed. */
-    if (job->host_ram && (double)job->host_ram < ram_need) *warnings |= TRAINSIZE_WARN_HOST_RAM;
-    else if (job->host_ram && (double)job->host_ram < ram_floor) *warnings |= TRAINSIZE_WARN_HOST_RAM_RULE;
+    found->host_ram_short = cfg->host_ram && (double)cfg->host_ram < ram_need;
+    found->host_ram_below_rule = cfg->host_ram && (double)cfg->host_ram < ram_floor;
     out->cpu_cores_per_node = (uint64_t)cores;
-    if (job->cpu_cores && (double)job->cpu_cores < cores) *warnings |= TRAINSIZE_WARN_CPU_CORES;
+    found->cpu_cores_short = cfg->cpu_cores && (double)cfg->cpu_cores < cores;
 
     /* Storage: capacity, the read rate that feeds the GPUs, the checkpoint write rate. */
-    if ((rc = to_u64(tm->tokens * TS_DATASET_BYTES_PER_TOKEN + (double)job->checkpoints_kept * ckpt,
+    if ((rc = to_u64(cmp->tokens * TS_DATASET_BYTES_PER_TOKEN + (double)cfg->checkpoints_kept * ckpt,
                      &out->storage_capacity, "storage_capacity", "tokens", err)) ||
         (rc = to_u64(read_need * nodes, &out->storage_read_rate, "storage_read_rate", "micro-batch", err)) ||
         (rc = to_u64(ckpt, &out->checkpoint_bytes, "checkpoint_bytes", "model", err)) ||
         (rc = to_u64(write_need, &out->checkpoint_write_rate, "checkpoint_write_rate", "model", err)) ||
         (rc = to_u64(write_need * nodes, &out->checkpoint_write_rate_total, "checkpoint_write_rate_total", "model", err)))
         return rc;
-    st = job->storage ? job->storage
+    st = cfg->storage ? cfg->storage
                       : choose_storage(read_need, write_need, read_need * nodes, write_need * nodes, lay->nodes);
-    if (!st || !storage_meets(st, read_need, write_need, read_need * nodes, write_need * nodes, lay->nodes))
-        *warnings |= TRAINSIZE_WARN_STORAGE;
+    found->storage_short =
+        !st || !storage_meets(st, read_need, write_need, read_need * nodes, write_need * nodes, lay->nodes);
     ts_copy_name(out->storage_class, sizeof out->storage_class, st ? st->name : "");
 
     /* Links: the slowest network that keeps exposed communication under comm-share of the
      * step (or the one set); the rates each GPU and each server move at within that share. */
     if (lay->nodes > 1) {
-        link = job->network ? job->network : choose_link(job, lay, pc, conv, compute_step, intra, nics);
+        link = cfg->network ? cfg->network : choose_link(cfg, lay, pc, conv, compute_step, intra, nics);
         if (!link) {
             link = fastest_link(); /* none keeps it under the share: time it on the best there is */
-            *warnings |= TRAINSIZE_WARN_NETWORK;
+            found->network_short = 1;
         }
-        if (link && link->bandwidth <= TS_SLOW_NETWORK) *warnings |= TRAINSIZE_WARN_SLOW_MULTINODE;
+        found->slow_multinode = link && link->bandwidth <= TS_SLOW_NETWORK;
     }
     {
         ts_comm_links k = links_with(lay, intra, link, nics);
         ts_comm cm;
-        ts_comm_make(job, lay, pc, conv, compute_step, &k, &cm);
-        if (job->network && lay->nodes > 1 &&
-            cm.exposed - ideal_exposed(job, lay, pc, conv, compute_step, &k) > job->comm_share * compute_step)
-            *warnings |= TRAINSIZE_WARN_NETWORK;
+        ts_comm_make(cfg, lay, pc, conv, compute_step, &k, &cm);
+        if (cfg->network && lay->nodes > 1 &&
+            cm.exposed - ideal_exposed(cfg, lay, pc, conv, compute_step, &k) > cfg->comm_share * compute_step)
+            found->network_short = 1;
         if ((rc = to_u64(cm.intra_bytes_per_gpu / window, &out->intra_node_rate_per_gpu,
                          "intra_node_rate_per_gpu", "model", err)) ||
             (rc = to_u64(lay->nodes > 1 ? cm.inter_bytes_per_gpu * gpn / window : 0.0,
                          &out->interconnect_rate_per_node, "interconnect_rate_per_node", "model", err)))
             return rc;
-        if ((double)out->intra_node_rate_per_gpu > intra) *warnings |= TRAINSIZE_WARN_GPU_LINK;
+        found->gpu_link_short = (double)out->intra_node_rate_per_gpu > intra;
         ts_copy_name(out->network_link, sizeof out->network_link, link ? link->name : "");
-        tm->comm_seconds = cm.exposed;
-        tm->offload_seconds = offload_seconds(job, lay, conv, trainable, compute_step);
-        tm->step_seconds += tm->comm_seconds + tm->offload_seconds;
-        tm->seconds = tm->step_seconds * (double)tm->steps;
-        tm->gpu_hours = tm->seconds * (double)lay->gpus / 3600.0;
+        losses->comm = cm.exposed;
+        losses->offload = offload_seconds(cfg, lay, conv, trainable, compute_step);
     }
-    ts_power_cost(job, lay, tm, out, warnings);
     return ts_ok(err);
 }

@@ -1,6 +1,6 @@
 /* The checklist: conditions a buyer or a scheduler should hear about, as bits of
  * trainsize_result.warnings, each with a stable name (the JSON) and a sentence. */
-#include "estimate.h"
+#include "stages.h"
 
 typedef struct warning_def {
     uint64_t bit;
@@ -32,7 +32,7 @@ static const warning_def WARNINGS[] = {
     {TRAINSIZE_WARN_GPU_LINK, "gpu-link-too-slow",
      "the GPUs' own link (NVLink or PCIe) is slower than the step's GPU-to-GPU traffic needs"},
     {TRAINSIZE_WARN_HOST_RAM_RULE, "host-ram-below-rule",
-     "the host RAM covers the job, but not host-ram-factor x the server's GPU memory (the rule)"},
+     "the host RAM covers the cfg, but not host-ram-factor x the server's GPU memory (the rule)"},
     {TRAINSIZE_WARN_NO_BF16, "no-bf16",
      "the GPU has no bfloat16: estimated as fp16 (same memory, its FP16 rate, loss scaling)"},
     {TRAINSIZE_WARN_NO_FLASH_ATTENTION, "no-flash-attention",
@@ -61,22 +61,36 @@ const char *trainsize_warning_text(uint64_t bit)
  * memory error becomes likely enough to matter on consumer cards). */
 #define TS_LONG_RUN_HOURS 24.0
 
-void ts_warnings_make(const trainsize_job *job, const ts_layout *lay, const trainsize_result *r,
-                      uint64_t *warnings)
+/* Every bit is set here, from the result and what the stages found. */
+void ts_warnings_make(const ts_settings *cfg, const ts_layout *lay, const trainsize_result *r,
+                      const ts_findings *found, uint64_t *warnings)
 {
+    const struct { int on; uint64_t bit; } facts[] = {
+        {found->host_ram_short, TRAINSIZE_WARN_HOST_RAM},
+        {found->host_ram_below_rule && !found->host_ram_short, TRAINSIZE_WARN_HOST_RAM_RULE},
+        {found->cpu_cores_short, TRAINSIZE_WARN_CPU_CORES},
+        {found->storage_short, TRAINSIZE_WARN_STORAGE},
+        {found->network_short, TRAINSIZE_WARN_NETWORK},
+        {found->slow_multinode, TRAINSIZE_WARN_SLOW_MULTINODE},
+        {found->gpu_link_short, TRAINSIZE_WARN_GPU_LINK},
+        {found->no_price, TRAINSIZE_WARN_NO_PRICE},
+    };
+    size_t i;
+    for (i = 0; i < sizeof facts / sizeof facts[0]; i++)
+        if (facts[i].on) *warnings |= facts[i].bit;
     const trainsize_memory *m = &r->memory;
     double headroom = (double)m->gpu_capacity - (double)m->peak_total;
     if (!m->fits) *warnings |= TRAINSIZE_WARN_DOES_NOT_FIT;
-    else if (headroom < job->headroom * (double)m->gpu_capacity) *warnings |= TRAINSIZE_WARN_LOW_HEADROOM;
+    else if (headroom < cfg->headroom * (double)m->gpu_capacity) *warnings |= TRAINSIZE_WARN_LOW_HEADROOM;
     /* Tensor parallelism needs a GPU-to-GPU fabric inside one server. */
-    if (lay->tp > 1 && (job->gpu->scale_up_bandwidth == 0 || lay->tp > lay->gpus_per_node))
+    if (lay->tp > 1 && (cfg->gpu->scale_up_bandwidth == 0 || lay->tp > lay->gpus_per_node))
         *warnings |= TRAINSIZE_WARN_TP_WITHOUT_NVLINK;
-    if (!job->gpu->ecc && r->time.seconds / 3600.0 > TS_LONG_RUN_HOURS)
+    if (!cfg->gpu->ecc && r->time.seconds / 3600.0 > TS_LONG_RUN_HOURS)
         *warnings |= TRAINSIZE_WARN_NO_ECC;
-    if (r->system.power_per_node_watts > job->rack_power_watts) *warnings |= TRAINSIZE_WARN_RACK_POWER;
+    if (r->system.power_per_node_watts > cfg->rack_power_watts) *warnings |= TRAINSIZE_WARN_RACK_POWER;
     /* What the GPU cannot run: the estimate goes on with the nearest thing that runs. */
-    if (job->gpu->no_bf16 && (job->precision == TS_PREC_BF16 || job->precision == TS_PREC_BF16_MIXED))
+    if (cfg->gpu->no_bf16 && (cfg->precision == TS_PREC_BF16 || cfg->precision == TS_PREC_BF16_MIXED))
         *warnings |= TRAINSIZE_WARN_NO_BF16;
-    if (job->gpu->no_flash_attention && job->attention == TS_ATTN_FLASH)
+    if (cfg->gpu->no_flash_attention && cfg->attention == TS_ATTN_FLASH)
         *warnings |= TRAINSIZE_WARN_NO_FLASH_ATTENTION;
 }

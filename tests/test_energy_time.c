@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "estimate.h"
+#include "stages.h"
 #include "ts_test.h"
 
 /* LLaMA (Touvron et al. 2023), Table 15: GPU-hours on A100-80GB at 400 W, PUE 1.1 and

@@ -1,9 +1,13 @@
-/* Internal pieces of an estimate: the validated layout, the byte conventions and the
- * per-stage memory. Each .c file computes one of them. */
-#ifndef TS_ESTIMATE_H
-#define TS_ESTIMATE_H
+/* The stages of an estimate and the types they pass along, in the order the pipeline
+ * (estimate.c) runs them: layout, conventions, memory per pipeline stage, compute,
+ * servers and communication, time, power and cost, warnings. Each stage reads the
+ * settings and the results of the stages before it, all const, and fills its own
+ * struct; none sees the job (job.h) or calls back into the pipeline
+ * (tests/layering.sh checks). */
+#ifndef TS_STAGES_H
+#define TS_STAGES_H
 
-#include "job.h"
+#include "settings.h"
 #include "model.h"
 
 /* Parallel layout, validated and derived. */
@@ -18,9 +22,14 @@ typedef struct ts_layout {
     uint64_t first_layers, mid_layers, last_layers; /* stage 0, stages 1..p-2, stage p-1 */
     int sp;                 /* sequence parallel with tp > 1 */
     uint64_t capacity;      /* GPU memory, bytes */
+    /* Figures every later stage uses, derived once here. */
+    uint64_t micro_batch;   /* samples per micro-batch */
+    uint64_t zero;          /* ZeRO stage */
+    double tokens_mb;       /* tokens of one micro-batch on one GPU: seq / cp x micro-batch */
+    double lora_layer;      /* trainable LoRA parameters of one layer, unsharded; 0 without */
 } ts_layout;
 
-int ts_layout_make(const trainsize_job *job, ts_layout *out, trainsize_error *err);
+int ts_layout_make(const ts_settings *cfg, ts_layout *out, trainsize_error *err);
 /* Layers of one pipeline stage. */
 uint64_t ts_stage_layers(const ts_layout *lay, uint64_t stage);
 
@@ -71,15 +80,13 @@ typedef struct ts_conv {
     double load;                /* bytes per parameter loaded onto the GPU (0: loaded via CPU) */
 } ts_conv;
 
-/* The framework whose conventions apply (TS_FW_AUTO resolved from the job), and why. */
-int ts_framework_resolve(const trainsize_job *job, const char **reason);
+/* The framework whose conventions apply (TS_FW_AUTO resolved from the cfg), and why. */
+int ts_framework_resolve(const ts_settings *cfg, const char **reason);
 /* The framework's option name ("megatron", "deepspeed", "pytorch"). */
 const char *ts_framework_name(int framework);
 
-int ts_conv_make(const trainsize_job *job, const ts_layout *lay, ts_conv *out, trainsize_error *err);
+int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *out, trainsize_error *err);
 
-/* Adafactor's factored second moment: rows + columns per matrix, whole vectors. */
-double ts_adafactor_elements(const ts_model *m, const ts_param_counts *c);
 
 /* Activations of one stage. */
 typedef struct ts_activations {
@@ -94,7 +101,7 @@ typedef struct ts_activations {
     double recompute;          /* transient: one layer recomputed (full recomputation) */
 } ts_activations;
 
-void ts_activations_stage(const trainsize_job *job, const ts_layout *lay, const ts_conv *conv,
+void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv,
                           uint64_t stage, ts_activations *out);
 
 /* Per-GPU memory of one pipeline stage, in bytes (double until checked). */
@@ -109,30 +116,50 @@ typedef struct ts_stage_memory {
     int peak_has_activations, peak_has_gradients;
 } ts_stage_memory;
 
-int ts_memory_stage(const trainsize_job *job, const ts_layout *lay, const ts_conv *conv,
+int ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv,
                     const ts_param_counts *pc, uint64_t stage, ts_stage_memory *out);
 
-/* Trainable LoRA parameters of one layer (unsharded). */
-double ts_lora_layer_params(const trainsize_job *job);
+/* Compute of one optimizer step and of the run, before communication and offload. */
+typedef struct ts_compute {
+    double step_flops, flops, model_flops; /* executed per step; executed and model's per run */
+    double step_seconds;   /* compute of one step, the pipeline bubble included */
+    double tokens;         /* tokens of the run, in whole steps */
+    uint64_t steps;
+} ts_compute;
 
-/* Time and compute. */
-int ts_time_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
-                 trainsize_time *out, trainsize_error *err);
+int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                    ts_compute *out, trainsize_error *err);
 
-/* Servers. */
-int ts_system_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
-                   const ts_conv *conv, const trainsize_memory *mem, trainsize_time *tm,
-                   trainsize_system *out, uint64_t *warnings, trainsize_error *err);
+/* What the stages found that a warning reports; warnings.c turns them into bits. */
+typedef struct ts_findings {
+    int host_ram_short, host_ram_below_rule, cpu_cores_short, storage_short;
+    int network_short, slow_multinode, gpu_link_short, no_price;
+} ts_findings;
+
+/* Per step, what compute does not hide: communication and CPU offload, seconds. */
+typedef struct ts_step_losses {
+    double comm, offload;
+} ts_step_losses;
+
+/* Servers, links and the communication a step exposes on them. */
+int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                   const ts_conv *conv, const trainsize_memory *mem, const ts_compute *cmp,
+                   trainsize_system *out, ts_step_losses *losses, ts_findings *found,
+                   trainsize_error *err);
+
+/* The run's time: compute plus the step's losses. Final when it returns. */
+void ts_time_make(const ts_compute *cmp, const ts_step_losses *losses, const ts_layout *lay,
+                  trainsize_time *out);
 
 /* Power, heat, energy, CO2 and cost, from the time's GPU-hours. */
-void ts_power_cost(const trainsize_job *job, const ts_layout *lay, const trainsize_time *tm,
-                   trainsize_system *sys, uint64_t *warnings);
+void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize_time *tm,
+                   trainsize_system *sys, ts_findings *found);
 /* Energy in kWh of GPU-hours at a power per GPU (watts) and a PUE. */
 double ts_energy_kwh(double gpu_hours, double watts_per_gpu, double pue);
 
 /* The checklist warnings that depend on the whole result. */
-void ts_warnings_make(const trainsize_job *job, const ts_layout *lay, const trainsize_result *r,
-                      uint64_t *warnings);
+void ts_warnings_make(const ts_settings *cfg, const ts_layout *lay, const trainsize_result *r,
+                      const ts_findings *found, uint64_t *warnings);
 
 /* The links a step's collectives run on: per GPU, per direction, as achieved. */
 typedef struct ts_comm_links {
@@ -148,14 +175,14 @@ typedef struct ts_comm {
     double intra_bytes_per_gpu, inter_bytes_per_gpu;
 } ts_comm;
 
-void ts_comm_make(const trainsize_job *job, const ts_layout *lay, const ts_param_counts *pc,
+void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
                   const ts_conv *c, double compute_step, const ts_comm_links *links, ts_comm *out);
 
 /* The kernels' efficiency (hfu): the job's, or the framework's default when 0. */
-double ts_hfu(const trainsize_job *job);
+double ts_hfu(const ts_settings *cfg);
 
 /* The prices of a GPU for a job: a gpu-prices entry, else gpu-hour-usd/gpu-price-usd,
  * else the catalogue's (0: none). */
-void ts_gpu_prices(const trainsize_job *job, const trainsize_gpu_info *gpu, double *hourly, double *price);
+void ts_gpu_prices(const ts_settings *cfg, const trainsize_gpu_info *gpu, double *hourly, double *price);
 
 #endif

@@ -1,0 +1,129 @@
+/* What an estimate reads: the model and every setting of a job, without the planner's
+ * options or the storage behind a caller's GPU (job.h). The pipeline (estimate.c) hands
+ * each stage a const pointer to this; no stage sees the job itself. */
+#ifndef TS_SETTINGS_H
+#define TS_SETTINGS_H
+
+#include <stdint.h>
+
+#include "model.h"
+#include "trainsize.h"
+
+typedef enum ts_precision {
+    TS_PREC_FP32 = 0,
+    TS_PREC_BF16_MIXED,
+    TS_PREC_FP16_MIXED,
+    TS_PREC_BF16,
+    TS_PREC_FP16,
+    TS_PREC_FP8_MIXED
+} ts_precision;
+
+typedef enum ts_optimizer {
+    TS_OPT_ADAMW = 0,
+    TS_OPT_ADAM,
+    TS_OPT_SGD,
+    TS_OPT_SGD_MOMENTUM,
+    TS_OPT_ADAFACTOR,
+    TS_OPT_ADAMW_8BIT,
+    TS_OPT_LION
+} ts_optimizer;
+
+/* Framework conventions: which copies exist and which kernels save what. AUTO is resolved
+ * from the job (framework.c); the others are the resolved values. */
+typedef enum ts_framework { TS_FW_MEGATRON = 0, TS_FW_DEEPSPEED, TS_FW_PYTORCH, TS_FW_AUTO } ts_framework;
+
+/* "auto|yes|no" settings whose default depends on the framework. */
+typedef enum ts_tristate { TS_AUTO = 0, TS_YES, TS_NO } ts_tristate;
+/* When sharded gradients are reduced under gradient accumulation. */
+typedef enum ts_grad_sync { TS_SYNC_AUTO = 0, TS_SYNC_MICRO_BATCH, TS_SYNC_STEP } ts_grad_sync;
+/* Storage type of the frozen base weights that are not quantized (LoRA). */
+typedef enum ts_base_dtype { TS_BASE_AUTO = 0, TS_BASE_16BIT, TS_BASE_FP32 } ts_base_dtype;
+/* Where the weights are first put when the job starts. */
+typedef enum ts_loading { TS_LOAD_CPU = 0, TS_LOAD_GPU } ts_loading;
+
+typedef enum ts_recompute { TS_RECOMPUTE_NONE = 0, TS_RECOMPUTE_SELECTIVE, TS_RECOMPUTE_FULL } ts_recompute;
+typedef enum ts_attention { TS_ATTN_FLASH = 0, TS_ATTN_EAGER } ts_attention;
+typedef enum ts_offload { TS_OFFLOAD_NONE = 0, TS_OFFLOAD_OPTIMIZER, TS_OFFLOAD_OPTIMIZER_PARAMS } ts_offload;
+typedef enum ts_quant { TS_QUANT_NONE = 0, TS_QUANT_NF4, TS_QUANT_INT8 } ts_quant;
+typedef enum ts_grad_precision { TS_GRAD_AUTO = 0, TS_GRAD_FP32, TS_GRAD_HALF } ts_grad_precision;
+
+typedef struct ts_settings {
+    ts_model model;
+    /* Job. */
+    uint64_t seq;
+    uint64_t micro_batch;
+    uint64_t global_batch; /* 0: micro_batch x data-parallel degree */
+    uint64_t tokens;       /* 0: one optimizer step */
+    int precision;         /* ts_precision */
+    int optimizer;         /* ts_optimizer */
+    int framework;         /* ts_framework */
+    int grad_precision;    /* ts_grad_precision */
+    int loss_upcast;       /* the loss works on a 32-bit copy of the logits */
+    int autocast_ops;      /* 0: CUDA's autocast op lists, 1: CPU's */
+    uint64_t dropout_mask_bytes;
+    int mean_keeps_input;  /* torch <= 1.13 */
+    /* Hardware and layout. */
+    const trainsize_gpu_info *gpu; /* the catalogue's, or &custom_gpu */
+    uint64_t gpu_memory;   /* 0: the catalogue's */
+    uint64_t gpus;
+    uint64_t gpus_per_node; /* 0: min(gpus, 8) */
+    uint64_t tp, pp, pp_interleave, cp, ep;
+    uint64_t pp_first_layers, pp_last_layers; /* 0: derived (even, or Megatron's uneven split) */
+    int sp;
+    uint64_t zero;
+    int recompute;         /* ts_recompute */
+    int attention;         /* ts_attention */
+    double dropout;
+    int offload;           /* ts_offload */
+    uint64_t lora_rank;
+    unsigned lora_targets; /* TS_LORA_* bits */
+    int quantize_base;     /* ts_quant */
+    int quantize_keeps_input; /* quantized linears keep their input (bitsandbytes) */
+    double quantize_scratch;  /* bytes per element of quantizing a matrix on the GPU */
+    int kbit_upcast;       /* ts_tristate: non-quantized weights upcast to fp32 (PEFT) */
+    int embedding_state_fp32; /* ts_tristate: 8-bit optimizers keep 32-bit embedding state */
+    int quant_state_replicated; /* ts_tristate: quantization scales on every rank, on the GPU */
+    int base_dtype;        /* ts_base_dtype */
+    int grad_sync;         /* ts_grad_sync */
+    int fsdp_lora_wrap;    /* 0: adapters wrapped apart (PEFT's policy), 1: whole layers */
+    int loading;           /* ts_loading */
+    int load_dtype;        /* ts_base_dtype: the type the checkpoint is loaded in */
+    /* Overheads and efficiency (documented defaults, overridable). */
+    uint64_t cuda_context;      /* bytes per process */
+    uint64_t comm_buffer;       /* bytes per communicator of more than one rank */
+    double allocator_slack;     /* reserved-but-free share of the allocated peak */
+    double host_memory_bandwidth; /* bytes/s per server, for CPU offload's optimizer step */
+    double sharded_slack;       /* the same, for ZeRO-3/FSDP (gathers on their own stream) */
+    uint64_t zero3_gather_layers;
+    double hfu;                 /* achieved share of dense peak over executed FLOPs */
+    /* Servers. */
+    uint64_t data_loader_workers; /* per GPU */
+    int sharded_loading;          /* ranks load only their shard of the weights */
+    uint64_t host_ram;            /* the server's RAM when given; 0: size it */
+    uint64_t cpu_cores;           /* the server's cores when given; 0: size them */
+    uint64_t nics_per_node;       /* 0: one per GPU */
+    const trainsize_link_info *network; /* NULL: choose */
+    const trainsize_storage_info *storage; /* NULL: choose */
+    double checkpoint_seconds;    /* target time to write a checkpoint */
+    double comm_share;            /* share of a step communication may take */
+    double collective_latency;    /* seconds per algorithm step of a collective */
+    uint64_t moe_max_nodes;       /* node-limited expert routing (0: unlimited) */
+    int ep_overlap;               /* expert all-to-all hidden under compute (DualPipe) */
+    double headroom;              /* GPU memory to keep free, as a share */
+    /* Power and cost. */
+    double server_power_factor, pue, carbon_intensity;
+    double gpu_hour_usd, gpu_price_usd, amortization_years, support_share, power_usd_per_kwh;
+    double rack_power_watts;
+    /* Planning. */
+    struct ts_gpu_price {
+        char name[48];
+        double hourly, purchase;  /* 0: not given */
+    } gpu_prices[16];
+    size_t gpu_price_count;
+    double server_share;          /* owned: the rest of a server, as a share of its GPUs' price */
+    double network_usd_per_gpu;   /* owned: NIC and switch ports per GPU, several servers */
+    double host_ram_factor;     /* host RAM >= factor x node GPU memory */
+    uint64_t checkpoints_kept;
+} ts_settings;
+
+#endif

@@ -1,0 +1,34 @@
+#!/bin/sh
+# The estimate runs one way (docs/architecture.md, "The estimate pipeline"): the pipeline
+# (estimate.c) includes the job and the stages; a stage includes the stage types
+# (stages.h) and the settings, never the job (job.h), the parameter table (params.h) or
+# the public entry points above it, so it cannot reach back up. Fails naming each file
+# that breaks the rule.
+# Usage: layering.sh LIB_DIR
+lib=${1:?usage: layering.sh LIB_DIR}
+fail=0
+bad() { echo "layering: $1" >&2; fail=1; }
+
+for h in stages.h settings.h model.h; do
+    grep -q '#include "job.h"' "$lib/$h" && bad "$h includes job.h"
+done
+stages=0
+for f in "$lib"/*.c; do
+    name=$(basename "$f")
+    grep -q '#include "stages.h"' "$f" || continue
+    [ "$name" = estimate.c ] && continue
+    stages=$((stages + 1))
+    grep -q '#include "job.h"' "$f" && bad "stage $name includes job.h"
+    grep -q '#include "params.h"' "$f" && bad "stage $name includes params.h"
+    grep -q 'trainsize_job\b' "$f" && bad "stage $name names trainsize_job"
+    grep -nE '\b(trainsize_estimate|trainsize_plan|trainsize_advise|trainsize_job_[a-z_]+)\(' "$f" >/dev/null &&
+        bad "stage $name calls an entry point above the pipeline"
+done
+# A rule that matches nothing passes vacuously: the stages must be there.
+[ "$stages" -ge 9 ] || bad "found $stages stage files including stages.h (expected 9 or more)"
+# Above the pipeline: the planner and the advice call trainsize_estimate, not the stages.
+for f in planner.c advice.c job.c params.c; do
+    grep -q '#include "stages.h"' "$lib/$f" && bad "$f (above the pipeline) includes stages.h"
+done
+[ $fail -eq 0 ] && echo "layering: $stages stages, none includes the job"
+exit $fail
