@@ -305,7 +305,9 @@ static void search_gpu(search *s, const trainsize_job *job, const trainsize_gpu_
 {
     uint64_t gpn = job->s.gpus_per_node ? job->s.gpus_per_node : 8;
     size_t i;
-    s->work.s.gpu = gpu;
+    /* A catalogue GPU by its name, as a caller would set it; the job's own GPU is already
+     * bound to the work copy. */
+    if (gpu != &s->work.custom_gpu && trainsize_job_set(&s->work, "gpu", gpu->name, NULL)) return;
     if (job->plan_gpu_count) { /* the GPUs one has: that count only */
         uint64_t n = job->plan_gpu_count;
         uint64_t per = job->s.gpus_per_node ? job->s.gpus_per_node : (n < 8 ? n : 8);
@@ -409,9 +411,9 @@ int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, 
      * only when all of them pass. */
     work = *job;
     ts_job_rebind_custom_gpu(&work, job->s.gpu == &job->custom_gpu);
-    work.s.gpu = gpu == &job->custom_gpu ? &work.custom_gpu : gpu;
-    work.s.gpu_memory = 0;
-    if ((rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPUS, c->gpus, err)) ||
+    if (gpu != &job->custom_gpu && (rc = trainsize_job_set(&work, "gpu", gpu->name, err))) return rc;
+    if ((rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPU_MEMORY, 0, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPUS, c->gpus, err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPUS_PER_NODE, c->gpus_per_node, err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_TP, c->tp, err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_PP, c->pp, err)) ||
