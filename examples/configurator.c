@@ -96,8 +96,9 @@ static int print_build(const trainsize_job *job, size_t rank, const trainsize_pl
     printf("#%zu  %" PRIu64 " x %s (%s)\n", rank, c->gpus, gpu ? gpu->full_name : c->gpu, c->gpu);
     printf("    servers      %" PRIu64 " x %" PRIu64 " GPUs; tp %" PRIu64 ", pp %" PRIu64
            ", ZeRO %" PRIu64 ", micro-batch %" PRIu64 ", recompute %s\n",
-           s->nodes, s->gpus_per_node, c->tp, c->pp, c->zero, c->micro_batch,
-           c->recompute >= 0 && c->recompute <= 2 ? recompute[c->recompute] : "?");
+           s->nodes, s->gpus_per_node, c->layout.tp, c->layout.pp, c->layout.zero,
+           c->layout.micro_batch,
+           c->layout.recompute >= 0 && c->layout.recompute <= 2 ? recompute[c->layout.recompute] : "?");
     printf("    per server   %.0f GiB host RAM, %" PRIu64 " CPU cores, %.1f kW\n",
            gib(s->host_ram_per_node), s->cpu_cores_per_node, s->power_per_node_watts / 1000.0);
     printf("    storage      %s, %.0f GiB (dataset and checkpoints)\n", s->storage_class,

@@ -120,7 +120,7 @@ static int plan_layout(trainsize_job *job, char *note, size_t cap)
     snprintf(note, cap,
              "planner: %" PRIu64 " GPUs, tp %" PRIu64 " pp %" PRIu64 " ZeRO %" PRIu64
              " micro-batch %" PRIu64,
-             best.gpus, best.tp, best.pp, best.zero, best.micro_batch);
+             best.gpus, best.layout.tp, best.layout.pp, best.layout.zero, best.layout.micro_batch);
     return 0;
 }
 

@@ -940,15 +940,10 @@ typedef struct trainsize_plan_candidate {
     char gpu[TRAINSIZE_NAME_MAX]; /**< Catalogue GPU. */
     uint64_t gpus;                /**< GPUs. */
     uint64_t gpus_per_node;       /**< GPUs per server. */
-    uint64_t tp;                  /**< Tensor-parallel degree. */
-    uint64_t pp;                  /**< Pipeline-parallel degree. */
-    uint64_t pp_interleave;       /**< Virtual pipeline stages per rank. */
-    uint64_t ep;                  /**< Expert-parallel degree. */
-    uint64_t zero;                /**< ZeRO stage. */
-    uint64_t micro_batch;         /**< Samples per GPU per pass. */
-    uint64_t global_batch;        /**< Samples per optimizer step (the job's, or the planner's
-                                       default of about 4M tokens). */
-    int recompute;                /**< A ::trainsize_recompute value. */
+    trainsize_layout layout;      /**< The layout and batch, as the candidate's estimate
+                                       reports them (trainsize_result.layout); the global
+                                       batch is the job's, or the planner's default of about
+                                       4M tokens. */
     uint64_t peak_total;          /**< Per-GPU memory, bytes (as memory.peak_total). */
     double seconds;               /**< Whole run, seconds (as time.seconds). */
     double cost;                  /**< Cloud cost of the run, US dollars (as

@@ -88,8 +88,8 @@ static int better(const trainsize_job *job, const trainsize_plan_candidate *a,
 /* One row per GPU x count x tp x pp x ep: the other settings are variants of it. */
 static int same_layout(const trainsize_plan_candidate *a, const trainsize_plan_candidate *b)
 {
-    return a->gpus == b->gpus && a->tp == b->tp && a->pp == b->pp && a->ep == b->ep &&
-           strcmp(a->gpu, b->gpu) == 0;
+    return a->gpus == b->gpus && a->layout.tp == b->layout.tp && a->layout.pp == b->layout.pp &&
+           a->layout.ep == b->layout.ep && strcmp(a->gpu, b->gpu) == 0;
 }
 
 /* The cost a candidate is ranked by: owned with the owned objective, else cloud; a GPU
@@ -206,14 +206,7 @@ static int try_config(search *s, const trainsize_job *job)
     snprintf(c.gpu, sizeof c.gpu, "%s", w->s.gpu->name);
     c.gpus = w->s.gpus;
     c.gpus_per_node = r.system.gpus_per_node;
-    c.tp = w->s.tp;
-    c.pp = w->s.pp;
-    c.pp_interleave = w->s.pp_interleave;
-    c.ep = w->s.ep;
-    c.zero = w->s.zero;
-    c.micro_batch = w->s.micro_batch;
-    c.global_batch = w->s.global_batch;
-    c.recompute = w->s.recompute;
+    c.layout = r.layout; /* as the estimate used it */
     c.peak_total = r.memory.peak_total;
     c.seconds = r.time.seconds;
     c.cost = r.system.cost_cloud_usd; /* one kind of cost, comparable across GPUs */
@@ -393,8 +386,9 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
     return ts_ok(err);
 }
 
-/* Set one whole number on the job through the parameter catalogue, so a candidate is held
- * to the same checks as any caller's value. */
+/* Set the candidate's GPU and layout on the job through the typed setters, so a candidate
+ * is held to the same checks as any caller's value. Context and sequence parallelism are
+ * the job's: the planner does not vary them. */
 int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, trainsize_error *err)
 {
     const trainsize_gpu_info *gpu;
@@ -415,14 +409,15 @@ int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, 
     if ((rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPU_MEMORY, 0, err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPUS, c->gpus, err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPUS_PER_NODE, c->gpus_per_node, err)) ||
-        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_TP, c->tp, err)) ||
-        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_PP, c->pp, err)) ||
-        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_PP_INTERLEAVE, c->pp_interleave, err)) ||
-        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_EP, c->ep, err)) ||
-        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_ZERO, c->zero, err)) ||
-        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_MICRO_BATCH, c->micro_batch, err)) ||
-        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GLOBAL_BATCH, c->global_batch, err)) ||
-        (rc = trainsize_job_set_choice(&work, TRAINSIZE_ID_RECOMPUTE, c->recompute, err)))
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_TP, c->layout.tp, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_PP, c->layout.pp, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_PP_INTERLEAVE, c->layout.pp_interleave,
+                                    err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_EP, c->layout.ep, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_ZERO, c->layout.zero, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_MICRO_BATCH, c->layout.micro_batch, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GLOBAL_BATCH, c->layout.global_batch, err)) ||
+        (rc = trainsize_job_set_choice(&work, TRAINSIZE_ID_RECOMPUTE, c->layout.recompute, err)))
         return rc;
     *job = work;
     ts_job_rebind_custom_gpu(job, work.s.gpu == &work.custom_gpu);

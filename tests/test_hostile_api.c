@@ -46,22 +46,22 @@ static void test_every_candidate_field(void **state)
     snprintf(base.gpu, sizeof base.gpu, "a100-80gb");
     base.gpus = 8;
     base.gpus_per_node = 8;
-    base.tp = base.pp = base.pp_interleave = base.ep = base.micro_batch = 1;
-    base.global_batch = 8;
+    base.layout.tp = base.layout.pp = base.layout.pp_interleave = base.layout.ep = base.layout.micro_batch = 1;
+    base.layout.global_batch = 8;
     try_candidate(&base);
     for (f = 0; f < 9; f++)
         for (v = 0; v < sizeof values / sizeof values[0]; v++) {
-            uint64_t *field[] = {&c.gpus, &c.gpus_per_node, &c.tp, &c.pp, &c.pp_interleave,
-                                 &c.ep, &c.zero, &c.micro_batch, &c.global_batch};
+            uint64_t *field[] = {&c.gpus, &c.gpus_per_node, &c.layout.tp, &c.layout.pp, &c.layout.pp_interleave,
+                                 &c.layout.ep, &c.layout.zero, &c.layout.micro_batch, &c.layout.global_batch};
             c = base;
             *field[f] = values[v];
             try_candidate(&c);
         }
     /* recompute out of range, a name that is not a GPU or not terminated */
     c = base;
-    c.recompute = 7;
+    c.layout.recompute = 7;
     try_candidate(&c);
-    c.recompute = -1;
+    c.layout.recompute = -1;
     try_candidate(&c);
     c = base;
     snprintf(c.gpu, sizeof c.gpu, "no-such-gpu");

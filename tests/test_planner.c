@@ -40,8 +40,8 @@ static size_t one_per_layout(trainsize_plan_candidate *all, size_t n)
     size_t i, j, kept = 0;
     for (i = 0; i < n; i++) {
         for (j = 0; j < kept; j++)
-            if (all[j].gpus == all[i].gpus && all[j].tp == all[i].tp && all[j].pp == all[i].pp &&
-                all[j].ep == all[i].ep && strcmp(all[j].gpu, all[i].gpu) == 0)
+            if (all[j].gpus == all[i].gpus && all[j].layout.tp == all[i].layout.tp && all[j].layout.pp == all[i].layout.pp &&
+                all[j].layout.ep == all[i].layout.ep && strcmp(all[j].gpu, all[i].gpu) == 0)
                 break;
         if (j == kept) all[kept++] = all[i];
     }
@@ -96,12 +96,12 @@ static size_t brute_force(trainsize_plan_candidate *all, size_t cap)
                                     memset(x, 0, sizeof *x);
                                     snprintf(x->gpu, sizeof x->gpu, "%s", GPUS[g]);
                                     x->gpus = COUNTS[c][0];
-                                    x->tp = TP[a];
-                                    x->pp = PP[b];
-                                    x->pp_interleave = VPP[v];
-                                    x->zero = z;
-                                    x->micro_batch = MB[m];
-                                    x->recompute = (int)r;
+                                    x->layout.tp = TP[a];
+                                    x->layout.pp = PP[b];
+                                    x->layout.pp_interleave = VPP[v];
+                                    x->layout.zero = z;
+                                    x->layout.micro_batch = MB[m];
+                                    x->layout.recompute = (int)r;
                                     x->peak_total = res.memory.peak_total;
                                     x->seconds = res.time.seconds;
                                     x->cost = res.system.cost_cloud_usd;
@@ -136,7 +136,8 @@ static void test_planner_misses_nothing(void **state)
     trainsize_job_free(job);
 }
 
-/* A candidate given back to estimate gives exactly its figures. */
+/* A candidate given back to estimate gives exactly its figures, and the layout it reports
+ * is the estimate's own (one struct in both). */
 static void test_candidates_are_estimates(void **state)
 {
     const char *const pairs[] = {"model", "llama-2-70b", "tokens", "2e12", "max-gpus", "512",
@@ -157,6 +158,7 @@ static void test_candidates_are_estimates(void **state)
         assert_true(r.time.seconds == best[i].seconds);
         assert_true(r.system.cost_cloud_usd == best[i].cost);
         assert_int_equal(r.warnings, best[i].warnings);
+        assert_memory_equal(&r.layout, &best[i].layout, sizeof r.layout);
         if (i > 0) assert_false(best[i].cost > 0 && best[i - 1].cost > 1.01 * best[i].cost);
         trainsize_job_free(copy);
     }
@@ -212,8 +214,8 @@ static void test_ties_names_and_layouts(void **state)
     for (i = 0; i + 1 < na; i++) {
         assert_false(a[i].cost > 1.02 * a[i + 1].cost); /* cheapest first, up to the tie */
         for (k = i + 1; k < na; k++)
-            assert_false(a[i].gpus == a[k].gpus && a[i].tp == a[k].tp && a[i].pp == a[k].pp &&
-                         a[i].ep == a[k].ep);
+            assert_false(a[i].gpus == a[k].gpus && a[i].layout.tp == a[k].layout.tp && a[i].layout.pp == a[k].layout.pp &&
+                         a[i].layout.ep == a[k].layout.ep);
     }
     assert_true(a[0].gpus <= 64);
     trainsize_job_free(j1);

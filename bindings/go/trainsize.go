@@ -521,11 +521,12 @@ func (j *Job) Plan(max int) (*Plan, error) {
 	}
 	for i := range plan.Candidates {
 		c := &out[i]
+		l := &c.layout
 		plan.Candidates[i] = Candidate{
 			GPU: goStr(c.gpu[:]), GPUs: uint64(c.gpus), GPUsPerNode: uint64(c.gpus_per_node),
-			TP: uint64(c.tp), PP: uint64(c.pp), PPInterleave: uint64(c.pp_interleave), EP: uint64(c.ep),
-			Zero: uint64(c.zero), MicroBatch: uint64(c.micro_batch), GlobalBatch: uint64(c.global_batch),
-			Recompute: int(c.recompute), PeakTotal: uint64(c.peak_total), Seconds: float64(c.seconds),
+			TP: uint64(l.tp), PP: uint64(l.pp), PPInterleave: uint64(l.pp_interleave), EP: uint64(l.ep),
+			Zero: uint64(l.zero), MicroBatch: uint64(l.micro_batch), GlobalBatch: uint64(l.global_batch),
+			Recompute: int(l.recompute), PeakTotal: uint64(c.peak_total), Seconds: float64(c.seconds),
 			Cost: float64(c.cost), Warnings: uint64(c.warnings), CostOwn: float64(c.cost_own),
 		}
 	}
@@ -549,14 +550,14 @@ func (j *Job) Apply(c Candidate) error {
 	}
 	cc.gpus = C.uint64_t(c.GPUs)
 	cc.gpus_per_node = C.uint64_t(c.GPUsPerNode)
-	cc.tp = C.uint64_t(c.TP)
-	cc.pp = C.uint64_t(c.PP)
-	cc.pp_interleave = C.uint64_t(c.PPInterleave)
-	cc.ep = C.uint64_t(c.EP)
-	cc.zero = C.uint64_t(c.Zero)
-	cc.micro_batch = C.uint64_t(c.MicroBatch)
-	cc.global_batch = C.uint64_t(c.GlobalBatch)
-	cc.recompute = C.int(c.Recompute)
+	cc.layout.tp = C.uint64_t(c.TP)
+	cc.layout.pp = C.uint64_t(c.PP)
+	cc.layout.pp_interleave = C.uint64_t(c.PPInterleave)
+	cc.layout.ep = C.uint64_t(c.EP)
+	cc.layout.zero = C.uint64_t(c.Zero)
+	cc.layout.micro_batch = C.uint64_t(c.MicroBatch)
+	cc.layout.global_batch = C.uint64_t(c.GlobalBatch)
+	cc.layout.recompute = C.int(c.Recompute)
 	cc.peak_total = C.uint64_t(c.PeakTotal)
 	cc.seconds = C.double(c.Seconds)
 	cc.cost = C.double(c.Cost)

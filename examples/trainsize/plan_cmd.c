@@ -103,7 +103,7 @@ static void json_candidate(cli_out *o, const trainsize_plan_candidate *c)
 {
     char rec[32];
 
-    recompute_name(c->recompute, rec, sizeof rec);
+    recompute_name(c->layout.recompute, rec, sizeof rec);
     cli_out_puts(o, "    {\"gpu\": ");
     cli_json_string(o, c->gpu);
     cli_out_printf(o, ", \"gpus\": %" PRIu64 ", \"gpus_per_node\": %" PRIu64
@@ -112,8 +112,8 @@ static void json_candidate(cli_out *o, const trainsize_plan_candidate *c)
                       ", \"micro_batch\": %" PRIu64 ", \"global_batch\": %" PRIu64
                       ", \"recompute\": ",
                    c->gpus, c->gpus_per_node, c->gpus_per_node ? c->gpus / c->gpus_per_node : 0,
-                   c->tp, c->pp, c->pp_interleave, c->ep, c->zero, c->micro_batch,
-                   c->global_batch);
+                   c->layout.tp, c->layout.pp, c->layout.pp_interleave, c->layout.ep, c->layout.zero,
+                   c->layout.micro_batch, c->layout.global_batch);
     cli_json_string(o, rec);
     cli_out_printf(o, ",\n     \"peak_total\": %" PRIu64 ", \"seconds\": ", c->peak_total);
     cli_json_number(o, c->seconds);
@@ -298,15 +298,15 @@ static void row(cli_out *o, size_t rank, const trainsize_plan_candidate *c, int 
     snprintf(gpus, sizeof gpus, "%" PRIu64, c->gpus);
     snprintf(nodes, sizeof nodes, "%" PRIu64 " x %" PRIu64,
              c->gpus_per_node ? c->gpus / c->gpus_per_node : 0, c->gpus_per_node);
-    snprintf(tp, sizeof tp, "%" PRIu64, c->tp);
-    if (c->pp_interleave > 1)
-        snprintf(pp, sizeof pp, "%" PRIu64 "x%" PRIu64, c->pp, c->pp_interleave);
+    snprintf(tp, sizeof tp, "%" PRIu64, c->layout.tp);
+    if (c->layout.pp_interleave > 1)
+        snprintf(pp, sizeof pp, "%" PRIu64 "x%" PRIu64, c->layout.pp, c->layout.pp_interleave);
     else
-        snprintf(pp, sizeof pp, "%" PRIu64, c->pp);
-    snprintf(ep, sizeof ep, "%" PRIu64, c->ep);
-    snprintf(z, sizeof z, "%" PRIu64, c->zero);
-    snprintf(mb, sizeof mb, "%" PRIu64, c->micro_batch);
-    recompute_name(c->recompute, rec, sizeof rec);
+        snprintf(pp, sizeof pp, "%" PRIu64, c->layout.pp);
+    snprintf(ep, sizeof ep, "%" PRIu64, c->layout.ep);
+    snprintf(z, sizeof z, "%" PRIu64, c->layout.zero);
+    snprintf(mb, sizeof mb, "%" PRIu64, c->layout.micro_batch);
+    recompute_name(c->layout.recompute, rec, sizeof rec);
     cli_fmt_gib_col(peak, sizeof peak, c->peak_total, 0);
     cli_out_printf(o, ROW_FMT, r, c->gpu, gpus, nodes, tp, pp, ep, z, mb, rec, peak,
                    days_text(days, sizeof days, c->seconds),
@@ -410,17 +410,17 @@ static void hint(cli_out *o, const cli_options *opts, const trainsize_plan_candi
     } while (0)
     HINT_U64("gpus", c->gpus);
     HINT_U64("gpus-per-node", c->gpus_per_node);
-    HINT_U64("tp", c->tp);
-    HINT_U64("pp", c->pp);
-    if (c->pp_interleave > 1)
-        HINT_U64("pp-interleave", c->pp_interleave);
-    if (c->ep > 1)
-        HINT_U64("ep", c->ep);
-    HINT_U64("zero", c->zero);
-    HINT_U64("micro-batch", c->micro_batch);
-    HINT_U64("global-batch", c->global_batch);
+    HINT_U64("tp", c->layout.tp);
+    HINT_U64("pp", c->layout.pp);
+    if (c->layout.pp_interleave > 1)
+        HINT_U64("pp-interleave", c->layout.pp_interleave);
+    if (c->layout.ep > 1)
+        HINT_U64("ep", c->layout.ep);
+    HINT_U64("zero", c->layout.zero);
+    HINT_U64("micro-batch", c->layout.micro_batch);
+    HINT_U64("global-batch", c->layout.global_batch);
 #undef HINT_U64
-    recompute_name(c->recompute, v, sizeof v);
+    recompute_name(c->layout.recompute, v, sizeof v);
     hint_option(o, "recompute", v);
     cli_out_putc(o, '\n');
 }
@@ -504,7 +504,7 @@ static void human_plan(cli_out *o, const cli_options *opts, const trainsize_job 
                    "recompute", "peak GiB", "days", strcmp(objective, "owned") == 0 ? "owned cost" : "cloud cost");
     for (i = 0; i < count; i++) {
         row(o, i + 1, &c[i], strcmp(objective, "owned") == 0);
-        interleaved |= c[i].pp_interleave > 1;
+        interleaved |= c[i].layout.pp_interleave > 1;
     }
     cli_out_putc(o, '\n');
     if (strcmp(objective, "time") != 0) {

@@ -267,13 +267,13 @@ def plan(top: int = PLAN_TOP_DEFAULT, **kwargs: Any) -> Plan:
         objective = _LIB.job_get(job, "objective") or ""
     candidates = []
     for c in found:
-        gpus, per_node = int(c.gpus), int(c.gpus_per_node)
+        gpus, per_node, lay = int(c.gpus), int(c.gpus_per_node), c.layout
         candidates.append(Candidate(
             gpu=_lib.decode(c.gpu), gpus=gpus, gpus_per_node=per_node,
-            nodes=gpus // per_node if per_node else 0, tp=int(c.tp), pp=int(c.pp),
-            pp_interleave=int(c.pp_interleave), ep=int(c.ep), zero=int(c.zero),
-            micro_batch=int(c.micro_batch), global_batch=int(c.global_batch),
-            recompute=_recompute_name(int(c.recompute)), peak_total=int(c.peak_total),
+            nodes=gpus // per_node if per_node else 0, tp=int(lay.tp), pp=int(lay.pp),
+            pp_interleave=int(lay.pp_interleave), ep=int(lay.ep), zero=int(lay.zero),
+            micro_batch=int(lay.micro_batch), global_batch=int(lay.global_batch),
+            recompute=_recompute_name(int(lay.recompute)), peak_total=int(c.peak_total),
             seconds=float(c.seconds), cost=float(c.cost),
             warnings=_LIB.flag_names(int(c.warnings)), cost_own=float(c.cost_own)))
     return Plan(evaluated=int(stats.evaluated), estimated=int(stats.estimated),

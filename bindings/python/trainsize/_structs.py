@@ -88,29 +88,6 @@ class FieldValue(ctypes.Structure):
     ]
 
 
-class PlanCandidate(ctypes.Structure):
-    """trainsize_plan_candidate: one configuration the planner found."""
-
-    _fields_ = [
-        ("gpu", c_char * NAME_MAX),
-        ("gpus", c_uint64),
-        ("gpus_per_node", c_uint64),
-        ("tp", c_uint64),
-        ("pp", c_uint64),
-        ("pp_interleave", c_uint64),
-        ("ep", c_uint64),
-        ("zero", c_uint64),
-        ("micro_batch", c_uint64),
-        ("global_batch", c_uint64),
-        ("recompute", c_int),
-        ("peak_total", c_uint64),
-        ("seconds", c_double),
-        ("cost", c_double),
-        ("warnings", c_uint64),
-        ("cost_own", c_double),
-    ]
-
-
 class PlanStats(ctypes.Structure):
     """trainsize_plan_stats: what a search covered."""
 
@@ -250,6 +227,22 @@ class Layout(ctypes.Structure):
         ("global_batch", c_uint64),
         ("sp", c_int),
         ("recompute", c_int),
+    ]
+
+
+class PlanCandidate(ctypes.Structure):
+    """trainsize_plan_candidate: one configuration the planner found."""
+
+    _fields_ = [
+        ("gpu", c_char * NAME_MAX),
+        ("gpus", c_uint64),
+        ("gpus_per_node", c_uint64),
+        ("layout", Layout),
+        ("peak_total", c_uint64),
+        ("seconds", c_double),
+        ("cost", c_double),
+        ("warnings", c_uint64),
+        ("cost_own", c_double),
     ]
 
 

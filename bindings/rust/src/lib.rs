@@ -981,39 +981,39 @@ impl Candidate {
     }
     /// Tensor-parallel degree.
     pub fn tp(&self) -> u64 {
-        self.raw.tp
+        self.raw.layout.tp
     }
     /// Pipeline-parallel degree.
     pub fn pp(&self) -> u64 {
-        self.raw.pp
+        self.raw.layout.pp
     }
     /// Virtual pipeline stages per rank.
     pub fn pp_interleave(&self) -> u64 {
-        self.raw.pp_interleave
+        self.raw.layout.pp_interleave
     }
     /// Expert-parallel degree.
     pub fn ep(&self) -> u64 {
-        self.raw.ep
+        self.raw.layout.ep
     }
     /// ZeRO stage.
     pub fn zero(&self) -> u64 {
-        self.raw.zero
+        self.raw.layout.zero
     }
     /// Samples per GPU per pass.
     pub fn micro_batch(&self) -> u64 {
-        self.raw.micro_batch
+        self.raw.layout.micro_batch
     }
     /// Samples per optimizer step.
     pub fn global_batch(&self) -> u64 {
-        self.raw.global_batch
+        self.raw.layout.global_batch
     }
     /// Activation recomputation: 0 none, 1 selective, 2 full.
     pub fn recompute(&self) -> i32 {
-        self.raw.recompute
+        self.raw.layout.recompute
     }
     /// The recomputation as the "recompute" parameter names it.
     pub fn recompute_name(&self) -> &'static str {
-        match self.raw.recompute {
+        match self.raw.layout.recompute {
             0 => "none",
             1 => "selective",
             2 => "full",
@@ -1049,13 +1049,13 @@ impl Candidate {
             ("gpu-memory", "0".to_string()),
             ("gpus", self.raw.gpus.to_string()),
             ("gpus-per-node", self.raw.gpus_per_node.to_string()),
-            ("tp", self.raw.tp.to_string()),
-            ("pp", self.raw.pp.to_string()),
-            ("pp-interleave", self.raw.pp_interleave.to_string()),
-            ("ep", self.raw.ep.to_string()),
-            ("zero", self.raw.zero.to_string()),
-            ("micro-batch", self.raw.micro_batch.to_string()),
-            ("global-batch", self.raw.global_batch.to_string()),
+            ("tp", self.raw.layout.tp.to_string()),
+            ("pp", self.raw.layout.pp.to_string()),
+            ("pp-interleave", self.raw.layout.pp_interleave.to_string()),
+            ("ep", self.raw.layout.ep.to_string()),
+            ("zero", self.raw.layout.zero.to_string()),
+            ("micro-batch", self.raw.layout.micro_batch.to_string()),
+            ("global-batch", self.raw.layout.global_batch.to_string()),
             ("recompute", self.recompute_name().to_string()),
         ]
     }
