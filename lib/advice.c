@@ -7,7 +7,7 @@
 
 #include "error.h"
 #include "job.h"
-#include "numparse.h"
+#include "text_values.h"
 
 /* The changes, in the order a practitioner reaches for them: those that cost only time
  * first, then ZeRO and tensor parallelism (communication), offload (time and host RAM),

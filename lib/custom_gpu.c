@@ -8,7 +8,7 @@
 #include "file_read.h"
 #include "job.h"
 #include "json.h"
-#include "numparse.h"
+#include "text_values.h"
 #include "text.h"
 
 #define GIB 1073741824.0

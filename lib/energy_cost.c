@@ -12,7 +12,7 @@
  * support share of the purchase. */
 #include "error.h"
 #include "stages.h"
-#include "numparse.h"
+#include "text_values.h"
 
 #define TS_BTU_PER_WATT_HOUR 3.41214
 #define TS_HOURS_PER_YEAR (365.25 * 24.0)

@@ -9,7 +9,7 @@
 #include "error.h"
 #include "job.h"
 #include "stages.h"
-#include "numparse.h"
+#include "text_values.h"
 
 /* Bytes are computed in double (exact below 2^53) and rounded up once, here. Too large a
  * figure is the caller's input at fault: the error names that input (err->field) and the

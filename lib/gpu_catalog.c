@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "numparse.h"
+#include "text_values.h"
 #include "trainsize.h"
 
 /* Vendor "GB" label -> bytes (binary). */

@@ -5,7 +5,7 @@
 
 #include "error.h"
 #include "job.h"
-#include "numparse.h"
+#include "text_values.h"
 #include "params.h"
 #include "text.h"
 #include "units.h"

@@ -1,5 +1,6 @@
 /* A small, bounded JSON reader: validate once, then walk the text. See json.h. */
 #include "json.h"
+#include "decimal.h"
 #include "text.h"
 
 #include <math.h>
@@ -19,7 +20,6 @@
 #define SURROGATE_LOW_MAX 0xDFFFu
 #define SURROGATE_BASE 0x10000u
 #define SURROGATE_BITS 10
-#define UNICODE_MAX 0x10FFFFu
 #define FIRST_PRINTABLE 0x20     /* control characters must be escaped in strings */
 #define MAX_UTF8_LEN 4
 
@@ -596,11 +596,6 @@ int ts_json_object_get(const ts_json_value *obj, const char *key, ts_json_value 
 /* ---- typed readers ------------------------------------------------------------------ */
 
 #define SHOW_MAX 24            /* longest number quoted in a message */
-#define EXP_SATURATE 100000000 /* exponent magnitude past which the value is 0 or huge */
-#define U64_DIGITS_SAFE 19     /* any 19-digit decimal fits in 64 bits */
-#define DOUBLE_EXACT_POW10 22  /* 10^22 is the largest power of ten a double holds exactly */
-#define DOUBLE_EXACT_INT (UINT64_C(1) << 53)
-#define DOUBLE_EXP_CLAMP 800   /* beyond 10^+-800 a 19-digit mantissa is inf or 0 */
 
 static const char *type_name(ts_json_type t)
 {
@@ -644,162 +639,46 @@ static void show_number(const ts_json_value *v, char *buf, size_t cap)
         snprintf(buf, cap, "%.*s", (int)n, v->text + v->start);
 }
 
-/* A validated number, split as: value = mantissa * 10^exponent, with the mantissa's
- * trailing zeros moved into the exponent. `overflow` means the mantissa's significant
- * digits do not fit in 64 bits (it then ends in a non-zero digit). */
-typedef struct decimal {
-    int negative;
-    uint64_t mantissa;
-    long long exponent;
-    int overflow;
-    unsigned digits; /* significant digits kept in mantissa */
-} decimal;
-
-static int mul10_add(uint64_t *m, unsigned d)
-{
-    if (*m > (UINT64_MAX - d) / 10) return 0;
-    *m = *m * 10 + d;
-    return 1;
-}
-
-/* Feed one mantissa digit; zeros after the first non-zero digit wait in `zeros` until a
- * non-zero digit proves they are not trailing. */
-static void decimal_digit(decimal *d, unsigned digit, unsigned long long *zeros)
-{
-    if (digit == 0) {
-        if (d->mantissa != 0 || d->overflow) (*zeros)++;
-        return;
-    }
-    for (; *zeros > 0; (*zeros)--) {
-        if (d->overflow || !mul10_add(&d->mantissa, 0)) d->overflow = 1;
-        else d->digits++;
-    }
-    if (d->overflow || !mul10_add(&d->mantissa, digit)) d->overflow = 1;
-    else d->digits++;
-}
-
-/* The exponent part ("e-5") at pos, if any, saturated at +-EXP_SATURATE. */
-static long long read_exponent(const char *s, size_t len, size_t pos)
-{
-    long long exp = 0;
-    int negative = 0;
-    if (pos >= len || (s[pos] != 'e' && s[pos] != 'E')) return 0;
-    pos++;
-    if (pos < len && (s[pos] == '+' || s[pos] == '-')) negative = s[pos++] == '-';
-    for (; pos < len && is_digit(s[pos]); pos++)
-        if (exp < EXP_SATURATE) exp = exp * 10 + (s[pos] - '0');
-    return negative ? -exp : exp;
-}
-
-/* Exact reading, for integers: every digit counts. */
-static void decimal_read(const char *s, size_t len, size_t pos, decimal *d)
-{
-    unsigned long long zeros = 0;
-    memset(d, 0, sizeof *d);
-    if (pos < len && s[pos] == '-') {
-        d->negative = 1;
-        pos++;
-    }
-    for (; pos < len && is_digit(s[pos]); pos++) decimal_digit(d, (unsigned)(s[pos] - '0'), &zeros);
-    if (pos < len && s[pos] == '.') {
-        for (pos++; pos < len && is_digit(s[pos]); pos++) {
-            decimal_digit(d, (unsigned)(s[pos] - '0'), &zeros);
-            d->exponent--;
-        }
-    }
-    d->exponent += (long long)zeros + read_exponent(s, len, pos);
-}
-
 int ts_json_get_u64(const ts_json_value *v, const char *field, uint64_t max, uint64_t *out,
                     trainsize_error *err)
 {
-    decimal d;
-    uint64_t value;
+    ts_decimal d;
+    uint64_t value = 0;
     char shown[SHOW_MAX + 4];
     int rc = check_type(v, TS_JSON_NUMBER, "a non-negative integer", field, err);
     if (rc) return rc;
-    decimal_read(v->text, v->len, v->start, &d);
+    /* The token was validated as a JSON number, which the decimal reader takes whole. */
+    ts_decimal_read(v->text + v->start, v->len - v->start, &d);
     show_number(v, shown, sizeof shown);
     field = safe_field(field);
-    if (d.mantissa == 0 && !d.overflow) {
-        value = 0;
-    } else if (d.negative) {
+    switch (ts_decimal_to_u64(&d, max, &value)) {
+    case TS_DECIMAL_OK: break;
+    case TS_DECIMAL_NEGATIVE:
         return ts_fail(err, TRAINSIZE_E_INVALID, field, "\"%s\": %s is negative", field, shown);
-    } else if (d.exponent < 0) {
-        /* The mantissa ends in a non-zero digit, so a negative exponent leaves a fraction. */
+    case TS_DECIMAL_FRACTION:
         return ts_fail(err, TRAINSIZE_E_INVALID, field, "\"%s\": %s is not an integer", field,
                        shown);
-    } else {
-        value = d.mantissa;
-        for (long long e = 0; e < d.exponent && !d.overflow; e++)
-            if (!mul10_add(&value, 0)) d.overflow = 1;
-        if (d.overflow)
-            return ts_fail(err, TRAINSIZE_E_INVALID, field,
-                           "\"%s\": %s does not fit in 64 bits", field, shown);
-    }
-    if (value > max)
+    case TS_DECIMAL_TOO_BIG:
+        return ts_fail(err, TRAINSIZE_E_INVALID, field, "\"%s\": %s does not fit in 64 bits",
+                       field, shown);
+    case TS_DECIMAL_ABOVE_MAX:
         return ts_fail(err, TRAINSIZE_E_INVALID, field, "\"%s\": %s is more than %llu", field,
                        shown, (unsigned long long)max);
+    }
     *out = value;
     return ts_ok(err);
-}
-
-/* mantissa * 10^exponent as a double; exact powers of ten when both are small (the
- * classic fast path), else two pow() steps so that neither overflows early. */
-static double decimal_to_double(const decimal *d)
-{
-    long long e = d->exponent;
-    double m = (double)d->mantissa, v;
-    static const double pow10[DOUBLE_EXACT_POW10 + 1] = {
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    if (d->mantissa == 0) return d->negative ? -0.0 : 0.0;
-    if (d->mantissa <= DOUBLE_EXACT_INT && e >= -DOUBLE_EXACT_POW10 && e <= DOUBLE_EXACT_POW10)
-        v = e >= 0 ? m * pow10[e] : m / pow10[-e];
-    else {
-        if (e > DOUBLE_EXP_CLAMP) e = DOUBLE_EXP_CLAMP;
-        if (e < -DOUBLE_EXP_CLAMP) e = -DOUBLE_EXP_CLAMP;
-        v = m * pow(10.0, (double)(e / 2)) * pow(10.0, (double)(e - e / 2));
-    }
-    return d->negative ? -v : v;
-}
-
-/* For doubles: the first U64_DIGITS_SAFE significant digits form the mantissa; later
- * ones only shift the exponent (a relative error below 1e-18, under a double's). */
-static void decimal_read_rounded(const char *s, size_t len, size_t pos, decimal *d)
-{
-    int frac = 0;
-    memset(d, 0, sizeof *d);
-    if (pos < len && s[pos] == '-') {
-        d->negative = 1;
-        pos++;
-    }
-    for (; pos < len && (is_digit(s[pos]) || s[pos] == '.'); pos++) {
-        unsigned digit = (unsigned)(s[pos] - '0');
-        if (s[pos] == '.') {
-            frac = 1;
-        } else if (d->digits < U64_DIGITS_SAFE) {
-            if (frac) d->exponent--;
-            if (d->mantissa == 0 && digit == 0) continue; /* leading zeros */
-            d->mantissa = d->mantissa * 10 + digit;
-            d->digits++;
-        } else if (!frac) {
-            d->exponent++;
-        }
-    }
-    d->exponent += read_exponent(s, len, pos);
 }
 
 int ts_json_get_double(const ts_json_value *v, const char *field, double *out,
                        trainsize_error *err)
 {
-    decimal d;
+    ts_decimal d;
     double value;
     char shown[SHOW_MAX + 4];
     int rc = check_type(v, TS_JSON_NUMBER, "a number", field, err);
     if (rc) return rc;
-    decimal_read_rounded(v->text, v->len, v->start, &d);
-    value = decimal_to_double(&d);
+    ts_decimal_read(v->text + v->start, v->len - v->start, &d);
+    value = ts_decimal_to_double(&d);
     if (!isfinite(value)) {
         show_number(v, shown, sizeof shown);
         field = safe_field(field);

@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "catalog.h"
-#include "numparse.h"
+#include "text_values.h"
 #include "trainsize.h"
 
 /* MB/s -> bytes per second (decimal): every rate here is a whole number of MB/s. */

@@ -177,7 +177,7 @@ static double comm_groups(const ts_layout *lay)
                     (lay->ep > 1));
 }
 
-int ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
+void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
                     const ts_param_counts *pc, uint64_t stage, ts_stage_memory *out)
 {
     stage_params sp;
@@ -242,5 +242,4 @@ int ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv 
     out->allocator_slack = (lay->zero >= 3 ? cfg->sharded_slack : cfg->allocator_slack) * out->peak_allocated;
     out->overhead = out->cuda_context + out->comm_buffers + out->allocator_slack;
     out->peak_total = out->peak_allocated + out->overhead;
-    return TRAINSIZE_OK;
 }

@@ -7,7 +7,7 @@
 
 #include "error.h"
 #include "job.h"
-#include "numparse.h"
+#include "text_values.h"
 #include "params.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)

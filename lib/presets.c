@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "model.h"
-#include "numparse.h"
+#include "text_values.h"
 
 /* Shorthands for the families' fixed traits. */
 #define GPT2(n, l, h, a, f)                                                                   \

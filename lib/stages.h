@@ -116,7 +116,7 @@ typedef struct ts_stage_memory {
     int peak_has_activations, peak_has_gradients;
 } ts_stage_memory;
 
-int ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv,
+void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv,
                     const ts_param_counts *pc, uint64_t stage, ts_stage_memory *out);
 
 /* Compute of one optimizer step and of the run, before communication and offload. */

@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "catalog.h"
-#include "numparse.h"
+#include "text_values.h"
 #include "trainsize.h"
 
 /* MB/s -> bytes per second (decimal). */

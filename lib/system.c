@@ -8,7 +8,7 @@
 #include "error.h"
 #include "catalog.h"
 #include "stages.h"
-#include "numparse.h"
+#include "text_values.h"
 
 #define GIB 1073741824.0
 /* Operating system, drivers, page cache floor and the training processes' own heaps: an

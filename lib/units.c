@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "numparse.h"
+#include "text_values.h"
 
 typedef struct unit {
     const char *suffix;

@@ -2,7 +2,7 @@
  * catalogue name, text cut in the middle of a UTF-8 character, sequences beyond a model's
  * learned positions or not divisible for sequence parallelism, overflow errors that named
  * a result instead of the input at fault, and units on sizes, rates and token counts. */
-#include "numparse.h"
+#include "text_values.h"
 #include "params.h"
 #include "text.h"
 #include "ts_test.h"

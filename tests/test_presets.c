@@ -1,7 +1,7 @@
 /* Exact parameter counts of real models (the Hugging Face checkpoints each preset's
  * catalogue entry names, https://huggingface.co/<repo>): counting the preset's shape must
  * give the published total. */
-#include "numparse.h"
+#include "text_values.h"
 #include "ts_test.h"
 #include "model.h"
 

@@ -1,6 +1,7 @@
-/* Locale-independent parsing of numbers given as text (internal). */
-#ifndef TS_NUMPARSE_H
-#define TS_NUMPARSE_H
+/* Settings given as text (internal): numbers, booleans, catalogue names and lists, read
+ * the same in every locale. */
+#ifndef TS_TEXT_VALUES_H
+#define TS_TEXT_VALUES_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,0 +1,110 @@
+/* Settings given as text: numbers (through the one decimal reader, decimal.c), booleans,
+ * catalogue names and comma lists, read the same in every locale. */
+#include "text_values.h"
+#include "decimal.h"
+#include "text.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+/* The whole text is one number: the reader took every byte. */
+static int read_all(const char *text, ts_decimal *d)
+{
+    size_t len;
+    if (!text) return -1;
+    len = strlen(text);
+    return len > 0 && ts_decimal_read(text, len, d) == len ? 0 : -1;
+}
+
+int ts_parse_u64(const char *text, uint64_t max, uint64_t *out)
+{
+    ts_decimal d;
+    if (read_all(text, &d) != 0) return -1;
+    return ts_decimal_to_u64(&d, max, out) == TS_DECIMAL_OK ? 0 : -1;
+}
+
+int ts_parse_double(const char *text, double *out)
+{
+    ts_decimal d;
+    double v;
+    if (read_all(text, &d) != 0) return -1;
+    v = ts_decimal_to_double(&d);
+    /* Out of range either way: inf, or a non-zero value that reads as 0. */
+    if (!isfinite(v) || (v == 0.0 && d.mantissa != 0)) return -1;
+    *out = v;
+    return 0;
+}
+
+static char lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c; }
+
+int ts_streq_nocase(const char *a, const char *b)
+{
+    if (!a || !b) return 0;
+    while (*a && lower(*a) == lower(*b)) { a++; b++; }
+    return *a == '\0' && *b == '\0';
+}
+
+int ts_parse_bool(const char *text, int *out)
+{
+    if (ts_streq_nocase(text, "true") || ts_streq_nocase(text, "1") || ts_streq_nocase(text, "yes") ||
+        ts_streq_nocase(text, "on")) {
+        *out = 1;
+        return 0;
+    }
+    if (ts_streq_nocase(text, "false") || ts_streq_nocase(text, "0") || ts_streq_nocase(text, "no") ||
+        ts_streq_nocase(text, "off")) {
+        *out = 0;
+        return 0;
+    }
+    return -1;
+}
+
+static int is_separator(char c) { return c == '-' || c == '_' || c == ' '; }
+
+int ts_name_equal(const char *a, const char *b)
+{
+    for (;;) {
+        while (is_separator(*a)) a++;
+        while (is_separator(*b)) b++;
+        if (*a == '\0' || *b == '\0') return *a == *b;
+        if (lower(*a) != lower(*b)) return 0;
+        a++;
+        b++;
+    }
+}
+
+int ts_name_blank(const char *name)
+{
+    while (is_separator(*name)) name++;
+    return *name == '\0';
+}
+
+int ts_list_next(const char **cursor, char sep, char *item, size_t cap)
+{
+    const char *p = *cursor, *end;
+    size_t len;
+    if (!p || *p == '\0') return 0;
+    end = strchr(p, sep);
+    len = end ? (size_t)(end - p) : strlen(p);
+    if (len == 0 || len >= cap) return -1;
+    memcpy(item, p, len);
+    item[len] = '\0';
+    /* A separator that ends the text is an empty last item: stop on it, so the next call
+     * reports it. */
+    *cursor = !end ? p + len : end[1] ? end + 1 : end;
+    return 1;
+}
+
+void ts_copy_name(char *dst, size_t cap, const char *src)
+{
+    /* strlen + memcpy (sources are NUL-terminated names): names are copied on every
+     * estimate, and a byte loop costs tens of nanoseconds. */
+    size_t n = 0;
+    if (src) {
+        n = strlen(src);
+        if (n > cap - 1) n = ts_utf8_prefix(src, cap - 1); /* whole characters only */
+        memcpy(dst, src, n);
+    }
+    dst[n] = '\0';
+}
