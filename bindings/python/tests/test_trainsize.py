@@ -292,6 +292,40 @@ def test_concurrent_estimates():
     assert not errors and len(results) == 400 and all(results)
 
 
+def test_kept_jobs_answer_as_new_ones(tmp_path):
+    """Keywords seen before reuse their job: the answers equal a fresh job's (the command's
+    JSON), across more keyword sets than a thread keeps, and values of other types or
+    orders are other jobs."""
+    jobs = [dict(model="gpt2", gpus=n, micro_batch=1 + n % 3) for n in (1, 2, 4, 8)] + \
+        [dict(model="llama-2-7b", seq=256 * k) for k in range(1, 40)]
+    first = [trainsize.estimate(**kw).to_dict() for kw in jobs]
+    again = [trainsize.estimate(**kw).to_dict() for kw in reversed(jobs)][::-1]
+    assert first == again
+    for kw, d in list(zip(jobs, first))[:4]:
+        same_json(d, cli_json("estimate", "--json", *cli_args(kw)))
+    # 1, 1.0 and True are different text for the library: one is not the other's job.
+    assert trainsize.estimate(model="gpt2", hfu=1).to_dict() == \
+        trainsize.estimate(model="gpt2", hfu=1.0).to_dict()
+    with pytest.raises(trainsize.TrainsizeError):
+        trainsize.estimate(model="gpt2", gpus=True)
+    assert trainsize.estimate(model="gpt2", gpus=1).memory.fits
+    # Order matters as it does for the command: a shape keyword after model overrides it.
+    assert trainsize.estimate(model="gpt2", layers=2).model.parameters < \
+        trainsize.estimate(model="gpt2").model.parameters
+
+
+def test_config_files_are_read_on_every_call(tmp_path):
+    """A path names a file that may change between calls: it is never a kept job."""
+    path = tmp_path / "config.json"
+    with open(os.path.join(HF, "Mistral-7B-v0.1.json"), encoding="utf-8") as f:
+        config = json.load(f)
+    path.write_text(json.dumps(config), encoding="utf-8")
+    before = trainsize.estimate(hf_config=str(path)).model.parameters
+    config["num_hidden_layers"] = 2
+    path.write_text(json.dumps(config), encoding="utf-8")
+    assert trainsize.estimate(hf_config=str(path)).model.parameters < before
+
+
 # ---- plan() equals `trainsize plan --json` ---------------------------------------------
 
 PLAN_SMALL = dict(model="gpt2", gpu=["a100-40gb", "rtx-4090"], max_gpus=16, tokens=1e9)
@@ -530,6 +564,36 @@ def test_library_next_to_the_package(tmp_path):
     path, peak = proc.stdout.split()
     assert path == str(pkg / "libtrainsize.so")
     assert int(peak) == trainsize.estimate(model="gpt2").memory.peak_total
+
+
+def test_pip_install_builds_and_ships_the_library(tmp_path):
+    """`pip install bindings/python` from a checkout compiles libtrainsize into the package
+    (setup.py's build hook): the installed package imports with no LIBTRAINSIZE and no
+    CMake build, and answers as the command does. Runs on a copy of the checkout's
+    sources, so the build leaves nothing in the tree."""
+    checkout = tmp_path / "checkout"
+    shutil.copytree(os.path.join(REPO, "lib"), checkout / "lib")
+    shutil.copytree(os.path.join(REPO, "include"), checkout / "include")
+    shutil.copytree(PACKAGE_ROOT, checkout / "bindings" / "python",
+                    ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info", "*.so*"))
+    target = tmp_path / "site"
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index",
+                           "--no-build-isolation", "--target", str(target),
+                           str(checkout / "bindings" / "python")],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    shipped = [n for n in os.listdir(target / "trainsize") if n.startswith("libtrainsize.so")]
+    assert shipped == ["libtrainsize.so.%d" % trainsize.EXPECTED_ABI]
+    env = {k: v for k, v in os.environ.items() if k not in ("LIBTRAINSIZE", "PYTHONPATH")}
+    env["PYTHONPATH"] = str(target)
+    proc = subprocess.run([sys.executable, "-c",
+                           "import json, trainsize; print(trainsize._LIB.path); "
+                           "print(json.dumps(trainsize.estimate(model='gpt2').to_dict()))"],
+                          capture_output=True, text=True, env=env, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    path, result = proc.stdout.split("\n", 1)
+    assert path == str(target / "trainsize" / shipped[0])
+    same_json(json.loads(result), cli_json("estimate", "--json", "--model", "gpt2"))
 
 
 def test_to_dict_non_finite_is_null():

@@ -24,7 +24,7 @@ another ABI version.
 
 from __future__ import annotations
 
-import contextlib
+import _thread
 import numbers
 import os
 from collections.abc import Mapping
@@ -154,11 +154,26 @@ def _load(option: str, keyword: str, value: Any, job: int, load_text, load_file)
                     % type(value).__name__)
 
 
-@contextlib.contextmanager
-def _job(kwargs: Dict[str, Any], for_plan: bool) -> Iterator[int]:
+class _job:
+    """``with _job(kwargs, for_plan) as job``: a job built from keyword arguments, freed on
+    exit (a class rather than contextlib.contextmanager, which costs the import ~3 ms)."""
+
+    __slots__ = ("handle",)
+
+    def __init__(self, kwargs: Dict[str, Any], for_plan: bool):
+        self.handle = _new_job(kwargs, for_plan)
+
+    def __enter__(self) -> int:
+        return self.handle
+
+    def __exit__(self, *exc: Any) -> None:
+        _LIB.free_job(self.handle)
+
+
+def _new_job(kwargs: Dict[str, Any], for_plan: bool) -> int:
     """A job built from keyword arguments as the command builds it from options: the model
     (``model`` or ``hf_config``) first, then every other keyword in order, then
-    ``gpu_file``. ``None`` values are left out. The job is freed on exit."""
+    ``gpu_file``. ``None`` values are left out."""
     items = [(key, key.replace("_", "-"), value) for key, value in kwargs.items()
              if value is not None]
     given = {option: key for key, option, _ in items}
@@ -191,9 +206,68 @@ def _job(kwargs: Dict[str, Any], for_plan: bool) -> Iterator[int]:
         for key, option, value in items:
             if option == _GPU_FILE:
                 _load(option, key, value, job, lib.load_gpu_text, lib.load_gpu_file)
-        yield job
-    finally:
+    except BaseException:
         lib.free_job(job)
+        raise
+    return job
+
+
+# ---------------------------------------------------------------------------------------
+# Jobs kept for repeated keywords
+
+#: Scalar types whose keyword values make a job worth keeping (paths and dicts name
+#: files and configs that may change between calls, so they are built anew each time).
+_KEYABLE = (str, int, float, bool)
+#: Jobs each thread keeps, the oldest dropped first.
+_JOBS_PER_THREAD = 32
+
+
+def _job_key(kwargs: Dict[str, Any]) -> tuple | None:
+    """The keywords as a key (their order and types included: 1, 1.0 and True set
+    different text), or None when they name a file or config."""
+    key = []
+    for k, v in kwargs.items():
+        kind = type(v)
+        if kind in _KEYABLE or v is None:
+            key.append((k, kind, v))
+        elif kind in (list, tuple) and all(type(x) in _KEYABLE for x in v):
+            key.append((k, kind, tuple((type(x), x) for x in v)))
+        else:
+            return None
+    if "hf_config" in kwargs or "gpu_file" in kwargs:
+        return None
+    return tuple(key)
+
+
+class _Jobs(_thread._local):
+    """The jobs one thread built from keywords: a job is only read once built (a
+    trainsize_estimate reads its job and nothing else changes it), so estimating it again
+    gives what building it anew would, without the dozen ctypes calls of building it."""
+
+    def __init__(self) -> None:
+        self.by_key: Dict[tuple, int] = {}
+        self.scratch = _lib.Scratch(_LIB)  # the thread's result buffer, reused
+
+    def get(self, kwargs: Dict[str, Any]) -> int | None:
+        key = _job_key(kwargs)
+        if key is None:
+            return None
+        job = self.by_key.get(key)
+        if job is None:
+            job = _new_job(kwargs, False)
+            if len(self.by_key) >= _JOBS_PER_THREAD:
+                _LIB.free_job(self.by_key.pop(next(iter(self.by_key))))
+            self.by_key[key] = job
+        return job
+
+    def __del__(self) -> None:
+        lib = _LIB  # at interpreter exit the module may be gone: then the OS reclaims them
+        if lib is not None:
+            for job in self.by_key.values():
+                lib.free_job(job)
+
+
+_JOBS = _Jobs()
 
 
 # ---------------------------------------------------------------------------------------
@@ -226,10 +300,19 @@ def estimate(**kwargs: Any) -> Estimate:
         TrainsizeError: invalid input (unknown keyword, bad value, a layout that does not
             divide, an unreadable or malformed config), with the library's message.
     """
+    jobs = _JOBS
+    job = jobs.get(kwargs)
+    if job is not None:
+        return _estimate(job, jobs.scratch)
     with _job(kwargs, for_plan=False) as job:
-        buf = _LIB.estimate_buffer(job)
-        values = _LIB.read_values(buf)
-        advice = [] if values[_LIB.fits_index] else _LIB.advise(job, ADVICE_MAX)
+        return _estimate(job, jobs.scratch)
+
+
+def _estimate(job: int, scratch: Any) -> Estimate:
+    # The values are copied out of the thread's buffer before anything reuses it.
+    buf = _LIB.estimate_buffer(job, scratch)
+    values = _LIB.read_values(buf)
+    advice = [] if values[_LIB.fits_index] else _LIB.advise(job, ADVICE_MAX)
     return Estimate._from_fields(_LIB.version, _LIB.fields, values, advice)
 
 

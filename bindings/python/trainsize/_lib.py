@@ -16,12 +16,11 @@ corrupting memory later.
 
 import codecs
 import ctypes
-import glob
 import math
 import operator
 import os
 import struct
-import threading
+import _thread
 
 from . import _ffi
 from . import _structs as S
@@ -63,13 +62,31 @@ def decode(raw):
 
 
 def _package_dir_candidates(directory):
-    names = []
-    for pattern in ("libtrainsize.so.%d" % EXPECTED_ABI, "libtrainsize.so", "libtrainsize.so.*",
-                    "libtrainsize*.dylib", "trainsize.dll"):
-        for path in sorted(glob.glob(os.path.join(directory, pattern))):
-            if path not in names and os.path.isfile(path):
-                names.append(path)
-    return names
+    # The names, most specific first: libtrainsize.so.<ABI>, libtrainsize.so,
+    # libtrainsize.so.*, libtrainsize*.dylib, trainsize.dll (no glob: it imports re, ~4 ms).
+    try:
+        entries = sorted(os.listdir(directory))
+    except OSError:
+        return []
+    exact = "libtrainsize.so.%d" % EXPECTED_ABI
+    ranked = []
+    for name in entries:
+        if name == exact:
+            rank = 0
+        elif name == "libtrainsize.so":
+            rank = 1
+        elif name.startswith("libtrainsize.so."):
+            rank = 2
+        elif name.startswith("libtrainsize") and name.endswith(".dylib"):
+            rank = 3
+        elif name == "trainsize.dll":
+            rank = 4
+        else:
+            continue
+        path = os.path.join(directory, name)
+        if os.path.isfile(path):
+            ranked.append((rank, path))
+    return [path for _, path in sorted(ranked)]
 
 
 def candidates():
@@ -129,6 +146,21 @@ class FieldDesc:
         self.unit = unit
         self.doc = doc
         self.keys = tuple(path.split("."))
+
+
+class Scratch:
+    """A result buffer and an error struct with their ctypes references made once: one
+    thread reuses them for estimates whose values it copies out before the next."""
+
+    __slots__ = ("buf", "size", "err", "buf_ref", "err_ref")
+
+    def __init__(self, lib):
+        words = (lib.result_size + 7) // 8
+        self.buf = (ctypes.c_uint64 * words)()
+        self.size = words * 8
+        self.err = S.Error()
+        self.buf_ref = ctypes.byref(self.buf)
+        self.err_ref = ctypes.byref(self.err)
 
 
 class Lib:
@@ -306,15 +338,15 @@ class Lib:
 
     # ---- estimate ----
 
-    def estimate_buffer(self, job):
-        """Run trainsize_estimate; return the filled (8-byte aligned) result buffer."""
-        words = (self.result_size + 7) // 8
-        buf = (ctypes.c_uint64 * words)()
-        err = S.Error()
-        rc = self.fn.estimate(job, ctypes.byref(buf), words * 8, ctypes.byref(err))
+    def estimate_buffer(self, job, scratch=None):
+        """Run trainsize_estimate; return the filled (8-byte aligned) result buffer: a new
+        one, or ``scratch`` (a :class:`Scratch` of the calling thread, reused)."""
+        if scratch is None:
+            scratch = Scratch(self)
+        rc = self.fn.estimate(job, scratch.buf_ref, scratch.size, scratch.err_ref)
         if rc != Status.OK:
-            raise self.error(rc, err)
-        return buf
+            raise self.error(rc, scratch.err)
+        return scratch.buf
 
     def flag_names(self, bits):
         return [name for bit, name in self.warning_bits if bits & bit]
@@ -340,8 +372,10 @@ class Lib:
 
     def _build_reader(self):
         """One struct.unpack_from over the (import-time checked) mirror of trainsize_result
-        reads every mirrored field at once; the rest (choices, and fields newer than this
-        binding) go through trainsize_result_field_get one by one."""
+        reads every mirrored field at once; a choice is read as its index there and named
+        through trainsize_result_field_get the first time that index is seen (the names are
+        the library's static text); fields newer than this binding go through
+        trainsize_result_field_get one by one."""
         codes = {ctypes.c_uint64: "Q", ctypes.c_double: "d", ctypes.c_int: "i"}
         spans, slow = [], []
         for i, f in enumerate(self.fields):
@@ -350,12 +384,12 @@ class Lib:
             if code is None and kind is not None and issubclass(kind, ctypes.Array) \
                     and kind._type_ is ctypes.c_char:
                 code = "%ds" % kind._length_
-            if code is None or f.type == FIELD_CHOICE:
+            if code is None or (f.type == FIELD_CHOICE and code != "i"):
                 slow.append(i)
             else:
                 spans.append((offset, code, i))
         spans.sort()
-        fmt, pos, order, convert = "=", 0, [], []
+        fmt, pos, order, convert, choices = "=", 0, [], [], []
         for offset, code, i in spans:
             if offset < pos:
                 slow.append(i)  # overlapping members: never in a sound mirror
@@ -370,6 +404,8 @@ class Lib:
                 convert.append((i, lambda b: decode(b.split(b"\0", 1)[0])))
             elif kind == FIELD_FLAGS:
                 convert.append((i, self.flag_names))
+            elif kind == FIELD_CHOICE:
+                choices.append((i, {}))
         self._unpack = struct.Struct(fmt).unpack_from
         # Field i's value is at position where[i] of the unpacked tuple (slow fields: any,
         # overwritten); one itemgetter puts the tuple in table order at C speed.
@@ -377,7 +413,7 @@ class Lib:
         for position, i in enumerate(order):
             where[i] = position
         self._in_table_order = operator.itemgetter(*where)
-        self._convert, self._slow = convert, slow
+        self._convert, self._choices, self._slow = convert, choices, slow
         self.fits_index = next(i for i, f in enumerate(self.fields) if f.path == "memory.fits")
 
     def read_values(self, buf):
@@ -385,6 +421,11 @@ class Lib:
         values = list(self._in_table_order(self._unpack(buf)))
         for i, conv in self._convert:
             values[i] = conv(values[i])
+        for i, names in self._choices:
+            index = values[i]
+            if index not in names:
+                names[index] = self.field_value(buf, self.fields[i])
+            values[i] = names[index]
         for i in self._slow:
             values[i] = self.field_value(buf, self.fields[i])
         return values
@@ -463,8 +504,8 @@ class Lib:
                 ok = ours == raw.f64 or (math.isnan(ours) and math.isnan(raw.f64))
             elif raw.type in (FIELD_U64, FIELD_BOOL, FIELD_FLAGS):
                 ok = ours == raw.u64
-            elif raw.type == FIELD_CHOICE:
-                ok = theirs is not None
+            elif raw.type == FIELD_CHOICE:  # read by index through the mirror, named once
+                ok = theirs is not None and ours == raw.u64
             else:
                 continue
             if not ok:
@@ -479,7 +520,7 @@ class Lib:
                                "against this binding's struct mirror" % self.path)
 
 
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()  # threading would add ~1 ms to the import
 _lib = None
 
 

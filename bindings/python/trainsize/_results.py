@@ -11,10 +11,65 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from operator import itemgetter as _itemgetter
 TYPE_CHECKING = False  # typing costs ~8 ms to import; the annotations are strings anyway
 if TYPE_CHECKING:
     from typing import Any, Dict, Iterator, List, Optional
+
+# The library's field types (trainsize_field_type) that the table needs.
+_FIELD_F64, _FIELD_FLAGS = 1, 5
+
+
+class _Record:
+    """A frozen record of named fields, set once: what ``dataclass(frozen=True)`` gives
+    (keyword or positional construction, defaults, ``==``, ``repr``, read-only fields)
+    without importing :mod:`dataclasses` (~7 ms of every import)."""
+
+    __slots__ = ()
+    _fields: tuple = ()
+    _defaults: Dict[str, Any] = {}  # name -> default; a list default is copied per record
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        names, cls = self._fields, type(self).__name__
+        if len(args) > len(names):
+            raise TypeError("%s() takes at most %d arguments" % (cls, len(names)))
+        values = dict(zip(names, args))
+        for key, value in kwargs.items():
+            if key not in names or key in values:
+                raise TypeError("%s() got an unexpected or repeated argument %r" % (cls, key))
+            values[key] = value
+        for name in names:
+            if name not in values:
+                if name not in self._defaults:
+                    raise TypeError("%s() missing argument %r" % (cls, name))
+                default = self._defaults[name]
+                values[name] = list(default) if type(default) is list else default
+            object.__setattr__(self, name, values[name])
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("%s is read-only" % type(self).__name__)
+
+    def __delattr__(self, key: str) -> None:
+        raise AttributeError("%s is read-only" % type(self).__name__)
+
+    def _astuple(self) -> tuple:
+        return tuple(getattr(self, n) for n in self._fields)
+
+    def __eq__(self, other: Any) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._astuple() == other._astuple()
+
+    def __hash__(self) -> int:
+        return hash(self._astuple())
+
+    def __repr__(self) -> str:
+        return "%s(%s)" % (type(self).__name__, ", ".join(
+            "%s=%r" % (n, getattr(self, n)) for n in self._fields))
+
+    def __reduce__(self):
+        return (type(self), self._astuple())
+
 
 
 def _plain(value: Any) -> Any:
@@ -81,22 +136,52 @@ class Section(Mapping):
         return {k: _plain(v) for k, v in self._items.items()}
 
 
-# The tree of a field table, built once per table: {key: field index, or a nested tree}.
-_TEMPLATES: Dict[int, tuple] = {}
+class _Table:
+    """What one field table gives every estimate, built once: the tree of dotted paths
+    ({key: field index, or a nested tree}), the float fields (non-finite ones read as None
+    in to_dict()), and to_dict() itself compiled to one nested dict display."""
+
+    __slots__ = ("fields", "template", "floats", "build")
+
+    def __init__(self, fields):
+        self.fields = fields
+        self.template: Dict[str, Any] = {}
+        for i, f in enumerate(fields):
+            node = self.template
+            for key in f.keys[:-1]:
+                node = node.setdefault(key, {})
+            node[f.keys[-1]] = i
+        floats = [i for i, f in enumerate(fields) if f.type == _FIELD_F64]
+        lists = {i for i, f in enumerate(fields) if f.type == _FIELD_FLAGS}
+        self.floats = (lambda v: ()) if not floats else (
+            (lambda v, i=floats[0]: (v[i],)) if len(floats) == 1 else _itemgetter(*floats))
+        self.build = self._compile(lists)
+
+    def _compile(self, lists):
+        # The result's shape is the library's (its field table), so the dict display is
+        # written from it once; the keys are repr()'d strings, the values v[i] reads.
+        def display(node):
+            return "{" + ", ".join(
+                "%r: %s" % (k, display(v) if type(v) is not int
+                            else ("list(v[%d])" % v if v in lists else "v[%d]" % v))
+                for k, v in node.items()) + "}"
+        body = display(self.template)[1:-1]
+        src = "def build(version, v):\n    return {'trainsize_version': version%s}\n" % (
+            ", " + body if body else "")
+        namespace: Dict[str, Any] = {}
+        exec(compile(src, "<trainsize result fields>", "exec"), namespace)
+        return namespace["build"]
 
 
-def _template(fields) -> Dict[str, Any]:
-    cached = _TEMPLATES.get(id(fields))
-    if cached is not None and cached[0] is fields:
-        return cached[1]
-    root: Dict[str, Any] = {}
-    for i, f in enumerate(fields):
-        node = root
-        for key in f.keys[:-1]:
-            node = node.setdefault(key, {})
-        node[f.keys[-1]] = i
-    _TEMPLATES[id(fields)] = (fields, root)
-    return root
+# One _Table per field table (the library's is read once, at import).
+_TABLES: Dict[int, _Table] = {}
+
+
+def _table(fields) -> _Table:
+    cached = _TABLES.get(id(fields))
+    if cached is None or cached.fields is not fields:
+        cached = _TABLES[id(fields)] = _Table(fields)
+    return cached
 
 
 def _build(path: str, template: Dict[str, Any], values) -> Section:
@@ -105,7 +190,6 @@ def _build(path: str, template: Dict[str, Any], values) -> Section:
                           for k, v in template.items()})
 
 
-@dataclass(frozen=True)
 class Estimate:
     """What a training job takes: the result of :func:`trainsize.estimate`.
 
@@ -129,54 +213,78 @@ class Estimate:
             ``seconds``), least disruptive first; empty when it fits.
 
     Top-level groups the library adds later are readable as attributes too, and every
-    group is in :meth:`to_dict`.
+    group is in :meth:`to_dict`. The groups are built when first read; estimates are
+    read-only.
     """
 
-    trainsize_version: str
-    model: Optional[Section] = None
-    memory: Optional[Section] = None
-    system: Optional[Section] = None
-    time: Optional[Section] = None
-    layout: Optional[Section] = None
-    warnings: List[str] = field(default_factory=list)
-    advice: List[Dict[str, Any]] = field(default_factory=list)
-    _tree: Dict[str, Any] = field(default_factory=dict, repr=False)
+    __slots__ = ("trainsize_version", "advice", "_values", "_table", "_groups")
+
+    def __init__(self, version: str, table: _Table, values: List[Any], advice=()):
+        setter = object.__setattr__
+        setter(self, "trainsize_version", version)
+        setter(self, "advice", list(advice))
+        setter(self, "_values", values)
+        setter(self, "_table", table)
+        setter(self, "_groups", {})
 
     @classmethod
     def _from_fields(cls, version: str, fields, values, advice=()) -> "Estimate":
         """From the library's field table and one estimate's values, in table order."""
-        template = _template(fields)
-        tree = {k: values[v] if type(v) is int else _build(k, v, values)
-                for k, v in template.items()}
-        known = {k: tree[k] for k in ("model", "memory", "system", "time", "layout", "warnings")
-                 if k in tree}
-        return cls(trainsize_version=version, _tree=tree, advice=list(advice), **known)
+        return cls(version, _table(fields), values, advice)
+
+    def _group(self, key: str) -> Any:
+        groups = self._groups
+        if key not in groups:
+            node = self._table.template[key]  # KeyError: no such group
+            groups[key] = self._values[node] if type(node) is int else _build(key, node, self._values)
+        return groups[key]
 
     def __getattr__(self, key: str) -> Any:
         if key.startswith("_"):
             raise AttributeError(key)
         try:
-            return self._tree[key]
+            return self._group(key)
         except KeyError:
             raise AttributeError("Estimate has no field %r" % key) from None
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("Estimate is read-only")
 
     def __getitem__(self, key: str) -> Any:
         """``r["memory"]``, as for the JSON object (``"trainsize_version"`` included)."""
         if key == "trainsize_version":
             return self.trainsize_version
-        return self._tree[key]
+        return self._group(key)
+
+    def __eq__(self, other: Any) -> bool:
+        if type(other) is not Estimate:
+            return NotImplemented
+        return (self.trainsize_version, self._values, self.advice) == \
+            (other.trainsize_version, other._values, other.advice)
+
+    __hash__ = None  # type: ignore[assignment]  # it holds lists, as the dataclass did
+
+    def __repr__(self) -> str:
+        return "Estimate(trainsize_version=%r, %s, advice=%r)" % (
+            self.trainsize_version,
+            ", ".join("%s=%r" % (k, self._group(k)) for k in self._table.template), self.advice)
+
+    def __reduce__(self):
+        return (Estimate._from_fields, (self.trainsize_version, self._table.fields,
+                                        self._values, self.advice))
 
     def to_dict(self) -> Dict[str, Any]:
         """The estimate as ``trainsize estimate --json`` prints it (same keys, same order,
         same values once the JSON is parsed)."""
-        out: Dict[str, Any] = {"trainsize_version": self.trainsize_version}
-        out.update((k, _plain(v)) for k, v in self._tree.items())
+        table, values = self._table, self._values
+        if not all(map(math.isfinite, table.floats(values))):
+            values = [None if type(x) is float and not math.isfinite(x) else x for x in values]
+        out = table.build(self.trainsize_version, values)
         out["advice"] = [dict(a, set=dict(a["set"])) for a in self.advice]
         return out
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(_Record):
     """One configuration the planner found; each is a real estimate of the job.
 
     Attributes:
@@ -193,23 +301,11 @@ class Candidate:
         warnings: names of the checklist warnings of the estimate.
     """
 
-    gpu: str
-    gpus: int
-    gpus_per_node: int
-    nodes: int
-    tp: int
-    pp: int
-    pp_interleave: int
-    ep: int
-    zero: int
-    micro_batch: int
-    global_batch: int
-    recompute: str
-    peak_total: int
-    seconds: float
-    cost: float
-    warnings: List[str] = field(default_factory=list)
-    cost_own: float = 0.0
+    _fields = ("gpu", "gpus", "gpus_per_node", "nodes", "tp", "pp", "pp_interleave", "ep",
+               "zero", "micro_batch", "global_batch", "recompute", "peak_total", "seconds",
+               "cost", "warnings", "cost_own")
+    __slots__ = _fields
+    _defaults = {"warnings": [], "cost_own": 0.0}
 
     def layout(self) -> Dict[str, Any]:
         """The keyword arguments that give this layout to :func:`trainsize.estimate`
@@ -239,8 +335,7 @@ class Candidate:
         }
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(_Record):
     """The result of :func:`trainsize.plan`: the best configurations, best first.
 
     Attributes:
@@ -256,15 +351,11 @@ class Plan:
             cheapest of those; how far the closest one is over its GPU when none fits).
     """
 
-    evaluated: int
-    estimated: int
-    feasible: int
-    objective: str
-    candidates: List[Candidate] = field(default_factory=list)
-    fit_memory: int = 0
-    fastest_fit_seconds: float = 0.0
-    cheapest_fit_cost: float = 0.0
-    least_overshoot: float = 0.0
+    _fields = ("evaluated", "estimated", "feasible", "objective", "candidates", "fit_memory",
+               "fastest_fit_seconds", "cheapest_fit_cost", "least_overshoot")
+    __slots__ = _fields
+    _defaults = {"candidates": [], "fit_memory": 0, "fastest_fit_seconds": 0.0,
+                 "cheapest_fit_cost": 0.0, "least_overshoot": 0.0}
 
     def to_dict(self) -> Dict[str, Any]:
         """The plan as ``trainsize plan --json`` prints it."""
@@ -278,8 +369,7 @@ class Plan:
         }
 
 
-@dataclass(frozen=True)
-class Parameter:
+class Parameter(_Record):
     """One settable job parameter (an option of the command, a keyword of estimate()).
 
     Attributes:
@@ -294,23 +384,14 @@ class Parameter:
         plan_refusal: why :func:`plan` refuses the keyword (the planner sets it), or None.
     """
 
-    name: str
-    keyword: str
-    kind: str
-    choices: tuple
-    min: float
-    max: float
-    default: str
-    unit: str
-    doc: str
-    plan_refusal: Optional[str] = None
+    _fields = ("name", "keyword", "kind", "choices", "min", "max", "default", "unit", "doc",
+               "plan_refusal")
+    __slots__ = _fields
+    _defaults = {"plan_refusal": None}
 
 
-@dataclass(frozen=True)
-class ResultField:
+class ResultField(_Record):
     """One figure of an estimate: its dotted path, type, unit and description."""
 
-    path: str
-    type: str
-    unit: str
-    doc: str
+    _fields = ("path", "type", "unit", "doc")
+    __slots__ = _fields
