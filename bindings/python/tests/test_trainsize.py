@@ -314,6 +314,24 @@ def test_kept_jobs_answer_as_new_ones(tmp_path):
         trainsize.estimate(model="gpt2").model.parameters
 
 
+def test_kept_jobs_go_with_their_thread():
+    """A thread's kept jobs are freed when the thread ends, not kept for the process."""
+    import gc
+    import weakref
+    refs = []
+
+    def work():
+        trainsize.estimate(model="gpt2", gpus=2)
+        refs.append(weakref.ref(trainsize._PER_THREAD.jobs))
+        assert trainsize._PER_THREAD.jobs.by_key
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    gc.collect()
+    assert refs and refs[0]() is None
+    assert trainsize._PER_THREAD.jobs is not None  # this thread's own are still there
+
+
 def test_config_files_are_read_on_every_call(tmp_path):
     """A path names a file that may change between calls: it is never a kept job."""
     path = tmp_path / "config.json"

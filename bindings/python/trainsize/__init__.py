@@ -239,10 +239,13 @@ def _job_key(kwargs: Dict[str, Any]) -> tuple | None:
     return tuple(key)
 
 
-class _Jobs(_thread._local):
+class _ThreadJobs:
     """The jobs one thread built from keywords: a job is only read once built (a
     trainsize_estimate reads its job and nothing else changes it), so estimating it again
-    gives what building it anew would, without the dozen ctypes calls of building it."""
+    gives what building it anew would, without the dozen ctypes calls of building it. Freed
+    with the thread (its thread-local state goes, and with it this object)."""
+
+    __slots__ = ("by_key", "scratch", "__weakref__")
 
     def __init__(self) -> None:
         self.by_key: Dict[tuple, int] = {}
@@ -265,9 +268,15 @@ class _Jobs(_thread._local):
         if lib is not None:
             for job in self.by_key.values():
                 lib.free_job(job)
+        self.by_key = {}
 
 
-_JOBS = _Jobs()
+class _PerThread(_thread._local):
+    def __init__(self) -> None:
+        self.jobs = _ThreadJobs()
+
+
+_PER_THREAD = _PerThread()
 
 
 # ---------------------------------------------------------------------------------------
@@ -300,7 +309,7 @@ def estimate(**kwargs: Any) -> Estimate:
         TrainsizeError: invalid input (unknown keyword, bad value, a layout that does not
             divide, an unreadable or malformed config), with the library's message.
     """
-    jobs = _JOBS
+    jobs = _PER_THREAD.jobs
     job = jobs.get(kwargs)
     if job is not None:
         return _estimate(job, jobs.scratch)
