@@ -485,6 +485,91 @@ TRAINSIZE_API int trainsize_job_set_choice(trainsize_job *job, trainsize_param_i
 
 /** @} */
 
+/** @name Choices
+ *  The values of the choice parameters, in the order of their `choices` lists, for
+ *  trainsize_job_set_choice(). Choice parameters not listed here (e.g. "grad-sync") are set
+ *  by their name, or by their position in the `choices` list of trainsize_param_by_id().
+ *  @{ */
+
+/** "precision": number formats of weights and compute. */
+typedef enum trainsize_precision {
+    TRAINSIZE_PRECISION_FP32 = 0,       /**< fp32 everywhere. */
+    TRAINSIZE_PRECISION_BF16_MIXED = 1, /**< bf16 compute, fp32 master weights. */
+    TRAINSIZE_PRECISION_FP16_MIXED = 2, /**< fp16 compute, fp32 master weights, loss scaling. */
+    TRAINSIZE_PRECISION_BF16 = 3,       /**< bf16 weights and compute, no fp32 copy. */
+    TRAINSIZE_PRECISION_FP16 = 4,       /**< fp16 weights and compute, no fp32 copy. */
+    TRAINSIZE_PRECISION_FP8_MIXED = 5   /**< fp8 linear layers (Transformer Engine), bf16 else. */
+} trainsize_precision;
+
+/** "optimizer". */
+typedef enum trainsize_optimizer {
+    TRAINSIZE_OPTIMIZER_ADAMW = 0,        /**< AdamW: two fp32 moments. */
+    TRAINSIZE_OPTIMIZER_ADAM = 1,         /**< Adam: two fp32 moments. */
+    TRAINSIZE_OPTIMIZER_SGD = 2,          /**< SGD without momentum: no state. */
+    TRAINSIZE_OPTIMIZER_SGD_MOMENTUM = 3, /**< SGD with momentum: one fp32 buffer. */
+    TRAINSIZE_OPTIMIZER_ADAFACTOR = 4,    /**< Adafactor: factored second moment. */
+    TRAINSIZE_OPTIMIZER_ADAMW_8BIT = 5,   /**< bitsandbytes 8-bit AdamW. */
+    TRAINSIZE_OPTIMIZER_LION = 6          /**< Lion: one moment. */
+} trainsize_optimizer;
+
+/** "framework": whose conventions an estimate uses. */
+typedef enum trainsize_framework {
+    TRAINSIZE_FRAMEWORK_MEGATRON = 0,  /**< Megatron-LM / NeMo. */
+    TRAINSIZE_FRAMEWORK_DEEPSPEED = 1, /**< DeepSpeed. */
+    TRAINSIZE_FRAMEWORK_PYTORCH = 2,   /**< PyTorch, FSDP, Hugging Face Trainer, PEFT. */
+    TRAINSIZE_FRAMEWORK_AUTO = 3       /**< Inferred from the job (the result says which). */
+} trainsize_framework;
+
+/** "attention": the attention kernel. */
+typedef enum trainsize_attention {
+    TRAINSIZE_ATTENTION_FLASH = 0, /**< FlashAttention / fused SDPA: no score matrix kept. */
+    TRAINSIZE_ATTENTION_EAGER = 1  /**< Eager attention: scores and probabilities kept. */
+} trainsize_attention;
+
+/** "offload": what ZeRO-Offload keeps in host memory. */
+typedef enum trainsize_offload {
+    TRAINSIZE_OFFLOAD_NONE = 0,            /**< Nothing. */
+    TRAINSIZE_OFFLOAD_OPTIMIZER = 1,       /**< Optimizer state (and its step) on the CPU. */
+    TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS = 2 /**< Optimizer state and parameters (ZeRO-3). */
+} trainsize_offload;
+
+/** "quantize-base": the frozen base weights of QLoRA-style fine-tuning. */
+typedef enum trainsize_quantize {
+    TRAINSIZE_QUANTIZE_NONE = 0, /**< Not quantized. */
+    TRAINSIZE_QUANTIZE_NF4 = 1,  /**< 4-bit NormalFloat (bitsandbytes). */
+    TRAINSIZE_QUANTIZE_INT8 = 2  /**< 8-bit (bitsandbytes LLM.int8). */
+} trainsize_quantize;
+
+/** "kbit-upcast", "quant-state-replicated", "embedding-state-fp32": settings whose default
+ *  follows the framework. */
+typedef enum trainsize_tristate {
+    TRAINSIZE_TRISTATE_AUTO = 0, /**< As the framework does. */
+    TRAINSIZE_TRISTATE_YES = 1,  /**< On. */
+    TRAINSIZE_TRISTATE_NO = 2    /**< Off. */
+} trainsize_tristate;
+
+/** "objective": what ranks the planner's candidates. */
+typedef enum trainsize_objective {
+    TRAINSIZE_OBJECTIVE_COST = 0,  /**< Cloud cost, then time. */
+    TRAINSIZE_OBJECTIVE_TIME = 1,  /**< Time, then cost. */
+    TRAINSIZE_OBJECTIVE_OWNED = 2  /**< Owning cost, then time. */
+} trainsize_objective;
+
+/** "norm": the model's normalisation. */
+typedef enum trainsize_norm {
+    TRAINSIZE_NORM_LAYERNORM = 0, /**< LayerNorm: weight and bias. */
+    TRAINSIZE_NORM_RMSNORM = 1    /**< RMSNorm: weight. */
+} trainsize_norm;
+
+/** "bias": the model's linear-layer biases. */
+typedef enum trainsize_bias {
+    TRAINSIZE_BIAS_NONE = 0, /**< None (Llama). */
+    TRAINSIZE_BIAS_QKV = 1,  /**< On q, k and v only (Qwen2). */
+    TRAINSIZE_BIAS_ALL = 2   /**< On every linear layer (GPT-2). */
+} trainsize_bias;
+
+/** @} */
+
 /** @name Catalogues of models and GPUs
  * @{ */
 

@@ -8,7 +8,7 @@
 #include "trainsize.h"
 
 /** Normalisation layer kind: LayerNorm has a weight and a bias, RMSNorm a weight only. */
-typedef enum ts_norm { TS_NORM_LAYERNORM = 0, TS_NORM_RMSNORM = 1 } ts_norm;
+typedef enum ts_norm { TS_NORM_LAYERNORM = TRAINSIZE_NORM_LAYERNORM, TS_NORM_RMSNORM = TRAINSIZE_NORM_RMSNORM } ts_norm;
 
 /** Which linear layers carry a bias. ALL is GPT-2 style (every linear layer); QKV is
  *  Qwen2 style (the query/key/value projections only). */
@@ -23,7 +23,9 @@ enum {
     TS_LORA_DOWN = 1u << 6
 };
 
-typedef enum ts_bias { TS_BIAS_NONE = 0, TS_BIAS_QKV = 1, TS_BIAS_ALL = 2 } ts_bias;
+typedef enum ts_bias {
+    TS_BIAS_NONE = TRAINSIZE_BIAS_NONE, TS_BIAS_QKV = TRAINSIZE_BIAS_QKV, TS_BIAS_ALL = TRAINSIZE_BIAS_ALL
+} ts_bias;
 
 /** A decoder-only transformer as real model families describe it. */
 typedef struct ts_model {

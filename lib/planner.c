@@ -70,14 +70,14 @@ static int better(const trainsize_job *job, const trainsize_plan_candidate *a,
     double ca = a->cost > 0 ? a->cost : HUGE_VAL, cb = b->cost > 0 ? b->cost : HUGE_VAL;
     double first_a, first_b, second_a, second_b;
     int k;
-    if (job->objective == 2) {
+    if (job->objective == TRAINSIZE_OBJECTIVE_OWNED) {
         ca = a->cost_own > 0 ? a->cost_own : HUGE_VAL;
         cb = b->cost_own > 0 ? b->cost_own : HUGE_VAL;
     }
-    first_a = job->objective == 1 ? a->seconds : ca;
-    first_b = job->objective == 1 ? b->seconds : cb;
-    second_a = job->objective == 1 ? ca : a->seconds;
-    second_b = job->objective == 1 ? cb : b->seconds;
+    first_a = job->objective == TRAINSIZE_OBJECTIVE_TIME ? a->seconds : ca;
+    first_b = job->objective == TRAINSIZE_OBJECTIVE_TIME ? b->seconds : cb;
+    second_a = job->objective == TRAINSIZE_OBJECTIVE_TIME ? ca : a->seconds;
+    second_b = job->objective == TRAINSIZE_OBJECTIVE_TIME ? cb : b->seconds;
     if ((k = compare_close(first_a, first_b)) != 0) return k < 0;
     if (a->gpus != b->gpus) return a->gpus < b->gpus;
     if (first_a != first_b) return first_a < first_b;
@@ -96,7 +96,7 @@ static int same_layout(const trainsize_plan_candidate *a, const trainsize_plan_c
  * without a price has none. */
 static double cost_of(const trainsize_job *job, const trainsize_plan_candidate *c)
 {
-    double v = job->objective == 2 ? c->cost_own : c->cost;
+    double v = job->objective == TRAINSIZE_OBJECTIVE_OWNED ? c->cost_own : c->cost;
     return v > 0 ? v : HUGE_VAL;
 }
 

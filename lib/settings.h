@@ -9,31 +9,40 @@
 #include "model.h"
 #include "trainsize.h"
 
+/* The choices the public header names keep its values (trainsize_precision, ...): a
+ * parameter's choice index, the internal value and the public one are the same number. */
 typedef enum ts_precision {
-    TS_PREC_FP32 = 0,
-    TS_PREC_BF16_MIXED,
-    TS_PREC_FP16_MIXED,
-    TS_PREC_BF16,
-    TS_PREC_FP16,
-    TS_PREC_FP8_MIXED
+    TS_PREC_FP32 = TRAINSIZE_PRECISION_FP32,
+    TS_PREC_BF16_MIXED = TRAINSIZE_PRECISION_BF16_MIXED,
+    TS_PREC_FP16_MIXED = TRAINSIZE_PRECISION_FP16_MIXED,
+    TS_PREC_BF16 = TRAINSIZE_PRECISION_BF16,
+    TS_PREC_FP16 = TRAINSIZE_PRECISION_FP16,
+    TS_PREC_FP8_MIXED = TRAINSIZE_PRECISION_FP8_MIXED
 } ts_precision;
 
 typedef enum ts_optimizer {
-    TS_OPT_ADAMW = 0,
-    TS_OPT_ADAM,
-    TS_OPT_SGD,
-    TS_OPT_SGD_MOMENTUM,
-    TS_OPT_ADAFACTOR,
-    TS_OPT_ADAMW_8BIT,
-    TS_OPT_LION
+    TS_OPT_ADAMW = TRAINSIZE_OPTIMIZER_ADAMW,
+    TS_OPT_ADAM = TRAINSIZE_OPTIMIZER_ADAM,
+    TS_OPT_SGD = TRAINSIZE_OPTIMIZER_SGD,
+    TS_OPT_SGD_MOMENTUM = TRAINSIZE_OPTIMIZER_SGD_MOMENTUM,
+    TS_OPT_ADAFACTOR = TRAINSIZE_OPTIMIZER_ADAFACTOR,
+    TS_OPT_ADAMW_8BIT = TRAINSIZE_OPTIMIZER_ADAMW_8BIT,
+    TS_OPT_LION = TRAINSIZE_OPTIMIZER_LION
 } ts_optimizer;
 
 /* Framework conventions: which copies exist and which kernels save what. AUTO is resolved
  * from the job (framework.c); the others are the resolved values. */
-typedef enum ts_framework { TS_FW_MEGATRON = 0, TS_FW_DEEPSPEED, TS_FW_PYTORCH, TS_FW_AUTO } ts_framework;
+typedef enum ts_framework {
+    TS_FW_MEGATRON = TRAINSIZE_FRAMEWORK_MEGATRON,
+    TS_FW_DEEPSPEED = TRAINSIZE_FRAMEWORK_DEEPSPEED,
+    TS_FW_PYTORCH = TRAINSIZE_FRAMEWORK_PYTORCH,
+    TS_FW_AUTO = TRAINSIZE_FRAMEWORK_AUTO
+} ts_framework;
 
 /* "auto|yes|no" settings whose default depends on the framework. */
-typedef enum ts_tristate { TS_AUTO = 0, TS_YES, TS_NO } ts_tristate;
+typedef enum ts_tristate {
+    TS_AUTO = TRAINSIZE_TRISTATE_AUTO, TS_YES = TRAINSIZE_TRISTATE_YES, TS_NO = TRAINSIZE_TRISTATE_NO
+} ts_tristate;
 /* When sharded gradients are reduced under gradient accumulation. */
 typedef enum ts_grad_sync { TS_SYNC_AUTO = 0, TS_SYNC_MICRO_BATCH, TS_SYNC_STEP } ts_grad_sync;
 /* Storage type of the frozen base weights that are not quantized (LoRA). */
@@ -41,10 +50,20 @@ typedef enum ts_base_dtype { TS_BASE_AUTO = 0, TS_BASE_16BIT, TS_BASE_FP32 } ts_
 /* Where the weights are first put when the job starts. */
 typedef enum ts_loading { TS_LOAD_CPU = 0, TS_LOAD_GPU } ts_loading;
 
-typedef enum ts_recompute { TS_RECOMPUTE_NONE = 0, TS_RECOMPUTE_SELECTIVE, TS_RECOMPUTE_FULL } ts_recompute;
-typedef enum ts_attention { TS_ATTN_FLASH = 0, TS_ATTN_EAGER } ts_attention;
-typedef enum ts_offload { TS_OFFLOAD_NONE = 0, TS_OFFLOAD_OPTIMIZER, TS_OFFLOAD_OPTIMIZER_PARAMS } ts_offload;
-typedef enum ts_quant { TS_QUANT_NONE = 0, TS_QUANT_NF4, TS_QUANT_INT8 } ts_quant;
+typedef enum ts_recompute {
+    TS_RECOMPUTE_NONE = TRAINSIZE_RECOMPUTE_NONE,
+    TS_RECOMPUTE_SELECTIVE = TRAINSIZE_RECOMPUTE_SELECTIVE,
+    TS_RECOMPUTE_FULL = TRAINSIZE_RECOMPUTE_FULL
+} ts_recompute;
+typedef enum ts_attention { TS_ATTN_FLASH = TRAINSIZE_ATTENTION_FLASH, TS_ATTN_EAGER = TRAINSIZE_ATTENTION_EAGER } ts_attention;
+typedef enum ts_offload {
+    TS_OFFLOAD_NONE = TRAINSIZE_OFFLOAD_NONE,
+    TS_OFFLOAD_OPTIMIZER = TRAINSIZE_OFFLOAD_OPTIMIZER,
+    TS_OFFLOAD_OPTIMIZER_PARAMS = TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS
+} ts_offload;
+typedef enum ts_quant {
+    TS_QUANT_NONE = TRAINSIZE_QUANTIZE_NONE, TS_QUANT_NF4 = TRAINSIZE_QUANTIZE_NF4, TS_QUANT_INT8 = TRAINSIZE_QUANTIZE_INT8
+} ts_quant;
 typedef enum ts_grad_precision { TS_GRAD_AUTO = 0, TS_GRAD_FP32, TS_GRAD_HALF } ts_grad_precision;
 
 typedef struct ts_settings {

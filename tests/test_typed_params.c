@@ -210,6 +210,67 @@ static void test_typed_side_effects(void **state)
     trainsize_job_free(job);
 }
 
+/* The public choice enums name each parameter's choices in the order of its list: the
+ * value given to trainsize_job_set_choice() is the one whose name the job reads back. */
+static void test_choice_enums_follow_the_lists(void **state)
+{
+    static const struct { trainsize_param_id id; int value; const char *name; } cases[] = {
+        {TRAINSIZE_ID_PRECISION, TRAINSIZE_PRECISION_FP32, "fp32"},
+        {TRAINSIZE_ID_PRECISION, TRAINSIZE_PRECISION_BF16_MIXED, "bf16-mixed"},
+        {TRAINSIZE_ID_PRECISION, TRAINSIZE_PRECISION_FP16_MIXED, "fp16-mixed"},
+        {TRAINSIZE_ID_PRECISION, TRAINSIZE_PRECISION_BF16, "bf16"},
+        {TRAINSIZE_ID_PRECISION, TRAINSIZE_PRECISION_FP16, "fp16"},
+        {TRAINSIZE_ID_PRECISION, TRAINSIZE_PRECISION_FP8_MIXED, "fp8-mixed"},
+        {TRAINSIZE_ID_OPTIMIZER, TRAINSIZE_OPTIMIZER_ADAMW, "adamw"},
+        {TRAINSIZE_ID_OPTIMIZER, TRAINSIZE_OPTIMIZER_ADAM, "adam"},
+        {TRAINSIZE_ID_OPTIMIZER, TRAINSIZE_OPTIMIZER_SGD, "sgd"},
+        {TRAINSIZE_ID_OPTIMIZER, TRAINSIZE_OPTIMIZER_SGD_MOMENTUM, "sgd-momentum"},
+        {TRAINSIZE_ID_OPTIMIZER, TRAINSIZE_OPTIMIZER_ADAFACTOR, "adafactor"},
+        {TRAINSIZE_ID_OPTIMIZER, TRAINSIZE_OPTIMIZER_ADAMW_8BIT, "adamw-8bit"},
+        {TRAINSIZE_ID_OPTIMIZER, TRAINSIZE_OPTIMIZER_LION, "lion"},
+        {TRAINSIZE_ID_FRAMEWORK, TRAINSIZE_FRAMEWORK_MEGATRON, "megatron"},
+        {TRAINSIZE_ID_FRAMEWORK, TRAINSIZE_FRAMEWORK_DEEPSPEED, "deepspeed"},
+        {TRAINSIZE_ID_FRAMEWORK, TRAINSIZE_FRAMEWORK_PYTORCH, "pytorch"},
+        {TRAINSIZE_ID_FRAMEWORK, TRAINSIZE_FRAMEWORK_AUTO, "auto"},
+        {TRAINSIZE_ID_RECOMPUTE, TRAINSIZE_RECOMPUTE_NONE, "none"},
+        {TRAINSIZE_ID_RECOMPUTE, TRAINSIZE_RECOMPUTE_SELECTIVE, "selective"},
+        {TRAINSIZE_ID_RECOMPUTE, TRAINSIZE_RECOMPUTE_FULL, "full"},
+        {TRAINSIZE_ID_ATTENTION, TRAINSIZE_ATTENTION_FLASH, "flash"},
+        {TRAINSIZE_ID_ATTENTION, TRAINSIZE_ATTENTION_EAGER, "eager"},
+        {TRAINSIZE_ID_OFFLOAD, TRAINSIZE_OFFLOAD_NONE, "none"},
+        {TRAINSIZE_ID_OFFLOAD, TRAINSIZE_OFFLOAD_OPTIMIZER, "optimizer"},
+        {TRAINSIZE_ID_OFFLOAD, TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS, "optimizer+params"},
+        {TRAINSIZE_ID_QUANTIZE_BASE, TRAINSIZE_QUANTIZE_NONE, "none"},
+        {TRAINSIZE_ID_QUANTIZE_BASE, TRAINSIZE_QUANTIZE_NF4, "nf4"},
+        {TRAINSIZE_ID_QUANTIZE_BASE, TRAINSIZE_QUANTIZE_INT8, "int8"},
+        {TRAINSIZE_ID_KBIT_UPCAST, TRAINSIZE_TRISTATE_AUTO, "auto"},
+        {TRAINSIZE_ID_QUANT_STATE_REPLICATED, TRAINSIZE_TRISTATE_YES, "yes"},
+        {TRAINSIZE_ID_EMBEDDING_STATE_FP32, TRAINSIZE_TRISTATE_NO, "no"},
+        {TRAINSIZE_ID_OBJECTIVE, TRAINSIZE_OBJECTIVE_COST, "cost"},
+        {TRAINSIZE_ID_OBJECTIVE, TRAINSIZE_OBJECTIVE_TIME, "time"},
+        {TRAINSIZE_ID_OBJECTIVE, TRAINSIZE_OBJECTIVE_OWNED, "owned"},
+        {TRAINSIZE_ID_NORM, TRAINSIZE_NORM_LAYERNORM, "layernorm"},
+        {TRAINSIZE_ID_NORM, TRAINSIZE_NORM_RMSNORM, "rmsnorm"},
+        {TRAINSIZE_ID_BIAS, TRAINSIZE_BIAS_NONE, "none"},
+        {TRAINSIZE_ID_BIAS, TRAINSIZE_BIAS_QKV, "qkv"},
+        {TRAINSIZE_ID_BIAS, TRAINSIZE_BIAS_ALL, "all"},
+    };
+    trainsize_job *job = trainsize_job_new();
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const trainsize_param_info *p = trainsize_param_by_id(cases[i].id);
+        char got[64];
+        assert_non_null(p);
+        assert_int_equal(trainsize_job_set_choice(job, cases[i].id, cases[i].value, NULL), 0);
+        assert_true(trainsize_job_get(job, p->name, got, sizeof got, NULL) > 0);
+        if (strcmp(got, cases[i].name) != 0)
+            fail_msg("%s = %d reads back \"%s\", the enum names \"%s\"", p->name, cases[i].value,
+                     got, cases[i].name);
+    }
+    trainsize_job_free(job);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_typed_equals_text),
         cmocka_unit_test(test_typed_errors),
         cmocka_unit_test(test_typed_side_effects),
+        cmocka_unit_test(test_choice_enums_follow_the_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
