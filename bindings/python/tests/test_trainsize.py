@@ -566,20 +566,26 @@ def test_missing_library_is_a_clear_import_error(monkeypatch):
         _lib.load()
 
 
+def run_without_library_variable(site, code):
+    """Run Python code with `site` as its only added path and no LIBTRAINSIZE: the package
+    must find its library by itself. Returns standard output."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LIBTRAINSIZE", "PYTHONPATH")}
+    env["PYTHONPATH"] = str(site)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=60, cwd=site)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
 def test_library_next_to_the_package(tmp_path):
     # A copy of the package with the library inside it, and no LIBTRAINSIZE.
     pkg = tmp_path / "trainsize"
     shutil.copytree(os.path.join(PACKAGE_ROOT, "trainsize"), pkg,
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(LIB, pkg / "libtrainsize.so")
-    env = {k: v for k, v in os.environ.items() if k != "LIBTRAINSIZE"}
-    env["PYTHONPATH"] = str(tmp_path)
-    proc = subprocess.run([sys.executable, "-c",
-                           "import trainsize; print(trainsize._LIB.path); "
-                           "print(trainsize.estimate(model='gpt2').memory.peak_total)"],
-                          capture_output=True, text=True, env=env, timeout=60, cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    path, peak = proc.stdout.split()
+    path, peak = run_without_library_variable(
+        tmp_path, "import trainsize; print(trainsize._LIB.path); "
+        "print(trainsize.estimate(model='gpt2').memory.peak_total)").split()
     assert path == str(pkg / "libtrainsize.so")
     assert int(peak) == trainsize.estimate(model="gpt2").memory.peak_total
 
@@ -602,14 +608,9 @@ def test_pip_install_builds_and_ships_the_library(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     shipped = [n for n in os.listdir(target / "trainsize") if n.startswith("libtrainsize.so")]
     assert shipped == ["libtrainsize.so.%d" % trainsize.EXPECTED_ABI]
-    env = {k: v for k, v in os.environ.items() if k not in ("LIBTRAINSIZE", "PYTHONPATH")}
-    env["PYTHONPATH"] = str(target)
-    proc = subprocess.run([sys.executable, "-c",
-                           "import json, trainsize; print(trainsize._LIB.path); "
-                           "print(json.dumps(trainsize.estimate(model='gpt2').to_dict()))"],
-                          capture_output=True, text=True, env=env, timeout=60, cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    path, result = proc.stdout.split("\n", 1)
+    path, result = run_without_library_variable(
+        target, "import json, trainsize; print(trainsize._LIB.path); "
+        "print(json.dumps(trainsize.estimate(model='gpt2').to_dict()))").split("\n", 1)
     assert path == str(target / "trainsize" / shipped[0])
     same_json(json.loads(result), cli_json("estimate", "--json", "--model", "gpt2"))
 
