@@ -148,6 +148,22 @@ class FieldDesc:
         self.keys = tuple(path.split("."))
 
 
+def _remembered(convert, limit=256):
+    """convert, remembering up to `limit` answers: the names a result holds (GPU, link,
+    framework, warning bits) repeat from one estimate to the next. Answers must be
+    immutable."""
+    answers = {}
+
+    def read(raw):
+        value = answers.get(raw)
+        if value is None:
+            value = convert(raw)
+            if len(answers) < limit:
+                answers[raw] = value
+        return value
+    return read
+
+
 class Scratch:
     """A result buffer and an error struct with their ctypes references made once: one
     thread reuses them for estimates whose values it copies out before the next."""
@@ -401,9 +417,10 @@ class Lib:
             if kind == FIELD_BOOL:
                 convert.append((i, bool))
             elif kind == FIELD_STRING:
-                convert.append((i, lambda b: decode(b.split(b"\0", 1)[0])))
+                convert.append((i, _remembered(lambda b: decode(b.split(b"\0", 1)[0]))))
             elif kind == FIELD_FLAGS:
-                convert.append((i, self.flag_names))
+                names = _remembered(lambda bits: tuple(self.flag_names(bits)))
+                convert.append((i, lambda bits, names=names: list(names(bits))))
             elif kind == FIELD_CHOICE:
                 choices.append((i, {}))
         self._unpack = struct.Struct(fmt).unpack_from
