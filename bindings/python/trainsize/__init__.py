@@ -320,9 +320,9 @@ def estimate(**kwargs: Any) -> Estimate:
 def _estimate(job: int, scratch: Any) -> Estimate:
     # The values are copied out of the thread's buffer before anything reuses it.
     buf = _LIB.estimate_buffer(job, scratch)
-    values = _LIB.read_values(buf)
-    advice = [] if values[_LIB.fits_index] else _LIB.advise(job, ADVICE_MAX)
-    return Estimate._from_fields(_LIB.version, _LIB.fields, values, advice)
+    raw = _LIB.read_raw(buf)
+    advice = [] if raw[_LIB.fits_index] else _LIB.advise(job, ADVICE_MAX)
+    return Estimate._from_raw(_LIB.version, _LIB.fields, _LIB.decoders, raw, advice)
 
 
 def _recompute_name(index: int) -> str:

@@ -405,7 +405,8 @@ class Lib:
             else:
                 spans.append((offset, code, i))
         spans.sort()
-        fmt, pos, order, convert, choices = "=", 0, [], [], []
+        fmt, pos, order = "=", 0, []
+        decoders, choices = {}, []
         for offset, code, i in spans:
             if offset < pos:
                 slow.append(i)  # overlapping members: never in a sound mirror
@@ -415,14 +416,16 @@ class Lib:
             order.append(i)
             kind = self.fields[i].type
             if kind == FIELD_BOOL:
-                convert.append((i, bool))
+                decoders[i] = bool
             elif kind == FIELD_STRING:
-                convert.append((i, _remembered(lambda b: decode(b.split(b"\0", 1)[0]))))
+                decoders[i] = _remembered(lambda b: decode(b.split(b"\0", 1)[0]))
             elif kind == FIELD_FLAGS:
                 names = _remembered(lambda bits: tuple(self.flag_names(bits)))
-                convert.append((i, lambda bits, names=names: list(names(bits))))
+                decoders[i] = lambda bits, names=names: list(names(bits))
             elif kind == FIELD_CHOICE:
-                choices.append((i, {}))
+                known = {}
+                choices.append((i, known))
+                decoders[i] = known.__getitem__
         self._unpack = struct.Struct(fmt).unpack_from
         # Field i's value is at position where[i] of the unpacked tuple (slow fields: any,
         # overwritten); one itemgetter puts the tuple in table order at C speed.
@@ -430,21 +433,30 @@ class Lib:
         for position, i in enumerate(order):
             where[i] = position
         self._in_table_order = operator.itemgetter(*where)
-        self._convert, self._choices, self._slow = convert, choices, slow
+        #: field index -> what turns its raw value (read_raw) into the Python value.
+        self.decoders = decoders
+        self._choices, self._slow = choices, slow
         self.fits_index = next(i for i, f in enumerate(self.fields) if f.path == "memory.fits")
+
+    def read_raw(self, buf):
+        """Every field in table order as the mirror holds it (bytes for strings, 0/1, bits,
+        a choice's index; decoders turns them into values); the fields the mirror lacks
+        are read as values through the library."""
+        raw = self._in_table_order(self._unpack(buf))
+        for i, names in self._choices:
+            if raw[i] not in names:  # first sight of this index: its name, once
+                names[raw[i]] = self.field_value(buf, self.fields[i])
+        if self._slow:
+            raw = list(raw)
+            for i in self._slow:
+                raw[i] = self.field_value(buf, self.fields[i])
+        return raw
 
     def read_values(self, buf):
         """Every field's value, in table order."""
-        values = list(self._in_table_order(self._unpack(buf)))
-        for i, conv in self._convert:
-            values[i] = conv(values[i])
-        for i, names in self._choices:
-            index = values[i]
-            if index not in names:
-                names[index] = self.field_value(buf, self.fields[i])
-            values[i] = names[index]
-        for i in self._slow:
-            values[i] = self.field_value(buf, self.fields[i])
+        values = list(self.read_raw(buf))
+        for i, decode_one in self.decoders.items():
+            values[i] = decode_one(values[i])
         return values
 
     # ---- plan ----

@@ -139,12 +139,14 @@ class Section(Mapping):
 class _Table:
     """What one field table gives every estimate, built once: the tree of dotted paths
     ({key: field index, or a nested tree}), the float fields (non-finite ones read as None
-    in to_dict()), and to_dict() itself compiled to one nested dict display."""
+    in to_dict()), the decoders that turn a raw field into its value (strings, bools,
+    warning bits, choices; none when the values are already decoded), and to_dict()
+    compiled to one nested dict display that decodes as it goes."""
 
-    __slots__ = ("fields", "template", "floats", "build")
+    __slots__ = ("fields", "decoders", "template", "floats", "build")
 
-    def __init__(self, fields):
-        self.fields = fields
+    def __init__(self, fields, decoders):
+        self.fields, self.decoders = fields, decoders
         self.template: Dict[str, Any] = {}
         for i, f in enumerate(fields):
             node = self.template
@@ -152,36 +154,59 @@ class _Table:
                 node = node.setdefault(key, {})
             node[f.keys[-1]] = i
         floats = [i for i, f in enumerate(fields) if f.type == _FIELD_F64]
-        lists = {i for i, f in enumerate(fields) if f.type == _FIELD_FLAGS}
         self.floats = (lambda v: ()) if not floats else (
             (lambda v, i=floats[0]: (v[i],)) if len(floats) == 1 else _itemgetter(*floats))
+        lists = {i for i, f in enumerate(fields) if f.type == _FIELD_FLAGS}
         self.build = self._compile(lists)
+
+    def values(self, raw) -> List[Any]:
+        values = list(raw)
+        for i, decode in self.decoders.items():
+            values[i] = decode(values[i])
+        return values
 
     def _compile(self, lists):
         # The result's shape is the library's (its field table), so the dict display is
-        # written from it once; the keys are repr()'d strings, the values v[i] reads.
+        # written from it once; the keys are repr()'d strings, the values v[i] reads,
+        # decoded in place (bools, choices) or through field i's decoder di.
+        namespace: Dict[str, Any] = {}
+
+        def value(i):
+            decode = self.decoders.get(i)
+            if decode is bool:  # inline: a call per field is most of the cost here
+                return "(v[%d] != 0)" % i
+            table = getattr(decode, "__self__", None)
+            if type(table) is dict:  # a lookup table (choices), subscripted in place
+                namespace["c%d" % i] = table
+                return "c%d[v[%d]]" % (i, i)
+            if decode is not None:
+                namespace["d%d" % i] = decode
+                return "d%d(v[%d])" % (i, i)
+            return "list(v[%d])" % i if i in lists else "v[%d]" % i
+
         def display(node):
-            return "{" + ", ".join(
-                "%r: %s" % (k, display(v) if type(v) is not int
-                            else ("list(v[%d])" % v if v in lists else "v[%d]" % v))
-                for k, v in node.items()) + "}"
+            return "{" + ", ".join("%r: %s" % (k, display(v) if type(v) is not int else value(v))
+                                   for k, v in node.items()) + "}"
         body = display(self.template)[1:-1]
         src = "def build(version, v):\n    return {'trainsize_version': version%s}\n" % (
             ", " + body if body else "")
-        namespace: Dict[str, Any] = {}
         exec(compile(src, "<trainsize result fields>", "exec"), namespace)
         return namespace["build"]
 
 
-# One _Table per field table (the library's is read once, at import).
-_TABLES: Dict[int, _Table] = {}
+# One _Table per field table and decoders (the library's are read once, at import).
+_TABLES: Dict[tuple, _Table] = {}
 
 
-def _table(fields) -> _Table:
-    cached = _TABLES.get(id(fields))
-    if cached is None or cached.fields is not fields:
-        cached = _TABLES[id(fields)] = _Table(fields)
+def _table(fields, decoders=None) -> _Table:
+    key = (id(fields), id(decoders))
+    cached = _TABLES.get(key)
+    if cached is None or cached.fields is not fields or cached.decoders is not (decoders or _NONE):
+        cached = _TABLES[key] = _Table(fields, decoders or _NONE)
     return cached
+
+
+_NONE: Dict[int, Any] = {}
 
 
 def _build(path: str, template: Dict[str, Any], values) -> Section:
@@ -217,20 +242,33 @@ class Estimate:
     read-only.
     """
 
-    __slots__ = ("trainsize_version", "advice", "_values", "_table", "_groups")
+    __slots__ = ("trainsize_version", "advice", "_raw", "_table", "_groups", "_decoded")
 
-    def __init__(self, version: str, table: _Table, values: List[Any], advice=()):
+    def __init__(self, version: str, table: _Table, raw, advice=()):
         setter = object.__setattr__
         setter(self, "trainsize_version", version)
         setter(self, "advice", list(advice))
-        setter(self, "_values", values)
+        setter(self, "_raw", raw)
         setter(self, "_table", table)
         setter(self, "_groups", {})
+        setter(self, "_decoded", None)
 
     @classmethod
     def _from_fields(cls, version: str, fields, values, advice=()) -> "Estimate":
         """From the library's field table and one estimate's values, in table order."""
         return cls(version, _table(fields), values, advice)
+
+    @classmethod
+    def _from_raw(cls, version: str, fields, decoders, raw, advice=()) -> "Estimate":
+        """From the field table, one estimate's raw fields and the decoders of their
+        values (decoded when first read)."""
+        return cls(version, _table(fields, decoders), raw, advice)
+
+    @property
+    def _values(self) -> List[Any]:
+        if self._decoded is None:
+            object.__setattr__(self, "_decoded", self._table.values(self._raw))
+        return self._decoded
 
     def _group(self, key: str) -> Any:
         groups = self._groups
@@ -276,10 +314,10 @@ class Estimate:
     def to_dict(self) -> Dict[str, Any]:
         """The estimate as ``trainsize estimate --json`` prints it (same keys, same order,
         same values once the JSON is parsed)."""
-        table, values = self._table, self._values
-        if not all(map(math.isfinite, table.floats(values))):
-            values = [None if type(x) is float and not math.isfinite(x) else x for x in values]
-        out = table.build(self.trainsize_version, values)
+        table, raw = self._table, self._raw
+        if not all(map(math.isfinite, table.floats(raw))):
+            raw = [None if type(x) is float and not math.isfinite(x) else x for x in raw]
+        out = table.build(self.trainsize_version, raw)
         out["advice"] = [dict(a, set=dict(a["set"])) for a in self.advice]
         return out
 
