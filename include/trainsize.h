@@ -282,7 +282,23 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_RACK_POWER_WATTS = 100,        /**< "rack-power-watts" */
     TRAINSIZE_ID_HOST_RAM_FACTOR = 101,         /**< "host-ram-factor" */
     TRAINSIZE_ID_CHECKPOINTS_KEPT = 102,        /**< "checkpoints-kept" */
-    TRAINSIZE_ID_COUNT = 103                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_Q_LORA_RANK = 103,             /**< "q-lora-rank" */
+    TRAINSIZE_ID_KV_LORA_RANK = 104,            /**< "kv-lora-rank" */
+    TRAINSIZE_ID_QK_ROPE_HEAD_DIM = 105,        /**< "qk-rope-head-dim" */
+    TRAINSIZE_ID_V_HEAD_DIM = 106,              /**< "v-head-dim" */
+    TRAINSIZE_ID_QK_NORM = 107,                 /**< "qk-norm" */
+    TRAINSIZE_ID_ATTENTION_SINKS = 108,         /**< "attention-sinks" */
+    TRAINSIZE_ID_SLIDING_WINDOW = 109,          /**< "sliding-window" */
+    TRAINSIZE_ID_GLOBAL_EVERY = 110,            /**< "global-every" */
+    TRAINSIZE_ID_NORMS_PER_LAYER = 111,         /**< "norms-per-layer" */
+    TRAINSIZE_ID_PARALLEL_BLOCK = 112,          /**< "parallel-block" */
+    TRAINSIZE_ID_FIRST_DENSE_LAYERS = 113,      /**< "first-dense-layers" */
+    TRAINSIZE_ID_MOE_EVERY = 114,               /**< "moe-every" */
+    TRAINSIZE_ID_DENSE_FFN = 115,               /**< "dense-ffn" */
+    TRAINSIZE_ID_ROUTER_BIAS = 116,             /**< "router-bias" */
+    TRAINSIZE_ID_SHARED_EXPERT_GATE = 117,      /**< "shared-expert-gate" */
+    TRAINSIZE_ID_OUTPUT_BIAS = 118,             /**< "output-bias" */
+    TRAINSIZE_ID_COUNT = 119                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -565,8 +581,16 @@ typedef enum trainsize_norm {
 typedef enum trainsize_bias {
     TRAINSIZE_BIAS_NONE = 0, /**< None (Llama). */
     TRAINSIZE_BIAS_QKV = 1,  /**< On q, k and v only (Qwen2). */
-    TRAINSIZE_BIAS_ALL = 2   /**< On every linear layer (GPT-2). */
+    TRAINSIZE_BIAS_ALL = 2,  /**< On every linear layer (GPT-2). */
+    TRAINSIZE_BIAS_ATTENTION = 3 /**< On q, k, v and o, not the MLP (Phi-3.5-MoE). */
 } trainsize_bias;
+
+/** "qk-norm": norms on queries and keys. */
+typedef enum trainsize_qk_norm {
+    TRAINSIZE_QK_NORM_NONE = 0, /**< None. */
+    TRAINSIZE_QK_NORM_HEAD = 1, /**< Per head, one weight vector of head_dim (Qwen3, Gemma 3). */
+    TRAINSIZE_QK_NORM_FULL = 2  /**< Over the whole q and k projections (OLMo 2). */
+} trainsize_qk_norm;
 
 /** @} */
 

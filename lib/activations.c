@@ -45,6 +45,9 @@ typedef struct layer_dims {
     double s_full;   /* keys each query attends to */
     double h, rep;   /* hidden; divisor of hidden-wide terms (t with SP, else 1) */
     double q_rank, kv_rank, heads_rank, f_rank, t;
+    double v_rank;   /* values, and the context o reads: heads x value head per rank */
+    double k_rank, latent; /* MLA: keys per rank (all heads), the q and kv latents */
+    double dense_f_rank;   /* an MoE model's dense layers' MLP */
 } layer_dims;
 
 static void make_dims(const ts_settings *cfg, const ts_layout *lay, layer_dims *d)
@@ -61,6 +64,17 @@ static void make_dims(const ts_settings *cfg, const ts_layout *lay, layer_dims *
     d->q_rank = (double)ts_model_q_dim(m) / t;
     d->kv_rank = kv_heads_rank * (double)ts_model_head_dim(m);
     d->f_rank = (double)m->ffn / t;
+    d->dense_f_rank = (double)(ts_model_is_moe(m) && m->dense_ffn ? m->dense_ffn : m->ffn) / t;
+    d->v_rank = d->heads_rank * (double)ts_model_v_head_dim(m);
+    d->k_rank = d->kv_rank;
+    d->latent = 0.0;
+    if (m->kv_lora_rank) {
+        /* MLA: every head gets its own key (no-rope part up-projected, rope part shared)
+         * and value from the latent; the latents are replicated across tp ranks. */
+        d->k_rank = d->q_rank;
+        d->kv_rank = d->v_rank;
+        d->latent = (double)(m->q_lora_rank + m->kv_lora_rank + m->qk_rope_head_dim);
+    }
 }
 
 /* Attention block of one layer, one micro-batch. `core` is 0 when selective
@@ -70,43 +84,53 @@ static double attention_terms(const ts_settings *cfg, const ts_conv *c, const la
 {
     int eager = cfg->attention == TS_ATTN_EAGER, dropout = cfg->dropout > 0;
     double sb = d->sb, bytes = 0;
-    double kv_width = eager ? d->q_rank : d->kv_rank; /* eager kernels expand k, v to all heads */
+    /* eager kernels expand k and v to all heads */
+    double k_width = eager ? d->q_rank : d->k_rank, v_width = eager ? d->v_rank : d->kv_rank;
     bytes += c->norm_saved * sb * d->h / d->rep;                                   /* norm input */
     if (keeps_input(cfg, c, TS_LORA_Q | TS_LORA_K | TS_LORA_V))
         bytes += c->qkv_in_copies * c->linear_in * sb * d->h / d->rep;
-    bytes += c->act * sb * (d->q_rank + 2.0 * kv_width);                           /* q, k, v */
+    /* MLA: the latents' norms and the up-projections keep their inputs */
+    bytes += (c->norm_saved + c->linear_in) * sb * d->latent;
+    bytes += c->act * sb * (d->q_rank + k_width + v_width);                        /* q, k, v */
     if (eager) {
         double scores = d->heads_rank * sb * d->s_full;
         /* dropout on the probabilities: its mask and its output (the matmul's input) */
         if (core) bytes += scores * (c->softmax_saved + (dropout ? c->dropout_mask + c->act : 0.0));
-        if (keeps_input(cfg, c, TS_LORA_O)) bytes += c->linear_in * sb * d->q_rank; /* context */
+        if (keeps_input(cfg, c, TS_LORA_O)) bytes += c->linear_in * sb * d->v_rank; /* context */
     } else {
-        bytes += c->act * sb * d->q_rank;                  /* output, kept by the kernel */
+        bytes += c->act * sb * d->v_rank;                  /* output, kept by the kernel */
         if (core) bytes += 4.0 * d->heads_rank * sb;       /* fp32 log-sum-exp */
-        if (c->attn_out_copy && keeps_input(cfg, c, TS_LORA_O)) bytes += c->linear_in * sb * d->q_rank;
+        if (c->attn_out_copy && keeps_input(cfg, c, TS_LORA_O)) bytes += c->linear_in * sb * d->v_rank;
     }
+    /* Gemma 2/3's extra norms after attention and after the MLP keep their inputs too */
+    if (cfg->model.norms_per_layer > 2)
+        bytes += (double)(cfg->model.norms_per_layer - 2) * c->norm_saved * sb * d->h / d->rep;
     if (dropout && c->residual_dropout) bytes += c->dropout_mask * sb * d->h / d->rep; /* after o */
     return bytes;
 }
 
-static double mlp_block_terms(const ts_settings *cfg, const ts_conv *c, const layer_dims *d)
+/* The MLP block of one layer, one micro-batch: an MoE layer's router and experts, or a
+ * dense MLP. In a parallel block (Falcon) the MLP reads attention's normed input, which
+ * attention already keeps. */
+static double mlp_block_terms(const ts_settings *cfg, const ts_conv *c, const layer_dims *d, int moe)
 {
     const ts_model *m = &cfg->model;
     double sb = d->sb, bytes = 0, hidden_in = c->linear_in * sb * d->h / d->rep;
-    bytes += c->norm_saved * sb * d->h / d->rep;           /* norm input */
-    if (ts_model_is_moe(m)) {
+    if (!m->parallel_block) bytes += c->norm_saved * sb * d->h / d->rep;           /* norm input */
+    else hidden_in = 0.0;
+    if (moe) {
         double k = (double)m->experts_per_token;
         bytes += hidden_in;                                 /* router input */
         bytes += 2.0 * 4.0 * sb * (double)m->experts;       /* fp32 router logits, probabilities */
         /* Each token's k copies go through an expert MLP (the permuted inputs are new
          * tensors); with balanced routing a rank sees k x its tokens whatever ep is. */
         bytes += mlp_terms(cfg, c, k * sb, k * hidden_in, d->f_rank);
+        if (m->shared_experts)
+            bytes += (double)m->shared_experts *
+                     mlp_terms(cfg, c, sb, 0.0, (double)m->shared_expert_ffn / d->t);
     } else {
-        bytes += mlp_terms(cfg, c, sb, hidden_in, d->f_rank);
+        bytes += mlp_terms(cfg, c, sb, hidden_in, d->dense_f_rank);
     }
-    if (m->shared_experts)
-        bytes += (double)m->shared_experts *
-                 mlp_terms(cfg, c, sb, 0.0, (double)m->shared_expert_ffn / d->t);
     if (cfg->dropout > 0 && c->residual_dropout)
         bytes += c->dropout_mask * sb * d->h / d->rep;     /* mask after the MLP */
     return bytes;
@@ -123,11 +147,11 @@ static double lora_terms(const ts_settings *cfg, const ts_conv *c, const layer_d
 }
 
 static double layer_bytes(const ts_settings *cfg, const ts_conv *c, const layer_dims *d,
-                          int recompute)
+                          int recompute, int moe)
 {
     if (recompute == TS_RECOMPUTE_FULL) return c->residual * d->sb * d->h / d->rep; /* layer input */
     return attention_terms(cfg, c, d, recompute == TS_RECOMPUTE_NONE) +
-           mlp_block_terms(cfg, c, d) + lora_terms(cfg, c, d);
+           mlp_block_terms(cfg, c, d, moe) + lora_terms(cfg, c, d);
 }
 
 /* Micro-batches whose activations a stage holds, in units of the stage's L/p layers for
@@ -154,9 +178,18 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
     vocab_rank = (double)m->vocab / d.t;
     *out = (ts_activations){0};
     out->in_flight = in_flight(lay, stage);
-    out->per_layer = layer_bytes(cfg, c, &d, cfg->recompute);
-    out->per_layer_full = layer_bytes(cfg, c, &d, TS_RECOMPUTE_NONE);
-    out->layers = out->per_layer * (double)ts_stage_layers(lay, stage) * out->in_flight;
+    {
+        /* An MoE model's dense layers keep less than its MoE layers: per layer, the
+         * larger is reported; the stage holds each kind as many times as it has them. */
+        double layers = (double)ts_stage_layers(lay, stage);
+        double moe = (double)ts_stage_moe_layers(lay, m, stage), dense = layers - moe;
+        double as_moe = moe > 0 ? layer_bytes(cfg, c, &d, cfg->recompute, 1) : 0.0;
+        double as_dense = dense > 0 ? layer_bytes(cfg, c, &d, cfg->recompute, 0) : 0.0;
+        int moe_model = ts_model_is_moe(m);
+        out->per_layer = as_moe > as_dense ? as_moe : as_dense;
+        out->per_layer_full = layer_bytes(cfg, c, &d, TS_RECOMPUTE_NONE, moe_model);
+        out->layers = (moe * as_moe + dense * as_dense) * out->in_flight;
+    }
     if (first) {
         /* int64 token ids for the embedding's backward, plus its dropout mask. */
         double e = 8.0 * d.sb +

@@ -83,8 +83,8 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
         double kv = 2.0 * lay->tokens_mb * (double)ts_model_kv_dim(m) / t;
         double bytes = 3.0 * (cp - 1.0) * kv * c->act * layers;
         double rate = group_rate(t * cp, links);
-        double q = (double)ts_model_q_dim(m), s = (double)cfg->seq;
-        double layer_mm = 2.0 * (double)pc->layer, attn = 4.0 * s * q;
+        double layer_mm = 2.0 * (double)pc->layer;
+        double attn = ts_model_attention_flops(m, cfg->seq, 1) / all_layers;
         double window = c_mb * attn / (attn + layer_mm);
         out->cp_seconds = slots * fmax(0.0, bytes / rate + (cp - 1.0) * layers * alpha - window);
         if (t * cp > gpn) out->inter_bytes_per_gpu += mb * bytes;
@@ -98,7 +98,8 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
     if (ts_model_is_moe(m) && lay->ep > 1) {
         double k = (double)m->experts_per_token, per_token = (double)m->hidden * c->act;
         double tokens = lay->tokens_mb / t;
-        double moe_layers = layers; /* every layer of the stage is an MoE layer */
+        /* the fullest stage is all MoE layers unless the model has fewer */
+        double moe_layers = fmin(layers, (double)pc->moe_layers);
         double intra_bytes, inter_bytes = 0.0, a2a;
         if (ep <= gpn) {
             intra_bytes = 4.0 * k * tokens * per_token * (ep - 1.0) / ep * moe_layers;

@@ -41,7 +41,9 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     double seq = (double)cfg->seq, layers = (double)m->layers;
     double matmul = 2.0 * ((double)pc->active - (double)pc->position_embedding -
                            (m->tied_embeddings ? 0.0 : (double)pc->token_embedding));
-    double attention = 4.0 * layers * seq * (double)ts_model_q_dim(m);
+    /* FlashAttention skips the blocks outside a sliding window; eager attention computes
+     * every score and masks them. */
+    double attention = ts_model_attention_flops(m, cfg->seq, cfg->attention == TS_ATTN_FLASH);
     double lm_head = 2.0 * (double)pc->token_embedding;
     double tokens_step = (double)lay->global_batch * seq;
     /* Per token: forward + backward, then what recomputation repeats. */

@@ -78,6 +78,18 @@ uint64_t ts_stage_layers(const ts_layout *lay, uint64_t stage)
     return stage + 1 == lay->pp ? lay->last_layers : lay->mid_layers;
 }
 
+uint64_t ts_stage_moe_layers(const ts_layout *lay, const ts_model *m, uint64_t stage)
+{
+    uint64_t n = ts_stage_layers(lay, stage), first;
+    /* Interleaved chunks spread a stage over the model: its share of the MoE layers. */
+    if (lay->vpp > 1)
+        return (uint64_t)((double)ts_model_moe_layers_in(m, 0, m->layers) * (double)n /
+                          (double)m->layers + 0.5);
+    first = stage == 0 ? 0 : stage + 1 == lay->pp ? m->layers - lay->last_layers
+                                                  : lay->first_layers + (stage - 1) * lay->mid_layers;
+    return ts_model_moe_layers_in(m, first, n);
+}
+
 static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsize_error *err)
 {
     const ts_model *m = &cfg->model;

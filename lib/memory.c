@@ -36,10 +36,14 @@ static void stage_params_make(const ts_settings *cfg, const ts_layout *lay, cons
 {
     const ts_model *m = &cfg->model;
     double t = (double)lay->tp, layers = (double)ts_stage_layers(lay, stage);
+    double moe = (double)ts_stage_moe_layers(lay, m, stage), dense = layers - moe;
     double experts_rank = ts_model_is_moe(m) ? (double)m->experts / (double)lay->ep : 0.0;
-    double dense_layer = attention_rank(m, pc, t) + (double)pc->norms + (double)pc->router +
-                         ((double)pc->mlp_dense + (double)pc->shared_expert * (double)m->shared_experts) / t;
+    double attn_norms = attention_rank(m, pc, t) + (double)pc->norms;
+    /* An MoE layer's replicated router and its shared experts (split like a dense MLP),
+     * and its routed experts on this rank; a dense layer's MLP. */
+    double moe_common = (double)pc->router + (double)pc->shared_expert * (double)m->shared_experts / t;
     double expert_layer = experts_rank * (double)pc->expert / t;
+    double dense_mlp = (double)pc->mlp_dense / t;
     double outside = 0.0, outside_norms = 0.0;
     *sp = (stage_params){0};
     sp->embedding_rank = (double)pc->token_embedding / t;
@@ -56,13 +60,14 @@ static void stage_params_make(const ts_settings *cfg, const ts_layout *lay, cons
         outside += sp->output_layer;
         outside_norms = (double)pc->final_norm;
     }
-    sp->layer_unsharded = dense_layer + expert_layer;
+    sp->layer_unsharded = attn_norms + (moe > 0 ? moe_common + expert_layer : dense_mlp);
     if (cfg->lora_rank == 0) {
-        sp->dense = layers * dense_layer + outside + outside_norms;
-        sp->expert = layers * expert_layer;
+        sp->dense = layers * attn_norms + moe * moe_common + dense * dense_mlp + outside + outside_norms;
+        sp->expert = moe * expert_layer;
     } else {
         sp->dense = layers * lay->lora_layer / t;
-        sp->frozen_layer = layers * (dense_layer - (double)pc->norms + expert_layer);
+        sp->frozen_layer = layers * (attn_norms - (double)pc->norms) +
+                           moe * (moe_common + expert_layer) + dense * dense_mlp;
         sp->frozen_other = layers * (double)pc->norms + outside + outside_norms;
     }
 }

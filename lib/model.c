@@ -28,6 +28,27 @@ uint64_t ts_model_q_dim(const ts_model *m) { return m->heads * ts_model_head_dim
 uint64_t ts_model_kv_dim(const ts_model *m) { return ts_model_kv_heads(m) * ts_model_head_dim(m); }
 int ts_model_is_moe(const ts_model *m) { return m->experts > 1; }
 
+uint64_t ts_model_v_head_dim(const ts_model *m) { return m->v_head_dim ? m->v_head_dim : ts_model_head_dim(m); }
+
+uint64_t ts_model_moe_layers_in(const ts_model *m, uint64_t first, uint64_t count)
+{
+    uint64_t step = m->moe_every > 1 ? m->moe_every : 1;
+    uint64_t lo = first > m->first_dense_layers ? first : m->first_dense_layers, hi = first + count;
+    if (!ts_model_is_moe(m) || hi <= lo) return 0;
+    return hi / step - lo / step; /* layers i in [lo, hi) with (i + 1) % step == 0 */
+}
+
+double ts_model_attention_flops(const ts_model *m, uint64_t seq, int windowed)
+{
+    double s = (double)seq, layers = (double)m->layers, global = layers;
+    double window = m->sliding_window && m->sliding_window < seq ? (double)m->sliding_window : s;
+    double per_key = 2.0 * (double)m->heads *
+                     ((double)ts_model_head_dim(m) + (double)ts_model_v_head_dim(m));
+    if (m->sliding_window && windowed)
+        global = m->global_every ? (double)(m->layers / m->global_every) : 0.0;
+    return per_key * (global * s + (layers - global) * window);
+}
+
 int ts_model_validate(const ts_model *m, trainsize_error *err)
 {
     if (m->layers == 0)
@@ -54,6 +75,29 @@ int ts_model_validate(const ts_model *m, trainsize_error *err)
     if (m->shared_experts && m->shared_expert_ffn == 0)
         return ts_fail(err, TRAINSIZE_E_INVALID, "shared-expert-ffn",
                        "shared-expert-ffn: must be set when shared-experts > 0");
+    if (m->first_dense_layers > m->layers)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "first-dense-layers",
+                       "first-dense-layers: %llu is more than the %llu layers",
+                       (unsigned long long)m->first_dense_layers, (unsigned long long)m->layers);
+    if (m->kv_lora_rank) {
+        if (m->head_dim == 0 || m->v_head_dim == 0)
+            return ts_fail(err, TRAINSIZE_E_INVALID, m->head_dim ? "v-head-dim" : "head-dim",
+                           "%s: multi-head latent attention (kv-lora-rank) needs head-dim (the "
+                           "query/key head, rope part included) and v-head-dim",
+                           m->head_dim ? "v-head-dim" : "head-dim");
+        if (m->qk_rope_head_dim > m->head_dim)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "qk-rope-head-dim",
+                           "qk-rope-head-dim: %llu is more than head-dim %llu",
+                           (unsigned long long)m->qk_rope_head_dim, (unsigned long long)m->head_dim);
+        if (m->bias != TS_BIAS_NONE || m->qk_norm != TS_QK_NORM_NONE)
+            return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, m->bias != TS_BIAS_NONE ? "bias" : "qk-norm",
+                           "%s: not modelled with multi-head latent attention (no family has it)",
+                           m->bias != TS_BIAS_NONE ? "bias" : "qk-norm");
+    } else if (m->q_lora_rank) {
+        return ts_fail(err, TRAINSIZE_E_INVALID, "q-lora-rank",
+                       "q-lora-rank: a query down-projection is part of multi-head latent "
+                       "attention: set kv-lora-rank too");
+    }
     return ts_ok(err);
 }
 
@@ -71,56 +115,106 @@ static uint64_t norm_params(const ts_model *m)
     return m->norm == TS_NORM_LAYERNORM ? 2 * m->hidden : m->hidden;
 }
 
+/* Parameters of a norm over `width` elements, of the model's kind. */
+static uint64_t norm_of(const ts_model *m, uint64_t width)
+{
+    return m->norm == TS_NORM_LAYERNORM ? 2 * width : width;
+}
+
+/* Multi-head latent attention (DeepSeek-V2 §2.1, arXiv 2405.04434; DeepSeek-V3): queries
+ * through a rank-q_lora down-projection and its norm (or one full projection), keys and
+ * values through one rank-kv_lora compression plus a shared rotary key, its norm, and the
+ * up-projection to each head's no-rope key and value; o from the value heads. */
+static int mla_params(const ts_model *m, uint64_t *out)
+{
+    uint64_t h = m->hidden, heads = m->heads, hd = m->head_dim, rope = m->qk_rope_head_dim;
+    uint64_t v = m->v_head_dim, qr = m->q_lora_rank, kvr = m->kv_lora_rank, t = 0, x = 0;
+    int bad = 0;
+    if (qr) {
+        bad |= ts_mul_u64(h, qr, &t);
+        bad |= ts_add_u64(t, norm_of(m, qr), &t);
+        bad |= ts_mul3_u64(qr, heads, hd, &x);
+    } else {
+        bad |= ts_mul3_u64(h, heads, hd, &x);
+    }
+    bad |= ts_add_u64(t, x, &t);
+    bad |= ts_mul_u64(h, kvr + rope, &x);
+    bad |= ts_add_u64(t, x, &t);
+    bad |= ts_add_u64(t, norm_of(m, kvr), &t);
+    bad |= ts_mul3_u64(kvr, heads, hd - rope + v, &x);
+    bad |= ts_add_u64(t, x, &t);
+    bad |= ts_mul3_u64(heads, v, h, &x);
+    bad |= ts_add_u64(t, x, out);
+    return bad ? -1 : 0;
+}
+
 static int attention_params(const ts_model *m, uint64_t *out)
 {
     uint64_t q = ts_model_q_dim(m), kv = ts_model_kv_dim(m), h = m->hidden;
-    uint64_t qkv_out = 0, proj = 0, weights = 0, bias = 0;
+    uint64_t qkv_out = 0, proj = 0, weights = 0, bias = 0, extra = 0;
+    if (m->kv_lora_rank) return mla_params(m, out);
     /* q, k, v: h -> q + 2 kv; o: q -> h */
     if (ts_add_u64(q, 2 * kv, &qkv_out) != 0) return -1;
     if (ts_mul_u64(h, qkv_out, &weights) != 0 || ts_mul_u64(q, h, &proj) != 0) return -1;
     if (ts_add_u64(weights, proj, &weights) != 0) return -1;
     if (m->bias == TS_BIAS_QKV) bias = qkv_out;
-    if (m->bias == TS_BIAS_ALL) bias = qkv_out + h;
-    return ts_add_u64(weights, bias, out);
+    if (m->bias == TS_BIAS_ALL || m->bias == TS_BIAS_ATTENTION) bias = qkv_out + h;
+    if (m->qk_norm == TS_QK_NORM_HEAD) extra = 2 * norm_of(m, ts_model_head_dim(m));
+    if (m->qk_norm == TS_QK_NORM_FULL) extra = norm_of(m, q) + norm_of(m, kv);
+    if (m->attention_sinks) extra += m->heads;
+    if (ts_add_u64(weights, bias, &weights) != 0) return -1;
+    return ts_add_u64(weights, extra, out);
 }
 
 int ts_model_count(const ts_model *m, ts_param_counts *c, trainsize_error *err)
 {
-    uint64_t t = 0, layers_total = 0, layers_active = 0;
+    uint64_t t = 0, outside = 0, dense_all = 0, moe_all = 0, moe_active = 0;
+    uint64_t npl = m->norms_per_layer ? m->norms_per_layer : 2, dense_layers;
     int bad = 0;
     memset(c, 0, sizeof *c);
     bad |= attention_params(m, &c->attention);
-    c->norms = 2 * norm_params(m);
+    c->norms = npl * norm_params(m);
+    c->moe_layers = ts_model_moe_layers_in(m, 0, m->layers);
+    dense_layers = m->layers - c->moe_layers;
+    if (dense_layers) bad |= mlp_params(m, ts_model_is_moe(m) && m->dense_ffn ? m->dense_ffn : m->ffn,
+                                        &c->mlp_dense);
     if (ts_model_is_moe(m)) {
         bad |= mlp_params(m, m->ffn, &c->expert);
-        c->router = m->hidden * m->experts;
-    } else {
-        bad |= mlp_params(m, m->ffn, &c->mlp_dense);
+        /* hidden x experts (Mixtral's `gate`), its bias, and Qwen2-MoE's shared-expert gate */
+        c->router = m->hidden * m->experts + (m->router_bias ? m->experts : 0) +
+                    (m->shared_expert_gate ? m->hidden : 0);
     }
     if (m->shared_experts) bad |= mlp_params(m, m->shared_expert_ffn, &c->shared_expert);
-    /* layer = attention + norms + dense MLP + experts + router + shared experts */
-    {
+    /* dense layer = attention + norms + MLP; MoE layer = attention + norms + router +
+     * shared experts + experts (all of them, or top-k for the active count) */
+    c->layer_dense = c->attention + c->norms + c->mlp_dense;
+    if (c->moe_layers) {
         uint64_t experts_all = 0, experts_active = 0, shared = 0;
-        bad |= ts_mul_u64(c->expert, ts_model_is_moe(m) ? m->experts : 0, &experts_all);
-        bad |= ts_mul_u64(c->expert, ts_model_is_moe(m) ? m->experts_per_token : 0, &experts_active);
+        bad |= ts_mul_u64(c->expert, m->experts, &experts_all);
+        bad |= ts_mul_u64(c->expert, m->experts_per_token, &experts_active);
         bad |= ts_mul_u64(c->shared_expert, m->shared_experts, &shared);
-        t = c->attention + c->norms + c->mlp_dense + c->router;
+        t = c->attention + c->norms + c->router;
         bad |= ts_add_u64(t, shared, &t);
         bad |= ts_add_u64(t, experts_all, &c->layer);
         bad |= ts_add_u64(t, experts_active, &c->layer_active);
+    } else {
+        c->layer = c->layer_active = c->layer_dense;
     }
     bad |= ts_mul_u64(m->vocab, m->hidden, &c->token_embedding);
     bad |= ts_mul_u64(m->positions, m->hidden, &c->position_embedding);
-    c->output_layer = m->tied_embeddings ? 0 : c->token_embedding;
+    c->output_layer = m->tied_embeddings ? 0 : c->token_embedding + (m->output_bias ? m->vocab : 0);
     c->final_norm = norm_params(m);
-    bad |= ts_mul_u64(c->layer, m->layers, &layers_total);
-    bad |= ts_mul_u64(c->layer_active, m->layers, &layers_active);
-    t = c->token_embedding;
-    bad |= ts_add_u64(t, c->position_embedding, &t);
-    bad |= ts_add_u64(t, c->output_layer, &t);
-    bad |= ts_add_u64(t, c->final_norm, &t);
-    bad |= ts_add_u64(t, layers_total, &c->total);
-    bad |= ts_add_u64(t, layers_active, &c->active);
+    bad |= ts_mul_u64(c->layer_dense, dense_layers, &dense_all);
+    bad |= ts_mul_u64(c->layer, c->moe_layers, &moe_all);
+    bad |= ts_mul_u64(c->layer_active, c->moe_layers, &moe_active);
+    outside = c->token_embedding;
+    bad |= ts_add_u64(outside, c->position_embedding, &outside);
+    bad |= ts_add_u64(outside, c->output_layer, &outside);
+    bad |= ts_add_u64(outside, c->final_norm, &outside);
+    bad |= ts_add_u64(outside, dense_all, &t);
+    bad |= ts_add_u64(t, moe_all, &c->total);
+    bad |= ts_add_u64(outside, dense_all, &t);
+    bad |= ts_add_u64(t, moe_active, &c->active);
     if (bad)
         return ts_fail(err, TRAINSIZE_E_OVERFLOW, "model",
                        "model: parameter count does not fit in 64 bits");

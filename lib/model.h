@@ -10,8 +10,6 @@
 /** Normalisation layer kind: LayerNorm has a weight and a bias, RMSNorm a weight only. */
 typedef enum ts_norm { TS_NORM_LAYERNORM = TRAINSIZE_NORM_LAYERNORM, TS_NORM_RMSNORM = TRAINSIZE_NORM_RMSNORM } ts_norm;
 
-/** Which linear layers carry a bias. ALL is GPT-2 style (every linear layer); QKV is
- *  Qwen2 style (the query/key/value projections only). */
 /* LoRA target modules, as bits. */
 enum {
     TS_LORA_Q = 1u << 0,
@@ -23,8 +21,13 @@ enum {
     TS_LORA_DOWN = 1u << 6
 };
 
+/** Which linear layers carry a bias. ALL is GPT-2 style (every linear layer); QKV is
+ *  Qwen2 style (the query/key/value projections only); ATTENTION q, k, v and o. */
 typedef enum ts_bias {
-    TS_BIAS_NONE = TRAINSIZE_BIAS_NONE, TS_BIAS_QKV = TRAINSIZE_BIAS_QKV, TS_BIAS_ALL = TRAINSIZE_BIAS_ALL
+    TS_BIAS_NONE = TRAINSIZE_BIAS_NONE,
+    TS_BIAS_QKV = TRAINSIZE_BIAS_QKV,
+    TS_BIAS_ALL = TRAINSIZE_BIAS_ALL,
+    TS_BIAS_ATTENTION = TRAINSIZE_BIAS_ATTENTION
 } ts_bias;
 
 /** A decoder-only transformer as real model families describe it. */
@@ -52,18 +55,53 @@ typedef struct ts_model {
     int fused_gate_up;          /* one projection for gate and up (Phi-3 gate_up_proj) */
     int residual_dropout;       /* dropout on the residual branches and embeddings (GPT-2);
                                    Hugging Face's rotary families drop attention probs only */
+    /* Attention variants (docs/methodology.md, "Model families"). */
+    uint64_t q_lora_rank;       /* MLA: rank of the query's down-projection; 0 = full q */
+    uint64_t kv_lora_rank;      /* MLA (DeepSeek-V2/V3): rank of the joint key/value
+                                   compression; 0 = no MLA. head_dim is then the query/key
+                                   head (no-rope + rope part) */
+    uint64_t qk_rope_head_dim;  /* MLA: the rotary part of each query/key head */
+    uint64_t v_head_dim;        /* MLA: width of each value head */
+    int qk_norm;                /* ts_qk_norm: norms on queries and keys (Qwen3, OLMo 2) */
+    int attention_sinks;        /* a learned sink logit per head (gpt-oss) */
+    uint64_t sliding_window;    /* local attention window, tokens; 0 = all layers global */
+    uint64_t global_every;      /* with a window, every n-th layer is global; 0 = none */
+    /* Layer structure. */
+    uint64_t norms_per_layer;   /* norms in a layer: 2 (pre-norm), 1 (Falcon-7B's parallel
+                                   block), 4 (Gemma 2/3: around attention and MLP); 0 = 2 */
+    int parallel_block;         /* attention and MLP read one normed input (Falcon, GPT-J) */
+    uint64_t first_dense_layers;/* MoE: leading layers with a dense MLP (DeepSeek) */
+    uint64_t moe_every;         /* MoE: after those, layer i is MoE when (i + 1) % n == 0
+                                   (Llama 4, Qwen2-MoE); 0 or 1 = every layer */
+    uint64_t dense_ffn;         /* MoE: inner size of the dense layers' MLP; 0 = ffn */
+    int router_bias;            /* MoE: a per-expert bias on the router (gpt-oss; DeepSeek-V3's
+                                   score correction) */
+    int shared_expert_gate;     /* MoE: a 1-wide sigmoid gate on the shared experts (Qwen2-MoE) */
+    int output_bias;            /* the output layer has a bias (Phi-3.5-MoE's lm_head) */
 } ts_model;
+
+/* Norms on queries and keys before attention: none, one per head shared across heads
+ * (Qwen3, Gemma 3: head_dim weights each), or over the whole projection (OLMo 2: q and
+ * k widths). */
+typedef enum ts_qk_norm {
+    TS_QK_NORM_NONE = TRAINSIZE_QK_NORM_NONE,
+    TS_QK_NORM_HEAD = TRAINSIZE_QK_NORM_HEAD,
+    TS_QK_NORM_FULL = TRAINSIZE_QK_NORM_FULL
+} ts_qk_norm;
 
 /** Parameter counts of a model (exact integers). */
 typedef struct ts_param_counts {
-    uint64_t attention;      /* one layer: q, k, v, o and their biases */
-    uint64_t mlp_dense;      /* one layer, dense MLP (0 for MoE layers) */
+    uint64_t attention;      /* one layer: q, k, v, o (or MLA's projections), their biases,
+                                q/k norms and sinks */
+    uint64_t mlp_dense;      /* one dense layer's MLP (an MoE model's dense layers too) */
     uint64_t expert;         /* one routed expert's MLP */
     uint64_t shared_expert;  /* one shared expert's MLP */
     uint64_t router;         /* one layer's router */
-    uint64_t norms;          /* one layer's two norms */
-    uint64_t layer;          /* one whole layer */
+    uint64_t norms;          /* one layer's norms */
+    uint64_t layer;          /* one whole layer (an MoE layer in an MoE model) */
     uint64_t layer_active;   /* one layer, counting top-k routed experts */
+    uint64_t layer_dense;    /* one dense layer (an MoE model's first layers); = layer when dense */
+    uint64_t moe_layers;     /* layers with experts (0 for a dense model) */
     uint64_t token_embedding;
     uint64_t position_embedding;
     uint64_t output_layer;   /* 0 when tied */
@@ -90,6 +128,16 @@ uint64_t ts_model_q_dim(const ts_model *m);
 uint64_t ts_model_kv_dim(const ts_model *m);
 /** 1 when the MLP is a mixture of experts. */
 int ts_model_is_moe(const ts_model *m);
+/** Layers with experts among layers [first, first + count): the first first_dense_layers
+ *  are dense, then every moe_every-th (all when 0 or 1). */
+uint64_t ts_model_moe_layers_in(const ts_model *m, uint64_t first, uint64_t count);
+/** Width of one value head (MLA's v_head_dim, else head_dim). */
+uint64_t ts_model_v_head_dim(const ts_model *m);
+/** Forward FLOPs per token of attention's two products (scores and their product with the
+ *  values), all layers: 2 x keys attended x heads x (q/k head + value head) per layer
+ *  (PaLM's 6N + 12LHQT convention, keys not halved for causality); with `windowed`, a
+ *  layer with a sliding window attends to min(seq, window) keys. */
+double ts_model_attention_flops(const ts_model *m, uint64_t seq, int windowed);
 
 /* Trainable LoRA parameters of one layer, unsharded: an adapter of rank r on an (in x out)
  * matrix adds A (in x r) and B (r x out); targets are TS_LORA_* bits. */

@@ -8,18 +8,26 @@
 #include "model.h"
 #include "text_values.h"
 
-/* Shorthands for the families' fixed traits. */
+/* Shorthands for the families' fixed traits; fields not named are 0 (designated
+ * initializers, so a field added to ts_model is 0 here until a preset sets it). */
 #define GPT2(n, l, h, a, f)                                                                   \
-    {n, "gpt2", l, h, a, 0, 0, f, 50257, 1024, 1, 0, TS_NORM_LAYERNORM, TS_BIAS_ALL, 0, 0, 0, 0, \
-     1, 0, 1}
+    {.name = n, .family = "gpt2", .layers = l, .hidden = h, .heads = a, .ffn = f, .vocab = 50257, \
+     .positions = 1024, .tied_embeddings = 1, .norm = TS_NORM_LAYERNORM, .bias = TS_BIAS_ALL,   \
+     .fused_qkv = 1, .residual_dropout = 1}
 #define LLAMA(n, fam, l, h, a, kv, f, v)                                                      \
-    {n, fam, l, h, a, kv, 0, f, v, 0, 0, 1, TS_NORM_RMSNORM, TS_BIAS_NONE, 0, 0, 0, 0, 0, 0, 0}
+    {.name = n, .family = fam, .layers = l, .hidden = h, .heads = a, .kv_heads = kv, .ffn = f,  \
+     .vocab = v, .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .bias = TS_BIAS_NONE}
 #define MOE(n, fam, l, h, a, kv, f, v, e, k)                                                  \
-    {n, fam, l, h, a, kv, 0, f, v, 0, 0, 1, TS_NORM_RMSNORM, TS_BIAS_NONE, e, k, 0, 0, 0, 0, 0}
+    {.name = n, .family = fam, .layers = l, .hidden = h, .heads = a, .kv_heads = kv, .ffn = f,  \
+     .vocab = v, .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .bias = TS_BIAS_NONE, .experts = e,  \
+     .experts_per_token = k}
 #define QWEN2(n, l, h, a, kv, f, v)                                                           \
-    {n, "qwen2", l, h, a, kv, 0, f, v, 0, 0, 1, TS_NORM_RMSNORM, TS_BIAS_QKV, 0, 0, 0, 0, 0, 0, 0}
+    {.name = n, .family = "qwen2", .layers = l, .hidden = h, .heads = a, .kv_heads = kv, .ffn = f, \
+     .vocab = v, .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .bias = TS_BIAS_QKV}
 #define GEMMA(n, l, h, a, kv, hd, f)                                                          \
-    {n, "gemma", l, h, a, kv, hd, f, 256000, 0, 1, 1, TS_NORM_RMSNORM, TS_BIAS_NONE, 0, 0, 0, 0, 0, 0, 0}
+    {.name = n, .family = "gemma", .layers = l, .hidden = h, .heads = a, .kv_heads = kv,        \
+     .head_dim = hd, .ffn = f, .vocab = 256000, .tied_embeddings = 1, .gated_mlp = 1,           \
+     .norm = TS_NORM_RMSNORM, .bias = TS_BIAS_NONE}
 
 static const ts_model PRESETS[] = {
     GPT2("gpt2", 12, 768, 12, 3072),
@@ -41,8 +49,9 @@ static const ts_model PRESETS[] = {
     QWEN2("qwen2.5-72b", 80, 8192, 64, 8, 29568, 152064),
     GEMMA("gemma-2b", 18, 2048, 8, 1, 256, 16384),
     GEMMA("gemma-7b", 28, 3072, 16, 16, 256, 24576),
-    {"phi-3-mini", "phi3", 32, 3072, 32, 32, 0, 8192, 32064, 0, 0, 1, TS_NORM_RMSNORM, TS_BIAS_NONE,
-     0, 0, 0, 0, 1, 1, 0},
+    {.name = "phi-3-mini", .family = "phi3", .layers = 32, .hidden = 3072, .heads = 32,
+     .kv_heads = 32, .ffn = 8192, .vocab = 32064, .gated_mlp = 1, .norm = TS_NORM_RMSNORM,
+     .bias = TS_BIAS_NONE, .fused_qkv = 1, .fused_gate_up = 1},
 };
 
 #define PRESET_COUNT (sizeof PRESETS / sizeof PRESETS[0])

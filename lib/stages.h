@@ -30,8 +30,10 @@ typedef struct ts_layout {
 } ts_layout;
 
 int ts_layout_make(const ts_settings *cfg, ts_layout *out, trainsize_error *err);
-/* Layers of one pipeline stage. */
+/* Layers of one pipeline stage, and how many of them have experts (an MoE model's first
+ * layers may be dense, or only every n-th layer MoE). */
 uint64_t ts_stage_layers(const ts_layout *lay, uint64_t stage);
+uint64_t ts_stage_moe_layers(const ts_layout *lay, const ts_model *m, uint64_t stage);
 
 /* Bytes per element/parameter under the job's precision, optimizer and framework, and
  * what the framework's kernels keep for backward. See docs/methodology.md. */

@@ -107,6 +107,22 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_RACK_POWER_WATTS, "rack-power-watts"},
     {TRAINSIZE_ID_HOST_RAM_FACTOR, "host-ram-factor"},
     {TRAINSIZE_ID_CHECKPOINTS_KEPT, "checkpoints-kept"},
+    {TRAINSIZE_ID_Q_LORA_RANK, "q-lora-rank"},
+    {TRAINSIZE_ID_KV_LORA_RANK, "kv-lora-rank"},
+    {TRAINSIZE_ID_QK_ROPE_HEAD_DIM, "qk-rope-head-dim"},
+    {TRAINSIZE_ID_V_HEAD_DIM, "v-head-dim"},
+    {TRAINSIZE_ID_QK_NORM, "qk-norm"},
+    {TRAINSIZE_ID_ATTENTION_SINKS, "attention-sinks"},
+    {TRAINSIZE_ID_SLIDING_WINDOW, "sliding-window"},
+    {TRAINSIZE_ID_GLOBAL_EVERY, "global-every"},
+    {TRAINSIZE_ID_NORMS_PER_LAYER, "norms-per-layer"},
+    {TRAINSIZE_ID_PARALLEL_BLOCK, "parallel-block"},
+    {TRAINSIZE_ID_FIRST_DENSE_LAYERS, "first-dense-layers"},
+    {TRAINSIZE_ID_MOE_EVERY, "moe-every"},
+    {TRAINSIZE_ID_DENSE_FFN, "dense-ffn"},
+    {TRAINSIZE_ID_ROUTER_BIAS, "router-bias"},
+    {TRAINSIZE_ID_SHARED_EXPERT_GATE, "shared-expert-gate"},
+    {TRAINSIZE_ID_OUTPUT_BIAS, "output-bias"},
 };
 
 static void test_every_id_names_its_parameter(void **state)
@@ -254,6 +270,10 @@ static void test_choice_enums_follow_the_lists(void **state)
         {TRAINSIZE_ID_BIAS, TRAINSIZE_BIAS_NONE, "none"},
         {TRAINSIZE_ID_BIAS, TRAINSIZE_BIAS_QKV, "qkv"},
         {TRAINSIZE_ID_BIAS, TRAINSIZE_BIAS_ALL, "all"},
+        {TRAINSIZE_ID_BIAS, TRAINSIZE_BIAS_ATTENTION, "attention"},
+        {TRAINSIZE_ID_QK_NORM, TRAINSIZE_QK_NORM_NONE, "none"},
+        {TRAINSIZE_ID_QK_NORM, TRAINSIZE_QK_NORM_HEAD, "head"},
+        {TRAINSIZE_ID_QK_NORM, TRAINSIZE_QK_NORM_FULL, "full"},
     };
     trainsize_job *job = trainsize_job_new();
     size_t i;
