@@ -6,20 +6,9 @@
 
 #include "error.h"
 #include "json.h"
+#include "hf_families.h"
+#include "hf_keys.h"
 #include "model.h"
-
-#define HF_PREFIX "config.json: "
-
-/* Sanity bounds: far above any published model, low enough that products of two of them
- * cannot overflow 64 bits before the model code checks them. */
-#define HF_MAX_LAYERS UINT64_C(1000000)
-#define HF_MAX_HIDDEN UINT64_C(10000000)
-#define HF_MAX_HEADS UINT64_C(1000000)
-#define HF_MAX_HEAD_DIM UINT64_C(1000000)
-#define HF_MAX_FFN UINT64_C(100000000)
-#define HF_MAX_VOCAB UINT64_C(100000000)
-#define HF_MAX_POSITIONS UINT64_C(1000000000)
-#define HF_MAX_EXPERTS UINT64_C(1000000)
 
 /* GPT-2's MLP is 4 x n_embd wide when n_inner is null (GPT2MLP in transformers). */
 #define GPT2_FFN_MULTIPLE 4
@@ -28,126 +17,35 @@
 
 #define HF_MODEL_TYPE_MAX 64 /* enough to quote an unknown model_type in a message */
 
-/* Prepend HF_PREFIX to err's message so that every failure says where it comes from. */
-static int prefixed(trainsize_error *err, int rc)
-{
-    size_t plen = sizeof HF_PREFIX - 1, mlen, room;
-    if (!err || rc == TRAINSIZE_OK) return rc;
-    mlen = strlen(err->message);
-    room = sizeof err->message - 1 - plen;
-    if (mlen > room) mlen = room;
-    memmove(err->message + plen, err->message, mlen);
-    memcpy(err->message, HF_PREFIX, plen);
-    err->message[plen + mlen] = '\0';
-    /* A document-level error is the config's as a whole: name the option. */
-    if (err->field[0] == '\0') snprintf(err->field, sizeof err->field, "hf-config");
-    return rc;
-}
-
-/* A required positive integer no larger than max. */
-static int read_size(const ts_json_value *root, const char *key, uint64_t max, uint64_t *out,
-                     trainsize_error *err)
-{
-    ts_json_value v;
-    uint64_t n = 0;
-    int rc;
-    ts_json_object_get(root, key, &v);
-    rc = ts_json_get_u64(&v, key, max, &n, err);
-    if (rc) return prefixed(err, rc);
-    if (n == 0)
-        return ts_fail(err, TRAINSIZE_E_INVALID, key, HF_PREFIX "\"%s\" must be at least 1", key);
-    *out = n;
-    return TRAINSIZE_OK;
-}
-
-/* As read_size, but an absent or null key gives `fallback`. */
-static int read_size_or(const ts_json_value *root, const char *key, uint64_t max,
-                        uint64_t fallback, uint64_t *out, trainsize_error *err)
-{
-    ts_json_value v;
-    if (!ts_json_object_get(root, key, &v) || ts_json_is_null(&v)) {
-        *out = fallback;
-        return TRAINSIZE_OK;
-    }
-    return read_size(root, key, max, out, err);
-}
-
-/* An optional boolean; absent or null gives `fallback`. */
-static int read_bool_or(const ts_json_value *root, const char *key, int fallback, int *out,
-                        trainsize_error *err)
-{
-    ts_json_value v;
-    if (!ts_json_object_get(root, key, &v) || ts_json_is_null(&v)) {
-        *out = fallback;
-        return TRAINSIZE_OK;
-    }
-    return prefixed(err, ts_json_get_bool(&v, key, out, err));
-}
-
-/* Llama's attention_bias (q, k, v and o) and mlp_bias (gate, up and down). Both together
- * are TS_BIAS_ALL exactly; one alone has no ts_bias value (QKV lacks o's bias). */
+/* Llama's attention_bias (q, k, v and o) and mlp_bias (gate, up and down): both are
+ * TS_BIAS_ALL, attention alone TS_BIAS_ATTENTION; the MLP's alone has no ts_bias value. */
 static int read_bias_keys(const ts_json_value *root, int mlp_key, ts_bias *bias,
                           trainsize_error *err)
 {
     int attention = 0, mlp = 0, rc;
-    if ((rc = read_bool_or(root, "attention_bias", 0, &attention, err)) ||
-        (mlp_key && (rc = read_bool_or(root, "mlp_bias", 0, &mlp, err))))
+    if ((rc = hf_bool_or(root, "attention_bias", 0, &attention, err)) ||
+        (mlp_key && (rc = hf_bool_or(root, "mlp_bias", 0, &mlp, err))))
         return rc;
-    if (attention && mlp) {
-        *bias = TS_BIAS_ALL;
-    } else if (attention) {
-        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "attention_bias",
-                       HF_PREFIX "\"attention_bias\": true (biases on q, k, v and o but not on "
-                                 "the MLP) is not supported");
-    } else if (mlp) {
+    if (mlp && !attention)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "mlp_bias",
                        HF_PREFIX "\"mlp_bias\": true without \"attention_bias\" is not supported");
-    }
+    if (attention) *bias = mlp ? TS_BIAS_ALL : TS_BIAS_ATTENTION;
     return TRAINSIZE_OK;
 }
-
-/* head_dim when the config does not give it: hidden / heads, which must divide. */
-static int derive_head_dim(uint64_t hidden, uint64_t heads, const char *hidden_key,
-                           const char *heads_key, uint64_t *out, trainsize_error *err)
-{
-    if (hidden % heads != 0)
-        return ts_fail(err, TRAINSIZE_E_INVALID, heads_key,
-                       HF_PREFIX "\"%s\" %" PRIu64 " is not divisible by \"%s\" %" PRIu64,
-                       hidden_key, hidden, heads_key, heads);
-    *out = hidden / heads;
-    return TRAINSIZE_OK;
-}
-
-/* ---- model types ----------------------------------------------------------------- */
-
-typedef struct hf_type hf_type;
-typedef int (*hf_parse_fn)(const hf_type *t, const ts_json_value *root, ts_model *m,
-                           trainsize_error *err);
-
-struct hf_type {
-    const char *name;
-    hf_parse_fn parse;
-    int tied_default;          /* the config class's tie_word_embeddings default */
-    uint64_t head_dim_default; /* 0: hidden / heads */
-    ts_bias bias;              /* fixed by the architecture */
-    int bias_keys;             /* honours attention_bias ... */
-    int mlp_bias_key;          /* ... and mlp_bias */
-    int moe;                   /* num_local_experts / num_experts_per_tok */
-};
 
 static int parse_gpt2(const hf_type *t, const ts_json_value *root, ts_model *m,
                       trainsize_error *err)
 {
     int rc;
-    if ((rc = read_size(root, "n_layer", HF_MAX_LAYERS, &m->layers, err)) ||
-        (rc = read_size(root, "n_embd", HF_MAX_HIDDEN, &m->hidden, err)) ||
-        (rc = read_size(root, "n_head", HF_MAX_HEADS, &m->heads, err)) ||
-        (rc = derive_head_dim(m->hidden, m->heads, "n_embd", "n_head", &m->head_dim, err)) ||
-        (rc = read_size_or(root, "n_inner", HF_MAX_FFN, GPT2_FFN_MULTIPLE * m->hidden, &m->ffn,
+    if ((rc = hf_size(root, "n_layer", HF_MAX_LAYERS, &m->layers, err)) ||
+        (rc = hf_size(root, "n_embd", HF_MAX_HIDDEN, &m->hidden, err)) ||
+        (rc = hf_size(root, "n_head", HF_MAX_HEADS, &m->heads, err)) ||
+        (rc = hf_derive_head_dim(m->hidden, m->heads, "n_embd", "n_head", &m->head_dim, err)) ||
+        (rc = hf_size_or(root, "n_inner", HF_MAX_FFN, GPT2_FFN_MULTIPLE * m->hidden, &m->ffn,
                            err)) ||
-        (rc = read_size(root, "vocab_size", HF_MAX_VOCAB, &m->vocab, err)) ||
-        (rc = read_size(root, "n_positions", HF_MAX_POSITIONS, &m->positions, err)) ||
-        (rc = read_bool_or(root, "tie_word_embeddings", t->tied_default, &m->tied_embeddings,
+        (rc = hf_size(root, "vocab_size", HF_MAX_VOCAB, &m->vocab, err)) ||
+        (rc = hf_size(root, "n_positions", HF_MAX_POSITIONS, &m->positions, err)) ||
+        (rc = hf_bool_or(root, "tie_word_embeddings", t->tied_default, &m->tied_embeddings,
                            err)))
         return rc;
     m->kv_heads = m->heads;
@@ -159,54 +57,42 @@ static int parse_gpt2(const hf_type *t, const ts_json_value *root, ts_model *m,
     return TRAINSIZE_OK;
 }
 
-/* Key/value heads: absent or null means multi-head attention; must divide the heads. */
-static int read_kv_heads(const ts_json_value *root, ts_model *m, trainsize_error *err)
-{
-    static const char key[] = "num_key_value_heads";
-    int rc = read_size_or(root, key, HF_MAX_HEADS, m->heads, &m->kv_heads, err);
-    if (rc) return rc;
-    if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0)
-        return ts_fail(err, TRAINSIZE_E_INVALID, key,
-                       HF_PREFIX "\"num_attention_heads\" %" PRIu64
-                                 " is not a multiple of \"%s\" %" PRIu64,
-                       m->heads, key, m->kv_heads);
-    return TRAINSIZE_OK;
-}
-
+/* Mixtral's experts: num_local_experts, top-k num_experts_per_tok. */
 static int read_experts(const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
-    static const char top_k[] = "num_experts_per_tok";
-    int rc;
-    if ((rc = read_size(root, "num_local_experts", HF_MAX_EXPERTS, &m->experts, err)) ||
-        (rc = read_size(root, top_k, HF_MAX_EXPERTS, &m->experts_per_token, err)))
-        return rc;
-    if (m->experts_per_token > m->experts)
-        return ts_fail(err, TRAINSIZE_E_INVALID, top_k,
-                       HF_PREFIX "\"%s\" %" PRIu64 " is more than \"num_local_experts\" %" PRIu64,
-                       top_k, m->experts_per_token, m->experts);
-    return TRAINSIZE_OK;
+    int rc = hf_size(root, "num_local_experts", HF_MAX_EXPERTS, &m->experts, err);
+    return rc ? rc : hf_top_k(root, "num_experts_per_tok", m, err);
 }
 
-/* Llama and its descendants: RMSNorm, gated MLP, rotary positions. */
+/* A shape key: required, or the config class's default when the type has one (a
+ * multimodal config's sparse text_config leaves out what equals the defaults). */
+static int shape_key(const ts_json_value *root, const char *key, uint64_t max, uint64_t dflt,
+                     uint64_t *out, trainsize_error *err)
+{
+    return dflt ? hf_size_or(root, key, max, dflt, out, err) : hf_size(root, key, max, out, err);
+}
+
+/* Llama and its descendants: RMSNorm, gated MLP, rotary positions; then the family's own
+ * keys and traits (hf_families.c). */
 static int parse_llama_like(const hf_type *t, const ts_json_value *root, ts_model *m,
                             trainsize_error *err)
 {
+    const hf_defaults *d = &t->defaults;
     int rc;
-    if ((rc = read_size(root, "num_hidden_layers", HF_MAX_LAYERS, &m->layers, err)) ||
-        (rc = read_size(root, "hidden_size", HF_MAX_HIDDEN, &m->hidden, err)) ||
-        (rc = read_size(root, "num_attention_heads", HF_MAX_HEADS, &m->heads, err)) ||
-        (rc = read_kv_heads(root, m, err)) ||
-        (rc = read_size_or(root, "head_dim", HF_MAX_HEAD_DIM, t->head_dim_default,
-                           &m->head_dim, err)))
+    if ((rc = shape_key(root, "num_hidden_layers", HF_MAX_LAYERS, d->layers, &m->layers, err)) ||
+        (rc = shape_key(root, "hidden_size", HF_MAX_HIDDEN, d->hidden, &m->hidden, err)) ||
+        (rc = shape_key(root, "num_attention_heads", HF_MAX_HEADS, d->heads, &m->heads, err)) ||
+        (rc = hf_kv_heads(root, "num_key_value_heads", d->kv_heads ? d->kv_heads : m->heads, m,
+                          err)) ||
+        (rc = hf_size_or(root, "head_dim", HF_MAX_HEAD_DIM, t->head_dim_default, &m->head_dim, err)))
         return rc;
     if (m->head_dim == 0 &&
-        (rc = derive_head_dim(m->hidden, m->heads, "hidden_size", "num_attention_heads",
-                              &m->head_dim, err)))
+        (rc = hf_derive_head_dim(m->hidden, m->heads, "hidden_size", "num_attention_heads",
+                                 &m->head_dim, err)))
         return rc;
-    if ((rc = read_size(root, "intermediate_size", HF_MAX_FFN, &m->ffn, err)) ||
-        (rc = read_size(root, "vocab_size", HF_MAX_VOCAB, &m->vocab, err)) ||
-        (rc = read_bool_or(root, "tie_word_embeddings", t->tied_default, &m->tied_embeddings,
-                           err)))
+    if ((rc = shape_key(root, "intermediate_size", HF_MAX_FFN, d->ffn, &m->ffn, err)) ||
+        (rc = shape_key(root, "vocab_size", HF_MAX_VOCAB, d->vocab, &m->vocab, err)) ||
+        (rc = hf_bool_or(root, "tie_word_embeddings", t->tied_default, &m->tied_embeddings, err)))
         return rc;
     m->bias = t->bias;
     if (t->bias_keys && (rc = read_bias_keys(root, t->mlp_bias_key, &m->bias, err))) return rc;
@@ -216,22 +102,55 @@ static int parse_llama_like(const hf_type *t, const ts_json_value *root, ts_mode
     m->norm = TS_NORM_RMSNORM;
     /* Phi-3 projects q, k, v (qkv_proj) and gate, up (gate_up_proj) in one matrix each. */
     m->fused_qkv = m->fused_gate_up = strcmp(t->name, "phi3") == 0;
-    return TRAINSIZE_OK;
+    return t->family ? t->family(t, root, m, err) : TRAINSIZE_OK;
 }
 
 /* Defaults are those of each transformers config class (LlamaConfig, GemmaConfig, ...);
- * biases those of each modelling file (Qwen2: q, k, v only; Mistral: none, fixed). */
+ * biases those of each modelling file (Qwen2: q, k, v only; Mistral: none, fixed). The
+ * families' keys are read by their hf_families.c function. */
 static const hf_type hf_types[] = {
-    {"gpt2", parse_gpt2, 1, 0, TS_BIAS_ALL, 0, 0, 0},
-    {"llama", parse_llama_like, 0, 0, TS_BIAS_NONE, 1, 1, 0},
-    {"mistral", parse_llama_like, 0, 0, TS_BIAS_NONE, 0, 0, 0},
-    {"mixtral", parse_llama_like, 0, 0, TS_BIAS_NONE, 0, 0, 1},
-    {"qwen2", parse_llama_like, 0, 0, TS_BIAS_QKV, 0, 0, 0},
-    {"gemma", parse_llama_like, 1, GEMMA_HEAD_DIM_DEFAULT, TS_BIAS_NONE, 1, 0, 0},
-    {"phi3", parse_llama_like, 0, 0, TS_BIAS_NONE, 0, 0, 0},
+    {"gpt2", parse_gpt2, NULL, 1, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
+    {"llama", parse_llama_like, NULL, 0, 0, TS_BIAS_NONE, 1, 1, 0, {0}, NULL},
+    {"mistral", parse_llama_like, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"mixtral", parse_llama_like, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 1, {0}, NULL},
+    {"qwen2", parse_llama_like, NULL, 0, 0, TS_BIAS_QKV, 0, 0, 0, {0}, NULL},
+    {"gemma", parse_llama_like, NULL, 1, GEMMA_HEAD_DIM_DEFAULT, TS_BIAS_NONE, 1, 0, 0, {0}, NULL},
+    {"phi3", parse_llama_like, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"granite", parse_llama_like, NULL, 0, 0, TS_BIAS_NONE, 1, 1, 0, {0}, NULL},
+    /* Qwen3Config's head_dim defaults to 128; Qwen3MoeConfig's to hidden / heads. */
+    {"qwen3", parse_llama_like, hf_qwen3, 0, 128, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"qwen3_moe", parse_llama_like, hf_qwen_moe, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"qwen2_moe", parse_llama_like, hf_qwen_moe, 0, 0, TS_BIAS_QKV, 0, 0, 0, {0}, NULL},
+    {"phimoe", parse_llama_like, hf_phimoe, 0, 0, TS_BIAS_NONE, 0, 0, 1, {0}, NULL},
+    {"deepseek_v2", parse_llama_like, hf_deepseek, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"deepseek_v3", parse_llama_like, hf_deepseek, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"llama4_text", parse_llama_like, hf_llama4, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"llama4", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "llama4_text"},
+    {"gpt_oss", parse_llama_like, hf_gpt_oss, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"gemma2", parse_llama_like, hf_gemma2, 1, GEMMA_HEAD_DIM_DEFAULT, TS_BIAS_NONE, 0, 0, 0, {0},
+     NULL},
+    /* Gemma3TextConfig's defaults: a multimodal config's text_config leaves them out. */
+    {"gemma3_text", parse_llama_like, hf_gemma3, 1, GEMMA_HEAD_DIM_DEFAULT, TS_BIAS_NONE, 0, 0, 0,
+     {26, 2304, 8, 4, 9216, 262208}, NULL},
+    {"gemma3", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "gemma3_text"},
+    {"olmo2", parse_llama_like, hf_olmo2, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"starcoder2", parse_llama_like, hf_starcoder2, 1, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"falcon", hf_falcon, NULL, 1, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
 };
 #define HF_TYPE_COUNT (sizeof hf_types / sizeof hf_types[0])
-#define HF_SUPPORTED "gpt2, llama, mistral, mixtral, qwen2, gemma, phi3"
+/* For the message: every type, families grouped (the error message has 255 bytes). */
+#define HF_SUPPORTED                                                                           \
+    "gpt2, llama, llama4, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, "         \
+    "gemma2, gemma3, phi3, phimoe, granite, deepseek_v2/_v3, gpt_oss, olmo2, starcoder2, falcon"
+
+/* An entry by name (NULL when none). */
+static const hf_type *type_named(const char *name)
+{
+    size_t i;
+    for (i = 0; i < HF_TYPE_COUNT; i++)
+        if (strcmp(name, hf_types[i].name) == 0) return &hf_types[i];
+    return NULL;
+}
 
 /* The model_type's entry; TRAINSIZE_E_UNKNOWN naming it when unsupported. */
 static int find_type(const ts_json_value *root, const hf_type **out, trainsize_error *err)
@@ -242,15 +161,14 @@ static int find_type(const ts_json_value *root, const hf_type **out, trainsize_e
     size_t n;
     ts_json_object_get(root, key, &v);
     if (v.type != TS_JSON_STRING) /* missing or not a string: the reader's message */
-        return prefixed(err, ts_json_get_string(&v, key, name, sizeof name, err));
+        return hf_prefixed(err, ts_json_get_string(&v, key, name, sizeof name, err));
     n = ts_json_string_copy(&v, name, sizeof name);
-    for (size_t i = 0; n < sizeof name && i < HF_TYPE_COUNT; i++) {
-        if (strcmp(name, hf_types[i].name) == 0) {
-            *out = &hf_types[i];
-            return TRAINSIZE_OK;
-        }
-    }
+    if (n < sizeof name && (*out = type_named(name)) != NULL) return TRAINSIZE_OK;
     if (n == TS_JSON_BAD_STRING) name[0] = '\0';
+    if (n < sizeof name && strcmp(name, "t5") == 0)
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, key,
+                       HF_PREFIX "model_type \"t5\": encoder-decoder models are not modelled "
+                                 "(trainsize sizes decoder-only transformers)");
     return ts_fail(err, TRAINSIZE_E_UNKNOWN, key,
                    HF_PREFIX "unsupported model_type \"%s%s\" (supported: " HF_SUPPORTED ")",
                    name, n != TS_JSON_BAD_STRING && n >= sizeof name ? "..." : "");
@@ -279,7 +197,7 @@ int ts_hf_config_parse(const char *json, size_t len, ts_model *out, trainsize_er
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", HF_PREFIX "text or model is NULL");
     rc = ts_json_parse(json, len, TRAINSIZE_HF_CONFIG_MAX_BYTES, TRAINSIZE_HF_CONFIG_MAX_DEPTH,
                        &root, err);
-    if (rc) return prefixed(err, rc);
+    if (rc) return hf_prefixed(err, rc);
     if (root.type != TS_JSON_OBJECT)
         return ts_fail(err, TRAINSIZE_E_INVALID, "hf-config", HF_PREFIX "the top-level value is not an object");
     if ((rc = find_type(&root, &type, err)) != TRAINSIZE_OK) return rc;
@@ -287,6 +205,16 @@ int ts_hf_config_parse(const char *json, size_t len, ts_model *out, trainsize_er
     memset(&m, 0, sizeof m);
     snprintf(m.family, sizeof m.family, "%s", type->name);
     read_name(&root, type->name, &m);
+    if (type->text_type) {
+        /* A multimodal checkpoint: the language model is its text_config, of that type
+         * (the vision tower is not modelled and not counted). */
+        ts_json_value text;
+        if (!ts_json_object_get(&root, "text_config", &text) || text.type != TS_JSON_OBJECT)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "text_config",
+                           HF_PREFIX "model_type \"%s\" needs a \"text_config\" object", type->name);
+        type = type_named(type->text_type);
+        root = text;
+    }
     if ((rc = type->parse(type, &root, &m, err)) != TRAINSIZE_OK) return rc;
     *out = m;
     return ts_ok(err);

@@ -335,19 +335,21 @@ static void test_invalid_values(void **state)
          "\"num_local_experts\": 2, \"num_experts_per_tok\": 3}",
          TRAINSIZE_E_INVALID, "num_experts_per_tok", NULL},
         /* Unsupported layouts and model types. */
-        {LLAMA_MIN ", \"attention_bias\": true}", TRAINSIZE_E_UNSUPPORTED, "attention_bias",
-         NULL},
         {LLAMA_MIN ", \"mlp_bias\": true}", TRAINSIZE_E_UNSUPPORTED, "mlp_bias", NULL},
         {LLAMA_MIN ", \"attention_bias\": 1}", TRAINSIZE_E_INVALID, "attention_bias", NULL},
         {"{\"model_type\": \"gemma\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
          "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, "
-         "\"attention_bias\": true}",
-         TRAINSIZE_E_UNSUPPORTED, "attention_bias", NULL},
+         "\"attention_bias\": \"yes\"}",
+         TRAINSIZE_E_INVALID, "attention_bias", NULL},
         {"{\"model_type\": \"bert\", \"hidden_size\": 768}", TRAINSIZE_E_UNKNOWN, "model_type",
-         "config.json: unsupported model_type \"bert\" (supported: gpt2, llama, mistral, "
-         "mixtral, qwen2, gemma, phi3)"},
+         "config.json: unsupported model_type \"bert\" (supported: gpt2, llama, llama4, mistral, "
+         "mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, phi3, phimoe, granite, "
+         "deepseek_v2/_v3, gpt_oss, olmo2, starcoder2, falcon)"},
+        {"{\"model_type\": \"t5\"}", TRAINSIZE_E_UNSUPPORTED, "model_type",
+         "config.json: model_type \"t5\": encoder-decoder models are not modelled (trainsize "
+         "sizes decoder-only transformers)"},
         {"{\"model_type\": \"LLAMA\"}", TRAINSIZE_E_UNKNOWN, "model_type", NULL},
-        {"{\"model_type\": \"gemma2\"}", TRAINSIZE_E_UNKNOWN, "model_type", NULL},
+        {"{\"model_type\": \"jamba\"}", TRAINSIZE_E_UNKNOWN, "model_type", NULL},
         {"{\"model_type\": \"llama\\u0000\"}", TRAINSIZE_E_UNKNOWN, "model_type", NULL},
         {"{\"model_type\": \"\"}", TRAINSIZE_E_UNKNOWN, "model_type", NULL},
         /* Not an object. */
