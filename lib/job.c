@@ -154,6 +154,32 @@ static int set_lora_targets(trainsize_job *job, const ts_param_def *def, const c
     return ts_ok(err);
 }
 
+static const char *preset_name_at(size_t i)
+{
+    const trainsize_model_info *m = trainsize_model_at(i);
+    return m ? m->name : NULL;
+}
+
+static const char *gpu_name_at(size_t i)
+{
+    const trainsize_gpu_info *g = trainsize_gpu_at(i);
+    return g ? g->name : NULL;
+}
+
+/* "unknown GPU "h100"; did you mean "h100-80gb"?", or without the question when no
+ * catalogue name is near. */
+static int unknown_name(trainsize_error *err, const char *field, const char *what, const char *value,
+                        const char *(*name_at)(size_t), size_t count, const char *listing)
+{
+    const char *near = ts_name_nearest(value, name_at, count);
+    if (near)
+        return ts_fail(err, TRAINSIZE_E_UNKNOWN, field,
+                       "%s: unknown %s \"%.40s\"; did you mean \"%s\"? (see `trainsize %s`)", field,
+                       what, value, near, listing);
+    return ts_fail(err, TRAINSIZE_E_UNKNOWN, field, "%s: unknown %s \"%.40s\" (see `trainsize %s`)",
+                   field, what, value, listing);
+}
+
 /* Every name must be a catalogue GPU; the list is kept as given. */
 static int set_plan_gpus(trainsize_job *job, const ts_param_def *def, const char *value,
                          trainsize_error *err)
@@ -165,8 +191,8 @@ static int set_plan_gpus(trainsize_job *job, const ts_param_def *def, const char
         return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name, "plan-gpus: list too long");
     while ((more = ts_list_next(&p, ',', item, sizeof item)) > 0)
         if (!trainsize_gpu_find(item))
-            return ts_fail(err, TRAINSIZE_E_UNKNOWN, def->info.name,
-                           "plan-gpus: unknown GPU \"%.40s\" (see `trainsize gpus`)", item);
+            return unknown_name(err, def->info.name, "GPU", item, gpu_name_at, trainsize_gpu_count(),
+                                "gpus");
     if (more < 0)
         return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
                        "plan-gpus: expected a comma-separated list of catalogue GPUs (no empty "
@@ -274,16 +300,15 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
     case TS_SET_MODEL: {
         const ts_model *preset = ts_preset_find(value);
         if (!preset)
-            return ts_fail(err, TRAINSIZE_E_UNKNOWN, name,
-                           "model: unknown preset \"%.40s\" (see `trainsize models`)", value);
+            return unknown_name(err, name, "preset", value, preset_name_at, trainsize_model_count(),
+                                "models");
         job->s.model = *preset;
         return ts_ok(err);
     }
     case TS_SET_GPU: {
         const trainsize_gpu_info *gpu = trainsize_gpu_find(value);
         if (!gpu)
-            return ts_fail(err, TRAINSIZE_E_UNKNOWN, name,
-                           "gpu: unknown GPU \"%.40s\" (see `trainsize gpus`)", value);
+            return unknown_name(err, name, "GPU", value, gpu_name_at, trainsize_gpu_count(), "gpus");
         job->s.gpu = gpu;
         return ts_ok(err);
     }

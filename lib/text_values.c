@@ -3,6 +3,7 @@
 #include "text_values.h"
 #include "decimal.h"
 #include "text.h"
+#include "trainsize.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -72,6 +73,57 @@ int ts_name_equal(const char *a, const char *b)
         a++;
         b++;
     }
+}
+
+/* A name as the rule compares it: lower case, separators dropped, at most cap - 1 bytes. */
+static size_t fold_name(const char *name, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (; *name && n + 1 < cap; name++)
+        if (!is_separator(*name)) out[n++] = lower(*name);
+    out[n] = '\0';
+    return n;
+}
+
+/* Edits (insert, delete, replace) between two folded names; one row of the table. */
+static size_t edits(const char *a, size_t na, const char *b, size_t nb)
+{
+    size_t row[TRAINSIZE_NAME_MAX], i, j;
+    for (j = 0; j <= nb; j++) row[j] = j;
+    for (i = 1; i <= na; i++) {
+        size_t diag = row[0], up;
+        row[0] = i;
+        for (j = 1; j <= nb; j++) {
+            up = row[j];
+            row[j] = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < row[j]) row[j] = up + 1;
+            if (row[j - 1] + 1 < row[j]) row[j] = row[j - 1] + 1;
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+const char *ts_name_nearest(const char *query, const char *(*name_at)(size_t), size_t count)
+{
+    char q[TRAINSIZE_NAME_MAX], n[TRAINSIZE_NAME_MAX];
+    size_t nq, i, best_edits = (size_t)-1;
+    const char *best = NULL;
+    if (!query) return NULL;
+    nq = fold_name(query, q, sizeof q);
+    if (nq == 0) return NULL;
+    for (i = 0; i < count; i++) {
+        const char *name = name_at(i);
+        size_t nn = name ? fold_name(name, n, sizeof n) : 0, d;
+        if (nn == 0) continue;
+        if (nn > nq && strncmp(n, q, nq) == 0) return name; /* the query is its start */
+        d = edits(q, nq, n, nn);
+        if (d < best_edits) {
+            best_edits = d;
+            best = name;
+        }
+    }
+    return best && best_edits * 3 <= nq ? best : NULL;
 }
 
 int ts_name_blank(const char *name)

@@ -24,6 +24,12 @@ int ts_streq_nocase(const char *a, const char *b);
  * "A100_80GB" and "a100-80gb" are one name. */
 int ts_name_equal(const char *a, const char *b);
 
+/* The catalogue name nearest to `query` under the name rule, for "did you mean": one the
+ * query starts (h100 -> h100-80gb), else the closest by edits if within a third of the
+ * query's length (lama-3-8b -> llama-3-8b); NULL when none is near. `name_at(i)` gives
+ * the i-th of `count` names. */
+const char *ts_name_nearest(const char *query, const char *(*name_at)(size_t), size_t count);
+
 /* 1 when a name is empty or made of separators only (it matches nothing). */
 int ts_name_blank(const char *name);
 

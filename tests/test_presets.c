@@ -1,6 +1,9 @@
 /* Exact parameter counts of real models (the Hugging Face checkpoints each preset's
  * catalogue entry names, https://huggingface.co/<repo>): counting the preset's shape must
  * give the published total. */
+#include <stdio.h>
+#include <string.h>
+
 #include "text_values.h"
 #include "ts_test.h"
 #include "model.h"
@@ -95,6 +98,91 @@ static void test_one_name_rule(void **state)
             assert_false(ts_name_equal(trainsize_gpu_at(i)->name, trainsize_gpu_at(j)->name));
 }
 
+/* The 2024-2026 presets are their checkpoints' config.json shapes (tests/data/hf, counted
+ * against the published totals in test_hf_families.c): the preset and the parsed file
+ * agree field for field. */
+static void test_presets_equal_their_configs(void **state)
+{
+    static const struct { const char *preset, *file; } pairs[] = {
+        {"qwen3-8b", "Qwen3-8B.json"},
+        {"qwen3-30b-a3b", "Qwen3-30B-A3B.json"},
+        {"qwen1.5-moe-a2.7b", "Qwen1.5-MoE-A2.7B-Chat.json"},
+        {"phi-3.5-moe", "Phi-3.5-MoE-instruct.json"},
+        {"deepseek-v2-lite", "DeepSeek-V2-Lite.json"},
+        {"deepseek-v3", "DeepSeek-V3.json"},
+        {"llama-4-scout", "Llama-4-Scout-17B-16E.json"},
+        {"gpt-oss-20b", "gpt-oss-20b.json"},
+        {"gemma-2-9b", "gemma-2-9b.json"},
+        {"gemma-3-1b", "gemma-3-1b-it.json"},
+        {"olmo-2-7b", "OLMo-2-1124-7B-Instruct.json"},
+        {"granite-3.3-8b", "granite-3.3-8b-instruct.json"},
+        {"starcoder2-3b", "starcoder2-3b.json"},
+        {"falcon-7b", "falcon-7b.json"},
+    };
+    static char text[TRAINSIZE_HF_CONFIG_MAX_BYTES + 1];
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        const ts_model *preset = ts_preset_find(pairs[i].preset);
+        ts_model parsed, a, b;
+        trainsize_error err;
+        char path[512];
+        FILE *f;
+        size_t n;
+        assert_non_null(preset);
+        snprintf(path, sizeof path, "%s/hf/%s", TS_TEST_DATA_DIR, pairs[i].file);
+        f = fopen(path, "rb");
+        assert_non_null(f);
+        n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        assert_int_equal(ts_hf_config_parse(text, n, &parsed, &err), TRAINSIZE_OK);
+        /* Names aside (a preset's is its own), byte for byte. */
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        memcpy(&a, preset, sizeof a);
+        memcpy(&b, &parsed, sizeof b);
+        memset(a.name, 0, sizeof a.name);
+        memset(b.name, 0, sizeof b.name);
+        memset(a.family, 0, sizeof a.family);
+        memset(b.family, 0, sizeof b.family);
+        if (memcmp(&a, &b, sizeof a) != 0) fail_msg("%s differs from %s", pairs[i].preset, pairs[i].file);
+    }
+}
+
+/* A near-miss name gets a suggestion; a far one none. */
+static void test_did_you_mean(void **state)
+{
+    static const struct { const char *option, *value, *suggested; } cases[] = {
+        {"gpu", "h100", "h100-80gb"},            /* the start of a catalogue name */
+        {"model", "lama-3-8b", "llama-3-8b"},    /* one edit */
+        {"model", "qwen3", "qwen3-8b"},
+        {"model", "xyz", NULL},
+        {"gpu", "llama-3-8b", NULL},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        trainsize_job *job = trainsize_job_new();
+        trainsize_error err;
+        char want[128];
+        assert_int_equal(trainsize_job_set(job, cases[i].option, cases[i].value, &err), TRAINSIZE_E_UNKNOWN);
+        if (cases[i].suggested) {
+            snprintf(want, sizeof want, "did you mean \"%s\"?", cases[i].suggested);
+            if (!strstr(err.message, want)) fail_msg("%s: %s", cases[i].value, err.message);
+        } else if (strstr(err.message, "did you mean")) {
+            fail_msg("%s: %s", cases[i].value, err.message);
+        }
+        trainsize_job_free(job);
+    }
+    /* Under the name rule these are the names themselves, not near misses. */
+    {
+        trainsize_job *job = trainsize_job_new();
+        assert_int_equal(trainsize_job_set(job, "model", "llama3-8b", NULL), TRAINSIZE_OK);
+        assert_int_equal(trainsize_job_set(job, "model", "DeepSeek_V3", NULL), TRAINSIZE_OK);
+        trainsize_job_free(job);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -102,6 +190,8 @@ int main(void)
         cmocka_unit_test(test_anchor_counts),
         cmocka_unit_test(test_overrides_on_a_preset),
         cmocka_unit_test(test_one_name_rule),
+        cmocka_unit_test(test_presets_equal_their_configs),
+        cmocka_unit_test(test_did_you_mean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

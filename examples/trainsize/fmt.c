@@ -79,25 +79,39 @@ char *cli_fmt_iec(char *buf, size_t cap, double bytes)
     return buf;
 }
 
+/* Decimals shown for a value in [0, 1000) of a 1000-step scale: 3 significant digits. */
+static int scale_decimals(double v) { return absval(v) < 10.0 ? 2 : absval(v) < 100.0 ? 1 : 0; }
+
+/* Divide v by 1000 while it is 1000 or more, or rounds to 1000 at the decimals it would be
+ * shown with (999.9 M is "1.00B", not "1000M"); returns the steps taken, at most `steps`. */
+static size_t to_scale(double *v, size_t steps)
+{
+    size_t p = 0;
+    static const double tenths[] = {1.0, 10.0, 100.0}; /* 10^decimals */
+    while (p < steps && absval(*v) * tenths[scale_decimals(*v)] >=
+                            1000.0 * tenths[scale_decimals(*v)] - 0.5) {
+        *v /= 1000.0;
+        p++;
+    }
+    return p;
+}
+
 char *cli_fmt_si(char *buf, size_t cap, double v, const char *unit)
 {
     static const char *const prefixes[] = {"", "k", "M", "G", "T", "P", "E", "Z", "Y"};
-    size_t p = 0;
+    size_t p;
     int dec;
 
     if (!isfinite(v)) {
         snprintf(buf, cap, "?");
         return buf;
     }
-    while (absval(v) >= 1000.0 && p + 1 < sizeof prefixes / sizeof prefixes[0]) {
-        v /= 1000.0;
-        p++;
-    }
+    p = to_scale(&v, sizeof prefixes / sizeof prefixes[0] - 1);
     if (absval(v) >= 1000.0) {
         snprintf(buf, cap, "%.3e %s%s", v, prefixes[p], unit);
         return buf;
     }
-    dec = (p == 0 && v == (double)(long)v) ? 0 : absval(v) < 10.0 ? 2 : absval(v) < 100.0 ? 1 : 0;
+    dec = (p == 0 && v == (double)(long)v) ? 0 : scale_decimals(v);
     snprintf(buf, cap, "%.*f%s%s%s", dec, v, (p > 0 || unit[0]) ? " " : "", prefixes[p], unit);
     return buf;
 }
@@ -106,16 +120,13 @@ char *cli_fmt_count(char *buf, size_t cap, uint64_t v)
 {
     static const char *const suffixes[] = {"", "K", "M", "B", "T", "Q"};
     double d = (double)v;
-    size_t p = 0;
+    size_t p;
 
-    while (d >= 1000.0 && p + 1 < sizeof suffixes / sizeof suffixes[0]) {
-        d /= 1000.0;
-        p++;
-    }
+    p = to_scale(&d, sizeof suffixes / sizeof suffixes[0] - 1);
     if (p == 0)
         snprintf(buf, cap, "%" PRIu64, v);
     else
-        snprintf(buf, cap, "%.*f%s", d < 10.0 ? 2 : d < 100.0 ? 1 : 0, d, suffixes[p]);
+        snprintf(buf, cap, "%.*f%s", scale_decimals(d), d, suffixes[p]);
     return buf;
 }
 
