@@ -298,7 +298,9 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_ROUTER_BIAS = 116,             /**< "router-bias" */
     TRAINSIZE_ID_SHARED_EXPERT_GATE = 117,      /**< "shared-expert-gate" */
     TRAINSIZE_ID_OUTPUT_BIAS = 118,             /**< "output-bias" */
-    TRAINSIZE_ID_COUNT = 119                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_ATTN_SOFTCAP = 119,            /**< "attn-softcap" */
+    TRAINSIZE_ID_LOGIT_SOFTCAP = 120,           /**< "logit-softcap" */
+    TRAINSIZE_ID_COUNT = 121                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**

@@ -96,6 +96,8 @@ static double attention_terms(const ts_settings *cfg, const ts_conv *c, const la
         double scores = d->heads_rank * sb * d->s_full;
         /* dropout on the probabilities: its mask and its output (the matmul's input) */
         if (core) bytes += scores * (c->softmax_saved + (dropout ? c->dropout_mask + c->act : 0.0));
+        /* soft-capping's tanh keeps its output, one more score matrix (Gemma 2, eager) */
+        if (core && cfg->model.attn_softcap) bytes += scores * c->act;
         if (keeps_input(cfg, c, TS_LORA_O)) bytes += c->linear_in * sb * d->v_rank; /* context */
     } else {
         bytes += c->act * sb * d->v_rank;                  /* output, kept by the kernel */
@@ -204,6 +206,8 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
         if (cfg->lora_rank == 0) o += c->linear_in * d.sb * d.h / d.rep;
         /* the kept logits' softmax, and the int64 targets */
         out->loss = c->loss_saved * d.sb * vocab_rank + 8.0 * d.sb;
+        /* soft-capped logits: the tanh keeps its output (Gemma 2's final_logit_softcapping) */
+        if (m->logit_softcap) out->loss += c->act * d.sb * vocab_rank;
         o += out->loss;
         out->output = o;
         out->loss_backward = c->loss_backward * d.sb * vocab_rank;

@@ -159,11 +159,14 @@ int hf_gpt_oss(const hf_type *t, const ts_json_value *root, ts_model *m, trainsi
 }
 
 /* Gemma 2: four norms a layer (before and after attention and the MLP); even layers
- * attend within sliding_window, odd ones globally. */
+ * attend within sliding_window, odd ones globally; attention scores and final logits
+ * soft-capped (attn_logit_softcapping, final_logit_softcapping; null: not). */
 int hf_gemma2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     (void)t;
     m->norms_per_layer = 4;
+    m->attn_softcap = hf_has(root, "attn_logit_softcapping");
+    m->logit_softcap = hf_has(root, "final_logit_softcapping");
     return sliding_window(root, 2, m, err);
 }
 
@@ -176,6 +179,8 @@ int hf_gemma3(const hf_type *t, const ts_json_value *root, ts_model *m, trainsiz
     (void)t;
     m->norms_per_layer = 4;
     m->qk_norm = TS_QK_NORM_HEAD;
+    m->attn_softcap = hf_has(root, "attn_logit_softcapping");
+    m->logit_softcap = hf_has(root, "final_logit_softcapping");
     if ((rc = hf_size_or(root, "sliding_window_pattern", HF_MAX_LAYERS, 6, &pattern, err)) ||
         (rc = hf_size_or(root, "sliding_window", HF_MAX_POSITIONS, 4096, &m->sliding_window, err)))
         return rc;

@@ -78,6 +78,8 @@ typedef struct ts_model {
                                    score correction) */
     int shared_expert_gate;     /* MoE: a 1-wide sigmoid gate on the shared experts (Qwen2-MoE) */
     int output_bias;            /* the output layer has a bias (Phi-3.5-MoE's lm_head) */
+    int attn_softcap;           /* attention scores soft-capped, cap * tanh(x / cap) (Gemma 2) */
+    int logit_softcap;          /* the final logits soft-capped too (Gemma 2) */
 } ts_model;
 
 /* Norms on queries and keys before attention: none, one per head shared across heads

@@ -136,6 +136,13 @@ static const ts_param_def PARAMS[] = {
     {{"output-bias", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "", "",
       "the output layer has a bias (Phi-3.5-MoE)"}, TS_SET_BOOL, OFF(s.model.output_bias),
      TRAINSIZE_ID_OUTPUT_BIAS, TS_PLAN_KEEPS},
+    {{"attn-softcap", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "", "",
+      "attention scores soft-capped, cap x tanh(x / cap) (Gemma 2): eager attention keeps the "
+      "tanh's output too"}, TS_SET_BOOL, OFF(s.model.attn_softcap), TRAINSIZE_ID_ATTN_SOFTCAP,
+     TS_PLAN_KEEPS},
+    {{"logit-softcap", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "", "",
+      "the final logits soft-capped (Gemma 2): the tanh keeps a copy of the logits"},
+     TS_SET_BOOL, OFF(s.model.logit_softcap), TRAINSIZE_ID_LOGIT_SOFTCAP, TS_PLAN_KEEPS},
     /* Job. */
     {{"seq", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SEQ, "2048", "tokens",
       "tokens per sample; left unset, 2048 or the model's learned positions when fewer "

@@ -28,6 +28,17 @@ static void test_every_preset_counts_its_published_total(void **state)
     assert_null(trainsize_model_at(trainsize_model_count()));
 }
 
+/* gpt-oss-120b: the model card (arXiv 2508.10925, Table 1) gives 116.83B total and 5.13B
+ * active, the unembedding counted as active and the embedding not. */
+static void test_gpt_oss_120b(void **state)
+{
+    trainsize_result r;
+    (void)state;
+    ts_test_estimate(PAIRS("model", "gpt-oss-120b"), &r);
+    assert_int_equal((r.model.parameters + 5000000) / 10000000, 11683);
+    assert_int_equal((r.model.active_parameters - 201088ull * 2880 + 5000000) / 10000000, 513);
+}
+
 /* The issue's anchors, spelled out (the first six: the exact integer appears in >= 2
  * unrelated public sources, e.g. transformers' num_parameters() printouts, GGUF
  * general.parameter_count, safetensors totals). */
@@ -45,6 +56,21 @@ static void test_anchor_counts(void **state)
         {"llama-3.1-405b", 405853388800ull, 405853388800ull, 3187703808ull},
         {"gemma-7b", 8537680896ull, 8537680896ull, 276830208ull},
         {"qwen2.5-7b", 7615616512ull, 7615616512ull, 233057792ull},
+        /* 2024-2026 checkpoints, shapes from their config.json: the Hub's totals (safetensors
+         * headers or index total_size over bf16 bytes): Llama-3.2-1B's single file is
+         * 2,471,645,608 bytes, its header and 1,235,814,400 bf16 values; Llama-3.2-3B
+         * 3,212,749,824; Mistral-Nemo (Instruct's index 24,495,564,800 bytes, Base's shape);
+         * phi-4 (index 29,319,014,400 bytes); Qwen3-32B (index 65,524,246,528 bytes);
+         * Qwen3-235B-A22B (index 470,187,269,120 bytes); gemma-2-27b (keras-hub preset
+         * gemma2_27b_en; the Gemma 2 report's non-embedding 26,047,480,320 plus 256,000 x
+         * 4,608). */
+        {"llama-3.2-1b", 1235814400ull, 1235814400ull, 0},
+        {"llama-3.2-3b", 3212749824ull, 3212749824ull, 0},
+        {"mistral-nemo-12b", 12247782400ull, 12247782400ull, 0},
+        {"phi-4", 14659507200ull, 14659507200ull, 0},
+        {"qwen3-32b", 32762123264ull, 32762123264ull, 0},
+        {"qwen3-235b-a22b", 235093634560ull, 22190763520ull, 0},
+        {"gemma-2-27b", 27227128320ull, 27227128320ull, 0},
     };
     size_t i;
     (void)state;
@@ -192,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_one_name_rule),
         cmocka_unit_test(test_presets_equal_their_configs),
         cmocka_unit_test(test_did_you_mean),
+        cmocka_unit_test(test_gpt_oss_120b),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

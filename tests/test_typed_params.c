@@ -123,6 +123,8 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_ROUTER_BIAS, "router-bias"},
     {TRAINSIZE_ID_SHARED_EXPERT_GATE, "shared-expert-gate"},
     {TRAINSIZE_ID_OUTPUT_BIAS, "output-bias"},
+    {TRAINSIZE_ID_ATTN_SOFTCAP, "attn-softcap"},
+    {TRAINSIZE_ID_LOGIT_SOFTCAP, "logit-softcap"},
 };
 
 static void test_every_id_names_its_parameter(void **state)
