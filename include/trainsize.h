@@ -300,7 +300,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_OUTPUT_BIAS = 118,             /**< "output-bias" */
     TRAINSIZE_ID_ATTN_SOFTCAP = 119,            /**< "attn-softcap" */
     TRAINSIZE_ID_LOGIT_SOFTCAP = 120,           /**< "logit-softcap" */
-    TRAINSIZE_ID_COUNT = 121                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_MTP_LAYERS = 121,              /**< "mtp-layers" */
+    TRAINSIZE_ID_COUNT = 122                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -855,6 +856,9 @@ typedef struct trainsize_model_counts {
     uint64_t active_parameters;      /**< Parameters used per token (MoE: top-k experts). */
     uint64_t embedding_parameters;   /**< Token (+ position) embeddings and untied output layer. */
     uint64_t layer_parameters;       /**< One transformer layer. */
+    uint64_t mtp_parameters;         /**< Multi-token-prediction modules trained with the model
+                                          ("mtp-layers"; DeepSeek-V3's), not in `parameters`;
+                                          0 without them. */
 } trainsize_model_counts;
 
 /** Per-GPU memory, for the most loaded GPU. Bytes unless stated. */

@@ -209,6 +209,14 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
         /* soft-capped logits: the tanh keeps its output (Gemma 2's final_logit_softcapping) */
         if (m->logit_softcap) out->loss += c->act * d.sb * vocab_rank;
         o += out->loss;
+        if (m->mtp_layers) {
+            /* each multi-token-prediction depth: its two input norms and their projection,
+             * a layer (its activations, like the model's last), and another pass through
+             * the final norm, the output head and the loss */
+            double inputs = 2.0 * c->norm_saved * d.sb * d.h / d.rep + c->linear_in * d.sb * 2.0 * d.h / d.rep;
+            double layer = layer_bytes(cfg, c, &d, cfg->recompute, ts_model_is_moe(m));
+            o += (double)m->mtp_layers * (inputs + layer + o);
+        }
         out->output = o;
         out->loss_backward = c->loss_backward * d.sb * vocab_rank;
     }

@@ -44,8 +44,13 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     /* FlashAttention skips the blocks outside a sliding window; eager attention computes
      * every score and masks them. */
     double attention = ts_model_attention_flops(m, cfg->seq, cfg->attention == TS_ATTN_FLASH);
-    double lm_head = 2.0 * (double)pc->token_embedding;
+    double lm_head = 2.0 * (double)pc->token_embedding * (1.0 + (double)m->mtp_layers);
     double tokens_step = (double)lay->global_batch * seq;
+    /* Multi-token prediction: its modules' matmuls (active experts), the output head once
+     * more and a layer's attention, per depth. */
+    double mtp = (double)m->mtp_layers;
+    matmul += 2.0 * ((double)pc->mtp_active + mtp * (double)pc->token_embedding);
+    attention += mtp * attention / layers;
     /* Per token: forward + backward, then what recomputation repeats. */
     double mm = matmul * (cfg->lora_rank ? 2.0 : 3.0), at = attention * 3.0;
     double mm_model = mm, at_model = at;

@@ -83,6 +83,7 @@ static int fill_model(const ts_settings *cfg, const ts_layout *lay, const ts_par
     mc->trainable_parameters = pc->total;
     mc->embedding_parameters = pc->token_embedding + pc->position_embedding + pc->output_layer;
     mc->layer_parameters = pc->layer;
+    mc->mtp_parameters = pc->mtp;
     if (cfg->lora_rank)
         return to_bytes(lay->lora_layer * (double)cfg->model.layers,
                         &mc->trainable_parameters, "model.trainable_parameters", "lora-rank", err);

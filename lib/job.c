@@ -346,6 +346,7 @@ static void mark_modified(ts_model *m, const ts_model *before)
     size_t len = strlen(m->name);
     ts_model shape = *m;
     memcpy(shape.name, before->name, sizeof shape.name);
+    shape.mtp_layers = before->mtp_layers; /* training the model's MTP modules: the same model */
     if (len == 0 || memcmp(&shape, before, sizeof shape) == 0) return;
     if (len >= sizeof suffix - 1 && strcmp(m->name + len - (sizeof suffix - 1), suffix) == 0) return;
     if (len + sizeof suffix > sizeof m->name) len = ts_utf8_prefix(m->name, sizeof m->name - sizeof suffix);

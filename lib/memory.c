@@ -18,6 +18,7 @@ typedef struct stage_params {
     double embedding;    /* the token embedding on this rank (first stage) */
     double embedding_rank; /* the token embedding's share of one rank (any stage) */
     int last;            /* the last stage (runs the output layer) */
+    double mtp_expert;   /* the multi-token-prediction layers' experts on this rank */
     double layers;       /* transformer layers of this stage */
 } stage_params;
 
@@ -60,14 +61,24 @@ static void stage_params_make(const ts_settings *cfg, const ts_layout *lay, cons
         outside += sp->output_layer;
         outside_norms = (double)pc->final_norm;
     }
+    if (stage == lay->pp - 1 && m->mtp_layers) {
+        /* Multi-token prediction on the last stage (as DeepSeek-V3 places it): per depth a
+         * layer like the model's last, its input projection (2h x h, split like a linear
+         * layer) and three norms. */
+        double depth = (double)m->mtp_layers, is_moe = ts_model_is_moe(m) && pc->moe_layers;
+        double proj = 2.0 * (double)m->hidden * (double)m->hidden / t + 3.0 * (double)pc->final_norm;
+        double layer_dense = attn_norms + (is_moe ? moe_common : dense_mlp);
+        outside += depth * (proj + layer_dense);
+        sp->mtp_expert = depth * (is_moe ? expert_layer : 0.0);
+    }
     sp->layer_unsharded = attn_norms + (moe > 0 ? moe_common + expert_layer : dense_mlp);
     if (cfg->lora_rank == 0) {
         sp->dense = layers * attn_norms + moe * moe_common + dense * dense_mlp + outside + outside_norms;
-        sp->expert = moe * expert_layer;
+        sp->expert = moe * expert_layer + sp->mtp_expert;
     } else {
         sp->dense = layers * lay->lora_layer / t;
         sp->frozen_layer = layers * (attn_norms - (double)pc->norms) +
-                           moe * (moe_common + expert_layer) + dense * dense_mlp;
+                           moe * (moe_common + expert_layer) + dense * dense_mlp + sp->mtp_expert;
         sp->frozen_other = layers * (double)pc->norms + outside + outside_norms;
     }
 }

@@ -207,6 +207,19 @@ int ts_model_count(const ts_model *m, ts_param_counts *c, trainsize_error *err)
     bad |= ts_mul_u64(c->layer_dense, dense_layers, &dense_all);
     bad |= ts_mul_u64(c->layer, c->moe_layers, &moe_all);
     bad |= ts_mul_u64(c->layer_active, c->moe_layers, &moe_active);
+    /* Multi-token prediction (DeepSeek-V3 §2.2, arXiv 2412.19437): per depth the two norms
+     * of its inputs, their projection from 2h to h, one layer like the model's last, and
+     * the norm before the shared output head. */
+    if (m->mtp_layers) {
+        uint64_t proj = 0, module = 0, active = 0;
+        bad |= ts_mul3_u64(2, m->hidden, m->hidden, &proj);
+        bad |= ts_add_u64(proj, 3 * norm_of(m, m->hidden), &proj);
+        bad |= ts_add_u64(proj, c->moe_layers ? c->layer : c->layer_dense, &module);
+        bad |= ts_add_u64(proj, c->moe_layers ? c->layer_active : c->layer_dense, &active);
+        c->mtp_module = module;
+        bad |= ts_mul_u64(module, m->mtp_layers, &c->mtp);
+        bad |= ts_mul_u64(active, m->mtp_layers, &c->mtp_active);
+    }
     outside = c->token_embedding;
     bad |= ts_add_u64(outside, c->position_embedding, &outside);
     bad |= ts_add_u64(outside, c->output_layer, &outside);

@@ -80,6 +80,8 @@ typedef struct ts_model {
     int output_bias;            /* the output layer has a bias (Phi-3.5-MoE's lm_head) */
     int attn_softcap;           /* attention scores soft-capped, cap * tanh(x / cap) (Gemma 2) */
     int logit_softcap;          /* the final logits soft-capped too (Gemma 2) */
+    uint64_t mtp_layers;        /* multi-token-prediction modules trained with the model
+                                   (DeepSeek-V3: 1); counted apart from its parameters */
 } ts_model;
 
 /* Norms on queries and keys before attention: none, one per head shared across heads
@@ -104,6 +106,10 @@ typedef struct ts_param_counts {
     uint64_t layer_active;   /* one layer, counting top-k routed experts */
     uint64_t layer_dense;    /* one dense layer (an MoE model's first layers); = layer when dense */
     uint64_t moe_layers;     /* layers with experts (0 for a dense model) */
+    uint64_t mtp_module;     /* one multi-token-prediction module: its norms, projection and
+                                layer (the embedding and output head are the model's) */
+    uint64_t mtp;            /* all of them (mtp_layers x mtp_module); not in total */
+    uint64_t mtp_active;     /* the same with the layer's active experts */
     uint64_t token_embedding;
     uint64_t position_embedding;
     uint64_t output_layer;   /* 0 when tied */

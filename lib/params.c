@@ -143,6 +143,11 @@ static const ts_param_def PARAMS[] = {
     {{"logit-softcap", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "", "",
       "the final logits soft-capped (Gemma 2): the tanh keeps a copy of the logits"},
      TS_SET_BOOL, OFF(s.model.logit_softcap), TRAINSIZE_ID_LOGIT_SOFTCAP, TS_PLAN_KEEPS},
+    {{"mtp-layers", TRAINSIZE_PARAM_INT, NULL, 0, 16, "0", "",
+      "multi-token-prediction modules trained with the model (DeepSeek-V3: 1; a config's "
+      "num_nextn_predict_layers): each a layer, a projection and norms on the last pipeline "
+      "stage, and another pass of the output head; counted apart (model.mtp_parameters)"},
+     TS_SET_U64, OFF(s.model.mtp_layers), TRAINSIZE_ID_MTP_LAYERS, TS_PLAN_KEEPS},
     /* Job. */
     {{"seq", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SEQ, "2048", "tokens",
       "tokens per sample; left unset, 2048 or the model's learned positions when fewer "

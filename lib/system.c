@@ -57,8 +57,9 @@ static int to_u64(double v, uint64_t *out, const char *result, const char *input
 static double checkpoint_bytes(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
                                const ts_conv *c)
 {
-    double params = (double)pc->total;
-    double state = c->adafactor ? c->state * ts_model_adafactor_elements(&cfg->model, pc) / params : c->state;
+    double params = (double)pc->total + (double)pc->mtp; /* trained MTP modules are saved too */
+    double state = c->adafactor ? c->state * ts_model_adafactor_elements(&cfg->model, pc) / (double)pc->total
+                                : c->state;
     double weight = c->weight - (cfg->precision == TS_PREC_FP8_MIXED ? 1.0 : 0.0);
     if (cfg->lora_rank) {
         double adapters = lay->lora_layer * (double)cfg->model.layers;

@@ -227,6 +227,25 @@ static void test_sparse_text_config(void **state)
     assert_int_equal(c.total, UINT64_C(3880263168));
 }
 
+/* DeepSeek-V3's multi-token-prediction module (the checkpoint's layer 61: enorm, hnorm,
+ * eh_proj of 2h x h, an MoE layer and the shared head's norm; the embedding and head are
+ * the model's): 11,610,068,224, counted apart. DeepSeek's README_WEIGHTS gives "11.5B
+ * unique parameters", the module without eh_proj's 102,760,448. */
+static void test_multi_token_prediction(void **state)
+{
+    ts_model m;
+    ts_param_counts c, with;
+    trainsize_error err;
+    (void)state;
+    load_model("DeepSeek-V3.json", &m, &c);
+    assert_int_equal(c.mtp, 0);
+    m.mtp_layers = 1;
+    assert_int_equal(ts_model_count(&m, &with, &err), TRAINSIZE_OK);
+    assert_int_equal(with.mtp, UINT64_C(11610068224));
+    assert_int_equal(with.mtp - UINT64_C(102760448), UINT64_C(11507307776)); /* "11.5B" */
+    assert_int_equal(with.total, c.total); /* apart from the model's total */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_mechanisms),
         cmocka_unit_test(test_attention_flops),
         cmocka_unit_test(test_sparse_text_config),
+        cmocka_unit_test(test_multi_token_prediction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -209,6 +209,26 @@ static void test_did_you_mean(void **state)
     }
 }
 
+/* Training with multi-token prediction puts its modules on the last pipeline stage: more
+ * weights and activations there, more FLOPs; the model's total is unchanged. */
+static void test_mtp_in_the_estimate(void **state)
+{
+    trainsize_result plain, mtp;
+    (void)state;
+    ts_test_estimate(PAIRS("model", "deepseek-v3", "gpu", "h100-80gb", "gpus", "1024", "pp", "16",
+                           "ep", "64", "seq", "4096", "recompute", "full", "tokens", "1e12"), &plain);
+    ts_test_estimate(PAIRS("model", "deepseek-v3", "gpu", "h100-80gb", "gpus", "1024", "pp", "16",
+                           "ep", "64", "seq", "4096", "recompute", "full", "tokens", "1e12",
+                           "mtp-layers", "1"), &mtp);
+    assert_int_equal(mtp.model.parameters, plain.model.parameters);
+    assert_int_equal(mtp.model.mtp_parameters, 11610068224ull);
+    assert_true(mtp.time.flops > plain.time.flops * 1.01);
+    /* the last stage: 45.2 GiB without, 56.9 GiB with one depth (its layer, experts and a
+     * second pass through the 129,280-token head) */
+    assert_int_equal(mtp.memory.pipeline_stage, 15);
+    assert_true(mtp.memory.peak_total > plain.memory.peak_total + (5ull << 30));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -219,6 +239,7 @@ int main(void)
         cmocka_unit_test(test_presets_equal_their_configs),
         cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_gpt_oss_120b),
+        cmocka_unit_test(test_mtp_in_the_estimate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

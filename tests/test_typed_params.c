@@ -125,6 +125,7 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_OUTPUT_BIAS, "output-bias"},
     {TRAINSIZE_ID_ATTN_SOFTCAP, "attn-softcap"},
     {TRAINSIZE_ID_LOGIT_SOFTCAP, "logit-softcap"},
+    {TRAINSIZE_ID_MTP_LAYERS, "mtp-layers"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

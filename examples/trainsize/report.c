@@ -84,6 +84,8 @@ static void header_model(cli_out *o, const trainsize_result *r)
     param_segment(o, "total", r->model.parameters);
     param_segment(o, "trainable", r->model.trainable_parameters);
     param_segment(o, "active per token", r->model.active_parameters);
+    if (r->model.mtp_parameters)
+        param_segment(o, "in multi-token prediction, trained too", r->model.mtp_parameters);
     cli_out_putc(o, '\n');
 }
 

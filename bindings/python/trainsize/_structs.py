@@ -129,6 +129,7 @@ class ModelCounts(ctypes.Structure):
         ("active_parameters", c_uint64),
         ("embedding_parameters", c_uint64),
         ("layer_parameters", c_uint64),
+        ("mtp_parameters", c_uint64),
     ]
 
 

@@ -216,6 +216,7 @@ pub struct trainsize_model_counts {
     pub active_parameters: u64,
     pub embedding_parameters: u64,
     pub layer_parameters: u64,
+    pub mtp_parameters: u64,
 }
 
 /// `trainsize_memory`

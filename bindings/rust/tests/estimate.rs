@@ -174,6 +174,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "model.active_parameters" => FieldValue::U64(n.active_parameters),
                 "model.embedding_parameters" => FieldValue::U64(n.embedding_parameters),
                 "model.layer_parameters" => FieldValue::U64(n.layer_parameters),
+                "model.mtp_parameters" => FieldValue::U64(n.mtp_parameters),
                 "memory.weights" => FieldValue::U64(m.weights),
                 "memory.gradients" => FieldValue::U64(m.gradients),
                 "memory.optimizer" => FieldValue::U64(m.optimizer),
