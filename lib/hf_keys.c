@@ -108,15 +108,25 @@ int hf_top_k(const ts_json_value *obj, const char *key, ts_model *m, trainsize_e
     return TRAINSIZE_OK;
 }
 
+/* An optional list: 1 with it in *list, 0 (TRAINSIZE_OK) when absent or null, or an error
+ * naming the key. */
+static int optional_list(const ts_json_value *obj, const char *key, ts_json_value *list,
+                         trainsize_error *err)
+{
+    if (!ts_json_object_get(obj, key, list) || ts_json_is_null(list)) return TRAINSIZE_OK;
+    if (list->type != TS_JSON_ARRAY)
+        return ts_fail(err, TRAINSIZE_E_INVALID, key, HF_PREFIX "\"%s\": expected a list", key);
+    return 1;
+}
+
 int hf_layer_types(const ts_json_value *obj, ts_model *m, trainsize_error *err)
 {
     static const char key[] = "layer_types";
     ts_json_value list, item;
     size_t cursor = 0;
     uint64_t i = 0, period = 0;
-    if (!ts_json_object_get(obj, key, &list) || ts_json_is_null(&list)) return TRAINSIZE_OK;
-    if (list.type != TS_JSON_ARRAY)
-        return ts_fail(err, TRAINSIZE_E_INVALID, key, HF_PREFIX "\"%s\": expected a list", key);
+    int rc = optional_list(obj, key, &list, err);
+    if (rc <= 0) return rc;
     /* The period is the position of the first full layer (or none); every entry must fit it. */
     while (ts_json_array_next(&list, &cursor, &item)) {
         int full = ts_json_string_equals(&item, "full_attention");
@@ -140,12 +150,10 @@ int hf_dense_prefix(const ts_json_value *obj, const char *key, ts_model *m, trai
     ts_json_value list, item;
     size_t cursor = 0;
     uint64_t expected = 0, layer = 0;
-    if (!ts_json_object_get(obj, key, &list) || ts_json_is_null(&list)) return TRAINSIZE_OK;
-    if (list.type != TS_JSON_ARRAY)
-        return ts_fail(err, TRAINSIZE_E_INVALID, key, HF_PREFIX "\"%s\": expected a list", key);
+    int rc = optional_list(obj, key, &list, err);
+    if (rc <= 0) return rc;
     while (ts_json_array_next(&list, &cursor, &item)) {
-        int rc = hf_prefixed(err, ts_json_get_u64(&item, key, HF_MAX_LAYERS, &layer, err));
-        if (rc) return rc;
+        if ((rc = hf_prefixed(err, ts_json_get_u64(&item, key, HF_MAX_LAYERS, &layer, err)))) return rc;
         if (layer != expected)
             return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, key,
                            HF_PREFIX "\"%s\": dense layers other than the first ones are not "

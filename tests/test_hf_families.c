@@ -246,6 +246,38 @@ static void test_multi_token_prediction(void **state)
     assert_int_equal(with.total, c.total); /* apart from the model's total */
 }
 
+/* Layer patterns the model cannot describe are refused by name, not approximated. */
+static void test_patterns_refused(void **state)
+{
+    static const struct { const char *json, *field; } cases[] = {
+        {"{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 3, \"hidden_size\": 64, "
+         "\"num_attention_heads\": 4, \"intermediate_size\": 64, \"vocab_size\": 100, "
+         "\"num_local_experts\": 4, \"num_experts_per_tok\": 2, \"sliding_window\": 8, "
+         "\"layer_types\": [\"full_attention\", \"sliding_attention\", \"sliding_attention\"]}",
+         "layer_types"},
+        {"{\"model_type\": \"qwen3_moe\", \"num_hidden_layers\": 4, \"hidden_size\": 64, "
+         "\"num_attention_heads\": 4, \"intermediate_size\": 64, \"vocab_size\": 100, "
+         "\"num_experts\": 4, \"num_experts_per_tok\": 2, \"moe_intermediate_size\": 32, "
+         "\"mlp_only_layers\": [2]}",
+         "mlp_only_layers"},
+        {"{\"model_type\": \"deepseek_v3\", \"num_hidden_layers\": 4, \"hidden_size\": 64, "
+         "\"num_attention_heads\": 4, \"intermediate_size\": 64, \"vocab_size\": 100, "
+         "\"kv_lora_rank\": 16, \"qk_nope_head_dim\": 8, \"qk_rope_head_dim\": 8, "
+         "\"v_head_dim\": 8, \"n_routed_experts\": 4, \"num_experts_per_tok\": 2, "
+         "\"moe_intermediate_size\": 32, \"moe_layer_freq\": 2}",
+         "moe_layer_freq"},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ts_model m;
+        trainsize_error err;
+        assert_int_equal(ts_hf_config_parse(cases[i].json, strlen(cases[i].json), &m, &err),
+                         TRAINSIZE_E_UNSUPPORTED);
+        assert_string_equal(err.field, cases[i].field);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +288,7 @@ int main(void)
         cmocka_unit_test(test_attention_flops),
         cmocka_unit_test(test_sparse_text_config),
         cmocka_unit_test(test_multi_token_prediction),
+        cmocka_unit_test(test_patterns_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
