@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 from . import _lib
 from ._errors import LibraryError, Status, TrainsizeError
+from . import _results
 from ._results import Candidate, Estimate, Parameter, Plan, ResultField, Section
 
 __all__ = [
@@ -222,9 +223,17 @@ _KEYABLE = (str, int, float, bool)
 _JOBS_PER_THREAD = 32
 
 
+_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+
+
 def _job_key(kwargs: Dict[str, Any]) -> tuple | None:
     """The keywords as a key (their order and types included: 1, 1.0 and True set
     different text), or None when they name a file or config."""
+    types = tuple(map(type, kwargs.values()))
+    if _SCALAR_TYPES.issuperset(types):  # the common case, at C speed
+        if "hf_config" in kwargs or "gpu_file" in kwargs:
+            return None
+        return (tuple(kwargs.items()), types)
     key = []
     for k, v in kwargs.items():
         kind = type(v)
@@ -277,6 +286,8 @@ class _PerThread(_thread._local):
 
 
 _PER_THREAD = _PerThread()
+# The library's field table as estimates read it (built once).
+_TABLE = _results._table(_LIB.fields, _LIB.decoders)
 
 
 # ---------------------------------------------------------------------------------------
@@ -322,7 +333,7 @@ def _estimate(job: int, scratch: Any) -> Estimate:
     buf = _LIB.estimate_buffer(job, scratch)
     raw = _LIB.read_raw(buf)
     advice = [] if raw[_LIB.fits_index] else _LIB.advise(job, ADVICE_MAX)
-    return Estimate._from_raw(_LIB.version, _LIB.fields, _LIB.decoders, raw, advice)
+    return Estimate(_LIB.version, _TABLE, raw, advice)
 
 
 def _recompute_name(index: int) -> str:
