@@ -1,0 +1,225 @@
+/* job_submit/trainsize: a Slurm job_submit plugin that sizes a GPU job with libtrainsize
+ * before it is queued, and rejects at the sbatch prompt a job that will not fit its GPUs.
+ *
+ * A job opts in with `#TRAINSIZE --option value ...` lines in its batch script (or, for
+ * srun/salloc, `--comment "trainsize: --option value ..."`); others pass untouched. The
+ * GPUs come from the job's request (--gres=gpu[:TYPE]:N per node x nodes, --gpus), the
+ * node's GPU model, host RAM and cores from trainsize.conf next to slurm.conf, read once
+ * at init (README.md). Written for the Slurm 22.05 plugin interface
+ * (src/slurmctld/job_submit.c): Slurm loads only a plugin built against its exact
+ * version. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "directives.h"
+#include "trainsize.h"
+
+#define PLUGIN_API __attribute__((visibility("default")))
+
+PLUGIN_API const char plugin_name[] = "Size GPU jobs with libtrainsize before they are queued";
+PLUGIN_API const char plugin_type[] = "job_submit/trainsize";
+PLUGIN_API const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+/* slurmctld's own functions, resolved when it loads the plugin (not in the public headers):
+ * err_msg is freed by slurmctld with xfree(), so it must come from its xstrdup. */
+extern char *slurm_xstrdup(const char *str);
+extern void slurm_info(const char *fmt, ...);
+extern void slurm_error(const char *fmt, ...);
+
+/* The plugin interface slurmctld calls (src/slurmctld/job_submit.c, 22.05). */
+struct job_record;
+PLUGIN_API int init(void);
+PLUGIN_API int fini(void);
+PLUGIN_API int job_submit(job_desc_msg_t *d, uint32_t submit_uid, char **err_msg);
+PLUGIN_API int job_modify(job_desc_msg_t *d, struct job_record *job_ptr, uint32_t submit_uid);
+
+/* The site's configuration, read once at init (no file I/O per job). */
+static tsd_config config;
+static int config_loaded;
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+#define CONFIG_MAX (64 * 1024)
+
+/* trainsize.conf in slurm.conf's folder ($SLURM_CONF's, else /etc/slurm). */
+static void config_path(char *buf, size_t cap)
+{
+    const char *conf = getenv("SLURM_CONF");
+    const char *slash = conf ? strrchr(conf, '/') : NULL;
+    if (slash)
+        snprintf(buf, cap, "%.*s/trainsize.conf", (int)(slash - conf), conf);
+    else
+        snprintf(buf, cap, "/etc/slurm/trainsize.conf");
+}
+
+PLUGIN_API int init(void)
+{
+    static char text[CONFIG_MAX];
+    char path[512], why[256];
+    FILE *f;
+    size_t n;
+    config_path(path, sizeof path);
+    memset(&config, 0, sizeof config);
+    config_loaded = 0;
+    f = fopen(path, "r");
+    if (!f) {
+        slurm_info("job_submit/trainsize: no %s; the jobs' directives name their GPU", path);
+        return SLURM_SUCCESS;
+    }
+    n = fread(text, 1, sizeof text, f);
+    fclose(f);
+    if (n == sizeof text || tsd_config_parse(text, n, &config, why, sizeof why) != 0) {
+        slurm_error("job_submit/trainsize: %s: %s", path, n == sizeof text ? "larger than 64 KiB" : why);
+        return SLURM_ERROR;
+    }
+    config_loaded = 1;
+    return SLURM_SUCCESS;
+}
+
+PLUGIN_API int fini(void) { return SLURM_SUCCESS; }
+
+/* The message slurmctld shows at the prompt (it frees it). */
+static void say(char **err_msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(char **err_msg, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    if (!err_msg) return;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    *err_msg = slurm_xstrdup(line);
+}
+
+/* Apply option pairs; 0, or the failing status with `why` the library's message. */
+static int apply(trainsize_job *job, const tsd_pairs *pairs, char *why, size_t cap)
+{
+    size_t i;
+    for (i = 0; pairs && i < pairs->count; i++) {
+        trainsize_error err;
+        if (strcmp(pairs->name[i], "hf-config") == 0 || strcmp(pairs->name[i], "gpu-file") == 0) {
+            snprintf(why, cap, "%s: files are not read per job; use --model and shape options",
+                     pairs->name[i]);
+            return SLURM_ERROR;
+        }
+        if (trainsize_job_set(job, pairs->name[i], pairs->value[i], &err) != TRAINSIZE_OK) {
+            snprintf(why, cap, "%s", err.message);
+            return SLURM_ERROR;
+        }
+    }
+    return SLURM_SUCCESS;
+}
+
+/* GPUs of the job: --gres=gpu per node x nodes, or --gpus for the job. */
+static int request_gpus(const job_desc_msg_t *d, tsd_gpus *g)
+{
+    uint64_t nodes = d->min_nodes && d->min_nodes != NO_VAL ? d->min_nodes : 1;
+    memset(g, 0, sizeof *g);
+    if (tsd_gpu_request(d->tres_per_node, 1, g) || tsd_gpu_request(d->tres_per_job, 0, g)) return -1;
+    if (g->per_node) g->per_job = g->per_node * nodes;
+    else if (g->per_job) g->per_node = g->per_job / nodes;
+    return g->per_job ? 0 : -1;
+}
+
+/* The job as libtrainsize sees it: the site's defaults, the partition's, the GRES type's
+ * GPU, the request's counts, then the job's own options. */
+static int build(trainsize_job *job, const job_desc_msg_t *d, const tsd_pairs *own, char *why, size_t cap)
+{
+    tsd_gpus g;
+    char n[32];
+    const char *gpu;
+    int rc;
+    if (request_gpus(d, &g)) {
+        snprintf(why, cap, "no GPU request (--gres=gpu:N or --gpus=N) to size");
+        return ESLURM_INVALID_GRES;
+    }
+    if ((rc = apply(job, config_loaded ? &config.global : NULL, why, cap)) ||
+        (rc = apply(job, config_loaded ? tsd_config_section(&config, d->partition) : NULL, why, cap)))
+        return rc;
+    gpu = tsd_config_gres_gpu(&config, g.type);
+    if (gpu && trainsize_job_set(job, "gpu", gpu, NULL) != TRAINSIZE_OK) {
+        snprintf(why, cap, "trainsize.conf: gres-type.%s = %s is not a catalogue GPU", g.type, gpu);
+        return SLURM_ERROR;
+    }
+    snprintf(n, sizeof n, "%llu", (unsigned long long)g.per_job);
+    if (trainsize_job_set(job, "gpus", n, NULL) != TRAINSIZE_OK) {
+        snprintf(why, cap, "gpus: %s GPUs cannot be sized", n);
+        return SLURM_ERROR;
+    }
+    snprintf(n, sizeof n, "%llu", (unsigned long long)g.per_node);
+    if (g.per_node && trainsize_job_set(job, "gpus-per-node", n, NULL) != TRAINSIZE_OK) {
+        snprintf(why, cap, "gpus-per-node: %s cannot be sized", n);
+        return SLURM_ERROR;
+    }
+    return apply(job, own, why, cap);
+}
+
+PLUGIN_API int job_submit(job_desc_msg_t *d, uint32_t submit_uid, char **err_msg)
+{
+    tsd_pairs own;
+    trainsize_job *job;
+    trainsize_result r;
+    trainsize_error err;
+    char why[400];
+    int opted, rc;
+    (void)submit_uid;
+    if (!d) return SLURM_SUCCESS;
+    opted = tsd_job_options(d->script, d->comment, &own, why, sizeof why);
+    if (opted == 0) return SLURM_SUCCESS; /* not ours */
+    if (opted < 0) {
+        say(err_msg, "trainsize: %s", why);
+        return SLURM_ERROR;
+    }
+    job = trainsize_job_new();
+    if (!job) return SLURM_SUCCESS; /* out of memory: never stand in the job's way */
+    if ((rc = build(job, d, &own, why, sizeof why)) != SLURM_SUCCESS) {
+        trainsize_job_free(job);
+        say(err_msg, "trainsize: %s", why);
+        return rc;
+    }
+    if (trainsize_estimate(job, &r, sizeof r, &err) != TRAINSIZE_OK) {
+        trainsize_job_free(job);
+        say(err_msg, "trainsize: %s", err.message);
+        return SLURM_ERROR;
+    }
+    if (!r.memory.fits) {
+        trainsize_advice a[1];
+        size_t count = 0;
+        char advice[200] = "";
+        if (trainsize_advise(job, a, 1, &count, NULL) == TRAINSIZE_OK && count == 1 && a[0].settings > 0) {
+            size_t i, used = 0;
+            used += (size_t)snprintf(advice, sizeof advice, "; fits with");
+            for (i = 0; i < a[0].settings && used < sizeof advice; i++)
+                used += (size_t)snprintf(advice + used, sizeof advice - used, " --%s %s", a[0].names[i],
+                                         a[0].values[i]);
+            if (used < sizeof advice)
+                snprintf(advice + used, sizeof advice - used, " (%.1f GiB)", (double)a[0].peak_total / GIB);
+        }
+        trainsize_job_free(job);
+        say(err_msg, "trainsize: does not fit: peak %.1f GiB per GPU of %.1f GiB on %s%s",
+            (double)r.memory.peak_total / GIB, (double)r.memory.gpu_capacity / GIB, r.gpu, advice);
+        return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+    }
+    /* Optionally the host RAM the job needs, when it asked for none (MiB per node). */
+    if (config.set_mem && (d->pn_min_memory == NO_VAL64 || d->pn_min_memory == 0))
+        d->pn_min_memory = (r.system.host_ram_need_per_node + (1u << 20) - 1) >> 20;
+    say(err_msg, "trainsize: fits: peak %.1f GiB per GPU of %.1f GiB on %s; host RAM %.0f GiB per node",
+        (double)r.memory.peak_total / GIB, (double)r.memory.gpu_capacity / GIB, r.gpu,
+        (double)r.system.host_ram_need_per_node / GIB);
+    trainsize_job_free(job);
+    return SLURM_SUCCESS;
+}
+
+/* Modifications (scontrol update) are not sized again. 22.05's signature has no err_msg;
+ * job_record_t is internal to slurmctld. */
+PLUGIN_API int job_modify(job_desc_msg_t *d, struct job_record *job_ptr, uint32_t submit_uid)
+{
+    (void)d;
+    (void)job_ptr;
+    (void)submit_uid;
+    return SLURM_SUCCESS;
+}
