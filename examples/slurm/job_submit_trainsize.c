@@ -204,6 +204,13 @@ PLUGIN_API int job_submit(job_desc_msg_t *d, uint32_t submit_uid, char **err_msg
             (double)r.memory.peak_total / GIB, (double)r.memory.gpu_capacity / GIB, r.gpu, advice);
         return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
     }
+    /* The GPUs hold it, but the nodes' host RAM (trainsize.conf's host-ram) does not. */
+    if (r.warnings & TRAINSIZE_WARN_HOST_RAM) {
+        trainsize_job_free(job);
+        say(err_msg, "trainsize: host RAM short: the job needs %.0f GiB per node (CPU offload, loading, "
+            "data loaders), more than the nodes' host-ram", (double)r.system.host_ram_need_per_node / GIB);
+        return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+    }
     /* Optionally the host RAM the job needs, when it asked for none (MiB per node). */
     if (config.set_mem && (d->pn_min_memory == NO_VAL64 || d->pn_min_memory == 0))
         d->pn_min_memory = (r.system.host_ram_need_per_node + (1u << 20) - 1) >> 20;

@@ -115,6 +115,19 @@ static void test_does_not_fit(void **state)
     assert_non_null(strstr(msg, "fits with --")); /* the first fit advice */
 }
 
+/* The GPUs hold it, the nodes' host RAM (trainsize.conf: 1 TiB) does not: 405B with its
+ * parameters and optimizer state offloaded to the CPU needs about 7.5 TiB per node. */
+static void test_host_ram_short(void **state)
+{
+    job_desc_msg_t d;
+    char msg[512];
+    (void)state;
+    describe(&d, "#!/bin/sh\n#TRAINSIZE --model llama-3.1-405b --zero 3 --offload optimizer+params "
+                 "--seq 2048 --recompute full\n", "gres:gpu:8", 1);
+    assert_int_equal(submit(&d, msg, sizeof msg), ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE);
+    assert_true(strncmp(msg, "trainsize: host RAM short: the job needs ", 41) == 0);
+}
+
 static void test_gres_type_and_bad_directive(void **state)
 {
     job_desc_msg_t d;
@@ -139,7 +152,7 @@ int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_not_ours), cmocka_unit_test(test_fits), cmocka_unit_test(test_does_not_fit),
-        cmocka_unit_test(test_gres_type_and_bad_directive),
+        cmocka_unit_test(test_host_ram_short), cmocka_unit_test(test_gres_type_and_bad_directive),
     };
     if (argc != 3) {
         fprintf(stderr, "usage: %s PLUGIN.so DIR\n", argv[0]);
