@@ -79,27 +79,30 @@ done
 
 job() { printf '#!/bin/sh\n%s\ntrue\n' "$1" > "$dir/jobs/$2.sh"; echo "$dir/jobs/$2.sh"; }
 
-# 1. Does not fit: rejected at the prompt, with the plugin's line.
-script=$(job "#TRAINSIZE --model llama-2-70b --seq 4096" big)
-if out=$(sbatch --gres=gpu:8 -o /dev/null "$script" 2>&1); then fail "a job that does not fit was accepted: $out"; fi
-echo "$out" | grep -q "trainsize: does not fit: peak" || fail "no does-not-fit line: $out"
-echo "$out" | grep trainsize
+# rejected NAME DIRECTIVE LINE: sbatch refuses the job and shows the plugin's LINE.
+rejected() {
+    if out=$(sbatch --gres=gpu:8 -o /dev/null "$(job "$2" "$1")" 2>&1); then
+        fail "$1: accepted: $out"
+    fi
+    echo "$out" | grep -q "$3" || fail "$1: no \"$3\" line: $out"
+    echo "$out" | grep trainsize
+}
 
-# 2. Fits: accepted with an info line, and runs to the end.
-script=$(job "#TRAINSIZE --model gpt2 --seq 1024" small)
-out=$(sbatch --wait --gres=gpu:8 -o /dev/null "$script" 2>&1) || fail "a job that fits failed: $out"
-echo "$out" | grep -q "trainsize: fits: peak" || fail "no fits line: $out"
-echo "$out" | grep trainsize
+# ran NAME DIRECTIVE [LINE]: the job is accepted (with LINE shown, or no trainsize line at
+# all without one) and runs to its end.
+ran() {
+    out=$(sbatch --wait --gres=gpu:8 -o /dev/null "$(job "$2" "$1")" 2>&1) || fail "$1: failed: $out"
+    if [ -n "${3:-}" ]; then
+        echo "$out" | grep -q "$3" || fail "$1: no \"$3\" line: $out"
+        echo "$out" | grep trainsize
+    elif echo "$out" | grep -q trainsize; then
+        fail "$1: sized although it has no directives: $out"
+    fi
+}
 
-# 3. A bad directive: rejected with the option's own error.
-script=$(job "#TRAINSIZE --model no-such-model" bad)
-if out=$(sbatch --gres=gpu:8 -o /dev/null "$script" 2>&1); then fail "a bad directive was accepted: $out"; fi
-echo "$out" | grep -q "trainsize: model: unknown preset" || fail "no error line for a bad directive: $out"
-echo "$out" | grep trainsize
-
-# 4. No directives: not ours, runs untouched.
-script=$(job "# an ordinary job" plain)
-out=$(sbatch --wait --gres=gpu:8 -o /dev/null "$script" 2>&1) || fail "a job without directives failed: $out"
-if echo "$out" | grep -q trainsize; then fail "a job without directives was sized: $out"; fi
+rejected big "#TRAINSIZE --model llama-2-70b --seq 4096" "trainsize: does not fit: peak"
+ran small "#TRAINSIZE --model gpt2 --seq 1024" "trainsize: fits: peak"
+rejected bad "#TRAINSIZE --model no-such-model" "trainsize: model: unknown preset"
+ran plain "# an ordinary job"
 
 echo "slurm e2e: 4 jobs as expected (rejected, ran, rejected, ran untouched)"
