@@ -1,0 +1,84 @@
+// The WebAssembly package against the native command: the same options give the same JSON
+// text, byte for byte. Needs TRAINSIZE_EXE (the native command) and TRAINSIZE_WASM_PACKAGE
+// (the built package folder); without them the run fails rather than skipping.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const { execFileSync, spawnSync } = require('node:child_process');
+const path = require('node:path');
+
+const exe = process.env.TRAINSIZE_EXE;
+const pkg = process.env.TRAINSIZE_WASM_PACKAGE;
+if (!exe || !pkg) throw new Error('set TRAINSIZE_EXE and TRAINSIZE_WASM_PACKAGE');
+const { createTrainsize, TrainsizeError } = require(path.resolve(pkg, 'trainsize.js'));
+
+function native(args) {
+  return execFileSync(exe, args, { encoding: 'utf8' });
+}
+
+function cliArgs(options) {
+  const args = [];
+  for (const [k, v] of Object.entries(options)) {
+    args.push('--' + k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()), String(v));
+  }
+  return args;
+}
+
+const JOBS = [
+  { model: 'llama-2-7b', gpu: 'a100-80gb', gpus: 8, zero: 3, microBatch: 1, seq: 4096 },
+  { model: 'llama-3-70b', gpu: 'h100-80gb', gpus: 64, tp: 8, pp: 2, zero: 1, sp: true, seq: 8192,
+    'global-batch': 512, tokens: 1.5e12 },
+  { model: 'mixtral-8x7b', gpus: 32, ep: 8, tp: 2, tokens: 1e12 },
+  { model: 'llama-2-13b', 'lora-rank': 16, 'quantize-base': 'nf4', gpu: 'rtx-4090' },
+  { model: 'deepseek-v3', gpu: 'h100-80gb', gpus: 1024, pp: 16, ep: 64, recompute: 'full', seq: 4096 },
+  { model: 'llama-2-70b', gpu: 'a100-80gb', gpus: 8, seq: 4096 }, // does not fit: advice
+];
+
+test('estimate() is the command\'s JSON, byte for byte', async () => {
+  const ts = await createTrainsize();
+  for (const job of JOBS) {
+    const text = ts.json('estimate', job);
+    assert.strictEqual(text, native(['estimate', '--json', ...cliArgs(job)]), JSON.stringify(job));
+    assert.deepStrictEqual(ts.estimate(job), JSON.parse(text));
+  }
+});
+
+test('plan() is the command\'s JSON', async () => {
+  const ts = await createTrainsize();
+  const job = { model: 'gpt2', tokens: 1e9, maxGpus: 16, gpu: 'a100-40gb,rtx-4090', top: 3 };
+  assert.strictEqual(ts.json('plan', job), native(['plan', '--json', ...cliArgs(job)]));
+});
+
+test('models(), gpus() and the version are the command\'s', async () => {
+  const ts = await createTrainsize();
+  assert.deepStrictEqual(ts.models(), JSON.parse(native(['models', '--json'])));
+  assert.deepStrictEqual(ts.gpus(), JSON.parse(native(['gpus', '--json'])));
+  assert.strictEqual('trainsize ' + ts.version + '\n', native(['--version']));
+});
+
+test('invalid input throws the command\'s message, naming the option', async () => {
+  const ts = await createTrainsize();
+  const cases = [
+    [{ model: 'llama-3-9b' }, 'model'],
+    [{ model: 'gpt2', microBatch: 0 }, 'micro-batch'],
+    [{ model: 'gpt2', gpus: 3, tp: 2 }, 'gpus'],
+  ];
+  for (const [options, option] of cases) {
+    const r = spawnSync(exe, ['estimate', '--json', ...cliArgs(options)], { encoding: 'utf8' });
+    assert.strictEqual(r.status, 2);
+    assert.throws(() => ts.estimate(options), (e) => {
+      assert.ok(e instanceof TrainsizeError);
+      assert.strictEqual(e.option, option);
+      assert.strictEqual('trainsize: ' + e.message + '\n', r.stderr);
+      return true;
+    });
+  }
+  assert.throws(() => ts.estimate({ model: 'gpt2', gpus: Infinity }), TrainsizeError);
+});
+
+test('the single-file build works alike', async () => {
+  const factory = require(path.resolve(pkg, 'trainsize_core_single.js'));
+  const lines = [];
+  const Module = await factory({ print: (l) => lines.push(l), printErr: () => {} });
+  assert.strictEqual(typeof Module._tsw_run, 'function');
+});
