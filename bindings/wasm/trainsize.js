@@ -8,8 +8,9 @@
  *   ts.plan({ model: 'llama-2-70b', tokens: 2e12 }); ts.models(); ts.gpus(); ts.version
  *
  * Option names are the command's, kebab-case or camelCase (microBatch = micro-batch);
- * values are strings, numbers or booleans (arrays are joined with commas). Invalid input
- * throws a TrainsizeError with the option it names and the command's message. */
+ * values are strings, numbers or booleans (arrays are joined with commas); hfConfig and
+ * gpuFile also take a config.json as an object or JSON text. Invalid input throws a
+ * TrainsizeError with the option it names and the command's message. */
 'use strict';
 
 (function (root, factory) {
@@ -44,11 +45,23 @@
     throw new TrainsizeError(optionName(key), optionName(key) + ': expected a string, number or boolean');
   }
 
-  function argvOf(command, options) {
+  /* A file option (hf-config, gpu-file) given as an object or JSON text: written to the
+   * module's in-memory file system, its path passed as the command would take it. */
+  function fileArg(Module, name, value) {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) value = JSON.stringify(value);
+    if (typeof value !== 'string' || !value.trimStart().startsWith('{')) return null;
+    const path = '/' + name + '.json';
+    Module.FS.writeFile(path, value);
+    return path;
+  }
+
+  function argvOf(Module, command, options) {
     const argv = ['trainsize', command, '--json'];
     for (const [key, value] of Object.entries(options || {})) {
       if (value === undefined || value === null) continue;
-      argv.push('--' + optionName(key), optionText(key, value));
+      const name = optionName(key);
+      const file = name === 'hf-config' || name === 'gpu-file' ? fileArg(Module, name, value) : null;
+      argv.push('--' + name, file || optionText(key, value));
     }
     return argv;
   }
@@ -98,16 +111,16 @@
 
     return {
       /** The object `trainsize estimate --json` prints for these options. */
-      estimate: (options) => JSON.parse(run(argvOf('estimate', options))),
+      estimate: (options) => JSON.parse(run(argvOf(Module, 'estimate', options))),
       /** The object `trainsize plan --json` prints for these options. */
-      plan: (options) => JSON.parse(run(argvOf('plan', options))),
+      plan: (options) => JSON.parse(run(argvOf(Module, 'plan', options))),
       /** The built-in model presets (`trainsize models --json`). */
       models: () => JSON.parse(run(['trainsize', 'models', '--json'])),
       /** The GPU catalogue (`trainsize gpus --json`). */
       gpus: () => JSON.parse(run(['trainsize', 'gpus', '--json'])),
       /** The command's JSON text for a command ("estimate" or "plan") and options, as the
        *  command prints it. */
-      json: (command, options) => run(argvOf(command, options)) + '\n',
+      json: (command, options) => run(argvOf(Module, command, options)) + '\n',
       /** The library's version ("major.minor.patch"). */
       version: run(['trainsize', '--version']).replace(/^trainsize /, '').trim(),
     };

@@ -43,6 +43,15 @@ test('estimate() is the command\'s JSON, byte for byte', async () => {
   }
 });
 
+test('a config.json given as an object is the file given to the command', async () => {
+  const ts = await createTrainsize();
+  const file = path.join(__dirname, '..', '..', '..', 'tests', 'data', 'hf', 'Qwen3-8B.json');
+  const config = JSON.parse(require('node:fs').readFileSync(file, 'utf8'));
+  const job = { gpu: 'h100-80gb', gpus: 8, zero: 3 };
+  assert.deepStrictEqual(ts.estimate({ hfConfig: config, ...job }).memory,
+    JSON.parse(native(['estimate', '--json', '--hf-config', file, ...cliArgs(job)])).memory);
+});
+
 test('plan() is the command\'s JSON', async () => {
   const ts = await createTrainsize();
   const job = { model: 'gpt2', tokens: 1e9, maxGpus: 16, gpu: 'a100-40gb,rtx-4090', top: 3 };
