@@ -9,6 +9,7 @@ import ctypes
 import json
 import math
 import os
+import pickle
 import re
 import shutil
 import subprocess
@@ -398,6 +399,9 @@ def test_error_unknown_keyword():
     assert e.value.code == trainsize.Status.E_UNKNOWN
     assert e.value.field == "foo-bar" and e.value.keyword == "foo_bar"
     assert "foo-bar" in str(e.value)
+    # Status is made on first use, yet is trainsize.Status for pickle, dir() and import *.
+    assert pickle.loads(pickle.dumps(e.value.code)) is trainsize.Status.E_UNKNOWN
+    assert "Status" in dir(trainsize) and "Status" in trainsize.__all__
 
 
 @pytest.mark.parametrize("kwargs,code,field", [
@@ -616,9 +620,49 @@ def test_pip_install_builds_and_ships_the_library(tmp_path):
 
 
 def test_to_dict_non_finite_is_null():
-    # The command prints non-finite numbers as null; so does to_dict().
+    # The command prints non-finite numbers as null; so does to_dict(), whether it is
+    # compiled from the raw fields or built from sections.
     from trainsize._results import _plain
     assert _plain(float("inf")) is None and _plain(math.pi) == math.pi
+    r = trainsize.estimate(model="gpt2")
+    lib, table = trainsize._LIB, trainsize._TABLE
+    raw = list(r._raw)
+    for path, bad in (("time.seconds", float("inf")), ("time.gpu_hours", float("nan"))):
+        raw[lib.positions[next(i for i, f in enumerate(lib.fields) if f.path == path)]] = bad
+    changed = trainsize.Estimate(r.trainsize_version, table, tuple(raw))
+    d = changed.to_dict()
+    assert d["time"]["seconds"] is None and d["time"]["gpu_hours"] is None
+    assert d["memory"] == r.to_dict()["memory"]
+    assert changed.time.to_dict()["seconds"] is None
+    assert math.isinf(changed.time.seconds)
+
+
+def test_fields_the_mirror_lacks_are_read_one_by_one(monkeypatch):
+    """A field this binding's struct mirror does not know (as in a newer library) is read
+    through trainsize_result_field_get; the result is the same."""
+    paths = dict(_structs.RESULT_PATHS)
+    for path in ("memory.peak_total", "layout.gpu", "layout.recompute", "warnings",
+                 "memory.fits", "time.seconds"):
+        del paths[path]
+    monkeypatch.setattr(_structs, "RESULT_PATHS", paths)
+    lib = _lib.load()
+    assert sorted(f.path for f in lib._slow) == sorted(
+        ["memory.peak_total", "layout.gpu", "layout.recompute", "warnings", "memory.fits",
+         "time.seconds"])
+    for kwargs in (SPEC_JOB, dict(model="llama-2-7b", gpu="a100-80gb", recompute="full")):
+        job = lib.new_job()
+        try:
+            for key, value in kwargs.items():
+                lib.job_set(job, key.replace("_", "-"), option_text(value).encode())
+            raw = lib.read_raw(lib.estimate_buffer(job))
+        finally:
+            lib.free_job(job)
+        r = trainsize.Estimate._from_raw(lib.version, lib.fields, lib.decoders, raw,
+                                        positions=lib.positions)
+        expected = dict(trainsize.estimate(**kwargs).to_dict(), advice=[])
+        assert r.to_dict() == expected
+        assert r.layout.recompute == expected["layout"]["recompute"]
+        assert r.warnings == expected["warnings"]
 
 
 def test_advice_makes_the_job_fit():

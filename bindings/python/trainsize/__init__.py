@@ -25,7 +25,6 @@ another ABI version.
 from __future__ import annotations
 
 import _thread
-import numbers
 import os
 from collections.abc import Mapping
 
@@ -34,7 +33,8 @@ if TYPE_CHECKING:
     from typing import Any, Dict, Iterator, List
 
 from . import _lib
-from ._errors import LibraryError, Status, TrainsizeError
+from . import _errors
+from ._errors import E_INVALID as _E_INVALID, LibraryError, TrainsizeError
 from . import _results
 from ._results import Candidate, Estimate, Parameter, Plan, ResultField, Section
 
@@ -61,6 +61,17 @@ _LIB = _lib.get()
 _MODEL = "model"
 _HF_CONFIG = "hf-config"
 _GPU_FILE = "gpu-file"
+
+
+def __getattr__(name: str) -> Any:
+    # Status (an IntEnum) is made when first read: enum is ~2 ms of the import.
+    if name == "Status":
+        return _errors.status_class()
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | {"Status"})
 
 
 def version() -> str:
@@ -94,8 +105,16 @@ def _fail(code: int, option: str, keyword: str, reason: str) -> TrainsizeError:
 
 
 def _scalar_text(value: Any) -> str | None:
+    kind = type(value)
+    if kind is str:
+        return value
+    if kind is int:
+        return str(value)
+    if kind is float:
+        return repr(value)
     if isinstance(value, bool):
         return "true" if value else "false"
+    import numbers  # only for other number types (numpy's, Fraction): ~0.5 ms of import
     if isinstance(value, numbers.Integral):
         return str(int(value))
     if isinstance(value, numbers.Real):
@@ -113,22 +132,22 @@ def _value_bytes(option: str, keyword: str, value: Any) -> bytes:
     else:
         text = _scalar_text(value)
     if text is None:
-        raise _fail(Status.E_INVALID, option, keyword,
+        raise _fail(_E_INVALID, option, keyword,
                     "expected a str, int, float or bool (or a list of them), got %s"
                     % type(value).__name__)
     if "\0" in text:
-        raise _fail(Status.E_INVALID, option, keyword, "the value contains a NUL character")
+        raise _fail(_E_INVALID, option, keyword, "the value contains a NUL character")
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
-        raise _fail(Status.E_INVALID, option, keyword,
+        raise _fail(_E_INVALID, option, keyword,
                     "the value is not valid Unicode text") from None
 
 
 def _path_bytes(option: str, keyword: str, value: Any) -> bytes:
     path = os.fsencode(value)
     if b"\0" in path:
-        raise _fail(Status.E_INVALID, option, keyword, "the path contains a NUL character")
+        raise _fail(_E_INVALID, option, keyword, "the path contains a NUL character")
     return path
 
 
@@ -137,7 +156,7 @@ def _json_bytes(option: str, keyword: str, value: Mapping) -> bytes:
     try:
         return json.dumps(value, allow_nan=False).encode("utf-8")
     except (TypeError, ValueError) as exc:
-        raise _fail(Status.E_INVALID, option, keyword,
+        raise _fail(_E_INVALID, option, keyword,
                     "the dict cannot be written as JSON: %s" % exc) from None
 
 
@@ -150,7 +169,7 @@ def _load(option: str, keyword: str, value: Any, job: int, load_text, load_file)
     elif isinstance(value, (str, os.PathLike)):
         load_file(job, _path_bytes(option, keyword, value), keyword)
     else:
-        raise _fail(Status.E_INVALID, option, keyword,
+        raise _fail(_E_INVALID, option, keyword,
                     "expected a path (str or os.PathLike), a dict or JSON bytes, got %s"
                     % type(value).__name__)
 
@@ -179,10 +198,10 @@ def _new_job(kwargs: Dict[str, Any], for_plan: bool) -> int:
              if value is not None]
     given = {option: key for key, option, _ in items}
     if _MODEL in given and _HF_CONFIG in given:
-        raise _fail(Status.E_INVALID, _HF_CONFIG, given[_HF_CONFIG],
+        raise _fail(_E_INVALID, _HF_CONFIG, given[_HF_CONFIG],
                     "model and hf_config exclude each other: give one model")
     if not for_plan and _GPU_FILE in given and "gpu" in given:
-        raise _fail(Status.E_INVALID, _GPU_FILE, given[_GPU_FILE],
+        raise _fail(_E_INVALID, _GPU_FILE, given[_GPU_FILE],
                     "gpu and gpu_file exclude each other: give one GPU")
     lib = _LIB
     if for_plan:
@@ -190,7 +209,7 @@ def _new_job(kwargs: Dict[str, Any], for_plan: bool) -> int:
         refused = {p["name"]: p["plan_refusal"] for p in lib.params if p["plan_refusal"]}
         for key, option, _ in items:
             if option in refused:
-                raise _fail(Status.E_INVALID, option, key,
+                raise _fail(_E_INVALID, option, key,
                             "not a keyword of plan(): " + refused[option])
     job = lib.new_job()
     try:
@@ -257,18 +276,18 @@ class _ThreadJobs:
     __slots__ = ("by_key", "scratch", "__weakref__")
 
     def __init__(self) -> None:
-        self.by_key: Dict[tuple, int] = {}
+        self.by_key: Dict[tuple, Any] = {}  # key -> c_void_p job
         self.scratch = _lib.Scratch(_LIB)  # the thread's result buffer, reused
 
-    def get(self, kwargs: Dict[str, Any]) -> int | None:
+    def get(self, kwargs: Dict[str, Any]) -> Any:
         key = _job_key(kwargs)
         if key is None:
             return None
         job = self.by_key.get(key)
         if job is None:
-            job = _new_job(kwargs, False)
+            job = _lib.ctypes.c_void_p(_new_job(kwargs, False))
             if len(self.by_key) >= _JOBS_PER_THREAD:
-                _LIB.free_job(self.by_key.pop(next(iter(self.by_key))))
+                _LIB.free_job(self.by_key.pop(next(iter(self.by_key))).value)
             self.by_key[key] = job
         return job
 
@@ -276,7 +295,7 @@ class _ThreadJobs:
         lib = _LIB  # at interpreter exit the module may be gone: then the OS reclaims them
         if lib is not None:
             for job in self.by_key.values():
-                lib.free_job(job)
+                lib.free_job(job.value)
         self.by_key = {}
 
 
@@ -286,8 +305,14 @@ class _PerThread(_thread._local):
 
 
 _PER_THREAD = _PerThread()
-# The library's field table as estimates read it (built once).
-_TABLE = _results._table(_LIB.fields, _LIB.decoders)
+# The library's field table as estimates read it (built once), and what every estimate
+# uses, bound once.
+_TABLE = _results._table(_LIB.fields, _LIB.decoders, _LIB.positions)
+_ESTIMATE = _LIB.fn.estimate_untyped  # takes ctypes objects only
+_READ_RAW = _LIB.read_raw
+_FITS = _LIB.positions[_LIB.fits_index]
+_VERSION = _LIB.version
+_make_estimate = _results._make_estimate
 
 
 # ---------------------------------------------------------------------------------------
@@ -321,19 +346,28 @@ def estimate(**kwargs: Any) -> Estimate:
             divide, an unreadable or malformed config), with the library's message.
     """
     jobs = _PER_THREAD.jobs
+    types = tuple(map(type, kwargs.values()))
+    if _SCALAR_TYPES.issuperset(types) and "hf_config" not in kwargs \
+            and "gpu_file" not in kwargs:  # the common case, inline: every call counts
+        job = jobs.by_key.get((tuple(kwargs.items()), types))
+        if job is not None:
+            return _estimate(job, jobs.scratch)
     job = jobs.get(kwargs)
     if job is not None:
         return _estimate(job, jobs.scratch)
-    with _job(kwargs, for_plan=False) as job:
-        return _estimate(job, jobs.scratch)
+    with _job(kwargs, for_plan=False) as handle:
+        return _estimate(_lib.ctypes.c_void_p(handle), jobs.scratch)
 
 
-def _estimate(job: int, scratch: Any) -> Estimate:
-    # The values are copied out of the thread's buffer before anything reuses it.
-    buf = _LIB.estimate_buffer(job, scratch)
-    raw = _LIB.read_raw(buf)
-    advice = [] if raw[_LIB.fits_index] else _LIB.advise(job, ADVICE_MAX)
-    return Estimate(_LIB.version, _TABLE, raw, advice)
+def _estimate(job: Any, scratch: Any) -> Estimate:
+    """Estimate ``job`` (a ``c_void_p``) into the thread's buffer ``scratch``; the values
+    are copied out of it before anything reuses it."""
+    rc = _ESTIMATE(job, scratch.buf_ref, scratch.c_size, scratch.err_ref)
+    if rc != 0:
+        raise _LIB.error(rc, scratch.err)
+    raw = _READ_RAW(scratch.buf)
+    advice = [] if raw[_FITS] else _LIB.advise(job, ADVICE_MAX)
+    return _make_estimate(_VERSION, _TABLE, raw, advice)
 
 
 def _recompute_name(index: int) -> str:
@@ -361,9 +395,10 @@ def plan(top: int = PLAN_TOP_DEFAULT, **kwargs: Any) -> Plan:
     Raises:
         TrainsizeError: invalid input, with the library's message.
     """
+    import numbers
     if isinstance(top, bool) or not isinstance(top, numbers.Integral) or \
             not 1 <= int(top) <= PLAN_TOP_MAX:
-        raise _fail(Status.E_INVALID, "top", "top", "expected a whole number from 1 to %d, "
+        raise _fail(_E_INVALID, "top", "top", "expected a whole number from 1 to %d, "
                     "got %r" % (PLAN_TOP_MAX, top))
     with _job(kwargs, for_plan=True) as job:
         stats, found = _LIB.plan(job, int(top))

@@ -1,22 +1,55 @@
 """Exceptions and status codes of the binding."""
 
-import enum
+import _thread
+
+# The library's status codes (trainsize_status), pinned by the C API, as plain ints for
+# the binding's own use; Status gives them names.
+OK = 0
+E_INVALID = -1
 
 
-class Status(enum.IntEnum):
-    """The library's status codes (trainsize_status); the values are pinned by the C API."""
+def _make_status():
+    # enum costs ~2 ms of the import, so Status is made when first used (an error, or
+    # trainsize.Status read).
+    import enum
 
-    OK = 0
-    E_INVALID = -1      #: A value is malformed or out of its range.
-    E_UNKNOWN = -2      #: An unknown parameter, preset, GPU or choice name.
-    E_LAYOUT = -3       #: The parallel layout does not divide the model or GPUs.
-    E_OVERFLOW = -4     #: A result would not fit in 64 bits.
-    E_PARSE = -5        #: Malformed JSON.
-    E_LIMIT = -6        #: Input beyond a size or nesting limit.
-    E_IO = -7           #: A file could not be read.
-    E_NOMEM = -8        #: Memory allocation failed.
-    E_ARGUMENT = -9     #: A NULL pointer or a too-small struct from the caller.
-    E_UNSUPPORTED = -10  #: A valid combination the model does not cover.
+    class Status(enum.IntEnum):
+        """The library's status codes (trainsize_status); the values are pinned by the C
+        API."""
+
+        OK = 0
+        E_INVALID = -1      #: A value is malformed or out of its range.
+        E_UNKNOWN = -2      #: An unknown parameter, preset, GPU or choice name.
+        E_LAYOUT = -3       #: The parallel layout does not divide the model or GPUs.
+        E_OVERFLOW = -4     #: A result would not fit in 64 bits.
+        E_PARSE = -5        #: Malformed JSON.
+        E_LIMIT = -6        #: Input beyond a size or nesting limit.
+        E_IO = -7           #: A file could not be read.
+        E_NOMEM = -8        #: Memory allocation failed.
+        E_ARGUMENT = -9     #: A NULL pointer or a too-small struct from the caller.
+        E_UNSUPPORTED = -10  #: A valid combination the model does not cover.
+
+    Status.__module__, Status.__qualname__ = "trainsize", "Status"  # as pickle finds it
+    return Status
+
+
+_made = []
+_made_lock = _thread.allocate_lock()
+
+
+def status_class():
+    """The Status enum, made once (from any thread)."""
+    if not _made:
+        with _made_lock:
+            if not _made:
+                _made.append(_make_status())
+    return _made[0]
+
+
+def __getattr__(name):
+    if name == "Status":
+        return status_class()
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
 class TrainsizeError(ValueError):
@@ -33,7 +66,7 @@ class TrainsizeError(ValueError):
 
     def __init__(self, code, field="", message="", keyword=None):
         try:
-            code = Status(code)
+            code = status_class()(code)
         except ValueError:
             pass
         self.code = code

@@ -17,14 +17,13 @@ corrupting memory later.
 import codecs
 import ctypes
 import math
-import operator
 import os
 import struct
 import _thread
 
 from . import _ffi
 from . import _structs as S
-from ._errors import LibraryError, Status, TrainsizeError
+from ._errors import OK, LibraryError, TrainsizeError
 
 #: The ABI version of trainsize.h this binding mirrors (TRAINSIZE_ABI_VERSION).
 EXPECTED_ABI = 2
@@ -148,32 +147,36 @@ class FieldDesc:
         self.keys = tuple(path.split("."))
 
 
-def _remembered(convert, limit=256):
-    """convert, remembering up to `limit` answers: the names a result holds (GPU, link,
-    framework, warning bits) repeat from one estimate to the next. Answers must be
-    immutable."""
-    answers = {}
+class Memo(dict):
+    """A value by raw key, converted on first sight and remembered (up to `limit` keys):
+    the names a result holds (GPU, link, framework, warning bits, choices) repeat from
+    one estimate to the next, and a known one is a dict subscript at C speed. Values must
+    be immutable."""
 
-    def read(raw):
-        value = answers.get(raw)
-        if value is None:
-            value = convert(raw)
-            if len(answers) < limit:
-                answers[raw] = value
+    __slots__ = ("convert", "limit")
+
+    def __init__(self, convert, limit=256):
+        super().__init__()
+        self.convert, self.limit = convert, limit
+
+    def __missing__(self, raw):
+        value = self.convert(raw)
+        if len(self) < self.limit:
+            self[raw] = value
         return value
-    return read
 
 
 class Scratch:
     """A result buffer and an error struct with their ctypes references made once: one
     thread reuses them for estimates whose values it copies out before the next."""
 
-    __slots__ = ("buf", "size", "err", "buf_ref", "err_ref")
+    __slots__ = ("buf", "size", "err", "buf_ref", "err_ref", "c_size")
 
     def __init__(self, lib):
         words = (lib.result_size + 7) // 8
         self.buf = (ctypes.c_uint64 * words)()
         self.size = words * 8
+        self.c_size = ctypes.c_size_t(self.size)
         self.err = S.Error()
         self.buf_ref = ctypes.byref(self.buf)
         self.err_ref = ctypes.byref(self.err)
@@ -202,7 +205,7 @@ class Lib:
         self.version = decode(self.fn.version_string()) or ""
         self._check_struct_sizes()
         self.fields = self._read_fields()
-        self.params = self._read_params()
+        self._params = None  # read when first needed (about 1 ms)
         self.warning_bits = self._read_warnings()
         self._check_result_layout()
         self._build_reader()
@@ -251,6 +254,14 @@ class Lib:
                     node = node.setdefault(key, {})
             fields.append(f)
         return fields
+
+    @property
+    def params(self):
+        """Every job parameter: a list of dicts (name, plan_refusal, kind, choices, ...)."""
+        params = self._params
+        if params is None:  # two threads may both read them: the same static tables
+            params = self._params = self._read_params()
+        return params
 
     def _read_params(self):
         params = []
@@ -313,7 +324,7 @@ class Lib:
     def job_set(self, job, name, value, keyword=None):
         err = S.Error()
         rc = self.fn.job_set(job, name.encode("utf-8"), value, ctypes.byref(err))
-        if rc != Status.OK:
+        if rc != OK:
             raise self.error(rc, err, keyword)
 
     def job_get(self, job, name):
@@ -331,25 +342,25 @@ class Lib:
     def load_hf_config_text(self, job, text, keyword=None):
         err = S.Error()
         rc = self.fn.job_load_hf_config(job, text, len(text), ctypes.byref(err))
-        if rc != Status.OK:
+        if rc != OK:
             raise self.error(rc, err, keyword)
 
     def load_hf_config_file(self, job, path, keyword=None):
         err = S.Error()
         rc = self.fn.job_load_hf_config_file(job, path, ctypes.byref(err))
-        if rc != Status.OK:
+        if rc != OK:
             raise self.error(rc, err, keyword)
 
     def load_gpu_text(self, job, text, keyword=None):
         err = S.Error()
         rc = self.fn.job_load_gpu_json(job, text, len(text), ctypes.byref(err))
-        if rc != Status.OK:
+        if rc != OK:
             raise self.error(rc, err, keyword)
 
     def load_gpu_file(self, job, path, keyword=None):
         err = S.Error()
         rc = self.fn.job_load_gpu_file(job, path, ctypes.byref(err))
-        if rc != Status.OK:
+        if rc != OK:
             raise self.error(rc, err, keyword)
 
     # ---- estimate ----
@@ -360,7 +371,7 @@ class Lib:
         if scratch is None:
             scratch = Scratch(self)
         rc = self.fn.estimate(job, scratch.buf_ref, scratch.size, scratch.err_ref)
-        if rc != Status.OK:
+        if rc != OK:
             raise self.error(rc, scratch.err)
         return scratch.buf
 
@@ -371,7 +382,7 @@ class Lib:
         """One field of a filled result buffer as a Python value."""
         v = S.FieldValue() if raw is None else raw
         rc = self.fn.result_field_get(ctypes.byref(buf), f.index, ctypes.byref(v))
-        if rc != Status.OK:
+        if rc != OK:
             raise TrainsizeError(rc, f.path, "cannot read result field %r: %s"
                                  % (f.path, decode(self.fn.strerror(rc))))
         if v.type == FIELD_U64:
@@ -388,10 +399,12 @@ class Lib:
 
     def _build_reader(self):
         """One struct.unpack_from over the (import-time checked) mirror of trainsize_result
-        reads every mirrored field at once; a choice is read as its index there and named
-        through trainsize_result_field_get the first time that index is seen (the names are
-        the library's static text); fields newer than this binding go through
-        trainsize_result_field_get one by one."""
+        reads every mirrored field at once, in the struct's order; ``positions[i]`` is
+        where field i is in that tuple. Strings, warning bits and choices are read raw
+        (bytes, bits, a choice's index) and named through a :class:`Memo`: a choice's
+        name comes from trainsize_result_field_get the first time its index is seen (the
+        names are the library's static text). Fields newer than this binding go through
+        trainsize_result_field_get one by one and follow the mirrored ones."""
         codes = {ctypes.c_uint64: "Q", ctypes.c_double: "d", ctypes.c_int: "i"}
         spans, slow = [], []
         for i, f in enumerate(self.fields):
@@ -405,8 +418,7 @@ class Lib:
             else:
                 spans.append((offset, code, i))
         spans.sort()
-        fmt, pos, order = "=", 0, []
-        decoders, choices = {}, []
+        fmt, pos, order, decoders = "=", 0, [], {}
         for offset, code, i in spans:
             if offset < pos:
                 slow.append(i)  # overlapping members: never in a sound mirror
@@ -414,49 +426,51 @@ class Lib:
             fmt += ("%dx" % (offset - pos) if offset > pos else "") + code
             pos = offset + struct.calcsize("=" + code)
             order.append(i)
-            kind = self.fields[i].type
-            if kind == FIELD_BOOL:
+            f = self.fields[i]
+            if f.type == FIELD_BOOL:
                 decoders[i] = bool
-            elif kind == FIELD_STRING:
-                decoders[i] = _remembered(lambda b: decode(b.split(b"\0", 1)[0]))
-            elif kind == FIELD_FLAGS:
-                names = _remembered(lambda bits: tuple(self.flag_names(bits)))
-                decoders[i] = lambda bits, names=names: list(names(bits))
-            elif kind == FIELD_CHOICE:
-                known = {}
-                choices.append((i, known))
-                decoders[i] = known.__getitem__
+            elif f.type == FIELD_STRING:
+                decoders[i] = Memo(lambda b: decode(b.split(b"\0", 1)[0]))
+            elif f.type == FIELD_FLAGS:  # a tuple, copied to a list as the value
+                decoders[i] = Memo(lambda bits: tuple(self.flag_names(bits)))
+            elif f.type == FIELD_CHOICE:
+                decoders[i] = Memo(lambda index, f=f, offset=offset:
+                                   self._choice_name(f, offset, index))
         self._unpack = struct.Struct(fmt).unpack_from
-        # Field i's value is at position where[i] of the unpacked tuple (slow fields: any,
-        # overwritten); one itemgetter puts the tuple in table order at C speed.
-        where = [0] * len(self.fields)
-        for position, i in enumerate(order):
-            where[i] = position
-        self._in_table_order = operator.itemgetter(*where)
-        #: field index -> what turns its raw value (read_raw) into the Python value.
+        positions = [0] * len(self.fields)
+        for position, i in enumerate(order + slow):
+            positions[i] = position
+        #: field index -> where read_raw's tuple holds it.
+        self.positions = tuple(positions)
+        #: field index -> what turns its raw value into the Python value: ``bool`` or a
+        #: :class:`Memo` (a tuple of names for warning bits, which the value lists).
         self.decoders = decoders
-        self._choices, self._slow = choices, slow
+        self._slow = tuple(self.fields[i] for i in slow)
         self.fits_index = next(i for i, f in enumerate(self.fields) if f.path == "memory.fits")
+        self.fits_position = positions[self.fits_index]
+
+    def _choice_name(self, field, offset, index):
+        # A buffer of its own: a Memo may be filled from several threads at once.
+        buf = (ctypes.c_uint64 * ((self.result_size + 7) // 8))()
+        struct.pack_into("=i", buf, offset, index)
+        return self.field_value(buf, field)
 
     def read_raw(self, buf):
-        """Every field in table order as the mirror holds it (bytes for strings, 0/1, bits,
-        a choice's index; decoders turns them into values); the fields the mirror lacks
-        are read as values through the library."""
-        raw = self._in_table_order(self._unpack(buf))
-        for i, names in self._choices:
-            if raw[i] not in names:  # first sight of this index: its name, once
-                names[raw[i]] = self.field_value(buf, self.fields[i])
+        """Every field, in the order of :attr:`positions`: as the mirror holds it (bytes
+        for strings, an int for bools, bits and a choice's index; :attr:`decoders` turns
+        them into values), then the fields the mirror lacks, read as values."""
+        raw = self._unpack(buf)
         if self._slow:
-            raw = list(raw)
-            for i in self._slow:
-                raw[i] = self.field_value(buf, self.fields[i])
+            raw += tuple(self.field_value(buf, f) for f in self._slow)
         return raw
 
     def read_values(self, buf):
         """Every field's value, in table order."""
-        values = list(self.read_raw(buf))
+        raw = self.read_raw(buf)
+        values = [raw[p] for p in self.positions]
         for i, decode_one in self.decoders.items():
-            values[i] = decode_one(values[i])
+            value = decode_one(values[i]) if decode_one is bool else decode_one[values[i]]
+            values[i] = list(value) if type(value) is tuple else value
         return values
 
     # ---- plan ----
@@ -468,7 +482,7 @@ class Lib:
         err = S.Error()
         rc = self.fn.plan(job, out, cap, ctypes.byref(count), ctypes.byref(stats),
                           ctypes.byref(err))
-        if rc != Status.OK:
+        if rc != OK:
             raise self.error(rc, err)
         return stats, list(out[:min(count.value, cap)])
 
@@ -482,7 +496,7 @@ class Lib:
         count = ctypes.c_size_t(0)
         err = S.Error()
         rc = self.fn.advise(job, out, cap, ctypes.byref(count), ctypes.byref(err))
-        if rc != Status.OK:
+        if rc != OK:
             raise self.error(rc, err)
         advice = []
         for a in out[:min(count.value, cap)]:

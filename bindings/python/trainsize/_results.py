@@ -138,71 +138,91 @@ class Section(Mapping):
 
 class _Table:
     """What one field table gives every estimate, built once: the tree of dotted paths
-    ({key: field index, or a nested tree}), the float fields (non-finite ones read as None
-    in to_dict()), the decoders that turn a raw field into its value (strings, bools,
-    warning bits, choices; none when the values are already decoded), and to_dict()
-    compiled to one nested dict display that decodes as it goes."""
+    ({key: field index, or a nested tree}), where each field sits in an estimate's raw
+    tuple (``positions``; table order when not given), the float fields (non-finite ones
+    read as None in to_dict()), the decoders that turn a raw field into its value
+    (``bool``, or a dict-like of names by raw value; a tuple of names is a warning list),
+    and to_dict() compiled to one nested dict display that decodes as it goes."""
 
-    __slots__ = ("fields", "decoders", "template", "floats", "build")
+    __slots__ = ("fields", "decoders", "positions", "template", "floats", "build")
 
-    def __init__(self, fields, decoders):
+    def __init__(self, fields, decoders, positions=None):
         self.fields, self.decoders = fields, decoders
+        self.positions = tuple(range(len(fields))) if positions is None else tuple(positions)
         self.template: Dict[str, Any] = {}
         for i, f in enumerate(fields):
             node = self.template
             for key in f.keys[:-1]:
                 node = node.setdefault(key, {})
             node[f.keys[-1]] = i
-        floats = [i for i, f in enumerate(fields) if f.type == _FIELD_F64]
+        floats = [self.positions[i] for i, f in enumerate(fields) if f.type == _FIELD_F64]
         self.floats = (lambda v: ()) if not floats else (
             (lambda v, i=floats[0]: (v[i],)) if len(floats) == 1 else _itemgetter(*floats))
-        lists = {i for i, f in enumerate(fields) if f.type == _FIELD_FLAGS}
-        self.build = self._compile(lists)
+        # Compiled on first use: compiling is ~1 ms of the import otherwise.
+        self.build = self._compile_and_build
 
     def values(self, raw) -> List[Any]:
-        values = list(raw)
+        """The fields' values in table order."""
+        values = [raw[p] for p in self.positions]
         for i, decode in self.decoders.items():
-            values[i] = decode(values[i])
+            value = decode(values[i]) if decode is bool else decode[values[i]]
+            values[i] = list(value) if type(value) is tuple else value
         return values
+
+    def _compile_and_build(self, version: str, v) -> Dict[str, Any]:
+        lists = {i for i, f in enumerate(self.fields) if f.type == _FIELD_FLAGS}
+        self.build = self._compile(lists)  # two threads may both compile: the same code
+        return self.build(version, v)
 
     def _compile(self, lists):
         # The result's shape is the library's (its field table), so the dict display is
-        # written from it once; the keys are repr()'d strings, the values v[i] reads,
-        # decoded in place (bools, choices) or through field i's decoder di.
+        # written from it once. The raw tuple is unpacked into locals p0, p1, ... (one
+        # per position), each value read once, decoded in place: bools compared, names
+        # subscripted from their table (a dict lookup, not a call).
         namespace: Dict[str, Any] = {}
 
         def value(i):
-            decode = self.decoders.get(i)
-            if decode is bool:  # inline: a call per field is most of the cost here
-                return "(v[%d] != 0)" % i
-            table = getattr(decode, "__self__", None)
-            if type(table) is dict:  # a lookup table (choices), subscripted in place
-                namespace["c%d" % i] = table
-                return "c%d[v[%d]]" % (i, i)
+            p, decode = self.positions[i], self.decoders.get(i)
+            if decode is bool:
+                return "(p%d != 0)" % p
             if decode is not None:
                 namespace["d%d" % i] = decode
-                return "d%d(v[%d])" % (i, i)
-            return "list(v[%d])" % i if i in lists else "v[%d]" % i
+                read = "d%d[p%d]" % (i, p)
+                return "list(%s)" % read if i in lists else read
+            return "list(p%d)" % p if i in lists else "p%d" % p
 
-        def display(node):
-            return "{" + ", ".join("%r: %s" % (k, display(v) if type(v) is not int else value(v))
-                                   for k, v in node.items()) + "}"
-        body = display(self.template)[1:-1]
-        src = "def build(version, v):\n    return {'trainsize_version': version%s}\n" % (
-            ", " + body if body else "")
+        # Each dict is a copy of its keys (presized, so no resizing as it fills) whose
+        # values are then stored: about half the cost of a display of the same size.
+        lines, names = [], iter("t%d" % n for n in range(1 << 30))
+
+        def fill(node, first=None):
+            name = next(names)
+            keys = ([first] if first else []) + list(node)
+            namespace["k" + name] = dict.fromkeys(keys)
+            lines.append("%s = k%s.copy()" % (name, name))
+            for key, sub in node.items():
+                lines.append("%s[%r] = %s" % (name, key, value(sub) if type(sub) is int
+                                                   else fill(sub)))
+            return name
+        top = fill(self.template, "trainsize_version")
+        count = max(self.positions, default=-1) + 1
+        body = ["(%s,) = v" % ", ".join("p%d" % p for p in range(count))] if count else []
+        body += lines + ["%s['trainsize_version'] = version" % top, "return " + top]
+        src = "def build(version, v):\n" + "".join("    %s\n" % line for line in body)
         exec(compile(src, "<trainsize result fields>", "exec"), namespace)
         return namespace["build"]
 
 
-# One _Table per field table and decoders (the library's are read once, at import).
+# One _Table per field table, decoders and positions (the library's are read once, at
+# import).
 _TABLES: Dict[tuple, _Table] = {}
 
 
-def _table(fields, decoders=None) -> _Table:
-    key = (id(fields), id(decoders))
+def _table(fields, decoders=None, positions=None) -> _Table:
+    key = (id(fields), id(decoders), positions)
     cached = _TABLES.get(key)
     if cached is None or cached.fields is not fields or cached.decoders is not (decoders or _NONE):
-        cached = _TABLES[key] = _Table(fields, decoders or _NONE)
+        cached = _TABLES[key] = _Table(fields, decoders or _NONE, positions)
     return cached
 
 
@@ -245,13 +265,7 @@ class Estimate:
     __slots__ = ("trainsize_version", "advice", "_raw", "_table", "_groups", "_decoded")
 
     def __init__(self, version: str, table: _Table, raw, advice=()):
-        setter = object.__setattr__
-        setter(self, "trainsize_version", version)
-        setter(self, "advice", list(advice))
-        setter(self, "_raw", raw)
-        setter(self, "_table", table)
-        setter(self, "_groups", {})
-        setter(self, "_decoded", None)
+        _make_estimate(version, table, raw, list(advice), self)
 
     @classmethod
     def _from_fields(cls, version: str, fields, values, advice=()) -> "Estimate":
@@ -259,19 +273,29 @@ class Estimate:
         return cls(version, _table(fields), values, advice)
 
     @classmethod
-    def _from_raw(cls, version: str, fields, decoders, raw, advice=()) -> "Estimate":
-        """From the field table, one estimate's raw fields and the decoders of their
-        values (decoded when first read)."""
-        return cls(version, _table(fields, decoders), raw, advice)
+    def _from_raw(cls, version: str, fields, decoders, raw, advice=(),
+                  positions=None) -> "Estimate":
+        """From the field table, one estimate's raw fields (field i at positions[i]) and
+        the decoders of their values (decoded when first read)."""
+        return cls(version, _table(fields, decoders, positions), raw, advice)
 
+    # _groups and _decoded are set when first needed: an estimate that is only turned
+    # into a dict never builds them.
     @property
     def _values(self) -> List[Any]:
-        if self._decoded is None:
-            object.__setattr__(self, "_decoded", self._table.values(self._raw))
-        return self._decoded
+        try:
+            return self._decoded
+        except AttributeError:
+            values = self._table.values(self._raw)
+            _set_decoded(self, values)
+            return values
 
     def _group(self, key: str) -> Any:
-        groups = self._groups
+        try:
+            groups = self._groups
+        except AttributeError:
+            groups = {}
+            _set_groups(self, groups)
         if key not in groups:
             node = self._table.template[key]  # KeyError: no such group
             groups[key] = self._values[node] if type(node) is int else _build(key, node, self._values)
@@ -315,11 +339,33 @@ class Estimate:
         """The estimate as ``trainsize estimate --json`` prints it (same keys, same order,
         same values once the JSON is parsed)."""
         table, raw = self._table, self._raw
-        if not all(map(math.isfinite, table.floats(raw))):
+        # Any NaN or infinity makes the sum non-finite (so does an overflow, harmlessly).
+        if not math.isfinite(sum(table.floats(raw))):
             raw = [None if type(x) is float and not math.isfinite(x) else x for x in raw]
         out = table.build(self.trainsize_version, raw)
-        out["advice"] = [dict(a, set=dict(a["set"])) for a in self.advice]
+        out["advice"] = [dict(a, set=dict(a["set"])) for a in self.advice] if self.advice else []
         return out
+
+
+_set_version = Estimate.trainsize_version.__set__  # type: ignore[attr-defined]
+_set_advice = Estimate.advice.__set__  # type: ignore[attr-defined]
+_set_raw = Estimate._raw.__set__  # type: ignore[attr-defined]
+_set_table = Estimate._table.__set__  # type: ignore[attr-defined]
+_set_groups = Estimate._groups.__set__  # type: ignore[attr-defined]
+_set_decoded = Estimate._decoded.__set__  # type: ignore[attr-defined]
+_new = object.__new__
+
+
+def _make_estimate(version: str, table: _Table, raw, advice: list, self=None) -> Estimate:
+    """An Estimate over its raw fields, through the slots' own setters (Estimate's
+    __setattr__ refuses every write); ``advice`` becomes the estimate's own list."""
+    if self is None:
+        self = _new(Estimate)
+    _set_version(self, version)
+    _set_advice(self, advice)
+    _set_raw(self, raw)
+    _set_table(self, table)
+    return self
 
 
 class Candidate(_Record):
