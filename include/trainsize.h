@@ -47,8 +47,9 @@ extern "C" {
 #define TRAINSIZE_VERSION_STRING "0.1.0"
 /** The ABI version: the SONAME's number. Bumped on any incompatible change of a public
  *  struct layout or function signature; independent of the release version. 2: the
- *  result gained the layout it used, GPU descriptions their usable memory and
- *  capabilities, and plan candidates and statistics their owned cost and limits. */
+ *  result gained the layout it used, GPU descriptions their usable memory,
+ *  capabilities, vendor, per-datatype peaks, scale-up domain and host, and plan
+ *  candidates and statistics their owned cost and limits. */
 #define TRAINSIZE_ABI_VERSION 2
 /** @} */
 
@@ -629,7 +630,8 @@ typedef struct trainsize_gpu_info {
     uint64_t memory_bytes;      /**< Device memory as labelled (the vendor's "GB" x 2^30), bytes. */
     uint64_t memory_bandwidth;  /**< Memory bandwidth, bytes per second. */
     double flops_fp32;          /**< Dense FP32 peak, FLOP/s. */
-    double flops_bf16;          /**< Dense 16-bit tensor peak (FP32 accumulate), FLOP/s. */
+    double flops_bf16;          /**< Dense BF16 tensor peak (FP32 accumulate), FLOP/s; 0 on
+                                     a part without bf16 (then `flops_fp16` is set). */
     double flops_fp8;           /**< Dense FP8 tensor peak, FLOP/s; 0 when unsupported. */
     double tdp_watts;           /**< Board power limit (TDP/TGP), watts. */
     int ecc;                    /**< 1 when the memory has ECC on by default. */
@@ -647,14 +649,50 @@ typedef struct trainsize_gpu_info {
                                      (PyTorch's `total_memory`), bytes: 1-3 % under the label,
                                      the rest kept by the driver. Fit checks use it; 0 when
                                      unknown, and then `memory_bytes` is used. */
-    int no_bf16;                /**< 1 when the tensor cores take no bfloat16 (V100: then
-                                     `flops_bf16` is its FP16 rate); bf16 jobs are estimated
-                                     as fp16 with ::TRAINSIZE_WARN_NO_BF16. 0: bf16 works. */
+    int no_bf16;                /**< 1 when the tensor cores take no bfloat16 (V100:
+                                     `flops_bf16` is then 0 and `flops_fp16` its rate); bf16
+                                     jobs are estimated as fp16 with ::TRAINSIZE_WARN_NO_BF16.
+                                     0: bf16 works. */
     int no_flash_attention;     /**< 1 when no FlashAttention-2 kernel runs on it (before
                                      Ampere); `attention flash` then warns
                                      (::TRAINSIZE_WARN_NO_FLASH_ATTENTION). 0: it runs. */
     const char *architecture;   /**< e.g. "Hopper", "CDNA 3"; "" when unknown. */
+    /* Appended in ABI 2 (before its first release): the 2026 catalogue and TPUs. */
+    const char *vendor;         /**< "NVIDIA", "AMD", "Intel", "Google"; "" when unknown. */
+    int kind;                   /**< A ::trainsize_accelerator_kind: GPU-class (CUDA, ROCm,
+                                     Gaudi's PyTorch bridge) or TPU (XLA). */
+    int no_fp16;                /**< 1 when the matrix units take no IEEE fp16 (TPUs): fp16
+                                     precisions are refused. 0: fp16 works. */
+    double flops_fp16;          /**< Dense FP16 tensor peak (FP32 accumulate), FLOP/s; 0: the
+                                     same as `flops_bf16` (the usual case), or none when
+                                     `no_fp16`. */
+    double flops_fp4;           /**< Dense FP4 tensor peak, FLOP/s; 0 when the part has none
+                                     (a catalogue figure: no precision trains in FP4 here). */
+    uint64_t scale_up_domain;   /**< Accelerators one scale-up fabric joins (8 on an HGX
+                                     board, 72 in an NVL72 rack, a TPU pod's ICI slice); 0:
+                                     one server's (the GPU link, or PCIe). Collectives
+                                     within it run at the GPU link's rate across servers. */
+    int per_host;               /**< Accelerators per host as the product is built (a GB200
+                                     tray 4, a TPU v5p host 4); 0: any count up to 8. The
+                                     default `gpus-per-node`. */
+    uint64_t host_ram_bytes;    /**< The host RAM the product comes with per host (a TPU
+                                     VM, a Grace tray), bytes; 0 when the buyer sizes the
+                                     server. With `per_host` accelerators per server the
+                                     estimate reports this RAM, not the host-ram-factor rule,
+                                     and warns when the job needs more. */
+    int host_cores;             /**< The host's cores (vCPUs) as published; 0 as above. */
+    const char *price_date;     /**< When the prices were seen ("2026-11"); "" for none. */
 } trainsize_gpu_info;
+
+/** What kind of accelerator a ::trainsize_gpu_info describes (fixed values). */
+typedef enum trainsize_accelerator_kind {
+    TRAINSIZE_ACCELERATOR_GPU = 0, /**< A GPU-class device under CUDA, ROCm or Gaudi's
+                                        PyTorch bridge: a caching allocator, NCCL-class
+                                        collective buffers, a process context. */
+    TRAINSIZE_ACCELERATOR_TPU = 1  /**< A Google TPU under XLA: memory planned at compile
+                                        time (no caching-allocator slack, no CUDA context
+                                        or NCCL buffers), ICI as the scale-up fabric. */
+} trainsize_accelerator_kind;
 
 /**
  * @brief Number of GPUs in the built-in catalogue.
@@ -820,6 +858,8 @@ TRAINSIZE_API const trainsize_storage_info *trainsize_storage_find(const char *n
 #define TRAINSIZE_WARN_NO_FLASH_ATTENTION (UINT64_C(1) << 13) /**< FlashAttention asked of a GPU without it. */
 #define TRAINSIZE_WARN_HOST_RAM_RULE (UINT64_C(1) << 14)   /**< The set host RAM meets the job's need
                                                                but not host-ram-factor x GPU memory. */
+#define TRAINSIZE_WARN_NO_POWER (UINT64_C(1) << 15)        /**< The accelerator's power is not published
+                                                               (TPUs): power, energy and CO2 are 0. */
 /** @} */
 
 /**

@@ -12,7 +12,8 @@
  *
  * `model_flops` leaves recomputation out (what MFU counts); `flops` is what the GPUs
  * execute (what HFU counts). Time = executed FLOPs / (GPUs x dense peak x hfu); under
- * fp8-mixed the linear layers run at the fp8 peak and attention at the 16-bit peak.
+ * fp8-mixed the linear layers run at the fp8 peak and attention at the 16-bit peak; the
+ * 16-bit peak is the datatype's own (BF16 or FP16, see peak_16bit).
  * The run's time adds what the server stage found compute does not hide. */
 #include <math.h>
 
@@ -31,6 +32,16 @@ double ts_hfu(const ts_settings *cfg)
     const char *why;
     if (cfg->hfu > 0.0) return cfg->hfu;
     return ts_framework_resolve(cfg, &why) == TS_FW_MEGATRON ? TS_HFU_MEGATRON : TS_HFU_EAGER;
+}
+
+/* The 16-bit tensor peak a job runs at: fp16 precisions use the FP16 figure where the
+ * datasheet gives one apart (V100 has FP16 only), bf16 the BF16 figure; bf16 on a part
+ * without it runs as fp16 (warned: TRAINSIZE_WARN_NO_BF16). A 0 FP16 figure means "the
+ * same as BF16", as on every part since Ampere. */
+static double peak_16bit(const trainsize_gpu_info *gpu, int fp16)
+{
+    if (fp16 || gpu->no_bf16) return gpu->flops_fp16 > 0.0 ? gpu->flops_fp16 : gpu->flops_bf16;
+    return gpu->flops_bf16;
 }
 
 int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
@@ -59,8 +70,9 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     if (cfg->recompute == TS_RECOMPUTE_SELECTIVE) at += attention;
     switch (cfg->precision) {
     case TS_PREC_FP32: peak_mm = peak_at = gpu->flops_fp32; break;
-    case TS_PREC_FP8_MIXED: peak_mm = gpu->flops_fp8; peak_at = gpu->flops_bf16; break;
-    default: peak_mm = peak_at = gpu->flops_bf16; break;
+    case TS_PREC_FP8_MIXED: peak_mm = gpu->flops_fp8; peak_at = peak_16bit(gpu, 0); break;
+    case TS_PREC_FP16: case TS_PREC_FP16_MIXED: peak_mm = peak_at = peak_16bit(gpu, 1); break;
+    default: peak_mm = peak_at = peak_16bit(gpu, 0); break;
     }
     if (!(peak_mm > 0) || !(peak_at > 0))
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",

@@ -41,8 +41,9 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
         return ts_fail(err, TRAINSIZE_E_INVALID, "name",
                        "gpu: name \"%s\" is a catalogue GPU's; give your description its own "
                        "name (e.g. \"%s-custom\")", info->name, info->name);
+    /* A 16-bit rate is what every estimate runs at: BF16, or FP16 alone (V100-class). */
     if ((rc = positive((double)info->memory_bytes, "memory_bytes", err)) ||
-        (rc = positive(info->flops_bf16, "flops_bf16", err)) ||
+        (rc = positive(info->flops_bf16 > 0 ? info->flops_bf16 : info->flops_fp16, "flops_bf16", err)) ||
         (rc = positive(info->tdp_watts, "tdp_watts", err)))
         return rc;
     /* Finite and sane, or refused naming the field: no NaN or infinity reaches a figure. */
@@ -51,6 +52,8 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
             {offsetof(trainsize_gpu_info, flops_fp32), "flops_fp32", 1e21},
             {offsetof(trainsize_gpu_info, flops_bf16), "flops_bf16", 1e21},
             {offsetof(trainsize_gpu_info, flops_fp8), "flops_fp8", 1e21},
+            {offsetof(trainsize_gpu_info, flops_fp16), "flops_fp16", 1e21},
+            {offsetof(trainsize_gpu_info, flops_fp4), "flops_fp4", 1e21},
             {offsetof(trainsize_gpu_info, tdp_watts), "tdp_watts", 1e6},
             {offsetof(trainsize_gpu_info, cloud_usd_per_hour), "cloud_usd_per_hour", 1e6},
             {offsetof(trainsize_gpu_info, purchase_usd), "purchase_usd", 1e9}};
@@ -68,12 +71,20 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
             return ts_fail(err, TRAINSIZE_E_INVALID, "gpu",
                            "gpu: memory (at most 1 PiB, usable at most the label) or a bandwidth "
                            "(at most 1 PB/s) is out of range");
+        if (info->kind != TRAINSIZE_ACCELERATOR_GPU && info->kind != TRAINSIZE_ACCELERATOR_TPU)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "kind", "gpu: kind must be 0 (GPU) or 1 (TPU)");
+        if (info->scale_up_domain > 1000000 || info->per_host < 0 || info->per_host > 1024 ||
+            info->host_cores < 0 || info->host_cores > 1000000 || info->host_ram_bytes > (UINT64_C(1) << 50))
+            return ts_fail(err, TRAINSIZE_E_INVALID, "scale_up_domain",
+                           "gpu: scale_up_domain (at most 1e6), per_host (0-1024), host_cores (at most "
+                           "1e6) or host_ram_bytes (at most 1 PiB) is out of range");
         if (info->pcie_generation > 9)
             return ts_fail(err, TRAINSIZE_E_INVALID, "pcie_generation",
                            "gpu: pcie_generation must be from 1 to 9 (0: unknown, PCIe 4)");
     }
     g = *info;
-    if (!(g.flops_fp32 > 0)) g.flops_fp32 = g.flops_bf16 * TS_FP32_FALLBACK_SHARE;
+    if (!(g.flops_fp32 > 0))
+        g.flops_fp32 = (g.flops_bf16 > 0 ? g.flops_bf16 : g.flops_fp16) * TS_FP32_FALLBACK_SHARE;
     if (g.pcie_generation <= 0) g.pcie_generation = TS_DEFAULT_PCIE;
     job->custom_gpu = g;
     ts_copy_name(job->custom_name, sizeof job->custom_name, info->name);
@@ -82,14 +93,19 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
     ts_copy_name(job->custom_source, sizeof job->custom_source,
                  info->source && info->source[0] ? info->source : "caller's description");
     ts_copy_name(job->custom_architecture, sizeof job->custom_architecture, info->architecture);
+    ts_copy_name(job->custom_vendor, sizeof job->custom_vendor, info->vendor);
     /* The caller's text is handed back in results and JSON: valid UTF-8 only. */
     ts_utf8_repair(job->custom_name);
     ts_utf8_repair(job->custom_full_name);
     ts_utf8_repair(job->custom_source);
     ts_utf8_repair(job->custom_architecture);
-    job->custom_gpu.no_bf16 = info->no_bf16 != 0;
+    ts_utf8_repair(job->custom_vendor);
+    /* Without a BF16 figure bf16 runs as fp16 (warned), as on a part without bf16. */
+    job->custom_gpu.no_bf16 = info->no_bf16 != 0 || !(info->flops_bf16 > 0);
+    job->custom_gpu.no_fp16 = info->no_fp16 != 0;
     job->custom_gpu.no_flash_attention = info->no_flash_attention != 0;
     ts_job_rebind_custom_gpu(job, 1);
+    ts_job_fit_device(job);
     return ts_ok(err);
 }
 
@@ -120,9 +136,10 @@ int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len
     ts_json_value root;
     trainsize_gpu_info g;
     char name[TRAINSIZE_NAME_MAX] = "", full[TRAINSIZE_NAME_MAX] = "", source[TRAINSIZE_NAME_MAX] = "";
-    char arch[TRAINSIZE_NAME_MAX] = "";
+    char arch[TRAINSIZE_NAME_MAX] = "", vendor[TRAINSIZE_NAME_MAX] = "", kind[8] = "gpu";
     double memory = 0, memory_gib = 0, bw = 0, scale_up = 0, ecc = 0, dc = 0, pcie = 0;
-    double bf16 = 1, flash = 1; /* absent: the GPU has them */
+    double domain = 0, per_host = 0, host_ram = 0, host_cores = 0;
+    double bf16 = 1, fp16 = 1, flash = 1; /* absent: the GPU has them */
     int rc;
     if (!job || (!json && len)) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "gpu-file", "gpu-file: NULL job or text");
     memset(&g, 0, sizeof g);
@@ -137,7 +154,16 @@ int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len
         (rc = read_text(&root, "full_name", full, sizeof full, err)) ||
         (rc = read_text(&root, "source", source, sizeof source, err)) ||
         (rc = read_text(&root, "architecture", arch, sizeof arch, err)) ||
+        (rc = read_text(&root, "vendor", vendor, sizeof vendor, err)) ||
+        (rc = read_text(&root, "kind", kind, sizeof kind, err)) ||
         (rc = read_number(&root, "bf16", &bf16, err)) ||
+        (rc = read_number(&root, "fp16", &fp16, err)) ||
+        (rc = read_number(&root, "flops_fp16", &g.flops_fp16, err)) ||
+        (rc = read_number(&root, "flops_fp4", &g.flops_fp4, err)) ||
+        (rc = read_number(&root, "scale_up_domain", &domain, err)) ||
+        (rc = read_number(&root, "per_host", &per_host, err)) ||
+        (rc = read_number(&root, "host_ram_bytes", &host_ram, err)) ||
+        (rc = read_number(&root, "host_cores", &host_cores, err)) ||
         (rc = read_number(&root, "flash_attention", &flash, err)) ||
         (rc = read_number(&root, "memory_bytes", &memory, err)) ||
         (rc = read_number(&root, "memory_gib", &memory_gib, err)) ||
@@ -155,14 +181,24 @@ int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len
         return rc;
     if (memory <= 0 && memory_gib > 0) memory = memory_gib * GIB;
     if (memory < 0 || memory > 1e18 || bw < 0 || bw > 1e18 || scale_up < 0 || scale_up > 1e18 ||
-        pcie < 0 || pcie > 9)
-        return ts_fail(err, TRAINSIZE_E_INVALID, "gpu-file", "gpu-file: a size, rate or PCIe generation is out of range");
+        pcie < 0 || pcie > 9 || !(domain >= 0 && domain <= 1e6) || !(per_host >= 0 && per_host <= 1024) ||
+        !(host_ram >= 0 && host_ram <= 1e18) || !(host_cores >= 0 && host_cores <= 1e6))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "gpu-file", "gpu-file: a size, rate, count or PCIe generation is out of range");
+    if (strcmp(kind, "gpu") != 0 && strcmp(kind, "tpu") != 0)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "kind", "gpu-file: kind must be \"gpu\" or \"tpu\"");
     g.name = name;
     g.full_name = full;
     g.source = source;
     g.price_source = "";
     g.architecture = arch;
+    g.vendor = vendor;
+    g.kind = strcmp(kind, "tpu") == 0 ? TRAINSIZE_ACCELERATOR_TPU : TRAINSIZE_ACCELERATOR_GPU;
     g.no_bf16 = bf16 == 0;
+    g.no_fp16 = fp16 == 0;
+    g.scale_up_domain = (uint64_t)domain;
+    g.per_host = (int)per_host;
+    g.host_ram_bytes = (uint64_t)host_ram;
+    g.host_cores = (int)host_cores;
     g.no_flash_attention = flash == 0;
     g.memory_bytes = (uint64_t)memory;
     g.memory_bandwidth = (uint64_t)bw;

@@ -51,12 +51,12 @@ void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize
     sys->cost_cloud_usd = hourly * hours;
     if (price > 0) {
         /* The run's share of the hardware's life (the GPUs, the rest of their servers, and
-         * the network when there are several), support for the run's share of a year, and
+         * the network when the job has one: not within one NVL72 rack), support for the run's share of a year, and
          * the power. */
         double life = run_hours / (cfg->amortization_years * TS_HOURS_PER_YEAR);
         double support = cfg->support_share * run_hours / TS_HOURS_PER_YEAR;
         double hardware = gpus * price * (1.0 + cfg->server_share) +
-                          (lay->nodes > 1 ? gpus * cfg->network_usd_per_gpu : 0.0);
+                          (sys->network_link[0] ? gpus * cfg->network_usd_per_gpu : 0.0);
         sys->cost_own_hardware_usd = hardware * (life + support);
         sys->cost_own_power_usd = sys->energy_kwh * cfg->power_usd_per_kwh;
         sys->cost_own_usd = sys->cost_own_hardware_usd + sys->cost_own_power_usd;

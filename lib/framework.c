@@ -4,34 +4,47 @@
  * assumed and can override it. */
 #include "stages.h"
 
+/* Each rule's reason, on a GPU and on a TPU, where the reason also says which runtime
+ * conventions apply (XLA: the overhead settings default to 0, see ts_job_fit_device). */
+enum { RULE_SET, RULE_MODEL_PARALLEL, RULE_LORA, RULE_OFFLOAD, RULE_ZERO12, RULE_ZERO3, RULE_PLAIN };
+#define TS_XLA "XLA on a TPU (no CUDA context, NCCL buffers or allocator reserve)"
+static const char *const REASONS[][2] = {
+    {"set by the framework option", "set by the framework option; XLA on a TPU: no CUDA context or "
+                                    "allocator reserve"},
+    {"tensor, pipeline, context or expert parallelism: a Megatron-LM layout", TS_XLA "; a Megatron-style layout"},
+    {"LoRA/QLoRA: Hugging Face PEFT on PyTorch", TS_XLA "; LoRA as PEFT"},
+    {"CPU offload: DeepSpeed ZeRO-Offload", TS_XLA "; ZeRO-Offload"},
+    {"ZeRO stage 1 or 2 without model parallelism: DeepSpeed", TS_XLA "; ZeRO 1/2 as DeepSpeed"},
+    {"ZeRO-3 without model parallelism: PyTorch FSDP, FULL_SHARD", TS_XLA "; ZeRO-3 as FSDP"},
+    {"one GPU or plain data parallelism: PyTorch / Hugging Face Trainer", TS_XLA "; data parallel"}};
+
 int ts_framework_resolve(const ts_settings *cfg, const char **reason)
 {
+    int rule, fw;
     if (cfg->framework != TS_FW_AUTO) {
-        *reason = "set by the framework option";
-        return cfg->framework;
+        rule = RULE_SET;
+        fw = cfg->framework;
+    } else if (cfg->tp > 1 || cfg->pp > 1 || cfg->cp > 1 || cfg->ep > 1 || cfg->sp) {
+        rule = RULE_MODEL_PARALLEL;
+        fw = TS_FW_MEGATRON;
+    } else if (cfg->lora_rank || cfg->quantize_base != TS_QUANT_NONE) {
+        rule = RULE_LORA;
+        fw = TS_FW_PYTORCH;
+    } else if (cfg->offload != TS_OFFLOAD_NONE) {
+        rule = RULE_OFFLOAD;
+        fw = TS_FW_DEEPSPEED;
+    } else if (cfg->zero == 1 || cfg->zero == 2) {
+        rule = RULE_ZERO12;
+        fw = TS_FW_DEEPSPEED;
+    } else if (cfg->zero >= 3) {
+        rule = RULE_ZERO3;
+        fw = TS_FW_PYTORCH;
+    } else {
+        rule = RULE_PLAIN;
+        fw = TS_FW_PYTORCH;
     }
-    if (cfg->tp > 1 || cfg->pp > 1 || cfg->cp > 1 || cfg->ep > 1 || cfg->sp) {
-        *reason = "tensor, pipeline, context or expert parallelism: a Megatron-LM layout";
-        return TS_FW_MEGATRON;
-    }
-    if (cfg->lora_rank || cfg->quantize_base != TS_QUANT_NONE) {
-        *reason = "LoRA/QLoRA: Hugging Face PEFT on PyTorch";
-        return TS_FW_PYTORCH;
-    }
-    if (cfg->offload != TS_OFFLOAD_NONE) {
-        *reason = "CPU offload: DeepSpeed ZeRO-Offload";
-        return TS_FW_DEEPSPEED;
-    }
-    if (cfg->zero == 1 || cfg->zero == 2) {
-        *reason = "ZeRO stage 1 or 2 without model parallelism: DeepSpeed";
-        return TS_FW_DEEPSPEED;
-    }
-    if (cfg->zero >= 3) {
-        *reason = "ZeRO-3 without model parallelism: PyTorch FSDP, FULL_SHARD";
-        return TS_FW_PYTORCH;
-    }
-    *reason = "one GPU or plain data parallelism: PyTorch / Hugging Face Trainer";
-    return TS_FW_PYTORCH;
+    *reason = REASONS[rule][cfg->gpu && cfg->gpu->kind == TRAINSIZE_ACCELERATOR_TPU];
+    return fw;
 }
 
 const char *ts_framework_name(int framework)

@@ -81,6 +81,33 @@ void ts_job_fit_seq(trainsize_job *job)
     job->s.seq = seq;
 }
 
+/* The overhead settings whose defaults are a GPU runtime's (docs/methodology.md, "TPUs"). */
+static const trainsize_param_id ts_device_overheads[] = {
+    TRAINSIZE_ID_CUDA_CONTEXT, TRAINSIZE_ID_COMM_BUFFER, TRAINSIZE_ID_ALLOCATOR_SLACK,
+    TRAINSIZE_ID_SHARDED_SLACK};
+#define TS_DEVICE_OVERHEADS (sizeof ts_device_overheads / sizeof ts_device_overheads[0])
+
+void ts_job_fit_device(trainsize_job *job)
+{
+    int kind = job->s.gpu ? job->s.gpu->kind : TRAINSIZE_ACCELERATOR_GPU;
+    size_t i;
+    if (kind == job->overheads_kind) return; /* the planner's GPU changes mostly keep the kind */
+    job->overheads_kind = kind;
+    for (i = 0; i < TS_DEVICE_OVERHEADS; i++) {
+        const ts_param_def *def = ts_param_def_by_id((int)ts_device_overheads[i]);
+        if (!def || (job->overheads_given & (1u << i))) continue;
+        set_value(job, def, kind == TRAINSIZE_ACCELERATOR_TPU ? "0" : def->info.default_text, NULL);
+    }
+}
+
+/* Mark an overhead setting the caller set: it no longer follows the accelerator. */
+static void mark_overhead_given(trainsize_job *job, int id)
+{
+    size_t i;
+    for (i = 0; i < TS_DEVICE_OVERHEADS; i++)
+        if ((int)ts_device_overheads[i] == id) job->overheads_given |= 1u << i;
+}
+
 /* A custom GPU's strings live in the job: point them (and job->gpu) at this job's copy. */
 void ts_job_rebind_custom_gpu(trainsize_job *job, int in_use)
 {
@@ -88,7 +115,9 @@ void ts_job_rebind_custom_gpu(trainsize_job *job, int in_use)
     job->custom_gpu.full_name = job->custom_full_name;
     job->custom_gpu.source = job->custom_source;
     job->custom_gpu.architecture = job->custom_architecture;
+    job->custom_gpu.vendor = job->custom_vendor;
     job->custom_gpu.price_source = "";
+    job->custom_gpu.price_date = "";
     if (in_use) job->s.gpu = &job->custom_gpu;
 }
 
@@ -366,6 +395,8 @@ static void after_set(trainsize_job *job, const ts_param_def *def, const ts_mode
         mark_modified(&job->s.model, before);
     if (def->id == TRAINSIZE_ID_SEQ) job->seq_given = 1;
     if (shapes_model(def) || def->id == TRAINSIZE_ID_SEQ) ts_job_fit_seq(job);
+    if (def->id == TRAINSIZE_ID_GPU) ts_job_fit_device(job);
+    mark_overhead_given(job, def->id);
 }
 
 int trainsize_job_set(trainsize_job *job, const char *name, const char *value, trainsize_error *err)

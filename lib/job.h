@@ -16,6 +16,9 @@ struct trainsize_job {
     char custom_name[TRAINSIZE_NAME_MAX], custom_full_name[TRAINSIZE_NAME_MAX];
     char custom_source[TRAINSIZE_NAME_MAX];
     char custom_architecture[TRAINSIZE_NAME_MAX];
+    char custom_vendor[TRAINSIZE_NAME_MAX];
+    unsigned overheads_given;     /* bit i: overhead setting i of ts_job_fit_device was set */
+    int overheads_kind;           /* the accelerator kind the unset overheads follow */
     char plan_gpus[512];          /* comma-separated catalogue names; "" = the whole catalogue */
     char gpu_prices_text[512];    /* gpu-prices as set */
     uint64_t max_gpus;
@@ -32,6 +35,11 @@ void ts_job_defaults(trainsize_job *job);
 /* The default sequence length, shortened to a model's learned positions (GPT-2: 1024)
  * unless the caller set seq. Called whenever the model changes. */
 void ts_job_fit_seq(trainsize_job *job);
+
+/* The overheads the caller did not set follow the accelerator: a GPU's defaults, or 0 on
+ * a TPU (XLA: no CUDA context, NCCL buffers or caching allocator). Called whenever the GPU
+ * changes. */
+void ts_job_fit_device(trainsize_job *job);
 
 /* Point the custom GPU's strings at this job's arrays; with in_use, select it. */
 void ts_job_rebind_custom_gpu(trainsize_job *job, int in_use);

@@ -162,15 +162,21 @@ static int check_setup(const ts_settings *cfg, const ts_layout *l, trainsize_err
     if (cfg->precision == TS_PREC_FP8_MIXED && cfg->gpu && cfg->gpu->flops_fp8 <= 0)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
                        "precision: %s has no FP8 tensor cores", cfg->gpu->name);
+    if ((cfg->precision == TS_PREC_FP16_MIXED || cfg->precision == TS_PREC_FP16) && cfg->gpu &&
+        cfg->gpu->no_fp16)
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
+                       "precision: %s has no fp16 matrix units (XLA trains TPUs in bf16); use "
+                       "bf16-mixed", cfg->gpu->name);
     return TRAINSIZE_OK;
 }
 
-/* Servers hold up to 8 GPUs (HGX/DGX boards); unset, the largest count up to 8 that
- * divides the job's GPUs, so 12 GPUs are 2 x 6 rather than an error. */
-static uint64_t default_gpus_per_node(uint64_t gpus)
+/* Servers hold up to 8 GPUs (HGX/DGX boards), or as many as the product puts in one host
+ * (a GB200 tray 4, a TPU v5p host 4); unset, the largest count up to that which divides
+ * the job's GPUs, so 12 GPUs are 2 x 6 rather than an error. */
+static uint64_t default_gpus_per_node(uint64_t gpus, const trainsize_gpu_info *gpu)
 {
-    uint64_t n;
-    for (n = gpus < 8 ? gpus : 8; n > 1; n--)
+    uint64_t n, most = gpu->per_host > 0 ? (uint64_t)gpu->per_host : 8;
+    for (n = gpus < most ? gpus : most; n > 1; n--)
         if (gpus % n == 0) return n;
     return 1;
 }
@@ -227,7 +233,7 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
                        "global-batch: the interleaved schedule needs the micro-batches per step "
                        "(%llu) to be a multiple of pp (%llu), as Megatron-LM does", U(l->micro_batches),
                        U(l->pp));
-    l->gpus_per_node = cfg->gpus_per_node ? cfg->gpus_per_node : default_gpus_per_node(l->gpus);
+    l->gpus_per_node = cfg->gpus_per_node ? cfg->gpus_per_node : default_gpus_per_node(l->gpus, cfg->gpu);
     if (l->gpus_per_node > l->gpus) l->gpus_per_node = l->gpus;
     if (l->gpus % l->gpus_per_node != 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "gpus-per-node",

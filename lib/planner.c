@@ -296,20 +296,23 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
 
 static void search_gpu(search *s, const trainsize_job *job, const trainsize_gpu_info *gpu)
 {
-    uint64_t gpn = job->s.gpus_per_node ? job->s.gpus_per_node : 8;
+    /* Servers as the product is built (a GB200 tray, a TPU host), else HGX boards of 8. */
+    uint64_t host = gpu->per_host > 0 ? (uint64_t)gpu->per_host : 8;
+    uint64_t gpn = job->s.gpus_per_node ? job->s.gpus_per_node : host;
     size_t i;
     /* A catalogue GPU by its name, as a caller would set it; the job's own GPU is already
      * bound to the work copy. */
     if (gpu != &s->work.custom_gpu && trainsize_job_set(&s->work, "gpu", gpu->name, NULL)) return;
     if (job->plan_gpu_count) { /* the GPUs one has: that count only */
         uint64_t n = job->plan_gpu_count;
-        uint64_t per = job->s.gpus_per_node ? job->s.gpus_per_node : (n < 8 ? n : 8);
+        uint64_t per = job->s.gpus_per_node ? job->s.gpus_per_node : (n < host ? n : host);
         if (n % per == 0) search_gpu_count(s, job, n, per);
         return;
     }
     if (!job->s.gpus_per_node)
         for (i = 0; i < COUNT_OF(SMALL_COUNTS); i++)
-            if (SMALL_COUNTS[i] <= job->max_gpus) search_gpu_count(s, job, SMALL_COUNTS[i], SMALL_COUNTS[i]);
+            if (SMALL_COUNTS[i] <= job->max_gpus && SMALL_COUNTS[i] < host)
+                search_gpu_count(s, job, SMALL_COUNTS[i], SMALL_COUNTS[i]);
     for (i = 0; i < COUNT_OF(NODE_COUNTS); i++)
         if (NODE_COUNTS[i] * gpn <= job->max_gpus) search_gpu_count(s, job, NODE_COUNTS[i] * gpn, gpn);
 }

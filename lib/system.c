@@ -71,13 +71,26 @@ static double checkpoint_bytes(const ts_settings *cfg, const ts_layout *lay, con
 /* 10 GbE: the checklist calls multi-node training over it (or slower) unbalanced. */
 #define TS_SLOW_NETWORK 1250000000ull
 
-/* The links the step's collectives run on with scale-out link `l` (NULL: one server). */
-static ts_comm_links links_with(const ts_layout *lay, double intra, const trainsize_link_info *l, double nics)
+/* The GPUs one scale-up fabric joins in this job: a server's, or more where the fabric
+ * spans servers (NVL72's NVLink switches join 18 trays of 4; a TPU slice's ICI joins up to
+ * a pod). Collectives inside it run at the GPU link's rate. */
+static double fabric_span(const trainsize_gpu_info *gpu, const ts_layout *lay)
+{
+    double gpn = (double)lay->gpus_per_node, domain = (double)gpu->scale_up_domain;
+    return domain > gpn ? fmin(domain, (double)lay->gpus) : gpn;
+}
+
+/* The links the step's collectives run on with scale-out link `l` (NULL: one server), which
+ * only what leaves the fabric uses. */
+static ts_comm_links links_with(const trainsize_gpu_info *gpu, const ts_layout *lay, double intra,
+                                const trainsize_link_info *l, double nics)
 {
     ts_comm_links k;
     k.intra = intra;
-    k.gpus_per_node = (double)lay->gpus_per_node;
-    k.net_per_gpu = l && lay->nodes > 1 ? (double)l->bandwidth * l->achieved_share * nics / k.gpus_per_node : 0.0;
+    k.gpus_per_node = fabric_span(gpu, lay);
+    k.net_per_gpu = l && (double)lay->gpus > k.gpus_per_node
+                        ? (double)l->bandwidth * l->achieved_share * nics / (double)lay->gpus_per_node
+                        : 0.0;
     return k;
 }
 
@@ -118,7 +131,7 @@ static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_l
         if (l->kind != TRAINSIZE_LINK_SCALE_OUT || l->bandwidth <= TS_SLOW_NETWORK) continue;
         if (best && (double)l->bandwidth * l->achieved_share >= (double)best->bandwidth * best->achieved_share)
             continue;
-        k = links_with(lay, intra, l, nics);
+        k = links_with(cfg->gpu, lay, intra, l, nics);
         if (ideal < 0.0) ideal = ideal_exposed(cfg, lay, pc, c, compute_step, &k);
         if (network_cost(cfg, lay, pc, c, compute_step, &k, ideal) <= cfg->comm_share * compute_step)
             best = l;
@@ -255,6 +268,8 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     /* The rates the links must keep to move a step's traffic within its compute: slower,
      * and communication cannot hide whatever the schedule. */
     double window = compute_step, intra = scale_up_rate(cfg->gpu);
+    int beyond_fabric = (double)lay->gpus > fabric_span(cfg->gpu, lay); /* the network carries traffic */
+    int fixed_host = cfg->gpu->host_ram_bytes && (int)lay->gpus_per_node == cfg->gpu->per_host;
     const trainsize_link_info *link = NULL;
     const trainsize_storage_info *st;
     int rc;
@@ -265,11 +280,19 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
                      "host_ram_per_node", "model", err)) ||
         (rc = to_u64(ram_need, &out->host_ram_need_per_node, "host_ram_need_per_node", "model", err)))
         return rc;
-    /* Below the need the job cannot run; below the rule only the recommendation is missed. */
-    found->host_ram_short = cfg->host_ram && (double)cfg->host_ram < ram_need;
-    found->host_ram_below_rule = cfg->host_ram && (double)cfg->host_ram < ram_floor;
     out->cpu_cores_per_node = (uint64_t)cores;
-    found->cpu_cores_short = cfg->cpu_cores && (double)cfg->cpu_cores < cores;
+    /* A product sold with its host (a TPU VM, a Grace tray) has the RAM and cores it has:
+     * the answer is the product's, checked against the need; the rule does not apply. */
+    if (fixed_host) {
+        out->host_ram_per_node = cfg->gpu->host_ram_bytes;
+        if (cfg->gpu->host_cores) out->cpu_cores_per_node = (uint64_t)cfg->gpu->host_cores;
+    }
+    /* Below the need the job cannot run; below the rule only the recommendation is missed. */
+    found->host_ram_short = (cfg->host_ram && (double)cfg->host_ram < ram_need) ||
+                            (fixed_host && !cfg->host_ram && (double)out->host_ram_per_node < ram_need);
+    found->host_ram_below_rule = cfg->host_ram && !fixed_host && (double)cfg->host_ram < ram_floor;
+    found->cpu_cores_short = (cfg->cpu_cores && (double)cfg->cpu_cores < cores) ||
+                             (fixed_host && !cfg->cpu_cores && (double)out->cpu_cores_per_node < cores);
 
     /* Storage: capacity, the read rate that feeds the GPUs, the checkpoint write rate. */
     if ((rc = to_u64(cmp->tokens * TS_DATASET_BYTES_PER_TOKEN + (double)cfg->checkpoints_kept * ckpt,
@@ -287,16 +310,18 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
 
     /* Links: the slowest network that keeps exposed communication under comm-share of the
      * step (or the one set); the rates each GPU and each server move at within that share. */
-    if (lay->nodes > 1) {
-        link = cfg->network ? cfg->network : choose_link(cfg, lay, pc, conv, compute_step, intra, nics);
+    if (lay->nodes > 1 && cfg->network) {
+        link = cfg->network;
+    } else if (beyond_fabric) {
+        link = choose_link(cfg, lay, pc, conv, compute_step, intra, nics);
         if (!link) {
             link = fastest_link(); /* none keeps it under the share: time it on the best there is */
             found->network_short = 1;
         }
-        found->slow_multinode = link && link->bandwidth <= TS_SLOW_NETWORK;
     }
+    found->slow_multinode = beyond_fabric && link && link->bandwidth <= TS_SLOW_NETWORK;
     {
-        ts_comm_links k = links_with(lay, intra, link, nics);
+        ts_comm_links k = links_with(cfg->gpu, lay, intra, link, nics);
         ts_comm cm;
         ts_comm_make(cfg, lay, pc, conv, compute_step, &k, &cm);
         if (cfg->network && lay->nodes > 1 &&

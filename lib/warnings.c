@@ -33,6 +33,9 @@ static const warning_def WARNINGS[] = {
      "the GPUs' own link (NVLink or PCIe) is slower than the step's GPU-to-GPU traffic needs"},
     {TRAINSIZE_WARN_HOST_RAM_RULE, "host-ram-below-rule",
      "the host RAM covers the cfg, but not host-ram-factor x the server's GPU memory (the rule)"},
+    {TRAINSIZE_WARN_NO_POWER, "no-power-figure",
+     "the vendor publishes no power for this accelerator (TPUs): power, energy and CO2 are 0; "
+     "a gpu-file with tdp_watts sets one"},
     {TRAINSIZE_WARN_NO_BF16, "no-bf16",
      "the GPU has no bfloat16: estimated as fp16 (same memory, its FP16 rate, loss scaling)"},
     {TRAINSIZE_WARN_NO_FLASH_ATTENTION, "no-flash-attention",
@@ -93,4 +96,5 @@ void ts_warnings_make(const ts_settings *cfg, const ts_layout *lay, const trains
         *warnings |= TRAINSIZE_WARN_NO_BF16;
     if (cfg->gpu->no_flash_attention && cfg->attention == TS_ATTN_FLASH)
         *warnings |= TRAINSIZE_WARN_NO_FLASH_ATTENTION;
+    if (!(cfg->gpu->tdp_watts > 0.0)) *warnings |= TRAINSIZE_WARN_NO_POWER;
 }

@@ -124,10 +124,29 @@ static void test_every_row_valid(void **state)
             assert_true(g->usable_bytes > g->memory_bytes / 100 * 90);
         }
         assert_true(g->memory_bandwidth > 0);
-        assert_true(g->flops_bf16 > 0.0);
+        /* A 16-bit rate: BF16, or FP16 alone on a part without bf16 (V100). */
+        if (g->no_bf16)
+            assert_true(g->flops_bf16 == 0.0 && g->flops_fp16 > 0.0);
+        else
+            assert_true(g->flops_bf16 > 0.0);
         assert_true(g->flops_fp32 >= 0.0);
         assert_true(g->flops_fp8 >= 0.0);
-        assert_true(g->tdp_watts > 0.0);
+        assert_true(g->flops_fp16 >= 0.0 && g->flops_fp4 >= 0.0);
+        /* Only TPUs go without a published power figure (and they warn no-power-figure). */
+        assert_true(g->tdp_watts > 0.0 || g->kind == TRAINSIZE_ACCELERATOR_TPU);
+        /* TPUs take no IEEE fp16; every GPU does. */
+        assert_int_equal(g->no_fp16, g->kind == TRAINSIZE_ACCELERATOR_TPU);
+        assert_non_null(g->vendor);
+        assert_true(strcmp(g->vendor, "NVIDIA") == 0 || strcmp(g->vendor, "AMD") == 0 ||
+                    strcmp(g->vendor, "Intel") == 0 || strcmp(g->vendor, "Google") == 0);
+        assert_int_equal(g->kind == TRAINSIZE_ACCELERATOR_TPU, strcmp(g->vendor, "Google") == 0);
+        /* A domain beyond one host spans hosts; a product's host comes with its RAM and cores. */
+        if (g->scale_up_domain) assert_true(g->per_host > 0 && g->scale_up_domain > (uint64_t)g->per_host);
+        assert_int_equal(g->host_ram_bytes > 0, g->host_cores > 0);
+        if (g->host_ram_bytes) assert_true(g->per_host > 0);
+        /* A price has its date; an unpriced row has none. */
+        assert_non_null(g->price_date);
+        assert_int_equal(g->price_date[0] != '\0', g->cloud_usd_per_hour > 0 || g->purchase_usd > 0);
         assert_true(g->ecc == 0 || g->ecc == 1);
         assert_true(g->data_center == 0 || g->data_center == 1);
         assert_true(g->pcie_generation >= 0 && g->pcie_generation <= 6);
@@ -259,19 +278,98 @@ static void test_datasheet_values(void **state)
     assert_true(g->scale_up_bandwidth == 0);
     assert_true(g->flops_bf16 == 362e12);
 
-    /* V100 has no BF16 and no FP8. */
+    /* V100 has no BF16 and no FP8: its 125 TF tensor rate is FP16 (V100 datasheet
+     * 1165301-r5), so it is the FP16 figure and BF16 is 0. */
     g = trainsize_gpu_find("v100-32gb");
     assert_non_null(g);
     assert_true(g->flops_fp8 == 0.0);
+    assert_true(g->flops_bf16 == 0.0);
+    assert_true(g->flops_fp16 == 125e12);
     assert_true(g->memory_bytes == GIB(32));
+}
+
+/* The 2025-26 rows, a few datasheet figures per vendor; each source is named beside it and
+ * in the row's source string. */
+static void test_datasheet_values_2026(void **state)
+{
+    const trainsize_gpu_info *g;
+    (void)state;
+
+    /* NVIDIA GB300: "15 PetaFLOPS dense NVFP4" (NVIDIA technical blog, Inside NVIDIA
+     * Blackwell Ultra, 2025-08); 1400 W TGP and 4 GPUs per tray (NVIDIA's MLPerf GB300
+     * NVL72 system description); a 72-GPU NVLink domain of 1.8 TB/s per GPU. */
+    g = trainsize_gpu_find("gb300");
+    assert_non_null(g);
+    assert_string_equal(g->vendor, "NVIDIA");
+    assert_true(g->flops_fp4 == 15000e12);
+    assert_true(g->flops_bf16 == 2500e12 && g->flops_fp8 == 5000e12);
+    assert_true(g->tdp_watts == 1400.0);
+    assert_true(g->scale_up_domain == 72 && g->per_host == 4);
+    assert_true(g->scale_up_bandwidth == UINT64_C(1800000000000));
+    assert_true(g->host_ram_bytes == GIB(960) && g->host_cores == 144); /* 2 Grace */
+    assert_non_null(strstr(g->source, "Blackwell Ultra"));
+
+    /* NVIDIA RTX PRO 6000 Blackwell: 96 GB GDDR7 at 1792 GB/s, 600 W, PCIe only. */
+    g = trainsize_gpu_find("rtx-pro-6000");
+    assert_non_null(g);
+    assert_true(g->memory_bytes == GIB(96));
+    assert_true(g->memory_bandwidth == UINT64_C(1792000000000));
+    assert_true(g->scale_up_bandwidth == 0 && g->tdp_watts == 600.0);
+
+    /* AMD MI355X: 288 GB HBM3E at 8 TB/s, 1400 W (Tom's Hardware 2025-06, Hot Chips 2025);
+     * dense 2.5 PF BF16 / 5 PF FP8 / 10 PF MXFP4 from AMD's page via stas00. */
+    g = trainsize_gpu_find("mi355x");
+    assert_non_null(g);
+    assert_string_equal(g->vendor, "AMD");
+    assert_true(g->memory_bytes == GIB(288));
+    assert_true(g->memory_bandwidth == UINT64_C(8000000000000));
+    assert_true(g->flops_bf16 == 2516.6e12 && g->flops_fp8 == 5033e12 && g->flops_fp4 == 10066e12);
+    assert_true(g->tdp_watts == 1400.0);
+
+    /* Intel Gaudi 3: the PCIe card (HL-338) is the OAM's silicon at 600 W (The Register,
+     * 2024-04-12); FP16 on the MME is 459 TF against 1677 BF16 (stas00). */
+    g = trainsize_gpu_find("gaudi3-pcie");
+    assert_non_null(g);
+    assert_string_equal(g->vendor, "Intel");
+    assert_true(g->tdp_watts == 600.0 && g->memory_bytes == GIB(128));
+    assert_true(g->flops_fp16 == 459e12 && g->flops_bf16 == 1677e12);
+    assert_true(trainsize_gpu_find("gaudi3")->flops_fp16 == 459e12);
+    assert_ptr_equal(trainsize_gpu_find("HL-338"), g);
+
+    /* Google TPU v5p: 459 TF BF16, 95 GiB at 2765 GB/s, 4 chips and 208 vCPU / 448 GB per
+     * ct5p-hightpu-4t VM (docs.cloud.google.com/tpu/docs/v5p-training). */
+    g = trainsize_gpu_find("tpu-v5p");
+    assert_non_null(g);
+    assert_string_equal(g->vendor, "Google");
+    assert_int_equal(g->kind, TRAINSIZE_ACCELERATOR_TPU);
+    assert_true(g->flops_bf16 == 459e12 && g->memory_bytes == GIB(95));
+    assert_true(g->memory_bandwidth == UINT64_C(2765000000000));
+    assert_true(g->per_host == 4 && g->host_cores == 208 && g->host_ram_bytes == GIB(448));
+    assert_int_equal(g->no_fp16, 1);
+
+    /* Google TPU v6e (Trillium): 918 TF, 32 GB at 1638 GB/s, ICI 800 GB/s, 256-chip pod
+     * (docs.cloud.google.com/tpu/docs/v6e). */
+    g = trainsize_gpu_find("trillium");
+    assert_non_null(g);
+    assert_string_equal(g->name, "tpu-v6e");
+    assert_true(g->flops_bf16 == 918e12 && g->memory_bytes == GIB(32));
+    assert_true(g->scale_up_bandwidth == UINT64_C(800000000000) && g->scale_up_domain == 256);
+
+    /* Google TPU7x (Ironwood): 2307 TF BF16, 4614 TF FP8, 192 GiB at 7380 GB/s, a 9216-chip
+     * pod (docs.cloud.google.com/tpu/docs/tpu7x). */
+    g = trainsize_gpu_find("tpu7x");
+    assert_non_null(g);
+    assert_string_equal(g->name, "tpu-v7");
+    assert_true(g->flops_bf16 == 2307e12 && g->flops_fp8 == 4614e12);
+    assert_true(g->memory_bytes == GIB(192) && g->scale_up_domain == 9216);
 }
 
 static void test_unverified_marked(void **state)
 {
     /* No primary source confirms some figures of these rows (H200 NVL TFLOPS and bridge,
-     * A10 tensor TFLOPS, RTX 5090 dense FP32-accumulate and FP8, Gaudi 2 ECC, Gaudi 3 FP32
-     * and ECC); the source string must say so. */
-    static const char *const unverified[] = {"h200-nvl", "a10", "rtx-5090", "gaudi2", "gaudi3"};
+     * A10 tensor TFLOPS, RTX 5090 dense FP32-accumulate and FP8, Gaudi 2 ECC, Gaudi 3 ECC,
+     * B300 FP4, H20 FP8); the source string must say so. */
+    static const char *const unverified[] = {"h200-nvl", "a10", "rtx-5090", "gaudi2", "gaudi3", "b300", "h20"};
     size_t i;
     (void)state;
     for (i = 0; i < COUNT(unverified); i++) {
@@ -292,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_index_out_of_range),
         cmocka_unit_test(test_usable_memory),
         cmocka_unit_test(test_datasheet_values),
+        cmocka_unit_test(test_datasheet_values_2026),
         cmocka_unit_test(test_unverified_marked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -124,6 +124,27 @@ int cli_cmd_models(int argc, char **argv)
 
 /* ---- gpus ---- */
 
+/* The FP16 rate: the part's own figure, the BF16 one where they are the same, 0 without. */
+static double fp16_rate(const trainsize_gpu_info *g)
+{
+    if (g->no_fp16) return 0.0;
+    return g->flops_fp16 > 0 ? g->flops_fp16 : g->flops_bf16;
+}
+
+/* The datatypes the matrix units take, as a JSON array. */
+static void datatypes_json(cli_out *o, const trainsize_gpu_info *g)
+{
+    int n = 0;
+
+    cli_out_puts(o, ", \"datatypes\": [");
+    if (g->flops_fp32 > 0) cli_out_puts(o, n++ ? ", \"fp32\"" : "\"fp32\"");
+    if (!g->no_bf16) cli_out_puts(o, n++ ? ", \"bf16\"" : "\"bf16\"");
+    if (fp16_rate(g) > 0) cli_out_puts(o, n++ ? ", \"fp16\"" : "\"fp16\"");
+    if (g->flops_fp8 > 0) cli_out_puts(o, n++ ? ", \"fp8\"" : "\"fp8\"");
+    if (g->flops_fp4 > 0) cli_out_puts(o, n++ ? ", \"fp4\"" : "\"fp4\"");
+    cli_out_putc(o, ']');
+}
+
 static void gpus_json(cli_out *o)
 {
     size_t i, written = 0, n = trainsize_gpu_count();
@@ -138,6 +159,9 @@ static void gpus_json(cli_out *o)
         cli_json_string(o, g->name);
         cli_out_puts(o, ", \"full_name\": ");
         cli_json_string(o, g->full_name);
+        cli_out_puts(o, ", \"vendor\": ");
+        cli_json_string(o, g->vendor ? g->vendor : "");
+        cli_out_puts(o, g->kind == TRAINSIZE_ACCELERATOR_TPU ? ", \"kind\": \"tpu\"" : ", \"kind\": \"gpu\"");
         cli_out_puts(o, ", \"memory_bytes\": ");
         cli_json_u64(o, g->memory_bytes);
         cli_out_puts(o, ", \"usable_bytes\": ");
@@ -148,18 +172,30 @@ static void gpus_json(cli_out *o)
         cli_json_number(o, g->flops_fp32);
         cli_out_puts(o, ", \"flops_bf16\": ");
         cli_json_number(o, g->flops_bf16);
+        cli_out_puts(o, ", \"flops_fp16\": ");
+        cli_json_number(o, fp16_rate(g));
         cli_out_puts(o, ", \"flops_fp8\": ");
         cli_json_number(o, g->flops_fp8);
+        cli_out_puts(o, ", \"flops_fp4\": ");
+        cli_json_number(o, g->flops_fp4);
+        datatypes_json(o, g);
         cli_out_puts(o, ", \"tdp_watts\": ");
         cli_json_number(o, g->tdp_watts);
         cli_out_puts(o, g->ecc ? ", \"ecc\": true" : ", \"ecc\": false");
         cli_out_puts(o, g->data_center ? ", \"data_center\": true" : ", \"data_center\": false");
         cli_out_puts(o, ", \"scale_up_bandwidth\": ");
         cli_json_u64(o, g->scale_up_bandwidth);
+        cli_out_puts(o, ", \"scale_up_domain\": ");
+        cli_json_u64(o, g->scale_up_domain);
+        cli_out_printf(o, ", \"per_host\": %d", g->per_host);
+        cli_out_puts(o, ", \"host_ram_bytes\": ");
+        cli_json_u64(o, g->host_ram_bytes);
+        cli_out_printf(o, ", \"host_cores\": %d", g->host_cores);
         cli_out_printf(o, ", \"pcie_generation\": %d", g->pcie_generation);
         cli_out_puts(o, ", \"architecture\": ");
         cli_json_string(o, g->architecture ? g->architecture : "");
         cli_out_puts(o, g->no_bf16 ? ", \"bf16\": false" : ", \"bf16\": true");
+        cli_out_puts(o, g->no_fp16 ? ", \"fp16\": false" : ", \"fp16\": true");
         cli_out_puts(o, g->no_flash_attention ? ", \"flash_attention\": false"
                                               : ", \"flash_attention\": true");
         cli_out_puts(o, ", \"source\": ");
@@ -170,60 +206,138 @@ static void gpus_json(cli_out *o)
         cli_json_number(o, g->purchase_usd);
         cli_out_puts(o, ", \"price_source\": ");
         cli_json_string(o, g->price_source ? g->price_source : "");
+        cli_out_puts(o, ", \"price_date\": ");
+        cli_json_string(o, g->price_date ? g->price_date : "");
         cli_out_putc(o, '}');
     }
     cli_out_puts(o, written ? "\n]\n" : "]\n");
+}
+
+/* A TFLOP/s column: "-" for a datatype the part does not take. */
+static void tflops_cell(cli_out *o, double flops, int width)
+{
+    if (flops > 0)
+        cli_out_printf(o, "%*.0f  ", width, flops / 1e12);
+    else
+        cli_out_printf(o, "%*s  ", width, "-");
+}
+
+/* The scale-up domain: how many accelerators one fabric joins. */
+static const char *domain_text(const trainsize_gpu_info *g, char *buf, size_t cap)
+{
+    if (g->scale_up_domain)
+        snprintf(buf, cap, "%llu", (unsigned long long)g->scale_up_domain);
+    else
+        snprintf(buf, cap, "%s", g->scale_up_bandwidth ? "server" : "-");
+    return buf;
+}
+
+/* A vendor's heading before its first row (the catalogue keeps each vendor's rows together). */
+static void vendor_heading(cli_out *o, const trainsize_gpu_info *g, const char **vendor)
+{
+    const char *v = g->vendor && g->vendor[0] ? g->vendor : "other";
+
+    if (*vendor && strcmp(*vendor, v) == 0)
+        return;
+    cli_out_printf(o, "%s%s\n", *vendor ? "\n" : "", v);
+    *vendor = v;
+}
+
+/* Speeds and fabrics: what sizes a job. */
+static void gpus_speeds(cli_out *o, size_t wname)
+{
+    size_t i, n = trainsize_gpu_count();
+    const char *vendor = NULL;
+    char b[CLI_FMT_MAX], c[CLI_FMT_MAX], d[24];
+
+    cell(o, "name", wname);
+    cli_out_printf(o, "%7s  %9s  %5s  %5s  %5s  %6s  %4s  %9s  %6s\n", "memory", "bandwidth", "BF16", "FP16",
+                   "FP8", "FP4", "W", "link", "domain");
+    for (i = 0; i < n; i++) {
+        const trainsize_gpu_info *g = trainsize_gpu_at(i);
+        if (!g)
+            continue;
+        vendor_heading(o, g, &vendor);
+        cell(o, g->name, wname);
+        cli_out_printf(o, "%3.0f GiB  ", (double)g->memory_bytes / 1073741824.0);
+        cli_out_printf(o, "%9s  ", cli_fmt_si(b, sizeof b, (double)g->memory_bandwidth, "B/s"));
+        tflops_cell(o, g->flops_bf16, 5);
+        tflops_cell(o, fp16_rate(g), 5);
+        tflops_cell(o, g->flops_fp8, 5);
+        tflops_cell(o, g->flops_fp4, 6);
+        if (g->tdp_watts > 0)
+            cli_out_printf(o, "%4.0f  ", g->tdp_watts);
+        else
+            cli_out_printf(o, "%4s  ", "-");
+        cli_out_printf(o, "%9s  %6s\n",
+                       g->scale_up_bandwidth ? cli_fmt_si(c, sizeof c, (double)g->scale_up_bandwidth, "B/s")
+                                             : "PCIe",
+                       domain_text(g, d, sizeof d));
+    }
+}
+
+/* What the runtime leaves, the host as sold and the prices with their dates. */
+static void gpus_hosts_prices(cli_out *o, size_t wname)
+{
+    size_t i, n = trainsize_gpu_count();
+    const char *vendor = NULL;
+    char host[64];
+
+    cell(o, "name", wname);
+    cli_out_printf(o, "%9s  %-30s  %6s  %7s  %s\n", "usable", "host as sold", "$/h", "buy $", "prices");
+    for (i = 0; i < n; i++) {
+        const trainsize_gpu_info *g = trainsize_gpu_at(i);
+        if (!g)
+            continue;
+        vendor_heading(o, g, &vendor);
+        cell(o, g->name, wname);
+        if (g->usable_bytes)
+            cli_out_printf(o, "%5.1f GiB  ", (double)g->usable_bytes / 1073741824.0);
+        else
+            cli_out_printf(o, "%9s  ", "-");
+        if (g->host_ram_bytes)
+            snprintf(host, sizeof host, "%d per host, %.0f GiB, %d cores", g->per_host,
+                     (double)g->host_ram_bytes / 1073741824.0, g->host_cores);
+        else if (g->per_host)
+            snprintf(host, sizeof host, "%d per host", g->per_host);
+        else
+            snprintf(host, sizeof host, "-");
+        cli_out_printf(o, "%-30s  ", host);
+        if (g->cloud_usd_per_hour > 0)
+            cli_out_printf(o, "%6.2f  ", g->cloud_usd_per_hour);
+        else
+            cli_out_printf(o, "%6s  ", "-");
+        if (g->purchase_usd > 0)
+            cli_out_printf(o, "%7.0f  ", g->purchase_usd);
+        else
+            cli_out_printf(o, "%7s  ", "-");
+        cli_out_printf(o, "%s\n", g->price_date && g->price_date[0] ? g->price_date : "-");
+    }
 }
 
 static void gpus_table(cli_out *o)
 {
     size_t i, n = trainsize_gpu_count();
     size_t wname = 4;
-    char b[CLI_FMT_MAX], c[CLI_FMT_MAX];
 
     for (i = 0; i < n; i++) {
         const trainsize_gpu_info *g = trainsize_gpu_at(i);
         if (g)
             wname = max_len(wname, g->name, 24);
     }
-    /* name, memory, usable, bandwidth, BF16, FP8, TDP, GPU-to-GPU link, $/GPU-h, price */
-    cell(o, "name", wname);
-    cli_out_printf(o, "%7s  %9s  %9s  %5s  %5s  %5s  %9s  %7s  %7s\n", "memory", "usable", "bandwidth",
-                   "BF16", "FP8", "TDP W", "GPU link", "$/GPU-h", "buy $");
-    for (i = 0; i < n; i++) {
-        const trainsize_gpu_info *g = trainsize_gpu_at(i);
-        if (!g)
-            continue;
-        cell(o, g->name, wname);
-        cli_out_printf(o, "%3.0f GiB  ", (double)g->memory_bytes / 1073741824.0);
-        if (g->usable_bytes)
-            cli_out_printf(o, "%5.1f GiB  ", (double)g->usable_bytes / 1073741824.0);
-        else
-            cli_out_printf(o, "%9s  ", "-");
-        cli_out_printf(o, "%9s  ", cli_fmt_si(b, sizeof b, (double)g->memory_bandwidth, "B/s"));
-        cli_out_printf(o, "%5.0f  ", g->flops_bf16 / 1e12);
-        if (g->flops_fp8 > 0)
-            cli_out_printf(o, "%5.0f  ", g->flops_fp8 / 1e12);
-        else
-            cli_out_printf(o, "%5s  ", "-");
-        cli_out_printf(o, "%5.0f  %9s  ", g->tdp_watts,
-                       g->scale_up_bandwidth
-                           ? cli_fmt_si(c, sizeof c, (double)g->scale_up_bandwidth, "B/s")
-                           : "PCIe");
-        if (g->cloud_usd_per_hour > 0)
-            cli_out_printf(o, "%7.2f  ", g->cloud_usd_per_hour);
-        else
-            cli_out_printf(o, "%7s  ", "-");
-        if (g->purchase_usd > 0)
-            cli_out_printf(o, "%7.0f\n", g->purchase_usd);
-        else
-            cli_out_printf(o, "%7s\n", "-");
-    }
+    gpus_speeds(o, wname);
+    cli_out_puts(o, "\nmemory: the label. BF16, FP16, FP8, FP4: dense peak TFLOP/s; -: no such units\n"
+                    "(V100: no BF16, bf16 runs as fp16; TPUs: no FP16). W: board power (-: unpublished).\n"
+                    "link: device-to-device bandwidth (NVLink, Infinity Fabric, ICI), PCIe when there\n"
+                    "is none; domain: how many devices it joins (server: one server's; 72: an NVL72\n"
+                    "rack; TPUs: the largest ICI slice, beyond which the network carries traffic).\n\n");
+    gpus_hosts_prices(o, wname);
     cli_out_puts(o, "\nusable: the total the CUDA/ROCm runtime reports, which fit checks use (-: the label).\n"
-                    "BF16, FP8: dense peak TFLOP/s. GPU link: GPU-to-GPU bandwidth per GPU (NVLink,\n"
-                    "Infinity Fabric), PCIe when there is none. $/GPU-h: RunPod Community on-demand,\n"
-                    "dated; buy $: a street price; -: none found (--gpu-prices sets your own).\n"
-                    "--json gives every figure with its source, the vendor name and the architecture.\n");
+                    "host as sold: devices, RAM and cores per host where the product fixes them (TPU\n"
+                    "VMs, Grace trays; -: any server of up to 8). $/h: an on-demand price per device-\n"
+                    "hour (RunPod Community where listed; the source says which); buy $: a street\n"
+                    "price; prices: when they were seen; -: none found (--gpu-prices sets your own).\n"
+                    "--json gives every figure with its source and the datatypes each part takes.\n");
 }
 
 int cli_cmd_gpus(int argc, char **argv)

@@ -181,10 +181,12 @@ static void estimate_help(cli_out *o)
            "gemma, phi3)");
     cli_out_puts(o, "\nGPU of your own (instead of --gpu):\n");
     option(o, "gpu-file", "FILE",
-           "a JSON device description: name, memory_bytes or memory_gib, flops_bf16, "
-           "tdp_watts required; memory_bandwidth, flops_fp32, flops_fp8, ecc, data_center, "
-           "scale_up_bandwidth, pcie_generation, cloud_usd_per_hour, purchase_usd, "
-           "architecture, bf16, flash_attention (booleans, true when absent) optional");
+           "a JSON device description: name, memory_bytes or memory_gib, flops_bf16 (or "
+           "flops_fp16 alone), tdp_watts required; memory_bandwidth, flops_fp32, flops_fp16, "
+           "flops_fp8, flops_fp4, ecc, data_center, scale_up_bandwidth, scale_up_domain, "
+           "pcie_generation, per_host, host_ram_bytes, host_cores, cloud_usd_per_hour, "
+           "purchase_usd, architecture, vendor, kind (\"gpu\" or \"tpu\"), bf16, fp16, "
+           "flash_attention (booleans, true when absent) optional");
     cli_out_puts(o, "\nOutput:\n");
     option(o, "json", "", "print one JSON object on standard output instead of the report");
     option(o, "help", "", "show this help");
@@ -274,10 +276,12 @@ static void gpus_help(cli_out *o)
     cli_out_puts(o,
                  "Usage: trainsize gpus [--json]\n"
                  "\n"
-                 "Lists the built-in GPU catalog (names for --gpu; case, -, _ and spaces are\n"
-                 "ignored): memory, bandwidth, dense BF16 and FP8 peaks in TFLOP/s, board power\n"
-                 "and GPU-to-GPU link. --json prints a JSON array of objects with every catalogue\n"
-                 "figure in bytes, bytes per second, FLOP/s and watts.\n");
+                 "Lists the built-in catalog of GPUs and TPUs by vendor (names for --gpu; case,\n"
+                 "-, _ and spaces are ignored): memory, bandwidth, dense BF16, FP16, FP8 and FP4\n"
+                 "peaks in TFLOP/s, board power, the scale-up link and how many devices it joins,\n"
+                 "and prices with the date they were seen. --json prints a JSON array of objects\n"
+                 "with every catalogue figure in bytes, bytes per second, FLOP/s and watts, the\n"
+                 "datatypes, the host as sold (TPU VMs, Grace trays) and each figure's source.\n");
 }
 
 int cli_print_help(enum cli_help_topic topic)

@@ -403,8 +403,11 @@ static void system_section(cli_out *o, const trainsize_job *job, const trainsize
     }
     key(o, "  between servers");
     if (s->interconnect_rate_per_node == 0) {
-        cli_out_puts(o, s->nodes > 1 ? "no data-parallel traffic between servers\n"
-                                     : "none needed (one server)\n");
+        /* Several servers and no link: the scale-up fabric (NVL72, a TPU slice) spans them. */
+        cli_out_puts(o, s->nodes <= 1            ? "none needed (one server)\n"
+                        : !s->network_link[0] ? "none on the network: the scale-up fabric (NVLink, ICI) "
+                                                  "joins the servers\n"
+                                              : "no data-parallel traffic between servers\n");
     } else {
         rate_text(t, sizeof t, s->interconnect_rate_per_node);
         cli_out_printf(o, "%s per server", t);

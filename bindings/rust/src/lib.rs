@@ -1157,7 +1157,7 @@ pub struct GpuInfo {
     pub memory_bandwidth: u64,
     /// Dense FP32 peak, FLOP/s.
     pub flops_fp32: f64,
-    /// Dense 16-bit tensor peak, FLOP/s.
+    /// Dense BF16 tensor peak, FLOP/s; 0 on a part without bf16 (V100).
     pub flops_bf16: f64,
     /// Dense FP8 tensor peak, FLOP/s; 0 when unsupported.
     pub flops_fp8: f64,
@@ -1188,6 +1188,26 @@ pub struct GpuInfo {
     pub flash_attention: bool,
     /// The architecture, e.g. "Hopper"; "" when unknown.
     pub architecture: &'static str,
+    /// "NVIDIA", "AMD", "Intel" or "Google".
+    pub vendor: &'static str,
+    /// A TPU under XLA (no fp16; no CUDA context, NCCL buffers or allocator slack).
+    pub tpu: bool,
+    /// The matrix units take IEEE fp16 (false on TPUs).
+    pub fp16: bool,
+    /// Dense FP16 tensor peak, FLOP/s; 0 when the same as `flops_bf16`.
+    pub flops_fp16: f64,
+    /// Dense FP4 tensor peak, FLOP/s; 0 when the part has none.
+    pub flops_fp4: f64,
+    /// Devices one scale-up fabric joins (72 in an NVL72 rack, a TPU slice); 0: one server's.
+    pub scale_up_domain: u64,
+    /// Devices per host as the product is built; 0: any count up to 8.
+    pub per_host: i32,
+    /// Host RAM the product comes with per host (TPU VM, Grace tray), bytes; 0 when chosen.
+    pub host_ram_bytes: u64,
+    /// The host's cores (vCPUs) as published; 0 when chosen.
+    pub host_cores: i32,
+    /// When the prices were seen ("2026-09"); "" when unpriced.
+    pub price_date: &'static str,
 }
 
 impl GpuInfo {
@@ -1213,6 +1233,16 @@ impl GpuInfo {
             bf16: g.no_bf16 == 0,
             flash_attention: g.no_flash_attention == 0,
             architecture: static_str(g.architecture),
+            vendor: static_str(g.vendor),
+            tpu: g.kind == sys::TRAINSIZE_ACCELERATOR_TPU,
+            fp16: g.no_fp16 == 0,
+            flops_fp16: g.flops_fp16,
+            flops_fp4: g.flops_fp4,
+            scale_up_domain: g.scale_up_domain,
+            per_host: g.per_host,
+            host_ram_bytes: g.host_ram_bytes,
+            host_cores: g.host_cores,
+            price_date: static_str(g.price_date),
         }
     }
 }

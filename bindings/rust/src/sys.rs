@@ -148,7 +148,22 @@ pub struct trainsize_gpu_info {
     pub no_bf16: c_int,
     pub no_flash_attention: c_int,
     pub architecture: *const c_char,
+    pub vendor: *const c_char,
+    pub kind: c_int,
+    pub no_fp16: c_int,
+    pub flops_fp16: c_double,
+    pub flops_fp4: c_double,
+    pub scale_up_domain: u64,
+    pub per_host: c_int,
+    pub host_ram_bytes: u64,
+    pub host_cores: c_int,
+    pub price_date: *const c_char,
 }
+
+/// `trainsize_accelerator_kind`
+pub type trainsize_accelerator_kind = c_int;
+pub const TRAINSIZE_ACCELERATOR_GPU: trainsize_accelerator_kind = 0;
+pub const TRAINSIZE_ACCELERATOR_TPU: trainsize_accelerator_kind = 1;
 
 /// `trainsize_link_kind`
 pub type trainsize_link_kind = c_int;
