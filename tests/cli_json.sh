@@ -206,7 +206,22 @@ fi
 expect_ok gpus --json
 if have_python; then
     check "gpus --json is an array of GPUs" \
-        check_listing_json "$OUT" name full_name memory_bytes memory_bandwidth flops_bf16 tdp_watts
+        check_listing_json "$OUT" name full_name memory_bytes memory_bandwidth flops_bf16 tdp_watts \
+            vendor kind flops_fp16 flops_fp8 flops_fp4 datatypes scale_up_domain per_host \
+            host_ram_bytes host_cores fp16 price_source price_date
+    # Per-datatype figures as a buyer reads them: V100 takes no bf16 (its FP16 rate apart),
+    # TPUs no fp16; the TPU VM is the host; prices carry their date.
+    check "gpus --json gives datatypes, TPU hosts and price dates" python3 - "$OUT" <<'PY'
+import json, sys
+g = {r["name"]: r for r in json.load(open(sys.argv[1], encoding="utf-8"))}
+v, t, h = g["v100-32gb"], g["tpu-v5p"], g["h100-80gb"]
+ok = (v["flops_bf16"] == 0 and v["flops_fp16"] == 125e12 and "bf16" not in v["datatypes"]
+      and t["kind"] == "tpu" and t["vendor"] == "Google" and "fp16" not in t["datatypes"]
+      and t["flops_fp16"] == 0 and t["per_host"] == 4 and t["host_ram_bytes"] == 448 << 30
+      and h["kind"] == "gpu" and h["datatypes"] == ["fp32", "bf16", "fp16", "fp8"]
+      and h["price_date"] == "2026-11" and g["gb300"]["scale_up_domain"] == 72)
+sys.exit(0 if ok else 1)
+PY
 fi
 
 finish || exit 1
