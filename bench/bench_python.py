@@ -11,6 +11,7 @@ benchmark times first: one GPU that fits, and a multi-GPU ZeRO-3 job.
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 JOBS = {
@@ -33,12 +34,22 @@ def best_us(call):
     return best * 1e6
 
 
-def import_ms():
-    """`import trainsize` beyond `import ctypes`, in a fresh interpreter each time."""
+def import_ms(cached):
+    """`import trainsize` beyond `import ctypes`, in a fresh interpreter each time: with the
+    bytecode compiled once beforehand (as after pip install), in a cache outside the tree,
+    or compiled on every import (PYTHONDONTWRITEBYTECODE, a read-only checkout)."""
     code = ("import time, ctypes; t = time.perf_counter(); import trainsize; "
             "print(time.perf_counter() - t)")
-    runs = [float(subprocess.check_output([sys.executable, "-c", code], env=os.environ))
-            for _ in range(9)]
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory() as cache:
+        if cached:
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            env["PYTHONPYCACHEPREFIX"] = cache
+            subprocess.check_output([sys.executable, "-c", code], env=env)  # writes the cache
+        else:
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+        runs = [float(subprocess.check_output([sys.executable, "-c", code], env=env))
+                for _ in range(9)]
     return min(runs) * 1e3, sorted(runs)[len(runs) // 2] * 1e3
 
 
@@ -50,8 +61,9 @@ def main():
         e = best_us(lambda: trainsize.estimate(**kw))
         d = best_us(lambda: trainsize.estimate(**kw).to_dict())
         print("%-32s estimate %5.2f us   estimate + to_dict %5.2f us" % (name, e, d))
-    best, median = import_ms()
-    print("import trainsize (beyond ctypes): best %.1f ms, median %.1f ms" % (best, median))
+    for cached, how in ((True, "bytecode cached"), (False, "compiled each time")):
+        best, median = import_ms(cached)
+        print("import trainsize (beyond ctypes), %s: best %.1f ms, median %.1f ms" % (how, best, median))
 
 
 if __name__ == "__main__":
