@@ -41,11 +41,14 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
         return ts_fail(err, TRAINSIZE_E_INVALID, "name",
                        "gpu: name \"%s\" is a catalogue GPU's; give your description its own "
                        "name (e.g. \"%s-custom\")", info->name, info->name);
-    /* A 16-bit rate is what every estimate runs at: BF16, or FP16 alone (V100-class). */
     if ((rc = positive((double)info->memory_bytes, "memory_bytes", err)) ||
-        (rc = positive(info->flops_bf16 > 0 ? info->flops_bf16 : info->flops_fp16, "flops_bf16", err)) ||
         (rc = positive(info->tdp_watts, "tdp_watts", err)))
         return rc;
+    /* A 16-bit rate is what every estimate runs at: BF16, or FP16 alone (V100-class). */
+    if (!(info->flops_bf16 > 0) && !(info->flops_fp16 > 0))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "flops_bf16",
+                       "gpu: flops_bf16 (or flops_fp16 alone, for a part without bf16) must be a "
+                       "positive number");
     /* Finite and sane, or refused naming the field: no NaN or infinity reaches a figure. */
     {
         static const struct { size_t offset; const char *name; double max; } ranges[] = {
