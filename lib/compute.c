@@ -76,7 +76,9 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     }
     if (!(peak_mm > 0) || !(peak_at > 0))
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
-                       "precision: %s has no peak FLOP/s for this precision", gpu->name);
+                       "precision: %s has no published peak FLOP/s for %s (TPUs and H20 publish no FP32 "
+                       "rate); use bf16-mixed, or a gpu-file with the rate", gpu->name,
+                       cfg->precision == TS_PREC_FP32 ? "fp32" : "this precision");
     seconds_per_token = (mm / peak_mm + at / peak_at) / ((double)lay->gpus * ts_hfu(cfg));
     out->step_flops = (mm + at) * tokens_step;
     /* The pipeline bubble: stages idle for (p - 1)/(v m) of the ideal step (Narayanan et

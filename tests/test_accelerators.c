@@ -42,6 +42,10 @@ static void test_tpu_refuses_fp16(void **state)
                      TRAINSIZE_E_UNSUPPORTED);
     assert_string_equal(err.field, "precision");
     assert_non_null(strstr(err.message, "bf16"));
+    /* No FP32 rate is published for TPUs: fp32 is refused rather than timed at 0. */
+    assert_int_equal(ts_test_estimate_rc(PAIRS("model", "gpt2", "gpu", "tpu-v6e", "precision", "fp32"), &err),
+                     TRAINSIZE_E_UNSUPPORTED);
+    assert_string_equal(err.field, "precision");
     /* No FP8 units on v5p (its FP8 rate is the BF16 one); TPU7x has them. */
     assert_int_equal(ts_test_estimate_rc(PAIRS("model", "gpt2", "gpu", "tpu-v5p", "precision", "fp8-mixed"),
                                          &err),
