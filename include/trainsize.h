@@ -48,7 +48,8 @@ extern "C" {
 /** The ABI version: the SONAME's number. Bumped on any incompatible change of a public
  *  struct layout or function signature; independent of the release version. 2: the
  *  result gained the layout it used, GPU descriptions their usable memory,
- *  capabilities, vendor, per-datatype peaks, scale-up domain and host, and plan
+ *  capabilities, vendor, per-datatype peaks, scale-up domain and host (with its
+ *  network), and plan
  *  candidates and statistics their owned cost and limits. */
 #define TRAINSIZE_ABI_VERSION 2
 /** @} */
@@ -682,6 +683,12 @@ typedef struct trainsize_gpu_info {
                                      and warns when the job needs more. */
     int host_cores;             /**< The host's cores (vCPUs) as published; 0 as above. */
     const char *price_date;     /**< When the prices were seen ("2026-11"); "" for none. */
+    const char *host_network;   /**< The scale-out link catalogue name of the NICs the host
+                                     is sold with (a TPU VM's data-centre network: "eth-200g");
+                                     "" or NULL when the buyer chooses. With `per_host` devices
+                                     per server and no `network` set, traffic that leaves the
+                                     scale-up domain runs on it. */
+    int host_nics;              /**< How many of those NICs a host has; 0 when none. */
 } trainsize_gpu_info;
 
 /** What kind of accelerator a ::trainsize_gpu_info describes (fixed values). */
@@ -989,6 +996,9 @@ typedef struct trainsize_system {
                                               host_ram_per_node is the larger of this and
                                               host-ram-factor x the server's GPU memory, in a
                                               size servers are sold with. */
+    uint64_t network_nics_per_node;      /**< NICs per server of `network_link` (nics-per-node,
+                                              the host's as sold, or one per GPU); 0 without a
+                                              network. */
 } trainsize_system;
 
 /** Compute and time. */

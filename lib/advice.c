@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "error.h"
 #include "job.h"
 #include "text_values.h"
@@ -96,9 +97,10 @@ static int try_fit(advisor *ad, const trainsize_job *job, const trainsize_advice
 {
     trainsize_result r;
     size_t i;
-    /* Fits with the headroom the job asks for: an estimate is a few per cent off. */
+    /* Fits with the headroom the job asks for (an estimate is a few per cent off), and in
+     * the host RAM the server has where that is known (set, or sold with the part). */
     if (trainsize_estimate(job, &r, sizeof r, NULL) != TRAINSIZE_OK ||
-        (r.warnings & (TRAINSIZE_WARN_DOES_NOT_FIT | TRAINSIZE_WARN_LOW_HEADROOM)))
+        (r.warnings & (TRAINSIZE_WARN_DOES_NOT_FIT | TRAINSIZE_WARN_LOW_HEADROOM | TRAINSIZE_WARN_HOST_RAM)))
         return 0;
     for (i = 0; i < ad->count; i++)
         if (same_settings(&ad->out[i], a)) return 1; /* found another way already */
@@ -125,7 +127,7 @@ static int apply_step(const advisor *ad, trainsize_job *job, trainsize_advice *a
                       unsigned level)
 {
     char v[32];
-    uint64_t gpn = job->s.gpus_per_node ? job->s.gpus_per_node : 8;
+    uint64_t gpn = job->s.gpus_per_node ? job->s.gpus_per_node : ts_host_size(job->s.gpu);
     switch (st->kind) {
     case STEP_SET:
         if (strcmp(st->name, "zero") == 0) {
@@ -151,7 +153,10 @@ static int apply_step(const advisor *ad, trainsize_job *job, trainsize_advice *a
         if (!apply(job, a, st->name, st->value)) return 0;
         return strcmp(st->name, "micro-batch") != 0 || keep_batch(ad, job, a);
     case STEP_TP:
-        if ((job->s.tp << level) > gpn || job->s.gpus % (job->s.tp << level) != 0) return 0;
+        /* tp stays on the scale-up fabric: a server's, or an NVL72 rack's. */
+        if ((job->s.tp << level) > ts_fabric_span(job->s.gpu, gpn, job->s.gpus) ||
+            job->s.gpus % (job->s.tp << level) != 0)
+            return 0;
         snprintf(v, sizeof v, "%llu", (unsigned long long)(job->s.tp << level));
         return apply(job, a, "tp", v) && keep_batch(ad, job, a);
     case STEP_MORE_GPUS:

@@ -12,4 +12,14 @@ extern const size_t ts_link_count;
 extern const trainsize_storage_info ts_storage[];
 extern const size_t ts_storage_count;
 
+#include <stdint.h>
+
+/* Devices per server as the product is built: its per_host (a GB200 tray 4, a TPU VM 4 or
+ * 8), else an HGX board's 8. */
+uint64_t ts_host_size(const trainsize_gpu_info *gpu);
+
+/* The devices one scale-up fabric joins in a job of `gpus` on servers of `gpus_per_node`:
+ * a server's, or more where the fabric spans servers (an NVL72 rack, a TPU slice). */
+uint64_t ts_fabric_span(const trainsize_gpu_info *gpu, uint64_t gpus_per_node, uint64_t gpus);
+
 #endif

@@ -41,8 +41,9 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
         return ts_fail(err, TRAINSIZE_E_INVALID, "name",
                        "gpu: name \"%s\" is a catalogue GPU's; give your description its own "
                        "name (e.g. \"%s-custom\")", info->name, info->name);
+    /* Power may be unpublished for a TPU, as in the catalogue (the estimate then warns). */
     if ((rc = positive((double)info->memory_bytes, "memory_bytes", err)) ||
-        (rc = positive(info->tdp_watts, "tdp_watts", err)))
+        (info->kind != TRAINSIZE_ACCELERATOR_TPU && (rc = positive(info->tdp_watts, "tdp_watts", err))))
         return rc;
     /* A 16-bit rate is what every estimate runs at: BF16, or FP16 alone (V100-class). */
     if (!(info->flops_bf16 > 0) && !(info->flops_fp16 > 0))
@@ -76,11 +77,31 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
                            "(at most 1 PB/s) is out of range");
         if (info->kind != TRAINSIZE_ACCELERATOR_GPU && info->kind != TRAINSIZE_ACCELERATOR_TPU)
             return ts_fail(err, TRAINSIZE_E_INVALID, "kind", "gpu: kind must be 0 (GPU) or 1 (TPU)");
-        if (info->scale_up_domain > 1000000 || info->per_host < 0 || info->per_host > 1024 ||
-            info->host_cores < 0 || info->host_cores > 1000000 || info->host_ram_bytes > (UINT64_C(1) << 50))
+        if (info->scale_up_domain > 1000000 || (info->scale_up_domain && !info->scale_up_bandwidth))
             return ts_fail(err, TRAINSIZE_E_INVALID, "scale_up_domain",
-                           "gpu: scale_up_domain (at most 1e6), per_host (0-1024), host_cores (at most "
-                           "1e6) or host_ram_bytes (at most 1 PiB) is out of range");
+                           "gpu: scale_up_domain must be at most 1e6, and needs a scale_up_bandwidth "
+                           "(the fabric that joins the devices)");
+        if (info->per_host < 0 || info->per_host > 1024)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "per_host", "gpu: per_host must be from 0 to 1024");
+        if (info->host_ram_bytes > (UINT64_C(1) << 50))
+            return ts_fail(err, TRAINSIZE_E_INVALID, "host_ram_bytes", "gpu: host_ram_bytes must be at most 1 PiB");
+        if (info->host_cores < 0 || info->host_cores > 1000000)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "host_cores", "gpu: host_cores must be from 0 to 1e6");
+        if ((info->host_ram_bytes || info->host_cores) && !info->per_host)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "per_host",
+                           "gpu: a host sold with the part (host_ram_bytes, host_cores) needs per_host");
+        if (info->host_network && info->host_network[0]) {
+            const trainsize_link_info *l = trainsize_link_find(info->host_network);
+            if (!l || l->kind != TRAINSIZE_LINK_SCALE_OUT)
+                return ts_fail(err, TRAINSIZE_E_INVALID, "host_network",
+                               "gpu: host_network must name a scale-out link (e.g. eth-200g, ib-ndr)");
+            if (info->host_nics < 1 || info->host_nics > 64 || !info->per_host)
+                return ts_fail(err, TRAINSIZE_E_INVALID, "host_nics",
+                               "gpu: host_network needs host_nics (1-64) and per_host");
+        }
+        if (info->no_fp16 && !(info->flops_bf16 > 0))
+            return ts_fail(err, TRAINSIZE_E_INVALID, "flops_bf16",
+                           "gpu: a part without fp16 needs a flops_bf16 rate");
         if (info->pcie_generation > 9)
             return ts_fail(err, TRAINSIZE_E_INVALID, "pcie_generation",
                            "gpu: pcie_generation must be from 1 to 9 (0: unknown, PCIe 4)");
@@ -97,6 +118,7 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
                  info->source && info->source[0] ? info->source : "caller's description");
     ts_copy_name(job->custom_architecture, sizeof job->custom_architecture, info->architecture);
     ts_copy_name(job->custom_vendor, sizeof job->custom_vendor, info->vendor);
+    ts_copy_name(job->custom_host_network, sizeof job->custom_host_network, info->host_network);
     /* The caller's text is handed back in results and JSON: valid UTF-8 only. */
     ts_utf8_repair(job->custom_name);
     ts_utf8_repair(job->custom_full_name);
@@ -140,9 +162,10 @@ int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len
     trainsize_gpu_info g;
     char name[TRAINSIZE_NAME_MAX] = "", full[TRAINSIZE_NAME_MAX] = "", source[TRAINSIZE_NAME_MAX] = "";
     char arch[TRAINSIZE_NAME_MAX] = "", vendor[TRAINSIZE_NAME_MAX] = "", kind[8] = "gpu";
+    char network[TRAINSIZE_NAME_MAX] = "";
     double memory = 0, memory_gib = 0, bw = 0, scale_up = 0, ecc = 0, dc = 0, pcie = 0;
-    double domain = 0, per_host = 0, host_ram = 0, host_cores = 0;
-    double bf16 = 1, fp16 = 1, flash = 1; /* absent: the GPU has them */
+    double domain = 0, per_host = 0, host_ram = 0, host_cores = 0, nics = 0;
+    double bf16 = 1, fp16 = -1, flash = 1; /* absent: the part has them (fp16: unless a TPU) */
     int rc;
     if (!job || (!json && len)) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "gpu-file", "gpu-file: NULL job or text");
     memset(&g, 0, sizeof g);
@@ -167,6 +190,8 @@ int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len
         (rc = read_number(&root, "per_host", &per_host, err)) ||
         (rc = read_number(&root, "host_ram_bytes", &host_ram, err)) ||
         (rc = read_number(&root, "host_cores", &host_cores, err)) ||
+        (rc = read_text(&root, "host_network", network, sizeof network, err)) ||
+        (rc = read_number(&root, "host_nics", &nics, err)) ||
         (rc = read_number(&root, "flash_attention", &flash, err)) ||
         (rc = read_number(&root, "memory_bytes", &memory, err)) ||
         (rc = read_number(&root, "memory_gib", &memory_gib, err)) ||
@@ -185,8 +210,14 @@ int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len
     if (memory <= 0 && memory_gib > 0) memory = memory_gib * GIB;
     if (memory < 0 || memory > 1e18 || bw < 0 || bw > 1e18 || scale_up < 0 || scale_up > 1e18 ||
         pcie < 0 || pcie > 9 || !(domain >= 0 && domain <= 1e6) || !(per_host >= 0 && per_host <= 1024) ||
-        !(host_ram >= 0 && host_ram <= 1e18) || !(host_cores >= 0 && host_cores <= 1e6))
+        !(host_ram >= 0 && host_ram <= 1e18) || !(host_cores >= 0 && host_cores <= 1e6) ||
+        !(nics >= 0 && nics <= 64))
         return ts_fail(err, TRAINSIZE_E_INVALID, "gpu-file", "gpu-file: a size, rate, count or PCIe generation is out of range");
+    if (domain != (double)(uint64_t)domain || per_host != (double)(int)per_host ||
+        host_cores != (double)(int)host_cores || nics != (double)(int)nics || pcie != (double)(int)pcie)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "gpu-file",
+                       "gpu-file: scale_up_domain, per_host, host_cores, host_nics and pcie_generation are "
+                       "whole numbers");
     if (strcmp(kind, "gpu") != 0 && strcmp(kind, "tpu") != 0)
         return ts_fail(err, TRAINSIZE_E_INVALID, "kind", "gpu-file: kind must be \"gpu\" or \"tpu\"");
     g.name = name;
@@ -197,11 +228,13 @@ int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len
     g.vendor = vendor;
     g.kind = strcmp(kind, "tpu") == 0 ? TRAINSIZE_ACCELERATOR_TPU : TRAINSIZE_ACCELERATOR_GPU;
     g.no_bf16 = bf16 == 0;
-    g.no_fp16 = fp16 == 0;
+    g.no_fp16 = fp16 < 0 ? g.kind == TRAINSIZE_ACCELERATOR_TPU : fp16 == 0; /* TPUs take bf16 only */
     g.scale_up_domain = (uint64_t)domain;
     g.per_host = (int)per_host;
     g.host_ram_bytes = (uint64_t)host_ram;
     g.host_cores = (int)host_cores;
+    g.host_network = network;
+    g.host_nics = (int)nics;
     g.no_flash_attention = flash == 0;
     g.memory_bytes = (uint64_t)memory;
     g.memory_bandwidth = (uint64_t)bw;

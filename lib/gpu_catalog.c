@@ -24,6 +24,8 @@
  * - host_ram_bytes, host_cores: the host as sold with the part (Grace trays, TPU VMs);
  *   Google's VM "GB" are GiB. 0 where the buyer chooses the server.
  * - price_date: the newest date in price_source ("" when unpriced).
+ * - host_network, host_nics: the NICs a host is sold with (TPU VMs: Google's data-centre
+ *   network per VM, as catalogue Ethernet links); "" where the buyer chooses.
  * - cloud_usd_per_hour, purchase_usd, price_source: dated, volatile defaults. Cloud: one
  *   market, RunPod Community Cloud's on-demand list (another neocloud's on-demand list where
  *   RunPod has none, and the source says so); purchase: street or reseller prices per GPU (a
@@ -37,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "catalog.h"
 #include "text_values.h"
 #include "trainsize.h"
 
@@ -440,8 +443,10 @@ static const trainsize_gpu_info ts_gpus[] = {
      .flops_fp32 = 0, .flops_bf16 = TF(197), .flops_fp8 = 0, .tdp_watts = 0,
      .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(400), .pcie_generation = 4,
      .scale_up_domain = 256, .per_host = 8, .host_ram_bytes = GIB(384), .host_cores = 224,
+     .host_network = "eth-100g", .host_nics = 2,
      .source = "docs.cloud.google.com/tpu/docs/v5e (197 TF BF16, 16 GB at 819 GB/s, ICI 400 GB/s, "
-               "256-chip pod; ct5lp-hightpu-8t: 224 vCPU, 384 GB); power, ECC and PCIe unpublished",
+               "256-chip pod, 2 x 100 Gbps NICs a host; ct5lp-hightpu-8t: 224 vCPU, 384 GB); power, ECC "
+               "and PCIe unpublished",
      .cloud_usd_per_hour = 1.20, .purchase_usd = 0,
      .price_source = "cloud: $1.20/chip-h on demand, 2026-01 (artificial-intelligence-wiki TPU v5 guide "
                      "quoting Google Cloud; a secondary source); purchase: not sold",
@@ -452,9 +457,11 @@ static const trainsize_gpu_info ts_gpus[] = {
      .flops_fp32 = 0, .flops_bf16 = TF(459), .flops_fp8 = 0, .tdp_watts = 0,
      .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(1200), .pcie_generation = 4,
      .scale_up_domain = 6144, .per_host = 4, .host_ram_bytes = GIB(448), .host_cores = 208,
+     .host_network = "eth-200g", .host_nics = 1,
      .source = "docs.cloud.google.com/tpu/docs/v5p-training and tpu7x comparison (459 TF BF16, FP8 at "
                "the BF16 rate, 95 GiB at 2765 GB/s, ICI 1200 GB/s, largest slice 6144 of a 8960-chip "
-               "pod; ct5p-hightpu-4t: 208 vCPU, 448 GB); power, ECC and PCIe unpublished",
+               "pod, DCN 50 Gbps a chip, as 200 GbE a VM (NIC count unpublished); ct5p-hightpu-4t: 208 "
+               "vCPU, 448 GB); power, ECC and PCIe unpublished",
      .cloud_usd_per_hour = 4.20, .purchase_usd = 0,
      .price_source = "cloud: $4.20/chip-h on demand, 2026-01 (artificial-intelligence-wiki TPU v5 guide "
                      "quoting Google Cloud; a secondary source); purchase: not sold",
@@ -465,8 +472,10 @@ static const trainsize_gpu_info ts_gpus[] = {
      .flops_fp32 = 0, .flops_bf16 = TF(918), .flops_fp8 = 0, .tdp_watts = 0,
      .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(800), .pcie_generation = 5,
      .scale_up_domain = 256, .per_host = 4, .host_ram_bytes = GIB(720), .host_cores = 180,
+     .host_network = "eth-200g", .host_nics = 2,
      .source = "docs.cloud.google.com/tpu/docs/v6e (918 TF BF16, 32 GB at 1638 GB/s, ICI 800 GB/s, "
-               "256-chip pod, PCIe Gen5 host link) and tpu7x comparison (FP8 at the BF16 rate; "
+               "256-chip pod, PCIe Gen5 host link, 4 x 200 Gbps NICs an 8-chip host: 2 a 4-chip VM) "
+               "and tpu7x comparison (FP8 at the BF16 rate; "
                "ct6e-standard-4t, the multi-host VM: 180 vCPU, 720 GB); power and ECC unpublished",
      .cloud_usd_per_hour = 2.70, .purchase_usd = 0,
      .price_source = "cloud: $2.70/chip-h on demand from, 2024-12 (Google's Trillium GA price as quoted by "
@@ -478,8 +487,10 @@ static const trainsize_gpu_info ts_gpus[] = {
      .flops_fp32 = 0, .flops_bf16 = TF(2307), .flops_fp8 = TF(4614), .tdp_watts = 0,
      .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(1200), .pcie_generation = 5,
      .scale_up_domain = 9216, .per_host = 4, .host_ram_bytes = GIB(960), .host_cores = 224,
+     .host_network = "eth-200g", .host_nics = 2,
      .source = "docs.cloud.google.com/tpu/docs/tpu7x (2307 TF BF16, 4614 TF FP8, 192 GiB at 7380 GB/s, "
-               "ICI 1200 GB/s, 9216-chip pod, 4-chip VM: 224 vCPU, 960 GB); two devices of 96 GiB a "
+               "ICI 1200 GB/s, 9216-chip pod, 4-chip VM: 224 vCPU, 960 GB, 100 Gbps DCN a chip; 2 NICs "
+               "a VM per the GKE Ironwood page); two devices of 96 GiB a "
                "chip, sized here as one; power, ECC and PCIe unpublished",
      .cloud_usd_per_hour = 0, .purchase_usd = 0,
      .price_source = "unpriced: no public list price (Google's docs: contact the account team)",
@@ -588,4 +599,17 @@ const trainsize_gpu_info *trainsize_gpu_find(const char *name)
             return ts_gpu_by_name(ts_gpu_aliases[i].name);
     }
     return NULL;
+}
+
+uint64_t ts_host_size(const trainsize_gpu_info *gpu)
+{
+    return gpu->per_host > 0 ? (uint64_t)gpu->per_host : 8;
+}
+
+uint64_t ts_fabric_span(const trainsize_gpu_info *gpu, uint64_t gpus_per_node, uint64_t gpus)
+{
+    /* A fabric spans servers only where it has its own switches or links between hosts;
+     * a domain no larger than a server changes nothing. */
+    if (gpu->scale_up_bandwidth == 0 || gpu->scale_up_domain <= gpus_per_node) return gpus_per_node;
+    return gpu->scale_up_domain < gpus ? gpu->scale_up_domain : gpus;
 }

@@ -116,6 +116,7 @@ void ts_job_rebind_custom_gpu(trainsize_job *job, int in_use)
     job->custom_gpu.source = job->custom_source;
     job->custom_gpu.architecture = job->custom_architecture;
     job->custom_gpu.vendor = job->custom_vendor;
+    job->custom_gpu.host_network = job->custom_host_network;
     job->custom_gpu.price_source = "";
     job->custom_gpu.price_date = "";
     if (in_use) job->s.gpu = &job->custom_gpu;

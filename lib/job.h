@@ -17,6 +17,7 @@ struct trainsize_job {
     char custom_source[TRAINSIZE_NAME_MAX];
     char custom_architecture[TRAINSIZE_NAME_MAX];
     char custom_vendor[TRAINSIZE_NAME_MAX];
+    char custom_host_network[32];
     unsigned overheads_given;     /* bit i: overhead setting i of ts_job_fit_device was set */
     int overheads_kind;           /* the accelerator kind the unset overheads follow */
     char plan_gpus[512];          /* comma-separated catalogue names; "" = the whole catalogue */

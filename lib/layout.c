@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "error.h"
 #include "stages.h"
 
@@ -175,7 +176,7 @@ static int check_setup(const ts_settings *cfg, const ts_layout *l, trainsize_err
  * the job's GPUs, so 12 GPUs are 2 x 6 rather than an error. */
 static uint64_t default_gpus_per_node(uint64_t gpus, const trainsize_gpu_info *gpu)
 {
-    uint64_t n, most = gpu->per_host > 0 ? (uint64_t)gpu->per_host : 8;
+    uint64_t n, most = ts_host_size(gpu);
     for (n = gpus < most ? gpus : most; n > 1; n--)
         if (gpus % n == 0) return n;
     return 1;

@@ -99,6 +99,11 @@ const trainsize_link_info ts_links[] = {
      .source = TS_SRC_MLE ", NVLink table: 1800 GB/s bidirectional = 900 per direction; "
                "share: 8x B200 nccl-tests ring all-reduce busbw 682 GB/s = 76% (same chapter; "
                "NVLS all-reduce reaches 0.93)"},
+    {.name = "nvlink-c2c", .full_name = "NVLink-C2C (Grace to Blackwell, GB200/GB300 host link)",
+     .kind = TRAINSIZE_LINK_SCALE_UP, .bandwidth = GBS(225), .achieved_share = TS_SHARE_PCIE,
+     .source = "NVIDIA GB200 NVL72 technical blog: NVLink-C2C 900 GB/s bidirectional per "
+               "superchip (1 Grace, 2 GPUs) = 225 per direction per GPU (derived); share: the "
+               "PCIe figure, an assumption"},
     {.name = "nvlink-bridge", .full_name = "NVLink bridge (A40, RTX A6000, RTX 3090 pairs)",
      .kind = TRAINSIZE_LINK_SCALE_UP, .bandwidth = MBS(56250),
      .achieved_share = TS_SHARE_SCALE_UP_ASSUMED,

@@ -203,7 +203,8 @@ static const ts_param_def PARAMS[] = {
     {{"gpus", TRAINSIZE_PARAM_INT, NULL, 1, LIM_GPUS, "1", "GPUs", "GPUs in the job"},
      TS_SET_U64, OFF(s.gpus), TRAINSIZE_ID_GPUS, TS_PLAN_CHOOSES_LAYOUT},
     {{"gpus-per-node", TRAINSIZE_PARAM_INT, NULL, 0, 1024, "0", "GPUs",
-      "GPUs per server; 0 = the largest count up to 8 that divides gpus"}, TS_SET_U64, OFF(s.gpus_per_node),
+      "GPUs per server; 0 = the largest count up to the product's host (8 on HGX boards, 4 per "
+      "GB200/GB300 tray, a TPU VM's chips) that divides gpus"}, TS_SET_U64, OFF(s.gpus_per_node),
      TRAINSIZE_ID_GPUS_PER_NODE, TS_PLAN_KEEPS},
     {{"tp", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "tensor-parallel degree"}, TS_SET_U64, OFF(s.tp),
      TRAINSIZE_ID_TP, TS_PLAN_CHOOSES_LAYOUT},

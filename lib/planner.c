@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "error.h"
 #include "job.h"
 #include "model.h"
@@ -263,11 +264,13 @@ static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
 static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus, uint64_t gpn)
 {
     const ts_model *model = &job->s.model;
+    /* Tensor parallelism stays on the scale-up fabric: a server, or an NVL72 rack's. */
+    uint64_t span = ts_fabric_span(s->work.s.gpu, gpn, gpus);
     size_t a, b, c, d, z;
     if (!set_u64(s, TRAINSIZE_ID_GPUS, gpus) || !set_u64(s, TRAINSIZE_ID_GPUS_PER_NODE, gpn)) return;
     for (a = 0; a < COUNT_OF(TP_CHOICES); a++) {
         uint64_t tp = TP_CHOICES[a];
-        if (tp > gpn || model->heads % tp != 0) continue;
+        if (tp > span || model->heads % tp != 0) continue;
         for (b = 0; b < COUNT_OF(PP_CHOICES); b++) {
             uint64_t pp = PP_CHOICES[b], mp = tp * pp * job->s.cp, dp;
             /* Stages need not be even (layout.c splits like Megatron-LM), only non-empty. */
@@ -294,10 +297,24 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
     }
 }
 
+/* Whole scale-up domains the server counts above miss: 1, 2, 4, ... NVL72 racks (18 trays
+ * each). */
+static void search_whole_domains(search *s, const trainsize_job *job, const trainsize_gpu_info *gpu,
+                                 uint64_t gpn)
+{
+    uint64_t per_domain = gpu->scale_up_domain / gpn, nodes;
+    size_t i;
+    if (!gpu->scale_up_domain || gpu->scale_up_domain % gpn != 0 || per_domain <= 1) return;
+    for (nodes = per_domain; nodes * gpn <= job->max_gpus; nodes *= 2) {
+        for (i = 0; i < COUNT_OF(NODE_COUNTS) && NODE_COUNTS[i] != nodes; i++) {}
+        if (i == COUNT_OF(NODE_COUNTS)) search_gpu_count(s, job, nodes * gpn, gpn);
+    }
+}
+
 static void search_gpu(search *s, const trainsize_job *job, const trainsize_gpu_info *gpu)
 {
     /* Servers as the product is built (a GB200 tray, a TPU host), else HGX boards of 8. */
-    uint64_t host = gpu->per_host > 0 ? (uint64_t)gpu->per_host : 8;
+    uint64_t host = ts_host_size(gpu);
     uint64_t gpn = job->s.gpus_per_node ? job->s.gpus_per_node : host;
     size_t i;
     /* A catalogue GPU by its name, as a caller would set it; the job's own GPU is already
@@ -309,12 +326,15 @@ static void search_gpu(search *s, const trainsize_job *job, const trainsize_gpu_
         if (n % per == 0) search_gpu_count(s, job, n, per);
         return;
     }
-    if (!job->s.gpus_per_node)
+    /* Part of a server, where servers are built to order (a product sold with its host, a
+     * TPU VM or a Grace tray, comes whole). */
+    if (!job->s.gpus_per_node && !gpu->host_ram_bytes)
         for (i = 0; i < COUNT_OF(SMALL_COUNTS); i++)
             if (SMALL_COUNTS[i] <= job->max_gpus && SMALL_COUNTS[i] < host)
                 search_gpu_count(s, job, SMALL_COUNTS[i], SMALL_COUNTS[i]);
     for (i = 0; i < COUNT_OF(NODE_COUNTS); i++)
         if (NODE_COUNTS[i] * gpn <= job->max_gpus) search_gpu_count(s, job, NODE_COUNTS[i] * gpn, gpn);
+    search_whole_domains(s, job, gpu, gpn);
 }
 
 /* The GPUs to search: the job's plan-gpus list, or the whole catalogue. */

@@ -116,6 +116,8 @@ static const field_def FIELDS[] = {
      R(system.storage_class)},
     {{"system.network_link", TRAINSIZE_FIELD_STRING, "", "scale-out link that meets the need"},
      R(system.network_link)},
+    {{"system.network_nics_per_node", U64, "", "NICs per server of that link (0 without one)"},
+     R(system.network_nics_per_node)},
     {{"time.flops", F64, "flops", "FLOPs the GPUs execute, recomputation included"}, R(time.flops)},
     {{"time.seconds", F64, "seconds", "wall-clock time of the run"}, R(time.seconds)},
     {{"time.step_flops", F64, "flops", "one optimizer step"}, R(time.step_flops)},

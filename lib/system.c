@@ -71,13 +71,12 @@ static double checkpoint_bytes(const ts_settings *cfg, const ts_layout *lay, con
 /* 10 GbE: the checklist calls multi-node training over it (or slower) unbalanced. */
 #define TS_SLOW_NETWORK 1250000000ull
 
-/* The GPUs one scale-up fabric joins in this job: a server's, or more where the fabric
- * spans servers (NVL72's NVLink switches join 18 trays of 4; a TPU slice's ICI joins up to
- * a pod). Collectives inside it run at the GPU link's rate. */
+/* The GPUs one scale-up fabric joins in this job (ts_fabric_span): NVL72's NVLink switches
+ * join 18 trays of 4, a TPU slice's ICI joins its hosts. Collectives inside it run at the
+ * GPU link's rate. */
 static double fabric_span(const trainsize_gpu_info *gpu, const ts_layout *lay)
 {
-    double gpn = (double)lay->gpus_per_node, domain = (double)gpu->scale_up_domain;
-    return domain > gpn ? fmin(domain, (double)lay->gpus) : gpn;
+    return (double)ts_fabric_span(gpu, lay->gpus_per_node, lay->gpus);
 }
 
 /* The links the step's collectives run on with scale-out link `l` (NULL: one server), which
@@ -180,11 +179,14 @@ static const trainsize_storage_info *choose_storage(double read, double write, d
     return best;
 }
 
-/* Per-direction rate one GPU achieves over its host PCIe link: its generation's catalogue
- * link ("pcie3" ... "pcie6"). */
+/* Per-direction rate one GPU achieves over its host link: its PCIe generation's catalogue
+ * link ("pcie3" ... "pcie6"); generation 0 in the catalogue is a Grace host on NVLink-C2C. */
 static double pcie_rate(const trainsize_gpu_info *gpu)
 {
     size_t i;
+    const char *name = gpu->pcie_generation == 0 ? "nvlink-c2c" : NULL;
+    for (i = 0; name && i < ts_link_count; i++)
+        if (strcmp(ts_links[i].name, name) == 0) return (double)ts_links[i].bandwidth * ts_links[i].achieved_share;
     if (gpu->pcie_generation < 1 || gpu->pcie_generation > 9) return 1e9;
     for (i = 0; i < ts_link_count; i++) {
         const trainsize_link_info *l = &ts_links[i];
@@ -270,10 +272,20 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     double window = compute_step, intra = scale_up_rate(cfg->gpu);
     int beyond_fabric = (double)lay->gpus > fabric_span(cfg->gpu, lay); /* the network carries traffic */
     int fixed_host = cfg->gpu->host_ram_bytes && (int)lay->gpus_per_node == cfg->gpu->per_host;
+    /* The host's own NICs (a TPU VM's data-centre network), unless a network is set. */
+    const trainsize_link_info *sold = fixed_host && !cfg->network && cfg->gpu->host_network &&
+                                              cfg->gpu->host_network[0]
+                                          ? trainsize_link_find(cfg->gpu->host_network)
+                                          : NULL;
+    double have_ram = cfg->host_ram ? (double)cfg->host_ram : fixed_host ? (double)cfg->gpu->host_ram_bytes : 0.0;
+    double have_cores = cfg->cpu_cores  ? (double)cfg->cpu_cores
+                        : fixed_host ? (double)cfg->gpu->host_cores
+                                     : 0.0;
     const trainsize_link_info *link = NULL;
     const trainsize_storage_info *st;
     int rc;
 
+    if (sold && !cfg->nics_per_node && cfg->gpu->host_nics > 0) nics = (double)cfg->gpu->host_nics;
     out->nodes = lay->nodes;
     out->gpus_per_node = lay->gpus_per_node;
     if ((rc = to_u64(round_up_ram(fmax(ram_floor, ram_need)), &out->host_ram_per_node,
@@ -281,18 +293,17 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
         (rc = to_u64(ram_need, &out->host_ram_need_per_node, "host_ram_need_per_node", "model", err)))
         return rc;
     out->cpu_cores_per_node = (uint64_t)cores;
-    /* A product sold with its host (a TPU VM, a Grace tray) has the RAM and cores it has:
-     * the answer is the product's, checked against the need; the rule does not apply. */
+    /* A product sold with its host (a TPU VM, a Grace tray) has the RAM and cores it has
+     * (or the ones set): the answer is that host, checked against the need; the rule does
+     * not apply. */
     if (fixed_host) {
-        out->host_ram_per_node = cfg->gpu->host_ram_bytes;
-        if (cfg->gpu->host_cores) out->cpu_cores_per_node = (uint64_t)cfg->gpu->host_cores;
+        out->host_ram_per_node = (uint64_t)have_ram;
+        if (have_cores > 0.0) out->cpu_cores_per_node = (uint64_t)have_cores;
     }
     /* Below the need the job cannot run; below the rule only the recommendation is missed. */
-    found->host_ram_short = (cfg->host_ram && (double)cfg->host_ram < ram_need) ||
-                            (fixed_host && !cfg->host_ram && (double)out->host_ram_per_node < ram_need);
+    found->host_ram_short = have_ram > 0.0 && have_ram < ram_need;
     found->host_ram_below_rule = cfg->host_ram && !fixed_host && (double)cfg->host_ram < ram_floor;
-    found->cpu_cores_short = (cfg->cpu_cores && (double)cfg->cpu_cores < cores) ||
-                             (fixed_host && !cfg->cpu_cores && (double)out->cpu_cores_per_node < cores);
+    found->cpu_cores_short = have_cores > 0.0 && have_cores < cores;
 
     /* Storage: capacity, the read rate that feeds the GPUs, the checkpoint write rate. */
     if ((rc = to_u64(cmp->tokens * TS_DATASET_BYTES_PER_TOKEN + (double)cfg->checkpoints_kept * ckpt,
@@ -310,8 +321,9 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
 
     /* Links: the slowest network that keeps exposed communication under comm-share of the
      * step (or the one set); the rates each GPU and each server move at within that share. */
-    if (lay->nodes > 1 && cfg->network) {
-        link = cfg->network;
+    /* Within the scale-up domain nothing uses a network, set or not. */
+    if (beyond_fabric && (cfg->network || sold)) {
+        link = cfg->network ? cfg->network : sold;
     } else if (beyond_fabric) {
         link = choose_link(cfg, lay, pc, conv, compute_step, intra, nics);
         if (!link) {
@@ -324,7 +336,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
         ts_comm_links k = links_with(cfg->gpu, lay, intra, link, nics);
         ts_comm cm;
         ts_comm_make(cfg, lay, pc, conv, compute_step, &k, &cm);
-        if (cfg->network && lay->nodes > 1 &&
+        if (beyond_fabric && (cfg->network || sold) &&
             cm.exposed - ideal_exposed(cfg, lay, pc, conv, compute_step, &k) > cfg->comm_share * compute_step)
             found->network_short = 1;
         if ((rc = to_u64(cm.intra_bytes_per_gpu / window, &out->intra_node_rate_per_gpu,
@@ -334,6 +346,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
             return rc;
         found->gpu_link_short = (double)out->intra_node_rate_per_gpu > intra;
         ts_copy_name(out->network_link, sizeof out->network_link, link ? link->name : "");
+        out->network_nics_per_node = link ? (uint64_t)nics : 0;
         losses->comm = cm.exposed;
         losses->offload = offload_seconds(cfg, lay, conv, trainable, compute_step);
     }

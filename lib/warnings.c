@@ -1,5 +1,6 @@
 /* The checklist: conditions a buyer or a scheduler should hear about, as bits of
  * trainsize_result.warnings, each with a stable name (the JSON) and a sentence. */
+#include "catalog.h"
 #include "stages.h"
 
 typedef struct warning_def {
@@ -85,8 +86,10 @@ void ts_warnings_make(const ts_settings *cfg, const ts_layout *lay, const trains
     double headroom = (double)m->gpu_capacity - (double)m->peak_total;
     if (!m->fits) *warnings |= TRAINSIZE_WARN_DOES_NOT_FIT;
     else if (headroom < cfg->headroom * (double)m->gpu_capacity) *warnings |= TRAINSIZE_WARN_LOW_HEADROOM;
-    /* Tensor parallelism needs a GPU-to-GPU fabric inside one server. */
-    if (lay->tp > 1 && (cfg->gpu->scale_up_bandwidth == 0 || lay->tp > lay->gpus_per_node))
+    /* Tensor parallelism needs a GPU-to-GPU fabric: inside one server, or the scale-up
+     * domain that spans servers (an NVL72 rack, a TPU slice). */
+    if (lay->tp > 1 && (cfg->gpu->scale_up_bandwidth == 0 ||
+                        lay->tp > ts_fabric_span(cfg->gpu, lay->gpus_per_node, lay->gpus)))
         *warnings |= TRAINSIZE_WARN_TP_WITHOUT_NVLINK;
     if (!cfg->gpu->ecc && r->time.seconds / 3600.0 > TS_LONG_RUN_HOURS)
         *warnings |= TRAINSIZE_WARN_NO_ECC;

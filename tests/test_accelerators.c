@@ -137,13 +137,91 @@ static void test_scale_up_domain(void **state)
     assert_true(two_racks.system.network_link[0] != '\0');
 }
 
-/* A caller's TPU: kind, fp16 and the host from a device file. */
+/* Tensor parallelism may span the servers of one scale-up domain (an NVL72 rack): no
+ * warning there, and the planner and the fit advice may use it; not across HGX servers. */
+static void test_tp_within_domain(void **state)
+{
+    trainsize_result r;
+    trainsize_advice adv[16];
+    trainsize_error err;
+    trainsize_job *job;
+    size_t n = 0, i;
+    int tp8 = 0;
+    (void)state;
+    ts_test_estimate(PAIRS("model", "llama-2-70b", "gpu", "gb300", "gpus", "8", "tp", "8"), &r);
+    assert_false(r.warnings & TRAINSIZE_WARN_TP_WITHOUT_NVLINK);
+    ts_test_estimate(PAIRS("model", "llama-2-70b", "gpu", "b200", "gpus", "16", "tp", "16"), &r);
+    assert_true(r.warnings & TRAINSIZE_WARN_TP_WITHOUT_NVLINK);
+    /* 405B on 16 GB300s with ZeRO-1 does not fit; tp 8 over two trays is among the fixes. */
+    job = ts_test_job(PAIRS("model", "llama-3.1-405b", "gpu", "gb300", "gpus", "16", "zero", "1"));
+    assert_int_equal(trainsize_advise(job, adv, 16, &n, &err), TRAINSIZE_OK);
+    for (i = 0; i < n && i < 16; i++) {
+        size_t k;
+        for (k = 0; k < adv[i].settings; k++)
+            if (strcmp(adv[i].names[k], "tp") == 0 && strcmp(adv[i].values[k], "8") == 0) tp8 = 1;
+    }
+    assert_true(tp8);
+    trainsize_job_free(job);
+}
+
+/* Where the host is known (a TPU VM), the fit advice offers nothing it cannot hold: 70B on
+ * 8 v5e chips does not fit, and offloading the optimizer and parameters alone would need
+ * about 1.4 TiB of a 384 GiB VM. Every advised job, estimated, fits its host. */
+static void test_advice_respects_host(void **state)
+{
+    trainsize_advice adv[16];
+    trainsize_result r;
+    trainsize_error err;
+    trainsize_job *job = ts_test_job(PAIRS("model", "llama-2-70b", "gpu", "tpu-v5e", "gpus", "8", "zero", "3"));
+    size_t n = 0, i, k;
+    (void)state;
+    assert_int_equal(trainsize_advise(job, adv, 16, &n, &err), TRAINSIZE_OK);
+    assert_true(n > 0);
+    for (i = 0; i < n && i < 16; i++) {
+        trainsize_job *advised = trainsize_job_clone(job);
+        assert_non_null(advised);
+        for (k = 0; k < adv[i].settings; k++)
+            assert_int_equal(trainsize_job_set(advised, adv[i].names[k], adv[i].values[k], &err), TRAINSIZE_OK);
+        assert_int_equal(trainsize_estimate(advised, &r, sizeof r, &err), TRAINSIZE_OK);
+        assert_false(r.warnings & (TRAINSIZE_WARN_HOST_RAM | TRAINSIZE_WARN_DOES_NOT_FIT));
+        trainsize_job_free(advised);
+    }
+    trainsize_job_free(job);
+}
+
+/* A host set by the caller is the host judged and reported, also for a product sold with
+ * one; a network set within the domain is neither used nor priced. */
+static void test_fixed_host_overrides(void **state)
+{
+    trainsize_result r, with_net;
+    (void)state;
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "gb300", "gpus", "8", "zero", "3", "host-ram", "64GiB",
+                           "cpu-cores", "8"),
+                     &r);
+    assert_true(r.system.host_ram_per_node == UINT64_C(64) << 30 && r.system.cpu_cores_per_node == 8);
+    assert_true(r.warnings & TRAINSIZE_WARN_HOST_RAM);
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "tpu-v5p", "gpus", "16", "zero", "3", "gpu-price-usd",
+                           "10000"),
+                     &r);
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "tpu-v5p", "gpus", "16", "zero", "3", "gpu-price-usd",
+                           "10000", "network", "ib-ndr"),
+                     &with_net);
+    assert_string_equal(with_net.system.network_link, "");
+    assert_float_equal(with_net.system.cost_own_hardware_usd, r.system.cost_own_hardware_usd, 1e-12);
+    /* Beyond the slice, the VM's own NICs carry the traffic (v6e: 2 x 200 GbE a VM). */
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "tpu-v6e", "gpus", "512", "zero", "3"), &r);
+    assert_string_equal(r.system.network_link, "eth-200g");
+}
+
+/* A caller's TPU from a device file: its kind alone refuses fp16, power may be left out as
+ * Google leaves it out, and the host comes with its RAM, vCPUs and NICs. */
 static void test_custom_tpu(void **state)
 {
     static const char file[] =
-        "{\"name\": \"my-tpu\", \"kind\": \"tpu\", \"vendor\": \"Google\", \"fp16\": false, "
-        "\"memory_gib\": 32, \"flops_bf16\": 9e14, \"tdp_watts\": 300, \"scale_up_domain\": 256, "
-        "\"per_host\": 4, \"host_ram_bytes\": 773094113280, \"host_cores\": 180}";
+        "{\"name\": \"my-tpu\", \"kind\": \"tpu\", \"vendor\": \"Google\", "
+        "\"memory_gib\": 32, \"flops_bf16\": 9e14, \"scale_up_bandwidth\": 8e11, \"scale_up_domain\": 256, "
+        "\"per_host\": 4, \"host_ram_bytes\": 773094113280, \"host_cores\": 180, "
+        "\"host_network\": \"eth-200g\", \"host_nics\": 2}";
     trainsize_job *job = trainsize_job_new();
     trainsize_result r;
     trainsize_error err;
@@ -155,6 +233,7 @@ static void test_custom_tpu(void **state)
     assert_int_equal(trainsize_estimate(job, &r, sizeof r, &err), TRAINSIZE_OK);
     assert_true(r.memory.allocator_slack == 0);
     assert_true(r.system.gpus_per_node == 4 && r.system.host_ram_per_node == UINT64_C(773094113280));
+    assert_true(r.warnings & TRAINSIZE_WARN_NO_POWER);
     assert_int_equal(trainsize_job_set(job, "precision", "fp16-mixed", &err), TRAINSIZE_OK);
     assert_int_equal(trainsize_estimate(job, &r, sizeof r, &err), TRAINSIZE_E_UNSUPPORTED);
     /* An unknown kind is refused by name. */
@@ -173,10 +252,31 @@ static void test_custom_tpu(void **state)
     assert_int_equal(trainsize_job_set(job, "precision", "bf16-mixed", &err), TRAINSIZE_OK);
     assert_int_equal(trainsize_estimate(job, &r, sizeof r, &err), TRAINSIZE_OK);
     assert_true(r.warnings & TRAINSIZE_WARN_NO_BF16);
+    /* Refused by name: a domain without a fabric, a fractional host, an unknown network. */
+    {
+        static const char *const bad[][2] = {
+            {"{\"name\": \"d\", \"memory_gib\": 8, \"flops_bf16\": 1e14, \"tdp_watts\": 100, "
+             "\"scale_up_domain\": 64}", "scale_up_domain"},
+            {"{\"name\": \"d\", \"memory_gib\": 8, \"flops_bf16\": 1e14, \"tdp_watts\": 100, "
+             "\"per_host\": 4.5}", "gpu-file"},
+            {"{\"name\": \"d\", \"memory_gib\": 8, \"flops_bf16\": 1e14, \"tdp_watts\": 100, "
+             "\"per_host\": 4, \"host_network\": \"nvlink5\", \"host_nics\": 1}", "host_network"},
+            {"{\"name\": \"d\", \"memory_gib\": 8, \"flops_bf16\": 1e14, \"tdp_watts\": 100, "
+             "\"host_ram_bytes\": 1e12}", "per_host"},
+            {"{\"name\": \"d\", \"memory_gib\": 8, \"flops_bf16\": 1e14}", "tdp_watts"}};
+        size_t i;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            assert_int_equal(trainsize_job_load_gpu_json(job, bad[i][0], strlen(bad[i][0]), &err),
+                             TRAINSIZE_E_INVALID);
+            assert_string_equal(err.field, bad[i][1]);
+        }
+    }
     trainsize_job_free(job);
 }
 
-/* The planner builds servers as the product does: 4 per GB200 tray or v5p host. */
+/* The planner builds servers as the product does (4 per GB200 tray or v5p host), and
+ * searches whole NVL72 racks: 72 GPUs is 18 trays, which no power-of-two count of trays
+ * gives, so a limit of 72 examines more than a limit of 71. */
 static void test_planner_hosts(void **state)
 {
     trainsize_job *job = ts_test_job(PAIRS("model", "llama-2-7b", "tokens", "1000000000", "plan-gpus",
@@ -191,6 +291,16 @@ static void test_planner_hosts(void **state)
     for (i = 0; i < n && i < 8; i++)
         assert_true(c[i].gpus_per_node <= 4);
     trainsize_job_free(job);
+    {
+        trainsize_plan_stats below, whole;
+        job = ts_test_job(PAIRS("model", "llama-2-7b", "tokens", "1000000000", "plan-gpus", "gb300", "max-gpus",
+                                "71"));
+        assert_int_equal(trainsize_plan(job, c, 8, &n, &below, &err), TRAINSIZE_OK);
+        assert_int_equal(trainsize_job_set(job, "max-gpus", "72", &err), TRAINSIZE_OK);
+        assert_int_equal(trainsize_plan(job, c, 8, &n, &whole, &err), TRAINSIZE_OK);
+        assert_true(whole.evaluated > below.evaluated);
+        trainsize_job_free(job);
+    }
 }
 
 int main(void)
@@ -199,7 +309,8 @@ int main(void)
         cmocka_unit_test(test_per_datatype_peaks), cmocka_unit_test(test_tpu_refuses_fp16),
         cmocka_unit_test(test_tpu_overheads),      cmocka_unit_test(test_tpu_host),
         cmocka_unit_test(test_scale_up_domain),    cmocka_unit_test(test_custom_tpu),
-        cmocka_unit_test(test_planner_hosts),
+        cmocka_unit_test(test_planner_hosts),      cmocka_unit_test(test_tp_within_domain),
+        cmocka_unit_test(test_advice_respects_host), cmocka_unit_test(test_fixed_host_overrides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -164,7 +164,7 @@ static void test_link_kinds_and_assumptions(void **state)
     static const char *const up[] = {
         "pcie3",   "pcie4",   "pcie5",         "pcie6",
         "nvlink2", "nvlink3", "nvlink4",       "nvlink5",
-        "nvlink-bridge",      "infinity-fabric-mi250x", "infinity-fabric-mi300x",
+        "nvlink-bridge",      "nvlink-c2c",             "infinity-fabric-mi250x", "infinity-fabric-mi300x",
         "gaudi2-roce",        "gaudi3-roce",
     };
     static const char *const out[] = {
@@ -194,6 +194,9 @@ static void test_link_kinds_and_assumptions(void **state)
     assert_non_null(strstr(trainsize_link_find("nvlink2")->source, "assumption"));
     assert_non_null(strstr(trainsize_link_find("gaudi3-roce")->source, "assumption"));
     assert_non_null(strstr(trainsize_link_find("infinity-fabric-mi250x")->source, "assumption"));
+    /* NVLink-C2C per GPU is derived from the superchip's figure, its share assumed. */
+    assert_non_null(strstr(trainsize_link_find("nvlink-c2c")->source, "derived"));
+    assert_non_null(strstr(trainsize_link_find("nvlink-c2c")->source, "assumption"));
 }
 
 /* ---- Storage ---- */

@@ -191,6 +191,9 @@ static void gpus_json(cli_out *o)
         cli_out_puts(o, ", \"host_ram_bytes\": ");
         cli_json_u64(o, g->host_ram_bytes);
         cli_out_printf(o, ", \"host_cores\": %d", g->host_cores);
+        cli_out_puts(o, ", \"host_network\": ");
+        cli_json_string(o, g->host_network ? g->host_network : "");
+        cli_out_printf(o, ", \"host_nics\": %d", g->host_nics);
         cli_out_printf(o, ", \"pcie_generation\": %d", g->pcie_generation);
         cli_out_puts(o, ", \"architecture\": ");
         cli_json_string(o, g->architecture ? g->architecture : "");
@@ -281,10 +284,10 @@ static void gpus_hosts_prices(cli_out *o, size_t wname)
 {
     size_t i, n = trainsize_gpu_count();
     const char *vendor = NULL;
-    char host[64];
+    char host[96];
 
     cell(o, "name", wname);
-    cli_out_printf(o, "%9s  %-30s  %6s  %7s  %s\n", "usable", "host as sold", "$/h", "buy $", "prices");
+    cli_out_printf(o, "%9s  %-42s  %6s  %7s  %s\n", "usable", "host as sold", "$/h", "buy $", "prices");
     for (i = 0; i < n; i++) {
         const trainsize_gpu_info *g = trainsize_gpu_at(i);
         if (!g)
@@ -295,14 +298,18 @@ static void gpus_hosts_prices(cli_out *o, size_t wname)
             cli_out_printf(o, "%5.1f GiB  ", (double)g->usable_bytes / 1073741824.0);
         else
             cli_out_printf(o, "%9s  ", "-");
-        if (g->host_ram_bytes)
-            snprintf(host, sizeof host, "%d per host, %.0f GiB, %d cores", g->per_host,
-                     (double)g->host_ram_bytes / 1073741824.0, g->host_cores);
-        else if (g->per_host)
+        if (g->host_ram_bytes) {
+            /* Cloud VMs count vCPUs (hyperthreads), Grace trays physical cores. */
+            int len = snprintf(host, sizeof host, "%d per host, %.0f GiB, %d %s", g->per_host,
+                               (double)g->host_ram_bytes / 1073741824.0, g->host_cores,
+                               g->kind == TRAINSIZE_ACCELERATOR_TPU ? "vCPUs" : "cores");
+            if (g->host_network && g->host_network[0] && len > 0 && (size_t)len < sizeof host)
+                snprintf(host + len, sizeof host - (size_t)len, ", %d x %s", g->host_nics, g->host_network);
+        } else if (g->per_host)
             snprintf(host, sizeof host, "%d per host", g->per_host);
         else
             snprintf(host, sizeof host, "-");
-        cli_out_printf(o, "%-30s  ", host);
+        cli_out_printf(o, "%-42s  ", host);
         if (g->cloud_usd_per_hour > 0)
             cli_out_printf(o, "%6.2f  ", g->cloud_usd_per_hour);
         else
@@ -333,10 +340,11 @@ static void gpus_table(cli_out *o)
                     "rack; TPUs: the largest ICI slice, beyond which the network carries traffic).\n\n");
     gpus_hosts_prices(o, wname);
     cli_out_puts(o, "\nusable: the total the CUDA/ROCm runtime reports, which fit checks use (-: the label).\n"
-                    "host as sold: devices, RAM and cores per host where the product fixes them (TPU\n"
-                    "VMs, Grace trays; -: any server of up to 8). $/h: an on-demand price per device-\n"
-                    "hour (RunPod Community where listed; the source says which); buy $: a street\n"
-                    "price; prices: when they were seen; -: none found (--gpu-prices sets your own).\n"
+                    "host as sold: devices, RAM, cores (vCPUs on a VM) and NICs per host where the\n"
+                    "product fixes them (TPU VMs, Grace trays; -: any server of up to 8). $/h: an\n"
+                    "on-demand price per device-hour (RunPod Community where listed; the source says\n"
+                    "which); buy $: a street price; prices: when they were seen; -: none found\n"
+                    "(--gpu-prices sets your own).\n"
                     "--json gives every figure with its source and the datatypes each part takes.\n");
 }
 

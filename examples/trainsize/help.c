@@ -182,11 +182,12 @@ static void estimate_help(cli_out *o)
     cli_out_puts(o, "\nGPU of your own (instead of --gpu):\n");
     option(o, "gpu-file", "FILE",
            "a JSON device description: name, memory_bytes or memory_gib, flops_bf16 (or "
-           "flops_fp16 alone), tdp_watts required; memory_bandwidth, flops_fp32, flops_fp16, "
-           "flops_fp8, flops_fp4, ecc, data_center, scale_up_bandwidth, scale_up_domain, "
-           "pcie_generation, per_host, host_ram_bytes, host_cores, cloud_usd_per_hour, "
-           "purchase_usd, architecture, vendor, kind (\"gpu\" or \"tpu\"), bf16, fp16, "
-           "flash_attention (booleans, true when absent) optional");
+           "flops_fp16 alone), tdp_watts (optional for a TPU) required; memory_bandwidth, "
+           "flops_fp32, flops_fp16, flops_fp8, flops_fp4, ecc, data_center, "
+           "scale_up_bandwidth, scale_up_domain, pcie_generation, per_host, host_ram_bytes, "
+           "host_cores, host_network (a scale-out link), host_nics, cloud_usd_per_hour, "
+           "purchase_usd, architecture, vendor, kind (\"gpu\" or \"tpu\"), bf16, fp16 (true "
+           "when absent, false for a TPU), flash_attention (booleans, true when absent) optional");
     cli_out_puts(o, "\nOutput:\n");
     option(o, "json", "", "print one JSON object on standard output instead of the report");
     option(o, "help", "", "show this help");
@@ -219,11 +220,13 @@ static void plan_help(cli_out *o)
     cli_out_puts(o,
                  "Usage: trainsize plan --tokens N [OPTIONS]\n"
                  "\n"
-                 "Searches GPU types, GPU counts, servers of up to 8 GPUs and parallel layouts\n"
-                 "(tp, pp, pp-interleave, ep, ZeRO stage, micro-batch, recomputation) and ranks\n"
-                 "the configurations that fit in GPU memory and meet the constraints, cheapest\n"
-                 "(or fastest) first. Every candidate is a full estimate: `trainsize estimate`\n"
-                 "with its layout gives the same figures (the report ends with that command).\n"
+                 "Searches GPU types, GPU counts, servers as each product is built (up to 8\n"
+                 "GPUs; GB200/GB300 trays and TPU VMs as sold, whole NVL72 racks) and parallel\n"
+                 "layouts (tp, pp, pp-interleave, ep, ZeRO stage, micro-batch, recomputation)\n"
+                 "and ranks the configurations that fit in GPU memory and meet the constraints,\n"
+                 "cheapest (or fastest) first. Every candidate is a full estimate: `trainsize\n"
+                 "estimate` with its layout gives the same figures (the report ends with that\n"
+                 "command).\n"
                  "\n"
                  "Options: the model and job options of estimate (--model, --hf-config, the\n"
                  "shape options, --seq, --precision, --optimizer, --lora-rank, prices, ...; see\n"

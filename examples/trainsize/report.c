@@ -379,7 +379,7 @@ static void rate_text(char *buf, size_t cap, uint64_t bytes_per_s)
              cli_fmt_si(b, sizeof b, 8.0 * (double)bytes_per_s, "bit/s"));
 }
 
-static void system_section(cli_out *o, const trainsize_job *job, const trainsize_result *r)
+static void system_section(cli_out *o, const trainsize_result *r)
 {
     const trainsize_system *s = &r->system;
     char a[CLI_FMT_MAX], b[CLI_FMT_MAX], t[3 * CLI_FMT_MAX];
@@ -412,12 +412,10 @@ static void system_section(cli_out *o, const trainsize_job *job, const trainsize
         rate_text(t, sizeof t, s->interconnect_rate_per_node);
         cli_out_printf(o, "%s per server", t);
         if (s->network_link[0]) {
-            /* NICs x link: one per GPU unless nics-per-node says otherwise. */
-            char v[32];
-            const char *n = job_text(job, "nics-per-node", v, sizeof v);
-            unsigned long long nics = n && strtoull(n, NULL, 10) ? strtoull(n, NULL, 10) : s->gpus_per_node;
+            /* NICs x link, as the estimate counted them. */
             const trainsize_link_info *l = trainsize_link_find(s->network_link);
-            cli_out_printf(o, "; link: %llu x %.31s", nics, s->network_link);
+            cli_out_printf(o, "; link: %llu x %.31s", (unsigned long long)s->network_nics_per_node,
+                           s->network_link);
             if (l) cli_out_printf(o, " (%s each)", cli_fmt_si(b, sizeof b, 8.0 * (double)l->bandwidth, "bit/s"));
         }
         cli_out_putc(o, '\n');
@@ -528,7 +526,7 @@ void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r,
     header(o, job, r);
     memory_table(o, r);
     advice_section(o, advice, n);
-    system_section(o, job, r);
+    system_section(o, r);
     time_section(o, job, r);
     cli_out_putc(o, '\n');
     warnings_section(o, r);

@@ -93,7 +93,8 @@ function renderEstimate(r) {
   row(table, 'servers', `${s.nodes} x ${s.gpus_per_node} GPUs`);
   row(table, 'host RAM per server', `${gib(s.host_ram_per_node)} (the job needs ${gib(s.host_ram_need_per_node)})`);
   row(table, 'CPU cores per server', String(s.cpu_cores_per_node));
-  row(table, 'network', s.network_link || 'none needed (one server)');
+  row(table, 'network', s.network_link ? `${s.network_nics_per_node} x ${s.network_link} per server`
+    : s.nodes > 1 ? 'none: the scale-up fabric joins the servers' : 'none needed (one server)');
   row(table, 'storage', s.storage_class);
   row(table, 'power', (s.power_watts / 1000).toFixed(1) + ' kW');
   row(table, 'time', t.seconds < 86400 ? t.seconds.toFixed(1) + ' s' : (t.seconds / 86400).toFixed(1) + ' days');

@@ -1208,6 +1208,10 @@ pub struct GpuInfo {
     pub host_cores: i32,
     /// When the prices were seen ("2026-09"); "" when unpriced.
     pub price_date: &'static str,
+    /// The scale-out link the host's NICs are (a TPU VM's network); "" when chosen.
+    pub host_network: &'static str,
+    /// How many of those NICs a host has; 0 when chosen.
+    pub host_nics: i32,
 }
 
 impl GpuInfo {
@@ -1243,6 +1247,8 @@ impl GpuInfo {
             host_ram_bytes: g.host_ram_bytes,
             host_cores: g.host_cores,
             price_date: static_str(g.price_date),
+            host_network: static_str(g.host_network),
+            host_nics: g.host_nics,
         }
     }
 }

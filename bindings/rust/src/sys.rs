@@ -158,6 +158,8 @@ pub struct trainsize_gpu_info {
     pub host_ram_bytes: u64,
     pub host_cores: c_int,
     pub price_date: *const c_char,
+    pub host_network: *const c_char,
+    pub host_nics: c_int,
 }
 
 /// `trainsize_accelerator_kind`
@@ -294,6 +296,7 @@ pub struct trainsize_system {
     pub cost_own_hardware_usd: c_double,
     pub cost_own_power_usd: c_double,
     pub host_ram_need_per_node: u64,
+    pub network_nics_per_node: u64,
 }
 
 /// `trainsize_time`

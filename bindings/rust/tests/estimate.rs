@@ -213,6 +213,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "system.host_ram_per_node" => FieldValue::U64(s.host_ram_per_node),
                 "system.cpu_cores_per_node" => FieldValue::U64(s.cpu_cores_per_node),
                 "system.host_ram_need_per_node" => FieldValue::U64(s.host_ram_need_per_node),
+                "system.network_nics_per_node" => FieldValue::U64(s.network_nics_per_node),
                 "system.interconnect_rate_per_node" => FieldValue::U64(s.interconnect_rate_per_node),
                 "system.storage_capacity" => FieldValue::U64(s.storage_capacity),
                 "system.storage_read_rate" => FieldValue::U64(s.storage_read_rate),
