@@ -51,8 +51,8 @@ void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize
     sys->cost_cloud_usd = hourly * hours;
     if (price > 0) {
         /* The run's share of the hardware's life (the GPUs, the rest of their servers, and
-         * the network when the job has one: not within one NVL72 rack), support for the run's share of a year, and
-         * the power. */
+         * the network when the job uses one: none within an NVL72 rack or a TPU slice),
+         * support for the run's share of a year, and the power. */
         double life = run_hours / (cfg->amortization_years * TS_HOURS_PER_YEAR);
         double support = cfg->support_share * run_hours / TS_HOURS_PER_YEAR;
         double hardware = gpus * price * (1.0 + cfg->server_share) +
