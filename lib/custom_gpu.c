@@ -64,10 +64,11 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
         size_t i;
         for (i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
             double v;
+            ts_number max;
             memcpy(&v, (const char *)info + ranges[i].offset, sizeof v);
             if (!(v >= 0 && v <= ranges[i].max))
-                return ts_fail(err, TRAINSIZE_E_INVALID, ranges[i].name,
-                               "gpu: %s must be a number from 0 to %g", ranges[i].name, ranges[i].max);
+                return ts_fail(err, TRAINSIZE_E_INVALID, ranges[i].name, "gpu: %s must be a number from 0 to %s",
+                               ranges[i].name, ts_number_text(&max, ranges[i].max));
         }
         if (info->memory_bytes > (UINT64_C(1) << 50) || info->usable_bytes > info->memory_bytes ||
             info->memory_bandwidth > UINT64_C(1000000000000000) ||
@@ -119,12 +120,12 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
     ts_copy_name(job->custom_architecture, sizeof job->custom_architecture, info->architecture);
     ts_copy_name(job->custom_vendor, sizeof job->custom_vendor, info->vendor);
     ts_copy_name(job->custom_host_network, sizeof job->custom_host_network, info->host_network);
-    /* The caller's text is handed back in results and JSON: valid UTF-8 only. */
-    ts_utf8_repair(job->custom_name);
-    ts_utf8_repair(job->custom_full_name);
-    ts_utf8_repair(job->custom_source);
-    ts_utf8_repair(job->custom_architecture);
-    ts_utf8_repair(job->custom_vendor);
+    /* The caller's text is handed back in results and JSON: one printable line of UTF-8. */
+    ts_text_tidy(job->custom_name, sizeof job->custom_name);
+    ts_text_tidy(job->custom_full_name, sizeof job->custom_full_name);
+    ts_text_tidy(job->custom_source, sizeof job->custom_source);
+    ts_text_tidy(job->custom_architecture, sizeof job->custom_architecture);
+    ts_text_tidy(job->custom_vendor, sizeof job->custom_vendor);
     /* Without a BF16 figure bf16 runs as fp16 (warned), as on a part without bf16. */
     job->custom_gpu.no_bf16 = info->no_bf16 != 0 || !(info->flops_bf16 > 0);
     job->custom_gpu.no_fp16 = info->no_fp16 != 0;

@@ -24,22 +24,23 @@ const char *trainsize_strerror(int code)
     }
 }
 
+void ts_error_tidy(trainsize_error *err)
+{
+    if (!err) return;
+    ts_text_tidy(err->field, sizeof err->field);
+    ts_text_tidy(err->message, sizeof err->message);
+}
+
 int ts_fail(trainsize_error *err, int code, const char *field, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
         err->code = code;
         snprintf(err->field, sizeof err->field, "%s", field ? field : "");
-        err->field[ts_utf8_prefix(err->field, strlen(err->field))] = '\0';
-        ts_utf8_repair(err->field);
         va_start(ap, fmt);
         vsnprintf(err->message, sizeof err->message, fmt, ap);
         va_end(ap);
-        /* A message cut to the buffer, or quoting a name cut by a "%.40s", ends on whole
-         * characters, and a caller's bytes that were never UTF-8 become '?': the caller
-         * (and the command's JSON) gets valid UTF-8. */
-        err->message[ts_utf8_prefix(err->message, strlen(err->message))] = '\0';
-        ts_utf8_repair(err->message);
+        ts_error_tidy(err);
     }
     return code;
 }

@@ -14,6 +14,10 @@
 int ts_fail(trainsize_error *err, int code, const char *field, const char *fmt, ...)
     TS_PRINTF(4, 5);
 
+/** Make err's field and message valid, one-line, printable UTF-8 again after a caller of
+ *  ts_fail edited them (a prefix added, a file name put in front). */
+void ts_error_tidy(trainsize_error *err);
+
 /** Clear err (if not NULL) to success; return TRAINSIZE_OK. */
 int ts_ok(trainsize_error *err);
 

@@ -1,37 +1,97 @@
 /* Reading a small input file into memory, bounded: one byte more than the limit is read,
- * which tells a too-large file from one exactly at the limit. */
+ * which tells a too-large file from one exactly at the limit.
+ *
+ * Only a regular file is read. A FIFO would block fopen (and then fread) until a writer
+ * comes, forever; a device such as /dev/zero never ends. The file is opened without
+ * blocking and checked with fstat on the same descriptor (no race between a check of the
+ * name and the open), so no read waits on anything but the disk, and at most limit + 1
+ * bytes are read. POSIX calls (open, fstat, read): C11's stdio cannot tell a FIFO. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "file_read.h"
 
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+
+/* What a path that is not a regular file is, for the message. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISDIR(mode)) return "a folder";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    return "not a regular file";
+}
+
+static int not_regular(const char *path, const char *field, mode_t mode, trainsize_error *err)
+{
+    return ts_fail(err, TRAINSIZE_E_IO, field, "%s: \"%.150s\" is %s; only a regular file is read", field,
+                   path, file_kind(mode));
+}
+
+/* Read up to cap bytes from fd; the count, or -1 on a read error. */
+static long read_upto(int fd, char *buf, size_t cap)
+{
+    size_t n = 0;
+    while (n < cap) {
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) return -1;
+        if (r == 0) break;
+        n += (size_t)r;
+    }
+    return (long)n;
+}
+
 int ts_read_file(const char *path, size_t limit, const char *field, char **out, size_t *len,
                  trainsize_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    struct stat st;
     char *buf;
-    size_t n;
-    if (!f) return ts_fail(err, TRAINSIZE_E_IO, field, "%s: cannot open \"%.150s\"", field, path);
+    long n;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    /* A socket cannot be opened at all; stat then says what it is, for the message only. */
+    if (fd < 0 && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return not_regular(path, field, st.st_mode, err);
+    if (fd < 0) return ts_fail(err, TRAINSIZE_E_IO, field, "%s: cannot open \"%.150s\"", field, path);
+    if (fstat(fd, &st) != 0) {
+        close(fd);
+        return ts_fail(err, TRAINSIZE_E_IO, field, "%s: cannot read \"%.150s\"", field, path);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return not_regular(path, field, st.st_mode, err);
+    }
+    if (st.st_size < 0 || (unsigned long long)st.st_size > limit) {
+        close(fd);
+        return ts_fail(err, TRAINSIZE_E_LIMIT, field, "%s: \"%.150s\" is over %lu bytes", field, path,
+                       (unsigned long)limit);
+    }
     buf = malloc(limit + 1);
     if (!buf) {
-        fclose(f);
+        close(fd);
         return ts_fail(err, TRAINSIZE_E_NOMEM, field, "%s: out of memory", field);
     }
-    n = fread(buf, 1, limit + 1, f);
-    if (ferror(f) || n > limit) {
-        int code = ferror(f) ? TRAINSIZE_E_IO : TRAINSIZE_E_LIMIT;
-        fclose(f);
+    n = read_upto(fd, buf, limit + 1); /* a file that grew since fstat is caught here */
+    close(fd);
+    if (n < 0 || (size_t)n > limit) {
         free(buf);
-        return code == TRAINSIZE_E_IO
-                   ? ts_fail(err, code, field, "%s: cannot read \"%.150s\"", field, path)
-                   : ts_fail(err, code, field, "%s: \"%.150s\" is over %lu bytes", field, path,
-                             (unsigned long)limit);
+        return n < 0 ? ts_fail(err, TRAINSIZE_E_IO, field, "%s: cannot read \"%.150s\"", field, path)
+                     : ts_fail(err, TRAINSIZE_E_LIMIT, field, "%s: \"%.150s\" is over %lu bytes", field,
+                               path, (unsigned long)limit);
     }
-    fclose(f);
     *out = buf;
-    *len = n;
+    *len = (size_t)n;
     return TRAINSIZE_OK;
 }
 
@@ -47,6 +107,7 @@ void ts_error_name_file(trainsize_error *err, const char *path)
     while (*text && used + 1 < sizeof message) message[used++] = *text++;
     message[used] = '\0';
     memcpy(err->message, message, sizeof message);
+    ts_error_tidy(err); /* the path is the caller's bytes */
 }
 
 int ts_load_file(trainsize_job *job, const char *path, const char *field, ts_text_loader load,

@@ -9,6 +9,7 @@
 #include "hf_families.h"
 #include "hf_keys.h"
 #include "model.h"
+#include "text.h"
 
 /* GPT-2's MLP is 4 x n_embd wide when n_inner is null (GPT2MLP in transformers). */
 #define GPT2_FFN_MULTIPLE 4
@@ -184,6 +185,7 @@ static void read_name(const ts_json_value *root, const char *model_type, ts_mode
         n = ts_json_string_copy(&v, m->name, sizeof m->name);
     if (n == 0 || n == TS_JSON_BAD_STRING)
         snprintf(m->name, sizeof m->name, "%s", model_type);
+    ts_text_tidy(m->name, sizeof m->name); /* a label the reports print */
 }
 
 int ts_hf_config_parse(const char *json, size_t len, ts_model *out, trainsize_error *err)

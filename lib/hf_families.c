@@ -99,7 +99,7 @@ int hf_deepseek(const hf_type *t, const ts_json_value *root, ts_model *m, trains
         (rc = hf_size(root, "n_routed_experts", HF_MAX_EXPERTS, &m->experts, err)) ||
         (rc = hf_top_k(root, "num_experts_per_tok", m, err)) ||
         (rc = hf_size(root, "moe_intermediate_size", HF_MAX_FFN, &m->ffn, err)) ||
-        (rc = hf_count_or(root, "n_shared_experts", HF_MAX_EXPERTS, 0, &m->shared_experts, err)) ||
+        (rc = hf_count_or(root, "n_shared_experts", HF_MAX_SHARED_EXPERTS, 0, &m->shared_experts, err)) ||
         (rc = hf_count_or(root, "first_k_dense_replace", HF_MAX_LAYERS, 0, &m->first_dense_layers,
                           err)) ||
         (rc = hf_size_or(root, "moe_layer_freq", HF_MAX_LAYERS, 1, &freq, err)) ||

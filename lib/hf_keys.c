@@ -18,6 +18,7 @@ int hf_prefixed(trainsize_error *err, int rc)
     err->message[plen + mlen] = '\0';
     /* A document-level error is the config's as a whole: name the option. */
     if (err->field[0] == '\0') snprintf(err->field, sizeof err->field, "hf-config");
+    ts_error_tidy(err);
     return rc;
 }
 

@@ -11,16 +11,17 @@
 
 #define HF_PREFIX "config.json: "
 
-/* Sanity bounds: far above any published model, low enough that products of two of them
- * cannot overflow 64 bits before the model code checks them. */
-#define HF_MAX_LAYERS UINT64_C(1000000)
-#define HF_MAX_HIDDEN UINT64_C(10000000)
-#define HF_MAX_HEADS UINT64_C(1000000)
-#define HF_MAX_HEAD_DIM UINT64_C(1000000)
-#define HF_MAX_FFN UINT64_C(100000000)
-#define HF_MAX_VOCAB UINT64_C(100000000)
-#define HF_MAX_POSITIONS UINT64_C(1000000000)
-#define HF_MAX_EXPERTS UINT64_C(1000000)
+/* The same bounds as the options each key maps to (model.h): a config cannot set what
+ * the options refuse. */
+#define HF_MAX_LAYERS TS_LIM_LAYERS
+#define HF_MAX_HIDDEN TS_LIM_SHAPE
+#define HF_MAX_HEADS TS_LIM_SHAPE
+#define HF_MAX_HEAD_DIM TS_LIM_SHAPE
+#define HF_MAX_FFN TS_LIM_SHAPE
+#define HF_MAX_VOCAB TS_LIM_VOCAB
+#define HF_MAX_POSITIONS TS_LIM_POSITIONS
+#define HF_MAX_EXPERTS TS_LIM_EXPERTS
+#define HF_MAX_SHARED_EXPERTS TS_LIM_SHARED_EXPERTS
 
 /* Prepend HF_PREFIX to err's message (and name the option when no key is to blame). */
 int hf_prefixed(trainsize_error *err, int rc);

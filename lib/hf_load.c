@@ -16,7 +16,9 @@ int trainsize_job_load_hf_config(trainsize_job *job, const char *json, size_t le
         return ts_fail(err, TRAINSIZE_E_LIMIT, "hf-config",
                        "hf-config: %lu bytes is over the %u-byte limit", (unsigned long)len,
                        (unsigned)TRAINSIZE_HF_CONFIG_MAX_BYTES);
-    if ((rc = ts_hf_config_parse(json ? json : "", len, &parsed, err))) return rc;
+    if ((rc = ts_hf_config_parse(json ? json : "", len, &parsed, err)) ||
+        (rc = ts_job_model_in_range(&parsed, err)))
+        return rc;
     job->s.model = parsed;
     ts_job_fit_seq(job);
     return ts_ok(err);

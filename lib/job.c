@@ -1,4 +1,5 @@
 /* Jobs: creation, defaults, and setting/reading parameters by name. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,10 +247,12 @@ static int store_u64(trainsize_job *job, const ts_param_def *def, uint64_t v, tr
 
 static int store_f64(trainsize_job *job, const ts_param_def *def, double v, trainsize_error *err)
 {
+    ts_number lo, hi, got;
     if (!(v >= def->info.min && v <= def->info.max)) /* NaN fails too */
         return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
-                       "%s: expected a number from %g to %g, got %g", def->info.name,
-                       def->info.min, def->info.max, v);
+                       "%s: expected a number from %s to %s, got %s", def->info.name,
+                       ts_number_text(&lo, def->info.min), ts_number_text(&hi, def->info.max),
+                       ts_number_text(&got, v));
     memcpy((char *)job + def->offset, &v, sizeof v);
     return ts_ok(err);
 }
@@ -307,10 +310,12 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
     }
     case TS_SET_DOUBLE: {
         double v;
+        ts_number lo, hi;
         if (ts_parse_double(value, &v) != 0 || v < def->info.min || v > def->info.max)
             return ts_fail(err, TRAINSIZE_E_INVALID, name,
-                           "%s: expected a number from %g to %g, got \"%.40s\"", name,
-                           def->info.min, def->info.max, given);
+                           "%s: expected a number from %s to %s, got \"%.40s\"", name,
+                           ts_number_text(&lo, def->info.min), ts_number_text(&hi, def->info.max),
+                           given);
         return store_f64(job, def, v, err);
     }
     case TS_SET_BOOL: {
@@ -459,18 +464,15 @@ int trainsize_job_set_choice(trainsize_job *job, trainsize_param_id id, int inde
     return set_typed(job, (int)id, TS_SET_CHOICE, "trainsize_job_set_choice", 0, 0.0, index, err);
 }
 
-/* The shortest text that reads back as the same double. printf's %g follows
- * LC_NUMERIC, so a decimal comma is turned back into a point. */
+/* The shortest text that reads back as the same double, in the C locale's form whatever
+ * LC_NUMERIC the embedding program set, so that get-then-set holds. */
 static int format_double(double v, char *buf, size_t cap)
 {
     char tmp[64];
     int precision;
     for (precision = 15; precision <= 17; precision++) {
         double back;
-        char *p;
-        snprintf(tmp, sizeof tmp, "%.*g", precision, v);
-        for (p = tmp; *p; p++)
-            if (*p == ',') *p = '.';
+        ts_format_double(tmp, sizeof tmp, precision, v);
         if (ts_parse_double(tmp, &back) == 0 && back == v) break;
     }
     return snprintf(buf, cap, "%s", tmp);
@@ -488,6 +490,25 @@ static int get_lora_targets(const trainsize_job *job, const ts_param_def *def, c
         len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", len ? "," : "", item);
     }
     return snprintf(out, cap, "%s", text);
+}
+
+int ts_job_model_in_range(const ts_model *model, trainsize_error *err)
+{
+    const size_t base = offsetof(trainsize_job, s.model);
+    size_t i;
+    for (i = 0; i < ts_param_def_count(); i++) {
+        const ts_param_def *def = ts_param_def_at(i);
+        uint64_t v;
+        if (def->setter != TS_SET_U64 || def->offset < base || def->offset >= base + sizeof *model)
+            continue;
+        memcpy(&v, (const char *)model + (def->offset - base), sizeof v);
+        if (v < (uint64_t)def->info.min || v > (uint64_t)def->info.max)
+            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                           "config.json: the model's %s would be %llu, outside the %.0f to %.0f "
+                           "that --%s takes", def->info.name, (unsigned long long)v,
+                           def->info.min, def->info.max, def->info.name);
+    }
+    return ts_ok(err);
 }
 
 int trainsize_job_get(const trainsize_job *job, const char *name, char *buf, size_t cap,

@@ -42,6 +42,11 @@ void ts_job_fit_seq(trainsize_job *job);
  * changes. */
 void ts_job_fit_device(trainsize_job *job);
 
+/* A shape that did not come through the options (a config.json) checked against the
+ * options' ranges, so that what trainsize_job_get returns trainsize_job_set accepts: 0, or
+ * TRAINSIZE_E_INVALID naming the option whose range a value (given or derived) leaves. */
+int ts_job_model_in_range(const ts_model *model, trainsize_error *err);
+
 /* Point the custom GPU's strings at this job's arrays; with in_use, select it. */
 void ts_job_rebind_custom_gpu(trainsize_job *job, int in_use);
 

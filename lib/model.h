@@ -7,6 +7,20 @@
 
 #include "trainsize.h"
 
+/* The largest shapes the library takes. The shape options' ranges (params.c) and a
+ * config.json's keys (hf_keys.h) are bounded by these same numbers, so a config cannot
+ * load what --layers or --ffn refuse (and trainsize_job_get never returns a value that
+ * trainsize_job_set rejects). They keep every later product finite in double precision
+ * and far from the 2^63 bound the results check; real models are orders of magnitude
+ * below. */
+#define TS_LIM_LAYERS UINT64_C(100000)
+#define TS_LIM_SHAPE UINT64_C(10000000) /* hidden, ffn, heads, head dims, low ranks */
+#define TS_LIM_VOCAB UINT64_C(100000000)
+#define TS_LIM_POSITIONS UINT64_C(1000000000) /* tokens: positions, windows, seq */
+#define TS_LIM_EXPERTS UINT64_C(1000000)
+#define TS_LIM_SHARED_EXPERTS UINT64_C(10000)
+#define TS_LIM_NORMS_PER_LAYER 8
+
 /** Normalisation layer kind: LayerNorm has a weight and a bias, RMSNorm a weight only. */
 typedef enum ts_norm { TS_NORM_LAYERNORM = TRAINSIZE_NORM_LAYERNORM, TS_NORM_RMSNORM = TRAINSIZE_NORM_RMSNORM } ts_norm;
 

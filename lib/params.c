@@ -14,11 +14,12 @@
 #define MIB (1024.0 * 1024.0)
 
 /* Range limits keep every later product finite in double precision and far from the
- * 2^63 bound that the result checks; real models are orders of magnitude below. */
-#define LIM_SHAPE 1e7    /* hidden, ffn, heads, head_dim */
-#define LIM_LAYERS 1e5
-#define LIM_VOCAB 1e8
-#define LIM_SEQ 1e9
+ * 2^63 bound that the result checks; real models are orders of magnitude below. The
+ * shape's are model.h's, which bound a config.json's keys too. */
+#define LIM_SHAPE ((double)TS_LIM_SHAPE) /* hidden, ffn, heads, head_dim */
+#define LIM_LAYERS ((double)TS_LIM_LAYERS)
+#define LIM_VOCAB ((double)TS_LIM_VOCAB)
+#define LIM_SEQ ((double)TS_LIM_POSITIONS)
 #define LIM_BATCH 1e9
 #define LIM_GPUS 1e7
 #define LIM_TOKENS 1e18
@@ -63,11 +64,11 @@ static const ts_param_def PARAMS[] = {
       "linear-layer biases: none (Llama), qkv (Qwen2), all (GPT-2) or attention (q, k, v "
       "and o: Phi-3.5-MoE)"}, TS_SET_CHOICE, OFF(s.model.bias),
      TRAINSIZE_ID_BIAS, TS_PLAN_KEEPS},
-    {{"experts", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "", "", "routed MoE experts; 0 or 1 = dense"},
+    {{"experts", TRAINSIZE_PARAM_INT, NULL, 0, (double)TS_LIM_EXPERTS, "", "", "routed MoE experts; 0 or 1 = dense"},
      TS_SET_U64, OFF(s.model.experts), TRAINSIZE_ID_EXPERTS, TS_PLAN_KEEPS},
-    {{"experts-per-token", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "", "", "experts each token uses (top-k)"},
+    {{"experts-per-token", TRAINSIZE_PARAM_INT, NULL, 0, (double)TS_LIM_EXPERTS, "", "", "experts each token uses (top-k)"},
      TS_SET_U64, OFF(s.model.experts_per_token), TRAINSIZE_ID_EXPERTS_PER_TOKEN, TS_PLAN_KEEPS},
-    {{"shared-experts", TRAINSIZE_PARAM_INT, NULL, 0, 1e4, "0", "", "always-active shared experts"},
+    {{"shared-experts", TRAINSIZE_PARAM_INT, NULL, 0, (double)TS_LIM_SHARED_EXPERTS, "0", "", "always-active shared experts"},
      TS_SET_U64, OFF(s.model.shared_experts), TRAINSIZE_ID_SHARED_EXPERTS, TS_PLAN_KEEPS},
     {{"shared-expert-ffn", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "0", "",
       "inner size of each shared expert"}, TS_SET_U64, OFF(s.model.shared_expert_ffn),
@@ -110,7 +111,7 @@ static const ts_param_def PARAMS[] = {
       "with a sliding window, every n-th layer attends globally (Gemma 2, gpt-oss: 2; Gemma 3: "
       "6); 0 = none does"}, TS_SET_U64, OFF(s.model.global_every), TRAINSIZE_ID_GLOBAL_EVERY,
      TS_PLAN_KEEPS},
-    {{"norms-per-layer", TRAINSIZE_PARAM_INT, NULL, 0, 8, "0", "",
+    {{"norms-per-layer", TRAINSIZE_PARAM_INT, NULL, 0, TS_LIM_NORMS_PER_LAYER, "0", "",
       "norms in each layer: 2 before attention and MLP; 1 in Falcon-7B's parallel block; 4 "
       "in Gemma 2/3; 0 = 2"}, TS_SET_U64, OFF(s.model.norms_per_layer),
      TRAINSIZE_ID_NORMS_PER_LAYER, TS_PLAN_KEEPS},

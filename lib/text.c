@@ -56,3 +56,63 @@ size_t ts_utf8_prefix(const char *s, size_t len)
     need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
     return len - (i - 1) >= need ? len : i - 1;
 }
+
+/* The escape of one control character, or 0 when s[pos] starts none: C0 and DEL as \xNN,
+ * C1 (U+0080-U+009F, which terminals read as CSI and the like) and the Unicode line and
+ * paragraph separators as \uNNNN. `bytes` gets the length of what it replaces. */
+static int control_escape(const unsigned char *u, size_t avail, char out[8], size_t *bytes)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (u[0] < 0x20 || u[0] == 0x7F) {
+        out[0] = '\\', out[1] = 'x', out[2] = hex[u[0] >> 4], out[3] = hex[u[0] & 15], out[4] = '\0';
+        *bytes = 1;
+        return 4;
+    }
+    if (avail >= 2 && u[0] == 0xC2 && u[1] >= 0x80 && u[1] <= 0x9F) {
+        memcpy(out, "\\u00", 4);
+        out[4] = hex[u[1] >> 4], out[5] = hex[u[1] & 15], out[6] = '\0';
+        *bytes = 2;
+        return 6;
+    }
+    if (avail >= 3 && u[0] == 0xE2 && u[1] == 0x80 && (u[2] == 0xA8 || u[2] == 0xA9)) {
+        memcpy(out, u[2] == 0xA8 ? "\\u2028" : "\\u2029", 7);
+        *bytes = 3;
+        return 6;
+    }
+    return 0;
+}
+
+void ts_text_one_line(char *s, size_t cap)
+{
+    char copy[512];
+    size_t len, in = 0, out = 0;
+    if (!s || cap == 0) return;
+    len = strlen(s);
+    if (len >= sizeof copy) len = sizeof copy - 1;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    while (in < len) {
+        char esc[8];
+        size_t bytes = 1, n = ts_utf8_sequence(copy, len, in);
+        int e = control_escape((const unsigned char *)copy + in, len - in, esc, &bytes);
+        const char *unit = e ? esc : copy + in;
+        size_t unit_len = e ? (size_t)e : n ? n : 1;
+        if (out + unit_len + 1 > cap) break; /* never half an escape or a character */
+        memcpy(s + out, unit, unit_len);
+        out += unit_len;
+        in += e ? bytes : unit_len;
+    }
+    s[out] = '\0';
+}
+
+/* Text cut to a buffer (a message, or a name cut by a "%.40s") ends on whole characters,
+ * a caller's bytes that were never UTF-8 become '?', and a newline or ESC among them is
+ * escaped: what the library hands back is one printable line (a scheduler's prompt, a
+ * log line, the command's JSON). */
+void ts_text_tidy(char *s, size_t cap)
+{
+    if (!s || cap == 0) return;
+    s[ts_utf8_prefix(s, strlen(s))] = '\0';
+    ts_utf8_repair(s);
+    ts_text_one_line(s, cap);
+}

@@ -16,4 +16,14 @@ void ts_utf8_repair(char *s);
 /** The longest prefix of s[0..len) that ends on a UTF-8 character boundary. */
 size_t ts_utf8_prefix(const char *s, size_t len);
 
+/** Make s (a NUL-terminated text in a buffer of cap bytes, at most 511 bytes long) one line
+ *  of printable text, in place: control characters (C0, DEL, C1, U+2028, U+2029) become
+ *  \xNN or \uNNNN escapes, and the text is cut on a whole character or escape where the
+ *  escapes make it longer than the buffer. Run after ts_utf8_repair. */
+void ts_text_one_line(char *s, size_t cap);
+
+/** ts_utf8_prefix, ts_utf8_repair and ts_text_one_line in turn: s (in a buffer of cap
+ *  bytes) becomes one printable line of valid UTF-8, for names and messages handed back. */
+void ts_text_tidy(char *s, size_t cap);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The whole text is one number: the reader took every byte. */
@@ -35,6 +36,36 @@ int ts_parse_double(const char *text, double *out)
     if (!isfinite(v) || (v == 0.0 && d.mantissa != 0)) return -1;
     *out = v;
     return 0;
+}
+
+/* printf writes LC_NUMERIC's decimal separator (a comma under de_DE, U+066B under ps_AF),
+ * and an embedding program may have set it. Everything %g writes but the separator is an
+ * ASCII digit, sign, 'e', or a letter of inf/nan, so any other run of bytes is it, and is
+ * written back as the point every reader here expects. */
+int ts_format_double(char *buf, size_t cap, int precision, double v)
+{
+    char raw[64], c_form[64];
+    size_t in = 0, out = 0;
+    snprintf(raw, sizeof raw, "%.*g", precision, v);
+    while (raw[in] && out + 1 < sizeof c_form) {
+        char c = raw[in];
+        if ((c >= '0' && c <= '9') || c == '-' || c == '+' || (c >= 'a' && c <= 'z') ||
+            (c >= 'A' && c <= 'Z')) {
+            c_form[out++] = c;
+            in++;
+            continue;
+        }
+        c_form[out++] = '.';
+        while (raw[in] && !(raw[in] >= '0' && raw[in] <= '9')) in++;
+    }
+    c_form[out] = '\0';
+    return snprintf(buf, cap, "%s", c_form);
+}
+
+const char *ts_number_text(ts_number *n, double v)
+{
+    ts_format_double(n->text, sizeof n->text, 6, v); /* printf's %g */
+    return n->text;
 }
 
 static char lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c; }

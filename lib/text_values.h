@@ -14,6 +14,15 @@ int ts_parse_u64(const char *text, uint64_t max, uint64_t *out);
 /* Parse a finite decimal number ("0.1", "-3", "2.5e-2"). Returns 0 or -1. */
 int ts_parse_double(const char *text, double *out);
 
+/* Write v as printf's "%.*g" would in the C locale (a '.' whatever LC_NUMERIC says), into
+ * buf of cap bytes. Returns what snprintf returns. */
+int ts_format_double(char *buf, size_t cap, int precision, double v);
+
+/* A number for a message, as "%g" writes it in the C locale: ts_number_text(&n, v) gives
+ * n.text, so that several numbers can stand in one ts_fail call. */
+typedef struct ts_number { char text[32]; } ts_number;
+const char *ts_number_text(ts_number *n, double v);
+
 /* Parse "true"/"false"/"1"/"0"/"yes"/"no". Returns 0 or -1. */
 int ts_parse_bool(const char *text, int *out);
 

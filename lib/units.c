@@ -108,7 +108,7 @@ int ts_units_expand(const ts_param_def *def, const char *text, char *buf, size_t
         if (fabs(scaled) < 9007199254740992.0)
             snprintf(buf, cap, "%.0f", floor(scaled + 0.5));
         else
-            snprintf(buf, cap, "%.17g", scaled);
+            ts_format_double(buf, cap, 17, scaled);
         return 1;
     }
     return -1;
