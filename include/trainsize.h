@@ -131,7 +131,11 @@ typedef enum trainsize_status {
 typedef struct trainsize_error {
     int code;                                  /**< A ::trainsize_status value. */
     char field[TRAINSIZE_ERROR_FIELD_MAX];     /**< The offending parameter or JSON key, or "". */
-    char message[TRAINSIZE_ERROR_MESSAGE_MAX]; /**< One line naming the field and the reason. */
+    char message[TRAINSIZE_ERROR_MESSAGE_MAX]; /**< One line naming the field and the reason:
+                                                    valid, printable UTF-8 whatever the input
+                                                    (a caller's control characters quoted in
+                                                    it are escaped as \\xNN or \\uNNNN), its
+                                                    numbers in the C locale's form. */
 } trainsize_error;
 
 /**
@@ -336,6 +340,11 @@ TRAINSIZE_API int trainsize_job_set(trainsize_job *job, const char *name, const 
 
 /**
  * @brief Read one parameter back in its text form.
+ *
+ * The text is what ::trainsize_job_set accepts back unchanged: numbers in the C locale's
+ * form (a '.' decimal point) whatever LC_NUMERIC the program set, a fraction as the
+ * shortest text that reads back as the same double.
+ *
  * @param[in]  job  The job.
  * @param[in]  name Parameter name, as for ::trainsize_job_set.
  * @param[out] buf  Caller buffer for the NUL-terminated text; may be NULL when cap is 0.
@@ -357,7 +366,10 @@ TRAINSIZE_API int trainsize_job_get(const trainsize_job *job, const char *name, 
  * @brief Load a model shape from the text of a Hugging Face `config.json`.
  *
  * Supported `model_type`s: gpt2, llama, mistral, mixtral, qwen2, gemma, phi3. Unknown keys are ignored; a missing or invalid key that
- * the model type needs is an error naming the key. The reader is bounded: at most
+ * the model type needs is an error naming the key. Each size key is bounded by the range of
+ * the option it maps to (`num_hidden_layers` by `layers`, `intermediate_size` by `ffn`, ...),
+ * and a value the config implies (GPT-2's 4 x n_embd MLP) by its option's range, naming the
+ * option. The reader is bounded: at most
  * ::TRAINSIZE_HF_CONFIG_MAX_BYTES bytes and ::TRAINSIZE_HF_CONFIG_MAX_DEPTH levels.
  * On failure the job is unchanged.
  *
@@ -376,7 +388,9 @@ TRAINSIZE_API int trainsize_job_load_hf_config(trainsize_job *job, const char *j
  *
  * Reads the file (at most ::TRAINSIZE_HF_CONFIG_MAX_BYTES) into a bounded buffer, then
  * behaves as ::trainsize_job_load_hf_config. The model's name becomes the file's
- * `_name_or_path` when present, else its `model_type`.
+ * `_name_or_path` when present, else its `model_type`. Only a regular file is read: a
+ * FIFO, device, socket or folder is refused (::TRAINSIZE_E_IO, saying which) before any
+ * read, so the call never waits for a writer; it reads at most one byte past the limit.
  *
  * @param[in,out] job  The job whose model shape is replaced.
  * @param[in]     path File path (NUL-terminated).
@@ -754,6 +768,9 @@ TRAINSIZE_API int trainsize_job_load_gpu_json(trainsize_job *job, const char *js
 
 /**
  * @brief Use a GPU described by a JSON device file (see ::trainsize_job_load_gpu_json).
+ *
+ * Only a regular file is read, bounded as ::trainsize_job_load_hf_config_file reads.
+ *
  * @param[in,out] job  The job.
  * @param[in]     path File path (NUL-terminated).
  * @param[out]    err  Details on failure; may be NULL.
