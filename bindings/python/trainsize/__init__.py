@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import _thread
 import os
+import sys
 from collections.abc import Mapping
 
 TYPE_CHECKING = False  # typing costs ~8 ms to import; the annotations are strings anyway
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
 
 from . import _lib
 from . import _errors
-from ._errors import E_INVALID as _E_INVALID, LibraryError, TrainsizeError
+from ._errors import E_INVALID as _E_INVALID, E_LIMIT as _E_LIMIT, E_UNKNOWN as _E_UNKNOWN
+from ._errors import LibraryError, TrainsizeError
 from . import _results
 from ._results import Candidate, Estimate, Parameter, Plan, ResultField, Section
 
@@ -104,7 +106,62 @@ def _fail(code: int, option: str, keyword: str, reason: str) -> TrainsizeError:
     return TrainsizeError(code, option, "%s: %s" % (option, reason), keyword)
 
 
+def _reason(exc: BaseException) -> str:
+    """An exception as a message's reason; its own __str__ may raise too."""
+    try:
+        return "%s: %s" % (type(exc).__name__, exc)
+    except Exception:
+        return type(exc).__name__
+
+
+def _shown(value: Any) -> str:
+    """A value for a message: a short repr(), which may raise (a hostile object's, an int
+    of over 4300 digits)."""
+    try:
+        text = repr(value)
+    except Exception:
+        return "a value of type %s" % type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _escaped(text: str) -> str:
+    """A name as one printable line, escaped as the library escapes the names it hands
+    back: \\xNN for C0 and DEL, \\uNNNN for C1, U+2028/9 and (here) lone surrogates."""
+    out = []
+    for c in text:
+        o = ord(c)
+        if o < 0x20 or o == 0x7F:
+            c = "\\x%02x" % o
+        elif 0x80 <= o < 0xA0 or o in (0x2028, 0x2029) or 0xD800 <= o < 0xE000:
+            c = "\\u%04x" % o
+        out.append(c)
+    return "".join(out)
+
+
+def _option(key: str) -> str:
+    """A keyword's library name (``micro_batch`` -> ``micro-batch``). A name the C text
+    cannot carry is refused here, as the library refuses an unknown one: a NUL would end
+    it ("gpus\\0junk" would set gpus) and a lone surrogate has no UTF-8."""
+    option = key.replace("_", "-")
+    if "\0" in option or not (option.isascii() or _is_utf8(option)):
+        name = _escaped(option)
+        raise TrainsizeError(_E_UNKNOWN, name, 'unknown parameter "%s"' % name, key)
+    return option
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _scalar_text(value: Any) -> str | None:
+    """A value's text (a str; None for a type that has none). The exact types first (the
+    common case); subclasses by their base type's methods, as theirs could raise or hide a
+    NUL; other numbers (numpy's, Fraction) through int() or float(). May raise: an int too
+    long for str() (sys.get_int_max_str_digits()), or another number's own methods."""
     kind = type(value)
     if kind is str:
         return value
@@ -112,25 +169,33 @@ def _scalar_text(value: Any) -> str | None:
         return str(value)
     if kind is float:
         return repr(value)
-    if isinstance(value, bool):
+    if kind is bool:
         return "true" if value else "false"
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):  # bool is not subclassable: this is an int's subclass
+        return int.__repr__(value)
+    if isinstance(value, float):
+        return float.__repr__(value)
     import numbers  # only for other number types (numpy's, Fraction): ~0.5 ms of import
     if isinstance(value, numbers.Integral):
         return str(int(value))
     if isinstance(value, numbers.Real):
         return repr(float(value))
-    if isinstance(value, str):
-        return value
     return None
 
 
 def _value_bytes(option: str, keyword: str, value: Any) -> bytes:
     """int/float/bool/str, or a list/tuple of those (joined with ','), as UTF-8 text."""
-    if isinstance(value, (list, tuple)):
-        parts = [_scalar_text(v) for v in value]
-        text = None if any(p is None for p in parts) else ",".join(parts)
-    else:
-        text = _scalar_text(value)
+    try:
+        if isinstance(value, (list, tuple)):
+            parts = [_scalar_text(v) for v in value]
+            text = None if any(p is None for p in parts) else ",".join(parts)
+        else:
+            text = _scalar_text(value)
+    except Exception as exc:  # raised by the value's own methods, or an int too long
+        raise _fail(_E_INVALID, option, keyword, "cannot write the %s as text: %s"
+                    % (type(value).__name__, _reason(exc))) from exc
     if text is None:
         raise _fail(_E_INVALID, option, keyword,
                     "expected a str, int, float or bool (or a list of them), got %s"
@@ -145,7 +210,18 @@ def _value_bytes(option: str, keyword: str, value: Any) -> bytes:
 
 
 def _path_bytes(option: str, keyword: str, value: Any) -> bytes:
-    path = os.fsencode(value)
+    """A path as os.fsencode() gives it, encoded by the base types' methods (a subclass's
+    encode() could hide a NUL)."""
+    try:
+        path = os.fspath(value)
+        if isinstance(path, str):
+            path = str.encode(path, sys.getfilesystemencoding(),
+                              sys.getfilesystemencodeerrors())
+        else:
+            path = bytes(memoryview(path))
+    except Exception as exc:  # __fspath__ raised or gave no str/bytes; a lone surrogate
+        raise _fail(_E_INVALID, option, keyword,
+                    "the path cannot be used: %s" % _reason(exc)) from exc
     if b"\0" in path:
         raise _fail(_E_INVALID, option, keyword, "the path contains a NUL character")
     return path
@@ -155,9 +231,12 @@ def _json_bytes(option: str, keyword: str, value: Mapping) -> bytes:
     import json  # only for dict configs: ~8 ms of import otherwise spent by every user
     try:
         return json.dumps(value, allow_nan=False).encode("utf-8")
-    except (TypeError, ValueError) as exc:
+    except RecursionError:  # the library reads a few dozen levels: this is far beyond
+        raise _fail(_E_LIMIT, option, keyword,
+                    "the dict is nested too deeply to be written as JSON") from None
+    except Exception as exc:  # a cycle, a key or value JSON lacks, or its own methods
         raise _fail(_E_INVALID, option, keyword,
-                    "the dict cannot be written as JSON: %s" % exc) from None
+                    "the dict cannot be written as JSON: %s" % _reason(exc)) from exc
 
 
 def _load(option: str, keyword: str, value: Any, job: int, load_text, load_file) -> None:
@@ -165,7 +244,8 @@ def _load(option: str, keyword: str, value: Any, job: int, load_text, load_file)
     if isinstance(value, Mapping):
         load_text(job, _json_bytes(option, keyword, value), keyword)
     elif isinstance(value, (bytes, bytearray)):
-        load_text(job, bytes(value), keyword)
+        # The buffer itself: a subclass's __bytes__ could give an object whose len() lies.
+        load_text(job, value if type(value) is bytes else bytes(memoryview(value)), keyword)
     elif isinstance(value, (str, os.PathLike)):
         load_file(job, _path_bytes(option, keyword, value), keyword)
     else:
@@ -194,9 +274,19 @@ def _new_job(kwargs: Dict[str, Any], for_plan: bool) -> int:
     """A job built from keyword arguments as the command builds it from options: the model
     (``model`` or ``hf_config``) first, then every other keyword in order, then
     ``gpu_file``. ``None`` values are left out."""
-    items = [(key, key.replace("_", "-"), value) for key, value in kwargs.items()
-             if value is not None]
+    items = []
+    for key, value in kwargs.items():
+        if value is not None:
+            key = str.__str__(key)  # a str subclass by its text: its methods may lie
+            items.append((key, _option(key), value))
     given = {option: key for key, option, _ in items}
+    if len(given) < len(items):  # micro_batch=1, **{"micro-batch": 2}: not the last silently
+        seen: Dict[str, str] = {}
+        for key, option, _ in items:
+            if option in seen:
+                raise _fail(_E_INVALID, option, key, "given twice, as %s and as %s"
+                            % (_escaped(seen[option]), _escaped(key)))
+            seen[option] = key
     if _MODEL in given and _HF_CONFIG in given:
         raise _fail(_E_INVALID, _HF_CONFIG, given[_HF_CONFIG],
                     "model and hf_config exclude each other: give one model")
@@ -243,19 +333,24 @@ _JOBS_PER_THREAD = 32
 
 
 _SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+_STR = frozenset((str,))
 
 
 def _job_key(kwargs: Dict[str, Any]) -> tuple | None:
     """The keywords as a key (their order and types included: 1, 1.0 and True set
-    different text), or None when they name a file or config."""
+    different text), or None when they name a file or config, or when a keyword is a str
+    subclass (its __eq__ and __hash__ would choose the job)."""
     types = tuple(map(type, kwargs.values()))
     if _SCALAR_TYPES.issuperset(types):  # the common case, at C speed
-        if "hf_config" in kwargs or "gpu_file" in kwargs:
+        if "hf_config" in kwargs or "gpu_file" in kwargs or \
+                not _STR.issuperset(map(type, kwargs)):
             return None
         return (tuple(kwargs.items()), types)
     key = []
     for k, v in kwargs.items():
         kind = type(v)
+        if type(k) is not str:
+            return None
         if kind in _KEYABLE or v is None:
             key.append((k, kind, v))
         elif kind in (list, tuple) and all(type(x) in _KEYABLE for x in v):
@@ -376,6 +471,27 @@ def _recompute_name(index: int) -> str:
     return choices[index] if 0 <= index < len(choices) else str(index)
 
 
+def _plan_top(top: Any) -> int:
+    """top= as an int from 1 to PLAN_TOP_MAX (an int subclass by its value, another
+    Integral through int()), else TrainsizeError."""
+    n = None
+    if type(top) is bool:
+        pass
+    elif isinstance(top, int):
+        n = int.__int__(top)
+    else:
+        import numbers
+        if isinstance(top, numbers.Integral):
+            try:
+                n = int(top)
+            except Exception:  # its own __int__ raised
+                pass
+    if n is None or not 1 <= n <= PLAN_TOP_MAX:
+        raise _fail(_E_INVALID, "top", "top", "expected a whole number from 1 to %d, got %s"
+                    % (PLAN_TOP_MAX, _shown(top)))
+    return n
+
+
 def plan(top: int = PLAN_TOP_DEFAULT, **kwargs: Any) -> Plan:
     """Search GPU types, counts and parallel layouts, as ``trainsize plan`` does.
 
@@ -395,13 +511,9 @@ def plan(top: int = PLAN_TOP_DEFAULT, **kwargs: Any) -> Plan:
     Raises:
         TrainsizeError: invalid input, with the library's message.
     """
-    import numbers
-    if isinstance(top, bool) or not isinstance(top, numbers.Integral) or \
-            not 1 <= int(top) <= PLAN_TOP_MAX:
-        raise _fail(_E_INVALID, "top", "top", "expected a whole number from 1 to %d, "
-                    "got %r" % (PLAN_TOP_MAX, top))
+    top = _plan_top(top)
     with _job(kwargs, for_plan=True) as job:
-        stats, found = _LIB.plan(job, int(top))
+        stats, found = _LIB.plan(job, top)
         objective = _LIB.job_get(job, "objective") or ""
     candidates = []
     for c in found:

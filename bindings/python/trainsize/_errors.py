@@ -6,6 +6,8 @@ import _thread
 # the binding's own use; Status gives them names.
 OK = 0
 E_INVALID = -1
+E_UNKNOWN = -2
+E_LIMIT = -6
 
 
 def _make_status():
