@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -685,6 +686,31 @@ func TestAdviceMakesTheJobFit(t *testing.T) {
 		}
 		if !after.Fits() || after.PeakTotal() != a.PeakTotal {
 			t.Errorf("%v: fits %v, peak %d vs %d", a.Settings, after.Fits(), after.PeakTotal(), a.PeakTotal)
+		}
+	}
+}
+
+// A FIFO given as a config or device file is refused at once, not read: a reader waits
+// forever for a writer that never comes.
+func TestFIFOFilesAreRefused(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "config.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	job, err := NewJob()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hf := range []bool{true, false} {
+		var e error
+		if hf {
+			e = job.LoadHFConfigFile(fifo)
+		} else {
+			e = job.LoadGPUFile(fifo)
+		}
+		var te *Error
+		if !errors.As(e, &te) || te.Code != ErrIO || !strings.Contains(te.Message, "is a FIFO") {
+			t.Fatalf("hf=%v: expected an I/O error naming the FIFO, got %v", hf, e)
 		}
 	}
 }

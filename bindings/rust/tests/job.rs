@@ -93,3 +93,21 @@ fn custom_gpu_from_json() {
     b.load_gpu_json_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(a.estimate().unwrap(), b.estimate().unwrap());
 }
+
+/// A FIFO given as a config or device file is refused at once, not read: a reader waits
+/// forever for a writer that never comes.
+#[test]
+fn fifo_files_are_refused() {
+    let dir = std::env::temp_dir().join(format!("trainsize-rust-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("config.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let mut job = example();
+    let e = job.load_hf_config_file(&fifo).unwrap_err();
+    assert_eq!((e.code, e.field.as_str()), (trainsize::Error::IO, "hf-config"));
+    assert!(e.message.contains("is a FIFO"), "{}", e.message);
+    let e = job.load_gpu_file(&fifo).unwrap_err();
+    assert_eq!((e.code, e.field.as_str()), (trainsize::Error::IO, "gpu-file"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
