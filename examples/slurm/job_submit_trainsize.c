@@ -3,15 +3,21 @@
  *
  * A job opts in with `#TRAINSIZE --option value ...` lines in its batch script (or, for
  * srun/salloc, `--comment "trainsize: --option value ..."`); others pass untouched. The
- * GPUs come from the job's request (--gres=gpu[:TYPE]:N per node x nodes, --gpus), the
- * node's GPU model, host RAM and cores from trainsize.conf next to slurm.conf, read once
- * at init (README.md). Written for the Slurm 22.05 plugin interface
+ * directives describe the model and the training; the hardware is never the job's word:
+ * the GPUs come from the job's request (--gres=gpu[:TYPE]:N per node x nodes, --gpus),
+ * the nodes' GPU model, host RAM and cores from trainsize.conf next to slurm.conf, read
+ * once at init (README.md, "Security"). Written for the Slurm 22.05 plugin interface
  * (src/slurmctld/job_submit.c): Slurm loads only a plugin built against its exact
  * version. */
+#define _POSIX_C_SOURCE 200809L /* open's O_CLOEXEC, fstat */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
@@ -26,8 +32,9 @@ PLUGIN_API const char plugin_type[] = "job_submit/trainsize";
 PLUGIN_API const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 /* slurmctld's own functions, resolved when it loads the plugin (not in the public headers):
- * err_msg is freed by slurmctld with xfree(), so it must come from its xstrdup. */
-extern char *slurm_xstrdup(const char *str);
+ * err_msg is freed by slurmctld with xfree(), so it must come from its allocator;
+ * xstrcat appends to it, or starts it when it is NULL. */
+extern void slurm_xstrcat(char **str1, const char *str2);
 extern void slurm_info(const char *fmt, ...);
 extern void slurm_error(const char *fmt, ...);
 
@@ -45,35 +52,75 @@ static int config_loaded;
 #define GIB (1024.0 * 1024.0 * 1024.0)
 #define CONFIG_MAX (64 * 1024)
 
-/* trainsize.conf in slurm.conf's folder ($SLURM_CONF's, else /etc/slurm). */
-static void config_path(char *buf, size_t cap)
+/* trainsize.conf in slurm.conf's folder ($SLURM_CONF's, else /etc/slurm); -1 when the
+ * path does not fit (a cut path would name another file). */
+static int config_path(char *buf, size_t cap)
 {
     const char *conf = getenv("SLURM_CONF");
     const char *slash = conf ? strrchr(conf, '/') : NULL;
-    if (slash)
-        snprintf(buf, cap, "%.*s/trainsize.conf", (int)(slash - conf), conf);
-    else
-        snprintf(buf, cap, "/etc/slurm/trainsize.conf");
+    int n = slash ? snprintf(buf, cap, "%.*s/trainsize.conf", (int)(slash - conf), conf)
+                  : snprintf(buf, cap, "/etc/slurm/trainsize.conf");
+    return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+/* trainsize.conf's text into text[0, *len): 1 when read, 0 when there is none, -1 with
+ * `why` when it cannot be used. It is opened without blocking and must be a regular file
+ * before a byte is read: a FIFO there would hang slurmctld, a device never end. */
+static int read_config(const char *path, char *text, size_t cap, size_t *len, const char **why)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    *len = 0;
+    if (fd < 0) {
+        if (errno == ENOENT) return 0;
+        *why = strerror(errno);
+        return -1;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        *why = "not a regular file";
+        close(fd);
+        return -1;
+    }
+    while (*len < cap) {
+        ssize_t got = read(fd, text + *len, cap - *len);
+        if (got == 0) break;
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            *why = strerror(errno);
+            close(fd);
+            return -1;
+        }
+        *len += (size_t)got;
+    }
+    close(fd);
+    if (*len == cap) {
+        *why = "larger than 64 KiB";
+        return -1;
+    }
+    return 1;
 }
 
 PLUGIN_API int init(void)
 {
     static char text[CONFIG_MAX];
-    char path[512], why[256];
-    FILE *f;
+    char path[4096], why[256];
+    const char *fail = "";
     size_t n;
-    config_path(path, sizeof path);
+    int rc;
     memset(&config, 0, sizeof config);
     config_loaded = 0;
-    f = fopen(path, "r");
-    if (!f) {
-        slurm_info("job_submit/trainsize: no %s; the jobs' directives name their GPU", path);
+    if (config_path(path, sizeof path) != 0) {
+        slurm_error("job_submit/trainsize: the path of trainsize.conf is longer than %zu bytes", sizeof path);
+        return SLURM_ERROR;
+    }
+    rc = read_config(path, text, sizeof text, &n, &fail);
+    if (rc == 0) {
+        slurm_info("job_submit/trainsize: no %s: it names no GPU, so jobs are let through unsized", path);
         return SLURM_SUCCESS;
     }
-    n = fread(text, 1, sizeof text, f);
-    fclose(f);
-    if (n == sizeof text || tsd_config_parse(text, n, &config, why, sizeof why) != 0) {
-        slurm_error("job_submit/trainsize: %s: %s", path, n == sizeof text ? "larger than 64 KiB" : why);
+    if (rc < 0 || tsd_config_parse(text, n, &config, why, sizeof why) != 0) {
+        slurm_error("job_submit/trainsize: %s: %s", path, rc < 0 ? fail : why);
+        memset(&config, 0, sizeof config);
         return SLURM_ERROR;
     }
     config_loaded = 1;
@@ -82,36 +129,45 @@ PLUGIN_API int init(void)
 
 PLUGIN_API int fini(void) { return SLURM_SUCCESS; }
 
-/* The message slurmctld shows at the prompt (it frees it). */
+/* The message slurmctld shows at the prompt (it frees it): one line of printable text,
+ * whatever a job wrote or the library echoed. slurmctld hands every JobSubmitPlugins
+ * plugin the same err_msg: an earlier plugin's message is kept and ours follows it. */
 static void say(char **err_msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(char **err_msg, const char *fmt, ...)
 {
-    char line[512];
+    char line[512], safe[1024];
     va_list ap;
     if (!err_msg) return;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    *err_msg = slurm_xstrdup(line);
+    tsd_escape(safe, sizeof safe, line, strlen(line));
+    if (*err_msg && **err_msg) slurm_xstrcat(err_msg, "; ");
+    slurm_xstrcat(err_msg, safe);
 }
 
-/* Apply option pairs; 0, or the failing status with `why` the library's message. */
+/* Apply option pairs (names in their one spelling); 0, or SLURM_ERROR with `why` the
+ * library's message. */
 static int apply(trainsize_job *job, const tsd_pairs *pairs, char *why, size_t cap)
 {
     size_t i;
     for (i = 0; pairs && i < pairs->count; i++) {
         trainsize_error err;
-        if (strcmp(pairs->name[i], "hf-config") == 0 || strcmp(pairs->name[i], "gpu-file") == 0) {
-            snprintf(why, cap, "%s: files are not read per job; use --model and shape options",
-                     pairs->name[i]);
-            return SLURM_ERROR;
-        }
         if (trainsize_job_set(job, pairs->name[i], pairs->value[i], &err) != TRAINSIZE_OK) {
             snprintf(why, cap, "%s", err.message);
             return SLURM_ERROR;
         }
     }
     return SLURM_SUCCESS;
+}
+
+/* Does a job's own option set `name`? */
+static int sets(const tsd_pairs *own, const char *name)
+{
+    size_t i;
+    for (i = 0; i < own->count; i++)
+        if (strcmp(own->name[i], name) == 0) return 1;
+    return 0;
 }
 
 /* GPUs of the job: --gres=gpu per node x nodes, or --gpus for the job. */
@@ -126,63 +182,62 @@ static int request_gpus(const job_desc_msg_t *d, tsd_gpus *g)
 }
 
 /* The job as libtrainsize sees it: the site's defaults, the partition's, the GRES type's
- * GPU, the request's counts, then the job's own options. */
-static int build(trainsize_job *job, const job_desc_msg_t *d, const tsd_pairs *own, char *why, size_t cap)
+ * GPU, the request's counts, then the job's own options (checked by tsd_job_check). */
+static int build(trainsize_job *job, const job_desc_msg_t *d, const tsd_gpus *g, const tsd_pairs *own,
+                 char *why, size_t cap)
 {
-    tsd_gpus g;
     char n[32];
-    const char *gpu;
+    const char *gpu = tsd_config_gres_gpu(&config, g->type);
     int rc;
-    if (request_gpus(d, &g)) {
-        snprintf(why, cap, "no GPU request (--gres=gpu:N or --gpus=N) to size");
-        return ESLURM_INVALID_GRES;
-    }
     if ((rc = apply(job, config_loaded ? &config.global : NULL, why, cap)) ||
         (rc = apply(job, config_loaded ? tsd_config_section(&config, d->partition) : NULL, why, cap)))
         return rc;
-    gpu = tsd_config_gres_gpu(&config, g.type);
     if (gpu && trainsize_job_set(job, "gpu", gpu, NULL) != TRAINSIZE_OK) {
-        snprintf(why, cap, "trainsize.conf: gres-type.%s = %s is not a catalogue GPU", g.type, gpu);
+        snprintf(why, cap, "trainsize.conf: gres-type.%s = %s is not a catalogue GPU", g->type, gpu);
         return SLURM_ERROR;
     }
-    snprintf(n, sizeof n, "%llu", (unsigned long long)g.per_job);
+    snprintf(n, sizeof n, "%llu", (unsigned long long)g->per_job);
     if (trainsize_job_set(job, "gpus", n, NULL) != TRAINSIZE_OK) {
         snprintf(why, cap, "gpus: %s GPUs cannot be sized", n);
         return SLURM_ERROR;
     }
-    snprintf(n, sizeof n, "%llu", (unsigned long long)g.per_node);
-    if (g.per_node && trainsize_job_set(job, "gpus-per-node", n, NULL) != TRAINSIZE_OK) {
+    snprintf(n, sizeof n, "%llu", (unsigned long long)g->per_node);
+    if (g->per_node && trainsize_job_set(job, "gpus-per-node", n, NULL) != TRAINSIZE_OK) {
         snprintf(why, cap, "gpus-per-node: %s cannot be sized", n);
         return SLURM_ERROR;
     }
     return apply(job, own, why, cap);
 }
 
-PLUGIN_API int job_submit(job_desc_msg_t *d, uint32_t submit_uid, char **err_msg)
+/* What the directives and the request leave to size, or why not: SLURM_SUCCESS with
+ * *gpu_known 0 when the site names no GPU (the job goes through unsized). */
+static int admissible(const job_desc_msg_t *d, tsd_pairs *own, tsd_gpus *g, int *gpu_known, char *why,
+                      size_t cap)
 {
-    tsd_pairs own;
-    trainsize_job *job;
-    trainsize_result r;
-    trainsize_error err;
-    char why[400];
-    int opted, rc;
-    (void)submit_uid;
-    if (!d) return SLURM_SUCCESS;
-    opted = tsd_job_options(d->script, d->comment, &own, why, sizeof why);
-    if (opted == 0) return SLURM_SUCCESS; /* not ours */
-    if (opted < 0) {
-        say(err_msg, "trainsize: %s", why);
+    const tsd_config *cfg = config_loaded ? &config : NULL;
+    const char *gpu;
+    int from_type;
+    if (tsd_job_check(own, cfg, why, cap)) return SLURM_ERROR;
+    if (request_gpus(d, g)) {
+        snprintf(why, cap, "no GPU request to size (--gres=gpu[:TYPE]:N or --gpus=N, one GPU type)");
+        return ESLURM_INVALID_GRES;
+    }
+    gpu = tsd_config_gpu(cfg, d->partition, g->type, &from_type);
+    if (from_type && sets(own, "gpu")) {
+        snprintf(why, cap, "--gpu: the job's GRES type %s is %s (trainsize.conf gres-type.%s)", g->type, gpu,
+                 g->type);
         return SLURM_ERROR;
     }
-    job = trainsize_job_new();
-    if (!job) return SLURM_SUCCESS; /* out of memory: never stand in the job's way */
-    if ((rc = build(job, d, &own, why, sizeof why)) != SLURM_SUCCESS) {
-        trainsize_job_free(job);
-        say(err_msg, "trainsize: %s", why);
-        return rc;
-    }
+    *gpu_known = gpu || sets(own, "gpu"); /* the latter only where job-may-set gives gpu */
+    return SLURM_SUCCESS;
+}
+
+/* Size a built job: the verdict at the prompt, and its status. */
+static int verdict(trainsize_job *job, job_desc_msg_t *d, char **err_msg)
+{
+    trainsize_result r;
+    trainsize_error err;
     if (trainsize_estimate(job, &r, sizeof r, &err) != TRAINSIZE_OK) {
-        trainsize_job_free(job);
         say(err_msg, "trainsize: %s", err.message);
         return SLURM_ERROR;
     }
@@ -199,14 +254,12 @@ PLUGIN_API int job_submit(job_desc_msg_t *d, uint32_t submit_uid, char **err_msg
             if (used < sizeof advice)
                 snprintf(advice + used, sizeof advice - used, " (%.1f GiB)", (double)a[0].peak_total / GIB);
         }
-        trainsize_job_free(job);
         say(err_msg, "trainsize: does not fit: peak %.1f GiB per GPU of %.1f GiB on %s%s",
             (double)r.memory.peak_total / GIB, (double)r.memory.gpu_capacity / GIB, r.gpu, advice);
         return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
     }
     /* The GPUs hold it, but the nodes' host RAM (trainsize.conf's host-ram) does not. */
     if (r.warnings & TRAINSIZE_WARN_HOST_RAM) {
-        trainsize_job_free(job);
         say(err_msg, "trainsize: host RAM short: the job needs %.0f GiB per node (CPU offload, loading, "
             "data loaders), more than the nodes' host-ram", (double)r.system.host_ram_need_per_node / GIB);
         return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
@@ -217,8 +270,37 @@ PLUGIN_API int job_submit(job_desc_msg_t *d, uint32_t submit_uid, char **err_msg
     say(err_msg, "trainsize: fits: peak %.1f GiB per GPU of %.1f GiB on %s; host RAM %.0f GiB per node",
         (double)r.memory.peak_total / GIB, (double)r.memory.gpu_capacity / GIB, r.gpu,
         (double)r.system.host_ram_need_per_node / GIB);
-    trainsize_job_free(job);
     return SLURM_SUCCESS;
+}
+
+PLUGIN_API int job_submit(job_desc_msg_t *d, uint32_t submit_uid, char **err_msg)
+{
+    tsd_pairs own;
+    tsd_gpus g;
+    trainsize_job *job;
+    char why[400];
+    int opted, rc, gpu_known = 0;
+    (void)submit_uid;
+    if (!d) return SLURM_SUCCESS;
+    opted = tsd_job_options(d->script, d->comment, &own, why, sizeof why);
+    if (opted == 0) return SLURM_SUCCESS; /* not ours */
+    rc = opted < 0 ? SLURM_ERROR : admissible(d, &own, &g, &gpu_known, why, sizeof why);
+    if (rc != SLURM_SUCCESS) {
+        say(err_msg, "trainsize: %s", why);
+        return rc;
+    }
+    if (!gpu_known) {
+        say(err_msg, "trainsize: not sized: trainsize.conf names no GPU for these nodes (gpu = NAME, or "
+            "gres-type.TYPE = NAME)");
+        return SLURM_SUCCESS;
+    }
+    job = trainsize_job_new();
+    if (!job) return SLURM_SUCCESS; /* out of memory: never stand in the job's way */
+    rc = build(job, d, &g, &own, why, sizeof why);
+    if (rc != SLURM_SUCCESS) say(err_msg, "trainsize: %s", why);
+    else rc = verdict(job, d, err_msg);
+    trainsize_job_free(job);
+    return rc;
 }
 
 /* Modifications (scontrol update) are not sized again. 22.05's signature has no err_msg;

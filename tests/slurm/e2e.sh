@@ -1,8 +1,10 @@
 #!/bin/sh
 # The job_submit/trainsize plugin in a real Slurm (Debian 12's 22.05), on this machine
 # only: munged, slurmctld and slurmd started from a temporary folder (8 fake GPUs: gres.conf
-# files that are links to /dev/null), four batch jobs submitted, every daemon this script
-# started stopped by its PID. Needs root and Debian's slurmctld slurmd slurm-client munge.
+# files that are links to /dev/null), batch jobs submitted (sized, rejected, refused for
+# what a job may not say or for input longer than is read, and untouched), every daemon
+# this script started stopped by its PID. Needs root and Debian's slurmctld slurmd
+# slurm-client munge.
 # Usage: e2e.sh PLUGIN.so
 set -eu
 plugin=$(readlink -f "${1:?usage: e2e.sh PLUGIN.so}")
@@ -68,6 +70,22 @@ if ! munge -n >/dev/null 2>&1; then
     pids="$! $pids"
     i=0; until munge -n >/dev/null 2>&1; do i=$((i + 1)); [ $i -lt 50 ] || fail "munged did not start"; sleep 0.1; done
 fi
+# A FIFO as trainsize.conf: slurmctld stops at start with the plugin's error, not hung in
+# an open that waits for a writer (where it ignores SIGTERM: timeout kills it).
+mkdir "$dir/fifo"
+sed "s|^SlurmctldLogFile=.*|SlurmctldLogFile=$dir/log/fifo.log|" "$dir/slurm.conf" >"$dir/fifo/slurm.conf"
+cp "$dir/gres.conf" "$dir/fifo/"
+mkfifo "$dir/fifo/trainsize.conf"
+rc=0
+SLURM_CONF="$dir/fifo/slurm.conf" timeout -k 2 20 /usr/sbin/slurmctld -D -c -f "$dir/fifo/slurm.conf" \
+    >"$dir/log/fifo.out" 2>&1 || rc=$?
+case $rc in
+0 | 124 | 137) fail "slurmctld with a FIFO as trainsize.conf: exit status $rc (124, 137: hung)" ;;
+esac
+grep -q "trainsize.conf: not a regular file" "$dir/log/fifo.out" "$dir/log/fifo.log" 2>/dev/null ||
+    fail "slurmctld with a FIFO as trainsize.conf: no error logged: $(tail -n 5 "$dir/log/fifo.out")"
+echo "slurm e2e: a FIFO as trainsize.conf is refused at start"
+
 /usr/sbin/slurmctld -D -c -f "$dir/slurm.conf" >"$dir/log/slurmctld.out" 2>&1 &
 pids="$! $pids"
 /usr/sbin/slurmd -D -N localhost -f "$dir/slurm.conf" >"$dir/log/slurmd.out" 2>&1 &
@@ -79,14 +97,23 @@ done
 
 job() { printf '#!/bin/sh\n%s\ntrue\n' "$1" > "$dir/jobs/$2.sh"; echo "$dir/jobs/$2.sh"; }
 
-# rejected NAME DIRECTIVE LINE: sbatch refuses the job and shows the plugin's LINE.
-rejected() {
-    if out=$(sbatch --gres=gpu:8 -o /dev/null "$(job "$2" "$1")" 2>&1); then
-        fail "$1: accepted: $out"
+# refused NAME SCRIPT LINE [SBATCH OPTIONS...]: sbatch refuses the job and shows the
+# plugin's LINE, as printable text (no raw control byte reaches the prompt).
+refused() {
+    name=$1 script=$2 line=$3
+    shift 3
+    if out=$(sbatch --gres=gpu:8 -o /dev/null "$@" "$script" 2>&1); then
+        fail "$name: accepted: $out"
     fi
-    echo "$out" | grep -q "$3" || fail "$1: no \"$3\" line: $out"
-    echo "$out" | grep trainsize
+    printf '%s\n' "$out" | grep -q -e "$line" || fail "$name: no \"$line\" line: $out"
+    if printf '%s\n' "$out" | LC_ALL=C grep -q '[[:cntrl:]]'; then
+        fail "$name: a control byte at the prompt: $out"
+    fi
+    printf '%s\n' "$out" | grep trainsize
 }
+
+# rejected NAME DIRECTIVE LINE: a job of DIRECTIVE, refused with LINE.
+rejected() { refused "$1" "$(job "$2" "$1")" "$3"; }
 
 # ran NAME DIRECTIVE [LINE]: the job is accepted (with LINE shown, or no trainsize line at
 # all without one) and runs to its end.
@@ -100,9 +127,40 @@ ran() {
     fi
 }
 
+# spaces N: N spaces, without a newline.
+spaces() { head -c "$1" /dev/zero | tr '\0' ' '; }
+
 rejected big "#TRAINSIZE --model llama-2-70b --seq 4096" "trainsize: does not fit: peak"
 ran small "#TRAINSIZE --model gpt2 --seq 1024" "trainsize: fits: peak"
 rejected bad "#TRAINSIZE --model no-such-model" "trainsize: model: unknown preset"
 ran plain "# an ordinary job"
 
-echo "slurm e2e: 4 jobs as expected (rejected, ran, rejected, ran untouched)"
+# The hardware is the allocation's and trainsize.conf's: llama-2-70b under ZeRO-3 does not
+# fit 8 h100-80gb (180.6 GiB per GPU), and a directive that would make it fit is refused.
+zero3="#TRAINSIZE --model llama-2-70b --zero 3 --recompute full"
+rejected zero3 "$zero3" "trainsize: does not fit: peak"
+rejected gpus "$zero3 --gpus 64" "trainsize: --gpus is set by the job's allocation, not by a directive"
+rejected gpu-memory "$zero3 --gpu_Memory=1e15" "trainsize: --gpu-memory is set by the site (trainsize.conf)"
+rejected gpu "$zero3 --GPU gb300" "trainsize: --gpu is set by the site (trainsize.conf)"
+
+# Input longer than is read is refused, never cut. A comment past 2 KiB: the old cut at
+# byte 2048 read its --micro-batch 16 as 1 and said a 467.9 GiB job fits (slurmctld 22.05
+# refuses a comment over 1024 bytes itself, after the plugins).
+big7b="--model llama-2-7b --zero 3 --seq 4096"
+refused long-comment "$(job "# directives in the comment" long-comment)" "longer than 2048 bytes" \
+    --comment "trainsize: $big7b$(spaces $((2032 - ${#big7b})))--micro-batch 16"
+# A directive line across byte 65536 of the script (the old scan's end, which cut it to
+# --micro-batch 1), and directives wholly past it: the whole script is read.
+head="#TRAINSIZE $big7b"
+pad=$((65536 - 12 - ${#head} - 16)) # its "6" at byte 65536
+rejected long-line "#$(spaces $pad)
+$head --micro-batch 16" "trainsize: does not fit: peak"
+rejected past-64k "#TRAINSIZE $big7b
+#$(spaces 70000)
+#TRAINSIZE --micro-batch 16" "trainsize: does not fit: peak"
+
+# What a job writes comes back escaped: an ESC in a directive is shown as \x1b.
+rejected escape "$(printf '#TRAINSIZE \033[31mred --model gpt2')" 'not an option: "\\x1b\[31mred"'
+rejected escape-value "$(printf '#TRAINSIZE --model \033]0;owned\007')" "trainsize: model: unknown preset"
+
+echo "slurm e2e: 13 jobs as expected (sized, rejected, refused, ran untouched)"

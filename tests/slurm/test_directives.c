@@ -1,6 +1,7 @@
 /* The Slurm plugin's text readers: a job's #TRAINSIZE directives and comment, its GPU
  * request as slurmctld hands it (the TRES strings of Slurm 22.05: --gres=gpu:8 arrives as
- * "gres:gpu:8", --gpus=4 as "gres:gpu:4"), and the site's trainsize.conf. */
+ * "gres:gpu:8", --gpus=4 as "gres:gpu:4"), the site's trainsize.conf, and what a job's
+ * directive may set. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,10 +43,11 @@ static void test_comment_and_none(void **state)
     assert_int_equal(tsd_job_options(NULL, "trainsize: --model gpt2 --gpu h100-80gb", &p, why, sizeof why), 1);
     assert_int_equal(p.count, 2);
     assert_string_equal(p.value[1], "h100-80gb");
-    /* the script's directives win over the comment */
+    /* directives in both the script and the comment: which was meant is not guessed */
     assert_int_equal(tsd_job_options("#TRAINSIZE --model gpt2\n", "trainsize: --model x", &p, why,
-                                     sizeof why), 1);
-    assert_int_equal(p.count, 1);
+                                     sizeof why), -1);
+    assert_non_null(strstr(why, "both"));
+    assert_int_equal(tsd_job_options("#TRAINSIZE --model gpt2\n", "a comment", &p, why, sizeof why), 1);
     assert_int_equal(tsd_job_options("#!/bin/sh\necho\n", "a comment", &p, why, sizeof why), 0);
     assert_int_equal(tsd_job_options(NULL, NULL, &p, why, sizeof why), 0);
 }
@@ -117,12 +119,210 @@ static void test_config(void **state)
     assert_int_equal(tsd_config_parse("[part x]\n", 9, &cfg, why, sizeof why), -1);
 }
 
+/* Input longer than what is kept is refused, never cut: a comment holds at most
+ * TSD_COMMENT_MAX bytes of options; a script is read whole, however long. */
+static void test_long_input(void **state)
+{
+    static char comment[TSD_COMMENT_MAX + 64], script[200000];
+    static const char prefix[] = "trainsize: ";
+    tsd_pairs p;
+    char why[256];
+    size_t n;
+    (void)state;
+    /* exactly TSD_COMMENT_MAX bytes after "trainsize:" are read, one more is refused */
+    memset(comment, ' ', sizeof comment);
+    memcpy(comment, prefix, sizeof prefix - 1);
+    memcpy(comment + 10 + TSD_COMMENT_MAX - 16, "--micro-batch 16", 16);
+    comment[10 + TSD_COMMENT_MAX] = '\0';
+    assert_int_equal(tsd_job_options(NULL, comment, &p, why, sizeof why), 1);
+    assert_string_equal(p.value[0], "16");
+    memcpy(comment + 10 + TSD_COMMENT_MAX - 16, " --micro-batch 16", 17);
+    comment[10 + TSD_COMMENT_MAX + 1] = '\0';
+    assert_int_equal(tsd_job_options(NULL, comment, &p, why, sizeof why), -1);
+    assert_non_null(strstr(why, "longer than 2048 bytes"));
+    /* a line across the old 64 KiB scan limit, and one wholly past it */
+    n = (size_t)snprintf(script, sizeof script, "#!/bin/sh\n");
+    while (n < 65536 - 30) n += (size_t)snprintf(script + n, sizeof script - n, "# padding\n");
+    n += (size_t)snprintf(script + n, sizeof script - n, "#TRAINSIZE --model gpt2 --micro-batch 16\n");
+    assert_true(n > 65536);
+    while (n < 150000) n += (size_t)snprintf(script + n, sizeof script - n, "echo padding\n");
+    snprintf(script + n, sizeof script - n, "#TRAINSIZE --seq 4096\n");
+    assert_int_equal(tsd_job_options(script, NULL, &p, why, sizeof why), 1);
+    assert_int_equal(p.count, 3);
+    assert_string_equal(p.value[1], "16");
+    assert_string_equal(p.name[2], "seq");
+}
+
+/* Names compare as the library's do, ignoring case, '-' and '_': a refused option cannot
+ * be smuggled in another spelling, and each is passed on in its one spelling. */
+static void test_option_names(void **state)
+{
+    (void)state;
+    assert_string_equal(tsd_option_name("GPU"), "gpu");
+    assert_string_equal(tsd_option_name("gpu_memory"), "gpu-memory");
+    assert_string_equal(tsd_option_name("Gpu-Memory"), "gpu-memory");
+    assert_string_equal(tsd_option_name("gpus-per_node"), "gpus-per-node");
+    assert_string_equal(tsd_option_name("GPUSPERNODE"), "gpus-per-node");
+    assert_string_equal(tsd_option_name("micro_batch"), "micro-batch");
+    assert_string_equal(tsd_option_name("HF_Config"), "hf-config");
+    assert_null(tsd_option_name("gpux"));
+    assert_null(tsd_option_name("--"));
+    assert_null(tsd_option_name(""));
+}
+
+/* Every catalogue parameter is on one side of the rule: the hardware (the allocation's or
+ * the site's) or the job's. A new parameter fails here until it is placed. */
+static void test_hardware_options(void **state)
+{
+    static const char *const allocation[] = {"gpus", "gpus-per-node"};
+    static const char *const site[] = {"gpu", "gpu-memory", "host-ram", "cpu-cores", "nics-per-node",
+                                       "host-memory-bandwidth", "network", "storage", "rack-power-watts"};
+    size_t i, hardware = 0;
+    (void)state;
+    if (trainsize_param_count() != TSD_CATALOGUE_CLASSIFIED)
+        fail_msg("the catalogue has %zu parameters, %d when its hardware was listed: place the new ones "
+                 "(examples/slurm/directives.c) and update TSD_CATALOGUE_CLASSIFIED",
+                 trainsize_param_count(), TSD_CATALOGUE_CLASSIFIED);
+    for (i = 0; i < sizeof allocation / sizeof allocation[0]; i++)
+        assert_int_equal(tsd_option_source(tsd_option_name(allocation[i])), TSD_ALLOCATION);
+    for (i = 0; i < sizeof site / sizeof site[0]; i++)
+        assert_int_equal(tsd_option_source(tsd_option_name(site[i])), TSD_SITE);
+    for (i = 0; i < trainsize_param_count(); i++)
+        if (tsd_option_source(trainsize_param_at(i)->name) != TSD_JOB) hardware++;
+    assert_int_equal(hardware, 11);
+    assert_int_equal(tsd_option_source("hf-config"), TSD_FILE);
+    assert_int_equal(tsd_option_source("gpu-file"), TSD_FILE);
+    assert_int_equal(tsd_option_source("micro-batch"), TSD_JOB);
+}
+
+/* A job's options against what a directive may set. */
+static int check(const char *script, const tsd_config *cfg, char *why, size_t cap)
+{
+    tsd_pairs p;
+    if (tsd_job_options(script, NULL, &p, why, cap) != 1) return -2;
+    return tsd_job_check(&p, cfg, why, cap);
+}
+
+static void test_job_check(void **state)
+{
+    static const char conf[] = "gpu = a100-80gb\njob-may-set = storage, GPU_memory\n"
+                               "job-may-not-set = allocator-slack\n";
+    static tsd_config cfg;
+    tsd_pairs p;
+    char why[256];
+    (void)state;
+    assert_int_equal(tsd_job_options("#TRAINSIZE --Model gpt2 --micro_batch=4\n", NULL, &p, why, sizeof why), 1);
+    assert_int_equal(tsd_job_check(&p, NULL, why, sizeof why), 0);
+    assert_string_equal(p.name[0], "model"); /* passed on in the one spelling */
+    assert_string_equal(p.name[1], "micro-batch");
+    assert_int_equal(check("#TRAINSIZE --gpus=64\n", NULL, why, sizeof why), -1);
+    assert_string_equal(why, "--gpus is set by the job's allocation, not by a directive (request GPUs with "
+                             "--gres=gpu:N and --nodes, or --gpus=N)");
+    assert_int_equal(check("#TRAINSIZE --GPU gb300\n", NULL, why, sizeof why), -1);
+    assert_string_equal(why, "--gpu is set by the site (trainsize.conf), not by a directive");
+    assert_int_equal(check("#TRAINSIZE --gpu-file x.json\n", NULL, why, sizeof why), -1);
+    assert_non_null(strstr(why, "--gpu-file reads a file"));
+    assert_int_equal(check("#TRAINSIZE --seq 1 --SEQ 2\n", NULL, why, sizeof why), -1);
+    assert_string_equal(why, "--seq is given twice; give it once");
+    assert_int_equal(check("#TRAINSIZE --no-such 1\n", NULL, why, sizeof why), -1);
+    assert_string_equal(why, "--no-such: unknown option");
+    assert_int_equal(check("#TRAINSIZE --mo\033del 1\n", NULL, why, sizeof why), -1);
+    assert_string_equal(why, "--mo\\x1bdel: unknown option");
+    /* what the site gives its jobs, and what it keeps */
+    assert_int_equal(tsd_config_parse(conf, sizeof conf - 1, &cfg, why, sizeof why), 0);
+    assert_int_equal(check("#TRAINSIZE --storage nfs --gpu-memory 40GiB\n", &cfg, why, sizeof why), 0);
+    assert_int_equal(check("#TRAINSIZE --gpu h100-80gb\n", &cfg, why, sizeof why), -1);
+    assert_int_equal(check("#TRAINSIZE --allocator_slack 0\n", &cfg, why, sizeof why), -1);
+    assert_string_equal(why, "--allocator-slack is set by the site (trainsize.conf job-may-not-set), not by a "
+                             "directive");
+    assert_int_equal(check("#TRAINSIZE --cuda-context 0\n", &cfg, why, sizeof why), 0);
+}
+
+/* Whatever a job writes comes back as printable ASCII, escapes never cut. */
+static void test_escape(void **state)
+{
+    tsd_pairs p;
+    char out[32], why[256];
+    (void)state;
+    assert_int_equal(tsd_escape(out, sizeof out, "a\033[1m\x9b\x7f", 7), 16);
+    assert_string_equal(out, "a\\x1b[1m\\x9b\\x7f");
+    assert_int_equal(tsd_escape(out, 6, "ab\033", 3), 2); /* no room for all of \x1b */
+    assert_string_equal(out, "ab");
+    assert_int_equal(tsd_escape(out, 1, "abc", 3), 0);
+    assert_int_equal(tsd_job_options("#TRAINSIZE \033]0;x\007\n", NULL, &p, why, sizeof why), -1);
+    assert_string_equal(why, "not an option: \"\\x1b]0;x\\x07\" (directives are the command's --options)");
+}
+
+/* A request the plugin cannot size whole is refused rather than half read. */
+static void test_gpu_request_limits(void **state)
+{
+    tsd_gpus g;
+    (void)state;
+    memset(&g, 0, sizeof g);
+    assert_int_equal(tsd_gpu_request("gres:gpu:a100:4,gres:gpu:a100:4", 1, &g), 0);
+    assert_int_equal(g.per_node, 8);
+    memset(&g, 0, sizeof g);
+    assert_int_equal(tsd_gpu_request("gres:gpu:a100:4,gres:gpu:h100:4", 1, &g), -1); /* two types */
+    memset(&g, 0, sizeof g);
+    assert_int_equal(tsd_gpu_request("gres:gpu:a100:4", 1, &g), 0);
+    assert_int_equal(tsd_gpu_request("gres:gpu:4", 0, &g), -1); /* typed per node, untyped per job */
+    memset(&g, 0, sizeof g);
+    assert_int_equal(tsd_gpu_request("gres:gpu:9999999,gres:gpu:9999999", 1, &g), -1);
+    memset(&g, 0, sizeof g);
+    assert_int_equal(tsd_gpu_request("gres:gpu:99999999999999999999999", 1, &g), -1);
+    memset(&g, 0, sizeof g);
+    assert_int_equal(tsd_gpu_request("gres:gpu:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:1", 1, &g),
+                     -1); /* a type longer than is kept */
+}
+
+/* trainsize.conf's keys are options in the one spelling; the policy keys are checked when
+ * it is read, not on every job. */
+static void test_config_policy(void **state)
+{
+    static const char ok[] = "GPU = a100-80gb\nhost_ram = 1TiB\ngres-type.h100 = h100-80gb\n"
+                             "job-may-set = network,storage\n[partition big]\ngpu = b200\n";
+    static tsd_config cfg;
+    char why[256];
+    int from_type;
+    (void)state;
+    assert_int_equal(tsd_config_parse(ok, sizeof ok - 1, &cfg, why, sizeof why), 0);
+    assert_string_equal(cfg.global.name[0], "gpu");
+    assert_string_equal(cfg.global.name[1], "host-ram");
+    assert_int_equal(cfg.may_sets, 2);
+    assert_string_equal(cfg.may_set[1], "storage");
+    assert_string_equal(tsd_config_gpu(&cfg, NULL, "", &from_type), "a100-80gb");
+    assert_false(from_type);
+    assert_string_equal(tsd_config_gpu(&cfg, "big", "", &from_type), "b200");
+    assert_string_equal(tsd_config_gpu(&cfg, "big", "h100", &from_type), "h100-80gb"); /* the type wins */
+    assert_true(from_type);
+    assert_null(tsd_config_gpu(NULL, "big", "h100", &from_type));
+    assert_int_equal(tsd_config_parse("host-ram = 1TiB\n", 16, &cfg, why, sizeof why), 0);
+    assert_null(tsd_config_gpu(&cfg, NULL, "h100", &from_type));
+#define BAD(text, said)                                                                 \
+    do {                                                                                \
+        assert_int_equal(tsd_config_parse(text, sizeof text - 1, &cfg, why, sizeof why), -1); \
+        if (!strstr(why, said)) fail_msg("%s: %s", text, why);                          \
+    } while (0)
+    BAD("job-may-set = gpus\n", "job-may-set takes the site's hardware options");
+    BAD("job-may-set = micro-batch\n", "not micro-batch");
+    BAD("job-may-set = gpux\n", "line 1: \"gpux\" is not an option");
+    BAD("[partition a]\njob-may-set = gpu\n", "line 2: job-may-set belongs before");
+    BAD("job-may-set = gpu\njob-may-not-set = GPU\n", "gpu is in both");
+    BAD("gpux = 1\n", "line 1: \"gpux\" is not an option");
+    BAD("gpu-file = /etc/x.json\n", "\"gpu-file\" is not an option the plugin takes");
+    BAD("gres-type.a = no-such-gpu\n", "no-such-gpu is not a catalogue GPU");
+#undef BAD
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_script_directives), cmocka_unit_test(test_comment_and_none),
         cmocka_unit_test(test_bad_directives),    cmocka_unit_test(test_gpu_requests),
-        cmocka_unit_test(test_config),
+        cmocka_unit_test(test_config),            cmocka_unit_test(test_long_input),
+        cmocka_unit_test(test_option_names),      cmocka_unit_test(test_hardware_options),
+        cmocka_unit_test(test_job_check),         cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_gpu_request_limits), cmocka_unit_test(test_config_policy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,9 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 /* The job_submit/trainsize plugin loaded as slurmctld loads it (dlopen), with stand-ins
- * for the slurmctld functions it calls (slurm_xstrdup, slurm_info, slurm_error: exported
- * by this executable), and job_submit called on hand-built job descriptions.
- * Usage: test_slurm_plugin PLUGIN.so DIR (DIR holds trainsize.conf). */
+ * for the slurmctld functions it calls (slurm_xstrcat, slurm_info, slurm_error: exported
+ * by this executable; slurm_xstrdup too, for an earlier plugin's message; the strings
+ * they hand out are counted), and job_submit called on hand-built job descriptions.
+ * Usage: test_slurm_plugin PLUGIN.so DIR (DIR holds trainsize.conf, DIR/trusting another). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,9 +11,12 @@
 #include <cmocka.h>
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
@@ -20,15 +24,37 @@
 #define EXPORTED __attribute__((visibility("default")))
 
 EXPORTED char *slurm_xstrdup(const char *str);
+EXPORTED void slurm_xstrcat(char **str1, const char *str2);
 EXPORTED void slurm_info(const char *fmt, ...);
 EXPORTED void slurm_error(const char *fmt, ...);
+
+/* Strings handed out and not yet given back: a message lost in the chain shows here. */
+static int live_strings;
 
 char *slurm_xstrdup(const char *str)
 {
     size_t n = strlen(str) + 1;
     char *p = malloc(n);
-    if (p) memcpy(p, str, n);
+    if (p) {
+        memcpy(p, str, n);
+        live_strings++;
+    }
     return p;
+}
+/* As Slurm's: appends, or starts the string when *str1 is NULL. */
+void slurm_xstrcat(char **str1, const char *str2)
+{
+    size_t had = *str1 ? strlen(*str1) : 0, n = strlen(str2) + 1;
+    char *p = realloc(*str1, had + n);
+    if (!p) abort();
+    if (!*str1) live_strings++;
+    memcpy(p + had, str2, n);
+    *str1 = p;
+}
+static void xfree_stand_in(char *p)
+{
+    if (p) live_strings--;
+    free(p);
 }
 void slurm_info(const char *fmt, ...) { (void)fmt; }
 void slurm_error(const char *fmt, ...) { (void)fmt; }
@@ -36,23 +62,34 @@ void slurm_error(const char *fmt, ...) { (void)fmt; }
 static const char *plugin_path, *conf_dir;
 static void *handle;
 static int (*job_submit)(job_desc_msg_t *, uint32_t, char **);
+static int (*plugin_init)(void);
+
+/* init() with trainsize.conf read from DIR (beside DIR/slurm.conf), as slurmctld would
+ * after a restart; a hung read is a failure, not a hung test. */
+static int init_from(const char *dir)
+{
+    char conf[1024];
+    int rc;
+    snprintf(conf, sizeof conf, "%s/slurm.conf", dir);
+    setenv("SLURM_CONF", conf, 1);
+    alarm(10);
+    rc = plugin_init();
+    alarm(0);
+    return rc;
+}
 
 static int load(void **state)
 {
-    char conf[1024];
-    int (*init)(void);
     (void)state;
-    snprintf(conf, sizeof conf, "%s/slurm.conf", conf_dir); /* trainsize.conf beside it */
-    setenv("SLURM_CONF", conf, 1);
     handle = dlopen(plugin_path, RTLD_NOW | RTLD_LOCAL);
     if (!handle) fprintf(stderr, "%s\n", dlerror());
     assert_non_null(handle);
     assert_string_equal((const char *)dlsym(handle, "plugin_type"), "job_submit/trainsize");
-    *(void **)&init = dlsym(handle, "init");
+    *(void **)&plugin_init = dlsym(handle, "init");
     *(void **)&job_submit = dlsym(handle, "job_submit");
-    assert_non_null(init);
+    assert_non_null(plugin_init);
     assert_non_null(job_submit);
-    assert_int_equal(init(), SLURM_SUCCESS);
+    assert_int_equal(init_from(conf_dir), SLURM_SUCCESS);
     return 0;
 }
 
@@ -76,10 +113,30 @@ static void describe(job_desc_msg_t *d, char *script, char *gres_per_node, uint3
 static int submit(job_desc_msg_t *d, char *msg, size_t cap)
 {
     char *err = NULL;
-    int rc = job_submit(d, 1000, &err);
+    int before = live_strings, rc = job_submit(d, 1000, &err);
     snprintf(msg, cap, "%s", err ? err : "");
-    free(err);
+    xfree_stand_in(err);
+    assert_int_equal(live_strings, before);
     return rc;
+}
+
+/* Submit a batch script on --gres=gpu:8; its status, its message in msg. */
+static int submit_script(const char *script, char *msg, size_t cap)
+{
+    static char copy[200000];
+    job_desc_msg_t d;
+    snprintf(copy, sizeof copy, "%s", script);
+    describe(&d, copy, "gres:gpu:8", 1);
+    return submit(&d, msg, cap);
+}
+
+/* The plugin's message is one line of printable ASCII. */
+static void assert_printable(const char *msg)
+{
+    const unsigned char *p;
+    for (p = (const unsigned char *)msg; *p; p++)
+        if (*p < 0x20 || *p > 0x7e)
+            fail_msg("byte 0x%02x at %d of \"%s\"", *p, (int)(p - (const unsigned char *)msg), msg);
 }
 
 static void test_not_ours(void **state)
@@ -145,7 +202,190 @@ static void test_gres_type_and_bad_directive(void **state)
     d.comment = "trainsize: --model gpt2 --hf-config /etc/passwd";
     d.tres_per_job = "gres:gpu:1";
     assert_int_equal(submit(&d, msg, sizeof msg), SLURM_ERROR);
-    assert_non_null(strstr(msg, "files are not read per job"));
+    assert_non_null(strstr(msg, "--hf-config reads a file"));
+}
+
+/* The hardware is the allocation's and the site's: a llama-2-70b ZeRO-3 job does not fit
+ * 8 a100-80gb (180.6 GiB per GPU), and no directive makes it fit, however it is spelled. */
+static void test_hardware_is_not_the_jobs(void **state)
+{
+    static const char *const said[][2] = {
+        {"--gpus 64", "--gpus is set by the job's allocation, not by a directive"},
+        {"--gpus=64", "--gpus is set by the job's allocation"},
+        {"--GPUS 64", "--gpus is set by the job's allocation"},
+        {"--gpus-per_node 1", "--gpus-per-node is set by the job's allocation"},
+        {"--gpu-memory 1e15", "--gpu-memory is set by the site (trainsize.conf), not by a directive"},
+        {"--gpu_memory=1PB", "--gpu-memory is set by the site"},
+        {"--Gpu-Memory 1e15", "--gpu-memory is set by the site"},
+        {"--gpu gb300", "--gpu is set by the site"},
+        {"--GPU gb300", "--gpu is set by the site"},
+        {"--host-ram 100TiB", "--host-ram is set by the site"},
+        {"--cpu-cores 1000", "--cpu-cores is set by the site"},
+        {"--network ib-xdr", "--network is set by the site"},
+    };
+    char script[256], msg[512];
+    size_t i;
+    (void)state;
+    assert_int_equal(submit_script("#TRAINSIZE --model llama-2-70b --zero 3 --recompute full\n", msg, sizeof msg),
+                     ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE);
+    assert_non_null(strstr(msg, "a100-80gb"));
+    for (i = 0; i < sizeof said / sizeof said[0]; i++) {
+        snprintf(script, sizeof script, "#TRAINSIZE --model llama-2-70b --zero 3 --recompute full %s\n",
+                 said[i][0]);
+        assert_int_equal(submit_script(script, msg, sizeof msg), SLURM_ERROR);
+        if (!strstr(msg, said[i][1])) fail_msg("%s: \"%s\"", said[i][0], msg);
+    }
+}
+
+/* A directive given twice, or directives in both the script and the comment, are refused:
+ * which one was meant is not for the plugin to guess. */
+static void test_ambiguous_directives(void **state)
+{
+    job_desc_msg_t d;
+    char msg[512];
+    (void)state;
+    assert_int_equal(submit_script("#TRAINSIZE --model llama-2-7b --micro-batch 16 --seq 4096\n"
+                                   "#TRAINSIZE --micro_batch 1\n", msg, sizeof msg), SLURM_ERROR);
+    assert_non_null(strstr(msg, "--micro-batch is given twice"));
+    describe(&d, "#!/bin/sh\n#TRAINSIZE --model gpt2\n", "gres:gpu:8", 1);
+    d.comment = "trainsize: --model llama-2-70b";
+    assert_int_equal(submit(&d, msg, sizeof msg), SLURM_ERROR);
+    assert_non_null(strstr(msg, "both"));
+}
+
+/* Input longer than what is read is refused, never cut: a comment past 2 KiB (cut, its
+ * --micro-batch 16 read as 1 and a 467.9 GiB job admitted), a script's directive line
+ * across the old 64 KiB scan limit, and directives beyond it. */
+static void test_long_input_is_refused_or_read_whole(void **state)
+{
+    static char comment[4096], script[140000];
+    job_desc_msg_t d;
+    char msg[512];
+    size_t n;
+    (void)state;
+    n = (size_t)snprintf(comment, sizeof comment, "trainsize: --model llama-2-7b --zero 3 --seq 4096");
+    memset(comment + n, ' ', 2043 - n); /* the old cut fell on the "6" */
+    snprintf(comment + 2043, sizeof comment - 2043, "--micro-batch 16");
+    describe(&d, "#!/bin/sh\nsrun true\n", "gres:gpu:8", 1);
+    d.comment = comment;
+    assert_int_equal(submit(&d, msg, sizeof msg), SLURM_ERROR);
+    assert_non_null(strstr(msg, "longer than"));
+    /* a line across byte 65536: its --micro-batch 16 was cut to 1 */
+    n = (size_t)snprintf(script, sizeof script, "#!/bin/sh\n");
+    while (n < 65536 - 60) n += (size_t)snprintf(script + n, sizeof script - n, "# padding padding\n");
+    n += (size_t)snprintf(script + n, sizeof script - n, "#TRAINSIZE --model llama-2-7b --zero 3 --seq 4096 ");
+    while (n < 65536 - 15) script[n++] = ' '; /* the old cut fell on the "6" */
+    snprintf(script + n, sizeof script - n, "--micro-batch 16\nsrun true\n");
+    assert_int_equal(submit_script(script, msg, sizeof msg), ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE);
+    /* directives wholly past byte 65536 */
+    n = (size_t)snprintf(script, sizeof script, "#!/bin/sh\n#TRAINSIZE --model llama-2-7b --zero 3\n");
+    while (n < 100000) n += (size_t)snprintf(script + n, sizeof script - n, "# padding padding\n");
+    snprintf(script + n, sizeof script - n, "#TRAINSIZE --micro-batch 16 --seq 4096\nsrun true\n");
+    assert_int_equal(submit_script(script, msg, sizeof msg), ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE);
+}
+
+/* slurmctld hands every JobSubmitPlugins plugin the same err_msg: an earlier plugin's
+ * message stays, ours follows it, nothing is lost or leaked. */
+static void test_err_msg_chain(void **state)
+{
+    job_desc_msg_t d;
+    char *err;
+    int before = live_strings;
+    (void)state;
+    describe(&d, "#!/bin/sh\n#TRAINSIZE --model gpt2\n", "gres:gpu:8", 1);
+    err = slurm_xstrdup("lua: partition set to gpu");
+    assert_int_equal(job_submit(&d, 1000, &err), SLURM_SUCCESS);
+    assert_non_null(err);
+    assert_true(strncmp(err, "lua: partition set to gpu", 25) == 0);
+    assert_non_null(strstr(err, "trainsize: fits: peak "));
+    assert_int_equal(live_strings, before + 1);
+    xfree_stand_in(err);
+    describe(&d, "#!/bin/sh\n#TRAINSIZE --model llama-2-70b --gpus 64\n", "gres:gpu:8", 1);
+    err = slurm_xstrdup("lua: note");
+    assert_int_equal(job_submit(&d, 1000, &err), SLURM_ERROR);
+    assert_true(strncmp(err, "lua: note", 9) == 0);
+    assert_non_null(strstr(err, "trainsize: --gpus is set by the job's allocation"));
+    xfree_stand_in(err);
+    assert_int_equal(live_strings, before);
+}
+
+/* Control bytes in a directive come back escaped: the message is one printable line. */
+static void test_control_bytes_escaped(void **state)
+{
+    char msg[512];
+    (void)state;
+    assert_int_equal(submit_script("#TRAINSIZE \033[31mred\033[0m --model gpt2\n", msg, sizeof msg),
+                     SLURM_ERROR);
+    assert_printable(msg);
+    assert_non_null(strstr(msg, "not an option"));
+    assert_non_null(strstr(msg, "\\x1b[31mred"));
+    assert_int_equal(submit_script("#TRAINSIZE --model \033]0;owned\007\x9b" "2J\n", msg, sizeof msg),
+                     SLURM_ERROR);
+    assert_printable(msg);
+    assert_int_equal(submit_script("#TRAINSIZE --mo\033del gpt2\n", msg, sizeof msg), SLURM_ERROR);
+    assert_printable(msg);
+    assert_int_equal(submit_script("#TRAINSIZE --model gpt2 --seq \0334096\r\n", msg, sizeof msg),
+                     SLURM_ERROR);
+    assert_printable(msg);
+}
+
+/* trainsize.conf that is not a regular file is refused before it is read: a FIFO would
+ * hang slurmctld (an open for reading waits for a writer), /dev/null reads as empty. */
+static void test_config_not_a_regular_file(void **state)
+{
+    char dir[] = "/tmp/trainsize-plugin-XXXXXX", path[256];
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/trainsize.conf", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(init_from(dir), SLURM_ERROR);
+    unlink(path);
+    assert_int_equal(symlink("/dev/null", path), 0);
+    assert_int_equal(init_from(dir), SLURM_ERROR);
+    unlink(path);
+    rmdir(dir);
+    assert_int_equal(init_from(conf_dir), SLURM_SUCCESS);
+}
+
+/* Without trainsize.conf the plugin knows no GPU: a job cannot name one (it would choose
+ * the figure it is sized on), so it is let through unsized, saying so. */
+static void test_no_config(void **state)
+{
+    char dir[] = "/tmp/trainsize-plugin-XXXXXX", msg[512];
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(init_from(dir), SLURM_SUCCESS);
+    assert_int_equal(submit_script("#TRAINSIZE --model llama-2-70b --zero 3 --gpu gb300\n", msg, sizeof msg),
+                     SLURM_ERROR);
+    assert_non_null(strstr(msg, "--gpu is set by the site"));
+    assert_int_equal(submit_script("#TRAINSIZE --model llama-2-70b --zero 3\n", msg, sizeof msg), SLURM_SUCCESS);
+    assert_true(strncmp(msg, "trainsize: not sized: ", 22) == 0);
+    rmdir(dir);
+    assert_int_equal(init_from(conf_dir), SLURM_SUCCESS);
+}
+
+/* A site may let its jobs name some of the hardware (job-may-set) and keep calibrated
+ * overheads for itself (job-may-not-set); a GRES type it maps still names the GPU. */
+static void test_site_policy(void **state)
+{
+    char dir[1024], msg[512];
+    job_desc_msg_t d;
+    (void)state;
+    snprintf(dir, sizeof dir, "%s/trusting", conf_dir);
+    assert_int_equal(init_from(dir), SLURM_SUCCESS);
+    assert_int_equal(submit_script("#TRAINSIZE --model llama-2-70b --zero 3 --recompute full --gpu gb300\n", msg,
+                                   sizeof msg), SLURM_SUCCESS);
+    assert_non_null(strstr(msg, "on gb300"));
+    assert_int_equal(submit_script("#TRAINSIZE --model gpt2 --storage nfs\n", msg, sizeof msg), SLURM_SUCCESS);
+    assert_int_equal(submit_script("#TRAINSIZE --model gpt2 --gpu-memory 1e15\n", msg, sizeof msg), SLURM_ERROR);
+    assert_non_null(strstr(msg, "--gpu-memory is set by the site"));
+    assert_int_equal(submit_script("#TRAINSIZE --model gpt2 --allocator-slack 0\n", msg, sizeof msg),
+                     SLURM_ERROR);
+    assert_non_null(strstr(msg, "--allocator-slack is set by the site"));
+    describe(&d, "#!/bin/sh\n#TRAINSIZE --model gpt2 --gpu gb300\n", "gres:gpu:h100:8", 1);
+    assert_int_equal(submit(&d, msg, sizeof msg), SLURM_ERROR);
+    assert_non_null(strstr(msg, "gres-type.h100"));
+    assert_int_equal(init_from(conf_dir), SLURM_SUCCESS);
 }
 
 int main(int argc, char **argv)
@@ -153,6 +393,10 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_not_ours), cmocka_unit_test(test_fits), cmocka_unit_test(test_does_not_fit),
         cmocka_unit_test(test_host_ram_short), cmocka_unit_test(test_gres_type_and_bad_directive),
+        cmocka_unit_test(test_hardware_is_not_the_jobs), cmocka_unit_test(test_ambiguous_directives),
+        cmocka_unit_test(test_long_input_is_refused_or_read_whole), cmocka_unit_test(test_err_msg_chain),
+        cmocka_unit_test(test_control_bytes_escaped), cmocka_unit_test(test_config_not_a_regular_file),
+        cmocka_unit_test(test_no_config), cmocka_unit_test(test_site_policy),
     };
     if (argc != 3) {
         fprintf(stderr, "usage: %s PLUGIN.so DIR\n", argv[0]);
@@ -160,5 +404,6 @@ int main(int argc, char **argv)
     }
     plugin_path = argv[1];
     conf_dir = argv[2];
+    if (getenv("TS_TEST_FILTER")) cmocka_set_test_filter(getenv("TS_TEST_FILTER")); /* one test, by name */
     return cmocka_run_group_tests(tests, load, unload);
 }
