@@ -884,6 +884,10 @@ TRAINSIZE_API const trainsize_storage_info *trainsize_storage_find(const char *n
                                                                but not host-ram-factor x GPU memory. */
 #define TRAINSIZE_WARN_NO_POWER (UINT64_C(1) << 15)        /**< The accelerator's power is not published
                                                                (TPUs): power, energy and CO2 are 0. */
+#define TRAINSIZE_WARN_SMALL_BATCH (UINT64_C(1) << 16)    /**< The global batch is so small that
+                                                              the data-parallel gradient sync
+                                                              exposed takes longer than the
+                                                              step's compute. */
 /** @} */
 
 /**
@@ -1083,6 +1087,10 @@ typedef struct trainsize_result {
                                          (all of them when the split is even). */
     uint64_t pipeline_last_layers;  /**< Layers of the last pipeline stage. */
     trainsize_layout layout;        /**< The layout and batch the estimate used. */
+    char global_batch_reason[TRAINSIZE_NAME_MAX]; /**< Why layout.global_batch: "global-batch
+                                         as set", or the default's rule (about 4M tokens per
+                                         step for a pretraining run with tokens; micro-batch
+                                         x data-parallel for fine-tuning or one step). */
 } trainsize_result;
 
 /**

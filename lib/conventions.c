@@ -201,10 +201,13 @@ int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, train
     /* DDP's default (gradient_as_bucket_view=False) keeps bucket copies of the grads. */
     c->ddp_buckets = fw == TS_FW_PYTORCH && lay->zero == 0 && lay->dense_shard > 1;
     /* FSDP's no_sync() (Accelerate's default under gradient accumulation) keeps each rank's
-     * unsharded gradients until the last micro-batch (torch FSDP docs, no_sync). */
+     * unsharded gradients until the last micro-batch (torch FSDP docs, no_sync). A
+     * pretraining run on the default pretraining batch is not a Trainer's job: pretraining
+     * FSDP stacks (torchtitan) reduce-scatter after every micro-batch. */
     c->grad_sync_step = lay->zero >= 2 && lay->micro_batches > 1 &&
                         (cfg->grad_sync == TS_SYNC_STEP ||
-                         (cfg->grad_sync == TS_SYNC_AUTO && fw == TS_FW_PYTORCH));
+                         (cfg->grad_sync == TS_SYNC_AUTO && fw == TS_FW_PYTORCH &&
+                          !lay->pretraining_batch));
     /* bitsandbytes' MatMul4Bit and MatMul8bitLt save their input whenever it needs a
      * gradient, frozen weight or not, and dequantize the weight to the compute type for
      * the forward and again for the backward matmul (bitsandbytes autograd/_functions.py). */

@@ -97,6 +97,7 @@ static void fill_layout(const ts_settings *cfg, const ts_layout *lay, const ts_c
     ts_copy_name(out->gpu, sizeof out->gpu, cfg->gpu->name);
     ts_copy_name(out->framework, sizeof out->framework, ts_framework_name(conv->framework));
     ts_copy_name(out->framework_reason, sizeof out->framework_reason, conv->framework_reason);
+    ts_copy_name(out->global_batch_reason, sizeof out->global_batch_reason, lay->global_batch_reason);
     out->gpus = lay->gpus;
     out->data_parallel = lay->dp;
     out->gradient_accumulation = lay->micro_batches;

@@ -1,6 +1,7 @@
 /* Parallel layout: validation (every degree must divide what it splits) and the derived
  * degrees. Data parallel = gpus / (tp * pp * cp), as Megatron-LM defines it; experts are
  * sharded over ep ranks carved from dp * cp (Megatron-Core's expert-data-parallel group). */
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -182,6 +183,44 @@ static uint64_t default_gpus_per_node(uint64_t gpus, const trainsize_gpu_info *g
     return 1;
 }
 
+/* The global batch when the job sets none, and why (layout.global_batch_reason).
+ * - A pretraining run (--tokens given, all weights trained) steps about
+ *   TS_PRETRAIN_STEP_TOKENS tokens, as the planner does: LLaMA's 4M (Touvron et al. 2023,
+ *   section 2.2; Llama 3 405B started at 4M, Dubey et al. 2024, section 3.4.1), in whole
+ *   micro-batch x data-parallel steps, never more tokens than the run trains. A batch of
+ *   micro-batch x dp alone would make a 72-GPU run step 72 samples and spend its time in
+ *   the gradient all-reduce.
+ * - Fine-tuning (LoRA, QLoRA) or a single step: what the Hugging Face Trainer and
+ *   Accelerate do by default, one micro-batch per data-parallel rank and no gradient
+ *   accumulation (gradient_accumulation_steps = 1).
+ * Either way a pipeline gets at least pp micro-batches, the fewest for which 1F1B reaches
+ * its steady state, and a multiple of pp when interleaved (Megatron-LM's rule). */
+static void default_global_batch(const ts_settings *cfg, ts_layout *l, uint64_t per_step)
+{
+    uint64_t steps = 1;
+    l->pretraining_batch = 0;
+    if (cfg->global_batch) {
+        l->global_batch = cfg->global_batch;
+        l->global_batch_reason = "global-batch as set";
+        return;
+    }
+    if (cfg->tokens && !cfg->lora_rank) {
+        double target = fmin(TS_PRETRAIN_STEP_TOKENS, (double)cfg->tokens) / (double)cfg->seq;
+        steps = (uint64_t)fmax(1.0, floor(target / (double)per_step + 0.5));
+        l->pretraining_batch = 1;
+        l->global_batch_reason = "about 4M tokens per step, a pretraining batch (LLaMA's), "
+                                 "as --tokens is given";
+    } else {
+        l->global_batch_reason = cfg->lora_rank ? "micro-batch x data-parallel: fine-tuning's "
+                                                  "default (no gradient accumulation)"
+                                                : "micro-batch x data-parallel: one step, no "
+                                                  "--tokens (no gradient accumulation)";
+    }
+    if (steps < l->pp) steps = l->pp;
+    if (l->vpp > 1 && steps % l->pp != 0) steps += l->pp - steps % l->pp;
+    l->global_batch = per_step * steps; /* steps <= 4.2e6 tokens: no overflow */
+}
+
 int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
 {
     uint64_t model_parallel, per_step;
@@ -221,9 +260,7 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     l->dense_shard = l->dp * l->cp;
     l->expert_shard = l->dense_shard / l->ep;
     per_step = cfg->micro_batch * l->dp; /* <= 1e9 * 1e7 */
-    /* Unset, the global batch fills the pipeline: pp micro-batches per step (one when
-     * pp = 1), the fewest for which 1F1B reaches its steady state. */
-    l->global_batch = cfg->global_batch ? cfg->global_batch : per_step * l->pp;
+    default_global_batch(cfg, l, per_step);
     if (l->global_batch % per_step != 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "global-batch",
                        "global-batch: %llu is not a multiple of micro-batch x data-parallel "

@@ -158,8 +158,10 @@ static const ts_param_def PARAMS[] = {
       "samples per GPU per forward/backward pass"}, TS_SET_U64, OFF(s.micro_batch),
      TRAINSIZE_ID_MICRO_BATCH, TS_PLAN_CHOOSES_LAYOUT},
     {{"global-batch", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BATCH * 1e3, "0", "samples",
-      "samples per optimizer step; 0 = micro-batch x data-parallel degree x pp (a "
-      "micro-batch per pipeline stage)"}, TS_SET_U64, OFF(s.global_batch),
+      "samples per optimizer step; 0 = with tokens (a pretraining run, no LoRA), about 4M "
+      "tokens per step (4,194,304 / seq, LLaMA's batch) in whole micro-batch x data-parallel "
+      "steps; else micro-batch x data-parallel degree (fine-tuning frameworks' default); at "
+      "least pp micro-batches (layout.global_batch_reason says which)"}, TS_SET_U64, OFF(s.global_batch),
      TRAINSIZE_ID_GLOBAL_BATCH, TS_PLAN_KEEPS},
     {{"tokens", TRAINSIZE_PARAM_INT, NULL, 0, LIM_TOKENS, "0", "tokens",
       "training tokens for time, energy and cost; 0 = one optimizer step"}, TS_SET_U64, OFF(s.tokens),
@@ -281,7 +283,8 @@ static const ts_param_def PARAMS[] = {
       "with gradient accumulation under ZeRO-2/3 (FSDP): micro-batch reduce-scatters after every "
       "micro-batch (DeepSpeed, torchtune); step accumulates unsharded gradients until the last "
       "one (FSDP no_sync, as Accelerate and the Hugging Face Trainer do); auto = step under the "
-      "pytorch framework, else micro-batch"}, TS_SET_CHOICE, OFF(s.grad_sync),
+      "pytorch framework, else micro-batch, and micro-batch for a pretraining run on the default "
+      "pretraining batch (torchtitan)"}, TS_SET_CHOICE, OFF(s.grad_sync),
      TRAINSIZE_ID_GRAD_SYNC, TS_PLAN_KEEPS},
     {{"fsdp-lora-wrap", TRAINSIZE_PARAM_CHOICE, "adapters|layers", 0, 0, "adapters", "",
       "FSDP units with LoRA: adapters = PEFT's fsdp_auto_wrap_policy (the Hugging Face Trainer's "
@@ -358,11 +361,15 @@ static const ts_param_def PARAMS[] = {
       "scale-out network ports per server (0: one per GPU, as DGX/HGX servers have)"},
      TS_SET_U64, OFF(s.nics_per_node), TRAINSIZE_ID_NICS_PER_NODE, TS_PLAN_KEEPS},
     {{"network", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
-      "the servers' network link (catalogue name, e.g. ib-ndr, eth-100g), to check it; unset: "
-      "the slowest that meets the need"}, TS_SET_LINK, 0, TRAINSIZE_ID_NETWORK, TS_PLAN_KEEPS},
+      "the servers' network link (catalogue name, e.g. ib-ndr, eth-100g), to check it; default: "
+      "none given, so the host's own NICs where the product comes with its host, as a TPU VM "
+      "does, "
+      "else the slowest link that meets the need"},
+     TS_SET_LINK, 0, TRAINSIZE_ID_NETWORK, TS_PLAN_KEEPS},
     {{"storage", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
-      "the storage class (catalogue name, e.g. nvme-gen4, nfs, lustre), to check it; unset: "
-      "the slowest that meets the need"}, TS_SET_STORAGE, 0, TRAINSIZE_ID_STORAGE, TS_PLAN_KEEPS},
+      "the storage class (catalogue name, e.g. nvme-gen4, nfs, lustre), to check it; default: "
+      "none given, so the slowest class that meets the read and checkpoint rates"},
+     TS_SET_STORAGE, 0, TRAINSIZE_ID_STORAGE, TS_PLAN_KEEPS},
     {{"checkpoint-seconds", TRAINSIZE_PARAM_FLOAT, NULL, 1, 1e7, "300", "seconds",
       "target time to write one checkpoint (an assumption: 5 minutes)"}, TS_SET_DOUBLE,
      OFF(s.checkpoint_seconds), TRAINSIZE_ID_CHECKPOINT_SECONDS, TS_PLAN_KEEPS},
@@ -406,8 +413,9 @@ static const ts_param_def PARAMS[] = {
     {{"gpu-prices", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
       "prices per GPU, NAME=HOURLY[:PURCHASE],... in US dollars, e.g. "
       "a100-80gb=1.8,h100-80gb=2.5:25000; they win over gpu-hour-usd, gpu-price-usd and the "
-      "catalogue for the GPUs they name (the planner uses them too)"}, TS_SET_GPU_PRICES, 0,
-     TRAINSIZE_ID_GPU_PRICES, TS_PLAN_KEEPS},
+      "catalogue for the GPUs they name (the planner uses them too); default: none, so "
+      "gpu-hour-usd and gpu-price-usd where set, else the catalogue's prices"},
+     TS_SET_GPU_PRICES, 0, TRAINSIZE_ID_GPU_PRICES, TS_PLAN_KEEPS},
     {{"server-share", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.44", "fraction",
       "owning: the rest of a server (CPUs, memory, NICs, chassis) as a share of its GPUs' price; "
       "0.44 from an HGX H100 quote of $317k against 8 modules at $27.5k (low confidence)"},
@@ -428,7 +436,7 @@ static const ts_param_def PARAMS[] = {
     /* Planning. */
     {{"plan-gpus", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
       "GPUs the planner may choose from, comma-separated catalogue names (the command's plan "
-      "--gpu); empty: the whole catalogue"}, TS_SET_PLAN_GPUS, 0, TRAINSIZE_ID_PLAN_GPUS, TS_PLAN_KEEPS},
+      "--gpu); default: empty, the whole catalogue"}, TS_SET_PLAN_GPUS, 0, TRAINSIZE_ID_PLAN_GPUS, TS_PLAN_KEEPS},
     {{"max-gpus", TRAINSIZE_PARAM_INT, NULL, 1, LIM_GPUS, "4096", "GPUs",
       "most GPUs the planner may use"}, TS_SET_U64, OFF(max_gpus), TRAINSIZE_ID_MAX_GPUS, TS_PLAN_KEEPS},
     {{"deadline-days", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e6, "0", "days",

@@ -143,6 +143,9 @@ static const field_def FIELDS[] = {
     {{"layout.zero", U64, "", "ZeRO stage (FSDP FULL_SHARD is 3)"}, R(layout.zero)},
     {{"layout.micro_batch", U64, "samples", "samples per GPU per pass"}, R(layout.micro_batch)},
     {{"layout.global_batch", U64, "samples", "samples per optimizer step"}, R(layout.global_batch)},
+    {{"layout.global_batch_reason", TRAINSIZE_FIELD_STRING, "", "why that global batch: the option, "
+      "or the default's rule (a pretraining batch of about 4M tokens with --tokens)"},
+     R(global_batch_reason)},
     {{"layout.recompute", TRAINSIZE_FIELD_CHOICE, "", "activation recomputation: none, selective or full"},
      R(layout.recompute)},
     {{"layout.data_parallel", U64, "", "data-parallel degree"}, R(data_parallel)},

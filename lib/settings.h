@@ -9,6 +9,11 @@
 #include "model.h"
 #include "trainsize.h"
 
+/* Tokens per optimizer step of a pretraining run whose job sets no global batch, in the
+ * estimate (layout.c) and the planner alike: about 4M, the LLaMA paper's batch (Touvron et
+ * al. 2023, section 2.2). */
+#define TS_PRETRAIN_STEP_TOKENS 4194304.0
+
 /* The choices the public header names keep its values (trainsize_precision, ...): a
  * parameter's choice index, the internal value and the public one are the same number. */
 typedef enum ts_precision {

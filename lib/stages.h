@@ -17,6 +17,8 @@ typedef struct ts_layout {
     uint64_t expert_shard;  /* ranks sharing expert state: dp * cp / ep */
     uint64_t micro_batches; /* per optimizer step per data-parallel rank */
     uint64_t global_batch;
+    const char *global_batch_reason; /* the option, or the default's rule (static text) */
+    int pretraining_batch;  /* the default chose a pretraining batch (--tokens, no LoRA) */
     uint64_t gpus_per_node, nodes;
     uint64_t layers_per_stage; /* the most of any stage (a middle one when uneven) */
     uint64_t first_layers, mid_layers, last_layers; /* stage 0, stages 1..p-2, stage p-1 */
@@ -136,6 +138,7 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
 typedef struct ts_findings {
     int host_ram_short, host_ram_below_rule, cpu_cores_short, storage_short;
     int network_short, slow_multinode, gpu_link_short, no_price;
+    int small_batch; /* the data-parallel sync exposed outlasts the compute of a step */
 } ts_findings;
 
 /* Per step, what compute does not hide: communication and CPU offload, seconds. */

@@ -348,6 +348,11 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
         ts_copy_name(out->network_link, sizeof out->network_link, link ? link->name : "");
         out->network_nics_per_node = link ? (uint64_t)nics : 0;
         losses->comm = cm.exposed;
+        /* Without ZeRO-3 the gradient sync is once a step whatever the batch, so a batch too
+         * small for the data-parallel degree is what to fix, and the user should hear it.
+         * (ZeRO-3 gathers the weights for every micro-batch: its cure is a larger
+         * micro-batch, not a larger global batch.) */
+        found->small_batch = (lay->zero < 3 || conv->grad_sync_step) && cm.dp_seconds > compute_step;
         losses->offload = offload_seconds(cfg, lay, conv, trainable, compute_step);
     }
     return ts_ok(err);

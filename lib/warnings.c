@@ -37,6 +37,9 @@ static const warning_def WARNINGS[] = {
     {TRAINSIZE_WARN_NO_POWER, "no-power-figure",
      "the vendor publishes no power for this accelerator (TPUs): power, energy and CO2 are 0; "
      "a gpu-file with tdp_watts sets one"},
+    {TRAINSIZE_WARN_SMALL_BATCH, "small-batch",
+     "the global batch is so small that the data-parallel gradient sync takes longer than the "
+     "compute of a step: a larger global batch (gradient accumulation) amortises it"},
     {TRAINSIZE_WARN_NO_BF16, "no-bf16",
      "the GPU has no bfloat16: estimated as fp16 (same memory, its FP16 rate, loss scaling)"},
     {TRAINSIZE_WARN_NO_FLASH_ATTENTION, "no-flash-attention",
@@ -78,6 +81,7 @@ void ts_warnings_make(const ts_settings *cfg, const ts_layout *lay, const trains
         {found->slow_multinode, TRAINSIZE_WARN_SLOW_MULTINODE},
         {found->gpu_link_short, TRAINSIZE_WARN_GPU_LINK},
         {found->no_price, TRAINSIZE_WARN_NO_PRICE},
+        {found->small_batch, TRAINSIZE_WARN_SMALL_BATCH},
     };
     size_t i;
     for (i = 0; i < sizeof facts / sizeof facts[0]; i++)

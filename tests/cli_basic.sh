@@ -78,7 +78,7 @@ check "a long warning keeps its last word" grep -q '^    links$' "$OUT"
 check "report lines stay within 100 columns" [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$OUT")" -le 100 ]
 
 # Units on sizes and token counts, as the README shows them.
-expect_ok --model llama-2-7b --gpu-memory 24GiB --tokens 1.5T --json
+expect_ok --model llama-2-7b --gpu-memory 24GiB --tokens 1.5T --global-batch 1 --json
 out_has '"gpu_capacity": 25769803776'
 out_has '"tokens": 1500000000000'
 

@@ -267,6 +267,7 @@ class Result(ctypes.Structure):
         ("pipeline_layers", c_uint64),
         ("pipeline_last_layers", c_uint64),
         ("layout", Layout),
+        ("global_batch_reason", c_char * NAME_MAX),
     ]
 
 
@@ -288,6 +289,7 @@ RESULT_PATHS.update({
     "layout.pipeline_first_layers": ("pipeline_first_layers",),
     "layout.pipeline_layers": ("pipeline_layers",),
     "layout.pipeline_last_layers": ("pipeline_last_layers",),
+    "layout.global_batch_reason": ("global_batch_reason",),
 })
 for _name, _ in Layout._fields_:
     RESULT_PATHS["layout." + _name] = ("layout", _name)

@@ -640,6 +640,11 @@ impl Estimate {
         array_str(&self.raw.framework_reason)
     }
 
+    /// Why that global batch: "global-batch as set", or the default's rule.
+    pub fn global_batch_reason(&self) -> Cow<'_, str> {
+        array_str(&self.raw.global_batch_reason)
+    }
+
     /// Layers of the first, each middle and the last pipeline stage.
     pub fn pipeline_layers(&self) -> (u64, u64, u64) {
         (self.raw.pipeline_first_layers, self.raw.pipeline_layers, self.raw.pipeline_last_layers)

@@ -356,6 +356,7 @@ pub struct trainsize_result {
     pub pipeline_layers: u64,
     pub pipeline_last_layers: u64,
     pub layout: trainsize_layout,
+    pub global_batch_reason: [c_char; TRAINSIZE_NAME_MAX],
 }
 
 /* ---- Planning ---- */
