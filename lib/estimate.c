@@ -120,6 +120,7 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
                        trainsize_error *err)
 {
     const ts_settings *cfg;
+    ts_settings qlora; /* the job's settings with PEFT's recomputation, when that applies */
     ts_layout lay;
     ts_conv conv;
     ts_param_counts pc;
@@ -137,6 +138,13 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
                        "bytes is smaller than the library's %lu (header/library mismatch)",
                        (unsigned long)out_size, (unsigned long)sizeof *out);
     cfg = &job->s;
+    /* A default that follows the job (QLoRA recomputes as PEFT does): a copy, only then. */
+    if (ts_framework_qlora_recomputes(cfg)) {
+        qlora = *cfg;
+        qlora.recompute = TS_RECOMPUTE_FULL;
+        qlora.recompute_auto = 1;
+        cfg = &qlora;
+    }
     if ((rc = ts_model_validate(&cfg->model, err))) return rc;
     if ((rc = ts_model_count(&cfg->model, &pc, err))) return rc;
     if ((rc = ts_layout_make(cfg, &lay, err))) return rc;

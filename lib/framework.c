@@ -6,7 +6,7 @@
 
 /* Each rule's reason, on a GPU and on a TPU, where the reason also says which runtime
  * conventions apply (XLA: the overhead settings default to 0, see ts_job_fit_device). */
-enum { RULE_SET, RULE_MODEL_PARALLEL, RULE_LORA, RULE_OFFLOAD, RULE_ZERO12, RULE_ZERO3, RULE_PLAIN };
+enum { RULE_SET, RULE_MODEL_PARALLEL, RULE_LORA, RULE_OFFLOAD, RULE_ZERO12, RULE_ZERO3, RULE_PLAIN, RULE_QLORA };
 #define TS_XLA "XLA on a TPU (no CUDA context, NCCL buffers or allocator reserve)"
 static const char *const REASONS[][2] = {
     {"set by the framework option", "set by the framework option; XLA on a TPU: no CUDA context or "
@@ -16,7 +16,9 @@ static const char *const REASONS[][2] = {
     {"CPU offload: DeepSpeed ZeRO-Offload", TS_XLA "; ZeRO-Offload"},
     {"ZeRO stage 1 or 2 without model parallelism: DeepSpeed", TS_XLA "; ZeRO 1/2 as DeepSpeed"},
     {"ZeRO-3 without model parallelism: PyTorch FSDP, FULL_SHARD", TS_XLA "; ZeRO-3 as FSDP"},
-    {"one GPU or plain data parallelism: PyTorch / Hugging Face Trainer", TS_XLA "; data parallel"}};
+    {"one GPU or plain data parallelism: PyTorch / Hugging Face Trainer", TS_XLA "; data parallel"},
+    {"QLoRA: Hugging Face PEFT on PyTorch, recomputing (prepare_model_for_kbit_training's "
+     "gradient checkpointing)", TS_XLA "; QLoRA as PEFT, recomputing"}};
 
 int ts_framework_resolve(const ts_settings *cfg, const char **reason)
 {
@@ -28,7 +30,7 @@ int ts_framework_resolve(const ts_settings *cfg, const char **reason)
         rule = RULE_MODEL_PARALLEL;
         fw = TS_FW_MEGATRON;
     } else if (cfg->lora_rank || cfg->quantize_base != TS_QUANT_NONE) {
-        rule = RULE_LORA;
+        rule = cfg->recompute_auto && cfg->recompute == TS_RECOMPUTE_FULL ? RULE_QLORA : RULE_LORA;
         fw = TS_FW_PYTORCH;
     } else if (cfg->offload != TS_OFFLOAD_NONE) {
         rule = RULE_OFFLOAD;
@@ -45,6 +47,13 @@ int ts_framework_resolve(const ts_settings *cfg, const char **reason)
     }
     *reason = REASONS[rule][cfg->gpu && cfg->gpu->kind == TRAINSIZE_ACCELERATOR_TPU];
     return fw;
+}
+
+int ts_framework_qlora_recomputes(const ts_settings *cfg)
+{
+    const char *reason;
+    return !cfg->recompute_given && cfg->recompute == TS_RECOMPUTE_NONE &&
+           cfg->quantize_base != TS_QUANT_NONE && ts_framework_resolve(cfg, &reason) == TS_FW_PYTORCH;
 }
 
 const char *ts_framework_name(int framework)

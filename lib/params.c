@@ -236,7 +236,9 @@ static const ts_param_def PARAMS[] = {
       "ZeRO stage (FSDP: SHARD_GRAD_OP = 2, FULL_SHARD = 3)"}, TS_SET_U64, OFF(s.zero),
      TRAINSIZE_ID_ZERO, TS_PLAN_CHOOSES_LAYOUT},
     {{"recompute", TRAINSIZE_PARAM_CHOICE, "none|selective|full", 0, 0, "none", "",
-      "activation recomputation (Korthikanti et al. 2022)"}, TS_SET_CHOICE, OFF(s.recompute),
+      "activation recomputation (Korthikanti et al. 2022); unset, full for QLoRA under the "
+      "pytorch conventions (PEFT's prepare_model_for_kbit_training turns gradient "
+      "checkpointing on), else none"}, TS_SET_CHOICE, OFF(s.recompute),
      TRAINSIZE_ID_RECOMPUTE, TS_PLAN_CHOOSES_LAYOUT},
     {{"attention", TRAINSIZE_PARAM_CHOICE, "flash|eager", 0, 0, "flash", "",
       "attention kernel: flash (no s x s scores kept) or eager"}, TS_SET_CHOICE, OFF(s.attention),

@@ -96,6 +96,8 @@ typedef struct ts_settings {
     int sp;
     uint64_t zero;
     int recompute;         /* ts_recompute */
+    int recompute_given;   /* the caller set recompute (else it follows QLoRA: framework.c) */
+    int recompute_auto;    /* set on the pipeline's copy when it did follow QLoRA */
     int attention;         /* ts_attention */
     double dropout;
     int offload;           /* ts_offload */

@@ -86,6 +86,10 @@ typedef struct ts_conv {
 
 /* The framework whose conventions apply (TS_FW_AUTO resolved from the cfg), and why. */
 int ts_framework_resolve(const ts_settings *cfg, const char **reason);
+/* 1 when the job is QLoRA under the pytorch conventions and the caller left recompute
+ * unset: PEFT's prepare_model_for_kbit_training turns gradient checkpointing on (full
+ * recomputation), so the estimate does too. */
+int ts_framework_qlora_recomputes(const ts_settings *cfg);
 /* The framework's option name ("megatron", "deepspeed", "pytorch"). */
 const char *ts_framework_name(int framework);
 
