@@ -22,4 +22,9 @@ uint64_t ts_host_size(const trainsize_gpu_info *gpu);
  * a server's, or more where the fabric spans servers (an NVL72 rack, a TPU slice). */
 uint64_t ts_fabric_span(const trainsize_gpu_info *gpu, uint64_t gpus_per_node, uint64_t gpus);
 
+/* The GPUs one NVLink bridge joins when it joins fewer than a server's (2 for bridged PCIe
+ * pairs, 4 for H200 NVL): a wider group in the server talks over PCIe. 0: no such limit
+ * (an NVSwitch board, a rack-scale fabric, PCIe only). */
+uint64_t ts_bridge_span(const trainsize_gpu_info *gpu, uint64_t gpus_per_node);
+
 #endif

@@ -20,11 +20,19 @@ static double ar_factor(double n) { return 2.0 * ag_factor(n); }
  * about 2 log2(n) steps of the per-step latency. */
 static double latency(double n, double alpha) { return n > 1.0 ? 2.0 * ceil(log2(n)) * alpha : 0.0; }
 
-/* Bus bandwidth of a group of `span` consecutive ranks: NVLink inside a server, the GPU's
- * share of the NICs once the group leaves it. */
+/* The rate inside a server for a group of `span` ranks: NVLink, or PCIe once the group is
+ * wider than an NVLink bridge joins (bridged PCIe cards link pairs only). */
+static double local_rate(double span, const ts_comm_links *l)
+{
+    return l->bridge > 0.0 && span > l->bridge ? fmin(l->intra, l->pcie) : l->intra;
+}
+
+/* Bus bandwidth of a group of `span` consecutive ranks: NVLink inside a server (PCIe past
+ * a bridge), the GPU's share of the NICs once the group leaves it. */
 static double group_rate(double span, const ts_comm_links *l)
 {
-    return span <= l->gpus_per_node || l->net_per_gpu <= 0.0 ? l->intra : fmin(l->intra, l->net_per_gpu);
+    double local = local_rate(span, l);
+    return span <= l->gpus_per_node || l->net_per_gpu <= 0.0 ? local : fmin(local, l->net_per_gpu);
 }
 
 /* Weight bytes one rank gathers per pass under ZeRO-3, per micro-batch: the whole stage as
@@ -108,7 +116,7 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
             inter_bytes = 4.0 * copies * tokens * per_token * (nodes - 1.0) / nodes * moe_layers;
             intra_bytes = 4.0 * k * tokens * per_token * moe_layers;
         }
-        a2a = fmax(intra_bytes / links->intra,
+        a2a = fmax(intra_bytes / local_rate(fmin(ep, gpn), links),
                    links->net_per_gpu > 0.0 ? inter_bytes / links->net_per_gpu : 0.0) +
               4.0 * moe_layers * latency(ep, alpha);
         out->ep_seconds = slots * (cfg->ep_overlap ? fmax(0.0, a2a - c_mb) : a2a);

@@ -20,7 +20,9 @@
  * - pcie_generation: the host link; 0 when the host is not on PCIe (GB200: NVLink-C2C).
  * - scale_up_domain, per_host: accelerators one scale-up fabric joins (0: one server's) and
  *   per host as built (0: up to 8). NVL72 racks join 72 over NVLink switches, 4 per tray;
- *   a TPU slice joins up to its largest ICI slice, 4 or 8 chips per host VM.
+ *   a TPU slice joins up to its largest ICI slice, 4 or 8 chips per host VM. An NVLink
+ *   bridge joins 2 PCIe cards (4 for H200 NVL's 4-way bridge): wider groups in a server
+ *   talk over PCIe (ts_bridge_span).
  * - host_ram_bytes, host_cores: the host as sold with the part (Grace trays, TPU VMs);
  *   Google's VM "GB" are GiB. 0 where the buyer chooses the server.
  * - price_date: the newest date in price_source ("" when unpriced).
@@ -108,7 +110,7 @@ static const trainsize_gpu_info ts_gpus[] = {
      .architecture = "Ampere", .vendor = "NVIDIA",
      .usable_bytes = MIB(40326), .memory_bytes = GIB(40), .memory_bandwidth = GBS(1555),
      .flops_fp32 = TF(19.5), .flops_bf16 = TF(312), .flops_fp8 = 0, .tdp_watts = 250,
-     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(600), .pcie_generation = 4,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(600), .scale_up_domain = 2, .pcie_generation = 4,
      .source = "NVIDIA A100 40GB PCIe product brief PB-10137-001 (NVLink bridge: pairs)",
      .cloud_usd_per_hour = 0, .purchase_usd = 0,
      .price_source = "unpriced: RunPod lists no A100 PCIe 40GB; no street price found",
@@ -128,7 +130,7 @@ static const trainsize_gpu_info ts_gpus[] = {
      .architecture = "Ampere", .vendor = "NVIDIA",
      .usable_bytes = MIB(81038), .memory_bytes = GIB(80), .memory_bandwidth = GBS(1935),
      .flops_fp32 = TF(19.5), .flops_bf16 = TF(312), .flops_fp8 = 0, .tdp_watts = 300,
-     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(600), .pcie_generation = 4,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(600), .scale_up_domain = 2, .pcie_generation = 4,
      .source = "NVIDIA A100 datasheet 1758950-r4 (NVLink bridge: pairs)",
      .cloud_usd_per_hour = 1.19, .purchase_usd = 11500,
      .price_source = "cloud: RunPod Community Cloud on-demand list A100 PCIe $1.19/GPU-h, 2026-11-09 "
@@ -150,7 +152,7 @@ static const trainsize_gpu_info ts_gpus[] = {
      .architecture = "Hopper", .vendor = "NVIDIA",
      .usable_bytes = MIB(81008), .memory_bytes = GIB(80), .memory_bandwidth = GBS(2000),
      .flops_fp32 = TF(51), .flops_bf16 = TF(756), .flops_fp8 = TF(1513), .tdp_watts = 350,
-     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(600), .pcie_generation = 5,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(600), .scale_up_domain = 2, .pcie_generation = 5,
      .source = "NVIDIA H100 PCIe product brief PB-11133-001 (NVLink bridge: pairs)",
      .cloud_usd_per_hour = 1.99, .purchase_usd = 0,
      .price_source = "cloud: RunPod Community Cloud on-demand list H100 PCIe $1.99/GPU-h, 2026-11-09 "
@@ -160,7 +162,7 @@ static const trainsize_gpu_info ts_gpus[] = {
      .architecture = "Hopper", .vendor = "NVIDIA",
      .usable_bytes = MIB(95334), .memory_bytes = GIB(94), .memory_bandwidth = GBS(3900),
      .flops_fp32 = TF(60), .flops_bf16 = TF(835.5), .flops_fp8 = TF(1670.5), .tdp_watts = 400,
-     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(600), .pcie_generation = 5,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(600), .scale_up_domain = 2, .pcie_generation = 5,
      .source = "NVIDIA H100 datasheet, 2023 revision (cross-checked; NVLink bridge: pairs)",
      .cloud_usd_per_hour = 2.59, .purchase_usd = 0,
      .price_source = "cloud: RunPod Community Cloud on-demand list H100 NVL $2.59/GPU-h, 2026-11-09 "
@@ -181,8 +183,10 @@ static const trainsize_gpu_info ts_gpus[] = {
      .architecture = "Hopper", .vendor = "NVIDIA",
      .usable_bytes = MIB(143156), .memory_bytes = GIB(141), .memory_bandwidth = GBS(4800),
      .flops_fp32 = TF(60), .flops_bf16 = TF(835.5), .flops_fp8 = TF(1670.5), .tdp_watts = 600,
-     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(900), .pcie_generation = 5,
-     .source = "NVIDIA H200 datasheet (TFLOPS and 900 GB/s bridge unverified)",
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = GBS(900), .scale_up_domain = 4,
+     .pcie_generation = 5,
+     .source = "NVIDIA H200 datasheet (TFLOPS and 900 GB/s bridge unverified; 2- or 4-way NVLink "
+               "bridge, so 4 GPUs at most share it)",
      .cloud_usd_per_hour = 0, .purchase_usd = 0,
      .price_source = "unpriced: no on-demand listing or street price found",
      .price_date = ""},
@@ -282,7 +286,7 @@ static const trainsize_gpu_info ts_gpus[] = {
      .architecture = "Ampere", .vendor = "NVIDIA",
      .usable_bytes = MIB(45416), .memory_bytes = GIB(48), .memory_bandwidth = GBS(696),
      .flops_fp32 = TF(37.4), .flops_bf16 = TF(149.7), .flops_fp8 = 0, .tdp_watts = 300,
-     .ecc = 1, .data_center = 1, .scale_up_bandwidth = MBS(112500), .pcie_generation = 4,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = MBS(112500), .scale_up_domain = 2, .pcie_generation = 4,
      .source = "NVIDIA A40 datasheet (NVLink bridge: pairs)",
      .cloud_usd_per_hour = 0.44, .purchase_usd = 0,
      .price_source = "cloud: RunPod Secure Cloud A40 $0.44/GPU-h, 2026-08-19 (privum/ai-compute-prices; the "
@@ -292,7 +296,7 @@ static const trainsize_gpu_info ts_gpus[] = {
      .architecture = "Ampere", .vendor = "NVIDIA",
      .usable_bytes = MIB(48676), .memory_bytes = GIB(48), .memory_bandwidth = GBS(768),
      .flops_fp32 = TF(38.7), .flops_bf16 = TF(154.8), .flops_fp8 = 0, .tdp_watts = 300,
-     .ecc = 1, .data_center = 1, .scale_up_bandwidth = MBS(112500), .pcie_generation = 4,
+     .ecc = 1, .data_center = 1, .scale_up_bandwidth = MBS(112500), .scale_up_domain = 2, .pcie_generation = 4,
      .source = "NVIDIA RTX A6000 datasheet (dense tensor derived: sparse / 2)",
      .cloud_usd_per_hour = 0.82, .purchase_usd = 0,
      .price_source = "cloud: Verda (DataCrunch) on-demand RTX A6000 $0.82/GPU-h, 2026-10-29 "
@@ -322,7 +326,7 @@ static const trainsize_gpu_info ts_gpus[] = {
      .architecture = "Ampere", .vendor = "NVIDIA",
      .usable_bytes = MIB(24238), .memory_bytes = GIB(24), .memory_bandwidth = GBS(936),
      .flops_fp32 = TF(35.6), .flops_bf16 = TF(71), .flops_fp8 = 0, .tdp_watts = 350,
-     .ecc = 0, .data_center = 0, .scale_up_bandwidth = MBS(112500), .pcie_generation = 4,
+     .ecc = 0, .data_center = 0, .scale_up_bandwidth = MBS(112500), .scale_up_domain = 2, .pcie_generation = 4,
      .source = "NVIDIA GA102 whitepaper v2, Appendix A (FP32-accumulate tensor rate)",
      .cloud_usd_per_hour = 0.22, .purchase_usd = 650,
      .price_source = "cloud: RunPod RTX 3090 $0.22/GPU-h, 2026-03 (deploybase summary; low confidence); "
@@ -332,7 +336,7 @@ static const trainsize_gpu_info ts_gpus[] = {
      .architecture = "Ampere", .vendor = "NVIDIA",
      .usable_bytes = MIB(24114), .memory_bytes = GIB(24), .memory_bandwidth = GBS(1008),
      .flops_fp32 = TF(40), .flops_bf16 = TF(80), .flops_fp8 = 0, .tdp_watts = 450,
-     .ecc = 0, .data_center = 0, .scale_up_bandwidth = MBS(112500), .pcie_generation = 4,
+     .ecc = 0, .data_center = 0, .scale_up_bandwidth = MBS(112500), .scale_up_domain = 2, .pcie_generation = 4,
      .source = "TweakTown spec table (tensor derived; NVLink rate unverified)",
      .cloud_usd_per_hour = 0, .purchase_usd = 0,
      .price_source = "unpriced: no cloud list or street price found",
@@ -604,6 +608,13 @@ const trainsize_gpu_info *trainsize_gpu_find(const char *name)
 uint64_t ts_host_size(const trainsize_gpu_info *gpu)
 {
     return gpu->per_host > 0 ? (uint64_t)gpu->per_host : 8;
+}
+
+uint64_t ts_bridge_span(const trainsize_gpu_info *gpu, uint64_t gpus_per_node)
+{
+    return gpu->scale_up_bandwidth && gpu->scale_up_domain && gpu->scale_up_domain < gpus_per_node
+               ? gpu->scale_up_domain
+               : 0;
 }
 
 uint64_t ts_fabric_span(const trainsize_gpu_info *gpu, uint64_t gpus_per_node, uint64_t gpus)

@@ -174,7 +174,9 @@ void ts_warnings_make(const ts_settings *cfg, const ts_layout *lay, const trains
 typedef struct ts_comm_links {
     double intra;          /* NVLink-class (or PCIe) rate inside a server */
     double net_per_gpu;    /* the GPU's share of the server's NICs; 0 on one server */
-    double gpus_per_node;
+    double gpus_per_node;  /* GPUs the fabric joins: a server's, or an NVL72 rack's */
+    double bridge;         /* GPUs one NVLink bridge joins (PCIe pairs: 2); 0: no limit */
+    double pcie;           /* the PCIe rate wider groups of bridged cards fall back to */
 } ts_comm_links;
 
 /* Communication of one step that compute does not hide, by parallelism, and the bytes

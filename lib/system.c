@@ -79,6 +79,8 @@ static double fabric_span(const trainsize_gpu_info *gpu, const ts_layout *lay)
     return (double)ts_fabric_span(gpu, lay->gpus_per_node, lay->gpus);
 }
 
+static double pcie_rate(const trainsize_gpu_info *gpu);
+
 /* The links the step's collectives run on with scale-out link `l` (NULL: one server), which
  * only what leaves the fabric uses. */
 static ts_comm_links links_with(const trainsize_gpu_info *gpu, const ts_layout *lay, double intra,
@@ -87,6 +89,8 @@ static ts_comm_links links_with(const trainsize_gpu_info *gpu, const ts_layout *
     ts_comm_links k;
     k.intra = intra;
     k.gpus_per_node = fabric_span(gpu, lay);
+    k.bridge = (double)ts_bridge_span(gpu, lay->gpus_per_node);
+    k.pcie = pcie_rate(gpu);
     k.net_per_gpu = l && (double)lay->gpus > k.gpus_per_node
                         ? (double)l->bandwidth * l->achieved_share * nics / (double)lay->gpus_per_node
                         : 0.0;

@@ -21,7 +21,8 @@ static const warning_def WARNINGS[] = {
     {TRAINSIZE_WARN_NETWORK, "network-too-slow",
      "the inter-node network is slower than the step needs within its communication share"},
     {TRAINSIZE_WARN_TP_WITHOUT_NVLINK, "tensor-parallel-without-nvlink",
-     "tensor parallelism over PCIe or across servers: its per-layer collectives need NVLink-class links"},
+     "tensor parallelism over PCIe (wider than an NVLink bridge's pair) or across servers: its "
+     "per-layer collectives need NVLink-class links"},
     {TRAINSIZE_WARN_SLOW_MULTINODE, "multi-node-over-10gbe",
      "a multi-node job over 10 GbE or slower"},
     {TRAINSIZE_WARN_NO_ECC, "no-ecc-long-run",
@@ -93,7 +94,9 @@ void ts_warnings_make(const ts_settings *cfg, const ts_layout *lay, const trains
     /* Tensor parallelism needs a GPU-to-GPU fabric: inside one server, or the scale-up
      * domain that spans servers (an NVL72 rack, a TPU slice). */
     if (lay->tp > 1 && (cfg->gpu->scale_up_bandwidth == 0 ||
-                        lay->tp > ts_fabric_span(cfg->gpu, lay->gpus_per_node, lay->gpus)))
+                        lay->tp > ts_fabric_span(cfg->gpu, lay->gpus_per_node, lay->gpus) ||
+                        (ts_bridge_span(cfg->gpu, lay->gpus_per_node) &&
+                         lay->tp > ts_bridge_span(cfg->gpu, lay->gpus_per_node))))
         *warnings |= TRAINSIZE_WARN_TP_WITHOUT_NVLINK;
     if (!cfg->gpu->ecc && r->time.seconds / 3600.0 > TS_LONG_RUN_HOURS)
         *warnings |= TRAINSIZE_WARN_NO_ECC;

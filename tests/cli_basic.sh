@@ -74,7 +74,7 @@ expect_ok plan --model llama-2-7b --tokens 1e12 --gpu a100-80gb --max-gpus 64
 
 # A warning longer than a line wraps, whole, under its bullet (it was cut at 90 characters).
 expect_ok --model llama-2-7b --gpu rtx-4090 --gpus 8 --tp 2 --zero 3
-check "a long warning keeps its last word" grep -q '^    links$' "$OUT"
+check "a long warning keeps its last word" grep -q '^    per-layer collectives need NVLink-class links$' "$OUT"
 check "report lines stay within 100 columns" [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$OUT")" -le 100 ]
 
 # Units on sizes and token counts, as the README shows them.

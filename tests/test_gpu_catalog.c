@@ -140,8 +140,12 @@ static void test_every_row_valid(void **state)
         assert_true(strcmp(g->vendor, "NVIDIA") == 0 || strcmp(g->vendor, "AMD") == 0 ||
                     strcmp(g->vendor, "Intel") == 0 || strcmp(g->vendor, "Google") == 0);
         assert_int_equal(g->kind == TRAINSIZE_ACCELERATOR_TPU, strcmp(g->vendor, "Google") == 0);
-        /* A domain beyond one host spans hosts; a product's host comes with its RAM and cores. */
-        if (g->scale_up_domain) assert_true(g->per_host > 0 && g->scale_up_domain > (uint64_t)g->per_host);
+        /* A domain beyond one host spans hosts, or is an NVLink bridge's (2 or 4 PCIe cards
+         * of a buyer's server); a product's host comes with its RAM and cores. */
+        if (g->scale_up_domain)
+            assert_true((g->per_host > 0 && g->scale_up_domain > (uint64_t)g->per_host) ||
+                        (g->per_host == 0 && g->scale_up_domain <= 4 && g->scale_up_bandwidth > 0 &&
+                         g->pcie_generation > 0));
         assert_int_equal(g->host_ram_bytes > 0, g->host_cores > 0);
         if (g->host_ram_bytes) assert_true(g->per_host > 0);
         /* A price has its date; an unpriced row has none. */
