@@ -888,6 +888,9 @@ TRAINSIZE_API const trainsize_storage_info *trainsize_storage_find(const char *n
                                                               the data-parallel gradient sync
                                                               exposed takes longer than the
                                                               step's compute. */
+#define TRAINSIZE_WARN_STORAGE_NOT_SHARED (UINT64_C(1) << 17) /**< Several servers on a storage
+                                                              class that is not shared (a
+                                                              local drive). */
 /** @} */
 
 /**
@@ -1001,8 +1004,12 @@ typedef struct trainsize_system {
                                               target time, bytes/s. */
     uint64_t intra_node_rate_per_gpu;    /**< GPU-to-GPU bandwidth one GPU needs inside a server
                                               (tensor and data parallelism), bytes/s, per direction. */
-    char storage_class[32];              /**< The slowest catalogue storage class that meets the
-                                              read and checkpoint needs (or the one set). */
+    char storage_class[32];              /**< The storage the job reads and checkpoints to (or
+                                              the one set): on one server the local NVMe of
+                                              `local_storage_class`; on several, the first shared
+                                              class that meets the needs, in the order of what it
+                                              serves (NFS filers by their aggregate rate, then
+                                              file systems that scale out, Ceph and Lustre). */
     char network_link[32];               /**< The slowest scale-out link that meets the inter-node
                                               need with the server's NICs (or the one set); "" on
                                               one server. */
@@ -1020,6 +1027,11 @@ typedef struct trainsize_system {
     uint64_t network_nics_per_node;      /**< NICs per server of `network_link` (nics-per-node,
                                               the host's as sold, or one per GPU); 0 without a
                                               network. */
+    char local_storage_class[32];        /**< The NVMe class every GPU server carries as its
+                                              cache and scratch (data shards, checkpoints staged
+                                              before the shared copy): the slowest NVMe that
+                                              meets one server's read and checkpoint rates. On
+                                              one server it is also `storage_class`. */
 } trainsize_system;
 
 /** Compute and time. */

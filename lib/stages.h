@@ -143,6 +143,7 @@ typedef struct ts_findings {
     int host_ram_short, host_ram_below_rule, cpu_cores_short, storage_short;
     int network_short, slow_multinode, gpu_link_short, no_price;
     int small_batch; /* the data-parallel sync exposed outlasts the compute of a step */
+    int storage_not_shared; /* several servers on a storage class that is not shared */
 } ts_findings;
 
 /* Per step, what compute does not hide: communication and CPU offload, seconds. */

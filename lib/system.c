@@ -156,20 +156,45 @@ static const trainsize_link_info *fastest_link(void)
     return best;
 }
 
-/* Does a storage class serve the job: every server's read and checkpoint write, and for
- * a shared file system everything together? Several servers need one: a job restarts from
- * a checkpoint on any server, and sharded checkpoints are saved into one namespace. */
+/* Are a storage class's rates enough: every server's read and checkpoint write, and for a
+ * shared file system everything together? (Sharing is judged apart: storage_shared_ok.) */
 static int storage_meets(const trainsize_storage_info *st, double read, double write,
-                         double total_read, double total_write, uint64_t nodes)
+                         double total_read, double total_write)
 {
     if ((double)st->read_rate < read || (double)st->write_rate < write) return 0;
-    if (nodes > 1 && !st->shared) return 0;
     if (st->aggregate_read_rate && (double)st->aggregate_read_rate < total_read) return 0;
     if (st->aggregate_write_rate && (double)st->aggregate_write_rate < total_write) return 0;
     return 1;
 }
 
-/* The slowest storage class that serves the job; NULL if none. */
+/* Several servers need shared storage: a job restarts from a checkpoint on any server, and
+ * sharded checkpoints are saved into one namespace. */
+static int storage_shared_ok(const trainsize_storage_info *st, uint64_t nodes)
+{
+    return nodes <= 1 || st->shared;
+}
+
+/* A class's place in the order of what it serves, lowest first: local drives (by read
+ * rate), then NFS, whose one filer bounds every client together (by that aggregate rate),
+ * then file systems that scale out with their servers, Ceph and Lustre (by per-client
+ * rate). A legacy Lustre client reads about as fast as one NFS mount, but the file system
+ * serves every client at that rate; a filer does not. */
+static double storage_rank(const trainsize_storage_info *st)
+{
+    double tier = !st->shared ? 0.0 : st->aggregate_read_rate ? 1.0 : 2.0;
+    double rate = st->shared && st->aggregate_read_rate ? (double)st->aggregate_read_rate : (double)st->read_rate;
+    return tier * 1e15 + rate; /* rates stay below 1e15 B/s */
+}
+
+/* Local NVMe: what a GPU server carries for data and scratch. A hard disk or a SATA SSD is
+ * never what the library recommends for a GPU server (either can still be set). */
+static int is_nvme(const trainsize_storage_info *st)
+{
+    return !st->shared && strncmp(st->name, "nvme", 4) == 0;
+}
+
+/* The first class in storage_rank's order that serves the job (NVMe on one server, shared
+ * storage on several); NULL if none. */
 static const trainsize_storage_info *choose_storage(double read, double write, double total_read,
                                                    double total_write, uint64_t nodes)
 {
@@ -177,8 +202,9 @@ static const trainsize_storage_info *choose_storage(double read, double write, d
     size_t i;
     for (i = 0; i < ts_storage_count; i++) {
         const trainsize_storage_info *st = &ts_storage[i];
-        if (!storage_meets(st, read, write, total_read, total_write, nodes)) continue;
-        if (!best || st->read_rate < best->read_rate) best = st;
+        if (nodes <= 1 ? !is_nvme(st) : !st->shared) continue;
+        if (!storage_meets(st, read, write, total_read, total_write)) continue;
+        if (!best || storage_rank(st) < storage_rank(best)) best = st;
     }
     return best;
 }
@@ -319,9 +345,12 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
         return rc;
     st = cfg->storage ? cfg->storage
                       : choose_storage(read_need, write_need, read_need * nodes, write_need * nodes, lay->nodes);
-    found->storage_short =
-        !st || !storage_meets(st, read_need, write_need, read_need * nodes, write_need * nodes, lay->nodes);
+    found->storage_short = !st || !storage_meets(st, read_need, write_need, read_need * nodes, write_need * nodes);
+    found->storage_not_shared = st && !storage_shared_ok(st, lay->nodes);
     ts_copy_name(out->storage_class, sizeof out->storage_class, st ? st->name : "");
+    /* Every GPU server's own NVMe, as cache and scratch (one server's rates). */
+    st = choose_storage(read_need, write_need, read_need, write_need, 1);
+    ts_copy_name(out->local_storage_class, sizeof out->local_storage_class, st ? st->name : "");
 
     /* Links: the slowest network that keeps exposed communication under comm-share of the
      * step (or the one set); the rates each GPU and each server move at within that share. */

@@ -18,6 +18,10 @@ static const warning_def WARNINGS[] = {
     {TRAINSIZE_WARN_CPU_CORES, "cpu-cores-short", "the server has fewer CPU cores than the job needs"},
     {TRAINSIZE_WARN_STORAGE, "storage-too-slow",
      "the storage cannot read as fast as the GPUs consume data, or write a checkpoint in time"},
+    {TRAINSIZE_WARN_STORAGE_NOT_SHARED, "storage-not-shared",
+     "several servers on a local drive: checkpoints need one namespace every server reads (a "
+     "restart may land anywhere), so put them on shared storage and keep local NVMe as cache "
+     "and scratch"},
     {TRAINSIZE_WARN_NETWORK, "network-too-slow",
      "the inter-node network is slower than the step needs within its communication share"},
     {TRAINSIZE_WARN_TP_WITHOUT_NVLINK, "tensor-parallel-without-nvlink",
@@ -83,6 +87,7 @@ void ts_warnings_make(const ts_settings *cfg, const ts_layout *lay, const trains
         {found->gpu_link_short, TRAINSIZE_WARN_GPU_LINK},
         {found->no_price, TRAINSIZE_WARN_NO_PRICE},
         {found->small_batch, TRAINSIZE_WARN_SMALL_BATCH},
+        {found->storage_not_shared, TRAINSIZE_WARN_STORAGE_NOT_SHARED},
     };
     size_t i;
     for (i = 0; i < sizeof facts / sizeof facts[0]; i++)

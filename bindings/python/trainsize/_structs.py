@@ -195,6 +195,7 @@ class System(ctypes.Structure):
         ("cost_own_power_usd", c_double),
         ("host_ram_need_per_node", c_uint64),
         ("network_nics_per_node", c_uint64),
+        ("local_storage_class", c_char * 32),
     ]
 
 

@@ -661,6 +661,11 @@ impl Estimate {
         array_str(&self.raw.system.storage_class)
     }
 
+    /// The NVMe every GPU server carries as cache and scratch.
+    pub fn local_storage_class(&self) -> Cow<'_, str> {
+        array_str(&self.raw.system.local_storage_class)
+    }
+
     /// The scale-out link that meets the need (or the one set); "" on one server.
     pub fn network_link(&self) -> Cow<'_, str> {
         array_str(&self.raw.system.network_link)

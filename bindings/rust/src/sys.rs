@@ -297,6 +297,7 @@ pub struct trainsize_system {
     pub cost_own_power_usd: c_double,
     pub host_ram_need_per_node: u64,
     pub network_nics_per_node: u64,
+    pub local_storage_class: [c_char; 32],
 }
 
 /// `trainsize_time`

@@ -231,6 +231,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "system.checkpoint_write_rate_total" => FieldValue::U64(s.checkpoint_write_rate_total),
                 "system.intra_node_rate_per_gpu" => FieldValue::U64(s.intra_node_rate_per_gpu),
                 "system.storage_class" => FieldValue::Str(e.storage_class()),
+                "system.local_storage_class" => FieldValue::Str(e.local_storage_class()),
                 "system.network_link" => FieldValue::Str(e.network_link()),
                 "time.flops" => FieldValue::F64(t.flops),
                 "time.seconds" => FieldValue::F64(t.seconds),
