@@ -312,6 +312,15 @@ class Estimate:
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Estimate is read-only")
 
+    def __dir__(self) -> List[str]:
+        # The groups (memory, layout, ..., and those the library adds) are attributes read
+        # through __getattr__: list them for dir() and completion.
+        try:
+            groups = self._table.template
+        except AttributeError:  # an Estimate.__new__() never filled
+            groups = ()
+        return sorted(set(object.__dir__(self)) | set(groups))
+
     def __getitem__(self, key: str) -> Any:
         """``r["memory"]``, as for the JSON object (``"trainsize_version"`` included)."""
         if key == "trainsize_version":
