@@ -208,13 +208,13 @@ static void default_global_batch(const ts_settings *cfg, ts_layout *l, uint64_t 
         double target = fmin(TS_PRETRAIN_STEP_TOKENS, (double)cfg->tokens) / (double)cfg->seq;
         steps = (uint64_t)fmax(1.0, floor(target / (double)per_step + 0.5));
         l->pretraining_batch = 1;
-        l->global_batch_reason = "about 4M tokens per step, a pretraining batch (LLaMA's), "
-                                 "as --tokens is given";
+        l->global_batch_reason = "about 4M tokens per step, LLaMA's pretraining batch, as "
+                                 "--tokens is given";
     } else {
-        l->global_batch_reason = cfg->lora_rank ? "micro-batch x data-parallel: fine-tuning's "
-                                                  "default (no gradient accumulation)"
-                                                : "micro-batch x data-parallel: one step, no "
-                                                  "--tokens (no gradient accumulation)";
+        l->global_batch_reason = cfg->lora_rank ? "micro-batch x data-parallel, no gradient "
+                                                  "accumulation: fine-tuning's default"
+                                                : "micro-batch x data-parallel, no gradient "
+                                                  "accumulation: one step, no --tokens";
     }
     if (steps < l->pp) steps = l->pp;
     if (l->vpp > 1 && steps % l->pp != 0) steps += l->pp - steps % l->pp;

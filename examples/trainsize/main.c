@@ -26,6 +26,9 @@ static const struct {
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
+/* For the unknown-command messages: the table's commands and `help`. */
+#define COMMAND_NAMES "estimate, plan, models, gpus, help"
+
 static int print_version(void)
 {
     cli_out out;
@@ -46,7 +49,7 @@ static int help_command(int argc, char **argv)
         if (strcmp(argv[0], commands[i].name) == 0)
             return cli_print_help(commands[i].help);
     }
-    cli_error("help: unknown command '%.64s' (commands: estimate, plan, models, gpus)", argv[0]);
+    cli_error("help: unknown command '%.64s' (commands: " COMMAND_NAMES ")", argv[0]);
     return CLI_EXIT_USAGE;
 }
 
@@ -81,7 +84,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 2, argv + 2);
     }
-    cli_error("unknown command '%.64s' (commands: estimate, plan, models, gpus; see "
-              "trainsize --help)", argv[1]);
+    cli_error("unknown command '%.64s' (commands: " COMMAND_NAMES "; see trainsize --help)",
+              argv[1]);
     return CLI_EXIT_USAGE;
 }

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,49 @@
 #define BAR_COL 51    /* the bar: '|' + BAR_WIDTH + '|' */
 #define BAR_WIDTH 40
 #define KEY_WIDTH 24  /* key column of the header and of the system and time sections */
+
+/* The report's words: GPUs in servers (nodes), or a TPU's chips in hosts. */
+typedef struct words {
+    const char *dev;        /* "GPU", "chip" */
+    const char *kind;       /* the header's key: "GPU", "TPU" */
+    const char *server;     /* "server", "host" */
+    const char *node;       /* "node", "host" */
+    const char *ram_key;    /* the system section's keys */
+    const char *cores_key;
+    const char *servers_key;
+    const char *between_key;
+    const char *d2d_key;
+} words;
+
+static const words *words_of(const trainsize_gpu_info *g)
+{
+    static const words gpu = {"GPU", "GPU", "server", "node", "  host RAM per server",
+                              "  CPU cores per server", "  servers", "  between servers",
+                              "  GPU to GPU"};
+    static const words tpu = {"chip", "TPU", "host", "host", "  RAM per host",
+                              "  CPU cores per host", "  hosts", "  between hosts",
+                              "  chip to chip"};
+    return g && g->kind == TRAINSIZE_ACCELERATOR_TPU ? &tpu : &gpu;
+}
+
+/* A line's text, built in pieces and then wrapped. */
+typedef struct para {
+    char b[1024];
+    size_t n;
+} para;
+
+static void add(para *t, const char *fmt, ...) CLI_PRINTF(2, 3);
+static void add(para *t, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+
+    va_start(ap, fmt);
+    k = vsnprintf(t->b + t->n, sizeof t->b - t->n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        t->n = (size_t)k < sizeof t->b - t->n ? t->n + (size_t)k : sizeof t->b - 1;
+}
 
 /* A job parameter in its text form, or NULL when the library has no such parameter. */
 static const char *job_text(const trainsize_job *job, const char *name, char *buf, size_t cap)
@@ -38,6 +82,60 @@ static int job_above_one(const trainsize_job *job, const char *name)
     char buf[64];
     const char *t = job_text(job, name, buf, sizeof buf);
     return t && t[0] && strtod(t, NULL) > 1.0;
+}
+
+/* A figure whose number and unit stay on one line: its spaces become NB, which
+ * para_out() prints as spaces. */
+#define NB '\x1f'
+static const char *nb(char *s)
+{
+    char *p;
+    for (p = s; *p; p++)
+        if (*p == ' ') *p = NB;
+    return s;
+}
+
+/* A paragraph, wrapped at `indent` on its spaces (not inside a figure), then a newline. */
+static void para_out(cli_out *o, const para *t, size_t indent)
+{
+    const char *s = t->b;
+    char word[CLI_COLUMNS + 1];
+    size_t len, i;
+    int first = 1;
+
+    while (*s) {
+        while (*s == ' ') s++;
+        for (len = 0; s[len] && s[len] != ' '; len++) {}
+        if (len == 0) break;
+        if (!first && cli_out_column(o) + 1 + len > CLI_COLUMNS) {
+            cli_out_putc(o, '\n');
+            cli_out_repeat(o, ' ', indent);
+        } else if (!first) {
+            cli_out_putc(o, ' ');
+        }
+        first = 0;
+        for (i = 0; i < len && i < CLI_COLUMNS; i++)
+            word[i] = s[i] == NB ? ' ' : s[i];
+        word[i] = '\0';
+        cli_out_clipped(o, word, cli_out_column(o) < CLI_COLUMNS ? CLI_COLUMNS - cli_out_column(o) : 1);
+        s += len;
+    }
+    cli_out_putc(o, '\n');
+}
+
+/* A numeric job parameter; 0 when unset or unknown. */
+static uint64_t job_u64(const trainsize_job *job, const char *name)
+{
+    char buf[64];
+    const char *t = job_text(job, name, buf, sizeof buf);
+    return t && t[0] ? strtoull(t, NULL, 10) : 0;
+}
+
+static double job_f64(const trainsize_job *job, const char *name)
+{
+    char buf[64];
+    const char *t = job_text(job, name, buf, sizeof buf);
+    return t && t[0] ? strtod(t, NULL) : 0.0;
 }
 
 /* Append a segment, starting a new line at `indent` when it would pass the width. */
@@ -89,12 +187,12 @@ static void header_model(cli_out *o, const trainsize_result *r)
     cli_out_putc(o, '\n');
 }
 
-static void header_gpu(cli_out *o, const trainsize_result *r)
+static void header_gpu(cli_out *o, const trainsize_result *r, const words *w)
 {
     const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
     char a[CLI_FMT_MAX], text[2 * CLI_FMT_MAX + 128];
 
-    key(o, "GPU");
+    key(o, w->kind);
     snprintf(text, sizeof text, "%s x %s", cli_fmt_thousands(a, sizeof a, r->gpus), r->gpu);
     seg(o, KEY_WIDTH, "", text);
     if (g && g->full_name)
@@ -109,7 +207,7 @@ static void header_gpu(cli_out *o, const trainsize_result *r)
     cli_out_putc(o, '\n');
 }
 
-static void header_layout(cli_out *o, const trainsize_result *r)
+static void header_layout(cli_out *o, const trainsize_result *r, const words *w)
 {
     const trainsize_layout *l = &r->layout;
     const struct { uint64_t degree; const char *name; int always; } degrees[] = {
@@ -118,9 +216,9 @@ static void header_layout(cli_out *o, const trainsize_result *r)
     size_t i;
 
     key(o, "Layout");
-    snprintf(text, sizeof text, "%s node%s x %s GPU%s",
-             cli_fmt_thousands(a, sizeof a, r->system.nodes), r->system.nodes == 1 ? "" : "s",
-             cli_fmt_thousands(b, sizeof b, r->system.gpus_per_node),
+    snprintf(text, sizeof text, "%s %s%s x %s %s%s",
+             cli_fmt_thousands(a, sizeof a, r->system.nodes), w->node, r->system.nodes == 1 ? "" : "s",
+             cli_fmt_thousands(b, sizeof b, r->system.gpus_per_node), w->dev,
              r->system.gpus_per_node == 1 ? "" : "s");
     seg(o, KEY_WIDTH, "", text);
     snprintf(text, sizeof text, "data parallel %s", cli_fmt_thousands(a, sizeof a, r->data_parallel));
@@ -150,22 +248,18 @@ static void header_layout(cli_out *o, const trainsize_result *r)
 
 static void header_batch(cli_out *o, const trainsize_job *job, const trainsize_result *r)
 {
-    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], text[2 * CLI_FMT_MAX + 128], v[64];
+    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], v[64];
     const char *seq = job_text(job, "seq", v, sizeof v);
+    para t = {{0}, 0};
 
     key(o, "Batch");
-    snprintf(text, sizeof text, "micro-batch %s x %s tokens",
-             cli_fmt_thousands(a, sizeof a, r->layout.micro_batch),
-             cli_fmt_thousands(b, sizeof b, seq ? strtoull(seq, NULL, 10) : 0));
-    seg(o, KEY_WIDTH, "", text);
-    snprintf(text, sizeof text, "gradient accumulation %s",
-             cli_fmt_thousands(a, sizeof a, r->gradient_accumulation));
-    seg(o, KEY_WIDTH, "; ", text);
-    snprintf(text, sizeof text, "global batch %s sample%s",
-             cli_fmt_thousands(b, sizeof b, r->layout.global_batch),
-             r->layout.global_batch == 1 ? "" : "s");
-    seg(o, KEY_WIDTH, "; ", text);
-    cli_out_putc(o, '\n');
+    add(&t, "micro-batch %s x %s tokens; ", cli_fmt_thousands(a, sizeof a, r->layout.micro_batch),
+        cli_fmt_thousands(b, sizeof b, seq ? strtoull(seq, NULL, 10) : 0));
+    add(&t, "gradient accumulation %s; ", cli_fmt_thousands(a, sizeof a, r->gradient_accumulation));
+    /* the batch, and why: the option, or the default's rule */
+    add(&t, "global batch %s sample%s: %s", cli_fmt_thousands(b, sizeof b, r->layout.global_batch),
+        r->layout.global_batch == 1 ? "" : "s", r->global_batch_reason);
+    para_out(o, &t, KEY_WIDTH);
 }
 
 static void header_training(cli_out *o, const trainsize_job *job)
@@ -201,11 +295,12 @@ static void header_training(cli_out *o, const trainsize_job *job)
 }
 
 /* The model, the GPUs, the parallel layout, the batch and the training setup. */
-static void header(cli_out *o, const trainsize_job *job, const trainsize_result *r)
+static void header(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+                   const words *w)
 {
     header_model(o, r);
-    header_gpu(o, r);
-    header_layout(o, r);
+    header_gpu(o, r, w);
+    header_layout(o, r, w);
     header_batch(o, job, r);
     header_training(o, job);
     key(o, "Conventions");
@@ -267,18 +362,18 @@ static void rule(cli_out *o)
     cli_out_putc(o, '\n');
 }
 
-static void memory_table(cli_out *o, const trainsize_result *r)
+static void memory_table(cli_out *o, const trainsize_result *r, const words *w)
 {
     const trainsize_memory *m = &r->memory;
     uint64_t cap = m->gpu_capacity;
     const char *phase = cli_result_text(r, "memory.peak_phase");
     char a[CLI_FMT_MAX], b[CLI_FMT_MAX];
 
-    cli_out_puts(o, "Memory per GPU");
+    cli_out_printf(o, "Memory per %s", w->dev);
     cli_out_pad_to(o, GIB_COL + 7, 1);
     cli_out_puts(o, "GiB");
     cli_out_pad_to(o, PCT_COL + 2, 1);
-    cli_out_puts(o, "of GPU");
+    cli_out_printf(o, "of %s", w->dev);
     cli_out_pad_to(o, BAR_COL, 1);
     cli_out_puts(o, "0%");
     cli_out_pad_to(o, BAR_COL + BAR_WIDTH / 2 - 1, 1);
@@ -303,17 +398,18 @@ static void memory_table(cli_out *o, const trainsize_result *r)
     row(o, 1, "allocator slack", m->allocator_slack, cap, 1);
     rule(o);
     row(o, 0, "peak total", m->peak_total, cap, 1);
-    row(o, 0, "GPU capacity", cap, cap, 0);
+    snprintf(a, sizeof a, "%s capacity", w->dev);
+    row(o, 0, a, cap, cap, 0);
     cli_out_putc(o, '\n');
 
     if (m->fits) {
         uint64_t head = cap >= m->peak_total ? cap - m->peak_total : 0;
         char c[CLI_FMT_MAX];
-        cli_out_printf(o, "FITS: peak total %s of %s; headroom %s (%.1f%% of the GPU)\n",
+        cli_out_printf(o, "FITS: peak total %s of %s; headroom %s (%.1f%% of the %s)\n",
                        cli_fmt_iec(a, sizeof a, (double)m->peak_total),
                        cli_fmt_iec(b, sizeof b, (double)cap),
                        cli_fmt_iec(c, sizeof c, (double)head),
-                       cap ? 100.0 * (double)head / (double)cap : 0.0);
+                       cap ? 100.0 * (double)head / (double)cap : 0.0, w->dev);
     } else {
         uint64_t over = m->peak_total > cap ? m->peak_total - cap : 0;
         char c[CLI_FMT_MAX];
@@ -322,7 +418,7 @@ static void memory_table(cli_out *o, const trainsize_result *r)
                        cli_fmt_iec(b, sizeof b, (double)cap),
                        cli_fmt_iec(c, sizeof c, (double)over));
     }
-    cli_out_printf(o, "  most loaded GPU: pipeline stage %d", m->pipeline_stage);
+    cli_out_printf(o, "  most loaded %s: pipeline stage %d", w->dev, m->pipeline_stage);
     if (phase)
         cli_out_printf(o, "; peak during: %.40s", phase);
     cli_out_putc(o, '\n');
@@ -334,12 +430,12 @@ static void memory_table(cli_out *o, const trainsize_result *r)
                    m->in_flight_microbatches, m->in_flight_microbatches == 1.0 ? "" : "es",
                    cli_fmt_iec(a, sizeof a, (double)m->activations_per_layer));
     if (m->host_offload)
-        cli_out_printf(o, "  offloaded to host memory: %s per GPU\n",
-                       cli_fmt_iec(a, sizeof a, (double)m->host_offload));
+        cli_out_printf(o, "  offloaded to host memory: %s per %s\n",
+                       cli_fmt_iec(a, sizeof a, (double)m->host_offload), w->dev);
     if (m->loading_peak)
-        cli_out_printf(o, "  loading the weights: %s on the GPU at most (before sharding, casting "
+        cli_out_printf(o, "  loading the weights: %s on the %s at most (before sharding, casting "
                           "or quantizing)\n",
-                       cli_fmt_iec(a, sizeof a, (double)m->loading_peak));
+                       cli_fmt_iec(a, sizeof a, (double)m->loading_peak), w->dev);
     cli_out_putc(o, '\n');
 }
 
@@ -379,63 +475,264 @@ static void rate_text(char *buf, size_t cap, uint64_t bytes_per_s)
              cli_fmt_si(b, sizeof b, 8.0 * (double)bytes_per_s, "bit/s"));
 }
 
-static void system_section(cli_out *o, const trainsize_result *r)
+/* Whether the servers are the product's own hosts, sold with their RAM, cores and NICs (a
+ * TPU VM, a Grace tray): then those are the servers, checked against the job. */
+static int sold_host(const trainsize_result *r, const trainsize_gpu_info *g)
+{
+    return g && g->host_ram_bytes && g->per_host > 0 &&
+           r->system.gpus_per_node == (uint64_t)g->per_host;
+}
+
+/* "enough" or "short by X" (bytes), for what was given against the need. */
+static void verdict_bytes(para *t, uint64_t have, uint64_t need)
+{
+    char a[CLI_FMT_MAX];
+    if (have >= need)
+        add(t, "enough");
+    else
+        add(t, "short by %s", nb(cli_fmt_iec(a, sizeof a, (double)(need - have))));
+}
+
+/* Host RAM: the server given (or sold) against the job's need; else the recommendation and
+ * why (host-ram-factor x the server's GPU memory, or the job's own need). */
+static void host_ram_line(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+                          const trainsize_gpu_info *g, const words *w)
 {
     const trainsize_system *s = &r->system;
+    uint64_t given = job_u64(job, "host-ram"), need = s->host_ram_need_per_node;
+    /* The rule is about the GPU memory a server is sold with: the label (or gpu-memory). */
+    uint64_t label = job_u64(job, "gpu-memory") ? job_u64(job, "gpu-memory") : g ? g->memory_bytes : 0;
+    double factor = job_f64(job, "host-ram-factor");
+    double vram = (double)label * (double)s->gpus_per_node, rule = factor * vram;
+    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], c[CLI_FMT_MAX], d[CLI_FMT_MAX];
+    para t = {{0}, 0};
+
+    key(o, w->ram_key);
+    if (given || sold_host(r, g)) {
+        uint64_t have = given ? given : s->host_ram_per_node;
+        add(&t, "%s, %s; the job needs %s: ", nb(cli_fmt_iec(a, sizeof a, (double)have)),
+            given ? "as given" : "the host as sold", nb(cli_fmt_iec(b, sizeof b, (double)need)));
+        verdict_bytes(&t, have, need);
+        if (r->warnings & TRAINSIZE_WARN_HOST_RAM_RULE)
+            add(&t, "; below the %g x %s memory rule (%s): %s recommended", factor, w->dev,
+                nb(cli_fmt_iec(a, sizeof a, rule)),
+                nb(cli_fmt_iec(b, sizeof b, (double)s->host_ram_per_node)));
+    } else if (label && (double)need <= rule) {
+        add(&t, "%s recommended: %g x the %s's %s of %s memory (%s), rounded up to a size %ss "
+                "are sold with; the job needs %s",
+            nb(cli_fmt_iec(a, sizeof a, (double)s->host_ram_per_node)), factor, w->server,
+            nb(cli_fmt_iec(b, sizeof b, vram)), w->dev, nb(cli_fmt_iec(c, sizeof c, rule)), w->server,
+            nb(cli_fmt_iec(d, sizeof d, (double)need)));
+    } else if (label) {
+        add(&t, "%s recommended: the job's need, %s, rounded up to a size %ss are sold with "
+                "(above %g x the %s's %s of %s memory)",
+            nb(cli_fmt_iec(a, sizeof a, (double)s->host_ram_per_node)),
+            nb(cli_fmt_iec(b, sizeof b, (double)need)), w->server, factor, w->server,
+            nb(cli_fmt_iec(c, sizeof c, vram)), w->dev);
+    } else { /* a device of the caller's description: its label is not at hand here */
+        add(&t, "%s recommended: the larger of %g x the %s's %s memory and the job's need (%s), "
+                "rounded up to a size %ss are sold with",
+            nb(cli_fmt_iec(a, sizeof a, (double)s->host_ram_per_node)), factor, w->server, w->dev,
+            nb(cli_fmt_iec(b, sizeof b, (double)need)), w->server);
+    }
+    para_out(o, &t, KEY_WIDTH);
+}
+
+/* CPU cores: the server given (or sold) against the need; else the need and why. */
+static void cpu_cores_line(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+                           const trainsize_gpu_info *g, const words *w)
+{
+    const trainsize_system *s = &r->system;
+    uint64_t given = job_u64(job, "cpu-cores");
+    char a[CLI_FMT_MAX], b[CLI_FMT_MAX];
+    para t = {{0}, 0};
+
+    key(o, w->cores_key);
+    if (sold_host(r, g)) {
+        /* The count is the host's (or the one given); the result holds no separate need. */
+        add(&t, "%s, %s: %s", nb(cli_fmt_thousands(a, sizeof a, s->cpu_cores_per_node)),
+            given ? "as given" : "the host as sold",
+            r->warnings & TRAINSIZE_WARN_CPU_CORES ? "short of the job's need" : "enough");
+    } else if (given) {
+        add(&t, "%s, as given; the job needs %s: ", nb(cli_fmt_thousands(a, sizeof a, given)),
+            nb(cli_fmt_thousands(b, sizeof b, s->cpu_cores_per_node)));
+        if (given >= s->cpu_cores_per_node)
+            add(&t, "enough");
+        else
+            add(&t, "short by %s", nb(cli_fmt_thousands(a, sizeof a, s->cpu_cores_per_node - given)));
+    } else {
+        add(&t, "%s needed: one per data-loader worker and per training process (8 at least)",
+            nb(cli_fmt_thousands(a, sizeof a, s->cpu_cores_per_node)));
+    }
+    para_out(o, &t, KEY_WIDTH);
+}
+
+/* "57x" (whole above 10) or "1.4x". */
+static void ratio_text(para *t, double ratio)
+{
+    if (ratio >= 10.0 && ratio < 1e15)
+        add(t, "%llux", (unsigned long long)ratio);
+    else
+        add(t, "%.1fx", ratio);
+}
+
+/* Between servers: the rate the step needs per server, then the link apart (NICs x
+ * catalogue rate = capacity), where it comes from and whether it is enough. */
+static void network_line(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+                         const trainsize_gpu_info *g, const words *w)
+{
+    const trainsize_system *s = &r->system;
+    const trainsize_link_info *l = s->network_link[0] ? trainsize_link_find(s->network_link) : NULL;
+    char given[TRAINSIZE_NAME_MAX], a[CLI_FMT_MAX], b[CLI_FMT_MAX];
+    const char *net = job_text(job, "network", given, sizeof given);
+    int set = net && net[0];
+    int sold = !set && sold_host(r, g) && g->host_network && g->host_network[0];
+    int short_net = (r->warnings & TRAINSIZE_WARN_NETWORK) != 0;
+    double need = (double)s->interconnect_rate_per_node;
+    double cap = l ? (double)s->network_nics_per_node * (double)l->bandwidth : 0.0;
+    para t = {{0}, 0};
+
+    key(o, w->between_key);
+    if (s->nodes <= 1 || !s->network_link[0]) {
+        /* Several servers and no link: the scale-up fabric (NVL72, a TPU slice) spans them. */
+        add(&t, s->nodes <= 1 ? "none needed (one %s" : "none on the network: the scale-up fabric "
+                                                       "(NVLink, ICI) joins the %ss",
+            w->server);
+        if (set) add(&t, "%sthe %.31s given is not used", s->nodes <= 1 ? "; " : "; ", net);
+        if (s->nodes <= 1) add(&t, ")");
+        para_out(o, &t, KEY_WIDTH);
+        return;
+    }
+    if (need > 0)
+        add(&t, "needs %s (%s) per %s", nb(cli_fmt_si(a, sizeof a, need, "B/s")),
+            nb(cli_fmt_si(b, sizeof b, 8.0 * need, "bit/s")), w->server);
+    else
+        add(&t, "no data-parallel traffic");
+    add(&t, "; link %llu x %.31s", (unsigned long long)s->network_nics_per_node, s->network_link);
+    if (l)
+        add(&t, " = %s (%s)", nb(cli_fmt_si(a, sizeof a, cap, "B/s")),
+            nb(cli_fmt_si(b, sizeof b, 8.0 * cap, "bit/s")));
+    if (set || sold) {
+        add(&t, ", %s: ", set ? "as given" : "the host's as sold");
+        if (short_net && cap > 0 && need > cap) {
+            ratio_text(&t, need / cap);
+            add(&t, " short");
+        } else if (short_net) {
+            add(&t, "too slow: more than %g%% of a step's communication stays exposed",
+                100.0 * job_f64(job, "comm-share"));
+        } else {
+            add(&t, "enough");
+        }
+    } else if (short_net) {
+        add(&t, ", chosen: the fastest in the catalogue, still too slow for the step");
+        if (cap > 0 && need > cap) {
+            add(&t, " (");
+            ratio_text(&t, need / cap);
+            add(&t, " short)");
+        }
+    } else {
+        add(&t, ", chosen: the slowest that keeps exposed communication under %g%% of a step",
+            100.0 * job_f64(job, "comm-share"));
+    }
+    para_out(o, &t, KEY_WIDTH);
+}
+
+/* Storage: capacity, then the class given (its rates against the needs and a verdict) or
+ * the class chosen. */
+static void storage_line(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+                         const words *w)
+{
+    const trainsize_system *s = &r->system;
+    const trainsize_storage_info *st = s->storage_class[0] ? trainsize_storage_find(s->storage_class) : NULL;
+    char given[TRAINSIZE_NAME_MAX], a[CLI_FMT_MAX], b[CLI_FMT_MAX];
+    const char *set = job_text(job, "storage", given, sizeof given);
+    double nodes = s->nodes ? (double)s->nodes : 1.0;
+    double read = (double)s->storage_read_rate / nodes, write = (double)s->checkpoint_write_rate;
+    para t = {{0}, 0};
+
+    key(o, "  storage");
+    add(&t, "%s for dataset and checkpoints; ",
+        nb(cli_fmt_si(a, sizeof a, (double)s->storage_capacity, "B")));
+    if (!st) {
+        add(&t, "no class in the catalogue meets the read and checkpoint rates");
+    } else if (set && set[0]) {
+        const char *sep = ": ";
+        /* Several servers need one namespace: a local drive does not serve them. */
+        int unshared = s->nodes > 1 && !st->shared;
+        add(&t, "class %.31s, as given (reads %s, writes %s per %s): ", st->name,
+            nb(cli_fmt_si(a, sizeof a, (double)st->read_rate, "B/s")),
+            nb(cli_fmt_si(b, sizeof b, (double)st->write_rate, "B/s")), w->server);
+        if (!(r->warnings & TRAINSIZE_WARN_STORAGE) && !unshared) {
+            add(&t, "enough");
+        } else {
+            /* Why, in the order the estimate checks it. */
+            add(&t, "short");
+            if ((double)st->read_rate < read) {
+                add(&t, "%sreads slower than the job needs", sep);
+                sep = "; ";
+            }
+            if ((double)st->write_rate < write) {
+                add(&t, "%swrites a checkpoint slower than the target", sep);
+                sep = "; ";
+            }
+            if (unshared) {
+                add(&t, "%sa local drive serves one %s, not" "\x1f" "%llu", sep, w->server,
+                    (unsigned long long)s->nodes);
+                sep = "; ";
+            }
+            if ((st->aggregate_read_rate && (double)st->aggregate_read_rate < (double)s->storage_read_rate) ||
+                (st->aggregate_write_rate &&
+                 (double)st->aggregate_write_rate < (double)s->checkpoint_write_rate_total))
+                add(&t, "%sall %ss together need more than one deployment serves", sep, w->server);
+        }
+    } else if (s->nodes > 1) {
+        add(&t, "class %.31s, chosen: the first shared storage (a restart reads the checkpoint from "
+            "any %s) that meets the read and checkpoint rates", st->name, w->server);
+    } else {
+        add(&t, "class %.31s, chosen: the slowest local NVMe that meets the read and checkpoint rates",
+            st->name);
+    }
+    if (s->nodes > 1 && s->local_storage_class[0])
+        add(&t, "; and %.31s in every %s as cache and scratch", s->local_storage_class, w->server);
+    para_out(o, &t, KEY_WIDTH);
+}
+
+static void system_section(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+                           const words *w)
+{
+    const trainsize_system *s = &r->system;
+    const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
     char a[CLI_FMT_MAX], b[CLI_FMT_MAX], t[3 * CLI_FMT_MAX];
 
     cli_out_puts(o, "System\n");
-    key(o, "  servers");
-    cli_out_printf(o, "%s x %s GPU%s\n", cli_fmt_thousands(a, sizeof a, s->nodes),
-                   cli_fmt_thousands(b, sizeof b, s->gpus_per_node),
+    key(o, w->servers_key);
+    cli_out_printf(o, "%s x %s %s%s\n", cli_fmt_thousands(a, sizeof a, s->nodes),
+                   cli_fmt_thousands(b, sizeof b, s->gpus_per_node), w->dev,
                    s->gpus_per_node == 1 ? "" : "s");
-    key(o, "  host RAM per server");
-    cli_out_printf(o, "%s (the job needs %s)\n", cli_fmt_iec(a, sizeof a, (double)s->host_ram_per_node),
-                   cli_fmt_iec(b, sizeof b, (double)s->host_ram_need_per_node));
-    key(o, "  CPU cores per server");
-    cli_out_printf(o, "%s\n", cli_fmt_thousands(a, sizeof a, s->cpu_cores_per_node));
-    key(o, "  GPU to GPU");
+    host_ram_line(o, job, r, g, w);
+    cpu_cores_line(o, job, r, g, w);
+    key(o, w->d2d_key);
     if (s->intra_node_rate_per_gpu == 0) {
-        cli_out_puts(o, "no traffic inside a server\n");
+        cli_out_printf(o, "no traffic inside a %s\n", w->server);
     } else {
         rate_text(t, sizeof t, s->intra_node_rate_per_gpu);
-        cli_out_printf(o, "%s per GPU, per direction\n", t);
+        cli_out_printf(o, "%s per %s, per direction\n", t, w->dev);
     }
-    key(o, "  between servers");
-    if (s->interconnect_rate_per_node == 0) {
-        /* Several servers and no link: the scale-up fabric (NVL72, a TPU slice) spans them. */
-        cli_out_puts(o, s->nodes <= 1            ? "none needed (one server)\n"
-                        : !s->network_link[0] ? "none on the network: the scale-up fabric (NVLink, ICI) "
-                                                  "joins the servers\n"
-                                              : "no data-parallel traffic between servers\n");
-    } else {
-        rate_text(t, sizeof t, s->interconnect_rate_per_node);
-        cli_out_printf(o, "%s per server", t);
-        if (s->network_link[0]) {
-            /* NICs x link, as the estimate counted them. */
-            const trainsize_link_info *l = trainsize_link_find(s->network_link);
-            cli_out_printf(o, "; link: %llu x %.31s", (unsigned long long)s->network_nics_per_node,
-                           s->network_link);
-            if (l) cli_out_printf(o, " (%s each)", cli_fmt_si(b, sizeof b, 8.0 * (double)l->bandwidth, "bit/s"));
-        }
-        cli_out_putc(o, '\n');
-    }
-    key(o, "  storage");
-    cli_out_printf(o, "%s for dataset and checkpoints", cli_fmt_si(a, sizeof a, (double)s->storage_capacity, "B"));
-    if (s->storage_class[0]) cli_out_printf(o, "; class: %.31s", s->storage_class);
-    cli_out_putc(o, '\n');
+    network_line(o, job, r, g, w);
+    storage_line(o, job, r, w);
     key(o, "");
     rate_text(t, sizeof t, s->storage_read_rate);
-    cli_out_printf(o, "read %s to feed the GPUs\n", t);
+    cli_out_printf(o, "read %s to feed the %ss\n", t, w->dev);
     key(o, "  checkpoints");
     rate_text(t, sizeof t, s->checkpoint_write_rate);
-    cli_out_printf(o, "%s each; written at %s per server", cli_fmt_si(a, sizeof a, (double)s->checkpoint_bytes, "B"), t);
+    cli_out_printf(o, "%s each; written at %s per %s",
+                   cli_fmt_si(a, sizeof a, (double)s->checkpoint_bytes, "B"), t, w->server);
     if (s->nodes > 1)
         cli_out_printf(o, ", %s in all", cli_fmt_si(b, sizeof b, (double)s->checkpoint_write_rate_total, "B/s"));
     cli_out_putc(o, '\n');
     key(o, "  power");
-    cli_out_printf(o, "%s per server, %s in all", cli_fmt_si(a, sizeof a, s->power_per_node_watts, "W"),
-                   cli_fmt_si(b, sizeof b, s->power_watts, "W"));
+    cli_out_printf(o, "%s per %s, %s in all", cli_fmt_si(a, sizeof a, s->power_per_node_watts, "W"),
+                   w->server, cli_fmt_si(b, sizeof b, s->power_watts, "W"));
     cli_out_printf(o, "; heat %s\n", cli_fmt_si(a, sizeof a, s->heat_btu_per_hour, "BTU/h"));
     key(o, "  energy");
     cli_out_printf(o, "%s", cli_fmt_si(a, sizeof a, s->energy_kwh * 1000.0, "Wh"));
@@ -451,13 +748,13 @@ static void system_section(cli_out *o, const trainsize_result *r)
     else
         cli_out_puts(o, "cloud: no price (--gpu-hour-usd or --gpu-prices)");
     if (s->cost_own_usd > 0) {
-        char text[4 * CLI_FMT_MAX + 64];
-        snprintf(text, sizeof text, "owned %s (GPUs, servers, network, support: %s; power: %s)",
-                 cli_fmt_usd(a, sizeof a, s->cost_own_usd),
+        char own[4 * CLI_FMT_MAX + 64];
+        snprintf(own, sizeof own, "owned %s (%ss, %ss, network, support: %s; power: %s)",
+                 cli_fmt_usd(a, sizeof a, s->cost_own_usd), w->dev, w->server,
                  cli_fmt_usd(b, sizeof b, s->cost_own_hardware_usd),
                  cli_fmt_usd(t, sizeof t, s->cost_own_power_usd));
         cli_out_puts(o, "; ");
-        cli_out_wrapped(o, text, KEY_WIDTH); /* wrapped, never clipped */
+        cli_out_wrapped(o, own, KEY_WIDTH); /* wrapped, never clipped */
         cli_out_putc(o, '\n');
     } else
         cli_out_puts(o, "; owned: no price (--gpu-price-usd or --gpu-prices)\n");
@@ -481,7 +778,8 @@ static void warnings_section(cli_out *o, const trainsize_result *r)
     cli_out_putc(o, '\n');
 }
 
-static void time_section(cli_out *o, const trainsize_job *job, const trainsize_result *r)
+static void time_section(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+                         const words *w)
 {
     const trainsize_time *t = &r->time;
     char a[CLI_FMT_MAX], b[CLI_FMT_MAX], c[CLI_FMT_MAX];
@@ -516,18 +814,20 @@ static void time_section(cli_out *o, const trainsize_job *job, const trainsize_r
     if (job_is(job, "tokens", "0"))
         cli_out_puts(o, " (one optimizer step; --tokens N sizes a whole training run)");
     else
-        cli_out_printf(o, "; %s GPU-hours", cli_fmt_thousands_d(a, sizeof a, t->gpu_hours));
+        cli_out_printf(o, "; %s %s-hours", cli_fmt_thousands_d(a, sizeof a, t->gpu_hours), w->dev);
     cli_out_putc(o, '\n');
 }
 
 void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r,
                 const trainsize_advice *advice, size_t n)
 {
-    header(o, job, r);
-    memory_table(o, r);
+    const words *w = words_of(trainsize_gpu_find(r->gpu));
+
+    header(o, job, r, w);
+    memory_table(o, r, w);
     advice_section(o, advice, n);
-    system_section(o, r);
-    time_section(o, job, r);
+    system_section(o, job, r, w);
+    time_section(o, job, r, w);
     cli_out_putc(o, '\n');
     warnings_section(o, r);
 }
