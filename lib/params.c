@@ -370,7 +370,8 @@ static const ts_param_def PARAMS[] = {
      TS_SET_LINK, 0, TRAINSIZE_ID_NETWORK, TS_PLAN_KEEPS},
     {{"storage", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
       "the storage class (catalogue name, e.g. nvme-gen4, nfs, lustre), to check it; default: "
-      "none given, so the slowest class that meets the read and checkpoint rates"},
+      "none given, so the least class that meets the read and checkpoint rates: local NVMe on "
+      "one server, shared storage on several"},
      TS_SET_STORAGE, 0, TRAINSIZE_ID_STORAGE, TS_PLAN_KEEPS},
     {{"checkpoint-seconds", TRAINSIZE_PARAM_FLOAT, NULL, 1, 1e7, "300", "seconds",
       "target time to write one checkpoint (an assumption: 5 minutes)"}, TS_SET_DOUBLE,
@@ -440,7 +441,7 @@ static const ts_param_def PARAMS[] = {
       "GPUs the planner may choose from, comma-separated catalogue names (the command's plan "
       "--gpu); default: empty, the whole catalogue"}, TS_SET_PLAN_GPUS, 0, TRAINSIZE_ID_PLAN_GPUS, TS_PLAN_KEEPS},
     {{"max-gpus", TRAINSIZE_PARAM_INT, NULL, 1, LIM_GPUS, "4096", "GPUs",
-      "most GPUs the planner may use"}, TS_SET_U64, OFF(max_gpus), TRAINSIZE_ID_MAX_GPUS, TS_PLAN_KEEPS},
+      "most GPUs the planner may use (it searches up to 16,384 servers)"}, TS_SET_U64, OFF(max_gpus), TRAINSIZE_ID_MAX_GPUS, TS_PLAN_KEEPS},
     {{"deadline-days", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e6, "0", "days",
       "the planner keeps configurations that finish within this; 0: no deadline"}, TS_SET_DOUBLE,
      OFF(deadline_days), TRAINSIZE_ID_DEADLINE_DAYS, TS_PLAN_KEEPS},
@@ -455,7 +456,8 @@ static const ts_param_def PARAMS[] = {
       "of cost (cloud, or owned with objective owned) against time, fastest first"},
      TS_SET_CHOICE, OFF(plan_ranking), TRAINSIZE_ID_PLAN_RANKING, TS_PLAN_KEEPS},
     {{"plan-gpu-count", TRAINSIZE_PARAM_INT, NULL, 0, LIM_GPUS, "0", "GPUs",
-      "the planner uses exactly this many GPUs (\"I have 8 H100s\"); 0: it searches counts up to "
+      "the planner uses exactly this many GPUs (\"I have 8 H100s\"); without tokens it lists the "
+      "layouts that fit there and the largest batch each takes; 0: it searches counts up to "
       "max-gpus"}, TS_SET_U64, OFF(plan_gpu_count), TRAINSIZE_ID_PLAN_GPU_COUNT, TS_PLAN_KEEPS},
     {{"rack-power-watts", TRAINSIZE_PARAM_FLOAT, NULL, 100, 1e7, "20000", "watts",
       "air-cooled rack budget (Uptime 2023: most operators have no racks above 20 kW)"},

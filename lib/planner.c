@@ -1,4 +1,4 @@
-/* The planner: a search over GPU type x count x tensor/pipeline (interleaved)/expert
+/* The planner: a search over GPU type x count x tensor/context/pipeline (interleaved)/expert
  * parallelism x ZeRO stage x micro-batch x recomputation, under the job's constraints.
  * Every configuration it keeps is a full trainsize_estimate of a copy of the job (one code
  * path: trainsize_plan_apply + trainsize_estimate give the same figures).
@@ -8,7 +8,11 @@
  * search tries the least memory first (full recomputation, micro-batch 1); when that does
  * not fit, the layout's other micro-batch x recomputation configurations are ruled out
  * unseen, and within a recomputation mode the first micro-batch that does not fit ends
- * the larger ones. No heap allocation. */
+ * the larger ones. No heap allocation.
+ *
+ * Without tokens, a fixed count (plan-gpu-count) asks what fits on those GPUs: each layout's
+ * largest micro-batch that fits (doubling, then bisection, on the same monotonicity), with
+ * the global batch of one step of pp micro-batches (one without a pipeline). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,20 +22,30 @@
 #include "job.h"
 #include "model.h"
 
-/* The planner's default step when the job sets no global batch: about 4M tokens, the
- * LLaMA paper's batch (Touvron et al. 2023, §2.2). */
-#define TS_PLAN_STEP_TOKENS 4194304.0
 #define TS_PLAN_MAX_GPU_TYPES 64
+/* Context parallelism is searched only where each rank keeps at least this many tokens of a
+ * sample: NVIDIA's Llama 3.1 405B recipe runs cp 2 at seq 8192 (NVIDIA/dgxc-benchmarking,
+ * llama3.1/README.md), Llama 3 cp 16 at 131,072 (Dubey et al. 2024, Table 4: 8,192 each).
+ * Shorter sequences gain nothing from it: the job's own cp (when above 1) is kept. */
+#define TS_PLAN_CP_MIN_TOKENS 4096
+/* Interleaving: every number of virtual stages that divides a stage's layers, up to this
+ * (a bound on the search; published recipes run 8, e.g. the one above). */
+#define TS_PLAN_MAX_VPP 16
 
 static const uint64_t TP_CHOICES[] = {1, 2, 4, 8};
 static const uint64_t PP_CHOICES[] = {1, 2, 4, 8, 16, 32, 64};
-static const uint64_t VPP_CHOICES[] = {1, 2};
+static const uint64_t CP_CHOICES[] = {1, 2, 4, 8, 16, 32};
 static const uint64_t EP_CHOICES[] = {1, 2, 4, 8, 16, 32, 64};
 static const uint64_t MB_CHOICES[] = {1, 2, 4, 8, 16};
 static const int RECOMPUTE_ORDER[] = {TS_RECOMPUTE_FULL, TS_RECOMPUTE_SELECTIVE, TS_RECOMPUTE_NONE};
-/* GPU counts: whole small servers, then servers of `gpus_per_node`. */
+/* GPU counts: whole small servers, then servers of `gpus_per_node`, up to 16,384 of them
+ * (131,072 GPUs of 8, beyond Llama 3 405B's 16,384 H100s: Dubey et al. 2024, section 3.3),
+ * as far as max-gpus lets. */
 static const uint64_t SMALL_COUNTS[] = {1, 2, 4};
-static const uint64_t NODE_COUNTS[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024};
+static const uint64_t NODE_COUNTS[] = {1,    2,    3,    4,    6,    8,     12,   16,
+                                       24,   32,   48,   64,   96,   128,   192,  256,
+                                       384,  512,  768,  1024, 1536, 2048,  3072, 4096,
+                                       6144, 8192, 12288, 16384};
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -40,7 +54,8 @@ typedef struct search {
     trainsize_plan_candidate *out;
     size_t cap, count;
     trainsize_plan_stats stats;
-    uint64_t global_batch;           /* fixed across the search */
+    uint64_t global_batch;           /* fixed across the search (0 in batch mode) */
+    int batch_mode;                  /* no tokens: the largest batch that fits a fixed count */
     uint64_t valid;                  /* configurations that estimated at all */
     int first_rc;                    /* the first refusal, kept for when none did */
     trainsize_error first_err;
@@ -63,14 +78,40 @@ static int compare_close(double x, double y)
     return a == b ? 0 : a < b ? -1 : 1;
 }
 
+/* The warnings a candidate is ranked and shown with: no-price only when the price the
+ * objective needs is missing (a purchase price for owned cost, an hourly one for cloud cost
+ * and time's second key; none without tokens, which has no cost). The command shows the
+ * same (plan_cmd.c). */
+static uint64_t ranked_warnings(const search *s, const trainsize_job *job,
+                                const trainsize_plan_candidate *c)
+{
+    double price = job->objective == TRAINSIZE_OBJECTIVE_OWNED ? c->cost_own : c->cost;
+    return s->batch_mode || price > 0 ? c->warnings & ~TRAINSIZE_WARN_NO_PRICE : c->warnings;
+}
+
+/* Without tokens: the larger batch first (the global batch, then the micro-batch), then a
+ * clean candidate before one with a warning, then the less memory. */
+static int better_batch(const search *s, const trainsize_job *job, const trainsize_plan_candidate *a,
+                        const trainsize_plan_candidate *b)
+{
+    int wa = ranked_warnings(s, job, a) != 0, wb = ranked_warnings(s, job, b) != 0;
+    if (a->layout.global_batch != b->layout.global_batch)
+        return a->layout.global_batch > b->layout.global_batch;
+    if (a->layout.micro_batch != b->layout.micro_batch) return a->layout.micro_batch > b->layout.micro_batch;
+    if (wa != wb) return wb;
+    return a->peak_total < b->peak_total;
+}
+
 /* Is a better than b under the objective? GPUs without a price rank after those with one
- * when ranking by a cost. Ties go to fewer GPUs, then the exact figures, then headroom. */
-static int better(const trainsize_job *job, const trainsize_plan_candidate *a,
+ * when ranking by a cost. Ties go to a candidate without a warning (low-vram-headroom, ...),
+ * then to fewer GPUs, then the exact figures, then headroom. */
+static int better(const search *s, const trainsize_job *job, const trainsize_plan_candidate *a,
                   const trainsize_plan_candidate *b)
 {
     double ca = a->cost > 0 ? a->cost : HUGE_VAL, cb = b->cost > 0 ? b->cost : HUGE_VAL;
     double first_a, first_b, second_a, second_b;
-    int k;
+    int k, wa, wb;
+    if (s->batch_mode) return better_batch(s, job, a, b);
     if (job->objective == TRAINSIZE_OBJECTIVE_OWNED) {
         ca = a->cost_own > 0 ? a->cost_own : HUGE_VAL;
         cb = b->cost_own > 0 ? b->cost_own : HUGE_VAL;
@@ -80,17 +121,20 @@ static int better(const trainsize_job *job, const trainsize_plan_candidate *a,
     second_a = job->objective == TRAINSIZE_OBJECTIVE_TIME ? ca : a->seconds;
     second_b = job->objective == TRAINSIZE_OBJECTIVE_TIME ? cb : b->seconds;
     if ((k = compare_close(first_a, first_b)) != 0) return k < 0;
+    wa = ranked_warnings(s, job, a) != 0;
+    wb = ranked_warnings(s, job, b) != 0;
+    if (wa != wb) return wb;
     if (a->gpus != b->gpus) return a->gpus < b->gpus;
     if (first_a != first_b) return first_a < first_b;
     if (second_a != second_b) return second_a < second_b;
     return a->peak_total < b->peak_total;
 }
 
-/* One row per GPU x count x tp x pp x ep: the other settings are variants of it. */
+/* One row per GPU x count x tp x cp x pp x ep: the other settings are variants of it. */
 static int same_layout(const trainsize_plan_candidate *a, const trainsize_plan_candidate *b)
 {
-    return a->gpus == b->gpus && a->layout.tp == b->layout.tp && a->layout.pp == b->layout.pp &&
-           a->layout.ep == b->layout.ep && strcmp(a->gpu, b->gpu) == 0;
+    return a->gpus == b->gpus && a->layout.tp == b->layout.tp && a->layout.cp == b->layout.cp &&
+           a->layout.pp == b->layout.pp && a->layout.ep == b->layout.ep && strcmp(a->gpu, b->gpu) == 0;
 }
 
 /* The cost a candidate is ranked by: owned with the owned objective, else cloud; a GPU
@@ -151,19 +195,19 @@ static void keep(search *s, const trainsize_job *job, const trainsize_plan_candi
     if (s->cap == 0) return;
     for (i = 0; i < s->count; i++)
         if (same_layout(&s->out[i], c)) {
-            if (!better(job, c, &s->out[i])) return; /* a better variant is kept */
+            if (!better(s, job, c, &s->out[i])) return; /* a better variant is kept */
             memmove(&s->out[i], &s->out[i + 1], (s->count - i - 1) * sizeof *s->out);
             s->count--;
             at = s->count;
             break;
         }
     if (s->count == s->cap) {
-        if (!better(job, c, &s->out[s->cap - 1])) return;
+        if (!better(s, job, c, &s->out[s->cap - 1])) return;
         at = s->cap - 1;
     } else {
         s->count++;
     }
-    while (at > 0 && better(job, c, &s->out[at - 1])) {
+    while (at > 0 && better(s, job, c, &s->out[at - 1])) {
         s->out[at] = s->out[at - 1];
         at--;
     }
@@ -261,35 +305,112 @@ static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
     }
 }
 
+/* One micro-batch of the batch mode: the step is pp micro-batches (one without a pipeline),
+ * the fewest for which 1F1B reaches its steady state (layout.c), and no accumulation
+ * beyond. 1 fits, 0 does not, -1 refused (a batch past the settings' ranges, a bad layout). */
+static int try_micro_batch(search *s, const trainsize_job *job, uint64_t mb, uint64_t per_step)
+{
+    if (mb > UINT64_MAX / per_step || !set_u64(s, TRAINSIZE_ID_MICRO_BATCH, mb) ||
+        !set_u64(s, TRAINSIZE_ID_GLOBAL_BATCH, mb * per_step)) {
+        s->stats.evaluated++;
+        return -1;
+    }
+    return try_config(s, job);
+}
+
+/* Batch mode: each recomputation's largest micro-batch that fits, by doubling and then
+ * bisection (memory grows with the micro-batch); the kept candidate of the layout is the
+ * largest (better_batch). */
+static void try_layout_largest(search *s, const trainsize_job *job, uint64_t dp, uint64_t pp)
+{
+    size_t r;
+    uint64_t per_step = dp * pp;
+    for (r = 0; r < COUNT_OF(RECOMPUTE_ORDER); r++) {
+        uint64_t lo = 0, hi = 0, mb;
+        int fit;
+        if (trainsize_job_set_choice(&s->work, TRAINSIZE_ID_RECOMPUTE, RECOMPUTE_ORDER[r], NULL)) continue;
+        for (mb = 1; !hi; mb *= 2) {
+            if ((fit = try_micro_batch(s, job, mb, per_step)) > 0) lo = mb;
+            else hi = mb;
+            if (fit < 0 && lo == 0) break; /* not a valid layout at all */
+        }
+        if (lo == 0) {
+            if (r == 0) { /* the least memory does not fit: neither does more */
+                s->stats.evaluated += COUNT_OF(RECOMPUTE_ORDER) - 1;
+                return;
+            }
+            continue;
+        }
+        while (hi - lo > 1) {
+            mb = lo + (hi - lo) / 2;
+            if (try_micro_batch(s, job, mb, per_step) > 0) lo = mb;
+            else hi = mb;
+        }
+    }
+}
+
+/* The context-parallel degrees to search: the job's when it sets one above 1; else 1 and
+ * those that leave each rank TS_PLAN_CP_MIN_TOKENS or more, with flash (ring) attention. */
+static size_t cp_choices(const trainsize_job *job, uint64_t *out)
+{
+    size_t i, n = 0;
+    if (job->s.cp > 1) {
+        out[0] = job->s.cp;
+        return 1;
+    }
+    for (i = 0; i < COUNT_OF(CP_CHOICES); i++)
+        if (CP_CHOICES[i] == 1 || (job->s.attention == TS_ATTN_FLASH &&
+                                   job->s.seq / CP_CHOICES[i] >= TS_PLAN_CP_MIN_TOKENS &&
+                                   job->s.seq % (2 * CP_CHOICES[i]) == 0))
+            out[n++] = CP_CHOICES[i];
+    return n;
+}
+
+/* The most virtual stages per pipeline rank: 1 unless the layers divide evenly by pp (layout.c
+ * refuses interleaving uneven stages), then the layers of a stage, up to TS_PLAN_MAX_VPP. */
+static uint64_t max_interleave(const trainsize_job *job, uint64_t pp)
+{
+    uint64_t layers = job->s.model.layers;
+    if (pp == 1 || layers % pp != 0 || job->s.pp_first_layers || job->s.pp_last_layers) return 1;
+    return layers / pp < TS_PLAN_MAX_VPP ? layers / pp : TS_PLAN_MAX_VPP;
+}
+
 static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus, uint64_t gpn)
 {
     const ts_model *model = &job->s.model;
     /* Tensor parallelism stays on the scale-up fabric: a server, or an NVL72 rack's. */
     uint64_t span = ts_fabric_span(s->work.s.gpu, gpn, gpus);
-    size_t a, b, c, d, z;
+    uint64_t cps[COUNT_OF(CP_CHOICES)];
+    size_t a, b, c, d, z, ncp = cp_choices(job, cps);
     if (!set_u64(s, TRAINSIZE_ID_GPUS, gpus) || !set_u64(s, TRAINSIZE_ID_GPUS_PER_NODE, gpn)) return;
     for (a = 0; a < COUNT_OF(TP_CHOICES); a++) {
         uint64_t tp = TP_CHOICES[a];
         if (tp > span || model->heads % tp != 0) continue;
         for (b = 0; b < COUNT_OF(PP_CHOICES); b++) {
-            uint64_t pp = PP_CHOICES[b], mp = tp * pp * job->s.cp, dp;
+            uint64_t pp = PP_CHOICES[b], vmax = max_interleave(job, pp), vpp;
             /* Stages need not be even (layout.c splits like Megatron-LM), only non-empty. */
-            if (mp > gpus || gpus % mp != 0 || pp > model->layers) continue;
-            dp = gpus / mp;
-            for (c = 0; c < COUNT_OF(VPP_CHOICES); c++) {
-                uint64_t vpp = VPP_CHOICES[c];
-                if (vpp > 1 && (pp == 1 || model->layers % (pp * vpp) != 0)) continue;
-                for (d = 0; d < COUNT_OF(EP_CHOICES); d++) {
-                    uint64_t ep = EP_CHOICES[d];
-                    if (ep > 1 && (!ts_model_is_moe(model) || model->experts % ep != 0 ||
-                                   (dp * job->s.cp) % ep != 0))
-                        continue;
-                    for (z = 0; z <= 3; z++) {
-                        if (z >= 2 && pp > 1) continue; /* refused by DeepSpeed and Megatron */
-                        if (set_u64(s, TRAINSIZE_ID_TP, tp) && set_u64(s, TRAINSIZE_ID_PP, pp) &&
-                            set_u64(s, TRAINSIZE_ID_PP_INTERLEAVE, vpp) &&
-                            set_u64(s, TRAINSIZE_ID_EP, ep) && set_u64(s, TRAINSIZE_ID_ZERO, z))
-                            try_layout(s, job, dp);
+            if (pp > model->layers) continue;
+            for (c = 0; c < ncp; c++) {
+                uint64_t mp = tp * pp * cps[c], dp;
+                if (mp > gpus || gpus % mp != 0) continue;
+                dp = gpus / mp;
+                for (vpp = 1; vpp <= vmax; vpp++) {
+                    if (vpp > 1 && (model->layers / pp) % vpp != 0) continue;
+                    for (d = 0; d < COUNT_OF(EP_CHOICES); d++) {
+                        uint64_t ep = EP_CHOICES[d];
+                        if (ep > 1 && (!ts_model_is_moe(model) || model->experts % ep != 0 ||
+                                       (dp * cps[c]) % ep != 0))
+                            continue;
+                        for (z = 0; z <= 3; z++) {
+                            if (z >= 2 && pp > 1) continue; /* refused by DeepSpeed and Megatron */
+                            if (!set_u64(s, TRAINSIZE_ID_TP, tp) || !set_u64(s, TRAINSIZE_ID_PP, pp) ||
+                                !set_u64(s, TRAINSIZE_ID_CP, cps[c]) ||
+                                !set_u64(s, TRAINSIZE_ID_PP_INTERLEAVE, vpp) ||
+                                !set_u64(s, TRAINSIZE_ID_EP, ep) || !set_u64(s, TRAINSIZE_ID_ZERO, z))
+                                continue;
+                            if (s->batch_mode && !s->global_batch) try_layout_largest(s, job, dp, pp);
+                            else try_layout(s, job, dp);
+                        }
                     }
                 }
             }
@@ -375,18 +496,30 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_plan: NULL job, result or count");
     *count = 0;
     if ((rc = ts_model_validate(&job->s.model, err))) return rc;
-    if (job->s.tokens == 0)
+    if (job->s.tokens == 0 && !job->plan_gpu_count)
         return ts_fail(err, TRAINSIZE_E_INVALID, "tokens",
-                       "tokens: the planner needs the training tokens (for time and cost)");
+                       "tokens: the planner needs the training tokens (for time and cost), or "
+                       "plan-gpu-count to ask what fits on that many GPUs");
+    /* Without tokens there is no run to time or price: a deadline, a budget or a front of
+     * cost against time would be met by one step. */
+    if (job->s.tokens == 0 && (job->deadline_days > 0 || job->budget_usd > 0 || job->plan_ranking == 1))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "tokens",
+                       "tokens: %s needs the training tokens",
+                       job->deadline_days > 0 ? "deadline-days" : job->budget_usd > 0 ? "budget"
+                                                                                 : "plan-ranking pareto");
     memset(&s, 0, sizeof s);
     s.work = *job;
     ts_job_rebind_custom_gpu(&s.work, 0);
     s.out = out;
     s.cap = cap;
+    s.batch_mode = job->s.tokens == 0;
+    /* The job's step, or (with tokens) the planner's own, given to every configuration so
+     * that none depends on estimate's default; the batch mode finds it per layout. */
     s.global_batch = job->s.global_batch ? job->s.global_batch
-                                       : (uint64_t)fmax(1.0, floor(TS_PLAN_STEP_TOKENS / (double)job->s.seq));
+                     : s.batch_mode      ? 0
+                                         : (uint64_t)fmax(1.0, floor(TS_PRETRAIN_STEP_TOKENS / (double)job->s.seq));
     /* The catalogue's capacity of each candidate GPU. */
-    if ((rc = trainsize_job_set_u64(&s.work, TRAINSIZE_ID_GLOBAL_BATCH, s.global_batch, err)) ||
+    if ((s.global_batch && (rc = trainsize_job_set_u64(&s.work, TRAINSIZE_ID_GLOBAL_BATCH, s.global_batch, err))) ||
         (rc = trainsize_job_set_u64(&s.work, TRAINSIZE_ID_GPU_MEMORY, 0, err)))
         return rc;
     if (job->s.gpu == &job->custom_gpu && !job->plan_gpus[0]) {
@@ -410,8 +543,8 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
 }
 
 /* Set the candidate's GPU and layout on the job through the typed setters, so a candidate
- * is held to the same checks as any caller's value. Context and sequence parallelism are
- * the job's: the planner does not vary them. */
+ * is held to the same checks as any caller's value. Sequence parallelism is the job's: the
+ * planner does not vary it. */
 int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, trainsize_error *err)
 {
     const trainsize_gpu_info *gpu;
@@ -434,6 +567,7 @@ int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, 
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPUS_PER_NODE, c->gpus_per_node, err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_TP, c->layout.tp, err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_PP, c->layout.pp, err)) ||
+        (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_CP, c->layout.cp ? c->layout.cp : 1, err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_PP_INTERLEAVE, c->layout.pp_interleave,
                                     err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_EP, c->layout.ep, err)) ||

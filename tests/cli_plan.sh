@@ -50,6 +50,56 @@ expect_ok plan $NONE
 out_has 'Nothing fits'
 out_width
 
+# ---- issue 25 ----
+# out_lacks TEXT: stdout of the last run does not contain TEXT.
+out_lacks() {
+    if grep -q -F -- "$1" "$OUT"; then fail "stdout has '$1'"; else pass; fi
+}
+# The step is stated: the job's global batch, or the planner's default.
+expect_ok plan --model gpt2 --tokens 1e9 --gpu a100-80gb --max-gpus 8 --global-batch 512
+out_has 'Step: global batch 512 samples of seq 1024, as set (--global-batch)'
+out_has '--global-batch 512'
+expect_ok plan --model gpt2 --tokens 1e9 --gpu a100-80gb --max-gpus 8
+out_has "Step: about 4M tokens, the planner's default"
+# Each objective's cost is labelled as what it is.
+expect_ok plan --model gpt2 --tokens 1e9 --gpu a100-80gb --max-gpus 8 --objective owned
+out_has 'Cost: owning the GPUs'
+out_lacks 'Cost: cloud'
+expect_ok plan --model gpt2 --tokens 1e9 --gpu a100-80gb --max-gpus 8
+out_has 'Cost: cloud'
+# MI300X has an hourly price and no purchase price: no-price only where owned cost needs it.
+expect_ok plan --model gpt2 --tokens 1e9 --gpu mi300x --max-gpus 8
+out_lacks 'no-price'
+out_width
+expect_ok plan --model gpt2 --tokens 1e9 --gpu mi300x --max-gpus 8 --objective owned
+out_has 'no-price'
+# A fixed count that nothing fits: the header and the advice name that count.
+expect_ok plan --model llama-2-70b --tokens 1e11 --gpu rtx-4090 --plan-gpu-count 64
+out_has 'exactly 64 GPUs'
+out_has '(--plan-gpu-count)'
+out_lacks 'at most 4096'
+out_lacks '--max-gpus'
+out_width
+# "What batch fits on my 8 GPUs": no --tokens with a fixed count lists the layouts and their
+# largest batch, without time or cost; the last command reproduces the first.
+expect_ok plan --model llama-2-7b --gpu h100-80gb --plan-gpu-count 8
+out_has 'the largest micro-batch that fits'
+out_has 'tokens/step'
+out_lacks 'days'
+out_lacks 'cloud cost'
+out_has 'The first, in full:'
+out_width
+cp "$OUT" "$TMP/batch.txt"
+expect_usage plan --model llama-2-7b --gpu h100-80gb
+err_mentions tokens
+expect_usage plan --model llama-2-7b --gpu h100-80gb --plan-gpu-count 8 --deadline-days 3
+err_mentions tokens
+# Up to 16,384 servers under --max-gpus (the table keeps its 100 columns).
+expect_ok plan --model llama-3.1-405b --tokens 15.6e12 --seq 8192 --global-batch 2048 \
+    --gpu h100-80gb --max-gpus 131072 --objective time --top 3
+out_has '16384 x 8'
+out_width
+
 if ! have_python; then
     echo "python3 not found: the JSON checks are skipped"
     finish
@@ -93,7 +143,7 @@ def estimate_args(c):
             "--gpus-per-node", str(c["gpus_per_node"]), "--tp", str(c["tp"]),
             "--pp", str(c["pp"]), "--zero", str(c["zero"]),
             "--micro-batch", str(c["micro_batch"]), "--recompute", c["recompute"]]
-    for key, opt in (("pp_interleave", "--pp-interleave"), ("ep", "--ep"),
+    for key, opt in (("pp_interleave", "--pp-interleave"), ("cp", "--cp"), ("ep", "--ep"),
                      ("global_batch", "--global-batch")):
         if key in c:
             args += [opt, str(c[key])]
@@ -146,7 +196,7 @@ if mode == "plan":
     first = (lambda c: c["seconds"]) if objective == "time" else cost_key
     result(all(first(a) <= 1.01 * first(b) for a, b in zip(cands, cands[1:])),
            "candidates sorted by %s" % objective)
-    layouts = [(c["gpu"], c["gpus"], c["tp"], c["pp"], c["ep"]) for c in cands]
+    layouts = [(c["gpu"], c["gpus"], c["tp"], c.get("cp", 1), c["pp"], c["ep"]) for c in cands]
     result(len(layouts) == len(set(layouts)), "one candidate per layout")
     for i, c in enumerate(cands):
         same_figures("candidate %d" % (i + 1), c, [ts, "estimate", "--json"] + job + estimate_args(c))
@@ -236,6 +286,17 @@ if [ -n "$CHEAPEST" ]; then
 else
     fail "no cost in the first plan"
 fi
+
+# 3c. A long sequence: context parallelism and interleaving are searched, and candidates
+# that use them reproduce through estimate (cp given back).
+JOB3C="--model llama-3.2-1b --tokens 1e9 --seq 32768"
+plan_json longseq "$JOB3C" --gpu h100-80gb --max-gpus 16 --objective time --top 5
+check "a long sequence: some candidate uses context parallelism" grep -q '"cp": [0-9]' "$TMP/longseq.json"
+run_check plan "$TMP/longseq.json" "$TS" "$JOB3C" time gpus=h100-80gb max=16
+
+# 3d. Without tokens, the batch mode's first candidate is reproduced by its command.
+plan_json batch "--model llama-2-7b" --gpu h100-80gb --plan-gpu-count 8
+run_check first "$TMP/batch.json" "$TS" "" "$TMP/batch.txt"
 
 # 4. --top N gives the head of the default list.
 plan_json top3 "$JOB1" --gpu a100-80gb,rtx-4090 --max-gpus 64 --top 3

@@ -62,11 +62,16 @@ static void limit_text(char *buf, size_t cap, double v)
     snprintf(buf, cap, (v < 1e7 && v > -1e7) ? "%.15g" : "%.6g", v);
 }
 
-/* "DOC (DETAILS)": the library's one-line doc, then what it takes and its default. */
+/* "DOC (DETAILS)": the library's one-line doc, then what it takes and its default. A row
+ * whose default is not one value (default_text "") says what it is at the end of its doc,
+ * after "; default: "; that part goes in the default's place. */
 static void param_option(cli_out *o, const trainsize_param_info *p)
 {
+    static const char said[] = "; default: ";
     char text[2048], list[768], lo[32], hi[32];
     const char *unit = p->unit ? p->unit : "";
+    const char *doc = p->doc && p->doc[0] ? p->doc : p->name;
+    const char *stated = strstr(doc, said);
     size_t n = 0;
 
 #define ADD(...)                                                                          \
@@ -76,7 +81,10 @@ static void param_option(cli_out *o, const trainsize_param_info *p)
             n = (size_t)k_ < sizeof text - n ? n + (size_t)k_ : sizeof text - 1;          \
     } while (0)
 
-    ADD("%s (", p->doc && p->doc[0] ? p->doc : p->name);
+    if (stated && !(p->default_text && p->default_text[0]))
+        ADD("%.*s (", (int)(stated - doc), doc);
+    else
+        ADD("%s (", doc);
     switch (p->kind) {
     case TRAINSIZE_PARAM_CHOICE:
     case TRAINSIZE_PARAM_LIST:
@@ -102,8 +110,10 @@ static void param_option(cli_out *o, const trainsize_param_info *p)
         ADD("; unit: %s", unit);
     if (p->default_text && p->default_text[0])
         ADD("; default %s)", p->default_text);
-    else
-        ADD("; default: from the model or the other settings)");
+    else if (stated)
+        ADD("%s%s)", said, stated + strlen(said));
+    else /* the model's shape: a preset or a config.json sets it */
+        ADD("; default: the model's)");
 #undef ADD
     option(o, p->name, metavar(p), text);
 }
@@ -176,9 +186,14 @@ static void estimate_help(cli_out *o)
            model && model->doc && model->doc[0]
                ? model->doc
                : "a built-in model preset (see `trainsize models`)");
+    /* The model types of lib/hf_config.c's table (tests/cli_report.sh checks them against
+     * the reader's own list). */
     option(o, "hf-config", "FILE",
-           "a Hugging Face config.json (model types gpt2, llama, mistral, mixtral, qwen2, "
-           "gemma, phi3)");
+           "a Hugging Face config.json, of model type gpt2, llama, llama4 (or llama4_text), "
+           "mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3 (or "
+           "gemma3_text), phi3, phimoe, granite, deepseek_v2, deepseek_v3, gpt_oss, olmo2, "
+           "starcoder2 or falcon; multimodal configs by their text_config. The model is named "
+           "by its _name_or_path, else by its folder (NAME/config.json) or file (NAME.json)");
     cli_out_puts(o, "\nGPU of your own (instead of --gpu):\n");
     option(o, "gpu-file", "FILE",
            "a JSON device description: name, memory_bytes or memory_gib, flops_bf16 (or "
@@ -219,28 +234,39 @@ static void plan_help(cli_out *o)
 {
     cli_out_puts(o,
                  "Usage: trainsize plan --tokens N [OPTIONS]\n"
+                 "       trainsize plan --plan-gpu-count N [OPTIONS]   (what fits on N GPUs)\n"
                  "\n"
-                 "Searches GPU types, GPU counts, servers as each product is built (up to 8\n"
-                 "GPUs; GB200/GB300 trays and TPU VMs as sold, whole NVL72 racks) and parallel\n"
-                 "layouts (tp, pp, pp-interleave, ep, ZeRO stage, micro-batch, recomputation)\n"
-                 "and ranks the configurations that fit in GPU memory and meet the constraints,\n"
-                 "cheapest (or fastest) first. Every candidate is a full estimate: `trainsize\n"
-                 "estimate` with its layout gives the same figures (the report ends with that\n"
-                 "command).\n"
+                 "Searches GPU types, GPU counts (up to 16,384 servers, within --max-gpus),\n"
+                 "servers as each product is built (up to 8 GPUs; GB200/GB300 trays and TPU VMs\n"
+                 "as sold, whole NVL72 racks) and parallel layouts (tp, cp for sequences of\n"
+                 "8192 tokens or more, pp, pp-interleave: every count of virtual stages that\n"
+                 "divides a stage's layers up to 16, ep, ZeRO stage, micro-batch,\n"
+                 "recomputation) and ranks the configurations that fit in GPU memory and meet\n"
+                 "the constraints, cheapest (or fastest) first; within 1 % a candidate without\n"
+                 "a warning comes first, then fewer GPUs. Every candidate is a full estimate:\n"
+                 "`trainsize estimate` with its layout gives the same figures (the report ends\n"
+                 "with that command).\n"
+                 "\n"
+                 "Without --tokens, --plan-gpu-count N lists the layouts that fit on exactly N\n"
+                 "GPUs with the largest batch each takes: the largest micro-batch per GPU that\n"
+                 "fits in memory, and the global batch of one step, micro-batch x data-parallel\n"
+                 "x pp micro-batches in flight (one without a pipeline); no time or cost.\n"
                  "\n"
                  "Options: the model and job options of estimate (--model, --hf-config, the\n"
                  "shape options, --seq, --precision, --optimizer, --lora-rank, prices, ...; see\n"
                  "trainsize estimate --help), without a layout.\n");
     refused_options(o);
     cli_out_puts(o,
-                 "  --tokens N              training tokens (required; 1.5T, 300B)\n"
+                 "  --tokens N              training tokens (1.5T, 300B); required but with\n"
+                 "                          --plan-gpu-count\n"
                  "  --gpu NAME[,NAME...]    choose from these catalogue GPUs only (default: all)\n"
                  "  --gpu-file FILE         plan for a GPU of your own description instead\n"
-                 "  --max-gpus N            use at most N GPUs (default 4096)\n"
+                 "  --max-gpus N            use at most N GPUs (default 4096; up to 131072 reaches\n"
+                 "                          16,384 servers of 8)\n"
                  "  --plan-gpu-count N      use exactly N GPUs (\"I have 8 H100s\")\n"
                  "  --gpus-per-node N       servers of N GPUs (default: 1, 2, 4 or 8)\n"
-                 "  --deadline-days D       finish within D days\n"
-                 "  --budget USD            cost at most USD (cloud GPU-hours)\n"
+                 "  --deadline-days D       finish within D days; needs --tokens\n"
+                 "  --budget USD            cost at most USD (cloud GPU-hours); needs --tokens\n"
                  "  --objective cost|time|owned\n"
                  "                          rank by cloud cost, then time (default); by time, then\n"
                  "                          cost; or by the cost of owning the GPUs, then time\n"
@@ -249,11 +275,13 @@ static void plan_help(cli_out *o)
                  "                          cost against time, fastest first\n"
                  "  --gpu-prices NAME=HOURLY[:PURCHASE],...\n"
                  "                          your prices per GPU (US dollars per hour, to buy)\n"
-                 "  --global-batch N        samples per optimizer step (default: about 4M tokens)\n"
+                 "  --global-batch N        samples per optimizer step, kept for every candidate\n"
+                 "                          (default: about 4M tokens; the header says which)\n"
                  "  --top N                 show the best N configurations (1 to 100, default 10)\n"
                  "  --json                  print one JSON object: {\"evaluated\": N,\n"
                  "                          \"candidates\": [{\"gpu\", \"gpus\", \"gpus_per_node\",\n"
-                 "                          \"tp\", \"pp\", \"zero\", \"micro_batch\", \"recompute\",\n"
+                 "                          \"tp\", \"pp\", \"cp\" (when above 1), \"zero\",\n"
+                 "                          \"micro_batch\", \"recompute\",\n"
                  "                          \"peak_total\", \"seconds\", \"cost\", \"warnings\", ...}]}\n"
                  "\n"
                  "Example:\n"

@@ -4,6 +4,8 @@
  * catalogue, a fixed layout is refused, and --top N (1..100, default 10) says how many
  * candidates to show. Every candidate is a real estimate (the library's promise), and the
  * human output ends with the `trainsize estimate` command that reproduces the first one.
+ * Without --tokens a fixed count (--plan-gpu-count) lists the layouts that fit and the
+ * largest batch each takes, without time or cost.
  * As for estimate, the output is built in memory and written only once it is complete. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
@@ -23,7 +25,7 @@
 /* The options that are the planner's constraints: not part of the reproducing command. */
 static const char *const plan_only[] = {
     "plan-gpus", "max-gpus", "deadline-days", "budget", "objective", "plan-gpu-count", "plan-ranking",
-    "gpus-per-node", "global-batch", /* the candidate gives these */
+    "gpus-per-node", "global-batch", "cp", /* the candidate gives these */
 };
 
 static int parse_top(const char *text, size_t *out)
@@ -80,6 +82,20 @@ static const char *job_text(const trainsize_job *job, const char *name, char *bu
     return buf;
 }
 
+/* The count --plan-gpu-count fixes, or 0. */
+static uint64_t fixed_count(const trainsize_job *job)
+{
+    char b[32];
+    return strtoull(job_text(job, "plan-gpu-count", b, sizeof b), NULL, 10);
+}
+
+/* No --tokens with a fixed count: the layouts that fit and their largest batch. */
+static int batch_mode(const trainsize_job *job)
+{
+    char b[32];
+    return fixed_count(job) > 0 && strcmp(job_text(job, "tokens", b, sizeof b), "0") == 0;
+}
+
 /* ---- JSON ---- */
 
 static void json_warnings(cli_out *o, uint64_t bits)
@@ -101,18 +117,21 @@ static void json_warnings(cli_out *o, uint64_t bits)
 
 static void json_candidate(cli_out *o, const trainsize_plan_candidate *c)
 {
-    char rec[32];
+    char rec[32], cp[48] = "";
 
     recompute_name(c->layout.recompute, rec, sizeof rec);
+    /* cp only where context parallelism is used: a key the bindings do not yet mirror. */
+    if (c->layout.cp > 1)
+        snprintf(cp, sizeof cp, ", \"cp\": %" PRIu64, c->layout.cp);
     cli_out_puts(o, "    {\"gpu\": ");
     cli_json_string(o, c->gpu);
     cli_out_printf(o, ", \"gpus\": %" PRIu64 ", \"gpus_per_node\": %" PRIu64
                       ", \"nodes\": %" PRIu64 ",\n     \"tp\": %" PRIu64 ", \"pp\": %" PRIu64
-                      ", \"pp_interleave\": %" PRIu64 ", \"ep\": %" PRIu64 ", \"zero\": %" PRIu64
+                      ", \"pp_interleave\": %" PRIu64 "%s, \"ep\": %" PRIu64 ", \"zero\": %" PRIu64
                       ", \"micro_batch\": %" PRIu64 ", \"global_batch\": %" PRIu64
                       ", \"recompute\": ",
                    c->gpus, c->gpus_per_node, c->gpus_per_node ? c->gpus / c->gpus_per_node : 0,
-                   c->layout.tp, c->layout.pp, c->layout.pp_interleave, c->layout.ep, c->layout.zero,
+                   c->layout.tp, c->layout.pp, c->layout.pp_interleave, cp, c->layout.ep, c->layout.zero,
                    c->layout.micro_batch, c->layout.global_batch);
     cli_json_string(o, rec);
     cli_out_printf(o, ",\n     \"peak_total\": %" PRIu64 ", \"seconds\": ", c->peak_total);
@@ -216,8 +235,12 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_plan_ca
     v = strtod(job_text(job, "tokens", a, sizeof a), NULL);
     if (!(v >= 0 && v < 9e18)) /* the tokens option stays far below; never a narrowing cast */
         v = 0;
-    append(line, sizeof line, ": %s tokens, seq %s", cli_fmt_count(b, sizeof b, (uint64_t)v),
-           job_text(job, "seq", c, sizeof c));
+    if (batch_mode(job))
+        append(line, sizeof line, ": no --tokens (what fits, no time or cost), seq %s",
+               job_text(job, "seq", c, sizeof c));
+    else
+        append(line, sizeof line, ": %s tokens, seq %s", cli_fmt_count(b, sizeof b, (uint64_t)v),
+               job_text(job, "seq", c, sizeof c));
     append(line, sizeof line, ", %s, %s", job_text(job, "precision", b, sizeof b),
            job_text(job, "optimizer", c, sizeof c));
     wrap_words(o, line, 4);
@@ -242,7 +265,10 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_plan_ca
         else
             append(line, sizeof line, "any catalogue GPU");
     }
-    append(line, sizeof line, "; at most %s GPUs", job_text(job, "max-gpus", b, sizeof b));
+    if (fixed_count(job))
+        append(line, sizeof line, "; exactly %s GPUs", job_text(job, "plan-gpu-count", b, sizeof b));
+    else
+        append(line, sizeof line, "; at most %s GPUs", job_text(job, "max-gpus", b, sizeof b));
     if (strcmp(job_text(job, "gpus-per-node", b, sizeof b), "0") != 0)
         append(line, sizeof line, ", servers of %s", b);
     job_text(job, "deadline-days", b, sizeof b);
@@ -255,6 +281,25 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_plan_ca
         append(line, sizeof line, ", at most %s USD", b);
     else
         append(line, sizeof line, ", no budget");
+    wrap_words(o, line, 4);
+
+    /* The step every configuration trains with: the job's, or the planner's default. */
+    line[0] = '\0';
+    job_text(job, "global-batch", b, sizeof b);
+    if (strcmp(b, "0") != 0) {
+        append(line, sizeof line, "Step: global batch %s samples of seq %s, as set (--global-batch)",
+               cli_fmt_thousands(c, sizeof c, strtoull(b, NULL, 10)), job_text(job, "seq", d, sizeof d));
+    } else if (batch_mode(job)) {
+        append(line, sizeof line, "Step: each layout's largest batch: the largest micro-batch that fits "
+               "in memory x data-parallel degree x pp micro-batches in flight (one without a "
+               "pipeline), no further accumulation");
+    } else {
+        append(line, sizeof line, "Step: about 4M tokens, the planner's default (--global-batch sets it)");
+        if (first)
+            append(line, sizeof line, ": global batch %s samples of seq %s",
+                   cli_fmt_thousands(c, sizeof c, first->layout.global_batch),
+                   job_text(job, "seq", d, sizeof d));
+    }
     wrap_words(o, line, 4);
 
     snprintf(line, sizeof line,
@@ -285,13 +330,26 @@ static const char *cost_text(char *buf, size_t cap, double cost)
     return buf;
 }
 
-/* Widths: 3+2+14+1+5+1+8+2+3+1+4+1+3+1+4+1+3+2+9+1+8+1+7+1+12 = 99 columns. */
-#define ROW_FMT "%3s  %-14.14s %5s %8s  %3s %4s %3s %4s %3s  %-9s %8s %7s %12s\n"
+/* Widths: 3+2+14+1+6+1+9+1+2+1+2+1+5+1+2+1+4+1+3+1+9+1+8+1+6+1+12 = 99 columns. */
+#define ROW_FMT "%3s  %-14.14s %6s %9s %2s %2s %5s %2s %4s %3s %-9s %8s %6s %12s\n"
+/* Without tokens: 3+2+14+1+6+1+9+1+2+1+2+1+5+1+2+1+4+1+5+1+9+1+6+1+8+1+11 = 100 columns. */
+#define BATCH_FMT "%3s  %-14.14s %6s %9s %2s %2s %5s %2s %4s %5s %-9s %6s %8s %11s\n"
 
-static void row(cli_out *o, size_t rank, const trainsize_plan_candidate *c, int owned)
+/* The warnings a row shows: no-price only where the objective needs the missing price (a
+ * purchase price for owned cost, an hourly one otherwise; none without tokens), as the
+ * planner ranks them (planner.c, ranked_warnings). JSON keeps the estimate's bits. */
+static uint64_t shown_warnings(const trainsize_plan_candidate *c, int owned, int batch)
 {
-    char r[24], gpus[24], nodes[48], tp[24], pp[48], ep[24], z[24], mb[24], rec[32], peak[32],
-        days[32], cost[48];
+    double price = owned ? c->cost_own : c->cost;
+    return batch || price > 0 ? c->warnings & ~TRAINSIZE_WARN_NO_PRICE : c->warnings;
+}
+
+static void row(cli_out *o, size_t rank, const trainsize_plan_candidate *c, int owned, int batch,
+                uint64_t seq)
+{
+    char r[24], gpus[24], nodes[48], tp[24], cp[24], pp[48], ep[24], z[24], mb[24], rec[32],
+        peak[32], days[32], cost[48], gb[32], tok[48];
+    uint64_t warn = shown_warnings(c, owned, batch);
     int bit;
 
     snprintf(r, sizeof r, "%zu", rank);
@@ -299,6 +357,7 @@ static void row(cli_out *o, size_t rank, const trainsize_plan_candidate *c, int 
     snprintf(nodes, sizeof nodes, "%" PRIu64 " x %" PRIu64,
              c->gpus_per_node ? c->gpus / c->gpus_per_node : 0, c->gpus_per_node);
     snprintf(tp, sizeof tp, "%" PRIu64, c->layout.tp);
+    snprintf(cp, sizeof cp, "%" PRIu64, c->layout.cp ? c->layout.cp : 1);
     if (c->layout.pp_interleave > 1)
         snprintf(pp, sizeof pp, "%" PRIu64 "x%" PRIu64, c->layout.pp, c->layout.pp_interleave);
     else
@@ -308,15 +367,22 @@ static void row(cli_out *o, size_t rank, const trainsize_plan_candidate *c, int 
     snprintf(mb, sizeof mb, "%" PRIu64, c->layout.micro_batch);
     recompute_name(c->layout.recompute, rec, sizeof rec);
     cli_fmt_gib_col(peak, sizeof peak, c->peak_total, 0);
-    cli_out_printf(o, ROW_FMT, r, c->gpu, gpus, nodes, tp, pp, ep, z, mb, rec, peak,
-                   days_text(days, sizeof days, c->seconds),
-                   cost_text(cost, sizeof cost, owned ? c->cost_own : c->cost));
-    if (c->warnings == 0)
+    if (batch) {
+        cli_fmt_thousands(gb, sizeof gb, c->layout.global_batch);
+        cli_fmt_count(tok, sizeof tok,
+                      seq && c->layout.global_batch <= UINT64_MAX / seq ? c->layout.global_batch * seq : 0);
+        cli_out_printf(o, BATCH_FMT, r, c->gpu, gpus, nodes, tp, cp, pp, ep, z, mb, rec, peak, gb, tok);
+    } else {
+        cli_out_printf(o, ROW_FMT, r, c->gpu, gpus, nodes, tp, cp, pp, ep, z, mb, rec, peak,
+                       days_text(days, sizeof days, c->seconds),
+                       cost_text(cost, sizeof cost, owned ? c->cost_own : c->cost));
+    }
+    if (warn == 0)
         return;
     cli_out_puts(o, "     warnings:");
     for (bit = 0; bit < 64; bit++) {
         const char *name = trainsize_warning_name(UINT64_C(1) << bit);
-        if (!(c->warnings & (UINT64_C(1) << bit)) || !name)
+        if (!(warn & (UINT64_C(1) << bit)) || !name)
             continue;
         if (cli_out_column(o) + 2 + strlen(name) > CLI_COLUMNS)
             cli_out_puts(o, "\n              ");
@@ -412,6 +478,8 @@ static void hint(cli_out *o, const cli_options *opts, const trainsize_plan_candi
     HINT_U64("gpus-per-node", c->gpus_per_node);
     HINT_U64("tp", c->layout.tp);
     HINT_U64("pp", c->layout.pp);
+    if (c->layout.cp > 1)
+        HINT_U64("cp", c->layout.cp);
     if (c->layout.pp_interleave > 1)
         HINT_U64("pp-interleave", c->layout.pp_interleave);
     if (c->layout.ep > 1)
@@ -461,71 +529,104 @@ static void unpriced_gpus(const trainsize_job *job, int owned, char *buf, size_t
     }
 }
 
+/* What the cost column and the footer call the objective's cost. */
+static const char *cost_label(int owned)
+{
+    return owned ? "Cost: owning the GPUs (purchase over amortization-years, support, power, "
+                   "servers and network), for the run's hours."
+                 : "Cost: cloud, GPU-hours at the hourly price (gpu-prices or the catalogue).";
+}
+
+static void nothing_fits(cli_out *o, const trainsize_job *job, const trainsize_plan_stats *st)
+{
+    char why[3 * TEXT_MAX], d[32], e[48], n[32], more[TEXT_MAX];
+    uint64_t fixed = fixed_count(job);
+
+    /* A fixed count is the user's cluster: the advice names that count, not --max-gpus. */
+    if (fixed)
+        snprintf(more, sizeof more, "a different GPU count than %s (--plan-gpu-count)",
+                 job_text(job, "plan-gpu-count", n, sizeof n));
+    else
+        snprintf(more, sizeof more, "more GPUs (--max-gpus)");
+    if (st->fit_memory == 0)
+        snprintf(why, sizeof why,
+                 "Nothing fits: GPU memory binds. No configuration examined%s fits; the closest "
+                 "needs %.0f%% more memory than its GPU has. Allow %s, larger GPUs (--gpu), or "
+                 "LoRA/QLoRA (--lora-rank, --quantize-base).",
+                 fixed ? " on these GPUs" : "", 100.0 * st->least_overshoot, more);
+    else
+        snprintf(why, sizeof why,
+                 "Nothing fits the constraints: %" PRIu64 " configurations fit in memory; the "
+                 "fastest takes %s days and the cheapest costs %s. Allow a later deadline "
+                 "(--deadline-days), a larger budget (--budget), %s or more GPU types (--gpu).",
+                 st->fit_memory, days_text(d, sizeof d, st->fastest_fit_seconds),
+                 cost_text(e, sizeof e, st->cheapest_fit_cost), more);
+    wrap_words(o, why, 0);
+}
+
 static void human_plan(cli_out *o, const cli_options *opts, const trainsize_job *job,
                        const trainsize_plan_candidate *c, size_t count,
                        const trainsize_plan_stats *st, double elapsed)
 {
-    char objective[32], ranking[32];
+    char objective[32], ranking[32], seq[32];
     size_t i;
-    int interleaved = 0;
+    int interleaved = 0, owned, batch = batch_mode(job);
 
     header(o, job, count ? &c[0] : NULL, st, elapsed);
     cli_out_putc(o, '\n');
     if (count == 0) {
-        char why[2 * TEXT_MAX], d[32], e[48];
-        if (st->fit_memory == 0)
-            snprintf(why, sizeof why,
-                     "Nothing fits: GPU memory binds. No configuration examined fits; the closest "
-                     "needs %.0f%% more memory than its GPU has. Allow more GPUs (--max-gpus), "
-                     "larger GPUs (--gpu), or LoRA/QLoRA (--lora-rank, --quantize-base).",
-                     100.0 * st->least_overshoot);
-        else
-            snprintf(why, sizeof why,
-                     "Nothing fits the constraints: %" PRIu64 " configurations fit in memory; the "
-                     "fastest takes %s days and the cheapest costs %s. %s",
-                     st->fit_memory, days_text(d, sizeof d, st->fastest_fit_seconds),
-                     cost_text(e, sizeof e, st->cheapest_fit_cost),
-                     "Allow a later deadline (--deadline-days), a larger budget (--budget), more "
-                     "GPUs (--max-gpus) or more GPU types (--gpu).");
-        wrap_words(o, why, 0);
+        nothing_fits(o, job, st);
         return;
     }
     job_text(job, "objective", objective, sizeof objective);
     job_text(job, "plan-ranking", ranking, sizeof ranking);
-    if (strcmp(ranking, "pareto") == 0)
+    owned = strcmp(objective, "owned") == 0;
+    if (batch)
+        cli_out_printf(o, "The %zu layouts that take the largest batch, one per layout, largest "
+                          "first:\n", count);
+    else if (strcmp(ranking, "pareto") == 0)
         cli_out_printf(o, "The Pareto front of %s and time (%zu points, fastest first; none is both "
                           "faster and cheaper than another):\n",
-                       strcmp(objective, "owned") == 0 ? "owning cost" : "cloud cost", count);
+                       owned ? "owning cost" : "cloud cost", count);
     else
-        cli_out_printf(o, "The best %zu, one per layout, by %s, then %s (within 1%%: fewer GPUs first):\n",
-                       count, strcmp(objective, "owned") == 0 ? "owning cost" : objective,
+        cli_out_printf(o, "The best %zu, one per layout, by %s, then %s (within 1%%: no warning, "
+                          "then fewer GPUs first):\n",
+                       count, owned ? "owning cost" : objective,
                        strcmp(objective, "time") == 0 ? "cost" : "time");
-    cli_out_printf(o, ROW_FMT, "#", "GPU", "GPUs", "servers", "TP", "PP", "EP", "ZeRO", "MB",
-                   "recompute", "peak GiB", "days", strcmp(objective, "owned") == 0 ? "owned cost" : "cloud cost");
+    if (batch)
+        cli_out_printf(o, BATCH_FMT, "#", "GPU", "GPUs", "servers", "TP", "CP", "PP", "EP", "ZeRO",
+                       "MB", "recompute", "GiB", "batch", "tokens/step");
+    else
+        cli_out_printf(o, ROW_FMT, "#", "GPU", "GPUs", "servers", "TP", "CP", "PP", "EP", "ZeRO",
+                       "MB", "recompute", "peak GiB", "days", owned ? "owned cost" : "cloud cost");
+    job_text(job, "seq", seq, sizeof seq);
     for (i = 0; i < count; i++) {
-        row(o, i + 1, &c[i], strcmp(objective, "owned") == 0);
+        row(o, i + 1, &c[i], owned, batch, strtoull(seq, NULL, 10));
         interleaved |= c[i].layout.pp_interleave > 1;
     }
     cli_out_putc(o, '\n');
-    if (strcmp(objective, "time") != 0) {
+    if (!batch && strcmp(objective, "time") != 0) {
         char none[8 * TEXT_MAX], text[9 * TEXT_MAX];
-        unpriced_gpus(job, strcmp(objective, "owned") == 0, none, sizeof none);
+        unpriced_gpus(job, owned, none, sizeof none);
         if (none[0]) {
             snprintf(text, sizeof text, "Without a %s price, ranked after the priced GPUs: %s "
                      "(--gpu-prices NAME=HOURLY[:PURCHASE] prices them).",
-                     strcmp(objective, "owned") == 0 ? "purchase" : "cloud", none);
+                     owned ? "purchase" : "cloud", none);
             wrap_words(o, text, 0);
         }
     }
-    wrap_words(o,
-               interleaved
-                   ? "servers: count x GPUs each. TP, PP, EP: tensor, pipeline, expert parallel "
-                     "degrees (PP 4x2: 4 stages of 2 interleaved virtual stages). MB: micro-batch "
-                     "per GPU. Peak: per GPU, as nvidia-smi. Cost: cloud GPU-hours."
-                   : "servers: count x GPUs each. TP, PP, EP: tensor, pipeline, expert parallel "
-                     "degrees. MB: micro-batch per GPU. Peak: per GPU, as nvidia-smi. Cost: "
-                     "cloud GPU-hours.",
-               0);
+    {
+        char text[4 * TEXT_MAX];
+        snprintf(text, sizeof text,
+                 "servers: count x GPUs each. TP, CP, PP, EP: tensor, context, pipeline, expert "
+                 "parallel degrees%s. MB: micro-batch per GPU%s. Peak (GiB): per GPU, as nvidia-smi. %s",
+                 interleaved ? " (PP 4x2: 4 stages of 2 interleaved virtual stages)" : "",
+                 batch ? ", the largest that fits; batch: global batch, MB x data-parallel x pp "
+                         "micro-batches (one without a pipeline), in samples. Give --tokens for time and cost"
+                       : "",
+                 batch ? "" : cost_label(owned));
+        wrap_words(o, text, 0);
+    }
     hint(o, opts, &c[0]);
 }
 
