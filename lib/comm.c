@@ -31,8 +31,11 @@ static double local_rate(double span, const ts_comm_links *l)
  * a bridge), the GPU's share of the NICs once the group leaves it. */
 static double group_rate(double span, const ts_comm_links *l)
 {
-    double local = local_rate(span, l);
-    return span <= l->gpus_per_node || l->net_per_gpu <= 0.0 ? local : fmin(local, l->net_per_gpu);
+    if (l->bridge > 0.0 && span > l->bridge) { /* bridged PCIe cards: rare, off the common path */
+        double local = local_rate(span, l);
+        return span <= l->gpus_per_node || l->net_per_gpu <= 0.0 ? local : fmin(local, l->net_per_gpu);
+    }
+    return span <= l->gpus_per_node || l->net_per_gpu <= 0.0 ? l->intra : fmin(l->intra, l->net_per_gpu);
 }
 
 /* Weight bytes one rank gathers per pass under ZeRO-3, per micro-batch: the whole stage as

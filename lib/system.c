@@ -81,16 +81,25 @@ static double fabric_span(const trainsize_gpu_info *gpu, const ts_layout *lay)
 
 static double pcie_rate(const trainsize_gpu_info *gpu);
 
-/* The links the step's collectives run on with scale-out link `l` (NULL: one server), which
- * only what leaves the fabric uses. */
-static ts_comm_links links_with(const trainsize_gpu_info *gpu, const ts_layout *lay, double intra,
-                                const trainsize_link_info *l, double nics)
+/* The links inside the fabric, the same for every scale-out link a step is timed on (so
+ * built once): the GPU link's rate, the fabric's span, an NVLink bridge's and PCIe's. */
+static ts_comm_links fabric_links(const trainsize_gpu_info *gpu, const ts_layout *lay, double intra)
 {
     ts_comm_links k;
     k.intra = intra;
     k.gpus_per_node = fabric_span(gpu, lay);
     k.bridge = (double)ts_bridge_span(gpu, lay->gpus_per_node);
     k.pcie = pcie_rate(gpu);
+    k.net_per_gpu = 0.0;
+    return k;
+}
+
+/* The links the step's collectives run on with scale-out link `l` (NULL: one server), which
+ * only what leaves the fabric uses. */
+static ts_comm_links links_with(const ts_comm_links *fabric, const ts_layout *lay,
+                                const trainsize_link_info *l, double nics)
+{
+    ts_comm_links k = *fabric;
     k.net_per_gpu = l && (double)lay->gpus > k.gpus_per_node
                         ? (double)l->bandwidth * l->achieved_share * nics / (double)lay->gpus_per_node
                         : 0.0;
@@ -123,7 +132,8 @@ static double network_cost(const ts_settings *cfg, const ts_layout *lay, const t
  * compute to its exposed communication; NULL if none. */
 static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_layout *lay,
                                               const ts_param_counts *pc, const ts_conv *c,
-                                              double compute_step, double intra, double nics)
+                                              double compute_step, const ts_comm_links *fabric,
+                                              double nics)
 {
     const trainsize_link_info *best = NULL;
     double ideal = -1.0;
@@ -134,7 +144,7 @@ static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_l
         if (l->kind != TRAINSIZE_LINK_SCALE_OUT || l->bandwidth <= TS_SLOW_NETWORK) continue;
         if (best && (double)l->bandwidth * l->achieved_share >= (double)best->bandwidth * best->achieved_share)
             continue;
-        k = links_with(cfg->gpu, lay, intra, l, nics);
+        k = links_with(fabric, lay, l, nics);
         if (ideal < 0.0) ideal = ideal_exposed(cfg, lay, pc, c, compute_step, &k);
         if (network_cost(cfg, lay, pc, c, compute_step, &k, ideal) <= cfg->comm_share * compute_step)
             best = l;
@@ -190,23 +200,29 @@ static double storage_rank(const trainsize_storage_info *st)
  * never what the library recommends for a GPU server (either can still be set). */
 static int is_nvme(const trainsize_storage_info *st)
 {
-    return !st->shared && strncmp(st->name, "nvme", 4) == 0;
+    return !st->shared && st->name[0] == 'n' && st->name[1] == 'v' && st->name[2] == 'm' && st->name[3] == 'e';
 }
 
-/* The first class in storage_rank's order that serves the job (NVMe on one server, shared
- * storage on several); NULL if none. */
+/* In one pass over the catalogue: the first class in storage_rank's order that serves the
+ * job (NVMe on one server, shared storage on several), and the NVMe each server carries,
+ * which serves one server's rates. NULL where none does. */
 static const trainsize_storage_info *choose_storage(double read, double write, double total_read,
-                                                   double total_write, uint64_t nodes)
+                                                   double total_write, uint64_t nodes,
+                                                   const trainsize_storage_info **local)
 {
     const trainsize_storage_info *best = NULL;
     size_t i;
+    *local = NULL;
     for (i = 0; i < ts_storage_count; i++) {
         const trainsize_storage_info *st = &ts_storage[i];
-        if (nodes <= 1 ? !is_nvme(st) : !st->shared) continue;
-        if (!storage_meets(st, read, write, total_read, total_write)) continue;
-        if (!best || storage_rank(st) < storage_rank(best)) best = st;
+        if (is_nvme(st) && storage_meets(st, read, write, read, write) &&
+            (!*local || st->read_rate < (*local)->read_rate))
+            *local = st;
+        if (nodes > 1 && st->shared && storage_meets(st, read, write, total_read, total_write) &&
+            (!best || storage_rank(st) < storage_rank(best)))
+            best = st;
     }
-    return best;
+    return nodes > 1 ? best : *local;
 }
 
 /* Per-direction rate one GPU achieves over its host link: its PCIe generation's catalogue
@@ -300,6 +316,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     /* The rates the links must keep to move a step's traffic within its compute: slower,
      * and communication cannot hide whatever the schedule. */
     double window = compute_step, intra = scale_up_rate(cfg->gpu);
+    const ts_comm_links fabric = fabric_links(cfg->gpu, lay, intra);
     int beyond_fabric = (double)lay->gpus > fabric_span(cfg->gpu, lay); /* the network carries traffic */
     int fixed_host = cfg->gpu->host_ram_bytes && (int)lay->gpus_per_node == cfg->gpu->per_host;
     /* The host's own NICs (a TPU VM's data-centre network), unless a network is set. */
@@ -343,14 +360,15 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
         (rc = to_u64(write_need, &out->checkpoint_write_rate, "checkpoint_write_rate", "model", err)) ||
         (rc = to_u64(write_need * nodes, &out->checkpoint_write_rate_total, "checkpoint_write_rate_total", "model", err)))
         return rc;
-    st = cfg->storage ? cfg->storage
-                      : choose_storage(read_need, write_need, read_need * nodes, write_need * nodes, lay->nodes);
+    {
+        const trainsize_storage_info *local; /* every GPU server's NVMe: cache and scratch */
+        st = choose_storage(read_need, write_need, read_need * nodes, write_need * nodes, lay->nodes, &local);
+        if (cfg->storage) st = cfg->storage;
+        ts_copy_name(out->local_storage_class, sizeof out->local_storage_class, local ? local->name : "");
+    }
     found->storage_short = !st || !storage_meets(st, read_need, write_need, read_need * nodes, write_need * nodes);
     found->storage_not_shared = st && !storage_shared_ok(st, lay->nodes);
     ts_copy_name(out->storage_class, sizeof out->storage_class, st ? st->name : "");
-    /* Every GPU server's own NVMe, as cache and scratch (one server's rates). */
-    st = choose_storage(read_need, write_need, read_need, write_need, 1);
-    ts_copy_name(out->local_storage_class, sizeof out->local_storage_class, st ? st->name : "");
 
     /* Links: the slowest network that keeps exposed communication under comm-share of the
      * step (or the one set); the rates each GPU and each server move at within that share. */
@@ -358,7 +376,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     if (beyond_fabric && (cfg->network || sold)) {
         link = cfg->network ? cfg->network : sold;
     } else if (beyond_fabric) {
-        link = choose_link(cfg, lay, pc, conv, compute_step, intra, nics);
+        link = choose_link(cfg, lay, pc, conv, compute_step, &fabric, nics);
         if (!link) {
             link = fastest_link(); /* none keeps it under the share: time it on the best there is */
             found->network_short = 1;
@@ -366,7 +384,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     }
     found->slow_multinode = beyond_fabric && link && link->bandwidth <= TS_SLOW_NETWORK;
     {
-        ts_comm_links k = links_with(cfg->gpu, lay, intra, link, nics);
+        ts_comm_links k = links_with(&fabric, lay, link, nics);
         ts_comm cm;
         ts_comm_make(cfg, lay, pc, conv, compute_step, &k, &cm);
         if (beyond_fabric && (cfg->network || sold) &&
