@@ -365,7 +365,10 @@ TRAINSIZE_API int trainsize_job_get(const trainsize_job *job, const char *name, 
 /**
  * @brief Load a model shape from the text of a Hugging Face `config.json`.
  *
- * Supported `model_type`s: gpt2, llama, mistral, mixtral, qwen2, gemma, phi3. Unknown keys are ignored; a missing or invalid key that
+ * The supported `model_type`s are those `trainsize estimate --help` lists for hf-config
+ * (Llama-like families, GPT-2, Mixtral, Qwen2/3 and their MoE, DeepSeek V2/V3, Gemma 1-3,
+ * Phi-3, gpt-oss, OLMo 2, Granite, StarCoder2, Falcon, Llama 4's text model, ...); others
+ * are refused by name. Unknown keys are ignored; a missing or invalid key that
  * the model type needs is an error naming the key. Each size key is bounded by the range of
  * the option it maps to (`num_hidden_layers` by `layers`, `intermediate_size` by `ffn`, ...),
  * and a value the config implies (GPT-2's 4 x n_embd MLP) by its option's range, naming the
@@ -388,7 +391,9 @@ TRAINSIZE_API int trainsize_job_load_hf_config(trainsize_job *job, const char *j
  *
  * Reads the file (at most ::TRAINSIZE_HF_CONFIG_MAX_BYTES) into a bounded buffer, then
  * behaves as ::trainsize_job_load_hf_config. The model's name becomes the file's
- * `_name_or_path` when present, else its `model_type`. Only a regular file is read: a
+ * `_name_or_path` when present, else its folder's name for a file called `config.json`
+ * (`Qwen3-8B/config.json`: "Qwen3-8B"), else the file's name without `.json`, else its
+ * `model_type`. Only a regular file is read: a
  * FIFO, device, socket or folder is refused (::TRAINSIZE_E_IO, saying which) before any
  * read, so the call never waits for a writer; it reads at most one byte past the limit.
  *
@@ -1145,7 +1150,8 @@ typedef struct trainsize_plan_candidate {
     trainsize_layout layout;      /**< The layout and batch, as the candidate's estimate
                                        reports them (trainsize_result.layout); the global
                                        batch is the job's, or the planner's default of about
-                                       4M tokens. */
+                                       4M tokens (a fixed count without tokens: the largest
+                                       that fits). */
     uint64_t peak_total;          /**< Per-GPU memory, bytes (as memory.peak_total). */
     double seconds;               /**< Whole run, seconds (as time.seconds). */
     double cost;                  /**< Cloud cost of the run, US dollars (as
@@ -1173,10 +1179,17 @@ typedef struct trainsize_plan_stats {
 /**
  * @brief Search for the best configurations of a job.
  *
- * Needs "tokens" on the job. Writes the best `cap` candidates, best first (by the job's
- * "objective": cloud cost, then time; time, then cloud cost; or owning cost, then time),
- * into `out`: one per GPU x count x tp x pp x ep layout (its best ZeRO stage, micro-batch and
- * recomputation), values within 1 % counting as a tie that the fewer GPUs win. The GPU list
+ * Needs "tokens" on the job, or a fixed "plan-gpu-count": then, without tokens, it writes
+ * the layouts that fit that count with the largest batch each takes (the largest
+ * micro-batch that fits, and a global batch of micro-batch x data parallel x pp), largest
+ * batch first, with one step's time and cost. Otherwise it writes the best `cap`
+ * candidates, best first (by the job's "objective": cloud cost, then time; time, then
+ * cloud cost; or owning cost, then time), into `out`: one per GPU x count x tp x cp x pp x
+ * ep layout (its best interleave, ZeRO stage, micro-batch and recomputation), values
+ * within 1 % counting as a tie that a candidate without a warning wins, then the fewer
+ * GPUs. Every candidate trains with the job's "global-batch", or about 4M tokens per step
+ * (as the estimate's default for a pretraining run). Counts reach 16,384 servers within
+ * "max-gpus". The GPU list
  * ("plan-gpus") is searched once per distinct name; a job with a GPU of its own description
  * (trainsize_job_set_gpu) and no list searches that GPU; "plan-gpu-count" fixes the count.
  * When nothing is feasible, `stats` says which constraint binds (fit_memory,
