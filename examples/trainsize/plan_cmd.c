@@ -117,21 +117,20 @@ static void json_warnings(cli_out *o, uint64_t bits)
 
 static void json_candidate(cli_out *o, const trainsize_plan_candidate *c)
 {
-    char rec[32], cp[48] = "";
+    char rec[32];
 
     recompute_name(c->layout.recompute, rec, sizeof rec);
-    /* cp only where context parallelism is used: a key the bindings do not yet mirror. */
-    if (c->layout.cp > 1)
-        snprintf(cp, sizeof cp, ", \"cp\": %" PRIu64, c->layout.cp);
     cli_out_puts(o, "    {\"gpu\": ");
     cli_json_string(o, c->gpu);
     cli_out_printf(o, ", \"gpus\": %" PRIu64 ", \"gpus_per_node\": %" PRIu64
                       ", \"nodes\": %" PRIu64 ",\n     \"tp\": %" PRIu64 ", \"pp\": %" PRIu64
-                      ", \"pp_interleave\": %" PRIu64 "%s, \"ep\": %" PRIu64 ", \"zero\": %" PRIu64
+                      ", \"pp_interleave\": %" PRIu64 ", \"cp\": %" PRIu64 ", \"ep\": %" PRIu64
+                      ", \"zero\": %" PRIu64
                       ", \"micro_batch\": %" PRIu64 ", \"global_batch\": %" PRIu64
                       ", \"recompute\": ",
                    c->gpus, c->gpus_per_node, c->gpus_per_node ? c->gpus / c->gpus_per_node : 0,
-                   c->layout.tp, c->layout.pp, c->layout.pp_interleave, cp, c->layout.ep, c->layout.zero,
+                   c->layout.tp, c->layout.pp, c->layout.pp_interleave, c->layout.cp, c->layout.ep,
+                   c->layout.zero,
                    c->layout.micro_batch, c->layout.global_batch);
     cli_json_string(o, rec);
     cli_out_printf(o, ",\n     \"peak_total\": %" PRIu64 ", \"seconds\": ", c->peak_total);

@@ -546,7 +546,7 @@ def plan(top: int = PLAN_TOP_DEFAULT, **kwargs: Any) -> Plan:
         candidates.append(Candidate(
             gpu=_lib.decode(c.gpu), gpus=gpus, gpus_per_node=per_node,
             nodes=gpus // per_node if per_node else 0, tp=int(lay.tp), pp=int(lay.pp),
-            pp_interleave=int(lay.pp_interleave), ep=int(lay.ep), zero=int(lay.zero),
+            pp_interleave=int(lay.pp_interleave), cp=int(lay.cp), ep=int(lay.ep), zero=int(lay.zero),
             micro_batch=int(lay.micro_batch), global_batch=int(lay.global_batch),
             recompute=_recompute_name(int(lay.recompute)), peak_total=int(c.peak_total),
             seconds=float(c.seconds), cost=float(c.cost),

@@ -383,8 +383,8 @@ class Candidate(_Record):
     Attributes:
         gpu: catalogue GPU name.
         gpus: GPUs in the job; gpus_per_node: GPUs per server; nodes: servers.
-        tp, pp, pp_interleave, ep: tensor, pipeline (and virtual stages per pipeline rank)
-            and expert parallel degrees.
+        tp, pp, pp_interleave, cp, ep: tensor, pipeline (and virtual stages per pipeline
+            rank), context and expert parallel degrees.
         zero: ZeRO stage (0-3).
         micro_batch: samples per GPU per pass; global_batch: samples per optimizer step.
         recompute: ``"none"``, ``"selective"`` or ``"full"``.
@@ -394,11 +394,11 @@ class Candidate(_Record):
         warnings: names of the checklist warnings of the estimate.
     """
 
-    _fields = ("gpu", "gpus", "gpus_per_node", "nodes", "tp", "pp", "pp_interleave", "ep",
+    _fields = ("gpu", "gpus", "gpus_per_node", "nodes", "tp", "pp", "pp_interleave", "cp", "ep",
                "zero", "micro_batch", "global_batch", "recompute", "peak_total", "seconds",
                "cost", "warnings", "cost_own")
     __slots__ = _fields
-    _defaults = {"warnings": [], "cost_own": 0.0}
+    _defaults = {"warnings": [], "cost_own": 0.0, "cp": 1}
 
     def layout(self) -> Dict[str, Any]:
         """The keyword arguments that give this layout to :func:`trainsize.estimate`
@@ -409,6 +409,8 @@ class Candidate(_Record):
         }
         if self.pp_interleave > 1:
             out["pp_interleave"] = self.pp_interleave
+        if self.cp > 1:
+            out["cp"] = self.cp
         if self.ep > 1:
             out["ep"] = self.ep
         out.update(zero=self.zero, micro_batch=self.micro_batch,
@@ -420,7 +422,7 @@ class Candidate(_Record):
         return {
             "gpu": self.gpu, "gpus": self.gpus, "gpus_per_node": self.gpus_per_node,
             "nodes": self.nodes, "tp": self.tp, "pp": self.pp,
-            "pp_interleave": self.pp_interleave, "ep": self.ep, "zero": self.zero,
+            "pp_interleave": self.pp_interleave, "cp": self.cp, "ep": self.ep, "zero": self.zero,
             "micro_batch": self.micro_batch, "global_batch": self.global_batch,
             "recompute": self.recompute, "peak_total": self.peak_total,
             "seconds": _plain(self.seconds), "cost": _plain(self.cost),
