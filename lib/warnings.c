@@ -38,7 +38,7 @@ static const warning_def WARNINGS[] = {
     {TRAINSIZE_WARN_GPU_LINK, "gpu-link-too-slow",
      "the GPUs' own link (NVLink or PCIe) is slower than the step's GPU-to-GPU traffic needs"},
     {TRAINSIZE_WARN_HOST_RAM_RULE, "host-ram-below-rule",
-     "the host RAM covers the cfg, but not host-ram-factor x the server's GPU memory (the rule)"},
+     "the host RAM covers the job, but not host-ram-factor x the server's GPU memory (the rule)"},
     {TRAINSIZE_WARN_NO_POWER, "no-power-figure",
      "the vendor publishes no power for this accelerator (TPUs): power, energy and CO2 are 0; "
      "a gpu-file with tdp_watts sets one"},

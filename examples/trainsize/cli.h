@@ -61,6 +61,8 @@ size_t cli_out_column(const cli_out *o);
 void cli_out_pad_to(cli_out *o, size_t col, size_t min_gap);
 /** Write `s` with control characters replaced, clipped to `max` columns ("..." marks a cut). */
 void cli_out_clipped(cli_out *o, const char *s, size_t max);
+/** In text for cli_out_wrapped: a space that does not break ("1.50\x1fTiB"). */
+#define CLI_NB '\x1f'
 /* Append text word by word, breaking lines at CLI_COLUMNS and continuing at indent. */
 void cli_out_wrapped(cli_out *o, const char *text, size_t indent);
 

@@ -197,7 +197,8 @@ int cli_library_error(int code, const trainsize_error *err)
 }
 
 /* Append `text` word by word from the current column, breaking lines at CLI_COLUMNS and
- * continuing at `indent`; the first word follows what is already on the line. */
+ * continuing at `indent`; the first word follows what is already on the line. CLI_NB
+ * joins a figure to its unit: it is written as a space, never broken at. */
 void cli_out_wrapped(cli_out *o, const char *text, size_t indent)
 {
     const char *s = text;
@@ -222,11 +223,13 @@ void cli_out_wrapped(cli_out *o, const char *text, size_t indent)
             /* A very long word: clipped, with "..." (one byte more than fits is enough). */
             char word[CLI_COLUMNS + 2];
             size_t keep = len < CLI_COLUMNS + 1 ? len : CLI_COLUMNS + 1;
-            memcpy(word, s, keep);
+            size_t i;
+            for (i = 0; i < keep; i++) word[i] = s[i] == CLI_NB ? ' ' : s[i];
             word[keep] = '\0';
             cli_out_clipped(o, word, CLI_COLUMNS - indent);
         } else {
-            cli_out_write(o, s, len);
+            size_t i;
+            for (i = 0; i < len; i++) cli_out_putc(o, s[i] == CLI_NB ? ' ' : s[i]);
         }
         s += len;
     }

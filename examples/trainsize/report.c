@@ -86,7 +86,7 @@ static int job_above_one(const trainsize_job *job, const char *name)
 
 /* A figure whose number and unit stay on one line: its spaces become NB, which
  * para_out() prints as spaces. */
-#define NB '\x1f'
+#define NB CLI_NB
 static const char *nb(char *s)
 {
     char *p;
@@ -98,28 +98,7 @@ static const char *nb(char *s)
 /* A paragraph, wrapped at `indent` on its spaces (not inside a figure), then a newline. */
 static void para_out(cli_out *o, const para *t, size_t indent)
 {
-    const char *s = t->b;
-    char word[CLI_COLUMNS + 1];
-    size_t len, i;
-    int first = 1;
-
-    while (*s) {
-        while (*s == ' ') s++;
-        for (len = 0; s[len] && s[len] != ' '; len++) {}
-        if (len == 0) break;
-        if (!first && cli_out_column(o) + 1 + len > CLI_COLUMNS) {
-            cli_out_putc(o, '\n');
-            cli_out_repeat(o, ' ', indent);
-        } else if (!first) {
-            cli_out_putc(o, ' ');
-        }
-        first = 0;
-        for (i = 0; i < len && i < CLI_COLUMNS; i++)
-            word[i] = s[i] == NB ? ' ' : s[i];
-        word[i] = '\0';
-        cli_out_clipped(o, word, cli_out_column(o) < CLI_COLUMNS ? CLI_COLUMNS - cli_out_column(o) : 1);
-        s += len;
-    }
+    cli_out_wrapped(o, t->b, indent);
     cli_out_putc(o, '\n');
 }
 
