@@ -688,10 +688,12 @@ typedef struct trainsize_gpu_info {
                                      `no_fp16`. */
     double flops_fp4;           /**< Dense FP4 tensor peak, FLOP/s; 0 when the part has none
                                      (a catalogue figure: no precision trains in FP4 here). */
-    uint64_t scale_up_domain;   /**< Accelerators one scale-up fabric joins (8 on an HGX
-                                     board, 72 in an NVL72 rack, a TPU pod's ICI slice); 0:
-                                     one server's (the GPU link, or PCIe). Collectives
-                                     within it run at the GPU link's rate across servers. */
+    uint64_t scale_up_domain;   /**< Accelerators one scale-up fabric joins: 72 in an NVL72
+                                     rack, a TPU pod's ICI slice (collectives within it run
+                                     at the GPU link's rate across servers); 2 (4 for H200
+                                     NVL) on NVLink-bridged PCIe cards, whose groups wider
+                                     than the bridge in a server run over PCIe; 0: one
+                                     server's (an HGX board's NVSwitch, or PCIe). */
     int per_host;               /**< Accelerators per host as the product is built (a GB200
                                      tray 4, a TPU v5p host 4); 0: any count up to 8. The
                                      default `gpus-per-node`. */
@@ -1011,7 +1013,8 @@ typedef struct trainsize_system {
                                               (tensor and data parallelism), bytes/s, per direction. */
     char storage_class[32];              /**< The storage the job reads and checkpoints to (or
                                               the one set): on one server the local NVMe of
-                                              `local_storage_class`; on several, the first shared
+                                              `local_storage_class` (a shared class when no NVMe
+                                              keeps up); on several, the first shared
                                               class that meets the needs, in the order of what it
                                               serves (NFS filers by their aggregate rate, then
                                               file systems that scale out, Ceph and Lustre). */

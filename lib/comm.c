@@ -81,10 +81,12 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
      * neighbouring stage is t x cp x dp ranks away: another server when that fills one. */
     if (lay->pp > 1) {
         double bytes = sbh * c->act / t;
-        double rate = group_rate(t * cp * (double)lay->dp + 1.0, links);
+        double span = t * cp * (double)lay->dp + 1.0;
+        double rate = group_rate(span, links);
         out->pp_seconds = slots * 2.0 * (bytes / rate + alpha);
-        out->inter_bytes_per_gpu += rate < links->intra ? mb * 2.0 * bytes : 0.0;
-        out->intra_bytes_per_gpu += rate < links->intra ? 0.0 : mb * 2.0 * bytes;
+        /* by where the neighbour sits (past a bridge, PCIe is still inside the server) */
+        out->inter_bytes_per_gpu += span > gpn && links->net_per_gpu > 0.0 ? mb * 2.0 * bytes : 0.0;
+        out->intra_bytes_per_gpu += span > gpn && links->net_per_gpu > 0.0 ? 0.0 : mb * 2.0 * bytes;
     }
     /* Context parallelism (ring attention, as Transformer Engine runs it): each layer passes
      * the key/value blocks around the cp ring, (cp - 1) hops of s/cp b kv_dim x 2 in the
@@ -152,7 +154,7 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
             traffic = ar;
         }
         out->dp_seconds = exposed;
-        if (rate < links->intra) out->inter_bytes_per_gpu += traffic;
+        if (t * D > gpn && links->net_per_gpu > 0.0) out->inter_bytes_per_gpu += traffic;
         else out->intra_bytes_per_gpu += traffic;
     }
     out->exposed = out->tp_seconds + out->pp_seconds + out->cp_seconds + out->ep_seconds + out->dp_seconds;

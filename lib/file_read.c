@@ -60,9 +60,11 @@ int ts_read_file(const char *path, size_t limit, const char *field, char **out, 
     struct stat st;
     char *buf;
     long n;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    /* A socket cannot be opened at all; stat then says what it is, for the message only. */
-    if (fd < 0 && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return not_regular(path, field, st.st_mode, err);
+    int fd;
+    /* Not even opened when it is not a regular file (opening a device can have effects of
+     * its own); the fstat below checks again what was opened. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return not_regular(path, field, st.st_mode, err);
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) return ts_fail(err, TRAINSIZE_E_IO, field, "%s: cannot open \"%.150s\"", field, path);
     if (fstat(fd, &st) != 0) {
         close(fd);

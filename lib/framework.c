@@ -17,8 +17,8 @@ static const char *const REASONS[][2] = {
     {"ZeRO stage 1 or 2 without model parallelism: DeepSpeed", TS_XLA "; ZeRO 1/2 as DeepSpeed"},
     {"ZeRO-3 without model parallelism: PyTorch FSDP, FULL_SHARD", TS_XLA "; ZeRO-3 as FSDP"},
     {"one GPU or plain data parallelism: PyTorch / Hugging Face Trainer", TS_XLA "; data parallel"},
-    {"QLoRA: Hugging Face PEFT on PyTorch, recomputing (prepare_model_for_kbit_training's "
-     "gradient checkpointing)", TS_XLA "; QLoRA as PEFT, recomputing"}};
+    {"QLoRA: Hugging Face PEFT on PyTorch, recomputing (prepare_model_for_kbit_training)",
+     TS_XLA "; QLoRA as PEFT, recomputing"}};
 
 int ts_framework_resolve(const ts_settings *cfg, const char **reason)
 {

@@ -620,7 +620,10 @@ uint64_t ts_bridge_span(const trainsize_gpu_info *gpu, uint64_t gpus_per_node)
 uint64_t ts_fabric_span(const trainsize_gpu_info *gpu, uint64_t gpus_per_node, uint64_t gpus)
 {
     /* A fabric spans servers only where it has its own switches or links between hosts;
-     * a domain no larger than a server changes nothing. */
-    if (gpu->scale_up_bandwidth == 0 || gpu->scale_up_domain <= gpus_per_node) return gpus_per_node;
+     * a domain no larger than a server (or than the host the part is built for: an NVLink
+     * bridge's pair, even on servers of one card) changes nothing. */
+    if (gpu->scale_up_bandwidth == 0 || gpu->scale_up_domain <= gpus_per_node ||
+        gpu->scale_up_domain <= ts_host_size(gpu))
+        return gpus_per_node;
     return gpu->scale_up_domain < gpus ? gpu->scale_up_domain : gpus;
 }

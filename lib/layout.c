@@ -206,10 +206,17 @@ static void default_global_batch(const ts_settings *cfg, ts_layout *l, uint64_t 
     }
     if (cfg->tokens && !cfg->lora_rank) {
         double target = fmin(TS_PRETRAIN_STEP_TOKENS, (double)cfg->tokens) / (double)cfg->seq;
-        steps = (uint64_t)fmax(1.0, floor(target / (double)per_step + 0.5));
+        double whole = floor(target / (double)per_step + 0.5);
+        /* never more tokens a step than the run trains (a short run: what it has) */
+        if (whole * (double)per_step * (double)cfg->seq > (double)cfg->tokens)
+            whole = floor((double)cfg->tokens / (double)cfg->seq / (double)per_step);
+        steps = (uint64_t)fmax(1.0, whole);
         l->pretraining_batch = 1;
-        l->global_batch_reason = "about 4M tokens per step, LLaMA's pretraining batch, as "
-                                 "--tokens is given";
+        l->global_batch_reason = (double)cfg->tokens < TS_PRETRAIN_STEP_TOKENS
+                                     ? "a run under 4M tokens: the largest whole micro-batch x "
+                                       "data-parallel batch its tokens fill"
+                                     : "about 4M tokens per step, LLaMA's pretraining batch, as "
+                                       "--tokens is given";
     } else {
         l->global_batch_reason = cfg->lora_rank ? "micro-batch x data-parallel, no gradient "
                                                   "accumulation: fine-tuning's default"

@@ -425,7 +425,10 @@ static void search_whole_domains(search *s, const trainsize_job *job, const trai
 {
     uint64_t per_domain = gpu->scale_up_domain / gpn, nodes;
     size_t i;
-    if (!gpu->scale_up_domain || gpu->scale_up_domain % gpn != 0 || per_domain <= 1) return;
+    /* only fabrics that join servers (an NVLink bridge's pair does not) */
+    if (!gpu->scale_up_domain || gpu->scale_up_domain <= ts_host_size(gpu) ||
+        gpu->scale_up_domain % gpn != 0 || per_domain <= 1)
+        return;
     for (nodes = per_domain; nodes * gpn <= job->max_gpus; nodes *= 2) {
         for (i = 0; i < COUNT_OF(NODE_COUNTS) && NODE_COUNTS[i] != nodes; i++) {}
         if (i == COUNT_OF(NODE_COUNTS)) search_gpu_count(s, job, nodes * gpn, gpn);

@@ -222,7 +222,16 @@ static const trainsize_storage_info *choose_storage(double read, double write, d
             (!best || storage_rank(st) < storage_rank(best)))
             best = st;
     }
-    return nodes > 1 ? best : *local;
+    if (nodes > 1 || *local) return nodes > 1 ? best : *local;
+    /* One server that no NVMe drive keeps up with (checkpoints in seconds): the first
+     * shared class that does. */
+    for (i = 0; i < ts_storage_count; i++) {
+        const trainsize_storage_info *st = &ts_storage[i];
+        if (st->shared && storage_meets(st, read, write, total_read, total_write) &&
+            (!best || storage_rank(st) < storage_rank(best)))
+            best = st;
+    }
+    return best;
 }
 
 /* Per-direction rate one GPU achieves over its host link: its PCIe generation's catalogue
@@ -395,7 +404,10 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
             (rc = to_u64(lay->nodes > 1 ? cm.inter_bytes_per_gpu * gpn / window : 0.0,
                          &out->interconnect_rate_per_node, "interconnect_rate_per_node", "model", err)))
             return rc;
-        found->gpu_link_short = (double)out->intra_node_rate_per_gpu > intra;
+        /* Bridged cards in a server wider than a bridge reach the others over PCIe. */
+        found->gpu_link_short =
+            (double)out->intra_node_rate_per_gpu >
+            (fabric.bridge > 0.0 && (double)lay->gpus_per_node > fabric.bridge ? fmin(intra, fabric.pcie) : intra);
         ts_copy_name(out->network_link, sizeof out->network_link, link ? link->name : "");
         out->network_nics_per_node = link ? (uint64_t)nics : 0;
         losses->comm = cm.exposed;

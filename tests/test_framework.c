@@ -91,6 +91,7 @@ static void test_qlora_recomputes_by_default(void **state)
     assert_int_equal(r.layout.recompute, TRAINSIZE_RECOMPUTE_FULL);
     assert_true(r.memory.fits);
     assert_non_null(strstr(r.framework_reason, "recomputing"));
+    assert_int_equal(r.framework_reason[strlen(r.framework_reason) - 1], ')'); /* not cut */
     ts_test_estimate(PAIRS(QL13, "recompute", "none"), &r);
     assert_int_equal(r.layout.recompute, TRAINSIZE_RECOMPUTE_NONE);
     assert_false(r.memory.fits);

@@ -68,6 +68,10 @@ static void test_short_run(void **state)
     ts_test_estimate(PAIRS("model", "gpt2", "gpus", "2", "seq", "1024", "tokens", "20480"), &r);
     assert_int_equal(r.layout.global_batch, 20);
     assert_int_equal(r.time.steps, 1);
+    /* 5 samples' worth on 2 ranks: 4 (2 steps of 2), never 6 (more than the run) */
+    ts_test_estimate(PAIRS("model", "gpt2", "gpus", "2", "seq", "1000", "tokens", "5000"), &r);
+    assert_int_equal(r.layout.global_batch, 4);
+    assert_non_null(strstr(r.global_batch_reason, "under 4M tokens"));
 }
 
 int main(void)

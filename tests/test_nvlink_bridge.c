@@ -61,11 +61,34 @@ static void test_bridged_cards(void **state)
     assert_false(r2.warnings & TRAINSIZE_WARN_TP_WITHOUT_NVLINK);
 }
 
+/* What the first version got wrong (review): a bridge is no fabric between servers of one
+ * card; data-parallel traffic across pairs stays in the server (over PCIe), and is judged
+ * against PCIe; a one-server job whose checkpoints outrun every NVMe still gets storage. */
+static void test_bridge_edges(void **state)
+{
+    trainsize_result r;
+    (void)state;
+    ts_test_estimate(PAIRS("model", "llama-3-8b", "gpu", "a100-80gb-pcie", "gpus", "2", "gpus-per-node",
+                           "1", "tp", "2", "tokens", "1e9"), &r);
+    assert_string_not_equal(r.system.network_link, "");
+    assert_true(r.warnings & TRAINSIZE_WARN_TP_WITHOUT_NVLINK);
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "a100-80gb-pcie", "gpus", "8", "zero", "3",
+                           "tokens", "1e9", "global-batch", "8"), &r);
+    assert_true(r.system.intra_node_rate_per_gpu > 0);
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "a100-80gb-pcie", "gpus", "8", "tp", "8",
+                           "tokens", "1e9"), &r);
+    assert_true(r.warnings & TRAINSIZE_WARN_GPU_LINK);
+    ts_test_estimate(PAIRS("model", "llama-3-8b", "gpu", "h100-80gb", "gpus", "8", "tokens", "1e9",
+                           "checkpoint-seconds", "5"), &r);
+    assert_string_not_equal(r.system.storage_class, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tp_past_a_bridge_goes_over_pcie),
         cmocka_unit_test(test_bridged_cards),
+        cmocka_unit_test(test_bridge_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
