@@ -51,6 +51,7 @@ typedef struct advisor {
     size_t cap, count;
     uint64_t global_batch; /* the original's, kept so that the training stays the same */
     int batch_set;         /* the caller set it (then it is left alone) */
+    int recompute;         /* the original's recomputation as estimated (QLoRA's default: full) */
 } advisor;
 
 static void copy_job(trainsize_job *dst, const trainsize_job *src)
@@ -135,8 +136,9 @@ static int apply_step(const advisor *ad, trainsize_job *job, trainsize_advice *a
         } else if (strcmp(st->name, "micro-batch") == 0) {
             if (job->s.micro_batch == 1) return 0;
         } else if (strcmp(st->name, "recompute") == 0) {
-            if (job->s.recompute == TS_RECOMPUTE_FULL ||
-                (job->s.recompute == TS_RECOMPUTE_SELECTIVE && strcmp(st->value, "selective") == 0))
+            /* what the job recomputes: as set, else as the estimate defaulted it */
+            int now = job->s.recompute_given ? job->s.recompute : ad->recompute;
+            if (now == TS_RECOMPUTE_FULL || (now == TS_RECOMPUTE_SELECTIVE && strcmp(st->value, "selective") == 0))
                 return 0;
         } else if (strcmp(st->name, "attention") == 0) {
             if (job->s.attention == TS_ATTN_FLASH) return 0;
@@ -265,6 +267,7 @@ int trainsize_advise(const trainsize_job *job, trainsize_advice *out, size_t cap
     ad.cap = cap;
     ad.global_batch = r.layout.global_batch;
     ad.batch_set = job->s.global_batch != 0;
+    ad.recompute = r.layout.recompute;
     single_changes(&ad, job);
     if (ad.count < cap) stacked_changes(&ad, job);
     order(out, ad.count);

@@ -147,9 +147,26 @@ static void test_errors(void **state)
     trainsize_job_free(job);
 }
 
+/* QLoRA recomputes by default (PEFT): the advice never offers less recomputation than the
+ * job already does ("--recompute selective" would turn full recomputation off). */
+static void test_qlora_advice_keeps_recomputation(void **state)
+{
+    trainsize_advice a[5];
+    size_t n = 0, i, j;
+    trainsize_job *job = ts_test_job(PAIRS("model", "llama-2-70b", "gpu", "rtx-4090", "lora-rank", "16",
+                                           "quantize-base", "nf4", "seq", "4096"));
+    (void)state;
+    assert_int_equal(trainsize_advise(job, a, 5, &n, NULL), TRAINSIZE_OK);
+    for (i = 0; i < n; i++)
+        for (j = 0; j < a[i].settings; j++)
+            assert_string_not_equal(a[i].names[j], "recompute");
+    trainsize_job_free(job);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_qlora_advice_keeps_recomputation),
         cmocka_unit_test(test_applied_advice_fits),
         cmocka_unit_test(test_least_disruptive_first),
         cmocka_unit_test(test_micro_batch_keeps_the_batch),
