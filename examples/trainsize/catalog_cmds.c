@@ -42,46 +42,46 @@ static size_t max_len(size_t now, const char *s, size_t limit)
     return n > now ? n : now;
 }
 
-static void cell(cli_out *o, const char *s, size_t width)
+static void cell(ts_out *o, const char *s, size_t width)
 {
-    size_t start = cli_out_column(o);
+    size_t start = ts_out_column(o);
 
-    cli_out_clipped(o, s ? s : "", width);
-    cli_out_pad_to(o, start + width + 2, 2);
+    ts_out_clipped(o, s ? s : "", width);
+    ts_out_pad_to(o, start + width + 2, 2);
 }
 
 /* ---- models ---- */
 
-static void models_json(cli_out *o)
+static void models_json(ts_out *o)
 {
     size_t i, written = 0, n = trainsize_model_count();
 
-    cli_out_putc(o, '[');
+    ts_out_putc(o, '[');
     for (i = 0; i < n; i++) {
         const trainsize_model_info *m = trainsize_model_at(i);
         if (!m)
             continue;
-        cli_out_puts(o, written++ ? ",\n  {" : "\n  {");
-        cli_out_puts(o, "\"name\": ");
+        ts_out_puts(o, written++ ? ",\n  {" : "\n  {");
+        ts_out_puts(o, "\"name\": ");
         cli_json_string(o, m->name);
-        cli_out_puts(o, ", \"family\": ");
+        ts_out_puts(o, ", \"family\": ");
         cli_json_string(o, m->family);
-        cli_out_puts(o, ", \"parameters\": ");
+        ts_out_puts(o, ", \"parameters\": ");
         cli_json_u64(o, m->parameters);
-        cli_out_puts(o, ", \"active_parameters\": ");
+        ts_out_puts(o, ", \"active_parameters\": ");
         cli_json_u64(o, m->active_parameters);
-        cli_out_puts(o, ", \"source\": ");
+        ts_out_puts(o, ", \"source\": ");
         cli_json_string(o, m->source);
-        cli_out_putc(o, '}');
+        ts_out_putc(o, '}');
     }
-    cli_out_puts(o, written ? "\n]\n" : "]\n");
+    ts_out_puts(o, written ? "\n]\n" : "]\n");
 }
 
-static void models_table(cli_out *o)
+static void models_table(ts_out *o)
 {
     size_t i, n = trainsize_model_count();
     size_t wname = 4, wfam = 6, used;
-    char a[CLI_FMT_MAX], b[CLI_FMT_MAX];
+    char a[TS_FMT_MAX], b[TS_FMT_MAX];
 
     for (i = 0; i < n; i++) {
         const trainsize_model_info *m = trainsize_model_at(i);
@@ -93,28 +93,28 @@ static void models_table(cli_out *o)
     used = wname + 2 + wfam + 2 + 10 + 2 + 10 + 2;
     cell(o, "name", wname);
     cell(o, "family", wfam);
-    cli_out_printf(o, "%10s  %10s  source\n", "parameters", "active");
+    ts_out_printf(o, "%10s  %10s  source\n", "parameters", "active");
     for (i = 0; i < n; i++) {
         const trainsize_model_info *m = trainsize_model_at(i);
         if (!m)
             continue;
         cell(o, m->name, wname);
         cell(o, m->family, wfam);
-        cli_out_printf(o, "%10s  %10s  ", cli_fmt_count(a, sizeof a, m->parameters),
-                       cli_fmt_count(b, sizeof b, m->active_parameters));
-        cli_out_clipped(o, m->source, CLI_COLUMNS - used);
-        cli_out_putc(o, '\n');
+        ts_out_printf(o, "%10s  %10s  ", ts_fmt_count(a, sizeof a, m->parameters),
+                       ts_fmt_count(b, sizeof b, m->active_parameters));
+        ts_out_clipped(o, m->source, CLI_COLUMNS - used);
+        ts_out_putc(o, '\n');
     }
 }
 
 int cli_cmd_models(int argc, char **argv)
 {
-    cli_out out;
+    ts_out out;
     int json, status = listing_options(argc, argv, "models", CLI_HELP_MODELS, &json);
 
     if (status >= 0)
         return status;
-    cli_out_init(&out);
+    ts_out_init(&out);
     if (json)
         models_json(&out);
     else
@@ -132,97 +132,97 @@ static double fp16_rate(const trainsize_gpu_info *g)
 }
 
 /* The datatypes the matrix units take, as a JSON array. */
-static void datatypes_json(cli_out *o, const trainsize_gpu_info *g)
+static void datatypes_json(ts_out *o, const trainsize_gpu_info *g)
 {
     int n = 0;
 
-    cli_out_puts(o, ", \"datatypes\": [");
-    if (g->flops_fp32 > 0) cli_out_puts(o, n++ ? ", \"fp32\"" : "\"fp32\"");
-    if (!g->no_bf16) cli_out_puts(o, n++ ? ", \"bf16\"" : "\"bf16\"");
-    if (fp16_rate(g) > 0) cli_out_puts(o, n++ ? ", \"fp16\"" : "\"fp16\"");
-    if (g->flops_fp8 > 0) cli_out_puts(o, n++ ? ", \"fp8\"" : "\"fp8\"");
-    if (g->flops_fp4 > 0) cli_out_puts(o, n++ ? ", \"fp4\"" : "\"fp4\"");
-    cli_out_putc(o, ']');
+    ts_out_puts(o, ", \"datatypes\": [");
+    if (g->flops_fp32 > 0) ts_out_puts(o, n++ ? ", \"fp32\"" : "\"fp32\"");
+    if (!g->no_bf16) ts_out_puts(o, n++ ? ", \"bf16\"" : "\"bf16\"");
+    if (fp16_rate(g) > 0) ts_out_puts(o, n++ ? ", \"fp16\"" : "\"fp16\"");
+    if (g->flops_fp8 > 0) ts_out_puts(o, n++ ? ", \"fp8\"" : "\"fp8\"");
+    if (g->flops_fp4 > 0) ts_out_puts(o, n++ ? ", \"fp4\"" : "\"fp4\"");
+    ts_out_putc(o, ']');
 }
 
-static void gpus_json(cli_out *o)
+static void gpus_json(ts_out *o)
 {
     size_t i, written = 0, n = trainsize_gpu_count();
 
-    cli_out_putc(o, '[');
+    ts_out_putc(o, '[');
     for (i = 0; i < n; i++) {
         const trainsize_gpu_info *g = trainsize_gpu_at(i);
         if (!g)
             continue;
-        cli_out_puts(o, written++ ? ",\n  {" : "\n  {");
-        cli_out_puts(o, "\"name\": ");
+        ts_out_puts(o, written++ ? ",\n  {" : "\n  {");
+        ts_out_puts(o, "\"name\": ");
         cli_json_string(o, g->name);
-        cli_out_puts(o, ", \"full_name\": ");
+        ts_out_puts(o, ", \"full_name\": ");
         cli_json_string(o, g->full_name);
-        cli_out_puts(o, ", \"vendor\": ");
+        ts_out_puts(o, ", \"vendor\": ");
         cli_json_string(o, g->vendor ? g->vendor : "");
-        cli_out_puts(o, g->kind == TRAINSIZE_ACCELERATOR_TPU ? ", \"kind\": \"tpu\"" : ", \"kind\": \"gpu\"");
-        cli_out_puts(o, ", \"memory_bytes\": ");
+        ts_out_puts(o, g->kind == TRAINSIZE_ACCELERATOR_TPU ? ", \"kind\": \"tpu\"" : ", \"kind\": \"gpu\"");
+        ts_out_puts(o, ", \"memory_bytes\": ");
         cli_json_u64(o, g->memory_bytes);
-        cli_out_puts(o, ", \"usable_bytes\": ");
+        ts_out_puts(o, ", \"usable_bytes\": ");
         cli_json_u64(o, g->usable_bytes);
-        cli_out_puts(o, ", \"memory_bandwidth\": ");
+        ts_out_puts(o, ", \"memory_bandwidth\": ");
         cli_json_u64(o, g->memory_bandwidth);
-        cli_out_puts(o, ", \"flops_fp32\": ");
+        ts_out_puts(o, ", \"flops_fp32\": ");
         cli_json_number(o, g->flops_fp32);
-        cli_out_puts(o, ", \"flops_bf16\": ");
+        ts_out_puts(o, ", \"flops_bf16\": ");
         cli_json_number(o, g->flops_bf16);
-        cli_out_puts(o, ", \"flops_fp16\": ");
+        ts_out_puts(o, ", \"flops_fp16\": ");
         cli_json_number(o, fp16_rate(g));
-        cli_out_puts(o, ", \"flops_fp8\": ");
+        ts_out_puts(o, ", \"flops_fp8\": ");
         cli_json_number(o, g->flops_fp8);
-        cli_out_puts(o, ", \"flops_fp4\": ");
+        ts_out_puts(o, ", \"flops_fp4\": ");
         cli_json_number(o, g->flops_fp4);
         datatypes_json(o, g);
-        cli_out_puts(o, ", \"tdp_watts\": ");
+        ts_out_puts(o, ", \"tdp_watts\": ");
         cli_json_number(o, g->tdp_watts);
-        cli_out_puts(o, g->ecc ? ", \"ecc\": true" : ", \"ecc\": false");
-        cli_out_puts(o, g->data_center ? ", \"data_center\": true" : ", \"data_center\": false");
-        cli_out_puts(o, ", \"scale_up_bandwidth\": ");
+        ts_out_puts(o, g->ecc ? ", \"ecc\": true" : ", \"ecc\": false");
+        ts_out_puts(o, g->data_center ? ", \"data_center\": true" : ", \"data_center\": false");
+        ts_out_puts(o, ", \"scale_up_bandwidth\": ");
         cli_json_u64(o, g->scale_up_bandwidth);
-        cli_out_puts(o, ", \"scale_up_domain\": ");
+        ts_out_puts(o, ", \"scale_up_domain\": ");
         cli_json_u64(o, g->scale_up_domain);
-        cli_out_printf(o, ", \"per_host\": %d", g->per_host);
-        cli_out_puts(o, ", \"host_ram_bytes\": ");
+        ts_out_printf(o, ", \"per_host\": %d", g->per_host);
+        ts_out_puts(o, ", \"host_ram_bytes\": ");
         cli_json_u64(o, g->host_ram_bytes);
-        cli_out_printf(o, ", \"host_cores\": %d", g->host_cores);
-        cli_out_puts(o, ", \"host_network\": ");
+        ts_out_printf(o, ", \"host_cores\": %d", g->host_cores);
+        ts_out_puts(o, ", \"host_network\": ");
         cli_json_string(o, g->host_network ? g->host_network : "");
-        cli_out_printf(o, ", \"host_nics\": %d", g->host_nics);
-        cli_out_printf(o, ", \"pcie_generation\": %d", g->pcie_generation);
-        cli_out_puts(o, ", \"architecture\": ");
+        ts_out_printf(o, ", \"host_nics\": %d", g->host_nics);
+        ts_out_printf(o, ", \"pcie_generation\": %d", g->pcie_generation);
+        ts_out_puts(o, ", \"architecture\": ");
         cli_json_string(o, g->architecture ? g->architecture : "");
-        cli_out_puts(o, g->no_bf16 ? ", \"bf16\": false" : ", \"bf16\": true");
-        cli_out_puts(o, g->no_fp16 ? ", \"fp16\": false" : ", \"fp16\": true");
-        cli_out_puts(o, g->no_flash_attention ? ", \"flash_attention\": false"
+        ts_out_puts(o, g->no_bf16 ? ", \"bf16\": false" : ", \"bf16\": true");
+        ts_out_puts(o, g->no_fp16 ? ", \"fp16\": false" : ", \"fp16\": true");
+        ts_out_puts(o, g->no_flash_attention ? ", \"flash_attention\": false"
                                               : ", \"flash_attention\": true");
-        cli_out_puts(o, ", \"source\": ");
+        ts_out_puts(o, ", \"source\": ");
         cli_json_string(o, g->source);
-        cli_out_puts(o, ", \"cloud_usd_per_hour\": ");
+        ts_out_puts(o, ", \"cloud_usd_per_hour\": ");
         cli_json_number(o, g->cloud_usd_per_hour);
-        cli_out_puts(o, ", \"purchase_usd\": ");
+        ts_out_puts(o, ", \"purchase_usd\": ");
         cli_json_number(o, g->purchase_usd);
-        cli_out_puts(o, ", \"price_source\": ");
+        ts_out_puts(o, ", \"price_source\": ");
         cli_json_string(o, g->price_source ? g->price_source : "");
-        cli_out_puts(o, ", \"price_date\": ");
+        ts_out_puts(o, ", \"price_date\": ");
         cli_json_string(o, g->price_date ? g->price_date : "");
-        cli_out_putc(o, '}');
+        ts_out_putc(o, '}');
     }
-    cli_out_puts(o, written ? "\n]\n" : "]\n");
+    ts_out_puts(o, written ? "\n]\n" : "]\n");
 }
 
 /* A TFLOP/s column: "-" for a datatype the part does not take. */
-static void tflops_cell(cli_out *o, double flops, int width)
+static void tflops_cell(ts_out *o, double flops, int width)
 {
     if (flops > 0)
-        cli_out_printf(o, "%*.0f  ", width, flops / 1e12);
+        ts_out_printf(o, "%*.0f  ", width, flops / 1e12);
     else
-        cli_out_printf(o, "%*s  ", width, "-");
+        ts_out_printf(o, "%*s  ", width, "-");
 }
 
 /* The scale-up domain: how many accelerators one fabric joins. */
@@ -236,25 +236,25 @@ static const char *domain_text(const trainsize_gpu_info *g, char *buf, size_t ca
 }
 
 /* A vendor's heading before its first row (the catalogue keeps each vendor's rows together). */
-static void vendor_heading(cli_out *o, const trainsize_gpu_info *g, const char **vendor)
+static void vendor_heading(ts_out *o, const trainsize_gpu_info *g, const char **vendor)
 {
     const char *v = g->vendor && g->vendor[0] ? g->vendor : "other";
 
     if (*vendor && strcmp(*vendor, v) == 0)
         return;
-    cli_out_printf(o, "%s%s\n", *vendor ? "\n" : "", v);
+    ts_out_printf(o, "%s%s\n", *vendor ? "\n" : "", v);
     *vendor = v;
 }
 
 /* Speeds and fabrics: what sizes a job. */
-static void gpus_speeds(cli_out *o, size_t wname)
+static void gpus_speeds(ts_out *o, size_t wname)
 {
     size_t i, n = trainsize_gpu_count();
     const char *vendor = NULL;
-    char b[CLI_FMT_MAX], c[CLI_FMT_MAX], d[24];
+    char b[TS_FMT_MAX], c[TS_FMT_MAX], d[24];
 
     cell(o, "name", wname);
-    cli_out_printf(o, "%7s  %9s  %5s  %5s  %5s  %6s  %4s  %9s  %6s\n", "memory", "bandwidth", "BF16", "FP16",
+    ts_out_printf(o, "%7s  %9s  %5s  %5s  %5s  %6s  %4s  %9s  %6s\n", "memory", "bandwidth", "BF16", "FP16",
                    "FP8", "FP4", "W", "link", "domain");
     for (i = 0; i < n; i++) {
         const trainsize_gpu_info *g = trainsize_gpu_at(i);
@@ -262,32 +262,32 @@ static void gpus_speeds(cli_out *o, size_t wname)
             continue;
         vendor_heading(o, g, &vendor);
         cell(o, g->name, wname);
-        cli_out_printf(o, "%3.0f GiB  ", (double)g->memory_bytes / 1073741824.0);
-        cli_out_printf(o, "%9s  ", cli_fmt_si(b, sizeof b, (double)g->memory_bandwidth, "B/s"));
+        ts_out_printf(o, "%3.0f GiB  ", (double)g->memory_bytes / 1073741824.0);
+        ts_out_printf(o, "%9s  ", ts_fmt_si(b, sizeof b, (double)g->memory_bandwidth, "B/s"));
         tflops_cell(o, g->flops_bf16, 5);
         tflops_cell(o, fp16_rate(g), 5);
         tflops_cell(o, g->flops_fp8, 5);
         tflops_cell(o, g->flops_fp4, 6);
         if (g->tdp_watts > 0)
-            cli_out_printf(o, "%4.0f  ", g->tdp_watts);
+            ts_out_printf(o, "%4.0f  ", g->tdp_watts);
         else
-            cli_out_printf(o, "%4s  ", "-");
-        cli_out_printf(o, "%9s  %6s\n",
-                       g->scale_up_bandwidth ? cli_fmt_si(c, sizeof c, (double)g->scale_up_bandwidth, "B/s")
+            ts_out_printf(o, "%4s  ", "-");
+        ts_out_printf(o, "%9s  %6s\n",
+                       g->scale_up_bandwidth ? ts_fmt_si(c, sizeof c, (double)g->scale_up_bandwidth, "B/s")
                                              : "PCIe",
                        domain_text(g, d, sizeof d));
     }
 }
 
 /* What the runtime leaves, the host as sold and the prices with their dates. */
-static void gpus_hosts_prices(cli_out *o, size_t wname)
+static void gpus_hosts_prices(ts_out *o, size_t wname)
 {
     size_t i, n = trainsize_gpu_count();
     const char *vendor = NULL;
     char host[96];
 
     cell(o, "name", wname);
-    cli_out_printf(o, "%9s  %-42s  %6s  %7s  %s\n", "usable", "host as sold", "$/h", "buy $", "prices");
+    ts_out_printf(o, "%9s  %-42s  %6s  %7s  %s\n", "usable", "host as sold", "$/h", "buy $", "prices");
     for (i = 0; i < n; i++) {
         const trainsize_gpu_info *g = trainsize_gpu_at(i);
         if (!g)
@@ -295,9 +295,9 @@ static void gpus_hosts_prices(cli_out *o, size_t wname)
         vendor_heading(o, g, &vendor);
         cell(o, g->name, wname);
         if (g->usable_bytes)
-            cli_out_printf(o, "%5.1f GiB  ", (double)g->usable_bytes / 1073741824.0);
+            ts_out_printf(o, "%5.1f GiB  ", (double)g->usable_bytes / 1073741824.0);
         else
-            cli_out_printf(o, "%9s  ", "-");
+            ts_out_printf(o, "%9s  ", "-");
         if (g->host_ram_bytes) {
             /* Cloud VMs count vCPUs (hyperthreads), Grace trays physical cores. */
             int len = snprintf(host, sizeof host, "%d per host, %.0f GiB, %d %s", g->per_host,
@@ -309,20 +309,20 @@ static void gpus_hosts_prices(cli_out *o, size_t wname)
             snprintf(host, sizeof host, "%d per host", g->per_host);
         else
             snprintf(host, sizeof host, "-");
-        cli_out_printf(o, "%-42s  ", host);
+        ts_out_printf(o, "%-42s  ", host);
         if (g->cloud_usd_per_hour > 0)
-            cli_out_printf(o, "%6.2f  ", g->cloud_usd_per_hour);
+            ts_out_printf(o, "%6.2f  ", g->cloud_usd_per_hour);
         else
-            cli_out_printf(o, "%6s  ", "-");
+            ts_out_printf(o, "%6s  ", "-");
         if (g->purchase_usd > 0)
-            cli_out_printf(o, "%7.0f  ", g->purchase_usd);
+            ts_out_printf(o, "%7.0f  ", g->purchase_usd);
         else
-            cli_out_printf(o, "%7s  ", "-");
-        cli_out_printf(o, "%s\n", g->price_date && g->price_date[0] ? g->price_date : "-");
+            ts_out_printf(o, "%7s  ", "-");
+        ts_out_printf(o, "%s\n", g->price_date && g->price_date[0] ? g->price_date : "-");
     }
 }
 
-static void gpus_table(cli_out *o)
+static void gpus_table(ts_out *o)
 {
     size_t i, n = trainsize_gpu_count();
     size_t wname = 4;
@@ -333,13 +333,13 @@ static void gpus_table(cli_out *o)
             wname = max_len(wname, g->name, 24);
     }
     gpus_speeds(o, wname);
-    cli_out_puts(o, "\nmemory: the label. BF16, FP16, FP8, FP4: dense peak TFLOP/s; -: no such units\n"
+    ts_out_puts(o, "\nmemory: the label. BF16, FP16, FP8, FP4: dense peak TFLOP/s; -: no such units\n"
                     "(V100: no BF16, bf16 runs as fp16; TPUs: no FP16). W: board power (-: unpublished).\n"
                     "link: device-to-device bandwidth (NVLink, Infinity Fabric, ICI), PCIe when there\n"
                     "is none; domain: how many devices it joins (server: one server's; 72: an NVL72\n"
                     "rack; TPUs: the largest ICI slice, beyond which the network carries traffic).\n\n");
     gpus_hosts_prices(o, wname);
-    cli_out_puts(o, "\nusable: the total the CUDA/ROCm runtime reports, which fit checks use (-: the label).\n"
+    ts_out_puts(o, "\nusable: the total the CUDA/ROCm runtime reports, which fit checks use (-: the label).\n"
                     "host as sold: devices, RAM, cores (vCPUs on a VM) and NICs per host where the\n"
                     "product fixes them (TPU VMs, Grace trays; -: any server of up to 8). $/h: an\n"
                     "on-demand price per device-hour (RunPod Community where listed; the source says\n"
@@ -350,12 +350,12 @@ static void gpus_table(cli_out *o)
 
 int cli_cmd_gpus(int argc, char **argv)
 {
-    cli_out out;
+    ts_out out;
     int json, status = listing_options(argc, argv, "gpus", CLI_HELP_GPUS, &json);
 
     if (status >= 0)
         return status;
-    cli_out_init(&out);
+    ts_out_init(&out);
     if (json)
         gpus_json(&out);
     else

@@ -35,40 +35,17 @@ enum {
     CLI_EXIT_USAGE = 2    /**< Invalid input: one line on stderr, nothing on stdout. */
 };
 
-/** Width the human output keeps to. */
-#define CLI_COLUMNS 100
+/** Width the human output keeps to (the text buffer's, lib/text_out.h). */
+#define CLI_COLUMNS TS_COLUMNS
 
-/* ---- outbuf.c: everything for stdout is built in memory, then written in one go ---- */
-
-/** A growable text buffer. `failed` is set once an allocation fails. */
-typedef struct cli_out {
-    char *data;
-    size_t len;
-    size_t cap;
-    int failed;
-} cli_out;
-
-void cli_out_init(cli_out *o);
-void cli_out_free(cli_out *o);
-void cli_out_write(cli_out *o, const char *s, size_t n);
-void cli_out_puts(cli_out *o, const char *s);
-void cli_out_putc(cli_out *o, char c);
-void cli_out_repeat(cli_out *o, char c, size_t n);
-void cli_out_printf(cli_out *o, const char *fmt, ...) CLI_PRINTF(2, 3);
-/** Columns since the last newline (bytes; the command writes ASCII). */
-size_t cli_out_column(const cli_out *o);
-/** Pad with spaces up to column `col` (at least `min_gap` spaces). */
-void cli_out_pad_to(cli_out *o, size_t col, size_t min_gap);
-/** Write `s` with control characters replaced, clipped to `max` columns ("..." marks a cut). */
-void cli_out_clipped(cli_out *o, const char *s, size_t max);
-/** In text for cli_out_wrapped: a space that does not break ("1.50\x1fTiB"). */
-#define CLI_NB '\x1f'
-/* Append text word by word, breaking lines at CLI_COLUMNS and continuing at indent. */
-void cli_out_wrapped(cli_out *o, const char *text, size_t indent);
+/* ---- lib/text_out.c, lib/text_format.c: the text buffer and number formats, shared with
+ * the library's report (compiled into the command too) ---- */
+#include "text_format.h"
+#include "text_out.h"
 
 /** Write the buffer to stdout and check that it arrived; frees it. Returns an exit status:
  *  CLI_EXIT_OK, or CLI_EXIT_FAILURE after a message on stderr. */
-int cli_out_flush_stdout(cli_out *o);
+int cli_out_flush_stdout(ts_out *o);
 
 /** Print "trainsize: <message>" as exactly one line on stderr (control characters in the
  *  message are replaced, so that user text cannot break the line). */
@@ -136,7 +113,7 @@ int cli_cmd_plan(int argc, char **argv);
 /* ---- report.c / json_out.c ---- */
 
 /** Append the human report of `r` (for `job`) to `o`. */
-void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+void cli_report(ts_out *o, const trainsize_job *job, const trainsize_result *r,
                 const trainsize_advice *advice, size_t n);
 
 /** Append the JSON object of `r` to `o` (with a trailing newline). Returns 0, or -1 (after
@@ -146,12 +123,12 @@ void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r,
 
 /* The estimate as JSON; `advice` (n entries, may be NULL when n is 0) is written as the
  * "advice" array, empty when the job fits. */
-int cli_json_result(cli_out *o, const trainsize_result *r, const trainsize_advice *advice, size_t n);
+int cli_json_result(ts_out *o, const trainsize_result *r, const trainsize_advice *advice, size_t n);
 
 /** JSON pieces, for the catalogue listings. */
-void cli_json_string(cli_out *o, const char *s);
-void cli_json_number(cli_out *o, double d);
-void cli_json_u64(cli_out *o, uint64_t v);
+void cli_json_string(ts_out *o, const char *s);
+void cli_json_number(ts_out *o, double d);
+void cli_json_u64(ts_out *o, uint64_t v);
 
 /** The text of a CHOICE or STRING result field by path (e.g. "memory.peak_phase"), or
  *  NULL when the library has no such field. */
@@ -169,26 +146,5 @@ enum cli_help_topic {
 
 /** Print the help of a topic to stdout. Returns an exit status. */
 int cli_print_help(enum cli_help_topic topic);
-
-/* ---- fmt.c: all write into a caller buffer and return it ---- */
-
-#define CLI_FMT_MAX 64
-
-/** 6738415616 -> "6,738,415,616". */
-char *cli_fmt_thousands(char *buf, size_t cap, uint64_t v);
-/* A non-negative double the same way, rounded; scientific notation beyond 9e15 (no cast). */
-char *cli_fmt_thousands_d(char *buf, size_t cap, double v);
-/* US dollars: "$0.0042" below a cent, "$0.42" below $100, "$1,234" above. */
-char *cli_fmt_usd(char *buf, size_t cap, double usd);
-/** Bytes with a binary unit: "12.55 GiB", "512 B". */
-char *cli_fmt_iec(char *buf, size_t cap, double bytes);
-/** A number with a decimal prefix and a unit: "1.23 TB/s", "312 TFLOP", "42 W". */
-char *cli_fmt_si(char *buf, size_t cap, double v, const char *unit);
-/** A count with a short suffix: "6.74B", "125M", "1.00T", "512". */
-char *cli_fmt_count(char *buf, size_t cap, uint64_t v);
-/** A duration: "42.0 s", "3.2 min", "12.5 h", "4.3 days", "2.1 years". */
-char *cli_fmt_duration(char *buf, size_t cap, double seconds);
-/** GiB with two decimals, right-aligned in `width` (switches to an exponent when huge). */
-char *cli_fmt_gib_col(char *buf, size_t cap, uint64_t bytes, int width);
 
 #endif

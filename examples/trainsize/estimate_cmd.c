@@ -12,7 +12,7 @@ int cli_cmd_estimate(int argc, char **argv)
     trainsize_advice advice[CLI_ADVICE_MAX];
     size_t advised = 0;
     trainsize_error err;
-    cli_out out;
+    ts_out out;
     int status, rc;
 
     status = cli_parse_options(argc, argv, &opts);
@@ -35,10 +35,10 @@ int cli_cmd_estimate(int argc, char **argv)
     /* A job that does not fit gets the changes that make it fit (none when nothing does). */
     if (!result.memory.fits && trainsize_advise(job, advice, CLI_ADVICE_MAX, &advised, NULL) != TRAINSIZE_OK)
         advised = 0;
-    cli_out_init(&out);
+    ts_out_init(&out);
     if (opts.json) {
         if (cli_json_result(&out, &result, advice, advised) != 0) {
-            cli_out_free(&out);
+            ts_out_free(&out);
             status = CLI_EXIT_FAILURE;
             goto done;
         }

@@ -10,20 +10,20 @@
 #define DOC_COL 26    /* their descriptions here */
 
 /* One option line: "  --NAME META" then its description at DOC_COL (wrapped). */
-static void option(cli_out *o, const char *name, const char *meta, const char *doc)
+static void option(ts_out *o, const char *name, const char *meta, const char *doc)
 {
-    cli_out_repeat(o, ' ', OPT_INDENT);
-    cli_out_printf(o, "--%s", name);
+    ts_out_repeat(o, ' ', OPT_INDENT);
+    ts_out_printf(o, "--%s", name);
     if (meta && meta[0])
-        cli_out_printf(o, " %s", meta);
-    if (cli_out_column(o) + 2 > DOC_COL) {
-        cli_out_putc(o, '\n');
-        cli_out_repeat(o, ' ', DOC_COL);
+        ts_out_printf(o, " %s", meta);
+    if (ts_out_column(o) + 2 > DOC_COL) {
+        ts_out_putc(o, '\n');
+        ts_out_repeat(o, ' ', DOC_COL);
     } else {
-        cli_out_pad_to(o, DOC_COL, 2);
+        ts_out_pad_to(o, DOC_COL, 2);
     }
-    cli_out_wrapped(o, doc, DOC_COL);
-    cli_out_putc(o, '\n');
+    ts_out_wrapped(o, doc, DOC_COL);
+    ts_out_putc(o, '\n');
 }
 
 static const char *metavar(const trainsize_param_info *p)
@@ -65,7 +65,7 @@ static void limit_text(char *buf, size_t cap, double v)
 /* "DOC (DETAILS)": the library's one-line doc, then what it takes and its default. A row
  * whose default is not one value (default_text "") says what it is at the end of its doc,
  * after "; default: "; that part goes in the default's place. */
-static void param_option(cli_out *o, const trainsize_param_info *p)
+static void param_option(ts_out *o, const trainsize_param_info *p)
 {
     static const char said[] = "; default: ";
     char text[2048], list[768], lo[32], hi[32];
@@ -118,11 +118,11 @@ static void param_option(cli_out *o, const trainsize_param_info *p)
     option(o, p->name, metavar(p), text);
 }
 
-static void main_help(cli_out *o)
+static void main_help(ts_out *o)
 {
     size_t i;
 
-    cli_out_puts(o,
+    ts_out_puts(o,
                  "Usage: trainsize [COMMAND] [OPTIONS]\n"
                  "\n"
                  "What it takes to train a transformer model: GPU memory per GPU, the servers\n"
@@ -147,11 +147,11 @@ static void main_help(cli_out *o)
         char item[160];
         int len = snprintf(item, sizeof item, " --%s %s", cli_example_job[i].name,
                            cli_example_job[i].value);
-        if (len > 0 && cli_out_column(o) + (size_t)len > CLI_COLUMNS)
-            cli_out_puts(o, "\n   "); /* an option and its value stay together */
-        cli_out_puts(o, item);
+        if (len > 0 && ts_out_column(o) + (size_t)len > CLI_COLUMNS)
+            ts_out_puts(o, "\n   "); /* an option and its value stay together */
+        ts_out_puts(o, item);
     }
-    cli_out_puts(o,
+    ts_out_puts(o,
                  "\n"
                  "\n"
                  "Examples:\n"
@@ -164,12 +164,12 @@ static void main_help(cli_out *o)
                  "1 for any other failure.\n");
 }
 
-static void estimate_help(cli_out *o)
+static void estimate_help(ts_out *o)
 {
     size_t i, n = trainsize_param_count();
     const trainsize_param_info *model = cli_find_param("model", 5);
 
-    cli_out_puts(o,
+    ts_out_puts(o,
                  "Usage: trainsize estimate [OPTIONS]\n"
                  "       trainsize [OPTIONS]\n"
                  "\n"
@@ -194,7 +194,7 @@ static void estimate_help(cli_out *o)
            "gemma3_text), phi3, phimoe, granite, deepseek_v2, deepseek_v3, gpt_oss, olmo2, "
            "starcoder2 or falcon; multimodal configs by their text_config. The model is named "
            "by its _name_or_path, else by its folder (NAME/config.json) or file (NAME.json)");
-    cli_out_puts(o, "\nGPU of your own (instead of --gpu):\n");
+    ts_out_puts(o, "\nGPU of your own (instead of --gpu):\n");
     option(o, "gpu-file", "FILE",
            "a JSON device description: name, memory_bytes or memory_gib, flops_bf16 (or "
            "flops_fp16 alone), tdp_watts (optional for a TPU) required; memory_bandwidth, "
@@ -203,10 +203,10 @@ static void estimate_help(cli_out *o)
            "host_cores, host_network (a scale-out link), host_nics, cloud_usd_per_hour, "
            "purchase_usd, architecture, vendor, kind (\"gpu\" or \"tpu\"), bf16, fp16 (true "
            "when absent, false for a TPU), flash_attention (booleans, true when absent) optional");
-    cli_out_puts(o, "\nOutput:\n");
+    ts_out_puts(o, "\nOutput:\n");
     option(o, "json", "", "print one JSON object on standard output instead of the report");
     option(o, "help", "", "show this help");
-    cli_out_puts(o, "\nJob parameters:\n");
+    ts_out_puts(o, "\nJob parameters:\n");
     for (i = 0; i < n; i++) {
         const trainsize_param_info *p = trainsize_param_at(i);
         if (p && p->name && strcmp(p->name, "model") != 0)
@@ -215,7 +215,7 @@ static void estimate_help(cli_out *o)
 }
 
 /* "Refused: --gpus, --tp, ...": the library's planner policy, so the list cannot drift. */
-static void refused_options(cli_out *o)
+static void refused_options(ts_out *o)
 {
     char text[1024] = "Refused (the planner sets the GPU and the layout itself):";
     size_t i, len = strlen(text), n = trainsize_param_count();
@@ -226,13 +226,13 @@ static void refused_options(cli_out *o)
             len += (size_t)snprintf(text + len, sizeof text - len, " --%s,", p->name);
     }
     if (text[len - 1] == ',') text[len - 1] = '.';
-    cli_out_wrapped(o, text, 0);
-    cli_out_putc(o, '\n');
+    ts_out_wrapped(o, text, 0);
+    ts_out_putc(o, '\n');
 }
 
-static void plan_help(cli_out *o)
+static void plan_help(ts_out *o)
 {
-    cli_out_puts(o,
+    ts_out_puts(o,
                  "Usage: trainsize plan --tokens N [OPTIONS]\n"
                  "       trainsize plan --plan-gpu-count N [OPTIONS]   (what fits on N GPUs)\n"
                  "\n"
@@ -256,7 +256,7 @@ static void plan_help(cli_out *o)
                  "shape options, --seq, --precision, --optimizer, --lora-rank, prices, ...; see\n"
                  "trainsize estimate --help), without a layout.\n");
     refused_options(o);
-    cli_out_puts(o,
+    ts_out_puts(o,
                  "  --tokens N              training tokens (1.5T, 300B); required but with\n"
                  "                          --plan-gpu-count\n"
                  "  --gpu NAME[,NAME...]    choose from these catalogue GPUs only (default: all)\n"
@@ -292,9 +292,9 @@ static void plan_help(cli_out *o)
                  "output), 1 for any other failure.\n");
 }
 
-static void models_help(cli_out *o)
+static void models_help(ts_out *o)
 {
-    cli_out_puts(o,
+    ts_out_puts(o,
                  "Usage: trainsize models [--json]\n"
                  "\n"
                  "Lists the built-in model presets (names for --model), with their parameter\n"
@@ -302,9 +302,9 @@ static void models_help(cli_out *o)
                  "(name, family, parameters, active_parameters, source).\n");
 }
 
-static void gpus_help(cli_out *o)
+static void gpus_help(ts_out *o)
 {
-    cli_out_puts(o,
+    ts_out_puts(o,
                  "Usage: trainsize gpus [--json]\n"
                  "\n"
                  "Lists the built-in catalog of GPUs and TPUs by vendor (names for --gpu; case,\n"
@@ -317,9 +317,9 @@ static void gpus_help(cli_out *o)
 
 int cli_print_help(enum cli_help_topic topic)
 {
-    cli_out out;
+    ts_out out;
 
-    cli_out_init(&out);
+    ts_out_init(&out);
     switch (topic) {
     case CLI_HELP_ESTIMATE: estimate_help(&out); break;
     case CLI_HELP_PLAN: plan_help(&out); break;

@@ -49,48 +49,48 @@ static size_t utf8_len(const unsigned char *s, size_t left)
     return n;
 }
 
-void cli_json_string(cli_out *o, const char *s)
+void cli_json_string(ts_out *o, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t left;
 
     if (!s) {
-        cli_out_puts(o, "null");
+        ts_out_puts(o, "null");
         return;
     }
     left = strlen(s);
-    cli_out_putc(o, '"');
+    ts_out_putc(o, '"');
     while (left > 0) {
         size_t n;
         if (*p == '"' || *p == '\\') {
-            cli_out_putc(o, '\\');
-            cli_out_putc(o, (char)*p);
+            ts_out_putc(o, '\\');
+            ts_out_putc(o, (char)*p);
             n = 1;
         } else if (*p < 0x20 || *p == 0x7f) {
-            cli_out_printf(o, "\\u%04x", (unsigned)*p);
+            ts_out_printf(o, "\\u%04x", (unsigned)*p);
             n = 1;
         } else {
             n = utf8_len(p, left);
             if (n == 0) {
-                cli_out_puts(o, "\\ufffd"); /* an invalid byte: the replacement character */
+                ts_out_puts(o, "\\ufffd"); /* an invalid byte: the replacement character */
                 n = 1;
             } else {
-                cli_out_write(o, (const char *)p, n);
+                ts_out_write(o, (const char *)p, n);
             }
         }
         p += n;
         left -= n;
     }
-    cli_out_putc(o, '"');
+    ts_out_putc(o, '"');
 }
 
-void cli_json_number(cli_out *o, double d)
+void cli_json_number(ts_out *o, double d)
 {
     char buf[40];
     int prec;
 
     if (!isfinite(d)) {
-        cli_out_puts(o, "null"); /* JSON has no infinities; the library never gives them */
+        ts_out_puts(o, "null"); /* JSON has no infinities; the library never gives them */
         return;
     }
     /* The shortest of %.15g..%.17g that reads back as the same double. */
@@ -99,12 +99,12 @@ void cli_json_number(cli_out *o, double d)
         if (strtod(buf, NULL) == d)
             break;
     }
-    cli_out_puts(o, buf);
+    ts_out_puts(o, buf);
 }
 
-void cli_json_u64(cli_out *o, uint64_t v)
+void cli_json_u64(ts_out *o, uint64_t v)
 {
-    cli_out_printf(o, "%" PRIu64, v);
+    ts_out_printf(o, "%" PRIu64, v);
 }
 
 /* ---- the path tree ---- */
@@ -181,7 +181,7 @@ static int tree_insert(tree *t, const char *path, long field)
     }
 }
 
-static int write_value(cli_out *o, const trainsize_result *r, size_t index)
+static int write_value(ts_out *o, const trainsize_result *r, size_t index)
 {
     trainsize_field_value v;
 
@@ -195,7 +195,7 @@ static int write_value(cli_out *o, const trainsize_result *r, size_t index)
         cli_json_number(o, v.f64);
         break;
     case TRAINSIZE_FIELD_BOOL:
-        cli_out_puts(o, v.u64 ? "true" : "false");
+        ts_out_puts(o, v.u64 ? "true" : "false");
         break;
     case TRAINSIZE_FIELD_STRING:
     case TRAINSIZE_FIELD_CHOICE:
@@ -204,31 +204,31 @@ static int write_value(cli_out *o, const trainsize_result *r, size_t index)
     case TRAINSIZE_FIELD_FLAGS: {
         /* A bit set: the names of the bits that are set, as an array of strings. */
         int bit, first = 1;
-        cli_out_putc(o, '[');
+        ts_out_putc(o, '[');
         for (bit = 0; bit < 64; bit++) {
             const char *name = trainsize_warning_name(UINT64_C(1) << bit);
             if (!(v.u64 & (UINT64_C(1) << bit)) || !name) continue;
-            if (!first) cli_out_puts(o, ", ");
+            if (!first) ts_out_puts(o, ", ");
             cli_json_string(o, name);
             first = 0;
         }
-        cli_out_putc(o, ']');
+        ts_out_putc(o, ']');
         break;
     }
     default:
-        cli_out_puts(o, "null"); /* a type newer than this command */
+        ts_out_puts(o, "null"); /* a type newer than this command */
         break;
     }
     return 0;
 }
 
-static void indent(cli_out *o, int depth)
+static void indent(ts_out *o, int depth)
 {
-    cli_out_putc(o, '\n');
-    cli_out_repeat(o, ' ', (size_t)depth * 2);
+    ts_out_putc(o, '\n');
+    ts_out_repeat(o, ' ', (size_t)depth * 2);
 }
 
-static void write_key(cli_out *o, const node *n)
+static void write_key(ts_out *o, const node *n)
 {
     char name[256];
     size_t len = n->len < sizeof name - 1 ? n->len : sizeof name - 1;
@@ -236,11 +236,11 @@ static void write_key(cli_out *o, const node *n)
     memcpy(name, n->name, len);
     name[len] = '\0';
     cli_json_string(o, name);
-    cli_out_puts(o, ": ");
+    ts_out_puts(o, ": ");
 }
 
 /* Write the members of object node `at` (the braces are the caller's). */
-static int write_members(cli_out *o, const tree *t, const trainsize_result *r, size_t at,
+static int write_members(ts_out *o, const tree *t, const trainsize_result *r, size_t at,
                          int depth, int first)
 {
     size_t c;
@@ -248,7 +248,7 @@ static int write_members(cli_out *o, const tree *t, const trainsize_result *r, s
     for (c = t->nodes[at].first; c != 0; c = t->nodes[c].next) {
         const node *n = &t->nodes[c];
         if (!first)
-            cli_out_putc(o, ',');
+            ts_out_putc(o, ',');
         first = 0;
         indent(o, depth);
         write_key(o, n);
@@ -256,44 +256,44 @@ static int write_members(cli_out *o, const tree *t, const trainsize_result *r, s
             if (write_value(o, r, (size_t)n->field) != 0)
                 return -1;
         } else {
-            cli_out_putc(o, '{');
+            ts_out_putc(o, '{');
             if (write_members(o, t, r, c, depth + 1, 1) != 0)
                 return -1;
             indent(o, depth);
-            cli_out_putc(o, '}');
+            ts_out_putc(o, '}');
         }
     }
     return 0;
 }
 
 /* "advice": [{"set": {name: value, ...}, "peak_total": N, ...}, ...] */
-static void write_advice(cli_out *o, const trainsize_advice *advice, size_t n)
+static void write_advice(ts_out *o, const trainsize_advice *advice, size_t n)
 {
     size_t i, k;
 
-    cli_out_puts(o, ",\n  \"advice\": [");
+    ts_out_puts(o, ",\n  \"advice\": [");
     for (i = 0; i < n; i++) {
         const trainsize_advice *a = &advice[i];
-        cli_out_puts(o, i ? ",\n    {\"set\": {" : "\n    {\"set\": {");
+        ts_out_puts(o, i ? ",\n    {\"set\": {" : "\n    {\"set\": {");
         for (k = 0; k < a->settings; k++) {
             if (k)
-                cli_out_puts(o, ", ");
+                ts_out_puts(o, ", ");
             cli_json_string(o, a->names[k]);
-            cli_out_puts(o, ": ");
+            ts_out_puts(o, ": ");
             cli_json_string(o, a->values[k]);
         }
-        cli_out_printf(o, "}, \"peak_total\": %" PRIu64 ", \"gpu_capacity\": %" PRIu64
+        ts_out_printf(o, "}, \"peak_total\": %" PRIu64 ", \"gpu_capacity\": %" PRIu64
                           ", \"fits\": true, \"gpus\": %" PRIu64 ", \"step_seconds\": ",
                        a->peak_total, a->gpu_capacity, a->gpus);
         cli_json_number(o, a->step_seconds);
-        cli_out_puts(o, ", \"seconds\": ");
+        ts_out_puts(o, ", \"seconds\": ");
         cli_json_number(o, a->seconds);
-        cli_out_putc(o, '}');
+        ts_out_putc(o, '}');
     }
-    cli_out_puts(o, n ? "\n  ]" : "]");
+    ts_out_puts(o, n ? "\n  ]" : "]");
 }
 
-int cli_json_result(cli_out *o, const trainsize_result *r, const trainsize_advice *advice, size_t n)
+int cli_json_result(ts_out *o, const trainsize_result *r, const trainsize_advice *advice, size_t n)
 {
     size_t i, count = trainsize_result_field_count();
     size_t max_nodes = 1;
@@ -330,16 +330,16 @@ int cli_json_result(cli_out *o, const trainsize_result *r, const trainsize_advic
             return -1;
         }
     }
-    cli_out_puts(o, "{");
+    ts_out_puts(o, "{");
     indent(o, 1);
-    cli_out_puts(o, "\"trainsize_version\": ");
+    ts_out_puts(o, "\"trainsize_version\": ");
     cli_json_string(o, trainsize_version_string());
     if (write_members(o, &t, r, 0, 1, 0) != 0) {
         cli_error("internal error: cannot read a result field");
         rc = -1;
     }
     write_advice(o, advice, n);
-    cli_out_puts(o, "\n}\n");
+    ts_out_puts(o, "\n}\n");
     free(t.nodes);
     return rc;
 }

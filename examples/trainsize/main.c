@@ -31,10 +31,10 @@ static const struct {
 
 static int print_version(void)
 {
-    cli_out out;
+    ts_out out;
 
-    cli_out_init(&out);
-    cli_out_printf(&out, "trainsize %s\n", trainsize_version_string());
+    ts_out_init(&out);
+    ts_out_printf(&out, "trainsize %s\n", trainsize_version_string());
     return cli_out_flush_stdout(&out);
 }
 

@@ -98,31 +98,31 @@ static int batch_mode(const trainsize_job *job)
 
 /* ---- JSON ---- */
 
-static void json_warnings(cli_out *o, uint64_t bits)
+static void json_warnings(ts_out *o, uint64_t bits)
 {
     int bit, first = 1;
 
-    cli_out_putc(o, '[');
+    ts_out_putc(o, '[');
     for (bit = 0; bit < 64; bit++) {
         const char *name = trainsize_warning_name(UINT64_C(1) << bit);
         if (!(bits & (UINT64_C(1) << bit)) || !name)
             continue;
         if (!first)
-            cli_out_puts(o, ", ");
+            ts_out_puts(o, ", ");
         cli_json_string(o, name);
         first = 0;
     }
-    cli_out_putc(o, ']');
+    ts_out_putc(o, ']');
 }
 
-static void json_candidate(cli_out *o, const trainsize_plan_candidate *c)
+static void json_candidate(ts_out *o, const trainsize_plan_candidate *c)
 {
     char rec[32];
 
     recompute_name(c->layout.recompute, rec, sizeof rec);
-    cli_out_puts(o, "    {\"gpu\": ");
+    ts_out_puts(o, "    {\"gpu\": ");
     cli_json_string(o, c->gpu);
-    cli_out_printf(o, ", \"gpus\": %" PRIu64 ", \"gpus_per_node\": %" PRIu64
+    ts_out_printf(o, ", \"gpus\": %" PRIu64 ", \"gpus_per_node\": %" PRIu64
                       ", \"nodes\": %" PRIu64 ",\n     \"tp\": %" PRIu64 ", \"pp\": %" PRIu64
                       ", \"pp_interleave\": %" PRIu64 ", \"cp\": %" PRIu64 ", \"ep\": %" PRIu64
                       ", \"zero\": %" PRIu64
@@ -133,49 +133,49 @@ static void json_candidate(cli_out *o, const trainsize_plan_candidate *c)
                    c->layout.zero,
                    c->layout.micro_batch, c->layout.global_batch);
     cli_json_string(o, rec);
-    cli_out_printf(o, ",\n     \"peak_total\": %" PRIu64 ", \"seconds\": ", c->peak_total);
+    ts_out_printf(o, ",\n     \"peak_total\": %" PRIu64 ", \"seconds\": ", c->peak_total);
     cli_json_number(o, c->seconds);
-    cli_out_puts(o, ", \"cost\": ");
+    ts_out_puts(o, ", \"cost\": ");
     cli_json_number(o, c->cost);
-    cli_out_puts(o, ", \"cost_own\": ");
+    ts_out_puts(o, ", \"cost_own\": ");
     cli_json_number(o, c->cost_own);
-    cli_out_puts(o, ", \"warnings\": ");
+    ts_out_puts(o, ", \"warnings\": ");
     json_warnings(o, c->warnings);
-    cli_out_putc(o, '}');
+    ts_out_putc(o, '}');
 }
 
-static void json_plan(cli_out *o, const trainsize_job *job, const trainsize_plan_candidate *c,
+static void json_plan(ts_out *o, const trainsize_job *job, const trainsize_plan_candidate *c,
                       size_t count, const trainsize_plan_stats *st)
 {
     char objective[32];
     size_t i;
 
-    cli_out_printf(o, "{\n  \"evaluated\": %" PRIu64 ",\n  \"estimated\": %" PRIu64
+    ts_out_printf(o, "{\n  \"evaluated\": %" PRIu64 ",\n  \"estimated\": %" PRIu64
                       ",\n  \"feasible\": %" PRIu64 ",\n  \"fit_memory\": %" PRIu64
                       ",\n  \"fastest_fit_seconds\": ",
                    st->evaluated, st->estimated, st->feasible, st->fit_memory);
     cli_json_number(o, st->fastest_fit_seconds);
-    cli_out_puts(o, ",\n  \"cheapest_fit_cost\": ");
+    ts_out_puts(o, ",\n  \"cheapest_fit_cost\": ");
     cli_json_number(o, st->cheapest_fit_cost);
-    cli_out_puts(o, ",\n  \"least_overshoot\": ");
+    ts_out_puts(o, ",\n  \"least_overshoot\": ");
     cli_json_number(o, st->least_overshoot);
-    cli_out_puts(o, ",\n  \"objective\": ");
+    ts_out_puts(o, ",\n  \"objective\": ");
     cli_json_string(o, job_text(job, "objective", objective, sizeof objective));
-    cli_out_puts(o, ",\n  \"candidates\": [");
+    ts_out_puts(o, ",\n  \"candidates\": [");
     for (i = 0; i < count; i++) {
-        cli_out_puts(o, i ? ",\n" : "\n");
+        ts_out_puts(o, i ? ",\n" : "\n");
         json_candidate(o, &c[i]);
     }
-    cli_out_puts(o, count ? "\n  ]\n}\n" : "]\n}\n");
+    ts_out_puts(o, count ? "\n  ]\n}\n" : "]\n}\n");
 }
 
 /* ---- human output ---- */
 
 /* A paragraph: `text` wrapped at CLI_COLUMNS with `indent`, then a newline. */
-static void wrap_words(cli_out *o, const char *text, size_t indent)
+static void wrap_words(ts_out *o, const char *text, size_t indent)
 {
-    cli_out_wrapped(o, text, indent);
-    cli_out_putc(o, '\n');
+    ts_out_wrapped(o, text, indent);
+    ts_out_putc(o, '\n');
 }
 
 /* snprintf at the end of what `buf` holds. */
@@ -207,10 +207,10 @@ static const char *printable(char *buf, size_t cap, const char *s)
     return buf;
 }
 
-static void header(cli_out *o, const trainsize_job *job, const trainsize_plan_candidate *first,
+static void header(ts_out *o, const trainsize_job *job, const trainsize_plan_candidate *first,
                    const trainsize_plan_stats *st, double elapsed)
 {
-    char a[TEXT_MAX], b[CLI_FMT_MAX], c[CLI_FMT_MAX], d[TEXT_MAX], list[4 * TEXT_MAX],
+    char a[TEXT_MAX], b[TS_FMT_MAX], c[TS_FMT_MAX], d[TEXT_MAX], list[4 * TEXT_MAX],
         line[8 * TEXT_MAX];
     trainsize_job *probe = trainsize_job_clone(job);
     trainsize_result r;
@@ -221,10 +221,10 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_plan_ca
     if (probe && (!first || trainsize_plan_apply(probe, first, NULL) == TRAINSIZE_OK) &&
         trainsize_estimate(probe, &r, sizeof r, NULL) == TRAINSIZE_OK) {
         append(line, sizeof line, "Plan for %s (%s parameters",
-               printable(a, sizeof a, r.model.name), cli_fmt_count(b, sizeof b, r.model.parameters));
+               printable(a, sizeof a, r.model.name), ts_fmt_count(b, sizeof b, r.model.parameters));
         if (r.model.trainable_parameters != r.model.parameters)
             append(line, sizeof line, ", %s trainable",
-                   cli_fmt_count(b, sizeof b, r.model.trainable_parameters));
+                   ts_fmt_count(b, sizeof b, r.model.trainable_parameters));
         append(line, sizeof line, ")");
     } else {
         job_text(job, "model", d, sizeof d);
@@ -238,7 +238,7 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_plan_ca
         append(line, sizeof line, ": no --tokens (what fits, no time or cost), seq %s",
                job_text(job, "seq", c, sizeof c));
     else
-        append(line, sizeof line, ": %s tokens, seq %s", cli_fmt_count(b, sizeof b, (uint64_t)v),
+        append(line, sizeof line, ": %s tokens, seq %s", ts_fmt_count(b, sizeof b, (uint64_t)v),
                job_text(job, "seq", c, sizeof c));
     append(line, sizeof line, ", %s, %s", job_text(job, "precision", b, sizeof b),
            job_text(job, "optimizer", c, sizeof c));
@@ -287,7 +287,7 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_plan_ca
     job_text(job, "global-batch", b, sizeof b);
     if (strcmp(b, "0") != 0) {
         append(line, sizeof line, "Step: global batch %s samples of seq %s, as set (--global-batch)",
-               cli_fmt_thousands(c, sizeof c, strtoull(b, NULL, 10)), job_text(job, "seq", d, sizeof d));
+               ts_fmt_thousands(c, sizeof c, strtoull(b, NULL, 10)), job_text(job, "seq", d, sizeof d));
     } else if (batch_mode(job)) {
         append(line, sizeof line, "Step: each layout's largest batch: the largest micro-batch that fits "
                "in memory x data-parallel degree x pp micro-batches in flight (one without a "
@@ -296,16 +296,16 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_plan_ca
         append(line, sizeof line, "Step: about 4M tokens, the planner's default (--global-batch sets it)");
         if (first)
             append(line, sizeof line, ": global batch %s samples of seq %s",
-                   cli_fmt_thousands(c, sizeof c, first->layout.global_batch),
+                   ts_fmt_thousands(c, sizeof c, first->layout.global_batch),
                    job_text(job, "seq", d, sizeof d));
     }
     wrap_words(o, line, 4);
 
     snprintf(line, sizeof line,
              "Examined %s configurations in %.2f s: %s estimated in full, %s feasible",
-             cli_fmt_thousands(b, sizeof b, st->evaluated), elapsed,
-             cli_fmt_thousands(c, sizeof c, st->estimated),
-             cli_fmt_thousands(d, sizeof d, st->feasible));
+             ts_fmt_thousands(b, sizeof b, st->evaluated), elapsed,
+             ts_fmt_thousands(c, sizeof c, st->estimated),
+             ts_fmt_thousands(d, sizeof d, st->feasible));
     wrap_words(o, line, 4);
 }
 
@@ -325,7 +325,7 @@ static const char *cost_text(char *buf, size_t cap, double cost)
     if (!(cost > 0))
         snprintf(buf, cap, "no price");
     else
-        cli_fmt_usd(buf, cap, cost);
+        ts_fmt_usd(buf, cap, cost);
     return buf;
 }
 
@@ -343,7 +343,7 @@ static uint64_t shown_warnings(const trainsize_plan_candidate *c, int owned, int
     return batch || price > 0 ? c->warnings & ~TRAINSIZE_WARN_NO_PRICE : c->warnings;
 }
 
-static void row(cli_out *o, size_t rank, const trainsize_plan_candidate *c, int owned, int batch,
+static void row(ts_out *o, size_t rank, const trainsize_plan_candidate *c, int owned, int batch,
                 uint64_t seq)
 {
     char r[24], gpus[24], nodes[48], tp[24], cp[24], pp[48], ep[24], z[24], mb[24], rec[32],
@@ -365,32 +365,32 @@ static void row(cli_out *o, size_t rank, const trainsize_plan_candidate *c, int 
     snprintf(z, sizeof z, "%" PRIu64, c->layout.zero);
     snprintf(mb, sizeof mb, "%" PRIu64, c->layout.micro_batch);
     recompute_name(c->layout.recompute, rec, sizeof rec);
-    cli_fmt_gib_col(peak, sizeof peak, c->peak_total, 0);
+    ts_fmt_gib_col(peak, sizeof peak, c->peak_total, 0);
     if (batch) {
-        cli_fmt_thousands(gb, sizeof gb, c->layout.global_batch);
-        cli_fmt_count(tok, sizeof tok,
+        ts_fmt_thousands(gb, sizeof gb, c->layout.global_batch);
+        ts_fmt_count(tok, sizeof tok,
                       seq && c->layout.global_batch <= UINT64_MAX / seq ? c->layout.global_batch * seq : 0);
-        cli_out_printf(o, BATCH_FMT, r, c->gpu, gpus, nodes, tp, cp, pp, ep, z, mb, rec, peak, gb, tok);
+        ts_out_printf(o, BATCH_FMT, r, c->gpu, gpus, nodes, tp, cp, pp, ep, z, mb, rec, peak, gb, tok);
     } else {
-        cli_out_printf(o, ROW_FMT, r, c->gpu, gpus, nodes, tp, cp, pp, ep, z, mb, rec, peak,
+        ts_out_printf(o, ROW_FMT, r, c->gpu, gpus, nodes, tp, cp, pp, ep, z, mb, rec, peak,
                        days_text(days, sizeof days, c->seconds),
                        cost_text(cost, sizeof cost, owned ? c->cost_own : c->cost));
     }
     if (warn == 0)
         return;
-    cli_out_puts(o, "     warnings:");
+    ts_out_puts(o, "     warnings:");
     for (bit = 0; bit < 64; bit++) {
         const char *name = trainsize_warning_name(UINT64_C(1) << bit);
         if (!(warn & (UINT64_C(1) << bit)) || !name)
             continue;
-        if (cli_out_column(o) + 2 + strlen(name) > CLI_COLUMNS)
-            cli_out_puts(o, "\n              ");
-        else if (cli_out_column(o) > 14)
-            cli_out_putc(o, ',');
-        cli_out_putc(o, ' ');
-        cli_out_clipped(o, name, 60);
+        if (ts_out_column(o) + 2 + strlen(name) > CLI_COLUMNS)
+            ts_out_puts(o, "\n              ");
+        else if (ts_out_column(o) > 14)
+            ts_out_putc(o, ',');
+        ts_out_putc(o, ' ');
+        ts_out_clipped(o, name, 60);
     }
-    cli_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
 }
 
 /* A shell word: as is when it is plainly safe, else single-quoted. */
@@ -424,7 +424,7 @@ static void shell_word(char *word, size_t cap, const char *s)
 }
 
 /* Append "--NAME VALUE" to the hint, breaking the line (with a backslash) before 100. */
-static void hint_option(cli_out *o, const char *name, const char *value)
+static void hint_option(ts_out *o, const char *name, const char *value)
 {
     char word[TEXT_MAX], item[2 * TEXT_MAX];
     int len;
@@ -433,10 +433,10 @@ static void hint_option(cli_out *o, const char *name, const char *value)
     len = snprintf(item, sizeof item, "--%s %s", name, word);
     if (len < 0)
         return;
-    if (cli_out_column(o) + 1 + (size_t)len + 2 > CLI_COLUMNS)
-        cli_out_puts(o, " \\\n   ");
-    cli_out_putc(o, ' ');
-    cli_out_puts(o, item);
+    if (ts_out_column(o) + 1 + (size_t)len + 2 > CLI_COLUMNS)
+        ts_out_puts(o, " \\\n   ");
+    ts_out_putc(o, ' ');
+    ts_out_puts(o, item);
 }
 
 static int is_plan_only(const char *name)
@@ -450,12 +450,12 @@ static int is_plan_only(const char *name)
     return 0;
 }
 
-static void hint(cli_out *o, const cli_options *opts, const trainsize_plan_candidate *c)
+static void hint(ts_out *o, const cli_options *opts, const trainsize_plan_candidate *c)
 {
-    char v[CLI_FMT_MAX];
+    char v[TS_FMT_MAX];
     size_t i;
 
-    cli_out_puts(o, "\nThe first, in full:\n  trainsize estimate");
+    ts_out_puts(o, "\nThe first, in full:\n  trainsize estimate");
     if (opts->model)
         hint_option(o, "model", opts->model);
     if (opts->hf_config)
@@ -489,7 +489,7 @@ static void hint(cli_out *o, const cli_options *opts, const trainsize_plan_candi
 #undef HINT_U64
     recompute_name(c->layout.recompute, v, sizeof v);
     hint_option(o, "recompute", v);
-    cli_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
 }
 
 /* The GPUs searched that have no price for the objective: ranked after the priced ones, and
@@ -536,7 +536,7 @@ static const char *cost_label(int owned)
                  : "Cost: cloud, GPU-hours at the hourly price (gpu-prices or the catalogue).";
 }
 
-static void nothing_fits(cli_out *o, const trainsize_job *job, const trainsize_plan_stats *st)
+static void nothing_fits(ts_out *o, const trainsize_job *job, const trainsize_plan_stats *st)
 {
     char why[3 * TEXT_MAX], d[32], e[48], n[32], more[TEXT_MAX];
     uint64_t fixed = fixed_count(job);
@@ -563,7 +563,7 @@ static void nothing_fits(cli_out *o, const trainsize_job *job, const trainsize_p
     wrap_words(o, why, 0);
 }
 
-static void human_plan(cli_out *o, const cli_options *opts, const trainsize_job *job,
+static void human_plan(ts_out *o, const cli_options *opts, const trainsize_job *job,
                        const trainsize_plan_candidate *c, size_t count,
                        const trainsize_plan_stats *st, double elapsed)
 {
@@ -572,7 +572,7 @@ static void human_plan(cli_out *o, const cli_options *opts, const trainsize_job 
     int interleaved = 0, owned, batch = batch_mode(job);
 
     header(o, job, count ? &c[0] : NULL, st, elapsed);
-    cli_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
     if (count == 0) {
         nothing_fits(o, job, st);
         return;
@@ -581,29 +581,29 @@ static void human_plan(cli_out *o, const cli_options *opts, const trainsize_job 
     job_text(job, "plan-ranking", ranking, sizeof ranking);
     owned = strcmp(objective, "owned") == 0;
     if (batch)
-        cli_out_printf(o, "The %zu layouts that take the largest batch, one per layout, largest "
+        ts_out_printf(o, "The %zu layouts that take the largest batch, one per layout, largest "
                           "first:\n", count);
     else if (strcmp(ranking, "pareto") == 0)
-        cli_out_printf(o, "The Pareto front of %s and time (%zu points, fastest first; none is both "
+        ts_out_printf(o, "The Pareto front of %s and time (%zu points, fastest first; none is both "
                           "faster and cheaper than another):\n",
                        owned ? "owning cost" : "cloud cost", count);
     else
-        cli_out_printf(o, "The best %zu, one per layout, by %s, then %s (within 1%%: no warning, "
+        ts_out_printf(o, "The best %zu, one per layout, by %s, then %s (within 1%%: no warning, "
                           "then fewer GPUs first):\n",
                        count, owned ? "owning cost" : objective,
                        strcmp(objective, "time") == 0 ? "cost" : "time");
     if (batch)
-        cli_out_printf(o, BATCH_FMT, "#", "GPU", "GPUs", "servers", "TP", "CP", "PP", "EP", "ZeRO",
+        ts_out_printf(o, BATCH_FMT, "#", "GPU", "GPUs", "servers", "TP", "CP", "PP", "EP", "ZeRO",
                        "MB", "recompute", "GiB", "batch", "tokens/step");
     else
-        cli_out_printf(o, ROW_FMT, "#", "GPU", "GPUs", "servers", "TP", "CP", "PP", "EP", "ZeRO",
+        ts_out_printf(o, ROW_FMT, "#", "GPU", "GPUs", "servers", "TP", "CP", "PP", "EP", "ZeRO",
                        "MB", "recompute", "peak GiB", "days", owned ? "owned cost" : "cloud cost");
     job_text(job, "seq", seq, sizeof seq);
     for (i = 0; i < count; i++) {
         row(o, i + 1, &c[i], owned, batch, strtoull(seq, NULL, 10));
         interleaved |= c[i].layout.pp_interleave > 1;
     }
-    cli_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
     if (!batch && strcmp(objective, "time") != 0) {
         char none[8 * TEXT_MAX], text[9 * TEXT_MAX];
         unpriced_gpus(job, owned, none, sizeof none);
@@ -645,7 +645,7 @@ int cli_cmd_plan(int argc, char **argv)
     cli_options opts;
     struct timespec t0, t1;
     size_t top, count = 0;
-    cli_out out;
+    ts_out out;
     int status, rc;
 
     status = cli_parse_plan_options(argc, argv, &opts);
@@ -672,7 +672,7 @@ int cli_cmd_plan(int argc, char **argv)
     }
     if (count > top)
         count = top;
-    cli_out_init(&out);
+    ts_out_init(&out);
     if (opts.json)
         json_plan(&out, job, cand, count, &stats);
     else

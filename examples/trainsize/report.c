@@ -86,7 +86,7 @@ static int job_above_one(const trainsize_job *job, const char *name)
 
 /* A figure whose number and unit stay on one line: its spaces become NB, which
  * para_out() prints as spaces. */
-#define NB CLI_NB
+#define NB TS_NB
 static const char *nb(char *s)
 {
     char *p;
@@ -96,10 +96,10 @@ static const char *nb(char *s)
 }
 
 /* A paragraph, wrapped at `indent` on its spaces (not inside a figure), then a newline. */
-static void para_out(cli_out *o, const para *t, size_t indent)
+static void para_out(ts_out *o, const para *t, size_t indent)
 {
-    cli_out_wrapped(o, t->b, indent);
-    cli_out_putc(o, '\n');
+    ts_out_wrapped(o, t->b, indent);
+    ts_out_putc(o, '\n');
 }
 
 /* A numeric job parameter; 0 when unset or unknown. */
@@ -118,94 +118,94 @@ static double job_f64(const trainsize_job *job, const char *name)
 }
 
 /* Append a segment, starting a new line at `indent` when it would pass the width. */
-static void seg(cli_out *o, size_t indent, const char *sep, const char *text)
+static void seg(ts_out *o, size_t indent, const char *sep, const char *text)
 {
-    size_t col = cli_out_column(o);
+    size_t col = ts_out_column(o);
 
     if (col > indent && col + strlen(sep) + strlen(text) > CLI_COLUMNS) {
-        cli_out_putc(o, '\n');
-        cli_out_repeat(o, ' ', indent);
+        ts_out_putc(o, '\n');
+        ts_out_repeat(o, ' ', indent);
     } else if (col > indent) {
-        cli_out_puts(o, sep);
+        ts_out_puts(o, sep);
     }
-    cli_out_clipped(o, text, CLI_COLUMNS - indent);
+    ts_out_clipped(o, text, CLI_COLUMNS - indent);
 }
 
-static void key(cli_out *o, const char *k)
+static void key(ts_out *o, const char *k)
 {
-    cli_out_puts(o, k);
-    cli_out_pad_to(o, KEY_WIDTH, 1);
+    ts_out_puts(o, k);
+    ts_out_pad_to(o, KEY_WIDTH, 1);
 }
 
 /* ---- header ---- */
 
-static void param_segment(cli_out *o, const char *what, uint64_t v)
+static void param_segment(ts_out *o, const char *what, uint64_t v)
 {
-    char n[CLI_FMT_MAX], s[CLI_FMT_MAX], text[3 * CLI_FMT_MAX];
+    char n[TS_FMT_MAX], s[TS_FMT_MAX], text[3 * TS_FMT_MAX];
 
-    snprintf(text, sizeof text, "%s %s (%s)", cli_fmt_thousands(n, sizeof n, v), what,
-             cli_fmt_count(s, sizeof s, v));
+    snprintf(text, sizeof text, "%s %s (%s)", ts_fmt_thousands(n, sizeof n, v), what,
+             ts_fmt_count(s, sizeof s, v));
     seg(o, KEY_WIDTH, "; ", text);
 }
 
-static void header_model(cli_out *o, const trainsize_result *r)
+static void header_model(ts_out *o, const trainsize_result *r)
 {
-    cli_out_printf(o, "trainsize %s: what it takes to train ", trainsize_version_string());
-    cli_out_clipped(o, r->model.name, 40);
-    cli_out_puts(o, "\n\n");
+    ts_out_printf(o, "trainsize %s: what it takes to train ", trainsize_version_string());
+    ts_out_clipped(o, r->model.name, 40);
+    ts_out_puts(o, "\n\n");
 
     key(o, "Model");
-    cli_out_clipped(o, r->model.name, CLI_COLUMNS - KEY_WIDTH);
-    cli_out_putc(o, '\n');
+    ts_out_clipped(o, r->model.name, CLI_COLUMNS - KEY_WIDTH);
+    ts_out_putc(o, '\n');
     key(o, "Parameters");
     param_segment(o, "total", r->model.parameters);
     param_segment(o, "trainable", r->model.trainable_parameters);
     param_segment(o, "active per token", r->model.active_parameters);
     if (r->model.mtp_parameters)
         param_segment(o, "in multi-token prediction, trained too", r->model.mtp_parameters);
-    cli_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
 }
 
-static void header_gpu(cli_out *o, const trainsize_result *r, const words *w)
+static void header_gpu(ts_out *o, const trainsize_result *r, const words *w)
 {
     const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
-    char a[CLI_FMT_MAX], text[2 * CLI_FMT_MAX + 128];
+    char a[TS_FMT_MAX], text[2 * TS_FMT_MAX + 128];
 
     key(o, w->kind);
-    snprintf(text, sizeof text, "%s x %s", cli_fmt_thousands(a, sizeof a, r->gpus), r->gpu);
+    snprintf(text, sizeof text, "%s x %s", ts_fmt_thousands(a, sizeof a, r->gpus), r->gpu);
     seg(o, KEY_WIDTH, "", text);
     if (g && g->full_name)
         seg(o, KEY_WIDTH, ": ", g->full_name);
-    snprintf(text, sizeof text, "%s each", cli_fmt_iec(a, sizeof a, (double)r->memory.gpu_capacity));
+    snprintf(text, sizeof text, "%s each", ts_fmt_iec(a, sizeof a, (double)r->memory.gpu_capacity));
     if (g && g->usable_bytes && r->memory.gpu_capacity == g->usable_bytes) {
-        char l[CLI_FMT_MAX];
+        char l[TS_FMT_MAX];
         snprintf(text, sizeof text, "%s usable each (label %s)", a,
-                 cli_fmt_iec(l, sizeof l, (double)g->memory_bytes));
+                 ts_fmt_iec(l, sizeof l, (double)g->memory_bytes));
     }
     seg(o, KEY_WIDTH, ", ", text);
-    cli_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
 }
 
-static void header_layout(cli_out *o, const trainsize_result *r, const words *w)
+static void header_layout(ts_out *o, const trainsize_result *r, const words *w)
 {
     const trainsize_layout *l = &r->layout;
     const struct { uint64_t degree; const char *name; int always; } degrees[] = {
         {l->tp, "tensor", 1}, {l->pp, "pipeline", 1}, {l->cp, "context", 0}, {l->ep, "expert", 0}};
-    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], text[2 * CLI_FMT_MAX + 128];
+    char a[TS_FMT_MAX], b[TS_FMT_MAX], text[2 * TS_FMT_MAX + 128];
     size_t i;
 
     key(o, "Layout");
     snprintf(text, sizeof text, "%s %s%s x %s %s%s",
-             cli_fmt_thousands(a, sizeof a, r->system.nodes), w->node, r->system.nodes == 1 ? "" : "s",
-             cli_fmt_thousands(b, sizeof b, r->system.gpus_per_node), w->dev,
+             ts_fmt_thousands(a, sizeof a, r->system.nodes), w->node, r->system.nodes == 1 ? "" : "s",
+             ts_fmt_thousands(b, sizeof b, r->system.gpus_per_node), w->dev,
              r->system.gpus_per_node == 1 ? "" : "s");
     seg(o, KEY_WIDTH, "", text);
-    snprintf(text, sizeof text, "data parallel %s", cli_fmt_thousands(a, sizeof a, r->data_parallel));
+    snprintf(text, sizeof text, "data parallel %s", ts_fmt_thousands(a, sizeof a, r->data_parallel));
     seg(o, KEY_WIDTH, "; ", text);
     for (i = 0; i < sizeof degrees / sizeof degrees[0]; i++) {
         if (degrees[i].always || degrees[i].degree > 1) {
             snprintf(text, sizeof text, "%s %s", degrees[i].name,
-                     cli_fmt_thousands(a, sizeof a, degrees[i].degree));
+                     ts_fmt_thousands(a, sizeof a, degrees[i].degree));
             seg(o, KEY_WIDTH, " x ", text);
         }
     }
@@ -216,32 +216,32 @@ static void header_layout(cli_out *o, const trainsize_result *r, const words *w)
         seg(o, KEY_WIDTH, ", ", text);
     }
     if (l->pp_interleave > 1) {
-        snprintf(text, sizeof text, "interleave %s", cli_fmt_thousands(a, sizeof a, l->pp_interleave));
+        snprintf(text, sizeof text, "interleave %s", ts_fmt_thousands(a, sizeof a, l->pp_interleave));
         seg(o, KEY_WIDTH, ", ", text);
     }
     if (l->sp) seg(o, KEY_WIDTH, ", ", "sequence parallel");
     snprintf(text, sizeof text, "ZeRO %llu", (unsigned long long)l->zero);
     seg(o, KEY_WIDTH, "; ", text);
-    cli_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
 }
 
-static void header_batch(cli_out *o, const trainsize_job *job, const trainsize_result *r)
+static void header_batch(ts_out *o, const trainsize_job *job, const trainsize_result *r)
 {
-    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], v[64];
+    char a[TS_FMT_MAX], b[TS_FMT_MAX], v[64];
     const char *seq = job_text(job, "seq", v, sizeof v);
     para t = {{0}, 0};
 
     key(o, "Batch");
-    add(&t, "micro-batch %s x %s tokens; ", cli_fmt_thousands(a, sizeof a, r->layout.micro_batch),
-        cli_fmt_thousands(b, sizeof b, seq ? strtoull(seq, NULL, 10) : 0));
-    add(&t, "gradient accumulation %s; ", cli_fmt_thousands(a, sizeof a, r->gradient_accumulation));
+    add(&t, "micro-batch %s x %s tokens; ", ts_fmt_thousands(a, sizeof a, r->layout.micro_batch),
+        ts_fmt_thousands(b, sizeof b, seq ? strtoull(seq, NULL, 10) : 0));
+    add(&t, "gradient accumulation %s; ", ts_fmt_thousands(a, sizeof a, r->gradient_accumulation));
     /* the batch, and why: the option, or the default's rule */
-    add(&t, "global batch %s sample%s: %s", cli_fmt_thousands(b, sizeof b, r->layout.global_batch),
+    add(&t, "global batch %s sample%s: %s", ts_fmt_thousands(b, sizeof b, r->layout.global_batch),
         r->layout.global_batch == 1 ? "" : "s", r->global_batch_reason);
     para_out(o, &t, KEY_WIDTH);
 }
 
-static void header_training(cli_out *o, const trainsize_job *job)
+static void header_training(ts_out *o, const trainsize_job *job)
 {
     static const char *const setup[][2] = {{"precision", ""},
                                            {"optimizer", ""},
@@ -270,11 +270,11 @@ static void header_training(cli_out *o, const trainsize_job *job)
             seg(o, KEY_WIDTH, ", ", text);
         }
     }
-    cli_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
 }
 
 /* The model, the GPUs, the parallel layout, the batch and the training setup. */
-static void header(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+static void header(ts_out *o, const trainsize_job *job, const trainsize_result *r,
                    const words *w)
 {
     header_model(o, r);
@@ -286,79 +286,79 @@ static void header(cli_out *o, const trainsize_job *job, const trainsize_result 
     {
         char text[2 * TRAINSIZE_NAME_MAX + 160];
         snprintf(text, sizeof text, "%s (%s)", r->framework, r->framework_reason);
-        cli_out_wrapped(o, text, KEY_WIDTH);
+        ts_out_wrapped(o, text, KEY_WIDTH);
     }
-    cli_out_putc(o, '\n');
-    cli_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
 }
 
 /* ---- memory table ---- */
 
-static void bar(cli_out *o, uint64_t bytes, uint64_t capacity, char fill)
+static void bar(ts_out *o, uint64_t bytes, uint64_t capacity, char fill)
 {
     double frac = capacity ? (double)bytes / (double)capacity : (bytes ? 2.0 : 0.0);
     size_t n = frac >= 1.0 ? BAR_WIDTH : (size_t)(frac * BAR_WIDTH + 0.5);
 
     if (n == 0 && bytes > 0)
         n = 1; /* something, however small, shows */
-    cli_out_putc(o, '|');
-    cli_out_repeat(o, fill, n);
-    cli_out_repeat(o, ' ', BAR_WIDTH - n);
-    cli_out_putc(o, '|');
+    ts_out_putc(o, '|');
+    ts_out_repeat(o, fill, n);
+    ts_out_repeat(o, ' ', BAR_WIDTH - n);
+    ts_out_putc(o, '|');
     if (frac > 1.0)
-        cli_out_putc(o, '>'); /* beyond the GPU's capacity */
+        ts_out_putc(o, '>'); /* beyond the GPU's capacity */
 }
 
-static void row(cli_out *o, int level, const char *label, uint64_t bytes, uint64_t capacity,
+static void row(ts_out *o, int level, const char *label, uint64_t bytes, uint64_t capacity,
                 int with_bar)
 {
-    char g[CLI_FMT_MAX];
+    char g[TS_FMT_MAX];
 
-    cli_out_repeat(o, ' ', LABEL_COL + 2 * (size_t)level);
-    cli_out_puts(o, label);
-    cli_out_pad_to(o, GIB_COL, 1);
-    cli_out_puts(o, cli_fmt_gib_col(g, sizeof g, bytes, 10));
+    ts_out_repeat(o, ' ', LABEL_COL + 2 * (size_t)level);
+    ts_out_puts(o, label);
+    ts_out_pad_to(o, GIB_COL, 1);
+    ts_out_puts(o, ts_fmt_gib_col(g, sizeof g, bytes, 10));
     if (capacity) {
         double pct = 100.0 * (double)bytes / (double)capacity;
         if (pct < 99999.95)
-            cli_out_printf(o, "%8.1f%%", pct);
+            ts_out_printf(o, "%8.1f%%", pct);
         else
-            cli_out_puts(o, "  >99999%");
+            ts_out_puts(o, "  >99999%");
     } else {
-        cli_out_puts(o, "        -");
+        ts_out_puts(o, "        -");
     }
     if (with_bar) {
-        cli_out_pad_to(o, BAR_COL, 2);
+        ts_out_pad_to(o, BAR_COL, 2);
         bar(o, bytes, capacity, level == 0 ? '#' : '=');
     }
-    cli_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
 }
 
-static void rule(cli_out *o)
+static void rule(ts_out *o)
 {
-    cli_out_repeat(o, ' ', LABEL_COL);
-    cli_out_repeat(o, '-', BAR_COL + BAR_WIDTH + 2 - LABEL_COL);
-    cli_out_putc(o, '\n');
+    ts_out_repeat(o, ' ', LABEL_COL);
+    ts_out_repeat(o, '-', BAR_COL + BAR_WIDTH + 2 - LABEL_COL);
+    ts_out_putc(o, '\n');
 }
 
-static void memory_table(cli_out *o, const trainsize_result *r, const words *w)
+static void memory_table(ts_out *o, const trainsize_result *r, const words *w)
 {
     const trainsize_memory *m = &r->memory;
     uint64_t cap = m->gpu_capacity;
     const char *phase = cli_result_text(r, "memory.peak_phase");
-    char a[CLI_FMT_MAX], b[CLI_FMT_MAX];
+    char a[TS_FMT_MAX], b[TS_FMT_MAX];
 
-    cli_out_printf(o, "Memory per %s", w->dev);
-    cli_out_pad_to(o, GIB_COL + 7, 1);
-    cli_out_puts(o, "GiB");
-    cli_out_pad_to(o, PCT_COL + 2, 1);
-    cli_out_printf(o, "of %s", w->dev);
-    cli_out_pad_to(o, BAR_COL, 1);
-    cli_out_puts(o, "0%");
-    cli_out_pad_to(o, BAR_COL + BAR_WIDTH / 2 - 1, 1);
-    cli_out_puts(o, "50%");
-    cli_out_pad_to(o, BAR_COL + BAR_WIDTH - 2, 1);
-    cli_out_puts(o, "100%\n");
+    ts_out_printf(o, "Memory per %s", w->dev);
+    ts_out_pad_to(o, GIB_COL + 7, 1);
+    ts_out_puts(o, "GiB");
+    ts_out_pad_to(o, PCT_COL + 2, 1);
+    ts_out_printf(o, "of %s", w->dev);
+    ts_out_pad_to(o, BAR_COL, 1);
+    ts_out_puts(o, "0%");
+    ts_out_pad_to(o, BAR_COL + BAR_WIDTH / 2 - 1, 1);
+    ts_out_puts(o, "50%");
+    ts_out_pad_to(o, BAR_COL + BAR_WIDTH - 2, 1);
+    ts_out_puts(o, "100%\n");
 
     row(o, 0, "weights", m->weights, cap, 1);
     row(o, 0, "gradients", m->gradients, cap, 1);
@@ -379,55 +379,55 @@ static void memory_table(cli_out *o, const trainsize_result *r, const words *w)
     row(o, 0, "peak total", m->peak_total, cap, 1);
     snprintf(a, sizeof a, "%s capacity", w->dev);
     row(o, 0, a, cap, cap, 0);
-    cli_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
 
     if (m->fits) {
         uint64_t head = cap >= m->peak_total ? cap - m->peak_total : 0;
-        char c[CLI_FMT_MAX];
-        cli_out_printf(o, "FITS: peak total %s of %s; headroom %s (%.1f%% of the %s)\n",
-                       cli_fmt_iec(a, sizeof a, (double)m->peak_total),
-                       cli_fmt_iec(b, sizeof b, (double)cap),
-                       cli_fmt_iec(c, sizeof c, (double)head),
+        char c[TS_FMT_MAX];
+        ts_out_printf(o, "FITS: peak total %s of %s; headroom %s (%.1f%% of the %s)\n",
+                       ts_fmt_iec(a, sizeof a, (double)m->peak_total),
+                       ts_fmt_iec(b, sizeof b, (double)cap),
+                       ts_fmt_iec(c, sizeof c, (double)head),
                        cap ? 100.0 * (double)head / (double)cap : 0.0, w->dev);
     } else {
         uint64_t over = m->peak_total > cap ? m->peak_total - cap : 0;
-        char c[CLI_FMT_MAX];
-        cli_out_printf(o, "DOES NOT FIT: peak total %s of %s; short by %s\n",
-                       cli_fmt_iec(a, sizeof a, (double)m->peak_total),
-                       cli_fmt_iec(b, sizeof b, (double)cap),
-                       cli_fmt_iec(c, sizeof c, (double)over));
+        char c[TS_FMT_MAX];
+        ts_out_printf(o, "DOES NOT FIT: peak total %s of %s; short by %s\n",
+                       ts_fmt_iec(a, sizeof a, (double)m->peak_total),
+                       ts_fmt_iec(b, sizeof b, (double)cap),
+                       ts_fmt_iec(c, sizeof c, (double)over));
     }
-    cli_out_printf(o, "  most loaded %s: pipeline stage %d", w->dev, m->pipeline_stage);
+    ts_out_printf(o, "  most loaded %s: pipeline stage %d", w->dev, m->pipeline_stage);
     if (phase)
-        cli_out_printf(o, "; peak during: %.40s", phase);
-    cli_out_putc(o, '\n');
+        ts_out_printf(o, "; peak during: %.40s", phase);
+    ts_out_putc(o, '\n');
     /* Which rows make up the peak: the rows above are the parts, not all live at once. */
-    cli_out_printf(o, "  peak allocated = weights + optimizer state%s%s + transient\n",
+    ts_out_printf(o, "  peak allocated = weights + optimizer state%s%s + transient\n",
                    m->peak_includes_gradients ? " + gradients" : "",
                    m->peak_includes_activations ? " + activations" : "");
-    cli_out_printf(o, "  activations of %.2f micro-batch%s in flight; one layer of one: %s\n",
+    ts_out_printf(o, "  activations of %.2f micro-batch%s in flight; one layer of one: %s\n",
                    m->in_flight_microbatches, m->in_flight_microbatches == 1.0 ? "" : "es",
-                   cli_fmt_iec(a, sizeof a, (double)m->activations_per_layer));
+                   ts_fmt_iec(a, sizeof a, (double)m->activations_per_layer));
     if (m->host_offload)
-        cli_out_printf(o, "  offloaded to host memory: %s per %s\n",
-                       cli_fmt_iec(a, sizeof a, (double)m->host_offload), w->dev);
+        ts_out_printf(o, "  offloaded to host memory: %s per %s\n",
+                       ts_fmt_iec(a, sizeof a, (double)m->host_offload), w->dev);
     if (m->loading_peak)
-        cli_out_printf(o, "  loading the weights: %s on the %s at most (before sharding, casting "
+        ts_out_printf(o, "  loading the weights: %s on the %s at most (before sharding, casting "
                           "or quantizing)\n",
-                       cli_fmt_iec(a, sizeof a, (double)m->loading_peak), w->dev);
-    cli_out_putc(o, '\n');
+                       ts_fmt_iec(a, sizeof a, (double)m->loading_peak), w->dev);
+    ts_out_putc(o, '\n');
 }
 
 /* ---- fit advice ---- */
 
-static void advice_section(cli_out *o, const trainsize_advice *advice, size_t n)
+static void advice_section(ts_out *o, const trainsize_advice *advice, size_t n)
 {
-    char a[CLI_FMT_MAX], set[256];
+    char a[TS_FMT_MAX], set[256];
     size_t i, k, used;
 
     if (!n)
         return;
-    cli_out_puts(o, "To make it fit (each a full estimate of the changed job, least disruptive first):\n");
+    ts_out_puts(o, "To make it fit (each a full estimate of the changed job, least disruptive first):\n");
     for (i = 0; i < n; i++) {
         used = 0;
         set[0] = '\0';
@@ -435,23 +435,23 @@ static void advice_section(cli_out *o, const trainsize_advice *advice, size_t n)
             used += (size_t)snprintf(set + used, sizeof set - used, "%s--%s %s", k ? " " : "",
                                      advice[i].names[k], advice[i].values[k]);
         if (used > 58) /* a long change gets its own line */
-            cli_out_printf(o, "  %s\n  %-58s", set, "");
+            ts_out_printf(o, "  %s\n  %-58s", set, "");
         else
-            cli_out_printf(o, "  %-58s", set);
-        cli_out_printf(o, " %9s  %.2f s per step\n",
-                       cli_fmt_iec(a, sizeof a, (double)advice[i].peak_total), advice[i].step_seconds);
+            ts_out_printf(o, "  %-58s", set);
+        ts_out_printf(o, " %9s  %.2f s per step\n",
+                       ts_fmt_iec(a, sizeof a, (double)advice[i].peak_total), advice[i].step_seconds);
     }
-    cli_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
 }
 
 /* ---- system and time ---- */
 
 static void rate_text(char *buf, size_t cap, uint64_t bytes_per_s)
 {
-    char a[CLI_FMT_MAX], b[CLI_FMT_MAX];
+    char a[TS_FMT_MAX], b[TS_FMT_MAX];
 
-    snprintf(buf, cap, "%s (%s)", cli_fmt_si(a, sizeof a, (double)bytes_per_s, "B/s"),
-             cli_fmt_si(b, sizeof b, 8.0 * (double)bytes_per_s, "bit/s"));
+    snprintf(buf, cap, "%s (%s)", ts_fmt_si(a, sizeof a, (double)bytes_per_s, "B/s"),
+             ts_fmt_si(b, sizeof b, 8.0 * (double)bytes_per_s, "bit/s"));
 }
 
 /* Whether the servers are the product's own hosts, sold with their RAM, cores and NICs (a
@@ -465,16 +465,16 @@ static int sold_host(const trainsize_result *r, const trainsize_gpu_info *g)
 /* "enough" or "short by X" (bytes), for what was given against the need. */
 static void verdict_bytes(para *t, uint64_t have, uint64_t need)
 {
-    char a[CLI_FMT_MAX];
+    char a[TS_FMT_MAX];
     if (have >= need)
         add(t, "enough");
     else
-        add(t, "short by %s", nb(cli_fmt_iec(a, sizeof a, (double)(need - have))));
+        add(t, "short by %s", nb(ts_fmt_iec(a, sizeof a, (double)(need - have))));
 }
 
 /* Host RAM: the server given (or sold) against the job's need; else the recommendation and
  * why (host-ram-factor x the server's GPU memory, or the job's own need). */
-static void host_ram_line(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+static void host_ram_line(ts_out *o, const trainsize_job *job, const trainsize_result *r,
                           const trainsize_gpu_info *g, const words *w)
 {
     const trainsize_system *s = &r->system;
@@ -483,65 +483,65 @@ static void host_ram_line(cli_out *o, const trainsize_job *job, const trainsize_
     uint64_t label = job_u64(job, "gpu-memory") ? job_u64(job, "gpu-memory") : g ? g->memory_bytes : 0;
     double factor = job_f64(job, "host-ram-factor");
     double vram = (double)label * (double)s->gpus_per_node, rule = factor * vram;
-    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], c[CLI_FMT_MAX], d[CLI_FMT_MAX];
+    char a[TS_FMT_MAX], b[TS_FMT_MAX], c[TS_FMT_MAX], d[TS_FMT_MAX];
     para t = {{0}, 0};
 
     key(o, w->ram_key);
     if (given || sold_host(r, g)) {
         uint64_t have = given ? given : s->host_ram_per_node;
-        add(&t, "%s, %s; the job needs %s: ", nb(cli_fmt_iec(a, sizeof a, (double)have)),
-            given ? "as given" : "the host as sold", nb(cli_fmt_iec(b, sizeof b, (double)need)));
+        add(&t, "%s, %s; the job needs %s: ", nb(ts_fmt_iec(a, sizeof a, (double)have)),
+            given ? "as given" : "the host as sold", nb(ts_fmt_iec(b, sizeof b, (double)need)));
         verdict_bytes(&t, have, need);
         if (r->warnings & TRAINSIZE_WARN_HOST_RAM_RULE)
             add(&t, "; below the %g x %s memory rule (%s): %s recommended", factor, w->dev,
-                nb(cli_fmt_iec(a, sizeof a, rule)),
-                nb(cli_fmt_iec(b, sizeof b, (double)s->host_ram_per_node)));
+                nb(ts_fmt_iec(a, sizeof a, rule)),
+                nb(ts_fmt_iec(b, sizeof b, (double)s->host_ram_per_node)));
     } else if (label && (double)need <= rule) {
         add(&t, "%s recommended: %g x the %s's %s of %s memory (%s), rounded up to a size %ss "
                 "are sold with; the job needs %s",
-            nb(cli_fmt_iec(a, sizeof a, (double)s->host_ram_per_node)), factor, w->server,
-            nb(cli_fmt_iec(b, sizeof b, vram)), w->dev, nb(cli_fmt_iec(c, sizeof c, rule)), w->server,
-            nb(cli_fmt_iec(d, sizeof d, (double)need)));
+            nb(ts_fmt_iec(a, sizeof a, (double)s->host_ram_per_node)), factor, w->server,
+            nb(ts_fmt_iec(b, sizeof b, vram)), w->dev, nb(ts_fmt_iec(c, sizeof c, rule)), w->server,
+            nb(ts_fmt_iec(d, sizeof d, (double)need)));
     } else if (label) {
         add(&t, "%s recommended: the job's need, %s, rounded up to a size %ss are sold with "
                 "(above %g x the %s's %s of %s memory)",
-            nb(cli_fmt_iec(a, sizeof a, (double)s->host_ram_per_node)),
-            nb(cli_fmt_iec(b, sizeof b, (double)need)), w->server, factor, w->server,
-            nb(cli_fmt_iec(c, sizeof c, vram)), w->dev);
+            nb(ts_fmt_iec(a, sizeof a, (double)s->host_ram_per_node)),
+            nb(ts_fmt_iec(b, sizeof b, (double)need)), w->server, factor, w->server,
+            nb(ts_fmt_iec(c, sizeof c, vram)), w->dev);
     } else { /* a device of the caller's description: its label is not at hand here */
         add(&t, "%s recommended: the larger of %g x the %s's %s memory and the job's need (%s), "
                 "rounded up to a size %ss are sold with",
-            nb(cli_fmt_iec(a, sizeof a, (double)s->host_ram_per_node)), factor, w->server, w->dev,
-            nb(cli_fmt_iec(b, sizeof b, (double)need)), w->server);
+            nb(ts_fmt_iec(a, sizeof a, (double)s->host_ram_per_node)), factor, w->server, w->dev,
+            nb(ts_fmt_iec(b, sizeof b, (double)need)), w->server);
     }
     para_out(o, &t, KEY_WIDTH);
 }
 
 /* CPU cores: the server given (or sold) against the need; else the need and why. */
-static void cpu_cores_line(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+static void cpu_cores_line(ts_out *o, const trainsize_job *job, const trainsize_result *r,
                            const trainsize_gpu_info *g, const words *w)
 {
     const trainsize_system *s = &r->system;
     uint64_t given = job_u64(job, "cpu-cores");
-    char a[CLI_FMT_MAX], b[CLI_FMT_MAX];
+    char a[TS_FMT_MAX], b[TS_FMT_MAX];
     para t = {{0}, 0};
 
     key(o, w->cores_key);
     if (sold_host(r, g)) {
         /* The count is the host's (or the one given); the result holds no separate need. */
-        add(&t, "%s, %s: %s", nb(cli_fmt_thousands(a, sizeof a, s->cpu_cores_per_node)),
+        add(&t, "%s, %s: %s", nb(ts_fmt_thousands(a, sizeof a, s->cpu_cores_per_node)),
             given ? "as given" : "the host as sold",
             r->warnings & TRAINSIZE_WARN_CPU_CORES ? "short of the job's need" : "enough");
     } else if (given) {
-        add(&t, "%s, as given; the job needs %s: ", nb(cli_fmt_thousands(a, sizeof a, given)),
-            nb(cli_fmt_thousands(b, sizeof b, s->cpu_cores_per_node)));
+        add(&t, "%s, as given; the job needs %s: ", nb(ts_fmt_thousands(a, sizeof a, given)),
+            nb(ts_fmt_thousands(b, sizeof b, s->cpu_cores_per_node)));
         if (given >= s->cpu_cores_per_node)
             add(&t, "enough");
         else
-            add(&t, "short by %s", nb(cli_fmt_thousands(a, sizeof a, s->cpu_cores_per_node - given)));
+            add(&t, "short by %s", nb(ts_fmt_thousands(a, sizeof a, s->cpu_cores_per_node - given)));
     } else {
         add(&t, "%s needed: one per data-loader worker and per training process (8 at least)",
-            nb(cli_fmt_thousands(a, sizeof a, s->cpu_cores_per_node)));
+            nb(ts_fmt_thousands(a, sizeof a, s->cpu_cores_per_node)));
     }
     para_out(o, &t, KEY_WIDTH);
 }
@@ -557,12 +557,12 @@ static void ratio_text(para *t, double ratio)
 
 /* Between servers: the rate the step needs per server, then the link apart (NICs x
  * catalogue rate = capacity), where it comes from and whether it is enough. */
-static void network_line(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+static void network_line(ts_out *o, const trainsize_job *job, const trainsize_result *r,
                          const trainsize_gpu_info *g, const words *w)
 {
     const trainsize_system *s = &r->system;
     const trainsize_link_info *l = s->network_link[0] ? trainsize_link_find(s->network_link) : NULL;
-    char given[TRAINSIZE_NAME_MAX], a[CLI_FMT_MAX], b[CLI_FMT_MAX];
+    char given[TRAINSIZE_NAME_MAX], a[TS_FMT_MAX], b[TS_FMT_MAX];
     const char *net = job_text(job, "network", given, sizeof given);
     int set = net && net[0];
     int sold = !set && sold_host(r, g) && g->host_network && g->host_network[0];
@@ -583,14 +583,14 @@ static void network_line(cli_out *o, const trainsize_job *job, const trainsize_r
         return;
     }
     if (need > 0)
-        add(&t, "needs %s (%s) per %s", nb(cli_fmt_si(a, sizeof a, need, "B/s")),
-            nb(cli_fmt_si(b, sizeof b, 8.0 * need, "bit/s")), w->server);
+        add(&t, "needs %s (%s) per %s", nb(ts_fmt_si(a, sizeof a, need, "B/s")),
+            nb(ts_fmt_si(b, sizeof b, 8.0 * need, "bit/s")), w->server);
     else
         add(&t, "no data-parallel traffic");
     add(&t, "; link %llu x %.31s", (unsigned long long)s->network_nics_per_node, s->network_link);
     if (l)
-        add(&t, " = %s (%s)", nb(cli_fmt_si(a, sizeof a, cap, "B/s")),
-            nb(cli_fmt_si(b, sizeof b, 8.0 * cap, "bit/s")));
+        add(&t, " = %s (%s)", nb(ts_fmt_si(a, sizeof a, cap, "B/s")),
+            nb(ts_fmt_si(b, sizeof b, 8.0 * cap, "bit/s")));
     if (set || sold) {
         add(&t, ", %s: ", set ? "as given" : "the host's as sold");
         if (short_net && cap > 0 && need > cap) {
@@ -618,12 +618,12 @@ static void network_line(cli_out *o, const trainsize_job *job, const trainsize_r
 
 /* Storage: capacity, then the class given (its rates against the needs and a verdict) or
  * the class chosen. */
-static void storage_line(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+static void storage_line(ts_out *o, const trainsize_job *job, const trainsize_result *r,
                          const words *w)
 {
     const trainsize_system *s = &r->system;
     const trainsize_storage_info *st = s->storage_class[0] ? trainsize_storage_find(s->storage_class) : NULL;
-    char given[TRAINSIZE_NAME_MAX], a[CLI_FMT_MAX], b[CLI_FMT_MAX];
+    char given[TRAINSIZE_NAME_MAX], a[TS_FMT_MAX], b[TS_FMT_MAX];
     const char *set = job_text(job, "storage", given, sizeof given);
     double nodes = s->nodes ? (double)s->nodes : 1.0;
     double read = (double)s->storage_read_rate / nodes, write = (double)s->checkpoint_write_rate;
@@ -631,7 +631,7 @@ static void storage_line(cli_out *o, const trainsize_job *job, const trainsize_r
 
     key(o, "  storage");
     add(&t, "%s for dataset and checkpoints; ",
-        nb(cli_fmt_si(a, sizeof a, (double)s->storage_capacity, "B")));
+        nb(ts_fmt_si(a, sizeof a, (double)s->storage_capacity, "B")));
     if (!st) {
         add(&t, "no class in the catalogue meets the read and checkpoint rates");
     } else if (set && set[0]) {
@@ -639,8 +639,8 @@ static void storage_line(cli_out *o, const trainsize_job *job, const trainsize_r
         /* Several servers need one namespace: a local drive does not serve them. */
         int unshared = s->nodes > 1 && !st->shared;
         add(&t, "class %.31s, as given (reads %s, writes %s per %s): ", st->name,
-            nb(cli_fmt_si(a, sizeof a, (double)st->read_rate, "B/s")),
-            nb(cli_fmt_si(b, sizeof b, (double)st->write_rate, "B/s")), w->server);
+            nb(ts_fmt_si(a, sizeof a, (double)st->read_rate, "B/s")),
+            nb(ts_fmt_si(b, sizeof b, (double)st->write_rate, "B/s")), w->server);
         if (!(r->warnings & TRAINSIZE_WARN_STORAGE) && !unshared) {
             add(&t, "enough");
         } else {
@@ -676,128 +676,128 @@ static void storage_line(cli_out *o, const trainsize_job *job, const trainsize_r
     para_out(o, &t, KEY_WIDTH);
 }
 
-static void system_section(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+static void system_section(ts_out *o, const trainsize_job *job, const trainsize_result *r,
                            const words *w)
 {
     const trainsize_system *s = &r->system;
     const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
-    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], t[3 * CLI_FMT_MAX];
+    char a[TS_FMT_MAX], b[TS_FMT_MAX], t[3 * TS_FMT_MAX];
 
-    cli_out_puts(o, "System\n");
+    ts_out_puts(o, "System\n");
     key(o, w->servers_key);
-    cli_out_printf(o, "%s x %s %s%s\n", cli_fmt_thousands(a, sizeof a, s->nodes),
-                   cli_fmt_thousands(b, sizeof b, s->gpus_per_node), w->dev,
+    ts_out_printf(o, "%s x %s %s%s\n", ts_fmt_thousands(a, sizeof a, s->nodes),
+                   ts_fmt_thousands(b, sizeof b, s->gpus_per_node), w->dev,
                    s->gpus_per_node == 1 ? "" : "s");
     host_ram_line(o, job, r, g, w);
     cpu_cores_line(o, job, r, g, w);
     key(o, w->d2d_key);
     if (s->intra_node_rate_per_gpu == 0) {
-        cli_out_printf(o, "no traffic inside a %s\n", w->server);
+        ts_out_printf(o, "no traffic inside a %s\n", w->server);
     } else {
         rate_text(t, sizeof t, s->intra_node_rate_per_gpu);
-        cli_out_printf(o, "%s per %s, per direction\n", t, w->dev);
+        ts_out_printf(o, "%s per %s, per direction\n", t, w->dev);
     }
     network_line(o, job, r, g, w);
     storage_line(o, job, r, w);
     key(o, "");
     rate_text(t, sizeof t, s->storage_read_rate);
-    cli_out_printf(o, "read %s to feed the %ss\n", t, w->dev);
+    ts_out_printf(o, "read %s to feed the %ss\n", t, w->dev);
     key(o, "  checkpoints");
     rate_text(t, sizeof t, s->checkpoint_write_rate);
-    cli_out_printf(o, "%s each; written at %s per %s",
-                   cli_fmt_si(a, sizeof a, (double)s->checkpoint_bytes, "B"), t, w->server);
+    ts_out_printf(o, "%s each; written at %s per %s",
+                   ts_fmt_si(a, sizeof a, (double)s->checkpoint_bytes, "B"), t, w->server);
     if (s->nodes > 1)
-        cli_out_printf(o, ", %s in all", cli_fmt_si(b, sizeof b, (double)s->checkpoint_write_rate_total, "B/s"));
-    cli_out_putc(o, '\n');
+        ts_out_printf(o, ", %s in all", ts_fmt_si(b, sizeof b, (double)s->checkpoint_write_rate_total, "B/s"));
+    ts_out_putc(o, '\n');
     key(o, "  power");
-    cli_out_printf(o, "%s per %s, %s in all", cli_fmt_si(a, sizeof a, s->power_per_node_watts, "W"),
-                   w->server, cli_fmt_si(b, sizeof b, s->power_watts, "W"));
-    cli_out_printf(o, "; heat %s\n", cli_fmt_si(a, sizeof a, s->heat_btu_per_hour, "BTU/h"));
+    ts_out_printf(o, "%s per %s, %s in all", ts_fmt_si(a, sizeof a, s->power_per_node_watts, "W"),
+                   w->server, ts_fmt_si(b, sizeof b, s->power_watts, "W"));
+    ts_out_printf(o, "; heat %s\n", ts_fmt_si(a, sizeof a, s->heat_btu_per_hour, "BTU/h"));
     key(o, "  energy");
-    cli_out_printf(o, "%s", cli_fmt_si(a, sizeof a, s->energy_kwh * 1000.0, "Wh"));
+    ts_out_printf(o, "%s", ts_fmt_si(a, sizeof a, s->energy_kwh * 1000.0, "Wh"));
     if (s->co2_kg >= 1000.0)
-        cli_out_printf(o, " (PUE included); %.1f t CO2e\n", s->co2_kg / 1000.0);
+        ts_out_printf(o, " (PUE included); %.1f t CO2e\n", s->co2_kg / 1000.0);
     else if (s->co2_kg >= 1.0)
-        cli_out_printf(o, " (PUE included); %.1f kg CO2e\n", s->co2_kg);
+        ts_out_printf(o, " (PUE included); %.1f kg CO2e\n", s->co2_kg);
     else /* one optimizer step: grams, not "0.0 kg" */
-        cli_out_printf(o, " (PUE included); %.2g g CO2e\n", s->co2_kg * 1000.0);
+        ts_out_printf(o, " (PUE included); %.2g g CO2e\n", s->co2_kg * 1000.0);
     key(o, "  cost");
     if (s->cost_cloud_usd > 0)
-        cli_out_printf(o, "cloud %s", cli_fmt_usd(a, sizeof a, s->cost_cloud_usd));
+        ts_out_printf(o, "cloud %s", ts_fmt_usd(a, sizeof a, s->cost_cloud_usd));
     else
-        cli_out_puts(o, "cloud: no price (--gpu-hour-usd or --gpu-prices)");
+        ts_out_puts(o, "cloud: no price (--gpu-hour-usd or --gpu-prices)");
     if (s->cost_own_usd > 0) {
-        char own[4 * CLI_FMT_MAX + 64];
+        char own[4 * TS_FMT_MAX + 64];
         snprintf(own, sizeof own, "owned %s (%ss, %ss, network, support: %s; power: %s)",
-                 cli_fmt_usd(a, sizeof a, s->cost_own_usd), w->dev, w->server,
-                 cli_fmt_usd(b, sizeof b, s->cost_own_hardware_usd),
-                 cli_fmt_usd(t, sizeof t, s->cost_own_power_usd));
-        cli_out_puts(o, "; ");
-        cli_out_wrapped(o, own, KEY_WIDTH); /* wrapped, never clipped */
-        cli_out_putc(o, '\n');
+                 ts_fmt_usd(a, sizeof a, s->cost_own_usd), w->dev, w->server,
+                 ts_fmt_usd(b, sizeof b, s->cost_own_hardware_usd),
+                 ts_fmt_usd(t, sizeof t, s->cost_own_power_usd));
+        ts_out_puts(o, "; ");
+        ts_out_wrapped(o, own, KEY_WIDTH); /* wrapped, never clipped */
+        ts_out_putc(o, '\n');
     } else
-        cli_out_puts(o, "; owned: no price (--gpu-price-usd or --gpu-prices)\n");
-    cli_out_putc(o, '\n');
+        ts_out_puts(o, "; owned: no price (--gpu-price-usd or --gpu-prices)\n");
+    ts_out_putc(o, '\n');
 }
 
 /* The checklist: one line per warning that applies. */
-static void warnings_section(cli_out *o, const trainsize_result *r)
+static void warnings_section(ts_out *o, const trainsize_result *r)
 {
     int bit;
     if (r->warnings == 0) return;
-    cli_out_puts(o, "Warnings\n");
+    ts_out_puts(o, "Warnings\n");
     for (bit = 0; bit < 64; bit++) {
         const char *text = trainsize_warning_text(UINT64_C(1) << bit);
         if ((r->warnings & (UINT64_C(1) << bit)) && text) {
-            cli_out_puts(o, "  - ");
-            cli_out_wrapped(o, text, 4);
-            cli_out_putc(o, '\n');
+            ts_out_puts(o, "  - ");
+            ts_out_wrapped(o, text, 4);
+            ts_out_putc(o, '\n');
         }
     }
-    cli_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
 }
 
-static void time_section(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+static void time_section(ts_out *o, const trainsize_job *job, const trainsize_result *r,
                          const words *w)
 {
     const trainsize_time *t = &r->time;
-    char a[CLI_FMT_MAX], b[CLI_FMT_MAX], c[CLI_FMT_MAX];
+    char a[TS_FMT_MAX], b[TS_FMT_MAX], c[TS_FMT_MAX];
 
-    cli_out_puts(o, "Time\n");
+    ts_out_puts(o, "Time\n");
     key(o, "  compute");
-    cli_out_printf(o, "%.3e FLOP in all; %.3e FLOP per step\n", t->flops, t->step_flops);
+    ts_out_printf(o, "%.3e FLOP in all; %.3e FLOP per step\n", t->flops, t->step_flops);
     key(o, "  steps");
     if (t->tokens >= 0.0 && t->tokens < 1e18 && t->tokens == (double)(uint64_t)t->tokens)
-        cli_fmt_thousands(b, sizeof b, (uint64_t)t->tokens);
+        ts_fmt_thousands(b, sizeof b, (uint64_t)t->tokens);
     else
         snprintf(b, sizeof b, "%.3e", t->tokens);
-    cli_out_printf(o, "%s step%s of %s; %s tokens\n", cli_fmt_thousands(a, sizeof a, t->steps),
-                   t->steps == 1 ? "" : "s", cli_fmt_duration(c, sizeof c, t->step_seconds), b);
+    ts_out_printf(o, "%s step%s of %s; %s tokens\n", ts_fmt_thousands(a, sizeof a, t->steps),
+                   t->steps == 1 ? "" : "s", ts_fmt_duration(c, sizeof c, t->step_seconds), b);
     if (t->comm_seconds > 0) {
         key(o, "  communication");
-        cli_out_printf(o, "%s per step not hidden by compute (included)\n",
-                       cli_fmt_duration(a, sizeof a, t->comm_seconds));
+        ts_out_printf(o, "%s per step not hidden by compute (included)\n",
+                       ts_fmt_duration(a, sizeof a, t->comm_seconds));
     }
     if (t->offload_seconds > 0) {
         key(o, "  CPU offload");
-        cli_out_printf(o, "%s per step not hidden by compute (included)\n",
-                       cli_fmt_duration(a, sizeof a, t->offload_seconds));
+        ts_out_printf(o, "%s per step not hidden by compute (included)\n",
+                       ts_fmt_duration(a, sizeof a, t->offload_seconds));
     }
     key(o, "  total");
     if (t->seconds >= 3600.0 && t->seconds < 1e12)
-        cli_out_printf(o, "%.1f hours = %.2f days", t->seconds / 3600.0, t->seconds / 86400.0);
+        ts_out_printf(o, "%.1f hours = %.2f days", t->seconds / 3600.0, t->seconds / 86400.0);
     else if (t->seconds >= 1e12)
-        cli_out_printf(o, "%.3e hours = %.3e days", t->seconds / 3600.0, t->seconds / 86400.0);
+        ts_out_printf(o, "%.3e hours = %.3e days", t->seconds / 3600.0, t->seconds / 86400.0);
     else
-        cli_out_puts(o, cli_fmt_duration(a, sizeof a, t->seconds));
+        ts_out_puts(o, ts_fmt_duration(a, sizeof a, t->seconds));
     if (job_is(job, "tokens", "0"))
-        cli_out_puts(o, " (one optimizer step; --tokens N sizes a whole training run)");
+        ts_out_puts(o, " (one optimizer step; --tokens N sizes a whole training run)");
     else
-        cli_out_printf(o, "; %s %s-hours", cli_fmt_thousands_d(a, sizeof a, t->gpu_hours), w->dev);
-    cli_out_putc(o, '\n');
+        ts_out_printf(o, "; %s %s-hours", ts_fmt_thousands_d(a, sizeof a, t->gpu_hours), w->dev);
+    ts_out_putc(o, '\n');
 }
 
-void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r,
+void cli_report(ts_out *o, const trainsize_job *job, const trainsize_result *r,
                 const trainsize_advice *advice, size_t n)
 {
     const words *w = words_of(trainsize_gpu_find(r->gpu));
@@ -807,6 +807,6 @@ void cli_report(cli_out *o, const trainsize_job *job, const trainsize_result *r,
     advice_section(o, advice, n);
     system_section(o, job, r, w);
     time_section(o, job, r, w);
-    cli_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
     warnings_section(o, r);
 }

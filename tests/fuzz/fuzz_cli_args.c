@@ -36,15 +36,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             trainsize_result r;
             trainsize_error err;
             if (trainsize_estimate(job, &r, sizeof r, &err) == TRAINSIZE_OK) {
-                cli_out out;
+                ts_out out;
                 trainsize_advice advice[2];
                 size_t advised = 0;
                 if (!r.memory.fits && trainsize_advise(job, advice, 2, &advised, &err) != TRAINSIZE_OK)
                     advised = 0;
-                cli_out_init(&out);
+                ts_out_init(&out);
                 cli_report(&out, job, &r, advice, advised);
                 (void)cli_json_result(&out, &r, advice, advised);
-                cli_out_free(&out);
+                ts_out_free(&out);
             }
             trainsize_job_free(job);
         }

@@ -1,6 +1,5 @@
-/* Number formatting for the human report and the catalogue tables. (No libm: the
- * command links only the library.) */
-#include "cli.h"
+/* Number formatting for human-readable output: the report and the command's tables. */
+#include "text_format.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -12,7 +11,7 @@ static double absval(double v)
     return v < 0 ? -v : v;
 }
 
-char *cli_fmt_thousands(char *buf, size_t cap, uint64_t v)
+char *ts_fmt_thousands(char *buf, size_t cap, uint64_t v)
 {
     char digits[24];
     size_t n, i, j = 0;
@@ -31,12 +30,12 @@ char *cli_fmt_thousands(char *buf, size_t cap, uint64_t v)
     return buf;
 }
 
-char *cli_fmt_thousands_d(char *buf, size_t cap, double v)
+char *ts_fmt_thousands_d(char *buf, size_t cap, double v)
 {
     /* Whole numbers with separators while they are exact in 64 bits; beyond that (or not a
      * number at all) scientific notation, never a narrowing cast. */
     if (isfinite(v) && v >= 0 && v < 9.0e15)
-        return cli_fmt_thousands(buf, cap, (uint64_t)(v + 0.5));
+        return ts_fmt_thousands(buf, cap, (uint64_t)(v + 0.5));
     if (isfinite(v))
         snprintf(buf, cap, "%.3e", v);
     else
@@ -44,7 +43,7 @@ char *cli_fmt_thousands_d(char *buf, size_t cap, double v)
     return buf;
 }
 
-char *cli_fmt_usd(char *buf, size_t cap, double usd)
+char *ts_fmt_usd(char *buf, size_t cap, double usd)
 {
     /* Cents below $100 and two significant digits below a cent, so that one optimizer
      * step does not read "$0". */
@@ -53,13 +52,13 @@ char *cli_fmt_usd(char *buf, size_t cap, double usd)
     else if (isfinite(usd) && usd > 0 && usd < 99.995)
         snprintf(buf, cap, "$%.2f", usd);
     else {
-        char num[CLI_FMT_MAX];
-        snprintf(buf, cap, "$%s", cli_fmt_thousands_d(num, sizeof num, usd));
+        char num[TS_FMT_MAX];
+        snprintf(buf, cap, "$%s", ts_fmt_thousands_d(num, sizeof num, usd));
     }
     return buf;
 }
 
-char *cli_fmt_iec(char *buf, size_t cap, double bytes)
+char *ts_fmt_iec(char *buf, size_t cap, double bytes)
 {
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     size_t u = 0;
@@ -96,7 +95,7 @@ static size_t to_scale(double *v, size_t steps)
     return p;
 }
 
-char *cli_fmt_si(char *buf, size_t cap, double v, const char *unit)
+char *ts_fmt_si(char *buf, size_t cap, double v, const char *unit)
 {
     static const char *const prefixes[] = {"", "k", "M", "G", "T", "P", "E", "Z", "Y"};
     size_t p;
@@ -116,7 +115,7 @@ char *cli_fmt_si(char *buf, size_t cap, double v, const char *unit)
     return buf;
 }
 
-char *cli_fmt_count(char *buf, size_t cap, uint64_t v)
+char *ts_fmt_count(char *buf, size_t cap, uint64_t v)
 {
     static const char *const suffixes[] = {"", "K", "M", "B", "T", "Q"};
     double d = (double)v;
@@ -130,7 +129,7 @@ char *cli_fmt_count(char *buf, size_t cap, uint64_t v)
     return buf;
 }
 
-char *cli_fmt_duration(char *buf, size_t cap, double s)
+char *ts_fmt_duration(char *buf, size_t cap, double s)
 {
     if (!isfinite(s) || s < 0)
         snprintf(buf, cap, "?");
@@ -149,7 +148,7 @@ char *cli_fmt_duration(char *buf, size_t cap, double s)
     return buf;
 }
 
-char *cli_fmt_gib_col(char *buf, size_t cap, uint64_t bytes, int width)
+char *ts_fmt_gib_col(char *buf, size_t cap, uint64_t bytes, int width)
 {
     double gib = (double)bytes / 1073741824.0;
 
