@@ -1272,6 +1272,37 @@ typedef struct trainsize_advice {
 TRAINSIZE_API int trainsize_advise(const trainsize_job *job, trainsize_advice *out, size_t cap,
                                    size_t *count, trainsize_error *err);
 
+/** Largest report trainsize_report() writes, in bytes (far above any real one). */
+#define TRAINSIZE_REPORT_MAX_BYTES (1u << 20)
+
+/**
+ * @brief The human report of an estimate, the text `trainsize estimate` prints.
+ *
+ * A header (model, GPU, layout, batch and why, conventions), the per-GPU memory table with
+ * bars, the verdict, the fit advice given, the servers (the host RAM, cores, network and
+ * storage the job was given, with its need and a verdict; else what is recommended and
+ * why), the time, and the warnings. ASCII, lines of at most 100 columns, numbers in the C
+ * locale's form whatever LC_NUMERIC the program set. Reads `job` (what the caller gave)
+ * and `result`; prints nothing.
+ *
+ * @param[in]  job          The job that was estimated.
+ * @param[in]  result       Its estimate (::trainsize_estimate of `job`).
+ * @param[in]  advice       Fit advice to show (::trainsize_advise), or NULL.
+ * @param[in]  advice_count Entries of `advice` (0 when NULL): shown when the job does not fit.
+ * @param[out] buf          Caller buffer for the NUL-terminated text; may be NULL when
+ *                          cap is 0 (then only the length is returned).
+ * @param[in]  cap          Capacity of `buf` in bytes.
+ * @param[out] err          Details on failure; may be NULL.
+ * @return The report's length in bytes without the NUL, which may be >= cap, in which case
+ *         the text was truncated (snprintf-style); a negative ::trainsize_status on failure:
+ *         ::TRAINSIZE_E_ARGUMENT (NULL job or result, NULL buf with cap > 0),
+ *         ::TRAINSIZE_E_NOMEM (the working buffer could not be allocated; the report is
+ *         built in one, freed before return).
+ */
+TRAINSIZE_API int trainsize_report(const trainsize_job *job, const trainsize_result *result,
+                                   const trainsize_advice *advice, size_t advice_count, char *buf,
+                                   size_t cap, trainsize_error *err);
+
 /** @} */
 
 /** @name Result fields

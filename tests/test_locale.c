@@ -48,6 +48,17 @@ static void snapshot(char *out, size_t cap)
     trainsize_job_free(job);
 }
 
+/* The human report (trainsize_report): its printf-formatted figures, under any locale. */
+static void report(char *out, size_t cap)
+{
+    trainsize_job *job = fractional_job();
+    trainsize_result r;
+    trainsize_error err;
+    if (trainsize_estimate(job, &r, sizeof r, &err) != TRAINSIZE_OK) fail_msg("%s", err.message);
+    if (trainsize_report(job, &r, NULL, 0, out, cap, &err) < 0) fail_msg("%s", err.message);
+    trainsize_job_free(job);
+}
+
 static void estimate(trainsize_result *r)
 {
     trainsize_job *job = fractional_job();
@@ -59,7 +70,7 @@ static void estimate(trainsize_result *r)
 
 static void test_same_text_and_figures_in_every_locale(void **state)
 {
-    static char c_text[65536], text[65536];
+    static char c_text[65536], text[65536], c_report[65536], report_text[65536];
     static trainsize_result c_result, result;
     char probe[16];
     size_t i;
@@ -67,6 +78,8 @@ static void test_same_text_and_figures_in_every_locale(void **state)
     assert_non_null(setlocale(LC_ALL, "C"));
     snapshot(c_text, sizeof c_text);
     estimate(&c_result);
+    report(c_report, sizeof c_report);
+    assert_non_null(strstr(c_report, "% of the GPU)")); /* a "%.1f%%" figure is in it */
     assert_non_null(strstr(c_text, "hfu=0.45\n"));
     assert_non_null(strstr(c_text, "from 0 to 1, got \"1e300\"")); /* hfu */
     assert_non_null(strstr(c_text, "from 0 to 0.999,")); /* a fractional bound: dropout */
@@ -78,7 +91,9 @@ static void test_same_text_and_figures_in_every_locale(void **state)
         if (strcmp(probe, "0.45") == 0) fail_msg("%s: printf still writes a point", LOCALES[i]);
         snapshot(text, sizeof text);
         estimate(&result);
+        report(report_text, sizeof report_text);
         setlocale(LC_ALL, "C");
+        assert_string_equal(report_text, c_report);
         if (strcmp(c_text, text) != 0) {
             size_t at = 0;
             while (c_text[at] == text[at]) at++;

@@ -112,7 +112,7 @@ int cli_cmd_plan(int argc, char **argv);
 
 /* ---- report.c / json_out.c ---- */
 
-/** Append the human report of `r` (for `job`) to `o`. */
+/** Append the human report of `r` (for `job`) to `o`: the library's trainsize_report. */
 void cli_report(ts_out *o, const trainsize_job *job, const trainsize_result *r,
                 const trainsize_advice *advice, size_t n);
 
@@ -130,9 +130,6 @@ void cli_json_string(ts_out *o, const char *s);
 void cli_json_number(ts_out *o, double d);
 void cli_json_u64(ts_out *o, uint64_t v);
 
-/** The text of a CHOICE or STRING result field by path (e.g. "memory.peak_phase"), or
- *  NULL when the library has no such field. */
-const char *cli_result_text(const trainsize_result *r, const char *path);
 
 /* ---- help.c ---- */
 

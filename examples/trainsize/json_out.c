@@ -344,17 +344,3 @@ int cli_json_result(ts_out *o, const trainsize_result *r, const trainsize_advice
     return rc;
 }
 
-const char *cli_result_text(const trainsize_result *r, const char *path)
-{
-    size_t i, count = trainsize_result_field_count();
-
-    for (i = 0; i < count; i++) {
-        const trainsize_field_info *f = trainsize_result_field_at(i);
-        trainsize_field_value v;
-        if (f && f->path && strcmp(f->path, path) == 0 &&
-            trainsize_result_field_get(r, i, &v) == TRAINSIZE_OK &&
-            (v.type == TRAINSIZE_FIELD_CHOICE || v.type == TRAINSIZE_FIELD_STRING))
-            return v.text;
-    }
-    return NULL;
-}

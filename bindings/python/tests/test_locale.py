@@ -147,6 +147,16 @@ def test_estimates_do_not_depend_on_the_locale(name, locale_dir):
 
 
 @pytest.mark.parametrize("name", sorted(LOCALES))
+def test_reports_do_not_depend_on_the_locale(name, locale_dir):
+    """Estimate.report(): the human report's printf-formatted figures ("47.0% of the GPU")."""
+    want, got = both(name, locale_dir, [lambda kw=kw: trainsize.estimate(**kw).report()
+                                        for kw in JOBS])
+    assert not any(isinstance(w, Refused) for w in want), want
+    assert got == want
+    assert any("% of the GPU)" in w for w in want)
+
+
+@pytest.mark.parametrize("name", sorted(LOCALES))
 def test_plan_does_not_depend_on_the_locale(name, locale_dir):
     job = dict(model="llama-2-7b", tokens=2.5e11, deadline_days=12.5, budget=123456.75,
                comm_share=0.15, top=5)

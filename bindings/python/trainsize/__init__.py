@@ -471,23 +471,34 @@ def estimate(**kwargs: Any) -> Estimate:
             and "gpu_file" not in kwargs:  # the common case, inline: every call counts
         job = jobs.by_key.get((tuple(kwargs.items()), types))
         if job is not None:
-            return _estimate(job, jobs.scratch)
+            return _estimate(job, jobs.scratch, kwargs)
     job = jobs.get(kwargs)
     if job is not None:
-        return _estimate(job, jobs.scratch)
+        return _estimate(job, jobs.scratch, kwargs)
     with _job(kwargs, for_plan=False) as handle:
-        return _estimate(_lib.ctypes.c_void_p(handle), jobs.scratch)
+        return _estimate(_lib.ctypes.c_void_p(handle), jobs.scratch, kwargs)
 
 
-def _estimate(job: Any, scratch: Any) -> Estimate:
+def _estimate(job: Any, scratch: Any, kwargs: Dict[str, Any]) -> Estimate:
     """Estimate ``job`` (a ``c_void_p``) into the thread's buffer ``scratch``; the values
-    are copied out of it before anything reuses it."""
+    are copied out of it before anything reuses it. ``kwargs`` (the call's own dict) is
+    kept for report()."""
     rc = _ESTIMATE(job, scratch.buf_ref, scratch.c_size, scratch.err_ref)
     if rc != 0:
         raise _LIB.error(rc, scratch.err)
     raw = _READ_RAW(scratch.buf)
     advice = [] if raw[_FITS] else _LIB.advise(job, ADVICE_MAX)
-    return _make_estimate(_VERSION, _TABLE, raw, advice)
+    return _make_estimate(_VERSION, _TABLE, raw, advice, None, kwargs)
+
+
+def _report(kwargs: Dict[str, Any]) -> str:
+    """Estimate.report(): the job built again from its keywords, and the library's report
+    of it (with the fit advice the command shows)."""
+    with _job(kwargs, for_plan=False) as handle:
+        return _LIB.report(_lib.ctypes.c_void_p(handle), ADVICE_MAX)
+
+
+_results._REPORT = _report
 
 
 def _recompute_name(index: int) -> str:

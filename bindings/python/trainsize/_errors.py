@@ -8,6 +8,7 @@ OK = 0
 E_INVALID = -1
 E_UNKNOWN = -2
 E_LIMIT = -6
+E_UNSUPPORTED = -10
 
 
 def _make_status():

@@ -51,6 +51,9 @@ FUNCTIONS = [
     # Fit advice
     ("trainsize_advise", [_job, POINTER(S.Advice), c_size_t, POINTER(c_size_t), _err], c_int,
      "optional"),
+    # The human report
+    ("trainsize_report", [_job, c_void_p, POINTER(S.Advice), c_size_t, c_void_p, c_size_t, _err],
+     c_int, "optional"),
 ]
 
 

@@ -23,7 +23,7 @@ import _thread
 
 from . import _ffi
 from . import _structs as S
-from ._errors import OK, LibraryError, TrainsizeError
+from ._errors import E_UNSUPPORTED, OK, LibraryError, TrainsizeError
 
 #: The ABI version of trainsize.h this binding mirrors (TRAINSIZE_ABI_VERSION).
 EXPECTED_ABI = 2
@@ -485,6 +485,30 @@ class Lib:
         if rc != OK:
             raise self.error(rc, err)
         return stats, list(out[:min(count.value, cap)])
+
+    # ---- the human report ----
+
+    def report(self, job, advice_cap):
+        """trainsize_report of a fresh estimate of ``job`` with its fit advice, as text."""
+        if self.fn.report is None:
+            raise TrainsizeError(E_UNSUPPORTED, "report",
+                                 "report: the loaded library has no trainsize_report")
+        buf = self.estimate_buffer(job)
+        out = (S.Advice * advice_cap)()
+        count = ctypes.c_size_t(0)
+        err = S.Error()
+        if self.fn.advise is not None:
+            rc = self.fn.advise(job, out, advice_cap, ctypes.byref(count), ctypes.byref(err))
+            if rc != OK:
+                raise self.error(rc, err)
+        n = self.fn.report(job, buf, out, count.value, None, 0, ctypes.byref(err))
+        if n < 0:
+            raise self.error(n, err)
+        text = ctypes.create_string_buffer(n + 1)
+        n = self.fn.report(job, buf, out, count.value, text, n + 1, ctypes.byref(err))
+        if n < 0:
+            raise self.error(n, err)
+        return text.value.decode("utf-8", "replace")
 
     # ---- fit advice ----
 

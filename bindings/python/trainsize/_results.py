@@ -262,7 +262,7 @@ class Estimate:
     read-only.
     """
 
-    __slots__ = ("trainsize_version", "advice", "_raw", "_table", "_groups", "_decoded")
+    __slots__ = ("trainsize_version", "advice", "_raw", "_table", "_groups", "_decoded", "_job")
 
     def __init__(self, version: str, table: _Table, raw, advice=()):
         _make_estimate(version, table, raw, list(advice), self)
@@ -278,6 +278,25 @@ class Estimate:
         """From the field table, one estimate's raw fields (field i at positions[i]) and
         the decoders of their values (decoded when first read)."""
         return cls(version, _table(fields, decoders, positions), raw, advice)
+
+    def report(self) -> str:
+        """The human report, the text ``trainsize estimate`` prints for the same job (the
+        library's trainsize_report: memory table, verdict, fit advice, servers, time,
+        warnings). The job is built again from the keywords of :func:`trainsize.estimate`.
+
+        Raises:
+            TrainsizeError: for an estimate not made by :func:`trainsize.estimate`, or when
+                the library cannot build the report.
+        """
+        try:
+            kwargs = self._job
+        except AttributeError:
+            kwargs = None
+        if kwargs is None or _REPORT is None:
+            from ._errors import E_INVALID, TrainsizeError
+            raise TrainsizeError(E_INVALID, "report", "report: only an estimate made by "
+                                 "trainsize.estimate() knows its job")
+        return _REPORT(kwargs)
 
     # _groups and _decoded are set when first needed: an estimate that is only turned
     # into a dict never builds them.
@@ -360,20 +379,27 @@ _set_version = Estimate.trainsize_version.__set__  # type: ignore[attr-defined]
 _set_advice = Estimate.advice.__set__  # type: ignore[attr-defined]
 _set_raw = Estimate._raw.__set__  # type: ignore[attr-defined]
 _set_table = Estimate._table.__set__  # type: ignore[attr-defined]
+_set_job = Estimate._job.__set__  # type: ignore[attr-defined]
+# Estimate.report(): the package's builder of a job's report from its keywords (set at
+# import, as the job is built where the keywords are read).
+_REPORT = None
 _set_groups = Estimate._groups.__set__  # type: ignore[attr-defined]
 _set_decoded = Estimate._decoded.__set__  # type: ignore[attr-defined]
 _new = object.__new__
 
 
-def _make_estimate(version: str, table: _Table, raw, advice: list, self=None) -> Estimate:
+def _make_estimate(version: str, table: _Table, raw, advice: list, self=None,
+                   job: Any = None) -> Estimate:
     """An Estimate over its raw fields, through the slots' own setters (Estimate's
-    __setattr__ refuses every write); ``advice`` becomes the estimate's own list."""
+    __setattr__ refuses every write); ``advice`` becomes the estimate's own list, ``job``
+    the keywords it was made from (for report())."""
     if self is None:
         self = _new(Estimate)
     _set_version(self, version)
     _set_advice(self, advice)
     _set_raw(self, raw)
     _set_table(self, table)
+    _set_job(self, job)
     return self
 
 

@@ -1,0 +1,873 @@
+/* The human report of an estimate (trainsize_report), as the trainsize command prints it:
+ * a header, the per-GPU memory table with bars against the GPU's capacity, the verdict,
+ * then the system and the time. ASCII only, and no line longer than TS_COLUMNS. A client
+ * of the public API (it reads the job and the result as any caller would), above the
+ * estimate pipeline; it writes into a caller's buffer and prints nothing. */
+#define _POSIX_C_SOURCE 200809L /* newlocale, uselocale: the C locale while formatting */
+
+#include <inttypes.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "text_format.h"
+#include "text_out.h"
+#include "trainsize.h"
+
+#define GIB 1073741824.0
+
+/* Memory table geometry. */
+#define LABEL_COL 2   /* labels start here */
+#define GIB_COL 30    /* the GiB column starts here (10 wide) */
+#define PCT_COL 40    /* the percentage column (9 wide) */
+#define BAR_COL 51    /* the bar: '|' + BAR_WIDTH + '|' */
+#define BAR_WIDTH 40
+#define KEY_WIDTH 24  /* key column of the header and of the system and time sections */
+
+/* The report's words: GPUs in servers (nodes), or a TPU's chips in hosts. */
+typedef struct words {
+    const char *dev;        /* "GPU", "chip" */
+    const char *kind;       /* the header's key: "GPU", "TPU" */
+    const char *server;     /* "server", "host" */
+    const char *node;       /* "node", "host" */
+    const char *ram_key;    /* the system section's keys */
+    const char *cores_key;
+    const char *servers_key;
+    const char *between_key;
+    const char *d2d_key;
+} words;
+
+static const words *words_of(const trainsize_gpu_info *g)
+{
+    static const words gpu = {"GPU", "GPU", "server", "node", "  host RAM per server",
+                              "  CPU cores per server", "  servers", "  between servers",
+                              "  GPU to GPU"};
+    static const words tpu = {"chip", "TPU", "host", "host", "  RAM per host",
+                              "  CPU cores per host", "  hosts", "  between hosts",
+                              "  chip to chip"};
+    return g && g->kind == TRAINSIZE_ACCELERATOR_TPU ? &tpu : &gpu;
+}
+
+/* The text of a CHOICE or STRING result field by its path, or NULL. */
+static const char *result_text(const trainsize_result *r, const char *path)
+{
+    size_t i, count = trainsize_result_field_count();
+    for (i = 0; i < count; i++) {
+        const trainsize_field_info *f = trainsize_result_field_at(i);
+        trainsize_field_value v;
+        if (f && f->path && strcmp(f->path, path) == 0 &&
+            trainsize_result_field_get(r, i, &v) == TRAINSIZE_OK &&
+            (v.type == TRAINSIZE_FIELD_CHOICE || v.type == TRAINSIZE_FIELD_STRING))
+            return v.text;
+    }
+    return NULL;
+}
+
+/* A line's text, built in pieces and then wrapped. */
+typedef struct para {
+    char b[1024];
+    size_t n;
+} para;
+
+static void add(para *t, const char *fmt, ...) TS_OUT_PRINTF(2, 3);
+static void add(para *t, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+
+    va_start(ap, fmt);
+    k = vsnprintf(t->b + t->n, sizeof t->b - t->n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        t->n = (size_t)k < sizeof t->b - t->n ? t->n + (size_t)k : sizeof t->b - 1;
+}
+
+/* A job parameter in its text form, or NULL when the library has no such parameter. */
+static const char *job_text(const trainsize_job *job, const char *name, char *buf, size_t cap)
+{
+    int n = trainsize_job_get(job, name, buf, cap, NULL);
+    return n >= 0 ? buf : NULL;
+}
+
+static int job_is(const trainsize_job *job, const char *name, const char *value)
+{
+    char buf[64];
+    const char *t = job_text(job, name, buf, sizeof buf);
+    return t && strcmp(t, value) == 0;
+}
+
+/* Whether a numeric job parameter is set to something other than "", "0" or "1". */
+static int job_above_one(const trainsize_job *job, const char *name)
+{
+    char buf[64];
+    const char *t = job_text(job, name, buf, sizeof buf);
+    return t && t[0] && strtod(t, NULL) > 1.0;
+}
+
+/* A figure whose number and unit stay on one line: its spaces become NB, which
+ * para_out() prints as spaces. */
+#define NB TS_NB
+static const char *nb(char *s)
+{
+    char *p;
+    for (p = s; *p; p++)
+        if (*p == ' ') *p = NB;
+    return s;
+}
+
+/* A paragraph, wrapped at `indent` on its spaces (not inside a figure), then a newline. */
+static void para_out(ts_out *o, const para *t, size_t indent)
+{
+    ts_out_wrapped(o, t->b, indent);
+    ts_out_putc(o, '\n');
+}
+
+/* A numeric job parameter; 0 when unset or unknown. */
+static uint64_t job_u64(const trainsize_job *job, const char *name)
+{
+    char buf[64];
+    const char *t = job_text(job, name, buf, sizeof buf);
+    return t && t[0] ? strtoull(t, NULL, 10) : 0;
+}
+
+static double job_f64(const trainsize_job *job, const char *name)
+{
+    char buf[64];
+    const char *t = job_text(job, name, buf, sizeof buf);
+    return t && t[0] ? strtod(t, NULL) : 0.0;
+}
+
+/* Append a segment, starting a new line at `indent` when it would pass the width. */
+static void seg(ts_out *o, size_t indent, const char *sep, const char *text)
+{
+    size_t col = ts_out_column(o);
+
+    if (col > indent && col + strlen(sep) + strlen(text) > TS_COLUMNS) {
+        ts_out_putc(o, '\n');
+        ts_out_repeat(o, ' ', indent);
+    } else if (col > indent) {
+        ts_out_puts(o, sep);
+    }
+    ts_out_clipped(o, text, TS_COLUMNS - indent);
+}
+
+static void key(ts_out *o, const char *k)
+{
+    ts_out_puts(o, k);
+    ts_out_pad_to(o, KEY_WIDTH, 1);
+}
+
+/* ---- header ---- */
+
+static void param_segment(ts_out *o, const char *what, uint64_t v)
+{
+    char n[TS_FMT_MAX], s[TS_FMT_MAX], text[3 * TS_FMT_MAX];
+
+    snprintf(text, sizeof text, "%s %s (%s)", ts_fmt_thousands(n, sizeof n, v), what,
+             ts_fmt_count(s, sizeof s, v));
+    seg(o, KEY_WIDTH, "; ", text);
+}
+
+static void header_model(ts_out *o, const trainsize_result *r)
+{
+    ts_out_printf(o, "trainsize %s: what it takes to train ", trainsize_version_string());
+    ts_out_clipped(o, r->model.name, 40);
+    ts_out_puts(o, "\n\n");
+
+    key(o, "Model");
+    ts_out_clipped(o, r->model.name, TS_COLUMNS - KEY_WIDTH);
+    ts_out_putc(o, '\n');
+    key(o, "Parameters");
+    param_segment(o, "total", r->model.parameters);
+    param_segment(o, "trainable", r->model.trainable_parameters);
+    param_segment(o, "active per token", r->model.active_parameters);
+    if (r->model.mtp_parameters)
+        param_segment(o, "in multi-token prediction, trained too", r->model.mtp_parameters);
+    ts_out_putc(o, '\n');
+}
+
+static void header_gpu(ts_out *o, const trainsize_result *r, const words *w)
+{
+    const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
+    char a[TS_FMT_MAX], text[2 * TS_FMT_MAX + 128];
+
+    key(o, w->kind);
+    snprintf(text, sizeof text, "%s x %s", ts_fmt_thousands(a, sizeof a, r->gpus), r->gpu);
+    seg(o, KEY_WIDTH, "", text);
+    if (g && g->full_name)
+        seg(o, KEY_WIDTH, ": ", g->full_name);
+    snprintf(text, sizeof text, "%s each", ts_fmt_iec(a, sizeof a, (double)r->memory.gpu_capacity));
+    if (g && g->usable_bytes && r->memory.gpu_capacity == g->usable_bytes) {
+        char l[TS_FMT_MAX];
+        snprintf(text, sizeof text, "%s usable each (label %s)", a,
+                 ts_fmt_iec(l, sizeof l, (double)g->memory_bytes));
+    }
+    seg(o, KEY_WIDTH, ", ", text);
+    ts_out_putc(o, '\n');
+}
+
+static void header_layout(ts_out *o, const trainsize_result *r, const words *w)
+{
+    const trainsize_layout *l = &r->layout;
+    const struct { uint64_t degree; const char *name; int always; } degrees[] = {
+        {l->tp, "tensor", 1}, {l->pp, "pipeline", 1}, {l->cp, "context", 0}, {l->ep, "expert", 0}};
+    char a[TS_FMT_MAX], b[TS_FMT_MAX], text[2 * TS_FMT_MAX + 128];
+    size_t i;
+
+    key(o, "Layout");
+    snprintf(text, sizeof text, "%s %s%s x %s %s%s",
+             ts_fmt_thousands(a, sizeof a, r->system.nodes), w->node, r->system.nodes == 1 ? "" : "s",
+             ts_fmt_thousands(b, sizeof b, r->system.gpus_per_node), w->dev,
+             r->system.gpus_per_node == 1 ? "" : "s");
+    seg(o, KEY_WIDTH, "", text);
+    snprintf(text, sizeof text, "data parallel %s", ts_fmt_thousands(a, sizeof a, r->data_parallel));
+    seg(o, KEY_WIDTH, "; ", text);
+    for (i = 0; i < sizeof degrees / sizeof degrees[0]; i++) {
+        if (degrees[i].always || degrees[i].degree > 1) {
+            snprintf(text, sizeof text, "%s %s", degrees[i].name,
+                     ts_fmt_thousands(a, sizeof a, degrees[i].degree));
+            seg(o, KEY_WIDTH, " x ", text);
+        }
+    }
+    if (r->pipeline_first_layers != r->pipeline_layers || r->pipeline_last_layers != r->pipeline_layers) {
+        snprintf(text, sizeof text, "stages of %llu, %llu, ..., %llu layers",
+                 (unsigned long long)r->pipeline_first_layers, (unsigned long long)r->pipeline_layers,
+                 (unsigned long long)r->pipeline_last_layers);
+        seg(o, KEY_WIDTH, ", ", text);
+    }
+    if (l->pp_interleave > 1) {
+        snprintf(text, sizeof text, "interleave %s", ts_fmt_thousands(a, sizeof a, l->pp_interleave));
+        seg(o, KEY_WIDTH, ", ", text);
+    }
+    if (l->sp) seg(o, KEY_WIDTH, ", ", "sequence parallel");
+    snprintf(text, sizeof text, "ZeRO %llu", (unsigned long long)l->zero);
+    seg(o, KEY_WIDTH, "; ", text);
+    ts_out_putc(o, '\n');
+}
+
+static void header_batch(ts_out *o, const trainsize_job *job, const trainsize_result *r)
+{
+    char a[TS_FMT_MAX], b[TS_FMT_MAX], v[64];
+    const char *seq = job_text(job, "seq", v, sizeof v);
+    para t = {{0}, 0};
+
+    key(o, "Batch");
+    add(&t, "micro-batch %s x %s tokens; ", ts_fmt_thousands(a, sizeof a, r->layout.micro_batch),
+        ts_fmt_thousands(b, sizeof b, seq ? strtoull(seq, NULL, 10) : 0));
+    add(&t, "gradient accumulation %s; ", ts_fmt_thousands(a, sizeof a, r->gradient_accumulation));
+    /* the batch, and why: the option, or the default's rule */
+    add(&t, "global batch %s sample%s: %s", ts_fmt_thousands(b, sizeof b, r->layout.global_batch),
+        r->layout.global_batch == 1 ? "" : "s", r->global_batch_reason);
+    para_out(o, &t, KEY_WIDTH);
+}
+
+static void header_training(ts_out *o, const trainsize_job *job)
+{
+    static const char *const setup[][2] = {{"precision", ""},
+                                           {"optimizer", ""},
+                                           {"recompute", "recompute "},
+                                           {"attention", "attention "},
+                                           {"offload", "offload "}};
+    char text[256], v1[64];
+    const char *t1, *sep = "";
+    size_t i;
+
+    key(o, "Training");
+    for (i = 0; i < sizeof setup / sizeof setup[0]; i++) {
+        t1 = job_text(job, setup[i][0], v1, sizeof v1);
+        if (!t1 || !t1[0] || (strcmp(setup[i][0], "offload") == 0 && strcmp(t1, "none") == 0))
+            continue;
+        snprintf(text, sizeof text, "%s%s", setup[i][1], t1);
+        seg(o, KEY_WIDTH, sep, text);
+        sep = ", ";
+    }
+    if (job_above_one(job, "lora-rank") || job_is(job, "lora-rank", "1")) {
+        snprintf(text, sizeof text, "LoRA rank %s", job_text(job, "lora-rank", v1, sizeof v1));
+        seg(o, KEY_WIDTH, sep, text);
+        t1 = job_text(job, "quantize-base", v1, sizeof v1);
+        if (t1 && t1[0] && strcmp(t1, "none") != 0) {
+            snprintf(text, sizeof text, "base in %s", t1);
+            seg(o, KEY_WIDTH, ", ", text);
+        }
+    }
+    ts_out_putc(o, '\n');
+}
+
+/* The model, the GPUs, the parallel layout, the batch and the training setup. */
+static void header(ts_out *o, const trainsize_job *job, const trainsize_result *r,
+                   const words *w)
+{
+    header_model(o, r);
+    header_gpu(o, r, w);
+    header_layout(o, r, w);
+    header_batch(o, job, r);
+    header_training(o, job);
+    key(o, "Conventions");
+    {
+        char text[2 * TRAINSIZE_NAME_MAX + 160];
+        snprintf(text, sizeof text, "%s (%s)", r->framework, r->framework_reason);
+        ts_out_wrapped(o, text, KEY_WIDTH);
+    }
+    ts_out_putc(o, '\n');
+    ts_out_putc(o, '\n');
+}
+
+/* ---- memory table ---- */
+
+static void bar(ts_out *o, uint64_t bytes, uint64_t capacity, char fill)
+{
+    double frac = capacity ? (double)bytes / (double)capacity : (bytes ? 2.0 : 0.0);
+    size_t n = frac >= 1.0 ? BAR_WIDTH : (size_t)(frac * BAR_WIDTH + 0.5);
+
+    if (n == 0 && bytes > 0)
+        n = 1; /* something, however small, shows */
+    ts_out_putc(o, '|');
+    ts_out_repeat(o, fill, n);
+    ts_out_repeat(o, ' ', BAR_WIDTH - n);
+    ts_out_putc(o, '|');
+    if (frac > 1.0)
+        ts_out_putc(o, '>'); /* beyond the GPU's capacity */
+}
+
+static void row(ts_out *o, int level, const char *label, uint64_t bytes, uint64_t capacity,
+                int with_bar)
+{
+    char g[TS_FMT_MAX];
+
+    ts_out_repeat(o, ' ', LABEL_COL + 2 * (size_t)level);
+    ts_out_puts(o, label);
+    ts_out_pad_to(o, GIB_COL, 1);
+    ts_out_puts(o, ts_fmt_gib_col(g, sizeof g, bytes, 10));
+    if (capacity) {
+        double pct = 100.0 * (double)bytes / (double)capacity;
+        if (pct < 99999.95)
+            ts_out_printf(o, "%8.1f%%", pct);
+        else
+            ts_out_puts(o, "  >99999%");
+    } else {
+        ts_out_puts(o, "        -");
+    }
+    if (with_bar) {
+        ts_out_pad_to(o, BAR_COL, 2);
+        bar(o, bytes, capacity, level == 0 ? '#' : '=');
+    }
+    ts_out_putc(o, '\n');
+}
+
+static void rule(ts_out *o)
+{
+    ts_out_repeat(o, ' ', LABEL_COL);
+    ts_out_repeat(o, '-', BAR_COL + BAR_WIDTH + 2 - LABEL_COL);
+    ts_out_putc(o, '\n');
+}
+
+static void memory_table(ts_out *o, const trainsize_result *r, const words *w)
+{
+    const trainsize_memory *m = &r->memory;
+    uint64_t cap = m->gpu_capacity;
+    const char *phase = result_text(r, "memory.peak_phase");
+    char a[TS_FMT_MAX], b[TS_FMT_MAX];
+
+    ts_out_printf(o, "Memory per %s", w->dev);
+    ts_out_pad_to(o, GIB_COL + 7, 1);
+    ts_out_puts(o, "GiB");
+    ts_out_pad_to(o, PCT_COL + 2, 1);
+    ts_out_printf(o, "of %s", w->dev);
+    ts_out_pad_to(o, BAR_COL, 1);
+    ts_out_puts(o, "0%");
+    ts_out_pad_to(o, BAR_COL + BAR_WIDTH / 2 - 1, 1);
+    ts_out_puts(o, "50%");
+    ts_out_pad_to(o, BAR_COL + BAR_WIDTH - 2, 1);
+    ts_out_puts(o, "100%\n");
+
+    row(o, 0, "weights", m->weights, cap, 1);
+    row(o, 0, "gradients", m->gradients, cap, 1);
+    row(o, 0, "optimizer state", m->optimizer, cap, 1);
+    row(o, 1, "of which master weights", m->master_weights, cap, 1);
+    row(o, 0, "activations", m->activations, cap, 1);
+    row(o, 1, "layers", m->activations_layers, cap, 1);
+    row(o, 1, "embedding", m->activations_embedding, cap, 1);
+    row(o, 1, "output and loss", m->activations_output, cap, 1);
+    row(o, 0, "transient", m->transient, cap, 1);
+    rule(o);
+    row(o, 0, "peak allocated", m->peak_allocated, cap, 1);
+    row(o, 0, "overhead", m->overhead, cap, 1);
+    row(o, 1, "CUDA context", m->cuda_context, cap, 1);
+    row(o, 1, "communication buffers", m->comm_buffers, cap, 1);
+    row(o, 1, "allocator slack", m->allocator_slack, cap, 1);
+    rule(o);
+    row(o, 0, "peak total", m->peak_total, cap, 1);
+    snprintf(a, sizeof a, "%s capacity", w->dev);
+    row(o, 0, a, cap, cap, 0);
+    ts_out_putc(o, '\n');
+
+    if (m->fits) {
+        uint64_t head = cap >= m->peak_total ? cap - m->peak_total : 0;
+        char c[TS_FMT_MAX];
+        ts_out_printf(o, "FITS: peak total %s of %s; headroom %s (%.1f%% of the %s)\n",
+                       ts_fmt_iec(a, sizeof a, (double)m->peak_total),
+                       ts_fmt_iec(b, sizeof b, (double)cap),
+                       ts_fmt_iec(c, sizeof c, (double)head),
+                       cap ? 100.0 * (double)head / (double)cap : 0.0, w->dev);
+    } else {
+        uint64_t over = m->peak_total > cap ? m->peak_total - cap : 0;
+        char c[TS_FMT_MAX];
+        ts_out_printf(o, "DOES NOT FIT: peak total %s of %s; short by %s\n",
+                       ts_fmt_iec(a, sizeof a, (double)m->peak_total),
+                       ts_fmt_iec(b, sizeof b, (double)cap),
+                       ts_fmt_iec(c, sizeof c, (double)over));
+    }
+    ts_out_printf(o, "  most loaded %s: pipeline stage %d", w->dev, m->pipeline_stage);
+    if (phase)
+        ts_out_printf(o, "; peak during: %.40s", phase);
+    ts_out_putc(o, '\n');
+    /* Which rows make up the peak: the rows above are the parts, not all live at once. */
+    ts_out_printf(o, "  peak allocated = weights + optimizer state%s%s + transient\n",
+                   m->peak_includes_gradients ? " + gradients" : "",
+                   m->peak_includes_activations ? " + activations" : "");
+    ts_out_printf(o, "  activations of %.2f micro-batch%s in flight; one layer of one: %s\n",
+                   m->in_flight_microbatches, m->in_flight_microbatches == 1.0 ? "" : "es",
+                   ts_fmt_iec(a, sizeof a, (double)m->activations_per_layer));
+    if (m->host_offload)
+        ts_out_printf(o, "  offloaded to host memory: %s per %s\n",
+                       ts_fmt_iec(a, sizeof a, (double)m->host_offload), w->dev);
+    if (m->loading_peak)
+        ts_out_printf(o, "  loading the weights: %s on the %s at most (before sharding, casting "
+                          "or quantizing)\n",
+                       ts_fmt_iec(a, sizeof a, (double)m->loading_peak), w->dev);
+    ts_out_putc(o, '\n');
+}
+
+/* ---- fit advice ---- */
+
+static void advice_section(ts_out *o, const trainsize_advice *advice, size_t n)
+{
+    char a[TS_FMT_MAX], set[256];
+    size_t i, k, used;
+
+    if (!n)
+        return;
+    ts_out_puts(o, "To make it fit (each a full estimate of the changed job, least disruptive first):\n");
+    for (i = 0; i < n; i++) {
+        used = 0;
+        set[0] = '\0';
+        for (k = 0; k < advice[i].settings && used < sizeof set; k++)
+            used += (size_t)snprintf(set + used, sizeof set - used, "%s--%s %s", k ? " " : "",
+                                     advice[i].names[k], advice[i].values[k]);
+        if (used > 58) /* a long change gets its own line */
+            ts_out_printf(o, "  %s\n  %-58s", set, "");
+        else
+            ts_out_printf(o, "  %-58s", set);
+        ts_out_printf(o, " %9s  %.2f s per step\n",
+                       ts_fmt_iec(a, sizeof a, (double)advice[i].peak_total), advice[i].step_seconds);
+    }
+    ts_out_putc(o, '\n');
+}
+
+/* ---- system and time ---- */
+
+static void rate_text(char *buf, size_t cap, uint64_t bytes_per_s)
+{
+    char a[TS_FMT_MAX], b[TS_FMT_MAX];
+
+    snprintf(buf, cap, "%s (%s)", ts_fmt_si(a, sizeof a, (double)bytes_per_s, "B/s"),
+             ts_fmt_si(b, sizeof b, 8.0 * (double)bytes_per_s, "bit/s"));
+}
+
+/* Whether the servers are the product's own hosts, sold with their RAM, cores and NICs (a
+ * TPU VM, a Grace tray): then those are the servers, checked against the job. */
+static int sold_host(const trainsize_result *r, const trainsize_gpu_info *g)
+{
+    return g && g->host_ram_bytes && g->per_host > 0 &&
+           r->system.gpus_per_node == (uint64_t)g->per_host;
+}
+
+/* "enough" or "short by X" (bytes), for what was given against the need. */
+static void verdict_bytes(para *t, uint64_t have, uint64_t need)
+{
+    char a[TS_FMT_MAX];
+    if (have >= need)
+        add(t, "enough");
+    else
+        add(t, "short by %s", nb(ts_fmt_iec(a, sizeof a, (double)(need - have))));
+}
+
+/* Host RAM: the server given (or sold) against the job's need; else the recommendation and
+ * why (host-ram-factor x the server's GPU memory, or the job's own need). */
+static void host_ram_line(ts_out *o, const trainsize_job *job, const trainsize_result *r,
+                          const trainsize_gpu_info *g, const words *w)
+{
+    const trainsize_system *s = &r->system;
+    uint64_t given = job_u64(job, "host-ram"), need = s->host_ram_need_per_node;
+    /* The rule is about the GPU memory a server is sold with: the label (or gpu-memory). */
+    uint64_t label = job_u64(job, "gpu-memory") ? job_u64(job, "gpu-memory") : g ? g->memory_bytes : 0;
+    double factor = job_f64(job, "host-ram-factor");
+    double vram = (double)label * (double)s->gpus_per_node, rule = factor * vram;
+    char a[TS_FMT_MAX], b[TS_FMT_MAX], c[TS_FMT_MAX], d[TS_FMT_MAX];
+    para t = {{0}, 0};
+
+    key(o, w->ram_key);
+    if (given || sold_host(r, g)) {
+        uint64_t have = given ? given : s->host_ram_per_node;
+        add(&t, "%s, %s; the job needs %s: ", nb(ts_fmt_iec(a, sizeof a, (double)have)),
+            given ? "as given" : "the host as sold", nb(ts_fmt_iec(b, sizeof b, (double)need)));
+        verdict_bytes(&t, have, need);
+        if (r->warnings & TRAINSIZE_WARN_HOST_RAM_RULE)
+            add(&t, "; below the %g x %s memory rule (%s): %s recommended", factor, w->dev,
+                nb(ts_fmt_iec(a, sizeof a, rule)),
+                nb(ts_fmt_iec(b, sizeof b, (double)s->host_ram_per_node)));
+    } else if (label && (double)need <= rule) {
+        add(&t, "%s recommended: %g x the %s's %s of %s memory (%s), rounded up to a size %ss "
+                "are sold with; the job needs %s",
+            nb(ts_fmt_iec(a, sizeof a, (double)s->host_ram_per_node)), factor, w->server,
+            nb(ts_fmt_iec(b, sizeof b, vram)), w->dev, nb(ts_fmt_iec(c, sizeof c, rule)), w->server,
+            nb(ts_fmt_iec(d, sizeof d, (double)need)));
+    } else if (label) {
+        add(&t, "%s recommended: the job's need, %s, rounded up to a size %ss are sold with "
+                "(above %g x the %s's %s of %s memory)",
+            nb(ts_fmt_iec(a, sizeof a, (double)s->host_ram_per_node)),
+            nb(ts_fmt_iec(b, sizeof b, (double)need)), w->server, factor, w->server,
+            nb(ts_fmt_iec(c, sizeof c, vram)), w->dev);
+    } else { /* a device of the caller's description: its label is not at hand here */
+        add(&t, "%s recommended: the larger of %g x the %s's %s memory and the job's need (%s), "
+                "rounded up to a size %ss are sold with",
+            nb(ts_fmt_iec(a, sizeof a, (double)s->host_ram_per_node)), factor, w->server, w->dev,
+            nb(ts_fmt_iec(b, sizeof b, (double)need)), w->server);
+    }
+    para_out(o, &t, KEY_WIDTH);
+}
+
+/* CPU cores: the server given (or sold) against the need; else the need and why. */
+static void cpu_cores_line(ts_out *o, const trainsize_job *job, const trainsize_result *r,
+                           const trainsize_gpu_info *g, const words *w)
+{
+    const trainsize_system *s = &r->system;
+    uint64_t given = job_u64(job, "cpu-cores");
+    char a[TS_FMT_MAX], b[TS_FMT_MAX];
+    para t = {{0}, 0};
+
+    key(o, w->cores_key);
+    if (sold_host(r, g)) {
+        /* The count is the host's (or the one given); the result holds no separate need. */
+        add(&t, "%s, %s: %s", nb(ts_fmt_thousands(a, sizeof a, s->cpu_cores_per_node)),
+            given ? "as given" : "the host as sold",
+            r->warnings & TRAINSIZE_WARN_CPU_CORES ? "short of the job's need" : "enough");
+    } else if (given) {
+        add(&t, "%s, as given; the job needs %s: ", nb(ts_fmt_thousands(a, sizeof a, given)),
+            nb(ts_fmt_thousands(b, sizeof b, s->cpu_cores_per_node)));
+        if (given >= s->cpu_cores_per_node)
+            add(&t, "enough");
+        else
+            add(&t, "short by %s", nb(ts_fmt_thousands(a, sizeof a, s->cpu_cores_per_node - given)));
+    } else {
+        add(&t, "%s needed: one per data-loader worker and per training process (8 at least)",
+            nb(ts_fmt_thousands(a, sizeof a, s->cpu_cores_per_node)));
+    }
+    para_out(o, &t, KEY_WIDTH);
+}
+
+/* "57x" (whole above 10) or "1.4x". */
+static void ratio_text(para *t, double ratio)
+{
+    if (ratio >= 10.0 && ratio < 1e15)
+        add(t, "%llux", (unsigned long long)ratio);
+    else
+        add(t, "%.1fx", ratio);
+}
+
+/* Between servers: the rate the step needs per server, then the link apart (NICs x
+ * catalogue rate = capacity), where it comes from and whether it is enough. */
+static void network_line(ts_out *o, const trainsize_job *job, const trainsize_result *r,
+                         const trainsize_gpu_info *g, const words *w)
+{
+    const trainsize_system *s = &r->system;
+    const trainsize_link_info *l = s->network_link[0] ? trainsize_link_find(s->network_link) : NULL;
+    char given[TRAINSIZE_NAME_MAX], a[TS_FMT_MAX], b[TS_FMT_MAX];
+    const char *net = job_text(job, "network", given, sizeof given);
+    int set = net && net[0];
+    int sold = !set && sold_host(r, g) && g->host_network && g->host_network[0];
+    int short_net = (r->warnings & TRAINSIZE_WARN_NETWORK) != 0;
+    double need = (double)s->interconnect_rate_per_node;
+    double cap = l ? (double)s->network_nics_per_node * (double)l->bandwidth : 0.0;
+    para t = {{0}, 0};
+
+    key(o, w->between_key);
+    if (s->nodes <= 1 || !s->network_link[0]) {
+        /* Several servers and no link: the scale-up fabric (NVL72, a TPU slice) spans them. */
+        add(&t, s->nodes <= 1 ? "none needed (one %s" : "none on the network: the scale-up fabric "
+                                                       "(NVLink, ICI) joins the %ss",
+            w->server);
+        if (set) add(&t, "%sthe %.31s given is not used", s->nodes <= 1 ? "; " : "; ", net);
+        if (s->nodes <= 1) add(&t, ")");
+        para_out(o, &t, KEY_WIDTH);
+        return;
+    }
+    if (need > 0)
+        add(&t, "needs %s (%s) per %s", nb(ts_fmt_si(a, sizeof a, need, "B/s")),
+            nb(ts_fmt_si(b, sizeof b, 8.0 * need, "bit/s")), w->server);
+    else
+        add(&t, "no data-parallel traffic");
+    add(&t, "; link %llu x %.31s", (unsigned long long)s->network_nics_per_node, s->network_link);
+    if (l)
+        add(&t, " = %s (%s)", nb(ts_fmt_si(a, sizeof a, cap, "B/s")),
+            nb(ts_fmt_si(b, sizeof b, 8.0 * cap, "bit/s")));
+    if (set || sold) {
+        add(&t, ", %s: ", set ? "as given" : "the host's as sold");
+        if (short_net && cap > 0 && need > cap) {
+            ratio_text(&t, need / cap);
+            add(&t, " short");
+        } else if (short_net) {
+            add(&t, "too slow: more than %g%% of a step's communication stays exposed",
+                100.0 * job_f64(job, "comm-share"));
+        } else {
+            add(&t, "enough");
+        }
+    } else if (short_net) {
+        add(&t, ", chosen: the fastest in the catalogue, still too slow for the step");
+        if (cap > 0 && need > cap) {
+            add(&t, " (");
+            ratio_text(&t, need / cap);
+            add(&t, " short)");
+        }
+    } else {
+        add(&t, ", chosen: the slowest that keeps exposed communication under %g%% of a step",
+            100.0 * job_f64(job, "comm-share"));
+    }
+    para_out(o, &t, KEY_WIDTH);
+}
+
+/* Storage: capacity, then the class given (its rates against the needs and a verdict) or
+ * the class chosen. */
+static void storage_line(ts_out *o, const trainsize_job *job, const trainsize_result *r,
+                         const words *w)
+{
+    const trainsize_system *s = &r->system;
+    const trainsize_storage_info *st = s->storage_class[0] ? trainsize_storage_find(s->storage_class) : NULL;
+    char given[TRAINSIZE_NAME_MAX], a[TS_FMT_MAX], b[TS_FMT_MAX];
+    const char *set = job_text(job, "storage", given, sizeof given);
+    double nodes = s->nodes ? (double)s->nodes : 1.0;
+    double read = (double)s->storage_read_rate / nodes, write = (double)s->checkpoint_write_rate;
+    para t = {{0}, 0};
+
+    key(o, "  storage");
+    add(&t, "%s for dataset and checkpoints; ",
+        nb(ts_fmt_si(a, sizeof a, (double)s->storage_capacity, "B")));
+    if (!st) {
+        add(&t, "no class in the catalogue meets the read and checkpoint rates");
+    } else if (set && set[0]) {
+        const char *sep = ": ";
+        /* Several servers need one namespace: a local drive does not serve them. */
+        int unshared = s->nodes > 1 && !st->shared;
+        add(&t, "class %.31s, as given (reads %s, writes %s per %s): ", st->name,
+            nb(ts_fmt_si(a, sizeof a, (double)st->read_rate, "B/s")),
+            nb(ts_fmt_si(b, sizeof b, (double)st->write_rate, "B/s")), w->server);
+        if (!(r->warnings & TRAINSIZE_WARN_STORAGE) && !unshared) {
+            add(&t, "enough");
+        } else {
+            /* Why, in the order the estimate checks it. */
+            add(&t, "short");
+            if ((double)st->read_rate < read) {
+                add(&t, "%sreads slower than the job needs", sep);
+                sep = "; ";
+            }
+            if ((double)st->write_rate < write) {
+                add(&t, "%swrites a checkpoint slower than the target", sep);
+                sep = "; ";
+            }
+            if (unshared) {
+                add(&t, "%sa local drive serves one %s, not" "\x1f" "%llu", sep, w->server,
+                    (unsigned long long)s->nodes);
+                sep = "; ";
+            }
+            if ((st->aggregate_read_rate && (double)st->aggregate_read_rate < (double)s->storage_read_rate) ||
+                (st->aggregate_write_rate &&
+                 (double)st->aggregate_write_rate < (double)s->checkpoint_write_rate_total))
+                add(&t, "%sall %ss together need more than one deployment serves", sep, w->server);
+        }
+    } else if (s->nodes > 1) {
+        add(&t, "class %.31s, chosen: the first shared storage (a restart reads the checkpoint from "
+            "any %s) that meets the read and checkpoint rates", st->name, w->server);
+    } else {
+        add(&t, "class %.31s, chosen: the slowest local NVMe that meets the read and checkpoint rates",
+            st->name);
+    }
+    if (s->nodes > 1 && s->local_storage_class[0])
+        add(&t, "; and %.31s in every %s as cache and scratch", s->local_storage_class, w->server);
+    para_out(o, &t, KEY_WIDTH);
+}
+
+static void system_section(ts_out *o, const trainsize_job *job, const trainsize_result *r,
+                           const words *w)
+{
+    const trainsize_system *s = &r->system;
+    const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
+    char a[TS_FMT_MAX], b[TS_FMT_MAX], t[3 * TS_FMT_MAX];
+
+    ts_out_puts(o, "System\n");
+    key(o, w->servers_key);
+    ts_out_printf(o, "%s x %s %s%s\n", ts_fmt_thousands(a, sizeof a, s->nodes),
+                   ts_fmt_thousands(b, sizeof b, s->gpus_per_node), w->dev,
+                   s->gpus_per_node == 1 ? "" : "s");
+    host_ram_line(o, job, r, g, w);
+    cpu_cores_line(o, job, r, g, w);
+    key(o, w->d2d_key);
+    if (s->intra_node_rate_per_gpu == 0) {
+        ts_out_printf(o, "no traffic inside a %s\n", w->server);
+    } else {
+        rate_text(t, sizeof t, s->intra_node_rate_per_gpu);
+        ts_out_printf(o, "%s per %s, per direction\n", t, w->dev);
+    }
+    network_line(o, job, r, g, w);
+    storage_line(o, job, r, w);
+    key(o, "");
+    rate_text(t, sizeof t, s->storage_read_rate);
+    ts_out_printf(o, "read %s to feed the %ss\n", t, w->dev);
+    key(o, "  checkpoints");
+    rate_text(t, sizeof t, s->checkpoint_write_rate);
+    ts_out_printf(o, "%s each; written at %s per %s",
+                   ts_fmt_si(a, sizeof a, (double)s->checkpoint_bytes, "B"), t, w->server);
+    if (s->nodes > 1)
+        ts_out_printf(o, ", %s in all", ts_fmt_si(b, sizeof b, (double)s->checkpoint_write_rate_total, "B/s"));
+    ts_out_putc(o, '\n');
+    key(o, "  power");
+    ts_out_printf(o, "%s per %s, %s in all", ts_fmt_si(a, sizeof a, s->power_per_node_watts, "W"),
+                   w->server, ts_fmt_si(b, sizeof b, s->power_watts, "W"));
+    ts_out_printf(o, "; heat %s\n", ts_fmt_si(a, sizeof a, s->heat_btu_per_hour, "BTU/h"));
+    key(o, "  energy");
+    ts_out_printf(o, "%s", ts_fmt_si(a, sizeof a, s->energy_kwh * 1000.0, "Wh"));
+    if (s->co2_kg >= 1000.0)
+        ts_out_printf(o, " (PUE included); %.1f t CO2e\n", s->co2_kg / 1000.0);
+    else if (s->co2_kg >= 1.0)
+        ts_out_printf(o, " (PUE included); %.1f kg CO2e\n", s->co2_kg);
+    else /* one optimizer step: grams, not "0.0 kg" */
+        ts_out_printf(o, " (PUE included); %.2g g CO2e\n", s->co2_kg * 1000.0);
+    key(o, "  cost");
+    if (s->cost_cloud_usd > 0)
+        ts_out_printf(o, "cloud %s", ts_fmt_usd(a, sizeof a, s->cost_cloud_usd));
+    else
+        ts_out_puts(o, "cloud: no price (--gpu-hour-usd or --gpu-prices)");
+    if (s->cost_own_usd > 0) {
+        char own[4 * TS_FMT_MAX + 64];
+        snprintf(own, sizeof own, "owned %s (%ss, %ss, network, support: %s; power: %s)",
+                 ts_fmt_usd(a, sizeof a, s->cost_own_usd), w->dev, w->server,
+                 ts_fmt_usd(b, sizeof b, s->cost_own_hardware_usd),
+                 ts_fmt_usd(t, sizeof t, s->cost_own_power_usd));
+        ts_out_puts(o, "; ");
+        ts_out_wrapped(o, own, KEY_WIDTH); /* wrapped, never clipped */
+        ts_out_putc(o, '\n');
+    } else
+        ts_out_puts(o, "; owned: no price (--gpu-price-usd or --gpu-prices)\n");
+    ts_out_putc(o, '\n');
+}
+
+/* The checklist: one line per warning that applies. */
+static void warnings_section(ts_out *o, const trainsize_result *r)
+{
+    int bit;
+    if (r->warnings == 0) return;
+    ts_out_puts(o, "Warnings\n");
+    for (bit = 0; bit < 64; bit++) {
+        const char *text = trainsize_warning_text(UINT64_C(1) << bit);
+        if ((r->warnings & (UINT64_C(1) << bit)) && text) {
+            ts_out_puts(o, "  - ");
+            ts_out_wrapped(o, text, 4);
+            ts_out_putc(o, '\n');
+        }
+    }
+    ts_out_putc(o, '\n');
+}
+
+static void time_section(ts_out *o, const trainsize_job *job, const trainsize_result *r,
+                         const words *w)
+{
+    const trainsize_time *t = &r->time;
+    char a[TS_FMT_MAX], b[TS_FMT_MAX], c[TS_FMT_MAX];
+
+    ts_out_puts(o, "Time\n");
+    key(o, "  compute");
+    ts_out_printf(o, "%.3e FLOP in all; %.3e FLOP per step\n", t->flops, t->step_flops);
+    key(o, "  steps");
+    if (t->tokens >= 0.0 && t->tokens < 1e18 && t->tokens == (double)(uint64_t)t->tokens)
+        ts_fmt_thousands(b, sizeof b, (uint64_t)t->tokens);
+    else
+        snprintf(b, sizeof b, "%.3e", t->tokens);
+    ts_out_printf(o, "%s step%s of %s; %s tokens\n", ts_fmt_thousands(a, sizeof a, t->steps),
+                   t->steps == 1 ? "" : "s", ts_fmt_duration(c, sizeof c, t->step_seconds), b);
+    if (t->comm_seconds > 0) {
+        key(o, "  communication");
+        ts_out_printf(o, "%s per step not hidden by compute (included)\n",
+                       ts_fmt_duration(a, sizeof a, t->comm_seconds));
+    }
+    if (t->offload_seconds > 0) {
+        key(o, "  CPU offload");
+        ts_out_printf(o, "%s per step not hidden by compute (included)\n",
+                       ts_fmt_duration(a, sizeof a, t->offload_seconds));
+    }
+    key(o, "  total");
+    if (t->seconds >= 3600.0 && t->seconds < 1e12)
+        ts_out_printf(o, "%.1f hours = %.2f days", t->seconds / 3600.0, t->seconds / 86400.0);
+    else if (t->seconds >= 1e12)
+        ts_out_printf(o, "%.3e hours = %.3e days", t->seconds / 3600.0, t->seconds / 86400.0);
+    else
+        ts_out_puts(o, ts_fmt_duration(a, sizeof a, t->seconds));
+    if (job_is(job, "tokens", "0"))
+        ts_out_puts(o, " (one optimizer step; --tokens N sizes a whole training run)");
+    else
+        ts_out_printf(o, "; %s %s-hours", ts_fmt_thousands_d(a, sizeof a, t->gpu_hours), w->dev);
+    ts_out_putc(o, '\n');
+}
+
+static void build_report(ts_out *o, const trainsize_job *job, const trainsize_result *r,
+                         const trainsize_advice *advice, size_t n)
+{
+    const words *w = words_of(trainsize_gpu_find(r->gpu));
+
+    header(o, job, r, w);
+    memory_table(o, r, w);
+    advice_section(o, advice, n);
+    system_section(o, job, r, w);
+    time_section(o, job, r, w);
+    ts_out_putc(o, '\n');
+    warnings_section(o, r);
+}
+
+int trainsize_report(const trainsize_job *job, const trainsize_result *result,
+                     const trainsize_advice *advice, size_t advice_count, char *buf, size_t cap,
+                     trainsize_error *err)
+{
+    ts_out o;
+    /* printf's numbers follow LC_NUMERIC: the C locale for this thread while the report is
+     * built (a program's setlocale changes nothing), then the caller's again. */
+    locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    locale_t before = c_locale ? uselocale(c_locale) : (locale_t)0;
+    size_t len;
+    if (!job || !result || (!buf && cap) || (!advice && advice_count)) {
+        if (c_locale) {
+            uselocale(before);
+            freelocale(c_locale);
+        }
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_report: NULL job, result, buffer or advice");
+    }
+    ts_out_init(&o);
+    build_report(&o, job, result, advice, advice_count);
+    if (c_locale) {
+        uselocale(before);
+        freelocale(c_locale);
+    }
+    if (o.failed || !c_locale || o.len > (size_t)TRAINSIZE_REPORT_MAX_BYTES) {
+        ts_out_free(&o);
+        return ts_fail(err, TRAINSIZE_E_NOMEM, "", "trainsize_report: out of memory");
+    }
+    len = o.len;
+    if (cap) {
+        size_t copy = len < cap ? len : cap - 1;
+        memcpy(buf, o.data, copy);
+        buf[copy] = '\0';
+    }
+    ts_out_free(&o);
+    ts_ok(err);
+    return (int)len;
+}
