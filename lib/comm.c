@@ -58,8 +58,18 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
     double c_mb = compute_step / slots;          /* one micro-batch on the fullest stage */
     double sbh = lay->tokens_mb * (double)m->hidden;
     double stage_params = (double)pc->total / (t * p);
+    /* Of those, the routed experts: ep ranks split them, and each expert is replicated only
+     * over the D / ep ranks of its expert-data-parallel group (Megatron-Core's
+     * expert_data_parallel group; DeepSpeed-MoE's expert data parallelism), so its
+     * gradients and ZeRO-3 gathers run there, on 1/ep of the bytes. */
+    double experts_stage = ts_model_is_moe(m) ? (double)m->experts * (double)pc->expert *
+                                                    (double)pc->moe_layers / (t * p)
+                                              : 0.0;
+    double experts_rank = experts_stage / ep, dense_stage = stage_params - experts_stage;
+    double De = (double)lay->expert_shard;
     double grads = cfg->lora_rank ? lay->lora_layer * all_layers / (t * p) * c->adapter_grad
-                                  : stage_params * c->grad;
+                                  : dense_stage * c->grad;
+    double expert_grads = cfg->lora_rank ? 0.0 : experts_rank * c->grad;
     double bwd = 2.0 / 3.0 * c_mb;               /* backward: twice the forward */
     *out = (ts_comm){0};
 
@@ -137,8 +147,9 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
              * that micro-batch's compute; the gradients are reduce-scattered after each
              * micro-batch, or once at the end when accumulating unsharded (no_sync). */
             double passes = cfg->recompute == TS_RECOMPUTE_FULL ? 3.0 : 2.0;
-            double gather = passes * ag_factor(D) * zero3_weight_bytes(cfg, c, stage_params);
-            double rs = ag_factor(D) * grads;
+            double gather = passes * (ag_factor(D) * zero3_weight_bytes(cfg, c, dense_stage) +
+                                      ag_factor(De) * zero3_weight_bytes(cfg, c, experts_rank));
+            double rs = ag_factor(D) * grads + ag_factor(De) * expert_grads;
             double per_mb = (gather + (c->grad_sync_step ? 0.0 : rs)) / rate +
                             (passes + 1.0) * layers * latency(D, alpha);
             exposed = mb * fmax(0.0, per_mb - c_mb);
@@ -149,7 +160,7 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
              * reduce-scatter plus the all-gather of the updated weights: the same bytes). It
              * overlaps the backward pass of the last micro-batch only; with a pipeline it runs
              * after the flush (Megatron-LM's default), overlapping nothing. */
-            double ar = ar_factor(D) * grads;
+            double ar = ar_factor(D) * grads + ar_factor(De) * expert_grads;
             exposed = fmax(0.0, ar / rate + layers * latency(D, alpha) - (lay->pp > 1 ? 0.0 : bwd));
             traffic = ar;
         }
