@@ -307,7 +307,12 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_ATTN_SOFTCAP = 119,            /**< "attn-softcap" */
     TRAINSIZE_ID_LOGIT_SOFTCAP = 120,           /**< "logit-softcap" */
     TRAINSIZE_ID_MTP_LAYERS = 121,              /**< "mtp-layers" */
-    TRAINSIZE_ID_COUNT = 122                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_NVLS = 122,                    /**< "nvls" */
+    TRAINSIZE_ID_SHARP = 123,                   /**< "sharp" */
+    TRAINSIZE_ID_DP_OVERLAP = 124,              /**< "dp-overlap" */
+    TRAINSIZE_ID_TP_OVERLAP = 125,              /**< "tp-overlap" */
+    TRAINSIZE_ID_DP_NICS = 126,                 /**< "dp-nics" */
+    TRAINSIZE_ID_COUNT = 127                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**

@@ -27,16 +27,42 @@ static double local_rate(double span, const ts_comm_links *l)
     return l->bridge > 0.0 && span > l->bridge ? fmin(l->intra, l->pcie) : l->intra;
 }
 
-/* Bus bandwidth of a group of `span` consecutive ranks: NVLink inside a server (PCIe past
- * a bridge), the GPU's share of the NICs once the group leaves it. */
-static double group_rate(double span, const ts_comm_links *l)
+/* How many of a group's n ranks, `stride` ranks apart, share one server (one fabric). */
+static double ranks_per_server(double n, double stride, const ts_comm_links *l)
 {
-    if (l->bridge > 0.0 && span > l->bridge) { /* bridged PCIe cards: rare, off the common path */
-        double local = local_rate(span, l);
-        return span <= l->gpus_per_node || l->net_per_gpu <= 0.0 ? local : fmin(local, l->net_per_gpu);
-    }
-    return span <= l->gpus_per_node || l->net_per_gpu <= 0.0 ? l->intra : fmin(l->intra, l->net_per_gpu);
+    double g = stride >= l->gpus_per_node ? 1.0 : floor(l->gpus_per_node / stride);
+    return fmin(n, fmax(1.0, g));
 }
+
+/* Bus bandwidth of a collective over n ranks `stride` apart. Inside a server: the GPU's
+ * link, or NVLink SHARP for an all-reduce of more than 4 ranks where the switches reduce
+ * (l->nvls). Across servers NCCL runs one ring or tree channel per NIC of the group's ranks
+ * in each server, so the g ranks a server holds move the group's traffic over g NICs
+ * (nccl-tests all-reduce on 4 servers of 8 H200: 365 GB/s bus bandwidth on 400 GB/s of
+ * NICs per server); SHARP's in-network reduction sends an all-reduce's bytes once each way,
+ * half a ring's. */
+static double bus_rate(double n, double stride, int all_reduce, const ts_comm_links *l)
+{
+    double span = n * stride, g = ranks_per_server(n, stride, l);
+    double local = all_reduce && l->nvls > 0.0 && g > 4.0 ? l->nvls : local_rate(span, l);
+    if (span <= l->gpus_per_node || l->net_per_gpu <= 0.0) return local;
+    return fmin(local, g * l->net_per_gpu * (all_reduce && l->sharp ? 2.0 : 1.0));
+}
+
+/* Adds a group's bytes per GPU to the server's links or the network: across servers each
+ * GPU's share of its server's NIC traffic is the ring's bytes over the g ranks the server
+ * holds (one channel per NIC carries a 1/g slice). */
+static void count_bytes(ts_comm *out, double bytes, double n, double stride, const ts_comm_links *l)
+{
+    if (n * stride > l->gpus_per_node && l->net_per_gpu > 0.0)
+        out->inter_bytes_per_gpu += bytes / ranks_per_server(n, stride, l);
+    else
+        out->intra_bytes_per_gpu += bytes;
+}
+
+/* What a step's overlap settings resolve to (auto: the behaviour the published runs of
+ * tests/accuracy/fixtures/time.json were calibrated with). */
+static int overlaps(int setting, int when_auto) { return setting == TS_AUTO ? when_auto : setting == TS_YES; }
 
 /* Weight bytes one rank gathers per pass under ZeRO-3, per micro-batch: the whole stage as
  * the matmuls read it (LoRA: the frozen base, which the adapters' gradients do not shrink). */
@@ -71,6 +97,9 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
                                   : dense_stage * c->grad;
     double expert_grads = cfg->lora_rank ? 0.0 : experts_rank * c->grad;
     double bwd = 2.0 / 3.0 * c_mb;               /* backward: twice the forward */
+    /* the layers' matmuls' share of a micro-batch's compute (the rest: attention) */
+    double layer_mm = 2.0 * (double)pc->layer, attn = ts_model_attention_flops(m, cfg->seq, 1) / all_layers;
+    double mm_share = layer_mm / (layer_mm + attn);
     *out = (ts_comm){0};
 
     /* Tensor parallelism (Megatron-LM, Shoeybi et al. 2019 §3; Korthikanti et al. 2022 with
@@ -79,11 +108,15 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
      * the layer, so every micro-batch slot pays them. */
     if (lay->tp > 1) {
         double n = cfg->recompute == TS_RECOMPUTE_FULL ? 6.0 : 4.0;
-        double rate = group_rate(t, links);
-        double per_mb = n * layers * (ar_factor(t) * sbh * c->act / rate + latency(t, alpha));
-        out->tp_seconds = slots * per_mb;
-        out->intra_bytes_per_gpu += t <= gpn ? slots * n * layers * ar_factor(t) * sbh * c->act : 0.0;
-        out->inter_bytes_per_gpu += t > gpn ? mb * n * layers * ar_factor(t) * sbh * c->act : 0.0;
+        double rate = bus_rate(t, 1.0, !cfg->sp, links);
+        double bytes = n * layers * ar_factor(t) * sbh * c->act;
+        double per_mb = bytes / rate + n * layers * latency(t, alpha);
+        /* tp-overlap: the all-gathers and reduce-scatters run in chunks under the layer's
+         * matmuls (Transformer Engine's userbuffers overlap, PyTorch's async TP); only what
+         * exceeds the matmuls' time adds. */
+        out->tp_seconds = slots * (overlaps(cfg->tp_overlap, 0) ? fmax(0.0, per_mb - c_mb * mm_share) : per_mb);
+        if (t <= gpn) out->intra_bytes_per_gpu += slots * bytes;
+        else count_bytes(out, mb * bytes, t, 1.0, links);
     }
     /* Pipeline parallelism: each micro-batch slot sends its activations forward and receives
      * their gradient backward across a stage boundary, on the critical path of 1F1B; Megatron
@@ -92,11 +125,9 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
     if (lay->pp > 1) {
         double bytes = sbh * c->act / t;
         double span = t * cp * (double)lay->dp + 1.0;
-        double rate = group_rate(span, links);
+        double rate = bus_rate(2.0, span - 1.0, 0, links); /* a pair, on the GPU's own NIC */
         out->pp_seconds = slots * 2.0 * (bytes / rate + alpha);
-        /* by where the neighbour sits (past a bridge, PCIe is still inside the server) */
-        out->inter_bytes_per_gpu += span > gpn && links->net_per_gpu > 0.0 ? mb * 2.0 * bytes : 0.0;
-        out->intra_bytes_per_gpu += span > gpn && links->net_per_gpu > 0.0 ? 0.0 : mb * 2.0 * bytes;
+        count_bytes(out, mb * 2.0 * bytes, 2.0, span - 1.0, links);
     }
     /* Context parallelism (ring attention, as Transformer Engine runs it): each layer passes
      * the key/value blocks around the cp ring, (cp - 1) hops of s/cp b kv_dim x 2 in the
@@ -105,13 +136,10 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
     if (lay->cp > 1) {
         double kv = 2.0 * lay->tokens_mb * (double)ts_model_kv_dim(m) / t;
         double bytes = 3.0 * (cp - 1.0) * kv * c->act * layers;
-        double rate = group_rate(t * cp, links);
-        double layer_mm = 2.0 * (double)pc->layer;
-        double attn = ts_model_attention_flops(m, cfg->seq, 1) / all_layers;
-        double window = c_mb * attn / (attn + layer_mm);
+        double rate = bus_rate(cp, t, 0, links);
+        double window = c_mb * (1.0 - mm_share);
         out->cp_seconds = slots * fmax(0.0, bytes / rate + (cp - 1.0) * layers * alpha - window);
-        if (t * cp > gpn) out->inter_bytes_per_gpu += mb * bytes;
-        else out->intra_bytes_per_gpu += mb * bytes;
+        count_bytes(out, mb * bytes, cp, t, links);
     }
     /* Expert parallelism: dispatch and combine all-to-alls, forward and backward, of each
      * token's k expert copies, (e - 1)/e of them to other ranks. Across servers a token goes
@@ -138,35 +166,53 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
         out->intra_bytes_per_gpu += mb * intra_bytes;
         out->inter_bytes_per_gpu += mb * inter_bytes;
     }
-    /* Data parallelism over D = dp x cp ranks. */
+    /* Data parallelism over D = dp x cp ranks, t apart; the routed experts over their De
+     * ranks, t x ep apart (Megatron-Core's rank order: tp, then cp or ep, then dp). */
     if (D > 1.0) {
-        double rate = group_rate(t * D, links), traffic, exposed; /* within one stage */
+        int all_reduce = lay->zero == 0; /* ZeRO-1/2 and FSDP: reduce-scatter, all-gather */
+        /* dp-nics own: the group's bytes leave each rank on its own NIC share alone */
+        int own = cfg->dp_nics == TS_DP_NICS_OWN ||
+                  (cfg->dp_nics == TS_DP_NICS_AUTO && c->framework != TS_FW_PYTORCH);
+        double stride = own ? gpn : t, stride_e = own ? gpn : t * ep;
+        double rate = bus_rate(D, stride, all_reduce, links), rate_e = bus_rate(De, stride_e, all_reduce, links);
+        double exposed;
         if (lay->zero >= 3) {
             /* ZeRO-3/FSDP: every forward, recomputed forward and backward pass of every
              * micro-batch all-gathers the stage's weights, layer by layer, prefetched under
-             * that micro-batch's compute; the gradients are reduce-scattered after each
-             * micro-batch, or once at the end when accumulating unsharded (no_sync). */
+             * that micro-batch's compute (dp-overlap no: not prefetched); the gradients are
+             * reduce-scattered after each micro-batch, or once at the end when accumulating
+             * unsharded (no_sync). */
             double passes = cfg->recompute == TS_RECOMPUTE_FULL ? 3.0 : 2.0;
-            double gather = passes * (ag_factor(D) * zero3_weight_bytes(cfg, c, dense_stage) +
-                                      ag_factor(De) * zero3_weight_bytes(cfg, c, experts_rank));
-            double rs = ag_factor(D) * grads + ag_factor(De) * expert_grads;
-            double per_mb = (gather + (c->grad_sync_step ? 0.0 : rs)) / rate +
+            double gather = passes * ag_factor(D) * zero3_weight_bytes(cfg, c, dense_stage);
+            double gather_e = passes * ag_factor(De) * zero3_weight_bytes(cfg, c, experts_rank);
+            double rs = ag_factor(D) * grads, rs_e = ag_factor(De) * expert_grads;
+            double rs_time = rs / rate + rs_e / rate_e, sync = c->grad_sync_step ? 1.0 : mb;
+            double per_mb = gather / rate + gather_e / rate_e + (c->grad_sync_step ? 0.0 : rs_time) +
                             (passes + 1.0) * layers * latency(D, alpha);
-            exposed = mb * fmax(0.0, per_mb - c_mb);
-            if (c->grad_sync_step) exposed += fmax(0.0, rs / rate - bwd);
-            traffic = mb * gather + (c->grad_sync_step ? 1.0 : mb) * rs;
+            int overlap = overlaps(cfg->dp_overlap, 1);
+            exposed = mb * (overlap ? fmax(0.0, per_mb - c_mb) : per_mb);
+            if (c->grad_sync_step) exposed += overlap ? fmax(0.0, rs_time - bwd) : rs_time;
+            count_bytes(out, mb * gather + sync * rs, D, stride, links);
+            count_bytes(out, mb * gather_e + sync * rs_e, De, stride_e, links);
         } else {
             /* DDP and ZeRO-1/2: one reduction of the gradients per step (ring all-reduce, or
-             * reduce-scatter plus the all-gather of the updated weights: the same bytes). It
-             * overlaps the backward pass of the last micro-batch only; with a pipeline it runs
-             * after the flush (Megatron-LM's default), overlapping nothing. */
-            double ar = ar_factor(D) * grads + ar_factor(De) * expert_grads;
-            exposed = fmax(0.0, ar / rate + layers * latency(D, alpha) - (lay->pp > 1 ? 0.0 : bwd));
-            traffic = ar;
+             * reduce-scatter plus the all-gather of the updated weights: the same bytes).
+             * dp-overlap auto: it overlaps the backward pass of the last micro-batch; with a
+             * pipeline it runs after the flush (Megatron-LM's default), overlapping nothing.
+             * yes (Megatron-Core's overlap_grad_reduce and overlap_param_gather, DeepSpeed's
+             * overlap_comm): the reduction overlaps the last backward and, under ZeRO-1/2, the
+             * weights' all-gather the next step's first forward, pipeline or not. no: nothing. */
+            double ar = ar_factor(D) * grads, ar_e = ar_factor(De) * expert_grads;
+            double total = ar / rate + ar_e / rate_e + layers * latency(D, alpha);
+            if (cfg->dp_overlap == TS_YES)
+                exposed = all_reduce ? fmax(0.0, total - bwd)
+                                     : fmax(0.0, 0.5 * total - bwd) + fmax(0.0, 0.5 * total - 0.5 * bwd);
+            else
+                exposed = fmax(0.0, total - (cfg->dp_overlap == TS_NO || lay->pp > 1 ? 0.0 : bwd));
+            count_bytes(out, ar, D, stride, links);
+            count_bytes(out, ar_e, De, stride_e, links);
         }
         out->dp_seconds = exposed;
-        if (t * D > gpn && links->net_per_gpu > 0.0) out->inter_bytes_per_gpu += traffic;
-        else out->intra_bytes_per_gpu += traffic;
     }
     out->exposed = out->tp_seconds + out->pp_seconds + out->cp_seconds + out->ep_seconds + out->dp_seconds;
 }

@@ -393,6 +393,37 @@ static const ts_param_def PARAMS[] = {
       "the expert all-to-all runs under another micro-batch's compute (DeepSeek-V3's DualPipe); "
       "false: it blocks, as in Megatron-LM's default schedule"}, TS_SET_BOOL, OFF(s.ep_overlap),
      TRAINSIZE_ID_EP_OVERLAP, TS_PLAN_KEEPS},
+    {{"nvls", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
+      "NVLink SHARP: the NVSwitches reduce all-reduces of more than 4 GPUs of a server, at 1.05 "
+      "(Hopper) or 0.93 (Blackwell) of the link's per-direction rate where rings reach 0.8 "
+      "(nccl-tests busbw: 8x H100 480 vs 370 GB/s, 8x B200 838 vs 682 GB/s); auto = yes on "
+      "NVSwitch servers of NVIDIA Hopper and Blackwell parts (NCCL's default), else no"},
+     TS_SET_CHOICE, OFF(s.nvls), TRAINSIZE_ID_NVLS, TS_PLAN_KEEPS},
+    {{"sharp", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "the network's switches reduce (InfiniBand SHARP through NCCL's CollNet or NVLS-Tree): an "
+      "all-reduce across servers sends its bytes once each way, half a ring's traffic; false: "
+      "rings and trees over the NICs"}, TS_SET_BOOL, OFF(s.sharp), TRAINSIZE_ID_SHARP, TS_PLAN_KEEPS},
+    {{"dp-overlap", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
+      "data-parallel traffic under compute. yes: the gradient reduction overlaps the last "
+      "micro-batch's backward and ZeRO-1/2's weight all-gather the next forward, with a pipeline "
+      "too (Megatron-Core's overlap_grad_reduce and overlap_param_gather, DeepSpeed's "
+      "overlap_comm); no: nothing overlaps; auto = the reduction overlaps the last backward "
+      "without a pipeline and nothing with one (Megatron-LM's defaults, PyTorch DDP's buckets), "
+      "and ZeRO-3/FSDP prefetches its gathers under each micro-batch"},
+     TS_SET_CHOICE, OFF(s.dp_overlap), TRAINSIZE_ID_DP_OVERLAP, TS_PLAN_KEEPS},
+    {{"tp-overlap", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
+      "tensor-parallel traffic in chunks under the layer's matmuls (Transformer Engine's "
+      "userbuffers tp_comm_overlap, PyTorch's async TP): only what exceeds the matmuls' time "
+      "adds; no, and auto: it blocks between the matmuls (Megatron-LM's default)"},
+     TS_SET_CHOICE, OFF(s.tp_overlap), TRAINSIZE_ID_TP_OVERLAP, TS_PLAN_KEEPS},
+    {{"dp-nics", TRAINSIZE_PARAM_CHOICE, "auto|server|own", 0, 0, "auto", "",
+      "the NICs data-parallel and ZeRO/FSDP traffic crosses servers on. server: every NIC of "
+      "the group's ranks in a server (NCCL runs a channel per NIC: 4 servers of 8 H200 reach "
+      "365 GB/s all-reduce bus bandwidth on 400 GB/s of NICs each); own: each rank's own share "
+      "of its server's NICs, as DeepSpeed's ZeRO-3 moved its gathers in Narayanan et al. 2021, "
+      "Table 2 (step times that stay flat from 768 to 1536 A100s imply 21-24 GB/s per GPU on "
+      "25 GB/s of HDR each); auto = own under deepspeed conventions with ZeRO-3, else server"},
+     TS_SET_CHOICE, OFF(s.dp_nics), TRAINSIZE_ID_DP_NICS, TS_PLAN_KEEPS},
     {{"headroom", TRAINSIZE_PARAM_FLOAT, NULL, 0, 0.9, "0.1", "fraction",
       "GPU memory to keep free for growth; less raises the low-vram-headroom warning"},
      TS_SET_DOUBLE, OFF(s.headroom), TRAINSIZE_ID_HEADROOM, TS_PLAN_KEEPS},

@@ -50,6 +50,8 @@ typedef enum ts_tristate {
 } ts_tristate;
 /* When sharded gradients are reduced under gradient accumulation. */
 typedef enum ts_grad_sync { TS_SYNC_AUTO = 0, TS_SYNC_MICRO_BATCH, TS_SYNC_STEP } ts_grad_sync;
+/* The NICs a data-parallel group's traffic uses across servers. */
+typedef enum ts_dp_nics { TS_DP_NICS_AUTO = 0, TS_DP_NICS_SERVER, TS_DP_NICS_OWN } ts_dp_nics;
 /* Storage type of the frozen base weights that are not quantized (LoRA). */
 typedef enum ts_base_dtype { TS_BASE_AUTO = 0, TS_BASE_16BIT, TS_BASE_FP32 } ts_base_dtype;
 /* Where the weights are first put when the job starts. */
@@ -135,6 +137,11 @@ typedef struct ts_settings {
     double collective_latency;    /* seconds per algorithm step of a collective */
     uint64_t moe_max_nodes;       /* node-limited expert routing (0: unlimited) */
     int ep_overlap;               /* expert all-to-all hidden under compute (DualPipe) */
+    int nvls;                     /* ts_tristate: NVLink SHARP all-reduces inside a server */
+    int sharp;                    /* the network's switches reduce all-reduces (SHARP) */
+    int dp_overlap;               /* ts_tristate: data-parallel traffic under compute */
+    int tp_overlap;               /* ts_tristate: tensor-parallel traffic under the matmuls */
+    int dp_nics;                  /* ts_dp_nics: the NICs data-parallel traffic uses */
     double headroom;              /* GPU memory to keep free, as a share */
     /* Power and cost. */
     double server_power_factor, pue, carbon_intensity;

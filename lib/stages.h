@@ -178,6 +178,8 @@ typedef struct ts_comm_links {
     double gpus_per_node;  /* GPUs the fabric joins: a server's, or an NVL72 rack's */
     double bridge;         /* GPUs one NVLink bridge joins (PCIe pairs: 2); 0: no limit */
     double pcie;           /* the PCIe rate wider groups of bridged cards fall back to */
+    double nvls;           /* all-reduce rate with NVLink SHARP inside a server; 0: ring */
+    int sharp;             /* the network's switches reduce (InfiniBand SHARP) */
 } ts_comm_links;
 
 /* Communication of one step that compute does not hide, by parallelism, and the bytes

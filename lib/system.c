@@ -28,6 +28,11 @@
  * https://github.com/stas00/ml-engineering/blob/744d01e/network/README.md, and
  * https://github.com/NVIDIA/nccl-tests/issues/212). */
 #define TS_SCALE_UP_SHARE 0.8
+/* NVLink SHARP all-reduces (the NVSwitches reduce) reach 1.05 of the per-direction link rate
+ * on Hopper (8x H100/H200: 473-482 GB/s of 450) and 0.93 on Blackwell (8x B200: 838 of 900;
+ * the same sources, and https://github.com/NVIDIA/nccl-tests/issues/272). */
+#define TS_NVLS_SHARE_HOPPER 1.05
+#define TS_NVLS_SHARE_BLACKWELL 0.93
 
 /* Host RAM sizes servers are sold with, GiB. */
 static const double RAM_SIZES[] = {64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384};
@@ -83,14 +88,25 @@ static double pcie_rate(const trainsize_gpu_info *gpu);
 
 /* The links inside the fabric, the same for every scale-out link a step is timed on (so
  * built once): the GPU link's rate, the fabric's span, an NVLink bridge's and PCIe's. */
-static ts_comm_links fabric_links(const trainsize_gpu_info *gpu, const ts_layout *lay, double intra)
+static ts_comm_links fabric_links(const ts_settings *cfg, const ts_layout *lay, double intra)
 {
+    const trainsize_gpu_info *gpu = cfg->gpu;
     ts_comm_links k;
     k.intra = intra;
     k.gpus_per_node = fabric_span(gpu, lay);
     k.bridge = (double)ts_bridge_span(gpu, lay->gpus_per_node);
     k.pcie = pcie_rate(gpu);
     k.net_per_gpu = 0.0;
+    k.nvls = 0.0;
+    k.sharp = cfg->sharp;
+    /* NVLink SHARP needs NVSwitches (no bridges) of NVIDIA Hopper or Blackwell parts */
+    if (cfg->nvls != TS_NO && gpu->scale_up_bandwidth && k.bridge == 0.0 && gpu->architecture) {
+        int hopper = strcmp(gpu->architecture, "Hopper") == 0;
+        int blackwell = strncmp(gpu->architecture, "Blackwell", 9) == 0;
+        double share = hopper ? TS_NVLS_SHARE_HOPPER : blackwell ? TS_NVLS_SHARE_BLACKWELL : 0.0;
+        if (share == 0.0 && cfg->nvls == TS_YES) share = TS_SCALE_UP_SHARE; /* asked, no switch: a ring */
+        k.nvls = (double)gpu->scale_up_bandwidth / 2.0 * share;
+    }
     return k;
 }
 
@@ -325,7 +341,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     /* The rates the links must keep to move a step's traffic within its compute: slower,
      * and communication cannot hide whatever the schedule. */
     double window = compute_step, intra = scale_up_rate(cfg->gpu);
-    const ts_comm_links fabric = fabric_links(cfg->gpu, lay, intra);
+    const ts_comm_links fabric = fabric_links(cfg, lay, intra);
     int beyond_fabric = (double)lay->gpus > fabric_span(cfg->gpu, lay); /* the network carries traffic */
     int fixed_host = cfg->gpu->host_ram_bytes && (int)lay->gpus_per_node == cfg->gpu->per_host;
     /* The host's own NICs (a TPU VM's data-centre network), unless a network is set. */

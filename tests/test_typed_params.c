@@ -126,6 +126,11 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_ATTN_SOFTCAP, "attn-softcap"},
     {TRAINSIZE_ID_LOGIT_SOFTCAP, "logit-softcap"},
     {TRAINSIZE_ID_MTP_LAYERS, "mtp-layers"},
+    {TRAINSIZE_ID_NVLS, "nvls"},
+    {TRAINSIZE_ID_SHARP, "sharp"},
+    {TRAINSIZE_ID_DP_OVERLAP, "dp-overlap"},
+    {TRAINSIZE_ID_TP_OVERLAP, "tp-overlap"},
+    {TRAINSIZE_ID_DP_NICS, "dp-nics"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

@@ -60,7 +60,8 @@ static const char *const FILE_OPTIONS[] = {"hf-config", "gpu-file"};
 static const char *const ALLOCATION_OPTIONS[] = {"gpus", "gpus-per-node"};
 static const char *const SITE_OPTIONS[] = {"gpu",       "gpu-memory",    "host-ram",
                                            "cpu-cores", "nics-per-node", "host-memory-bandwidth",
-                                           "network",   "storage",       "rack-power-watts"};
+                                           "network",   "storage",       "rack-power-watts",
+                                           "nvls",      "sharp"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
