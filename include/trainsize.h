@@ -312,7 +312,9 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_DP_OVERLAP = 124,              /**< "dp-overlap" */
     TRAINSIZE_ID_TP_OVERLAP = 125,              /**< "tp-overlap" */
     TRAINSIZE_ID_DP_NICS = 126,                 /**< "dp-nics" */
-    TRAINSIZE_ID_COUNT = 127                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_FUSED_KERNELS = 127,           /**< "fused-kernels" */
+    TRAINSIZE_ID_STACK = 128,                   /**< "stack" */
+    TRAINSIZE_ID_COUNT = 129                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -1116,6 +1118,11 @@ typedef struct trainsize_result {
                                          as set", or the default's rule (about 4M tokens per
                                          step for a pretraining run with tokens; micro-batch
                                          x data-parallel for fine-tuning or one step). */
+    char stack[24];               /**< The training stack whose defaults the estimate used:
+                                       "megatron-lm", "megatron-core", "nanotron",
+                                       "torchtitan", "fsdp", "hf" or "deepspeed" (the stack
+                                       option, or inferred from the framework and the job). */
+    char stack_reason[TRAINSIZE_NAME_MAX]; /**< Why that stack: the option, or the rule. */
 } trainsize_result;
 
 /**

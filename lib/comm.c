@@ -60,10 +60,6 @@ static void count_bytes(ts_comm *out, double bytes, double n, double stride, con
         out->intra_bytes_per_gpu += bytes;
 }
 
-/* What a step's overlap settings resolve to (auto: the behaviour the published runs of
- * tests/accuracy/fixtures/time.json were calibrated with). */
-static int overlaps(int setting, int when_auto) { return setting == TS_AUTO ? when_auto : setting == TS_YES; }
-
 /* Weight bytes one rank gathers per pass under ZeRO-3, per micro-batch: the whole stage as
  * the matmuls read it (LoRA: the frozen base, which the adapters' gradients do not shrink). */
 static double zero3_weight_bytes(const ts_settings *cfg, const ts_conv *c, double stage_params)
@@ -114,7 +110,7 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
         /* tp-overlap: the all-gathers and reduce-scatters run in chunks under the layer's
          * matmuls (Transformer Engine's userbuffers overlap, PyTorch's async TP); only what
          * exceeds the matmuls' time adds. */
-        out->tp_seconds = slots * (overlaps(cfg->tp_overlap, 0) ? fmax(0.0, per_mb - c_mb * mm_share) : per_mb);
+        out->tp_seconds = slots * (c->tp_overlap ? fmax(0.0, per_mb - c_mb * mm_share) : per_mb);
         if (t <= gpn) out->intra_bytes_per_gpu += slots * bytes;
         else count_bytes(out, mb * bytes, t, 1.0, links);
     }
@@ -171,8 +167,7 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
     if (D > 1.0) {
         int all_reduce = lay->zero == 0; /* ZeRO-1/2 and FSDP: reduce-scatter, all-gather */
         /* dp-nics own: the group's bytes leave each rank on its own NIC share alone */
-        int own = cfg->dp_nics == TS_DP_NICS_OWN ||
-                  (cfg->dp_nics == TS_DP_NICS_AUTO && c->framework != TS_FW_PYTORCH);
+        int own = c->dp_nics_own;
         double stride = own ? gpn : t, stride_e = own ? gpn : t * ep;
         double rate = bus_rate(D, stride, all_reduce, links), rate_e = bus_rate(De, stride_e, all_reduce, links);
         double exposed;
@@ -189,7 +184,7 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
             double rs_time = rs / rate + rs_e / rate_e, sync = c->grad_sync_step ? 1.0 : mb;
             double per_mb = gather / rate + gather_e / rate_e + (c->grad_sync_step ? 0.0 : rs_time) +
                             (passes + 1.0) * layers * latency(D, alpha);
-            int overlap = overlaps(cfg->dp_overlap, 1);
+            int overlap = c->dp_overlap != TS_NO;
             exposed = mb * (overlap ? fmax(0.0, per_mb - c_mb) : per_mb);
             if (c->grad_sync_step) exposed += overlap ? fmax(0.0, rs_time - bwd) : rs_time;
             count_bytes(out, mb * gather + sync * rs, D, stride, links);
@@ -204,11 +199,11 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
              * weights' all-gather the next step's first forward, pipeline or not. no: nothing. */
             double ar = ar_factor(D) * grads, ar_e = ar_factor(De) * expert_grads;
             double total = ar / rate + ar_e / rate_e + layers * latency(D, alpha);
-            if (cfg->dp_overlap == TS_YES)
+            if (c->dp_overlap == TS_YES)
                 exposed = all_reduce ? fmax(0.0, total - bwd)
                                      : fmax(0.0, 0.5 * total - bwd) + fmax(0.0, 0.5 * total - 0.5 * bwd);
             else
-                exposed = fmax(0.0, total - (cfg->dp_overlap == TS_NO || lay->pp > 1 ? 0.0 : bwd));
+                exposed = fmax(0.0, total - (c->dp_overlap == TS_NO || lay->pp > 1 ? 0.0 : bwd));
             count_bytes(out, ar, D, stride, links);
             count_bytes(out, ar_e, De, stride_e, links);
         }

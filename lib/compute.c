@@ -11,28 +11,16 @@
  * 72); selective repeats the attention scores (Korthikanti et al. 2022, §5).
  *
  * `model_flops` leaves recomputation out (what MFU counts); `flops` is what the GPUs
- * execute (what HFU counts). Time = executed FLOPs / (GPUs x dense peak x hfu); under
- * fp8-mixed the linear layers run at the fp8 peak and attention at the 16-bit peak; the
- * 16-bit peak is the datatype's own (BF16 or FP16, see peak_16bit).
+ * execute (what HFU counts). Time comes from the kernel-efficiency model (kernels.c):
+ * the executed matmul and attention FLOPs at their peaks' achievable shares, the
+ * element-wise work and the optimizer step at memory bandwidth; under fp8-mixed the linear
+ * layers run at the fp8 peak and attention at the 16-bit peak; the 16-bit peak is the
+ * datatype's own (BF16 or FP16, see peak_16bit).
  * The run's time adds what the server stage found compute does not hide. */
 #include <math.h>
 
 #include "error.h"
 #include "stages.h"
-
-/* The kernels' efficiency: the job's, or the framework's calibrated default. Megatron-LM's
- * fused kernels reach 0.57 of the dense peak while computing on the published runs of
- * tests/accuracy/fixtures/time.json (the bubble and the exposed communication counted
- * apart); eager PyTorch has no such set yet, and keeps the long-standing 0.4. */
-#define TS_HFU_MEGATRON 0.57
-#define TS_HFU_EAGER 0.4
-
-double ts_hfu(const ts_settings *cfg)
-{
-    const char *why;
-    if (cfg->hfu > 0.0) return cfg->hfu;
-    return ts_framework_resolve(cfg, &why) == TS_FW_MEGATRON ? TS_HFU_MEGATRON : TS_HFU_EAGER;
-}
 
 /* The 16-bit tensor peak a job runs at: fp16 precisions use the FP16 figure where the
  * datasheet gives one apart (V100 has FP16 only), bf16 the BF16 figure; bf16 on a part
@@ -45,7 +33,8 @@ static double peak_16bit(const trainsize_gpu_info *gpu, int fp16)
 }
 
 int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
-                    ts_compute *out, trainsize_error *err)
+                    const ts_conv *conv, const trainsize_memory *mem, ts_compute *out,
+                    trainsize_error *err)
 {
     const ts_model *m = &cfg->model;
     const trainsize_gpu_info *gpu = cfg->gpu;
@@ -79,7 +68,7 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
                        "precision: %s has no published peak FLOP/s for %s (TPUs and H20 publish no FP32 "
                        "rate); use bf16-mixed, or a gpu-file with the rate", gpu->name,
                        cfg->precision == TS_PREC_FP32 ? "fp32" : "this precision");
-    seconds_per_token = (mm / peak_mm + at / peak_at) / ((double)lay->gpus * ts_hfu(cfg));
+    seconds_per_token = ts_kernel_token_seconds(cfg, lay, conv, mm, at, peak_mm, peak_at);
     out->step_flops = (mm + at) * tokens_step;
     /* The pipeline bubble: stages idle for (p - 1)/(v m) of the ideal step (Narayanan et
      * al. 2021, §2.2). */
@@ -87,7 +76,8 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
      * share of the layers. */
     out->step_seconds = seconds_per_token * tokens_step *
                         (1.0 + (double)(lay->pp - 1) / ((double)lay->vpp * (double)lay->micro_batches)) *
-                        ((double)lay->pp * (double)lay->layers_per_stage / layers);
+                        ((double)lay->pp * (double)lay->layers_per_stage / layers) +
+                        ts_kernel_optimizer_seconds(cfg, conv, mem);
     out->steps = cfg->tokens ? (uint64_t)ceil((double)cfg->tokens / tokens_step) : 1;
     out->tokens = tokens_step * (double)out->steps; /* whole steps, as trained */
     out->flops = out->step_flops * (double)out->steps;

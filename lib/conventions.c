@@ -175,12 +175,30 @@ static void set_autocast(const ts_settings *cfg, const ts_layout *lay, int mixed
     c->output_copy = fp32_other ? 2.0 : 0.0;
 }
 
+/* What the stack sets where the job leaves a setting auto (docs/methodology.md, "Which
+ * stack"): Megatron-LM, its published runs' behaviour (the gradient reduction after a
+ * pipeline's flush, each rank's own NIC share: both calibrated on those runs);
+ * Megatron-Core as NeMo's recipes set it (overlap_grad_reduce, overlap_param_gather,
+ * tp_comm_overlap); the others fused or eager kernels, every NIC but DeepSpeed's ZeRO-3,
+ * calibrated like Megatron-LM's runs on its published ones. */
+static void set_stack(const ts_settings *cfg, ts_conv *c)
+{
+    int s = c->stack = ts_stack_resolve(cfg, &c->stack_reason);
+    int megatron = s == TS_STACK_MEGATRON_LM || s == TS_STACK_MEGATRON_CORE || s == TS_STACK_NANOTRON;
+    c->fused = cfg->fused_kernels != TS_AUTO ? cfg->fused_kernels == TS_YES : megatron;
+    c->dp_overlap = cfg->dp_overlap != TS_AUTO ? cfg->dp_overlap : s == TS_STACK_MEGATRON_CORE ? TS_YES : TS_AUTO;
+    c->tp_overlap = cfg->tp_overlap != TS_AUTO ? cfg->tp_overlap == TS_YES : s == TS_STACK_MEGATRON_CORE;
+    c->dp_nics_own = cfg->dp_nics != TS_DP_NICS_AUTO ? cfg->dp_nics == TS_DP_NICS_OWN
+                                                     : s == TS_STACK_MEGATRON_LM || (s == TS_STACK_DEEPSPEED && cfg->zero >= 3);
+}
+
 int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, trainsize_error *err)
 {
     int mixed = is_mixed(cfg->precision), fw, quant = cfg->quantize_base != TS_QUANT_NONE;
     int upcast;
     *c = (ts_conv){0};
     fw = c->framework = ts_framework_resolve(cfg, &c->framework_reason);
+    set_stack(cfg, c);
     upcast = quant && tristate_on(cfg->kbit_upcast, fw == TS_FW_PYTORCH);
     set_model_state_bytes(cfg, fw, c);
     if (cfg->lora_rank) set_lora_bytes(cfg, upcast, c);

@@ -7,6 +7,7 @@
 
 #define EXP_SATURATE 100000000LL /* exponent magnitude past which the value is 0 or huge */
 #define DOUBLE_EXACT_POW10 22    /* 10^22 is the largest power of ten a double holds exactly */
+#define LONG_EXACT_POW10 27      /* and 10^27 an x86 long double (5^27 < 2^64) */
 #define DOUBLE_EXP_CLAMP 800     /* beyond 10^+-800 a 20-digit mantissa is inf or 0 */
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -120,10 +121,19 @@ double ts_decimal_to_double(const ts_decimal *d)
     double m = (double)d->mantissa, v;
     if (d->mantissa == 0) return d->negative ? -0.0 : 0.0;
     /* Dividing by an exact power of ten rounds correctly where multiplying by its inexact
-     * reciprocal would not (0.05 must read as the double nearest 0.05); exact when the
-     * mantissa holds at most 53 bits, within an ulp or two above. */
-    if (e >= -DOUBLE_EXACT_POW10 && e <= DOUBLE_EXACT_POW10) {
+     * reciprocal would not (0.05 must read as the double nearest 0.05): exact when the
+     * mantissa holds at most 53 bits. */
+    if (e >= -DOUBLE_EXACT_POW10 && e <= DOUBLE_EXACT_POW10 && d->mantissa <= (UINT64_C(1) << 53)) {
         v = e >= 0 ? m * pow10[e] : m / pow10[-e];
+    } else if (e >= -LONG_EXACT_POW10 && e <= LONG_EXACT_POW10) {
+        /* A longer mantissa (a shortest round-trip figure has up to 17 digits) or 10^23..27:
+         * where long double has 64 bits (x86) both are exact in it, so one rounding there
+         * and one to double read a figure the library printed back as the same double */
+        long double lm = (long double)d->mantissa, p;
+        long long k = e < 0 ? -e : e;
+        p = k > DOUBLE_EXACT_POW10 ? (long double)pow10[DOUBLE_EXACT_POW10] * (long double)pow10[k - DOUBLE_EXACT_POW10]
+                                   : (long double)pow10[k];
+        v = (double)(e >= 0 ? lm * p : lm / p);
     } else {
         if (e > DOUBLE_EXP_CLAMP) e = DOUBLE_EXP_CLAMP;
         if (e < -DOUBLE_EXP_CLAMP) e = -DOUBLE_EXP_CLAMP;

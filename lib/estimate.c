@@ -97,6 +97,8 @@ static void fill_layout(const ts_settings *cfg, const ts_layout *lay, const ts_c
     ts_copy_name(out->gpu, sizeof out->gpu, cfg->gpu->name);
     ts_copy_name(out->framework, sizeof out->framework, ts_framework_name(conv->framework));
     ts_copy_name(out->framework_reason, sizeof out->framework_reason, conv->framework_reason);
+    ts_copy_name(out->stack, sizeof out->stack, ts_stack_name(conv->stack));
+    ts_copy_name(out->stack_reason, sizeof out->stack_reason, conv->stack_reason);
     ts_copy_name(out->global_batch_reason, sizeof out->global_batch_reason, lay->global_batch_reason);
     out->gpus = lay->gpus;
     out->data_parallel = lay->dp;
@@ -165,7 +167,7 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
     memset(out, 0, sizeof *out);
     if ((rc = fill_model(cfg, &lay, &pc, &out->model, err))) return rc;
     if ((rc = fill_memory(worst, worst_stage, &lay, &out->memory, err))) return rc;
-    if ((rc = ts_compute_make(cfg, &lay, &pc, &cmp, err))) return rc;
+    if ((rc = ts_compute_make(cfg, &lay, &pc, &conv, &out->memory, &cmp, err))) return rc;
     if ((rc = ts_system_make(cfg, &lay, &pc, &conv, &out->memory, &cmp, &out->system, &losses,
                              &found, err)))
         return rc;

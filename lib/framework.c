@@ -6,7 +6,8 @@
 
 /* Each rule's reason, on a GPU and on a TPU, where the reason also says which runtime
  * conventions apply (XLA: the overhead settings default to 0, see ts_job_fit_device). */
-enum { RULE_SET, RULE_MODEL_PARALLEL, RULE_LORA, RULE_OFFLOAD, RULE_ZERO12, RULE_ZERO3, RULE_PLAIN, RULE_QLORA };
+enum { RULE_SET, RULE_MODEL_PARALLEL, RULE_LORA, RULE_OFFLOAD, RULE_ZERO12, RULE_ZERO3, RULE_PLAIN, RULE_QLORA,
+       RULE_STACK };
 #define TS_XLA "XLA on a TPU (no CUDA context, NCCL buffers or allocator reserve)"
 static const char *const REASONS[][2] = {
     {"set by the framework option", "set by the framework option; XLA on a TPU: no CUDA context or "
@@ -18,7 +19,10 @@ static const char *const REASONS[][2] = {
     {"ZeRO-3 without model parallelism: PyTorch FSDP, FULL_SHARD", TS_XLA "; ZeRO-3 as FSDP"},
     {"one GPU or plain data parallelism: PyTorch / Hugging Face Trainer", TS_XLA "; data parallel"},
     {"QLoRA: Hugging Face PEFT on PyTorch, recomputing (prepare_model_for_kbit_training)",
-     TS_XLA "; QLoRA as PEFT, recomputing"}};
+     TS_XLA "; QLoRA as PEFT, recomputing"},
+    {"the stack option's conventions", TS_XLA "; the stack option's conventions"}};
+
+static int stack_framework(int stack);
 
 int ts_framework_resolve(const ts_settings *cfg, const char **reason)
 {
@@ -26,6 +30,9 @@ int ts_framework_resolve(const ts_settings *cfg, const char **reason)
     if (cfg->framework != TS_FW_AUTO) {
         rule = RULE_SET;
         fw = cfg->framework;
+    } else if (cfg->stack != TS_STACK_AUTO) {
+        rule = RULE_STACK;
+        fw = stack_framework(cfg->stack);
     } else if (cfg->tp > 1 || cfg->pp > 1 || cfg->cp > 1 || cfg->ep > 1 || cfg->sp) {
         rule = RULE_MODEL_PARALLEL;
         fw = TS_FW_MEGATRON;
@@ -64,4 +71,55 @@ const char *ts_framework_name(int framework)
     case TS_FW_PYTORCH: return "pytorch";
     default: return "auto";
     }
+}
+
+/* The stacks' names, in the "stack" option's order, and the framework (byte conventions)
+ * each runs. */
+static const struct {
+    const char *name;
+    int framework;
+} STACKS[] = {
+    {"auto", TS_FW_AUTO},           {"megatron-lm", TS_FW_MEGATRON}, {"megatron-core", TS_FW_MEGATRON},
+    {"nanotron", TS_FW_MEGATRON},   {"torchtitan", TS_FW_PYTORCH},   {"fsdp", TS_FW_PYTORCH},
+    {"hf", TS_FW_PYTORCH},          {"deepspeed", TS_FW_DEEPSPEED}};
+
+int ts_stack_resolve(const ts_settings *cfg, const char **reason)
+{
+    const char *why;
+    int fw;
+    if (cfg->stack != TS_STACK_AUTO) {
+        *reason = "set by the stack option";
+        return cfg->stack;
+    }
+    fw = ts_framework_resolve(cfg, &why);
+    if (cfg->framework != TS_FW_AUTO) {
+        *reason = fw == TS_FW_MEGATRON  ? "the megatron framework: Megatron-LM as its published runs"
+                  : fw == TS_FW_DEEPSPEED ? "the deepspeed framework"
+                  : cfg->zero >= 3        ? "the pytorch framework with ZeRO-3: PyTorch FSDP"
+                                          : "the pytorch framework: Hugging Face Trainer";
+        return fw == TS_FW_MEGATRON ? TS_STACK_MEGATRON_LM
+               : fw == TS_FW_DEEPSPEED ? TS_STACK_DEEPSPEED
+               : cfg->zero >= 3 ? TS_STACK_FSDP : TS_STACK_HF;
+    }
+    if (fw == TS_FW_MEGATRON) {
+        *reason = "Megatron-Core as NeMo's recipes run it: gradient reduction, weight gathers and "
+                  "tensor-parallel traffic overlapped";
+        return TS_STACK_MEGATRON_CORE;
+    }
+    if (fw == TS_FW_DEEPSPEED) {
+        *reason = "DeepSpeed, as the conventions";
+        return TS_STACK_DEEPSPEED;
+    }
+    *reason = cfg->zero >= 3 ? "PyTorch FSDP, as the conventions" : "the Hugging Face Trainer, as the conventions";
+    return cfg->zero >= 3 ? TS_STACK_FSDP : TS_STACK_HF;
+}
+
+const char *ts_stack_name(int stack)
+{
+    return stack >= 0 && (size_t)stack < sizeof STACKS / sizeof STACKS[0] ? STACKS[stack].name : "auto";
+}
+
+static int stack_framework(int stack)
+{
+    return stack > 0 && (size_t)stack < sizeof STACKS / sizeof STACKS[0] ? STACKS[stack].framework : TS_FW_PYTORCH;
 }

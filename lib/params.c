@@ -180,6 +180,17 @@ static const ts_param_def PARAMS[] = {
       "FSDP for ZeRO-3); auto = inferred from the job (docs/methodology.md, \"Which "
       "framework\"): tp/pp/sp/cp/ep -> megatron, ZeRO 1-2 or CPU offload -> deepspeed, "
       "anything else -> pytorch"}, TS_SET_CHOICE, OFF(s.framework), TRAINSIZE_ID_FRAMEWORK, TS_PLAN_KEEPS},
+    {{"stack", TRAINSIZE_PARAM_CHOICE,
+      "auto|megatron-lm|megatron-core|nanotron|torchtitan|fsdp|hf|deepspeed", 0, 0, "auto", "",
+      "the training stack, which sets the defaults of fused-kernels, dp-overlap, tp-overlap and "
+      "dp-nics (and the framework when that is auto): megatron-lm (its published 2021-22 runs), "
+      "megatron-core (as NeMo's recipes run it: overlapped gradient reduction and weight "
+      "gathers, Transformer Engine's tensor-parallel overlap), nanotron, torchtitan (FSDP2), "
+      "fsdp (PyTorch FSDP1, Accelerate), hf (Hugging Face Trainer, eager modelling code), "
+      "deepspeed; auto = from the framework option when set, else from the job "
+      "(docs/methodology.md, \"Which stack\"): tp/pp/sp/cp/ep -> megatron-core, ZeRO 1-2 or "
+      "CPU offload -> deepspeed, ZeRO-3 -> fsdp, anything else -> hf"},
+     TS_SET_CHOICE, OFF(s.stack), TRAINSIZE_ID_STACK, TS_PLAN_KEEPS},
     {{"grad-precision", TRAINSIZE_PARAM_CHOICE, "auto|fp32|half", 0, 0, "auto", "",
       "gradient storage; auto = the framework's convention"}, TS_SET_CHOICE, OFF(s.grad_precision),
      TRAINSIZE_ID_GRAD_PRECISION, TS_PLAN_KEEPS},
@@ -335,9 +346,10 @@ static const ts_param_def PARAMS[] = {
     {{"hfu", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1, "0", "fraction",
       "the kernels' efficiency while computing: achieved share of the dense peak over the executed "
       "FLOPs, recomputation included (PaLM App. B's HFU, without the pipeline bubble and the "
-      "exposed communication, which the estimate adds); 0 = auto: 0.57 under megatron "
-      "conventions (calibrated on published Megatron-LM/NeMo runs: docs/accuracy.md), 0.4 "
-      "otherwise (eager PyTorch kernels; an assumption no published set calibrates yet)"},
+      "exposed communication, which the estimate adds); set, every FLOP runs at it and "
+      "nothing else counts; 0 = auto: the kernel-efficiency model (matmuls at the part's "
+      "measured GEMM ceiling x 0.76, element-wise work and the optimizer step at memory "
+      "bandwidth: docs/methodology.md, Kernel efficiency)"},
      TS_SET_DOUBLE, OFF(s.hfu), TRAINSIZE_ID_HFU, TS_PLAN_KEEPS},
     /* Servers. */
     {{"data-loader-workers", TRAINSIZE_PARAM_INT, NULL, 0, 1024, "8", "processes",
@@ -424,6 +436,12 @@ static const ts_param_def PARAMS[] = {
       "Table 2 (step times that stay flat from 768 to 1536 A100s imply 21-24 GB/s per GPU on "
       "25 GB/s of HDR each); auto = own under deepspeed conventions with ZeRO-3, else server"},
      TS_SET_CHOICE, OFF(s.dp_nics), TRAINSIZE_ID_DP_NICS, TS_PLAN_KEEPS},
+    {{"fused-kernels", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
+      "the element-wise work between the matmuls (norms, activation functions, rotary "
+      "embeddings, residual adds, the loss) runs in fused kernels, one pass over memory per "
+      "group (Megatron-Core/Transformer Engine, Liger kernels, torch.compile); no: eager "
+      "modelling code, a kernel per operation; auto = yes under megatron conventions"},
+     TS_SET_CHOICE, OFF(s.fused_kernels), TRAINSIZE_ID_FUSED_KERNELS, TS_PLAN_KEEPS},
     {{"headroom", TRAINSIZE_PARAM_FLOAT, NULL, 0, 0.9, "0.1", "fraction",
       "GPU memory to keep free for growth; less raises the low-vram-headroom warning"},
      TS_SET_DOUBLE, OFF(s.headroom), TRAINSIZE_ID_HEADROOM, TS_PLAN_KEEPS},

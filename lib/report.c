@@ -307,8 +307,9 @@ static void header(ts_out *o, const trainsize_job *job, const trainsize_result *
     header_training(o, job);
     key(o, "Conventions");
     {
-        char text[2 * TRAINSIZE_NAME_MAX + 160];
-        snprintf(text, sizeof text, "%s (%s)", r->framework, r->framework_reason);
+        char text[4 * TRAINSIZE_NAME_MAX + 160];
+        snprintf(text, sizeof text, "%s (%s); stack %s (%s)", r->framework, r->framework_reason, r->stack,
+                 r->stack_reason);
         ts_out_wrapped(o, text, KEY_WIDTH);
     }
     ts_out_putc(o, '\n');

@@ -50,6 +50,12 @@ typedef enum ts_tristate {
 } ts_tristate;
 /* When sharded gradients are reduced under gradient accumulation. */
 typedef enum ts_grad_sync { TS_SYNC_AUTO = 0, TS_SYNC_MICRO_BATCH, TS_SYNC_STEP } ts_grad_sync;
+/* Training stacks: the defaults of the kernel, overlap and collective settings each sets
+ * (framework.c; docs/methodology.md, "Which stack"). AUTO is resolved from the job. */
+typedef enum ts_stack {
+    TS_STACK_AUTO = 0, TS_STACK_MEGATRON_LM, TS_STACK_MEGATRON_CORE, TS_STACK_NANOTRON, TS_STACK_TORCHTITAN,
+    TS_STACK_FSDP, TS_STACK_HF, TS_STACK_DEEPSPEED
+} ts_stack;
 /* The NICs a data-parallel group's traffic uses across servers. */
 typedef enum ts_dp_nics { TS_DP_NICS_AUTO = 0, TS_DP_NICS_SERVER, TS_DP_NICS_OWN } ts_dp_nics;
 /* Storage type of the frozen base weights that are not quantized (LoRA). */
@@ -83,6 +89,7 @@ typedef struct ts_settings {
     int precision;         /* ts_precision */
     int optimizer;         /* ts_optimizer */
     int framework;         /* ts_framework */
+    int stack;             /* ts_stack */
     int grad_precision;    /* ts_grad_precision */
     int loss_upcast;       /* the loss works on a 32-bit copy of the logits */
     int autocast_ops;      /* 0: CUDA's autocast op lists, 1: CPU's */
@@ -142,6 +149,7 @@ typedef struct ts_settings {
     int dp_overlap;               /* ts_tristate: data-parallel traffic under compute */
     int tp_overlap;               /* ts_tristate: tensor-parallel traffic under the matmuls */
     int dp_nics;                  /* ts_dp_nics: the NICs data-parallel traffic uses */
+    int fused_kernels;            /* ts_tristate: element-wise work in fused kernels */
     double headroom;              /* GPU memory to keep free, as a share */
     /* Power and cost. */
     double server_power_factor, pue, carbon_intensity;

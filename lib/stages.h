@@ -73,6 +73,13 @@ typedef struct ts_conv {
     /* framework and the mechanisms it decides (docs/methodology.md, "Which framework") */
     int framework;              /* resolved ts_framework (never TS_FW_AUTO) */
     const char *framework_reason; /* static text: why that framework */
+    int stack;                  /* resolved ts_stack (never TS_STACK_AUTO) */
+    const char *stack_reason;   /* static text: why that stack */
+    /* what the stack sets where the job leaves the setting auto */
+    int fused;                  /* element-wise work in fused kernels */
+    int dp_overlap;             /* ts_tristate: TS_AUTO keeps Megatron-LM's (overlap without a pipeline) */
+    int tp_overlap;             /* tensor-parallel traffic under the matmuls */
+    int dp_nics_own;            /* data-parallel traffic on each rank's own NIC share */
     int grad_sync_step;         /* sharded gradients accumulate unsharded until the step */
     int quant_keeps_input;      /* quantized frozen linears keep their input for backward */
     double dequant;             /* bytes per element of a dequantized weight (transient) */
@@ -86,6 +93,9 @@ typedef struct ts_conv {
 
 /* The framework whose conventions apply (TS_FW_AUTO resolved from the cfg), and why. */
 int ts_framework_resolve(const ts_settings *cfg, const char **reason);
+/* The training stack (TS_STACK_AUTO resolved from the framework and the job), and why. */
+int ts_stack_resolve(const ts_settings *cfg, const char **reason);
+const char *ts_stack_name(int stack);
 /* 1 when the job is QLoRA under the pytorch conventions and the caller left recompute
  * unset: PEFT's prepare_model_for_kbit_training turns gradient checkpointing on (full
  * recomputation), so the estimate does too. */
@@ -136,7 +146,8 @@ typedef struct ts_compute {
 } ts_compute;
 
 int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
-                    ts_compute *out, trainsize_error *err);
+                    const ts_conv *conv, const trainsize_memory *mem, ts_compute *out,
+                    trainsize_error *err);
 
 /* What the stages found that a warning reports; warnings.c turns them into bits. */
 typedef struct ts_findings {
@@ -192,8 +203,14 @@ typedef struct ts_comm {
 void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
                   const ts_conv *c, double compute_step, const ts_comm_links *links, ts_comm *out);
 
-/* The kernels' efficiency (hfu): the job's, or the framework's default when 0. */
-double ts_hfu(const ts_settings *cfg);
+/* Seconds the job's GPUs take to compute one token (kernels.c): executed matmul and
+ * attention FLOPs per token at the matmul and attention peaks given, and the element-wise
+ * work at memory bandwidth; with hfu set, every FLOP at that share of the peak. */
+double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv, double mm,
+                               double at, double peak_mm, double peak_at);
+/* Seconds of one optimizer step on a GPU: its shard of the weights, gradients and optimizer
+ * state read and written at memory bandwidth (kernels.c); 0 with hfu set. */
+double ts_kernel_optimizer_seconds(const ts_settings *cfg, const ts_conv *conv, const trainsize_memory *mem);
 
 /* The prices of a GPU for a job: a gpu-prices entry, else gpu-hour-usd/gpu-price-usd,
  * else the catalogue's (0: none). */

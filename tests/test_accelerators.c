@@ -7,8 +7,9 @@
 static double step_seconds(const char *gpu, const char *precision)
 {
     trainsize_result r;
+    /* hfu set: every FLOP at the peak's share, so that the peaks alone differ */
     ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", gpu, "gpus", "8", "zero", "3", "precision",
-                           precision),
+                           precision, "hfu", "0.5"),
                      &r);
     return r.time.step_seconds - r.time.comm_seconds - r.time.offload_seconds;
 }
@@ -19,13 +20,13 @@ static void test_per_datatype_peaks(void **state)
     trainsize_result r;
     (void)state;
     /* Gaudi 3: 1677 TF BF16 against 459 FP16 on the MME: compute takes 1677/459 as long. */
-    assert_float_equal(step_seconds("gaudi3", "fp16-mixed") / step_seconds("gaudi3", "bf16-mixed"),
+    ts_assert_near(step_seconds("gaudi3", "fp16-mixed") / step_seconds("gaudi3", "bf16-mixed"),
                        1677.0 / 459.0, 1e-9);
     /* A100: one 16-bit rate for both. */
-    assert_float_equal(step_seconds("a100-80gb", "fp16-mixed"), step_seconds("a100-80gb", "bf16-mixed"),
+    ts_assert_near(step_seconds("a100-80gb", "fp16-mixed"), step_seconds("a100-80gb", "bf16-mixed"),
                        1e-12);
     /* V100: bf16 falls back to fp16's 125 TF, with the warning; fp16 itself does not warn. */
-    assert_float_equal(step_seconds("v100-32gb", "bf16-mixed"), step_seconds("v100-32gb", "fp16-mixed"),
+    ts_assert_near(step_seconds("v100-32gb", "bf16-mixed"), step_seconds("v100-32gb", "fp16-mixed"),
                        1e-12);
     ts_test_estimate(PAIRS("model", "gpt2", "gpu", "v100-32gb", "precision", "bf16-mixed"), &r);
     assert_true(r.warnings & TRAINSIZE_WARN_NO_BF16);
@@ -207,7 +208,7 @@ static void test_fixed_host_overrides(void **state)
                            "10000", "network", "ib-ndr"),
                      &with_net);
     assert_string_equal(with_net.system.network_link, "");
-    assert_float_equal(with_net.system.cost_own_hardware_usd, r.system.cost_own_hardware_usd, 1e-12);
+    ts_assert_near(with_net.system.cost_own_hardware_usd, r.system.cost_own_hardware_usd, 1e-12);
     /* Beyond the slice, the VM's own NICs carry the traffic (v6e: 2 x 200 GbE a VM). */
     ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "tpu-v6e", "gpus", "512", "zero", "3"), &r);
     assert_string_equal(r.system.network_link, "eth-200g");

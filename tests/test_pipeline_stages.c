@@ -78,8 +78,9 @@ static void test_fullest_stage_time(void **state)
     trainsize_result split, heavy;
     double a, b;
     (void)state;
-    ts_test_estimate(PAIRS(L405, "global-batch", "64"), &split);
-    ts_test_estimate(PAIRS(L405, "global-batch", "64", "pp-first-layers", "14", "pp-last-layers", "14"),
+    /* hfu set: the FLOPs alone set the pace (no optimizer step on top) */
+    ts_test_estimate(PAIRS(L405, "global-batch", "64", "hfu", "0.5"), &split);
+    ts_test_estimate(PAIRS(L405, "global-batch", "64", "hfu", "0.5", "pp-first-layers", "14", "pp-last-layers", "14"),
                      &heavy);
     assert_int_equal(heavy.pipeline_layers, 7);
     a = split.time.step_seconds - split.time.comm_seconds;

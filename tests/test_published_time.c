@@ -11,8 +11,13 @@
 #include "ts_test.h"
 
 #define FIXTURE_MAX (1u << 20)
-#define MEDIAN_BOUND 0.10 /* reached: 9.6 % */
-#define WORST_BOUND 0.19  /* reached: MT-NLG on 3360 GPUs, +18.3 % (a third-party copy of its timing) */
+/* Reached with the kernel-efficiency model (lib/kernels.c), which replaced one utilisation
+ * per framework (0.57 under megatron conventions: median 9.6 %, worst 18.3 %): the median
+ * halved; the worst rows are MT-NLG's DeepSpeed pipeline, about 6 s a step slower than
+ * Megatron-LM ran the same model on the same cluster (docs/accuracy.md), and the two
+ * DeepSpeed ZeRO-3 runs where the gathers and the compute take about as long. */
+#define MEDIAN_BOUND 0.05 /* reached: 4.9 % */
+#define WORST_BOUND 0.285 /* reached: MT-NLG on 3360 GPUs, +28.4 % (a third-party copy of its timing) */
 #define ROWS_MIN 35
 
 static double setting_number(const ts_json_value *settings, const char *key)

@@ -78,8 +78,11 @@ static void test_offload_time(void **state)
     const trainsize_link_info *pcie4 = trainsize_link_find("pcie4");
     double p = 6738415616.0, expect;
     (void)state;
-    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "a100-80gb", "zero", "1"), &none);
-    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "a100-80gb", "zero", "1", "offload", "optimizer"), &opt);
+    /* hfu set: no GPU optimizer step in the compute, which offload would move to the CPU */
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "a100-80gb", "zero", "1", "hfu", "0.4"), &none);
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", "a100-80gb", "zero", "1", "hfu", "0.4", "offload",
+                           "optimizer"),
+                     &opt);
     assert_true(none.time.offload_seconds == 0.0);
     assert_non_null(pcie4);
     expect = p * 28.0 / 3e11 + p * 2.0 / ((double)pcie4->bandwidth * pcie4->achieved_share);
@@ -185,7 +188,7 @@ static void test_expert_gradients_reduced_within_their_group(void **state)
     trainsize_result one, eight;
     (void)state;
 #define MOE "model", "mixtral-8x7b", "gpu", "h100-80gb", "gpus", "64", "zero", "1", "tokens", "1e11", \
-            "global-batch", "64", "network", "ib-hdr", "recompute", "full"
+            "global-batch", "64", "network", "ib-hdr", "recompute", "full", "stack", "megatron-lm"
     ts_test_estimate(PAIRS(MOE, "ep", "1"), &one);
     ts_test_estimate(PAIRS(MOE, "ep", "8"), &eight);
 #undef MOE

@@ -131,6 +131,8 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_DP_OVERLAP, "dp-overlap"},
     {TRAINSIZE_ID_TP_OVERLAP, "tp-overlap"},
     {TRAINSIZE_ID_DP_NICS, "dp-nics"},
+    {TRAINSIZE_ID_FUSED_KERNELS, "fused-kernels"},
+    {TRAINSIZE_ID_STACK, "stack"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

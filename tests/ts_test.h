@@ -81,4 +81,15 @@ static inline int ts_test_estimate_rc(const char *const *pairs, trainsize_error 
 
 #define PAIRS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
+/* Doubles equal within an absolute tolerance. cmocka 1.1's assert_float_equal converts to
+ * float (24-bit mantissa), which cannot tell apart figures closer than about 1e-7 of
+ * their size. */
+#define ts_assert_near(a, b, tol)                                                                  \
+    do {                                                                                         \
+        double ts_a_ = (a), ts_b_ = (b);                                                         \
+        if (!(fabs(ts_a_ - ts_b_) <= (tol)))                                                     \
+            fail_msg("%s = %.15g, %s = %.15g: differ by %.3g, more than %.3g", #a, ts_a_, #b, ts_b_, \
+                     fabs(ts_a_ - ts_b_), (double)(tol));                                        \
+    } while (0)
+
 #endif

@@ -269,6 +269,8 @@ class Result(ctypes.Structure):
         ("pipeline_last_layers", c_uint64),
         ("layout", Layout),
         ("global_batch_reason", c_char * NAME_MAX),
+        ("stack", c_char * 24),
+        ("stack_reason", c_char * NAME_MAX),
     ]
 
 
@@ -291,6 +293,8 @@ RESULT_PATHS.update({
     "layout.pipeline_layers": ("pipeline_layers",),
     "layout.pipeline_last_layers": ("pipeline_last_layers",),
     "layout.global_batch_reason": ("global_batch_reason",),
+    "layout.stack": ("stack",),
+    "layout.stack_reason": ("stack_reason",),
 })
 for _name, _ in Layout._fields_:
     RESULT_PATHS["layout." + _name] = ("layout", _name)

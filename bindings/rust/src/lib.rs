@@ -645,6 +645,16 @@ impl Estimate {
         array_str(&self.raw.global_batch_reason)
     }
 
+    /// The training stack whose kernel, overlap and collective defaults were used.
+    pub fn stack(&self) -> Cow<'_, str> {
+        array_str(&self.raw.stack)
+    }
+
+    /// Why that stack: the option, or the rule of the job that chose it.
+    pub fn stack_reason(&self) -> Cow<'_, str> {
+        array_str(&self.raw.stack_reason)
+    }
+
     /// Layers of the first, each middle and the last pipeline stage.
     pub fn pipeline_layers(&self) -> (u64, u64, u64) {
         (self.raw.pipeline_first_layers, self.raw.pipeline_layers, self.raw.pipeline_last_layers)

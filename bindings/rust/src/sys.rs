@@ -358,6 +358,8 @@ pub struct trainsize_result {
     pub pipeline_last_layers: u64,
     pub layout: trainsize_layout,
     pub global_batch_reason: [c_char; TRAINSIZE_NAME_MAX],
+    pub stack: [c_char; 24],
+    pub stack_reason: [c_char; TRAINSIZE_NAME_MAX],
 }
 
 /* ---- Planning ---- */

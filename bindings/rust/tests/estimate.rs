@@ -265,6 +265,8 @@ fn field_table_agrees_with_the_struct_layout() {
                 "layout.framework" => FieldValue::Str(e.framework()),
                 "layout.framework_reason" => FieldValue::Str(e.framework_reason()),
                 "layout.global_batch_reason" => FieldValue::Str(e.global_batch_reason()),
+                "layout.stack" => FieldValue::Str(e.stack()),
+                "layout.stack_reason" => FieldValue::Str(e.stack_reason()),
                 "layout.pipeline_first_layers" => FieldValue::U64(e.pipeline_layers().0),
                 "layout.pipeline_layers" => FieldValue::U64(e.pipeline_layers().1),
                 "layout.pipeline_last_layers" => FieldValue::U64(e.pipeline_layers().2),

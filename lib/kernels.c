@@ -1,0 +1,143 @@
+/* The kernel-efficiency model: how long the GPUs compute one token of a job, work kind by
+ * work kind, in place of one utilisation for every GPU and shape.
+ *
+ *   seconds per token = ( matmul FLOPs / (matmul peak x gemm efficiency)
+ *                       + attention FLOPs / (16-bit peak x attention efficiency)
+ *                       + element-wise bytes / (memory bandwidth x its share) ) / GPUs
+ *
+ * and once a step the optimizer's pass over its shard of the state at memory bandwidth.
+ * The matmuls run at the share of the dense peak the part's best GEMMs reach (measured
+ * "maximum achievable matmul FLOPS") times the share of that the shapes of a training step
+ * keep (calibrated: docs/accuracy.md). The element-wise work between them (norms,
+ * activation functions, residual adds, rotary embeddings, an eager softmax, the loss) is
+ * bound by memory bandwidth, so small models, whose matmuls are short next to it, and
+ * parts with less bandwidth per FLOP (H100 against A100) run further below the peak.
+ * `--hfu` overrides the model: every FLOP at that share of the peak, nothing else.
+ * docs/methodology.md ("Kernel efficiency") has each term and its source. */
+#include <math.h>
+#include <string.h>
+
+#include "stages.h"
+
+/* The share of the dense 16-bit peak the best-shaped BF16 GEMM reaches, by architecture
+ * (MAMF, S. Bekman, https://github.com/stas00/ml-engineering/blob/744d01e/compute/accelerator/README.md):
+ * A100 SXM 271 of 312 TFLOP/s, H100 SXM 795 of 989, B200 1745 of 2250, MI300X 668 of 1307,
+ * Gaudi 2 419 of 432. Ada takes Ampere's; parts no measurement covers 0.8 (an assumption). */
+#define TS_MAMF_AMPERE 0.869
+#define TS_MAMF_HOPPER 0.803
+#define TS_MAMF_BLACKWELL 0.776
+#define TS_MAMF_CDNA 0.514
+#define TS_MAMF_GAUDI 0.969
+#define TS_MAMF_OTHER 0.8
+#define TS_MAMF_MI325X 0.604 /* 785 of 1307 */
+/* The same for FP8 GEMMs, of the FP8 peak: H100 SXM 1403 of 1979, H200 1453 of 1979, B200
+ * 3433 of 4500, Gaudi 2 827 of 865 (the same source); parts it does not measure in FP8 take
+ * their BF16 share (an assumption). */
+#define TS_MAMF_FP8_HOPPER 0.709
+#define TS_MAMF_FP8_BLACKWELL 0.763
+#define TS_MAMF_FP8_GAUDI 0.955
+
+/* The share of that ceiling a training step's GEMMs keep (their shapes, epilogues and
+ * tails): the value that best fits the published runs of tests/accuracy/fixtures/time.json
+ * (docs/accuracy.md). */
+#define TS_GEMM_TRAINING_SHARE 0.76
+
+/* FlashAttention-2's forward and backward reach 190-200 of A100's 312 TFLOP/s at head
+ * dimension 128 (Dao 2023, arXiv 2307.08691, Fig. 5-6), 0.95 of the GEMMs' 0.869 x 0.76. */
+#define TS_FLASH_SHARE 0.95
+
+/* Element-wise kernels stream at about 0.8 of the memory bandwidth (an assumption of the
+ * order STREAM-like copies reach on HBM). */
+#define TS_MEMORY_SHARE 0.8
+
+/* Eager modelling code runs each element-wise operation as its own kernel where fused
+ * stacks run one per group: Hugging Face's RMSNorm is seven (an fp32 cast, pow, mean,
+ * rsqrt, two multiplies and a cast back), rotary embedding five per tensor, SwiGLU two
+ * against one; about 4 passes over memory per fused one (a count of the modelling code,
+ * checked against the fixture's eager Hugging Face rows). */
+#define TS_EAGER_PASSES 4.0
+
+static double mamf_share(const trainsize_gpu_info *gpu, int fp8)
+{
+    const char *a = gpu->architecture ? gpu->architecture : "";
+    if (fp8) {
+        if (strcmp(a, "Hopper") == 0) return TS_MAMF_FP8_HOPPER;
+        if (strncmp(a, "Blackwell", 9) == 0) return TS_MAMF_FP8_BLACKWELL;
+        if (strncmp(a, "Gaudi", 5) == 0) return TS_MAMF_FP8_GAUDI;
+        return mamf_share(gpu, 0);
+    }
+    if (gpu->name && strcmp(gpu->name, "mi325x") == 0) return TS_MAMF_MI325X;
+    if (strcmp(a, "Ampere") == 0 || strcmp(a, "Ada Lovelace") == 0) return TS_MAMF_AMPERE;
+    if (strcmp(a, "Hopper") == 0) return TS_MAMF_HOPPER;
+    if (strncmp(a, "Blackwell", 9) == 0) return TS_MAMF_BLACKWELL;
+    if (strncmp(a, "CDNA", 4) == 0) return TS_MAMF_CDNA;
+    if (strncmp(a, "Gaudi", 5) == 0) return TS_MAMF_GAUDI;
+    return TS_MAMF_OTHER;
+}
+
+/* Bytes the element-wise work of one token moves in one layer's forward pass, summed over
+ * the tensor-parallel ranks: what sequence parallelism does not split is done by each of
+ * the t ranks. Each term is the read and write of the tensors it touches, at width `a`;
+ * an eager softmax (attention's core, which selective recomputation repeats) apart. */
+static void layer_elementwise(const ts_settings *cfg, const ts_layout *lay, double a, double *rest,
+                              double *softmax)
+{
+    const ts_model *m = &cfg->model;
+    double h = (double)m->hidden, t = (double)lay->tp, s = (double)cfg->seq / (double)lay->cp;
+    double norms = m->norms_per_layer ? (double)m->norms_per_layer : 2.0;
+    double k = ts_model_is_moe(m) ? (double)m->experts_per_token : 1.0;
+    double f = k * (double)m->ffn + (double)m->shared_experts * (double)m->shared_expert_ffn;
+    double qk = (double)(ts_model_q_dim(m) + ts_model_kv_dim(m));
+    double replicated = lay->sp ? 1.0 : t;
+    double hidden_work = norms * 2.0 * h + 2.0 * 3.0 * h; /* norms; residual (bias-dropout-)adds */
+    double split_work = (m->gated_mlp ? 3.0 : 2.0) * f;  /* the MLP's activation function */
+    if (!m->positions) split_work += 2.0 * qk;          /* rotary embedding of q and k */
+    if (ts_model_is_moe(m)) split_work += 4.0 * k * h;  /* tokens permuted to experts and back */
+    *rest = a * (hidden_work * replicated + split_work);
+    /* scale, mask and softmax over the s keys of every head, and the probabilities' dropout */
+    *softmax = cfg->attention == TS_ATTN_EAGER ? a * 2.0 * (double)m->heads * s * (cfg->dropout > 0 ? 2.0 : 1.0)
+                                               : 0.0;
+    /* fp8-mixed: each linear's input is cast to fp8 before its GEMM (read at 2 bytes, written
+     * at 1: Transformer Engine's and torchao's recipes), and in backward its output
+     * gradient and the transposes the weight gradient needs, twice the forward's */
+    if (cfg->precision == TS_PREC_FP8_MIXED)
+        *rest += 3.0 * ((2.0 * h + (double)ts_model_q_dim(m)) * replicated + 2.0 * f);
+}
+
+double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv, double mm,
+                               double at, double peak_mm, double peak_at)
+{
+    const ts_model *m = &cfg->model;
+    double gpus = (double)lay->gpus, eff_mm, eff_at, rest, softmax, bytes, bw;
+    double a = cfg->precision == TS_PREC_FP32 ? 4.0 : 2.0;
+    if (cfg->hfu > 0.0) return (mm / peak_mm + at / peak_at) / (gpus * cfg->hfu);
+    eff_mm = mamf_share(cfg->gpu, cfg->precision == TS_PREC_FP8_MIXED) * TS_GEMM_TRAINING_SHARE;
+    eff_at = mamf_share(cfg->gpu, 0) * TS_GEMM_TRAINING_SHARE * (cfg->attention == TS_ATTN_FLASH ? TS_FLASH_SHARE : 1.0);
+    layer_elementwise(cfg, lay, a, &rest, &softmax);
+    /* forward, backward (about twice the forward's traffic), and what recomputation repeats */
+    bytes = (double)m->layers * ((cfg->recompute == TS_RECOMPUTE_FULL ? 4.0 : 3.0) * rest +
+                                 (cfg->recompute == TS_RECOMPUTE_NONE ? 3.0 : 4.0) * softmax);
+    /* the loss over the vocabulary: 32-bit logits written, read and their gradient written */
+    bytes += 3.0 * 4.0 * (double)m->vocab;
+    if (!conv->fused) bytes *= TS_EAGER_PASSES;
+    bw = (double)cfg->gpu->memory_bandwidth * TS_MEMORY_SHARE;
+    return (mm / (peak_mm * eff_mm) + at / (peak_at * eff_at) + (bw > 0.0 ? bytes / bw : 0.0)) / gpus;
+}
+
+double ts_kernel_optimizer_seconds(const ts_settings *cfg, const ts_conv *conv, const trainsize_memory *mem)
+{
+    /* The GPU's shard of the trained parameters, from the state it keeps of them (the
+     * optimizer's bytes hold the fp32 master copy too); the step reads and writes that,
+     * reads the gradients and writes the weights (a 16-bit copy beside an fp32 master,
+     * else the weights are the master: read and written). AdamW in mixed precision:
+     * 2 (8 + 4) + 4 + 2 = 30 bytes a parameter. */
+    double state = (double)mem->optimizer - (double)mem->master_weights;
+    double shard = conv->state > 0.0    ? state / conv->state
+                   : conv->master > 0.0 ? (double)mem->master_weights / conv->master
+                                        : 0.0;
+    double bytes = 2.0 * (double)mem->optimizer +
+                   shard * (conv->grad + (conv->master > 0.0 ? conv->weight : 2.0 * conv->weight));
+    double bw = (double)cfg->gpu->memory_bandwidth * TS_MEMORY_SHARE;
+    if (cfg->hfu > 0.0 || !(bw > 0.0)) return 0.0;
+    return bytes / bw;
+}

@@ -1,0 +1,119 @@
+/* The kernel-efficiency model (lib/kernels.c, docs/methodology.md "Kernel efficiency"):
+ * matmuls at the part's measured GEMM ceiling times the training share, element-wise work
+ * and the optimizer step at memory bandwidth, eager kernels moving 4 times a fused stack's
+ * bytes, and hfu as an override. H100 SXM and H200 have the same 989.4 TFLOP/s and differ
+ * in bandwidth (3.35 against 4.8 TB/s), which isolates what memory costs. */
+#include "ts_test.h"
+
+/* Llama 2 7B: 32 layers, hidden 4096, ffn 11008 (gated), 32 heads of 128 (MHA), rotary,
+ * vocabulary 32000, 6,738,415,616 parameters. */
+#define L7 "model", "llama-2-7b", "gpus", "1", "seq", "4096", "micro-batch", "1", "recompute", "none", \
+           "attention", "flash"
+
+/* Element-wise bytes of one token under a fused stack, forward once: per layer 2 norms and
+ * 2 residual adds over h (2 x 2h + 6h), SwiGLU over 3 ffn, rotary over q and k (2 x 2 x
+ * 4096), each element 2 bytes; the forward, a backward of twice its traffic, and the
+ * 32-bit logits of the loss written, read and differentiated. */
+static double fused_bytes_per_token(void)
+{
+    double h = 4096.0, f = 11008.0, per_layer = 2.0 * (2.0 * 2.0 * h + 6.0 * h + 3.0 * f + 2.0 * (h + h));
+    return 3.0 * 32.0 * per_layer + 3.0 * 4.0 * 32000.0;
+}
+
+static double compute_seconds(const char *const *pairs)
+{
+    trainsize_result r;
+    ts_test_estimate(pairs, &r);
+    return r.time.step_seconds - r.time.comm_seconds - r.time.offload_seconds;
+}
+
+/* Megatron conventions (16-bit weights, fp32 gradients and master, AdamW state 8 bytes):
+ * the step reads and writes state and master and reads the gradients and writes the
+ * weights: 2 (8 + 4) + 4 + 2 = 30 bytes a parameter. Two global batches separate the
+ * per-step term from the per-token one. */
+static void test_optimizer_step_at_memory_bandwidth(void **state)
+{
+    double one, four, step, p = 6738415616.0;
+    (void)state;
+    one = compute_seconds(PAIRS(L7, "framework", "megatron", "gpu", "h100-80gb", "global-batch", "1"));
+    four = compute_seconds(PAIRS(L7, "framework", "megatron", "gpu", "h100-80gb", "global-batch", "4"));
+    step = (4.0 * one - four) / 3.0;
+    ts_assert_near(step, 30.0 * p / (3350e9 * 0.8), 1e-9);
+    /* pytorch conventions: fp32 weights are the master, read and written: 2 x 8 + 4 + 8 = 28 */
+    one = compute_seconds(PAIRS(L7, "framework", "pytorch", "gpu", "h100-80gb", "global-batch", "1"));
+    four = compute_seconds(PAIRS(L7, "framework", "pytorch", "gpu", "h100-80gb", "global-batch", "4"));
+    ts_assert_near((4.0 * one - four) / 3.0, 28.0 * p / (3350e9 * 0.8), 1e-9);
+}
+
+/* The same FLOPs on H100 and H200: the difference is the element-wise bytes and the
+ * optimizer step's, at the two bandwidths. */
+static void test_elementwise_work_at_memory_bandwidth(void **state)
+{
+    double bytes = 4096.0 * fused_bytes_per_token() + 30.0 * 6738415616.0;
+    double h100 = compute_seconds(PAIRS(L7, "framework", "megatron", "gpu", "h100-80gb"));
+    double h200 = compute_seconds(PAIRS(L7, "framework", "megatron", "gpu", "h200"));
+    (void)state;
+    ts_assert_near(h100 - h200, bytes / 0.8 * (1.0 / 3350e9 - 1.0 / 4800e9), 1e-9);
+}
+
+/* Eager modelling code: each element-wise operation its own kernel, 4 passes over memory
+ * per fused one; the optimizer step is the same. */
+static void test_eager_kernels_move_four_times_the_bytes(void **state)
+{
+    double fused = compute_seconds(PAIRS(L7, "framework", "pytorch", "fused-kernels", "yes", "gpu", "h100-80gb"));
+    double eager = compute_seconds(PAIRS(L7, "framework", "pytorch", "fused-kernels", "no", "gpu", "h100-80gb"));
+    (void)state;
+    ts_assert_near(eager - fused, 3.0 * 4096.0 * fused_bytes_per_token() / (3350e9 * 0.8), 1e-9);
+    /* auto: fused under megatron conventions, eager otherwise */
+    ts_assert_near(compute_seconds(PAIRS(L7, "framework", "pytorch", "gpu", "h100-80gb")), eager, 1e-12);
+}
+
+/* The matmuls: H100 SXM's measured GEMM ceiling (795 of 989 TFLOP/s) x 0.76; attention
+ * under flash at 0.95 of that. With hfu set, every FLOP at that share of the peak and
+ * nothing else (the long-standing rule). */
+static void test_matmuls_and_the_override(void **state)
+{
+    trainsize_result r;
+    double peak = 989.4e12, mm, at, tokens = 4096.0, elementwise;
+    (void)state;
+    ts_test_estimate(PAIRS(L7, "framework", "megatron", "gpu", "h100-80gb", "hfu", "0.5"), &r);
+    ts_assert_near(r.time.step_seconds, r.time.step_flops / (peak * 0.5), 1e-12);
+    /* 6 x (parameters less the input embedding) per token, and 3 x attention's 4 s h per layer */
+    mm = 6.0 * (6738415616.0 - 131072000.0) * tokens;
+    at = 3.0 * 4.0 * 4096.0 * 4096.0 * 32.0 * tokens;
+    ts_assert_near(r.time.step_flops, mm + at, 1.0);
+    elementwise = (tokens * fused_bytes_per_token() + 30.0 * 6738415616.0) / (3350e9 * 0.8);
+    ts_assert_near(compute_seconds(PAIRS(L7, "framework", "megatron", "gpu", "h100-80gb")),
+                       mm / (peak * 0.803 * 0.76) + at / (peak * 0.803 * 0.76 * 0.95) + elementwise, 1e-9);
+}
+
+static double achieved_hfu(const char *model, const char *gpu)
+{
+    trainsize_result r;
+    const trainsize_gpu_info *g = trainsize_gpu_find(gpu);
+    ts_test_estimate(PAIRS("model", model, "gpu", gpu, "gpus", "1", "seq", "4096", "framework", "megatron"), &r);
+    return r.time.step_flops / (r.time.step_seconds * g->flops_bf16);
+}
+
+/* What follows from it: small models run further below the peak than large ones, and an
+ * H100, with less bandwidth per FLOP, further than an A100. */
+static void test_efficiency_by_size_and_part(void **state)
+{
+    (void)state;
+    assert_true(achieved_hfu("llama-3.2-1b", "h100-80gb") < achieved_hfu("llama-2-7b", "h100-80gb"));
+    assert_true(achieved_hfu("llama-2-7b", "h100-80gb") < achieved_hfu("llama-2-70b", "h100-80gb"));
+    assert_true(achieved_hfu("llama-2-7b", "h100-80gb") < achieved_hfu("llama-2-7b", "a100-80gb"));
+    assert_true(achieved_hfu("llama-2-70b", "a100-80gb") < 0.869 * 0.76);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_optimizer_step_at_memory_bandwidth),
+        cmocka_unit_test(test_elementwise_work_at_memory_bandwidth),
+        cmocka_unit_test(test_eager_kernels_move_four_times_the_bytes),
+        cmocka_unit_test(test_matmuls_and_the_override),
+        cmocka_unit_test(test_efficiency_by_size_and_part),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,136 @@
+/* Published runs on today's training stacks: tests/accuracy/fixtures/stacks.json holds
+ * fully specified runs (NeMo/Megatron-Core in MLPerf Training v3.1-v5.1, IBM's fms-fsdp,
+ * the Hugging Face Trainer with and without Liger kernels, Accelerate, DeepSpeed, nanotron's
+ * Ultra-Scale Playbook sweep, Llama 3, DeepSeek-V3), each with its source, the quoted
+ * figures and the settings that describe it. Compared as tests/accuracy/published_stacks.py
+ * does: tokens/s per GPU against layout.global_batch x seq / step_seconds / gpus; memory by
+ * its kind (allocated, reserved, nvidia-smi; unknown: exact between peak_allocated and
+ * peak_total); every run ran, so each should fit.
+ *
+ * The bounds are what the library reaches today (docs/accuracy.md lists every row), so a
+ * change that makes it worse fails here. The issue's targets (median 10 %, worst 25 % for
+ * both, every run called fits) are not reached yet. */
+#include "ts_test.h"
+
+#define FIXTURE_MAX (1u << 21)
+#define ROWS_MIN 70
+#define STACKS_MIN 4
+#define TPS_MEDIAN_BOUND 0.175 /* reached: 17.2 % */
+#define TPS_WORST_BOUND 2.70   /* reached: nanotron's 80B on 4 servers, +270 % (14.8 % MFU published) */
+#define MEM_MEDIAN_BOUND 0.275 /* reached: 27.3 % */
+#define MEM_WORST_BOUND 0.61   /* reached: Mistral 7B under the Hugging Face Trainer, -60.6 % */
+#define NOT_FIT_MAX 9          /* reached: 9 of 74 called "does not fit" */
+#define ROWS_CAP 128
+
+static double setting(const ts_json_value *settings, const char *key, double dflt)
+{
+    ts_json_value v;
+    char text[32];
+    if (!ts_json_object_get(settings, key, &v)) return dflt;
+    ts_json_string_copy(&v, text, sizeof text);
+    return atof(text);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof v[0], by_value);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The memory error of a figure of the given kind (GiB). */
+static double memory_error(const trainsize_result *r, double gib, const char *kind)
+{
+    double lo = (double)r->memory.peak_allocated / GIB, hi = (double)r->memory.peak_total / GIB;
+    if (strcmp(kind, "allocated") == 0) return lo / gib - 1.0;
+    if (strcmp(kind, "reserved") == 0) return (double)r->memory.peak_reserved / GIB / gib - 1.0;
+    if (strcmp(kind, "nvidia-smi") == 0) return hi / gib - 1.0;
+    return gib >= lo && gib <= hi ? 0.0 : lo > gib ? lo / gib - 1.0 : hi / gib - 1.0;
+}
+
+static void test_published_stacks(void **state)
+{
+    size_t cursor = 0, count = 0, mem_count = 0, not_fit = 0, stacks = 0, i;
+    char *text, names[16][40];
+    ts_json_value root, rows, row;
+    double tps[ROWS_CAP], mem[ROWS_CAP], tps_worst = 0.0, mem_worst = 0.0;
+    trainsize_error err;
+    (void)state;
+    text = ts_test_fixture("stacks.json", FIXTURE_MAX, &root);
+    assert_int_equal(ts_json_object_get(&root, "rows", &rows), 1);
+    while (ts_json_array_next(&rows, &cursor, &row)) {
+        ts_json_value settings, key, value, v;
+        trainsize_job *job;
+        trainsize_result r;
+        char id[96] = "", stack[40] = "", k[64], val[64];
+        size_t at = 0;
+        double figure, predicted, e;
+        if (ts_json_object_get(&row, "excluded", &v)) continue;
+        ts_json_object_get(&row, "id", &v);
+        ts_json_string_copy(&v, id, sizeof id);
+        ts_json_object_get(&row, "stack", &v);
+        ts_json_string_copy(&v, stack, sizeof stack);
+        stack[strcspn(stack, " ")] = '\0';
+        for (i = 0; i < stacks && strcmp(names[i], stack) != 0; i++) {}
+        if (i == stacks && stacks < 16) snprintf(names[stacks++], sizeof names[0], "%s", stack);
+        assert_int_equal(ts_json_object_get(&row, "settings", &settings), 1);
+        assert_int_equal(ts_json_object_get(&row, "tokens_per_s_per_gpu", &v), 1);
+        assert_int_equal(ts_json_get_double(&v, "tokens_per_s_per_gpu", &figure, &err), 0);
+        job = trainsize_job_new();
+        assert_non_null(job);
+        while (ts_json_object_next(&settings, &at, &key, &value)) {
+            ts_json_string_copy(&key, k, sizeof k);
+            ts_json_string_copy(&value, val, sizeof val);
+            assert_true(strcmp(k, "hfu") != 0); /* the model is under test */
+            if (trainsize_job_set(job, k, val, &err) != 0) fail_msg("%s: %s", id, err.message);
+        }
+        if (trainsize_estimate(job, &r, sizeof r, &err) != 0) fail_msg("%s: %s", id, err.message);
+        trainsize_job_free(job);
+        assert_true(count < ROWS_CAP);
+        predicted = (double)r.layout.global_batch * setting(&settings, "seq", 2048.0) / r.time.step_seconds /
+                    setting(&settings, "gpus", 1.0);
+        e = predicted / figure - 1.0;
+        tps[count++] = fabs(e);
+        if (fabs(e) > tps_worst) tps_worst = fabs(e);
+        if (!r.memory.fits) not_fit++;
+        print_message("%-44s %-14s published %9.1f predicted %9.1f %+6.1f%%", id, stack, figure, predicted,
+                      100.0 * e);
+        if (ts_json_object_get(&row, "memory_gib", &v) && !ts_json_is_null(&v)) {
+            double gib;
+            char kind[24] = "unknown";
+            assert_int_equal(ts_json_get_double(&v, "memory_gib", &gib, &err), 0);
+            if (ts_json_object_get(&row, "memory_kind", &v)) ts_json_string_copy(&v, kind, sizeof kind);
+            e = memory_error(&r, gib, kind);
+            mem[mem_count++] = fabs(e);
+            if (fabs(e) > mem_worst) mem_worst = fabs(e);
+            print_message("  memory %6.1f GiB (%s) %+6.1f%%", gib, kind, 100.0 * e);
+        }
+        print_message("%s\n", r.memory.fits ? "" : "  does not fit");
+    }
+    free(text);
+    print_message("%zu runs on %zu stacks: tokens/s median %.1f%%, worst %.1f%%; memory %zu runs median %.1f%%, "
+                  "worst %.1f%%; %zu called does not fit\n",
+                  count, stacks, 100.0 * median(tps, count), 100.0 * tps_worst, mem_count,
+                  100.0 * median(mem, mem_count), 100.0 * mem_worst, not_fit);
+    assert_true(count >= ROWS_MIN);
+    assert_true(stacks >= STACKS_MIN);
+    assert_true(median(tps, count) <= TPS_MEDIAN_BOUND);
+    assert_true(tps_worst <= TPS_WORST_BOUND);
+    assert_true(mem_count >= 30);
+    assert_true(median(mem, mem_count) <= MEM_MEDIAN_BOUND);
+    assert_true(mem_worst <= MEM_WORST_BOUND);
+    assert_true(not_fit <= NOT_FIT_MAX);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_published_stacks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

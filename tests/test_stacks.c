@@ -1,0 +1,76 @@
+/* Training stacks (docs/methodology.md, "Which stack"): which one auto picks and why, the
+ * framework a stack implies, and that a setting given explicitly wins over the stack's
+ * default. */
+#include "ts_test.h"
+
+static void expect_stack(const char *const *pairs, const char *stack, const char *framework, const char *why)
+{
+    trainsize_result r;
+    ts_test_estimate(pairs, &r);
+    assert_string_equal(r.stack, stack);
+    assert_string_equal(r.framework, framework);
+    if (why && !strstr(r.stack_reason, why)) fail_msg("stack_reason \"%s\" lacks \"%s\"", r.stack_reason, why);
+}
+
+static void test_auto_follows_the_job(void **state)
+{
+    (void)state;
+    expect_stack(PAIRS("model", "llama-2-7b", "gpus", "8", "tp", "2"), "megatron-core", "megatron", "NeMo");
+    expect_stack(PAIRS("model", "llama-2-7b", "gpus", "8", "zero", "3"), "fsdp", "pytorch", "FSDP");
+    expect_stack(PAIRS("model", "llama-2-7b", "gpus", "8", "zero", "1"), "deepspeed", "deepspeed", "DeepSpeed");
+    expect_stack(PAIRS("model", "llama-2-7b", "gpus", "8"), "hf", "pytorch", "Hugging Face");
+    expect_stack(PAIRS("model", "llama-2-7b", "lora-rank", "16"), "hf", "pytorch", NULL);
+    /* a framework given explicitly names the stack its published runs were calibrated on */
+    expect_stack(PAIRS("model", "llama-2-7b", "gpus", "8", "tp", "2", "framework", "megatron"), "megatron-lm",
+                 "megatron", "published");
+}
+
+static void test_a_stack_sets_the_framework(void **state)
+{
+    (void)state;
+    expect_stack(PAIRS("model", "llama-2-7b", "gpus", "8", "tp", "2", "stack", "torchtitan"), "torchtitan",
+                 "pytorch", "stack option");
+    expect_stack(PAIRS("model", "llama-2-7b", "gpus", "8", "stack", "nanotron"), "nanotron", "megatron", NULL);
+    /* the framework option still wins for the bytes */
+    expect_stack(PAIRS("model", "llama-2-7b", "gpus", "8", "stack", "megatron-core", "framework", "pytorch"),
+                 "megatron-core", "pytorch", NULL);
+}
+
+static double comm(const char *const *pairs)
+{
+    trainsize_result r;
+    ts_test_estimate(pairs, &r);
+    return r.time.comm_seconds;
+}
+
+static double compute(const char *const *pairs)
+{
+    trainsize_result r;
+    ts_test_estimate(pairs, &r);
+    return r.time.step_seconds - r.time.comm_seconds;
+}
+
+/* Megatron-Core's overlaps and every NIC, given back one by one, are Megatron-LM's. */
+static void test_explicit_settings_win(void **state)
+{
+#define PP "model", "llama-2-7b", "gpu", "a100-80gb", "gpus", "32", "tp", "2", "pp", "2", "zero", "1", \
+           "network", "ib-hdr", "global-batch", "64"
+    (void)state;
+    assert_true(comm(PAIRS(PP, "stack", "megatron-core")) < comm(PAIRS(PP, "stack", "megatron-lm")));
+    ts_assert_near(comm(PAIRS(PP, "stack", "megatron-core", "dp-overlap", "no", "tp-overlap", "no", "dp-nics", "own")),
+                   comm(PAIRS(PP, "stack", "megatron-lm")), 1e-12);
+    /* fused kernels: the Hugging Face Trainer with Liger's (fused-kernels yes) computes faster */
+    assert_true(compute(PAIRS("model", "llama-3-8b", "gpus", "1", "stack", "hf", "fused-kernels", "yes")) <
+                compute(PAIRS("model", "llama-3-8b", "gpus", "1", "stack", "hf")));
+#undef PP
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_auto_follows_the_job),
+        cmocka_unit_test(test_a_stack_sets_the_framework),
+        cmocka_unit_test(test_explicit_settings_win),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
