@@ -314,7 +314,9 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_DP_NICS = 126,                 /**< "dp-nics" */
     TRAINSIZE_ID_FUSED_KERNELS = 127,           /**< "fused-kernels" */
     TRAINSIZE_ID_STACK = 128,                   /**< "stack" */
-    TRAINSIZE_ID_COUNT = 129                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_RECOMPUTE_LAYERS = 129,        /**< "recompute-layers" */
+    TRAINSIZE_ID_ACTIVATION_OFFLOAD = 130,      /**< "activation-offload" */
+    TRAINSIZE_ID_COUNT = 131                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -971,7 +973,8 @@ typedef struct trainsize_memory {
     uint64_t overhead;         /**< cuda_context + comm_buffers + allocator_slack. */
     uint64_t peak_total;       /**< peak_allocated + overhead: comparable to nvidia-smi. */
     uint64_t gpu_capacity;     /**< The GPU's memory. */
-    uint64_t host_offload;     /**< Bytes per GPU kept in host memory by CPU offload. */
+    uint64_t host_offload;     /**< Bytes per GPU kept in host memory by CPU offload: ZeRO-Offload's
+                                    state and offloaded activations. */
     int fits;                  /**< 1 when peak_total <= gpu_capacity. */
     int peak_phase;            /**< A ::trainsize_phase value. */
     int pipeline_stage;        /**< 0-based pipeline stage of the most loaded GPU. */
@@ -986,6 +989,12 @@ typedef struct trainsize_memory {
                                     unquantized model loads through the host. */
     uint64_t peak_reserved;    /**< peak_allocated + allocator_slack: comparable to
                                     torch.cuda.max_memory_reserved(). */
+    uint64_t activations_offloaded; /**< Of `host_offload`: the layers' activations kept in
+                                    host memory ("activation-offload"); not in
+                                    `activations`. 0 without activation offload. */
+    uint64_t recomputed_layers; /**< Layers of the most loaded GPU's pipeline stage that the
+                                    recomputation applies to ("recompute-layers"; the others
+                                    keep all their activations); 0 with recompute none. */
 } trainsize_memory;
 
 /** The servers the job needs. */
@@ -1065,7 +1074,8 @@ typedef struct trainsize_time {
     double comm_seconds;    /**< Communication per step that does not overlap compute, seconds
                                  (included in step_seconds). */
     double offload_seconds; /**< CPU offload per step that does not overlap compute (the CPU
-                                 optimizer step, PCIe transfers), seconds (included in
+                                 optimizer step, PCIe transfers of state, parameters and
+                                 offloaded activations), seconds (included in
                                  step_seconds); 0 without offload. */
 } trainsize_time;
 
@@ -1074,7 +1084,11 @@ typedef enum trainsize_recompute {
     TRAINSIZE_RECOMPUTE_NONE = 0,      /**< Every activation kept for backward. */
     TRAINSIZE_RECOMPUTE_SELECTIVE = 1, /**< Attention's core recomputed (Korthikanti et al.
                                             2022, arXiv 2205.05198). */
-    TRAINSIZE_RECOMPUTE_FULL = 2       /**< Only each layer's input kept; layers recomputed. */
+    TRAINSIZE_RECOMPUTE_FULL = 2,      /**< Only each layer's input kept; layers recomputed. */
+    TRAINSIZE_RECOMPUTE_PER_OP = 3     /**< Per-op selective checkpointing (torchtitan's
+                                            default "selective"): the outputs of matmuls
+                                            (every other one) and of the attention kernel
+                                            kept, pointwise ops recomputed. */
 } trainsize_recompute;
 
 /** The parallel layout and batch an estimate used: the job's settings after defaults and
@@ -1262,7 +1276,7 @@ typedef struct trainsize_advice {
 /**
  * @brief Ways to make a job that does not fit its GPU fit.
  *
- * Tries each change alone on the job (recompute selective, full; micro-batch 1; flash
+ * Tries each change alone on the job (recompute selective, per-op, full; micro-batch 1; flash
  * attention; ZeRO 1, 2, 3; tensor parallelism 2, 4, 8 inside a server; CPU offload of the
  * optimizer, and of the parameters; 2 to 64 times the GPUs with ZeRO-3; LoRA rank 16; QLoRA
  * nf4), then, while fewer than `cap` were found, the same changes stacked in that order until

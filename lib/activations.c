@@ -8,7 +8,13 @@
  * s x s scores; an fp32 log-sum-exp per head and token), LoRA with a frozen base (inputs
  * of frozen linear layers are not kept) and the framework's kernels (ts_conv). Tensor
  * parallelism splits the head- and ffn-wide terms by t; sequence parallelism also splits
- * the hidden-wide ones; context parallelism splits the sequence. */
+ * the hidden-wide ones; context parallelism splits the sequence.
+ *
+ * Recomputation: selective drops attention's core (Korthikanti §5), full keeps each
+ * layer's input, per-op (torchtitan's selective AC, recompute.c) the input and the outputs
+ * its policy saves; recompute-layers applies the policy to a share of the stage's layers
+ * only (Megatron-LM's block method), the others keeping everything. Activation offload
+ * moves the layers' activations to host memory, but for two layers in flight. */
 #include "stages.h"
 
 /* Does the linear layer with this LoRA target keep its input? Trainable weights need
@@ -46,6 +52,7 @@ typedef struct layer_dims {
     double h, rep;   /* hidden; divisor of hidden-wide terms (t with SP, else 1) */
     double q_rank, kv_rank, heads_rank, f_rank, t;
     double v_rank;   /* values, and the context o reads: heads x value head per rank */
+    double kv_div;   /* ranks a key/value projection's output is split over: min(t, kv heads) */
     double k_rank, latent; /* MLA: keys per rank (all heads), the q and kv latents */
     double dense_f_rank;   /* an MoE model's dense layers' MLP */
 } layer_dims;
@@ -63,6 +70,7 @@ static void make_dims(const ts_settings *cfg, const ts_layout *lay, layer_dims *
     d->heads_rank = (double)m->heads / t;
     d->q_rank = (double)ts_model_q_dim(m) / t;
     d->kv_rank = kv_heads_rank * (double)ts_model_head_dim(m);
+    d->kv_div = kv_heads >= t ? t : kv_heads;
     d->f_rank = (double)m->ffn / t;
     d->dense_f_rank = (double)(ts_model_is_moe(m) && m->dense_ffn ? m->dense_ffn : m->ffn) / t;
     d->v_rank = d->heads_rank * (double)ts_model_v_head_dim(m);
@@ -148,12 +156,84 @@ static double lora_terms(const ts_settings *cfg, const ts_conv *c, const layer_d
     return (attn + k * mlp) * c->act * d->sb * (double)cfg->lora_rank;
 }
 
+/* Per-op selective checkpointing (recompute.c): a layer keeps its input (the checkpoint's),
+ * the matmul outputs the policy saves, what the attention kernel returns, and nothing
+ * else; the pointwise ops between them are recomputed from these. A row-parallel matmul
+ * (o, down) holds the whole hidden width of partial sums on each tensor-parallel rank;
+ * under sequence parallelism the reduce-scatter after it is a collective the policy saves
+ * as well (once after attention, once after the MLP). */
+static double per_op_terms(const ts_settings *cfg, const ts_conv *c, const layer_dims *d,
+                           const ts_layout *lay, int moe)
+{
+    ts_layer_mm mm[TS_LAYER_MMS_MAX];
+    int saved[TS_LAYER_MMS_MAX];
+    size_t i, n = ts_per_op_layer(cfg, moe, mm, saved);
+    double sb = d->sb, k = moe ? (double)cfg->model.experts_per_token : 1.0;
+    double bytes = c->residual * sb * d->h / d->rep; /* the layer input */
+    for (i = 0; i < n; i++) {
+        double width = 0.0;
+        if (!saved[i]) continue;
+        switch (mm[i].kind) {
+        case TS_MM_COLUMN: width = mm[i].out / d->t; break;
+        case TS_MM_KV: width = mm[i].out / d->kv_div; break;
+        case TS_MM_QKV: width = d->q_rank + 2.0 * d->kv_rank; break;
+        case TS_MM_ROW: width = d->h; break;
+        default: width = mm[i].out; break; /* replicated */
+        }
+        bytes += c->act * sb * width;
+    }
+    if (lay->sp) bytes += 2.0 * c->act * sb * d->h / d->rep; /* the reduce-scatters' outputs */
+    if (cfg->attention == TS_ATTN_EAGER)
+        /* both products are bmm: the scores and the context (softmax, its dropout and a
+         * soft-cap's tanh are recomputed from the scores) */
+        bytes += c->act * sb * (d->heads_rank * d->s_full + d->v_rank);
+    else
+        bytes += c->act * sb * d->v_rank + 4.0 * d->heads_rank * sb; /* output, fp32 log-sum-exp */
+    if (moe) {
+        bytes += (4.0 + 8.0) * k * sb; /* topk: fp32 scores and int64 expert ids */
+        /* expert parallelism: the dispatched tokens and the combined outputs (all-to-all) */
+        if (lay->ep > 1) bytes += 2.0 * c->act * k * sb * d->h / d->rep;
+    }
+    return bytes;
+}
+
 static double layer_bytes(const ts_settings *cfg, const ts_conv *c, const layer_dims *d,
-                          int recompute, int moe)
+                          const ts_layout *lay, int recompute, int moe)
 {
     if (recompute == TS_RECOMPUTE_FULL) return c->residual * d->sb * d->h / d->rep; /* layer input */
+    if (recompute == TS_RECOMPUTE_PER_OP) return per_op_terms(cfg, c, d, lay, moe);
     return attention_terms(cfg, c, d, recompute == TS_RECOMPUTE_NONE) +
            mlp_block_terms(cfg, c, d, moe) + lora_terms(cfg, c, d);
+}
+
+/* Checkpointed layers keep what their policy keeps; the others of the stage
+ * (recompute-layers) everything. One layer of each kind, blended by that share; *largest
+ * is the larger of the two a stage holds. */
+static double blend(const ts_settings *cfg, const ts_conv *c, const layer_dims *d,
+                    const ts_layout *lay, double share, int moe, double *largest)
+{
+    double policy = share > 0.0 ? layer_bytes(cfg, c, d, lay, cfg->recompute, moe) : 0.0;
+    double none = share < 1.0 ? layer_bytes(cfg, c, d, lay, TS_RECOMPUTE_NONE, moe) : 0.0;
+    if (share >= 1.0) return *largest = policy;
+    if (share <= 0.0) return *largest = none;
+    *largest = policy > none ? policy : none;
+    return share * policy + (1.0 - share) * none;
+}
+
+static double max2(double a, double b) { return a > b ? a : b; }
+
+/* Activation offload (torchtune's OffloadActivations, Megatron-Core's cpu_offloading): each
+ * layer's saved tensors are copied to pinned host memory on a side stream as its forward
+ * ends and copied back ahead of its backward. The GPU keeps two layers of one micro-batch
+ * (the one computing and the one in transfer); the host the rest. */
+static void offload(const ts_settings *cfg, double largest_layer, ts_activations *out)
+{
+    double window;
+    if (!cfg->activation_offload || !(out->layers > 0)) return;
+    window = 2.0 * largest_layer < out->layers ? 2.0 * largest_layer : out->layers;
+    out->offload_moved = out->layers / out->in_flight;
+    out->offloaded = out->layers - window;
+    out->layers = window;
 }
 
 /* Micro-batches whose activations a stage holds, in units of the stage's L/p layers for
@@ -182,15 +262,21 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
     out->in_flight = in_flight(lay, stage);
     {
         /* An MoE model's dense layers keep less than its MoE layers: per layer, the
-         * larger is reported; the stage holds each kind as many times as it has them. */
+         * larger is reported; the stage holds each kind as many times as it has them.
+         * With recompute-layers only that share of each kind is checkpointed. */
         double layers = (double)ts_stage_layers(lay, stage);
         double moe = (double)ts_stage_moe_layers(lay, m, stage), dense = layers - moe;
-        double as_moe = moe > 0 ? layer_bytes(cfg, c, &d, cfg->recompute, 1) : 0.0;
-        double as_dense = dense > 0 ? layer_bytes(cfg, c, &d, cfg->recompute, 0) : 0.0;
+        double share, big_moe = 0.0, big_dense = 0.0, as_moe = 0.0, as_dense = 0.0;
         int moe_model = ts_model_is_moe(m);
-        out->per_layer = as_moe > as_dense ? as_moe : as_dense;
-        out->per_layer_full = layer_bytes(cfg, c, &d, TS_RECOMPUTE_NONE, moe_model);
+        out->recomputed_layers = (double)ts_stage_recomputed_layers(lay, stage);
+        share = out->recomputed_layers / layers;
+        if (moe > 0) as_moe = blend(cfg, c, &d, lay, share, 1, &big_moe);
+        if (dense > 0) as_dense = blend(cfg, c, &d, lay, share, 0, &big_dense);
+        out->per_layer_full = layer_bytes(cfg, c, &d, lay, TS_RECOMPUTE_NONE, moe_model);
+        /* the largest layer the stage stores: one the policy applies to, or one it leaves */
+        out->per_layer = max2(big_moe, big_dense);
         out->layers = (moe * as_moe + dense * as_dense) * out->in_flight;
+        offload(cfg, out->per_layer, out);
     }
     if (first) {
         /* int64 token ids for the embedding's backward, plus its dropout mask. */
@@ -214,13 +300,15 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
              * a layer (its activations, like the model's last), and another pass through
              * the final norm, the output head and the loss */
             double inputs = 2.0 * c->norm_saved * d.sb * d.h / d.rep + c->linear_in * d.sb * 2.0 * d.h / d.rep;
-            double layer = layer_bytes(cfg, c, &d, cfg->recompute, ts_model_is_moe(m));
+            double layer = layer_bytes(cfg, c, &d, lay, cfg->recompute, ts_model_is_moe(m));
             o += (double)m->mtp_layers * (inputs + layer + o);
         }
         out->output = o;
         out->loss_backward = c->loss_backward * d.sb * vocab_rank;
     }
-    if (cfg->recompute == TS_RECOMPUTE_FULL) {
+    if ((cfg->recompute == TS_RECOMPUTE_FULL || cfg->recompute == TS_RECOMPUTE_PER_OP) &&
+        out->recomputed_layers > 0) {
+        /* A checkpointed layer's backward first runs its forward again. */
         out->recompute = out->per_layer_full;
         /* The causal mask passed to every checkpointed layer: an s x s tensor expanded
          * (a view) over the batch, kept once. */

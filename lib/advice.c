@@ -27,6 +27,7 @@ typedef struct step {
 
 static const step STEPS[] = {
     {STEP_SET, "recompute", "selective"},
+    {STEP_SET, "recompute", "per-op"},
     {STEP_SET, "recompute", "full"},
     {STEP_SET, "micro-batch", "1"},
     {STEP_SET, "attention", "flash"},
@@ -117,6 +118,17 @@ static int try_fit(advisor *ad, const trainsize_job *job, const trainsize_advice
     return 1;
 }
 
+/* How much a recomputation recomputes: none < selective < per-op < full. */
+static int recompute_rank(int recompute)
+{
+    switch (recompute) {
+    case TS_RECOMPUTE_SELECTIVE: return 1;
+    case TS_RECOMPUTE_PER_OP: return 2;
+    case TS_RECOMPUTE_FULL: return 3;
+    default: return 0;
+    }
+}
+
 static unsigned step_levels(const step *st)
 {
     return st->kind == STEP_SET ? 1 : st->kind == STEP_TP ? 3 : MAX_GPU_DOUBLINGS;
@@ -136,10 +148,13 @@ static int apply_step(const advisor *ad, trainsize_job *job, trainsize_advice *a
         } else if (strcmp(st->name, "micro-batch") == 0) {
             if (job->s.micro_batch == 1) return 0;
         } else if (strcmp(st->name, "recompute") == 0) {
-            /* what the job recomputes: as set, else as the estimate defaulted it */
+            /* what the job recomputes: as set, else as the estimate defaulted it; never
+             * less (none < selective < per-op < full) */
             int now = job->s.recompute_given ? job->s.recompute : ad->recompute;
-            if (now == TS_RECOMPUTE_FULL || (now == TS_RECOMPUTE_SELECTIVE && strcmp(st->value, "selective") == 0))
-                return 0;
+            int offered = strcmp(st->value, "full") == 0     ? TS_RECOMPUTE_FULL
+                          : strcmp(st->value, "per-op") == 0 ? TS_RECOMPUTE_PER_OP
+                                                             : TS_RECOMPUTE_SELECTIVE;
+            if (recompute_rank(now) >= recompute_rank(offered)) return 0;
         } else if (strcmp(st->name, "attention") == 0) {
             if (job->s.attention == TS_ATTN_FLASH) return 0;
         } else if (strcmp(st->name, "lora-rank") == 0) {

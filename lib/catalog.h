@@ -27,4 +27,8 @@ uint64_t ts_fabric_span(const trainsize_gpu_info *gpu, uint64_t gpus_per_node, u
  * (an NVSwitch board, a rack-scale fabric, PCIe only). */
 uint64_t ts_bridge_span(const trainsize_gpu_info *gpu, uint64_t gpus_per_node);
 
+/* Per-direction rate, bytes/s, one GPU achieves over its host link (its PCIe generation's
+ * catalogue link; NVLink-C2C for a Grace host), as the link catalogue's achieved share. */
+double ts_host_link_rate(const trainsize_gpu_info *gpu);
+
 #endif

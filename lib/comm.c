@@ -103,7 +103,12 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
      * two in its backward, and the forward's two again under full recomputation; they block
      * the layer, so every micro-batch slot pays them. */
     if (lay->tp > 1) {
-        double n = cfg->recompute == TS_RECOMPUTE_FULL ? 6.0 : 4.0;
+        /* recomputation repeats the forward's two (per-op with SP: the all-gathers only; its
+         * reduce-scatter outputs are kept), over the share of the layers it applies to */
+        double again = cfg->recompute == TS_RECOMPUTE_FULL     ? 2.0
+                       : cfg->recompute == TS_RECOMPUTE_PER_OP ? (lay->sp ? 1.0 : 2.0)
+                                                               : 0.0;
+        double n = 4.0 + again * lay->recompute_share;
         double rate = bus_rate(t, 1.0, !cfg->sp, links);
         double bytes = n * layers * ar_factor(t) * sbh * c->act;
         double per_mb = bytes / rate + n * layers * latency(t, alpha);
@@ -177,7 +182,7 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
              * that micro-batch's compute (dp-overlap no: not prefetched); the gradients are
              * reduce-scattered after each micro-batch, or once at the end when accumulating
              * unsharded (no_sync). */
-            double passes = cfg->recompute == TS_RECOMPUTE_FULL ? 3.0 : 2.0;
+            double passes = 2.0 + (ts_recompute_repeats_matmuls(cfg) ? lay->recompute_share : 0.0);
             double gather = passes * ag_factor(D) * zero3_weight_bytes(cfg, c, dense_stage);
             double gather_e = passes * ag_factor(De) * zero3_weight_bytes(cfg, c, experts_rank);
             double rs = ag_factor(D) * grads, rs_e = ag_factor(De) * expert_grads;

@@ -8,7 +8,9 @@
  * base (LoRA) the weight gradients of the base are skipped: its matmuls cost one forward
  * in backward (input gradients only), the attention products still two. Full
  * recomputation repeats the layers' forward (Narayanan et al.'s 96 B s l h^2 instead of
- * 72); selective repeats the attention scores (Korthikanti et al. 2022, §5).
+ * 72); selective repeats the attention scores (Korthikanti et al. 2022, §5); per-op
+ * repeats the matmuls its policy does not save (recompute.c), not attention. With
+ * recompute-layers only the checkpointed share of the layers repeats anything.
  *
  * `model_flops` leaves recomputation out (what MFU counts); `flops` is what the GPUs
  * execute (what HFU counts). Time comes from the kernel-efficiency model (kernels.c):
@@ -19,6 +21,7 @@
  * The run's time adds what the server stage found compute does not hide. */
 #include <math.h>
 
+#include "catalog.h"
 #include "error.h"
 #include "stages.h"
 
@@ -43,7 +46,8 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
                            (m->tied_embeddings ? 0.0 : (double)pc->token_embedding));
     /* FlashAttention skips the blocks outside a sliding window; eager attention computes
      * every score and masks them. */
-    double attention = ts_model_attention_flops(m, cfg->seq, cfg->attention == TS_ATTN_FLASH);
+    double layer_at = ts_model_attention_flops(m, cfg->seq, cfg->attention == TS_ATTN_FLASH);
+    double attention = layer_at;
     double lm_head = 2.0 * (double)pc->token_embedding * (1.0 + (double)m->mtp_layers);
     double tokens_step = (double)lay->global_batch * seq;
     /* Multi-token prediction: its modules' matmuls (active experts), the output head once
@@ -55,8 +59,19 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     double mm = matmul * (cfg->lora_rank ? 2.0 : 3.0), at = attention * 3.0;
     double mm_model = mm, at_model = at;
     double peak_mm, peak_at, seconds_per_token;
-    if (cfg->recompute == TS_RECOMPUTE_FULL) { mm += matmul - lm_head; at += attention; }
-    if (cfg->recompute == TS_RECOMPUTE_SELECTIVE) at += attention;
+    /* The layers' share that is checkpointed (recompute-layers); the MTP modules' layers
+     * follow the policy whole, as their activations do (activations.c). */
+    double share = lay->recompute_share, mtp_mm = 2.0 * (double)pc->mtp_active;
+    double again_mm = share >= 1.0 ? matmul - lm_head : share * (matmul - lm_head - mtp_mm) + mtp_mm;
+    double again_at = share >= 1.0 ? attention : share * layer_at + (attention - layer_at);
+    if (cfg->recompute == TS_RECOMPUTE_FULL) { mm += again_mm; at += again_at; }
+    if (cfg->recompute == TS_RECOMPUTE_SELECTIVE) at += again_at;
+    if (cfg->recompute == TS_RECOMPUTE_PER_OP) {
+        double moe = (double)pc->moe_layers, dense = layers - moe;
+        double as_dense = dense > 0 ? ts_per_op_recompute_flops(cfg, 0) : 0.0;
+        double as_moe = moe > 0 ? ts_per_op_recompute_flops(cfg, 1) : 0.0;
+        mm += share * (moe * as_moe + dense * as_dense) + mtp * (moe > 0 ? as_moe : as_dense);
+    }
     switch (cfg->precision) {
     case TS_PREC_FP32: peak_mm = peak_at = gpu->flops_fp32; break;
     case TS_PREC_FP8_MIXED: peak_mm = gpu->flops_fp8; peak_at = peak_16bit(gpu, 0); break;
@@ -85,6 +100,19 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     if (!isfinite(out->flops) || !isfinite(out->step_seconds * (double)out->steps))
         return ts_fail(err, TRAINSIZE_E_OVERFLOW, "tokens", "tokens: compute does not fit a double");
     return ts_ok(err);
+}
+
+/* Activation offload (activation-offload): a micro-batch's layer activations cross the
+ * GPU's host link twice, to the host as each layer's forward ends and back before its
+ * backward, on a side stream under that micro-batch's compute: only what exceeds it adds
+ * time (the same rule as ZeRO-Infinity's parameter fetches, system.c). */
+double ts_activation_offload_seconds(const ts_settings *cfg, const ts_layout *lay,
+                                     double moved_per_micro, const ts_compute *cmp)
+{
+    double m = (double)lay->micro_batches, transfer;
+    if (!cfg->activation_offload || !(moved_per_micro > 0)) return 0.0;
+    transfer = 2.0 * moved_per_micro / ts_host_link_rate(cfg->gpu);
+    return m * fmax(0.0, transfer - cmp->step_seconds / m);
 }
 
 void ts_time_make(const ts_compute *cmp, const ts_step_losses *losses, const ts_layout *lay,

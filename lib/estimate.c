@@ -50,6 +50,7 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
         {s->comm_buffers, &m->comm_buffers, "memory.comm_buffers", model},
         {s->allocator_slack, &m->allocator_slack, "memory.allocator_slack", batch},
         {s->host_offload, &m->host_offload, "memory.host_offload", model},
+        {s->act_offloaded, &m->activations_offloaded, "memory.activations_offloaded", batch},
         {s->load_peak, &m->loading_peak, "memory.loading_peak", model},
     };
     size_t i;
@@ -70,6 +71,7 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
     m->peak_includes_activations = s->peak_has_activations;
     m->peak_includes_gradients = s->peak_has_gradients;
     m->pipeline_stage = (int)stage;
+    m->recomputed_layers = (uint64_t)s->recomputed_layers;
     return TRAINSIZE_OK;
 }
 
@@ -171,6 +173,7 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
     if ((rc = ts_system_make(cfg, &lay, &pc, &conv, &out->memory, &cmp, &out->system, &losses,
                              &found, err)))
         return rc;
+    losses.offload += ts_activation_offload_seconds(cfg, &lay, worst->act_offload_moved, &cmp);
     ts_time_make(&cmp, &losses, &lay, &out->time);
     ts_power_cost(cfg, &lay, &out->time, &out->system, &found);
     fill_layout(cfg, &lay, &conv, out);

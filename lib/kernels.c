@@ -108,15 +108,18 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
                                double at, double peak_mm, double peak_at)
 {
     const ts_model *m = &cfg->model;
-    double gpus = (double)lay->gpus, eff_mm, eff_at, rest, softmax, bytes, bw;
+    double gpus = (double)lay->gpus, eff_mm, eff_at, rest, softmax, bytes, bw, again;
     double a = cfg->precision == TS_PREC_FP32 ? 4.0 : 2.0;
     if (cfg->hfu > 0.0) return (mm / peak_mm + at / peak_at) / (gpus * cfg->hfu);
     eff_mm = mamf_share(cfg->gpu, cfg->precision == TS_PREC_FP8_MIXED) * TS_GEMM_TRAINING_SHARE;
     eff_at = mamf_share(cfg->gpu, 0) * TS_GEMM_TRAINING_SHARE * (cfg->attention == TS_ATTN_FLASH ? TS_FLASH_SHARE : 1.0);
     layer_elementwise(cfg, lay, a, &rest, &softmax);
-    /* forward, backward (about twice the forward's traffic), and what recomputation repeats */
-    bytes = (double)m->layers * ((cfg->recompute == TS_RECOMPUTE_FULL ? 4.0 : 3.0) * rest +
-                                 (cfg->recompute == TS_RECOMPUTE_NONE ? 3.0 : 4.0) * softmax);
+    /* forward, backward (about twice the forward's traffic), and what recomputation repeats
+     * over the share of the layers it applies to: full and per-op every element-wise op,
+     * selective the softmax */
+    again = cfg->recompute == TS_RECOMPUTE_NONE ? 0.0 : lay->recompute_share;
+    bytes = (double)m->layers * ((3.0 + (ts_recompute_repeats_matmuls(cfg) ? again : 0.0)) * rest +
+                                 (3.0 + again) * softmax);
     /* the loss over the vocabulary: 32-bit logits written, read and their gradient written */
     bytes += 3.0 * 4.0 * (double)m->vocab;
     if (!conv->fused) bytes *= TS_EAGER_PASSES;

@@ -92,6 +92,27 @@ uint64_t ts_stage_moe_layers(const ts_layout *lay, const ts_model *m, uint64_t s
     return ts_model_moe_layers_in(m, first, n);
 }
 
+uint64_t ts_stage_recomputed_layers(const ts_layout *lay, uint64_t stage)
+{
+    uint64_t n = ts_stage_layers(lay, stage), chunk = n / lay->vpp;
+    if (!lay->recompute_on) return 0;
+    if (lay->recompute_layers == 0 || lay->recompute_layers >= chunk) return n;
+    /* Megatron-LM's block method: the first N layers of each model chunk (TransformerBlock,
+     * one per virtual stage) are checkpointed, the rest run as usual. */
+    return lay->recompute_layers * lay->vpp;
+}
+
+/* The share of the model's layers that the recomputation applies to, over the stages. */
+static double recompute_share(const ts_layout *l, uint64_t layers)
+{
+    double n = (double)ts_stage_recomputed_layers(l, 0);
+    if (l->pp > 1) {
+        n += (double)ts_stage_recomputed_layers(l, l->pp - 1);
+        if (l->pp > 2) n += (double)(l->pp - 2) * (double)ts_stage_recomputed_layers(l, 1);
+    }
+    return n / (double)layers;
+}
+
 static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsize_error *err)
 {
     const ts_model *m = &cfg->model;
@@ -297,5 +318,8 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     l->zero = cfg->zero;
     l->tokens_mb = (double)cfg->seq / (double)l->cp * (double)cfg->micro_batch;
     l->lora_layer = ts_model_lora_layer_params(&cfg->model, cfg->lora_rank, cfg->lora_targets);
+    l->recompute_on = cfg->recompute != TS_RECOMPUTE_NONE;
+    l->recompute_layers = cfg->recompute_layers;
+    l->recompute_share = recompute_share(l, cfg->model.layers);
     return ts_ok(err);
 }

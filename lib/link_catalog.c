@@ -21,6 +21,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "catalog.h"
 #include "text_values.h"
@@ -219,4 +220,21 @@ const trainsize_link_info *trainsize_link_find(const char *name)
             return &ts_links[i];
     }
     return NULL;
+}
+
+/* Per-direction rate one GPU achieves over its host link: its PCIe generation's link
+ * ("pcie3" ... "pcie6"); generation 0 in the catalogue is a Grace host on NVLink-C2C. An
+ * unknown generation gets a PCIe 1-class rate, so that what rides on it shows. */
+double ts_host_link_rate(const trainsize_gpu_info *gpu)
+{
+    size_t i;
+    for (i = 0; i < TS_COUNT(ts_links); i++) {
+        const trainsize_link_info *l = &ts_links[i];
+        int match = gpu->pcie_generation == 0
+                        ? strcmp(l->name, "nvlink-c2c") == 0
+                        : gpu->pcie_generation <= 9 && strncmp(l->name, "pcie", 4) == 0 &&
+                              l->name[4] == (char)('0' + gpu->pcie_generation) && l->name[5] == '\0';
+        if (match) return (double)l->bandwidth * l->achieved_share;
+    }
+    return 1e9;
 }

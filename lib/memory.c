@@ -128,15 +128,17 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
 
 /* Autocast caches a 16-bit copy of every fp32 weight a matmul reads during the forward
  * pass, and the matmuls keep those copies for backward: this rank's layer matrices (its
- * experts only) and output layer. Checkpointed (fully recomputed) layers run their forward
- * without grad and keep none; the output layer outside them still does. */
+ * experts only) and output layer. Checkpointed layers (full, or per-op, whose policy
+ * recomputes the casts) keep none; the others (recompute-layers) and the output layer
+ * outside them still do. */
 static double autocast_copies(const ts_settings *cfg, const ts_conv *c, const ts_param_counts *pc,
-                              const stage_params *sp)
+                              const stage_params *sp, double checkpointed)
 {
-    double layers = 0.0, output;
+    double layers = sp->layers, output;
     if (!c->autocast_copies) return 0.0;
-    if (cfg->recompute != TS_RECOMPUTE_FULL)
-        layers = (sp->layer_unsharded - (double)pc->norms) * sp->layers;
+    if (cfg->recompute == TS_RECOMPUTE_FULL || cfg->recompute == TS_RECOMPUTE_PER_OP)
+        layers -= checkpointed;
+    layers *= sp->layer_unsharded - (double)pc->norms;
     output = sp->output_layer > 0 ? sp->output_layer : (sp->last ? sp->embedding_rank : 0.0);
     return c->layer_copy * layers + c->output_copy * output;
 }
@@ -203,7 +205,11 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
     stage_params_make(cfg, lay, pc, stage, &sp);
     model_state(cfg, lay, c, pc, &sp, out);
     ts_activations_stage(cfg, lay, c, stage, &act);
-    out->act_layers = act.layers + autocast_copies(cfg, c, pc, &sp);
+    out->act_layers = act.layers + autocast_copies(cfg, c, pc, &sp, act.recomputed_layers);
+    out->act_offloaded = act.offloaded;
+    out->act_offload_moved = act.offload_moved;
+    out->recomputed_layers = act.recomputed_layers;
+    out->host_offload += act.offloaded; /* pinned host memory, beside ZeRO-Offload's state */
     out->act_embedding = act.embedding;
     out->act_output = act.output;
     out->act_loss = act.loss;

@@ -234,6 +234,86 @@ int ts_model_count(const ts_model *m, ts_param_counts *c, trainsize_error *err)
     return ts_ok(err);
 }
 
+/* Appends a LoRA adapter of rank r on an (in x o) matrix: A, then B (PEFT's order). */
+static size_t add_adapter(ts_layer_mm *out, size_t n, double in, double o, int kind, double r)
+{
+    if (r <= 0 || n + 2 > TS_LAYER_MMS_MAX) return n;
+    out[n++] = (ts_layer_mm){in, r, kind == TS_MM_EXPERT ? TS_MM_EXPERT : TS_MM_WHOLE, 0};
+    out[n++] = (ts_layer_mm){r, o, kind, 0};
+    return n;
+}
+
+/* Appends one matmul and, when LoRA targets it, its adapter. */
+static size_t add_mm(ts_layer_mm *out, size_t n, double in, double o, int kind, int bias,
+                     double rank, int lora)
+{
+    if (n + 1 > TS_LAYER_MMS_MAX) return n;
+    out[n++] = (ts_layer_mm){in, o, kind, bias};
+    return lora ? add_adapter(out, n, in, o, kind, rank) : n;
+}
+
+/* One MLP of inner size f: gate and up (or one fused projection), then down. */
+static size_t add_mlp(const ts_model *m, ts_layer_mm *out, size_t n, double f, int in_kind,
+                      int out_kind, double r, unsigned t, int lora)
+{
+    double h = (double)m->hidden;
+    int bias = m->bias == TS_BIAS_ALL;
+    if (m->gated_mlp && m->fused_gate_up) {
+        n = add_mm(out, n, h, 2.0 * f, in_kind, bias, 0.0, 0);
+    } else {
+        if (m->gated_mlp) n = add_mm(out, n, h, f, in_kind, bias, r, lora && (t & TS_LORA_GATE));
+        n = add_mm(out, n, h, f, in_kind, bias, r, lora && (t & TS_LORA_UP));
+    }
+    return add_mm(out, n, f, h, out_kind, bias, r, lora && (t & TS_LORA_DOWN));
+}
+
+size_t ts_model_layer_mms(const ts_model *m, int moe, uint64_t lora_rank, unsigned t, ts_layer_mm *out)
+{
+    double h = (double)m->hidden, q = (double)ts_model_q_dim(m), kv = (double)ts_model_kv_dim(m);
+    double r = (double)lora_rank, heads = (double)m->heads, hd = (double)ts_model_head_dim(m);
+    int qkv_bias = m->bias != TS_BIAS_NONE, o_bias = m->bias == TS_BIAS_ALL || m->bias == TS_BIAS_ATTENTION;
+    size_t n = 0;
+    if (m->kv_lora_rank) {
+        /* MLA (mla_params): q through its latent (or whole), then the kv latent and its
+         * up-projection to each head's no-rope key and value. */
+        double rope = (double)m->qk_rope_head_dim, v = (double)ts_model_v_head_dim(m);
+        double qr = (double)m->q_lora_rank, kvr = (double)m->kv_lora_rank;
+        if (m->q_lora_rank) {
+            n = add_mm(out, n, h, qr, TS_MM_WHOLE, 0, 0.0, 0);
+            n = add_mm(out, n, qr, heads * hd, TS_MM_COLUMN, 0, r, (t & TS_LORA_Q) != 0);
+        } else {
+            n = add_mm(out, n, h, heads * hd, TS_MM_COLUMN, 0, r, (t & TS_LORA_Q) != 0);
+        }
+        n = add_mm(out, n, h, kvr + rope, TS_MM_WHOLE, 0, 0.0, 0);
+        n = add_mm(out, n, kvr, heads * (hd - rope + v), TS_MM_COLUMN, 0, r, (t & (TS_LORA_K | TS_LORA_V)) != 0);
+        n = add_mm(out, n, heads * v, h, TS_MM_ROW, 0, r, (t & TS_LORA_O) != 0);
+    } else {
+        if (m->fused_qkv) {
+            n = add_mm(out, n, h, q + 2.0 * kv, TS_MM_QKV, qkv_bias, 0.0, 0);
+            if (t & TS_LORA_Q) n = add_adapter(out, n, h, q, TS_MM_COLUMN, r);
+            if (t & TS_LORA_K) n = add_adapter(out, n, h, kv, TS_MM_KV, r);
+            if (t & TS_LORA_V) n = add_adapter(out, n, h, kv, TS_MM_KV, r);
+        } else {
+            n = add_mm(out, n, h, q, TS_MM_COLUMN, qkv_bias, r, (t & TS_LORA_Q) != 0);
+            n = add_mm(out, n, h, kv, TS_MM_KV, qkv_bias, r, (t & TS_LORA_K) != 0);
+            n = add_mm(out, n, h, kv, TS_MM_KV, qkv_bias, r, (t & TS_LORA_V) != 0);
+        }
+        n = add_mm(out, n, q, h, TS_MM_ROW, o_bias, r, (t & TS_LORA_O) != 0);
+    }
+    if (!moe) {
+        double f = (double)(ts_model_is_moe(m) && m->dense_ffn ? m->dense_ffn : m->ffn);
+        return add_mlp(m, out, n, f, TS_MM_COLUMN, TS_MM_ROW, r, t, 1);
+    }
+    n = add_mm(out, n, h, (double)m->experts, TS_MM_ROUTER, 0, 0.0, 0);
+    n = add_mlp(m, out, n, (double)m->ffn, TS_MM_EXPERT, TS_MM_EXPERT, r, t, 1);
+    if (m->shared_experts) {
+        n = add_mlp(m, out, n, (double)m->shared_experts * (double)m->shared_expert_ffn, TS_MM_COLUMN,
+                    TS_MM_ROW, 0.0, 0, 0);
+        if (m->shared_expert_gate) n = add_mm(out, n, h, 1.0, TS_MM_WHOLE, 0, 0.0, 0);
+    }
+    return n;
+}
+
 double ts_model_lora_layer_params(const ts_model *m, uint64_t rank, unsigned targets)
 {
     double h = (double)m->hidden, q = (double)ts_model_q_dim(m), kv = (double)ts_model_kv_dim(m);

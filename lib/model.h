@@ -161,6 +161,36 @@ uint64_t ts_model_v_head_dim(const ts_model *m);
  *  layer with a sliding window attends to min(seq, window) keys. */
 double ts_model_attention_flops(const ts_model *m, uint64_t seq, int windowed);
 
+/* One matrix multiply of a layer's forward pass, as ts_model_layer_mms lists them: how a
+ * tensor-parallel rank holds its output. */
+typedef enum ts_mm_kind {
+    TS_MM_COLUMN = 0, /* output split over the ranks (q, gate, up, MLA's up-projections) */
+    TS_MM_KV,         /* keys or values: split, replicated where kv heads are fewer than ranks */
+    TS_MM_QKV,        /* q, k and v from one projection */
+    TS_MM_ROW,        /* hidden-wide output, partial sums under tensor parallelism (o, down) */
+    TS_MM_WHOLE,      /* replicated: MLA's down-projections, LoRA's A, a shared-expert gate */
+    TS_MM_ROUTER,     /* the MoE router */
+    TS_MM_EXPERT      /* a routed expert's matrix or its adapter: each token's k copies */
+} ts_mm_kind;
+
+typedef struct ts_layer_mm {
+    double in, out; /* the weight's features, in x out (a LoRA B: rank x its base's out) */
+    int kind;       /* ts_mm_kind */
+    int bias;       /* it adds a bias (one addmm rather than an mm) */
+} ts_layer_mm;
+
+#define TS_LAYER_MMS_MAX 40
+
+/* The matrix multiplies of one layer's forward pass (an MoE layer when `moe`), in the order
+ * the reference modules run them (torchtitan's and Hugging Face's: q, k, v or the fused
+ * projection, MLA's down- and up-projections, o; gate, up, down; an MoE layer's router, its
+ * experts, its shared experts as one MLP of shared-experts x shared-expert-ffn and their
+ * gate), each LoRA adapter's A and B after its base layer. Fills at most TS_LAYER_MMS_MAX
+ * entries of `out`; returns how many. Their in x out sum to the layer's matrix parameters
+ * (an MoE layer's with one routed expert, the one each token copy goes through). */
+size_t ts_model_layer_mms(const ts_model *m, int moe, uint64_t lora_rank, unsigned lora_targets,
+                          ts_layer_mm *out);
+
 /* Trainable LoRA parameters of one layer, unsharded: an adapter of rank r on an (in x out)
  * matrix adds A (in x r) and B (r x out); targets are TS_LORA_* bits. */
 double ts_model_lora_layer_params(const ts_model *m, uint64_t rank, unsigned targets);

@@ -246,11 +246,26 @@ static const ts_param_def PARAMS[] = {
     {{"zero", TRAINSIZE_PARAM_INT, NULL, 0, 3, "0", "",
       "ZeRO stage (FSDP: SHARD_GRAD_OP = 2, FULL_SHARD = 3)"}, TS_SET_U64, OFF(s.zero),
      TRAINSIZE_ID_ZERO, TS_PLAN_CHOOSES_LAYOUT},
-    {{"recompute", TRAINSIZE_PARAM_CHOICE, "none|selective|full", 0, 0, "none", "",
-      "activation recomputation (Korthikanti et al. 2022); unset, full for QLoRA under the "
-      "pytorch conventions (PEFT's prepare_model_for_kbit_training turns gradient "
-      "checkpointing on), else none"}, TS_SET_CHOICE, OFF(s.recompute),
+    {{"recompute", TRAINSIZE_PARAM_CHOICE, "none|selective|full|per-op", 0, 0, "none", "",
+      "activation recomputation: selective recomputes attention's core (Korthikanti et al. "
+      "2022; with flash attention it saves only the log-sum-exp), full every layer from its "
+      "input, per-op keeps the outputs of every other matmul and of the attention kernel and "
+      "recomputes the rest (torchtitan's default selective AC, distributed/"
+      "activation_checkpoint.py @ b5bcd76); unset, full for QLoRA under the pytorch "
+      "conventions (PEFT's prepare_model_for_kbit_training turns gradient checkpointing on), "
+      "else none"}, TS_SET_CHOICE, OFF(s.recompute),
      TRAINSIZE_ID_RECOMPUTE, TS_PLAN_CHOOSES_LAYOUT},
+    {{"recompute-layers", TRAINSIZE_PARAM_INT, NULL, 0, LIM_LAYERS, "0", "layers",
+      "layers of each pipeline stage (of each virtual stage when interleaved) that recompute "
+      "applies to, the first ones; the others keep all their activations (Megatron-LM's "
+      "--recompute-method block --recompute-num-layers); 0 = every layer"},
+     TS_SET_U64, OFF(s.recompute_layers), TRAINSIZE_ID_RECOMPUTE_LAYERS, TS_PLAN_KEEPS},
+    {{"activation-offload", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "the layers' saved activations go to pinned host memory as each layer's forward ends "
+      "and come back before its backward, on their own stream (torchtune's "
+      "OffloadActivations, Megatron-Core's cpu_offloading): the GPU keeps two layers of one "
+      "micro-batch (the one computing and the one in transfer)"},
+     TS_SET_BOOL, OFF(s.activation_offload), TRAINSIZE_ID_ACTIVATION_OFFLOAD, TS_PLAN_KEEPS},
     {{"attention", TRAINSIZE_PARAM_CHOICE, "flash|eager", 0, 0, "flash", "",
       "attention kernel: flash (no s x s scores kept) or eager"}, TS_SET_CHOICE, OFF(s.attention),
      TRAINSIZE_ID_ATTENTION, TS_PLAN_KEEPS},

@@ -4,7 +4,9 @@
  * path: trainsize_plan_apply + trainsize_estimate give the same figures).
  *
  * Pruning: per-GPU memory grows with the micro-batch and shrinks with recomputation
- * (full <= selective <= none; tests/test_properties.c checks both), so for each layout the
+ * (full <= per-op, full <= selective <= none; tests/test_properties.c checks them; per-op
+ * and selective are not ordered: eager attention's scores are per-op's to keep and
+ * selective's to drop), so for each layout the
  * search tries the least memory first (full recomputation, micro-batch 1); when that does
  * not fit, the layout's other micro-batch x recomputation configurations are ruled out
  * unseen, and within a recomputation mode the first micro-batch that does not fit ends
@@ -37,7 +39,12 @@ static const uint64_t PP_CHOICES[] = {1, 2, 4, 8, 16, 32, 64};
 static const uint64_t CP_CHOICES[] = {1, 2, 4, 8, 16, 32};
 static const uint64_t EP_CHOICES[] = {1, 2, 4, 8, 16, 32, 64};
 static const uint64_t MB_CHOICES[] = {1, 2, 4, 8, 16};
-static const int RECOMPUTE_ORDER[] = {TS_RECOMPUTE_FULL, TS_RECOMPUTE_SELECTIVE, TS_RECOMPUTE_NONE};
+/* Full first: the least memory, which rules a layout out when it does not fit. Per-op is
+ * searched too: with flash attention (the default) selective saves only the log-sum-exp,
+ * and per-op is what sits between none and full in memory and in time. recompute-layers
+ * and activation-offload stay as the job sets them. */
+static const int RECOMPUTE_ORDER[] = {TS_RECOMPUTE_FULL, TS_RECOMPUTE_PER_OP, TS_RECOMPUTE_SELECTIVE,
+                                      TS_RECOMPUTE_NONE};
 /* GPU counts: whole small servers, then servers of `gpus_per_node`, up to 16,384 of them
  * (131,072 GPUs of 8, beyond Llama 3 405B's 16,384 H100s: Dubey et al. 2024, section 3.3),
  * as far as max-gpus lets. */

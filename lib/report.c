@@ -281,7 +281,18 @@ static void header_training(ts_out *o, const trainsize_job *job)
         if (!t1 || !t1[0] || (strcmp(setup[i][0], "offload") == 0 && strcmp(t1, "none") == 0))
             continue;
         snprintf(text, sizeof text, "%s%s", setup[i][1], t1);
+        if (strcmp(setup[i][0], "recompute") == 0 && strcmp(t1, "none") != 0 &&
+            !job_is(job, "recompute-layers", "0")) {
+            char v2[32];
+            snprintf(text, sizeof text, "recompute %s (first %s layers per %sstage)", t1,
+                     job_text(job, "recompute-layers", v2, sizeof v2),
+                     job_above_one(job, "pp-interleave") ? "virtual " : "");
+        }
         seg(o, KEY_WIDTH, sep, text);
+        sep = ", ";
+    }
+    if (job_is(job, "activation-offload", "true")) {
+        seg(o, KEY_WIDTH, sep, "activation offload");
         sep = ", ";
     }
     if (job_above_one(job, "lora-rank") || job_is(job, "lora-rank", "1")) {
@@ -432,7 +443,11 @@ static void memory_table(ts_out *o, const trainsize_result *r, const words *w)
     ts_out_printf(o, "  activations of %.2f micro-batch%s in flight; one layer of one: %s\n",
                    m->in_flight_microbatches, m->in_flight_microbatches == 1.0 ? "" : "es",
                    ts_fmt_iec(a, sizeof a, (double)m->activations_per_layer));
-    if (m->host_offload)
+    if (m->host_offload && m->activations_offloaded)
+        ts_out_printf(o, "  offloaded to host memory: %s per %s, of which activations %s\n",
+                       ts_fmt_iec(a, sizeof a, (double)m->host_offload), w->dev,
+                       ts_fmt_iec(b, sizeof b, (double)m->activations_offloaded));
+    else if (m->host_offload)
         ts_out_printf(o, "  offloaded to host memory: %s per %s\n",
                        ts_fmt_iec(a, sizeof a, (double)m->host_offload), w->dev);
     if (m->loading_peak)

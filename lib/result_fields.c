@@ -15,7 +15,7 @@ typedef struct field_def {
 #define F64 TRAINSIZE_FIELD_F64
 
 static const char *const PHASES[] = {"forward-backward", "backward-end", "optimizer-step", "loading"};
-static const char *const RECOMPUTE[] = {"none", "selective", "full"}; /* the parameter's order */
+static const char *const RECOMPUTE[] = {"none", "selective", "full", "per-op"}; /* the parameter's order */
 
 static const field_def FIELDS[] = {
     {{"model.name", TRAINSIZE_FIELD_STRING, "", "preset or config name"}, R(model.name)},
@@ -65,7 +65,7 @@ static const field_def FIELDS[] = {
      R(memory.comm_buffers)},
     {{"memory.allocator_slack", U64, "bytes", "allocator reserve (part of overhead)"},
      R(memory.allocator_slack)},
-    {{"memory.host_offload", U64, "bytes", "host memory per GPU used by CPU offload"},
+    {{"memory.host_offload", U64, "bytes", "host memory per GPU used by CPU offload (state, activations)"},
      R(memory.host_offload)},
     {{"memory.peak_phase", TRAINSIZE_FIELD_CHOICE, "", "phase of the step at the peak"},
      R(memory.peak_phase)},
@@ -80,6 +80,12 @@ static const field_def FIELDS[] = {
     {{"memory.peak_reserved", U64, "bytes",
       "peak_allocated + allocator_slack: comparable to torch.cuda.max_memory_reserved()"},
      R(memory.peak_reserved)},
+    {{"memory.activations_offloaded", U64, "bytes",
+      "of host_offload: the layers' activations in host memory (activation-offload)"},
+     R(memory.activations_offloaded)},
+    {{"memory.recomputed_layers", U64, "layers",
+      "layers of the most loaded stage that the recomputation applies to (0 without)"},
+     R(memory.recomputed_layers)},
     {{"system.nodes", U64, "servers", "servers"}, R(system.nodes)},
     {{"system.gpus_per_node", U64, "GPUs", "GPUs per server"}, R(system.gpus_per_node)},
     {{"system.host_ram_per_node", U64, "bytes", "host RAM per server"}, R(system.host_ram_per_node)},
@@ -149,7 +155,7 @@ static const field_def FIELDS[] = {
     {{"layout.global_batch_reason", TRAINSIZE_FIELD_STRING, "", "why that global batch: the option, "
       "or the default's rule (a pretraining batch of about 4M tokens with --tokens)"},
      R(global_batch_reason)},
-    {{"layout.recompute", TRAINSIZE_FIELD_CHOICE, "", "activation recomputation: none, selective or full"},
+    {{"layout.recompute", TRAINSIZE_FIELD_CHOICE, "", "activation recomputation: none, selective, full or per-op"},
      R(layout.recompute)},
     {{"layout.data_parallel", U64, "", "data-parallel degree"}, R(data_parallel)},
     {{"layout.gradient_accumulation", U64, "micro-batches", "micro-batches per step per rank"},

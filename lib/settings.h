@@ -66,7 +66,8 @@ typedef enum ts_loading { TS_LOAD_CPU = 0, TS_LOAD_GPU } ts_loading;
 typedef enum ts_recompute {
     TS_RECOMPUTE_NONE = TRAINSIZE_RECOMPUTE_NONE,
     TS_RECOMPUTE_SELECTIVE = TRAINSIZE_RECOMPUTE_SELECTIVE,
-    TS_RECOMPUTE_FULL = TRAINSIZE_RECOMPUTE_FULL
+    TS_RECOMPUTE_FULL = TRAINSIZE_RECOMPUTE_FULL,
+    TS_RECOMPUTE_PER_OP = TRAINSIZE_RECOMPUTE_PER_OP
 } ts_recompute;
 typedef enum ts_attention { TS_ATTN_FLASH = TRAINSIZE_ATTENTION_FLASH, TS_ATTN_EAGER = TRAINSIZE_ATTENTION_EAGER } ts_attention;
 typedef enum ts_offload {
@@ -107,6 +108,9 @@ typedef struct ts_settings {
     int recompute;         /* ts_recompute */
     int recompute_given;   /* the caller set recompute (else it follows QLoRA: framework.c) */
     int recompute_auto;    /* set on the pipeline's copy when it did follow QLoRA */
+    uint64_t recompute_layers; /* layers of each (virtual) pipeline stage recompute applies
+                                  to, the first ones (Megatron's block method); 0: all */
+    int activation_offload;    /* the layers' saved activations go to pinned host memory */
     int attention;         /* ts_attention */
     double dropout;
     int offload;           /* ts_offload */

@@ -29,6 +29,9 @@ typedef struct ts_layout {
     uint64_t zero;          /* ZeRO stage */
     double tokens_mb;       /* tokens of one micro-batch on one GPU: seq / cp x micro-batch */
     double lora_layer;      /* trainable LoRA parameters of one layer, unsharded; 0 without */
+    int recompute_on;       /* a recomputation policy applies (recompute is not none) */
+    uint64_t recompute_layers; /* per (virtual) stage it applies to, the first ones; 0: all */
+    double recompute_share; /* the model's layers it applies to, as a share (0 with none) */
 } ts_layout;
 
 int ts_layout_make(const ts_settings *cfg, ts_layout *out, trainsize_error *err);
@@ -36,6 +39,9 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *out, trainsize_error *err)
  * layers may be dense, or only every n-th layer MoE). */
 uint64_t ts_stage_layers(const ts_layout *lay, uint64_t stage);
 uint64_t ts_stage_moe_layers(const ts_layout *lay, const ts_model *m, uint64_t stage);
+/* Layers of one pipeline stage that the recomputation policy applies to: all of them, or
+ * recompute-layers of each of its (virtual) stages; 0 with recompute none. */
+uint64_t ts_stage_recomputed_layers(const ts_layout *lay, uint64_t stage);
 
 /* Bytes per element/parameter under the job's precision, optimizer and framework, and
  * what the framework's kernels keep for backward. See docs/methodology.md. */
@@ -106,6 +112,21 @@ const char *ts_framework_name(int framework);
 int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *out, trainsize_error *err);
 
 
+/* Per-op selective checkpointing (recompute.c): the layer's matmuls (an MoE layer's when
+ * `moe`; at most TS_LAYER_MMS_MAX) with, for each, 1 when the policy keeps its output and
+ * 0 when it recomputes it; returns how many. */
+size_t ts_per_op_layer(const ts_settings *cfg, int moe, ts_layer_mm *mm, int *saved);
+/* The policy over any list of a block's matmuls in forward order: a router's gate
+ * (TS_MM_ROUTER: torchtitan's force-recomputed shapes) and experts recomputed, a biased or
+ * `scaled` (fp8) one kept, the plain ones kept and recomputed in turn, the first kept. */
+void ts_per_op_policy(const ts_layer_mm *mm, size_t n, int scaled, int *saved);
+/* Forward FLOPs per token the policy computes again in one layer: its recomputed matmuls
+ * (pointwise ops are memory-bound and counted as none). */
+double ts_per_op_recompute_flops(const ts_settings *cfg, int moe);
+/* 1 when the recomputation repeats matmuls (full, per-op), so that it needs the weights
+ * again (ZeRO-3 gathers them again) and repeats the element-wise work around them. */
+int ts_recompute_repeats_matmuls(const ts_settings *cfg);
+
 /* Activations of one stage. */
 typedef struct ts_activations {
     double per_layer;          /* one layer, one micro-batch, as stored */
@@ -116,7 +137,10 @@ typedef struct ts_activations {
     double loss;               /* of which: what the loss keeps of the logits */
     double in_flight;
     double loss_backward;      /* transient while the loss backward runs */
-    double recompute;          /* transient: one layer recomputed (full recomputation) */
+    double recompute;          /* transient: one layer recomputed (full, per-op) */
+    double offloaded;          /* of the layers, what activation-offload keeps in host memory */
+    double offload_moved;      /* bytes one micro-batch moves to the host and back (each way) */
+    double recomputed_layers;  /* layers of the stage the recomputation applies to */
 } ts_activations;
 
 void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv,
@@ -129,6 +153,8 @@ typedef struct ts_stage_memory {
     double transient, peak_allocated;
     double cuda_context, comm_buffers, allocator_slack, overhead, peak_total;
     double host_offload;
+    double act_offloaded, act_offload_moved; /* activation-offload: in host memory; per micro-batch */
+    double recomputed_layers;
     double load_peak;          /* loading the weights onto the GPU (0: through the host) */
     int peak_phase;
     int peak_has_activations, peak_has_gradients;
@@ -167,6 +193,11 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
                    const ts_conv *conv, const trainsize_memory *mem, const ts_compute *cmp,
                    trainsize_system *out, ts_step_losses *losses, ts_findings *found,
                    trainsize_error *err);
+
+/* Per step, the activation offload's transfers (activation-offload) that the compute of
+ * each micro-batch does not hide, for `moved_per_micro` bytes each way per micro-batch. */
+double ts_activation_offload_seconds(const ts_settings *cfg, const ts_layout *lay,
+                                     double moved_per_micro, const ts_compute *cmp);
 
 /* The run's time: compute plus the step's losses. Final when it returns. */
 void ts_time_make(const ts_compute *cmp, const ts_step_losses *losses, const ts_layout *lay,

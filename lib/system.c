@@ -311,7 +311,7 @@ static double offload_seconds(const ts_settings *cfg, const ts_layout *lay, cons
     up = shard * c->weight_compute / pcie;
     t = cpu + up;
     if (cfg->offload == TS_OFFLOAD_OPTIMIZER_PARAMS) {
-        double passes = cfg->recompute == TS_RECOMPUTE_FULL ? 3.0 : 2.0;
+        double passes = 2.0 + (ts_recompute_repeats_matmuls(cfg) ? lay->recompute_share : 0.0);
         double fetch = passes * shard * c->weight_compute / pcie;
         double per_micro = compute_step / (double)lay->micro_batches;
         t += (double)lay->micro_batches * fmax(0.0, fetch - per_micro);

@@ -175,7 +175,7 @@ if mode == "plan":
     for i, c in enumerate(cands):
         bad = [k for k, kind in KEYS.items() if k not in c or not typed(c[k], kind)]
         result(not bad, "candidate %d: keys and types (bad: %s)" % (i + 1, bad))
-        result(c.get("recompute") in ("none", "selective", "full"), "candidate %d: recompute" % (i + 1))
+        result(c.get("recompute") in ("none", "selective", "full", "per-op"), "candidate %d: recompute" % (i + 1))
         result(all(isinstance(w, str) for w in c.get("warnings", [])), "candidate %d: warnings" % (i + 1))
         result(c["gpus"] % (c["tp"] * c["pp"]) == 0 and c["gpus"] % c["gpus_per_node"] == 0,
                "candidate %d: the layout divides the GPUs" % (i + 1))

@@ -15,7 +15,7 @@ static const char *const GPUS[] = {"a100-40gb", "rtx-4090"};
 static const unsigned COUNTS[][2] = {{1, 1}, {2, 2}, {4, 4}, {8, 8}, {16, 8}}; /* gpus, per node */
 static const unsigned TP[] = {1, 2, 4, 8}, PP[] = {1, 2, 4, 8, 16, 32, 64}, VPP[] = {1, 2, 3, 4, 6, 12};
 static const unsigned MB[] = {1, 2, 4, 8, 16};
-static const char *const RECOMPUTE[] = {"none", "selective", "full"};
+static const char *const RECOMPUTE[] = {"none", "selective", "full", "per-op"};
 
 static const char *const BASE[] = {"model", "gpt2", "tokens", "1e9", "global-batch", "64",
                                    "plan-gpus", "a100-40gb,rtx-4090", "max-gpus", "16", NULL};
@@ -82,7 +82,7 @@ static size_t brute_force(trainsize_plan_candidate *all, size_t cap)
                 for (b = 0; b < 7; b++)
                     for (v = 0; v < sizeof VPP / sizeof VPP[0]; v++)
                         for (z = 0; z < 4; z++)
-                            for (r = 0; r < 3; r++)
+                            for (r = 0; r < sizeof RECOMPUTE / sizeof RECOMPUTE[0]; r++)
                                 for (m = 0; m < 5; m++) {
                                     trainsize_job *job = ts_test_job(BASE);
                                     trainsize_result res;

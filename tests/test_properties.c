@@ -60,16 +60,23 @@ static void test_recompute_never_adds_activation_memory(void **state)
     for (m = 0; m < 4; m++)
         for (f = 0; f < 3; f++)
             for (a = 0; a < 2; a++) {
-                trainsize_result none, sel, full;
+                trainsize_result none, sel, full, perop;
                 ts_test_estimate(PAIRS("model", models[m], "framework", fw[f], "attention", attn[a],
                                        "recompute", "none"), &none);
                 ts_test_estimate(PAIRS("model", models[m], "framework", fw[f], "attention", attn[a],
                                        "recompute", "selective"), &sel);
                 ts_test_estimate(PAIRS("model", models[m], "framework", fw[f], "attention", attn[a],
                                        "recompute", "full"), &full);
+                ts_test_estimate(PAIRS("model", models[m], "framework", fw[f], "attention", attn[a],
+                                       "recompute", "per-op"), &perop);
                 assert_true(sel.memory.activations <= none.memory.activations);
                 assert_true(full.memory.activations <= sel.memory.activations);
                 assert_true(full.memory.activations_per_layer < none.memory.activations_per_layer);
+                /* per-op between full and none; the planner rules a layout out on full's
+                 * peak, which must not exceed per-op's */
+                assert_true(perop.memory.activations < none.memory.activations);
+                assert_true(full.memory.activations < perop.memory.activations);
+                assert_true(full.memory.peak_total <= perop.memory.peak_total);
             }
 }
 

@@ -133,6 +133,8 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_DP_NICS, "dp-nics"},
     {TRAINSIZE_ID_FUSED_KERNELS, "fused-kernels"},
     {TRAINSIZE_ID_STACK, "stack"},
+    {TRAINSIZE_ID_RECOMPUTE_LAYERS, "recompute-layers"},
+    {TRAINSIZE_ID_ACTIVATION_OFFLOAD, "activation-offload"},
 };
 
 static void test_every_id_names_its_parameter(void **state)
@@ -205,7 +207,7 @@ static void test_typed_errors(void **state)
     assert_int_equal(trainsize_job_set_f64(job, TRAINSIZE_ID_HFU, INFINITY, &err), TRAINSIZE_E_INVALID);
     assert_int_equal(trainsize_job_set_f64(job, TRAINSIZE_ID_HFU, 1.5, &err), TRAINSIZE_E_INVALID);
     assert_int_equal(trainsize_job_set_bool(job, TRAINSIZE_ID_SP, 2, &err), TRAINSIZE_E_INVALID);
-    assert_int_equal(trainsize_job_set_choice(job, TRAINSIZE_ID_RECOMPUTE, 3, &err), TRAINSIZE_E_INVALID);
+    assert_int_equal(trainsize_job_set_choice(job, TRAINSIZE_ID_RECOMPUTE, 4, &err), TRAINSIZE_E_INVALID);
     assert_int_equal(trainsize_job_set_choice(job, TRAINSIZE_ID_RECOMPUTE, -1, &err), TRAINSIZE_E_INVALID);
     /* The wrong kind, an unknown id, no job. */
     assert_int_equal(trainsize_job_set_f64(job, TRAINSIZE_ID_MICRO_BATCH, 2.0, &err), TRAINSIZE_E_ARGUMENT);
@@ -261,6 +263,7 @@ static void test_choice_enums_follow_the_lists(void **state)
         {TRAINSIZE_ID_RECOMPUTE, TRAINSIZE_RECOMPUTE_NONE, "none"},
         {TRAINSIZE_ID_RECOMPUTE, TRAINSIZE_RECOMPUTE_SELECTIVE, "selective"},
         {TRAINSIZE_ID_RECOMPUTE, TRAINSIZE_RECOMPUTE_FULL, "full"},
+        {TRAINSIZE_ID_RECOMPUTE, TRAINSIZE_RECOMPUTE_PER_OP, "per-op"},
         {TRAINSIZE_ID_ATTENTION, TRAINSIZE_ATTENTION_FLASH, "flash"},
         {TRAINSIZE_ID_ATTENTION, TRAINSIZE_ATTENTION_EAGER, "eager"},
         {TRAINSIZE_ID_OFFLOAD, TRAINSIZE_OFFLOAD_NONE, "none"},

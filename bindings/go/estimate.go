@@ -122,7 +122,7 @@ type Layout struct {
 	Zero                         uint64 // ZeRO stage (FSDP FULL_SHARD is 3)
 	MicroBatch, GlobalBatch      uint64 // samples per GPU per pass; per optimizer step
 	SP                           bool   // sequence parallelism applies
-	Recompute                    int    // 0 none, 1 selective, 2 full (trainsize_recompute)
+	Recompute                    int    // 0 none, 1 selective, 2 full, 3 per-op (trainsize_recompute)
 }
 
 // Layout is the layout and batch the estimate used (the job's settings after defaults).

@@ -454,7 +454,7 @@ type Candidate struct {
 	Zero         uint64  // ZeRO stage
 	MicroBatch   uint64  // samples per GPU per pass
 	GlobalBatch  uint64  // samples per optimizer step
-	Recompute    int     // 0 none, 1 selective, 2 full
+	Recompute    int     // 0 none, 1 selective, 2 full, 3 per-op
 	PeakTotal    uint64  // per-GPU memory, bytes (as Estimate.PeakTotal)
 	Seconds      float64 // whole run, seconds (as Estimate.Seconds)
 	Cost         float64 // cloud cost of the run, US dollars (as Estimate.CostCloudUSD)

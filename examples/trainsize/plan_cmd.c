@@ -52,11 +52,11 @@ bad:
     return CLI_EXIT_USAGE;
 }
 
-/* "none", "selective", "full": the index-th name of the "recompute" parameter. */
+/* "none", "selective", "full", "per-op": the index-th name of the "recompute" parameter. */
 static void recompute_name(int index, char *buf, size_t cap)
 {
     const trainsize_param_info *p = cli_find_param("recompute", 9);
-    const char *s = p && p->choices ? p->choices : "none|selective|full";
+    const char *s = p && p->choices ? p->choices : "none|selective|full|per-op";
     int i;
 
     for (i = 0; i < index && s; i++) {

@@ -7,7 +7,7 @@
 const CHOICES = { // the command's choice lists, as `trainsize estimate --help` gives them
   precision: ['fp32', 'bf16-mixed', 'fp16-mixed', 'bf16', 'fp16', 'fp8-mixed'],
   optimizer: ['adamw', 'adam', 'sgd', 'sgd-momentum', 'adafactor', 'adamw-8bit', 'lion'],
-  recompute: ['none', 'selective', 'full'],
+  recompute: ['none', 'selective', 'full', 'per-op'],
   'quantize-base': ['none', 'nf4', 'int8'],
 };
 const GIB = 1024 * 1024 * 1024;

@@ -413,7 +413,7 @@ class Candidate(_Record):
             rank), context and expert parallel degrees.
         zero: ZeRO stage (0-3).
         micro_batch: samples per GPU per pass; global_batch: samples per optimizer step.
-        recompute: ``"none"``, ``"selective"`` or ``"full"``.
+        recompute: ``"none"``, ``"selective"``, ``"full"`` or ``"per-op"``.
         peak_total: per-GPU memory, bytes (as ``memory.peak_total``).
         seconds: the whole run, seconds (as ``time.seconds``).
         cost: cloud cost of the run, US dollars (0 when the GPU has no price).

@@ -164,6 +164,8 @@ class Memory(ctypes.Structure):
         ("peak_includes_gradients", c_int),
         ("loading_peak", c_uint64),
         ("peak_reserved", c_uint64),
+        ("activations_offloaded", c_uint64),
+        ("recomputed_layers", c_uint64),
     ]
 
 

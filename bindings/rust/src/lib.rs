@@ -1027,7 +1027,7 @@ impl Candidate {
     pub fn global_batch(&self) -> u64 {
         self.raw.layout.global_batch
     }
-    /// Activation recomputation: 0 none, 1 selective, 2 full.
+    /// Activation recomputation: 0 none, 1 selective, 2 full, 3 per-op.
     pub fn recompute(&self) -> i32 {
         self.raw.layout.recompute
     }
@@ -1037,6 +1037,7 @@ impl Candidate {
             0 => "none",
             1 => "selective",
             2 => "full",
+            3 => "per-op",
             _ => "unknown",
         }
     }

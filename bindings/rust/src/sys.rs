@@ -267,6 +267,8 @@ pub struct trainsize_memory {
     pub peak_includes_gradients: c_int,
     pub loading_peak: u64,
     pub peak_reserved: u64,
+    pub activations_offloaded: u64,
+    pub recomputed_layers: u64,
 }
 
 /// `trainsize_system`
@@ -321,6 +323,7 @@ pub type trainsize_recompute = c_int;
 pub const TRAINSIZE_RECOMPUTE_NONE: trainsize_recompute = 0;
 pub const TRAINSIZE_RECOMPUTE_SELECTIVE: trainsize_recompute = 1;
 pub const TRAINSIZE_RECOMPUTE_FULL: trainsize_recompute = 2;
+pub const TRAINSIZE_RECOMPUTE_PER_OP: trainsize_recompute = 3;
 
 /// `trainsize_layout`
 #[repr(C)]

@@ -1,0 +1,51 @@
+/* Per-op selective activation checkpointing: which of a layer's matmul outputs the policy
+ * keeps, and what it computes again in the backward pass.
+ *
+ * torchtitan's default selective AC (torchtitan/distributed/activation_checkpoint.py,
+ * SelectiveAC, at commit b5bcd76 of pytorch/torchtitan) wraps each transformer block in
+ * torch.utils.checkpoint with a per-op policy: the outputs of compute-intensive ops
+ * (PyTorch's get_default_op_list: mm, addmm, bmm, _scaled_mm, the SDPA kernels) and of
+ * flash/cuDNN/flex attention, topk and the reduce-scatter and all-to-all collectives are
+ * saved; every other op (norms, activation functions, rope, casts, dropout, the residual
+ * adds) is recomputed from them. Of the plain mm/linear ops, every second one of a layer
+ * is recomputed too ("save every other mm"), counted in forward order from the block's
+ * start; the router's gate ("moe.router.gate") is always recomputed and not counted. A
+ * linear with a bias runs as addmm and an fp8 linear as _scaled_mm: both always saved,
+ * neither counted. The routed experts' grouped matmuls (torch._grouped_mm) are in neither
+ * list, so they are recomputed. */
+#include "stages.h"
+
+void ts_per_op_policy(const ts_layer_mm *mm, size_t n, int scaled, int *saved)
+{
+    size_t i;
+    unsigned counted = 0;
+    for (i = 0; i < n; i++) {
+        if (mm[i].kind == TS_MM_ROUTER || mm[i].kind == TS_MM_EXPERT) saved[i] = 0;
+        else if (mm[i].bias || scaled) saved[i] = 1;
+        else saved[i] = ++counted % 2 == 1; /* the first, third, ... mm of the block */
+    }
+}
+
+size_t ts_per_op_layer(const ts_settings *cfg, int moe, ts_layer_mm *mm, int *saved)
+{
+    size_t n = ts_model_layer_mms(&cfg->model, moe, cfg->lora_rank, cfg->lora_targets, mm);
+    /* torchao's float8 linears (torchtitan's fp8 training) run as _scaled_mm */
+    ts_per_op_policy(mm, n, cfg->precision == TS_PREC_FP8_MIXED, saved);
+    return n;
+}
+
+double ts_per_op_recompute_flops(const ts_settings *cfg, int moe)
+{
+    ts_layer_mm mm[TS_LAYER_MMS_MAX];
+    int saved[TS_LAYER_MMS_MAX];
+    size_t i, n = ts_per_op_layer(cfg, moe, mm, saved);
+    double k = moe ? (double)cfg->model.experts_per_token : 1.0, flops = 0.0;
+    for (i = 0; i < n; i++)
+        if (!saved[i]) flops += 2.0 * mm[i].in * mm[i].out * (mm[i].kind == TS_MM_EXPERT ? k : 1.0);
+    return flops;
+}
+
+int ts_recompute_repeats_matmuls(const ts_settings *cfg)
+{
+    return cfg->recompute == TS_RECOMPUTE_FULL || cfg->recompute == TS_RECOMPUTE_PER_OP;
+}
