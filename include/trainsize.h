@@ -316,7 +316,10 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_STACK = 128,                   /**< "stack" */
     TRAINSIZE_ID_RECOMPUTE_LAYERS = 129,        /**< "recompute-layers" */
     TRAINSIZE_ID_ACTIVATION_OFFLOAD = 130,      /**< "activation-offload" */
-    TRAINSIZE_ID_COUNT = 131                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_FP8_RECIPE = 131,              /**< "fp8-recipe" */
+    TRAINSIZE_ID_FP8_PARAMS = 132,              /**< "fp8-params" */
+    TRAINSIZE_ID_GPU_POWER_LIMIT = 133,         /**< "gpu-power-limit" */
+    TRAINSIZE_ID_COUNT = 134                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**

@@ -3,6 +3,8 @@
  * framework's kernels keep for backward. Every number here is named and sourced in
  * docs/methodology.md ("Byte conventions"). */
 #include "error.h"
+#include <string.h>
+
 #include "stages.h"
 
 /* bitsandbytes' blockwise 8-bit optimizers keep one fp32 absmax per block of 256 values
@@ -58,7 +60,10 @@ static void set_model_state_bytes(const ts_settings *cfg, int fw, ts_conv *c)
         c->grad = fw == TS_FW_MEGATRON ? 4.0 : 2.0; /* main_grad in fp32 vs ZeRO paper's 2Ψ */
         c->master = 4.0;
     }
-    if (p == TS_PREC_FP8_MIXED) c->weight += 1.0; /* Transformer Engine's cached fp8 weights */
+    if (p == TS_PREC_FP8_MIXED && fw != TS_FW_PYTORCH) { /* Transformer Engine's cached fp8 weights */
+        if (cfg->fp8_params && c->master > 0.0) c->weight = 0.0; /* no 16-bit copy beside the master */
+        c->weight += ts_fp8_weight_bytes(cfg);
+    }
     if (cfg->grad_precision == TS_GRAD_FP32) c->grad = 4.0;
     if (cfg->grad_precision == TS_GRAD_HALF) c->grad = 2.0;
     c->adafactor = cfg->optimizer == TS_OPT_ADAFACTOR;
@@ -80,6 +85,27 @@ static void set_model_state_bytes(const ts_settings *cfg, int fw, ts_conv *c)
  * The unquantized base is 16-bit unless the job loads it in fp32; PEFT's
  * prepare_model_for_kbit_training (peft/utils/other.py) casts every weight that is not
  * quantized (embeddings, norms, output layer) to fp32. */
+/* The recipe fp8-mixed runs: auto is MXFP8 on Blackwell (Transformer Engine's default
+ * there), delayed scaling elsewhere. */
+int ts_fp8_recipe_resolve(const ts_settings *cfg)
+{
+    const char *a = cfg->gpu && cfg->gpu->architecture ? cfg->gpu->architecture : "";
+    if (cfg->fp8_recipe != TS_FP8_AUTO) return cfg->fp8_recipe;
+    return strncmp(a, "Blackwell", 9) == 0 ? TS_FP8_MXFP8 : TS_FP8_DELAYED;
+}
+
+/* Bytes per weight of Transformer Engine's fp8 copies: the row-wise copy the forward's GEMM
+ * reads and a column-wise one for the backward's, since Hopper's (and Ada's) fp8 GEMMs take
+ * one layout only and MXFP8's 1x32 scales run along one direction (each with a byte of scale
+ * per 32); per-tensor scaling on Blackwell reads either layout from one copy. */
+double ts_fp8_weight_bytes(const ts_settings *cfg)
+{
+    const char *a = cfg->gpu && cfg->gpu->architecture ? cfg->gpu->architecture : "";
+    int recipe = ts_fp8_recipe_resolve(cfg);
+    if (recipe == TS_FP8_MXFP8) return 2.0 * (1.0 + 1.0 / 32.0);
+    return strncmp(a, "Blackwell", 9) == 0 && recipe != TS_FP8_BLOCKWISE ? 1.0 : 2.0;
+}
+
 static void set_lora_bytes(const ts_settings *cfg, int upcast, ts_conv *c)
 {
     int p = cfg->precision;
@@ -89,6 +115,7 @@ static void set_lora_bytes(const ts_settings *cfg, int upcast, ts_conv *c)
     if (cfg->base_dtype == TS_BASE_16BIT) base = 2.0;
     c->frozen_other = upcast ? 4.0 : base;
     c->frozen_layer = base;
+    if (p == TS_PREC_FP8_MIXED && cfg->fp8_params) c->frozen_layer = ts_fp8_weight_bytes(cfg);
     if (cfg->quantize_base == TS_QUANT_NF4) c->frozen_layer = TS_NF4_BITS / 8.0;
     if (cfg->quantize_base == TS_QUANT_INT8)
         c->frozen_layer = TS_INT8_BYTES + 4.0 / (double)cfg->model.hidden;

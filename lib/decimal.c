@@ -1,13 +1,16 @@
 /* Decimal numbers: one reader for settings given as text (text_values.c) and for JSON
  * (json.c). strtod and friends follow the C locale an embedding program may have changed
- * and accept hex, inf and nan, which no setting allows. */
+ * and accept hex, inf and nan, which no setting allows: the syntax is read here, and strtod
+ * only rounds what this reader built, digits and an exponent, which no locale changes. */
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "decimal.h"
 
 #define EXP_SATURATE 100000000LL /* exponent magnitude past which the value is 0 or huge */
 #define DOUBLE_EXACT_POW10 22    /* 10^22 is the largest power of ten a double holds exactly */
-#define LONG_EXACT_POW10 27      /* and 10^27 an x86 long double (5^27 < 2^64) */
 #define DOUBLE_EXP_CLAMP 800     /* beyond 10^+-800 a 20-digit mantissa is inf or 0 */
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -125,19 +128,15 @@ double ts_decimal_to_double(const ts_decimal *d)
      * mantissa holds at most 53 bits. */
     if (e >= -DOUBLE_EXACT_POW10 && e <= DOUBLE_EXACT_POW10 && d->mantissa <= (UINT64_C(1) << 53)) {
         v = e >= 0 ? m * pow10[e] : m / pow10[-e];
-    } else if (e >= -LONG_EXACT_POW10 && e <= LONG_EXACT_POW10) {
-        /* A longer mantissa (a shortest round-trip figure has up to 17 digits) or 10^23..27:
-         * where long double has 64 bits (x86) both are exact in it, so one rounding there
-         * and one to double read a figure the library printed back as the same double */
-        long double lm = (long double)d->mantissa, p;
-        long long k = e < 0 ? -e : e;
-        p = k > DOUBLE_EXACT_POW10 ? (long double)pow10[DOUBLE_EXACT_POW10] * (long double)pow10[k - DOUBLE_EXACT_POW10]
-                                   : (long double)pow10[k];
-        v = (double)(e >= 0 ? lm * p : lm / p);
     } else {
+        /* A longer mantissa (a shortest round-trip figure has up to 17 digits) or a larger
+         * exponent: the C library's strtod rounds correctly, and the text given it has no
+         * radix character for a locale to change, only digits and an exponent. */
+        char text[48];
         if (e > DOUBLE_EXP_CLAMP) e = DOUBLE_EXP_CLAMP;
         if (e < -DOUBLE_EXP_CLAMP) e = -DOUBLE_EXP_CLAMP;
-        v = m * pow(10.0, (double)(e / 2)) * pow(10.0, (double)(e - e / 2));
+        snprintf(text, sizeof text, "%" PRIu64 "e%lld", d->mantissa, e);
+        v = strtod(text, NULL);
     }
     return d->negative ? -v : v;
 }

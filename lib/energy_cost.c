@@ -39,7 +39,10 @@ void ts_gpu_prices(const ts_settings *cfg, const trainsize_gpu_info *gpu, double
 void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize_time *tm,
                    trainsize_system *sys, ts_findings *found)
 {
-    double gpu_watts = cfg->gpu->tdp_watts * (1.0 + cfg->server_power_factor);
+    /* a power cap lowers what the GPU draws, not the rest of the server */
+    double tdp = cfg->gpu->tdp_watts;
+    double gpu_watts = (cfg->gpu_power_limit > 0.0 && cfg->gpu_power_limit < tdp ? cfg->gpu_power_limit : tdp) +
+                       tdp * cfg->server_power_factor;
     double gpus = (double)lay->gpus, hours = tm->gpu_hours;
     double hourly, price, run_hours = hours / gpus;
     ts_gpu_prices(cfg, cfg->gpu, &hourly, &price);

@@ -57,6 +57,14 @@
  * checked against the fixture's eager Hugging Face rows). */
 #define TS_EAGER_PASSES 4.0
 
+/* Under a power cap the tensor cores' clock falls: throughput ~ (limit / TDP)^0.55, fitted
+ * to NVIDIA's MLPerf Inference v4.1 MaxQ against MaxP configurations (H100 SXM: BERT 0.76
+ * of its throughput at 400 W of 700, DLRMv2 0.80 and Llama 2 70B 0.83 at 450 W; H200 BERT
+ * 0.72 at 400 W; exponents 0.44-0.59) and within Zeus's V100 and A40 training traces
+ * (Chung et al., NSDI 2023, ml-energy/zeus@75a8b93: 0.56-0.87). Memory-bound work keeps
+ * its rate. */
+#define TS_POWER_EXPONENT 0.55
+
 static double mamf_share(const trainsize_gpu_info *gpu, int fp8)
 {
     const char *a = gpu->architecture ? gpu->architecture : "";
@@ -100,8 +108,9 @@ static void layer_elementwise(const ts_settings *cfg, const ts_layout *lay, doub
     /* fp8-mixed: each linear's input is cast to fp8 before its GEMM (read at 2 bytes, written
      * at 1: Transformer Engine's and torchao's recipes), and in backward its output
      * gradient and the transposes the weight gradient needs, twice the forward's */
-    if (cfg->precision == TS_PREC_FP8_MIXED)
-        *rest += 3.0 * ((2.0 * h + (double)ts_model_q_dim(m)) * replicated + 2.0 * f);
+    if (cfg->precision == TS_PREC_FP8_MIXED) /* current scaling reads each tensor once more for its amax */
+        *rest += (ts_fp8_recipe_resolve(cfg) == TS_FP8_CURRENT ? 5.0 : 3.0) *
+                 ((2.0 * h + (double)ts_model_q_dim(m)) * replicated + 2.0 * f);
 }
 
 double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv, double mm,
@@ -113,6 +122,11 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
     if (cfg->hfu > 0.0) return (mm / peak_mm + at / peak_at) / (gpus * cfg->hfu);
     eff_mm = mamf_share(cfg->gpu, cfg->precision == TS_PREC_FP8_MIXED) * TS_GEMM_TRAINING_SHARE;
     eff_at = mamf_share(cfg->gpu, 0) * TS_GEMM_TRAINING_SHARE * (cfg->attention == TS_ATTN_FLASH ? TS_FLASH_SHARE : 1.0);
+    if (cfg->gpu_power_limit > 0.0 && cfg->gpu->tdp_watts > 0.0 && cfg->gpu_power_limit < cfg->gpu->tdp_watts) {
+        double clock = pow(cfg->gpu_power_limit / cfg->gpu->tdp_watts, TS_POWER_EXPONENT);
+        eff_mm *= clock;
+        eff_at *= clock;
+    }
     layer_elementwise(cfg, lay, a, &rest, &softmax);
     /* forward, backward (about twice the forward's traffic), and what recomputation repeats
      * over the share of the layers it applies to: full and per-op every element-wise op,

@@ -180,6 +180,23 @@ static const ts_param_def PARAMS[] = {
       "FSDP for ZeRO-3); auto = inferred from the job (docs/methodology.md, \"Which "
       "framework\"): tp/pp/sp/cp/ep -> megatron, ZeRO 1-2 or CPU offload -> deepspeed, "
       "anything else -> pytorch"}, TS_SET_CHOICE, OFF(s.framework), TRAINSIZE_ID_FRAMEWORK, TS_PLAN_KEEPS},
+    {{"gpu-power-limit", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e5, "0", "watts",
+      "a power cap per GPU (nvidia-smi -pl) below the board's TDP: the matmuls and attention "
+      "run at (limit / TDP)^0.55 of their rate (NVIDIA's MLPerf Inference v4.1 MaxQ "
+      "configurations: H100 SXM at 400-450 W of 700 keeps 0.76-0.83 of its throughput; Zeus's "
+      "power-limit traces), element-wise work at memory bandwidth keeps its rate, and each GPU "
+      "draws at most the limit; 0 = the TDP"}, TS_SET_DOUBLE, OFF(s.gpu_power_limit),
+     TRAINSIZE_ID_GPU_POWER_LIMIT, TS_PLAN_KEEPS},
+    {{"fp8-recipe", TRAINSIZE_PARAM_CHOICE, "auto|delayed|current|mxfp8|blockwise", 0, 0, "auto", "",
+      "fp8-mixed scaling: delayed (per-tensor scales from an amax history, Transformer "
+      "Engine's DelayedScaling), current (per-tensor scales from each tensor's own amax: an "
+      "extra read of every cast tensor), mxfp8 (a scale per 32 elements, Blackwell), blockwise "
+      "(1x128 activation and 128x128 weight blocks, DeepSeek-V3); auto = mxfp8 on Blackwell, "
+      "delayed elsewhere"}, TS_SET_CHOICE, OFF(s.fp8_recipe), TRAINSIZE_ID_FP8_RECIPE, TS_PLAN_KEEPS},
+    {{"fp8-params", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "fp8-mixed holds the weights in fp8 only, beside the fp32 master (Transformer Engine's "
+      "fp8_model_init, NeMo's fp8_params): no 16-bit copy; a LoRA's frozen base in fp8"},
+     TS_SET_BOOL, OFF(s.fp8_params), TRAINSIZE_ID_FP8_PARAMS, TS_PLAN_KEEPS},
     {{"stack", TRAINSIZE_PARAM_CHOICE,
       "auto|megatron-lm|megatron-core|nanotron|torchtitan|fsdp|hf|deepspeed", 0, 0, "auto", "",
       "the training stack, which sets the defaults of fused-kernels, dp-overlap, tp-overlap and "

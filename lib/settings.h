@@ -56,6 +56,10 @@ typedef enum ts_stack {
     TS_STACK_AUTO = 0, TS_STACK_MEGATRON_LM, TS_STACK_MEGATRON_CORE, TS_STACK_NANOTRON, TS_STACK_TORCHTITAN,
     TS_STACK_FSDP, TS_STACK_HF, TS_STACK_DEEPSPEED
 } ts_stack;
+/* How fp8-mixed scales its tensors (Transformer Engine's recipes; DeepSeek-V3's blocks). */
+typedef enum ts_fp8_recipe {
+    TS_FP8_AUTO = 0, TS_FP8_DELAYED, TS_FP8_CURRENT, TS_FP8_MXFP8, TS_FP8_BLOCKWISE
+} ts_fp8_recipe;
 /* The NICs a data-parallel group's traffic uses across servers. */
 typedef enum ts_dp_nics { TS_DP_NICS_AUTO = 0, TS_DP_NICS_SERVER, TS_DP_NICS_OWN } ts_dp_nics;
 /* Storage type of the frozen base weights that are not quantized (LoRA). */
@@ -88,6 +92,8 @@ typedef struct ts_settings {
     uint64_t global_batch; /* 0: micro_batch x data-parallel degree */
     uint64_t tokens;       /* 0: one optimizer step */
     int precision;         /* ts_precision */
+    int fp8_recipe;        /* ts_fp8_recipe */
+    int fp8_params;        /* fp8-mixed keeps no 16-bit copy of the weights */
     int optimizer;         /* ts_optimizer */
     int framework;         /* ts_framework */
     int stack;             /* ts_stack */
@@ -99,6 +105,7 @@ typedef struct ts_settings {
     /* Hardware and layout. */
     const trainsize_gpu_info *gpu; /* the catalogue's, or &custom_gpu */
     uint64_t gpu_memory;   /* 0: the catalogue's */
+    double gpu_power_limit; /* watts per GPU; 0: the board's TDP */
     uint64_t gpus;
     uint64_t gpus_per_node; /* 0: min(gpus, 8) */
     uint64_t tp, pp, pp_interleave, cp, ep;

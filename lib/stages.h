@@ -99,6 +99,10 @@ typedef struct ts_conv {
 
 /* The framework whose conventions apply (TS_FW_AUTO resolved from the cfg), and why. */
 int ts_framework_resolve(const ts_settings *cfg, const char **reason);
+/* fp8-mixed: the recipe (auto resolved by the GPU) and the bytes per weight of its cached
+ * fp8 copies (conventions.c). */
+int ts_fp8_recipe_resolve(const ts_settings *cfg);
+double ts_fp8_weight_bytes(const ts_settings *cfg);
 /* The training stack (TS_STACK_AUTO resolved from the framework and the job), and why. */
 int ts_stack_resolve(const ts_settings *cfg, const char **reason);
 const char *ts_stack_name(int stack);

@@ -20,6 +20,13 @@ static double fused_bytes_per_token(void)
     return 3.0 * 32.0 * per_layer + 3.0 * 4.0 * 32000.0;
 }
 
+static double weights_per_param(const char *const *pairs)
+{
+    trainsize_result r;
+    ts_test_estimate(pairs, &r);
+    return (double)r.memory.weights / (double)r.model.parameters;
+}
+
 static double compute_seconds(const char *const *pairs)
 {
     trainsize_result r;
@@ -87,6 +94,56 @@ static void test_matmuls_and_the_override(void **state)
                        mm / (peak * 0.803 * 0.76) + at / (peak * 0.803 * 0.76 * 0.95) + elementwise, 1e-9);
 }
 
+/* A power cap: matmuls and attention at (limit / TDP)^0.55 of their rate, element-wise
+ * work and the optimizer step unchanged; each GPU draws the limit, the rest of its server
+ * what it did (0.8 x TDP). */
+static void test_power_cap(void **state)
+{
+    trainsize_result r;
+    double peak = 989.4e12, tokens = 4096.0, clock = pow(350.0 / 700.0, 0.55);
+    double mm = 6.0 * (6738415616.0 - 131072000.0) * tokens, at = 3.0 * 4.0 * 4096.0 * 4096.0 * 32.0 * tokens;
+    double elementwise = (tokens * fused_bytes_per_token() + 30.0 * 6738415616.0) / (3350e9 * 0.8);
+    (void)state;
+    ts_test_estimate(PAIRS(L7, "framework", "megatron", "gpu", "h100-80gb", "gpu-power-limit", "350"), &r);
+    ts_assert_near(r.time.step_seconds - r.time.comm_seconds,
+                   mm / (peak * 0.803 * 0.76 * clock) + at / (peak * 0.803 * 0.76 * 0.95 * clock) + elementwise,
+                   1e-9);
+    ts_assert_near(r.system.power_watts, 350.0 + 0.8 * 700.0, 1e-9);
+    /* a limit at or above the TDP changes nothing */
+    ts_assert_near(compute_seconds(PAIRS(L7, "framework", "megatron", "gpu", "h100-80gb", "gpu-power-limit", "700")),
+                   compute_seconds(PAIRS(L7, "framework", "megatron", "gpu", "h100-80gb")), 1e-15);
+}
+
+/* fp8-mixed under Transformer Engine (megatron conventions): the 16-bit weights and the fp8
+ * copies, row-wise and column-wise on Hopper (its fp8 GEMMs take one layout), one copy under
+ * per-tensor scaling on Blackwell, two with MXFP8's directional 1x32 scales (and their
+ * bytes); fp8-params drops the 16-bit copy; torchao's float8 (pytorch conventions) caches
+ * none. */
+static void test_fp8_weights(void **state)
+{
+#define W(...) weights_per_param(PAIRS("model", "llama-2-7b", "precision", "fp8-mixed", __VA_ARGS__))
+    (void)state;
+    ts_assert_near(W("gpu", "h100-80gb", "framework", "megatron"), 4.0, 1e-9);
+    ts_assert_near(W("gpu", "h100-80gb", "framework", "megatron", "fp8-params", "true"), 2.0, 1e-9);
+    ts_assert_near(W("gpu", "b200", "framework", "megatron", "fp8-recipe", "delayed"), 3.0, 1e-9);
+    ts_assert_near(W("gpu", "b200", "framework", "megatron"), 2.0 + 2.0 * (1.0 + 1.0 / 32.0), 1e-9);
+    ts_assert_near(W("gpu", "h100-80gb", "framework", "pytorch"), 4.0, 1e-9);
+#undef W
+}
+
+/* Current scaling reads every cast tensor once more for its amax: each linear's input and
+ * output gradient, (2h + q) + 2 ffn elements a layer, 2 bytes more in each of the three
+ * passes. */
+static void test_fp8_current_scaling_reads_again(void **state)
+{
+    double e = (2.0 * 4096.0 + 4096.0) + 2.0 * 11008.0, extra = 32.0 * 3.0 * 2.0 * e * 4096.0;
+    double delayed = compute_seconds(PAIRS(L7, "framework", "megatron", "gpu", "h100-80gb", "precision", "fp8-mixed"));
+    double current = compute_seconds(PAIRS(L7, "framework", "megatron", "gpu", "h100-80gb", "precision", "fp8-mixed",
+                                           "fp8-recipe", "current"));
+    (void)state;
+    ts_assert_near(current - delayed, extra / (3350e9 * 0.8), 1e-9);
+}
+
 static double achieved_hfu(const char *model, const char *gpu)
 {
     trainsize_result r;
@@ -114,6 +171,9 @@ int main(void)
         cmocka_unit_test(test_eager_kernels_move_four_times_the_bytes),
         cmocka_unit_test(test_matmuls_and_the_override),
         cmocka_unit_test(test_efficiency_by_size_and_part),
+        cmocka_unit_test(test_power_cap),
+        cmocka_unit_test(test_fp8_weights),
+        cmocka_unit_test(test_fp8_current_scaling_reads_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,7 @@
 #define TPS_WORST_BOUND 2.70   /* reached: nanotron's 80B on 4 servers, +270 % (14.8 % MFU published) */
 #define MEM_MEDIAN_BOUND 0.275 /* reached: 27.3 % */
 #define MEM_WORST_BOUND 0.61   /* reached: Mistral 7B under the Hugging Face Trainer, -60.6 % */
-#define NOT_FIT_MAX 9          /* reached: 9 of 74 called "does not fit" */
+#define NOT_FIT_MAX 7          /* reached: 7 of 74 called "does not fit" */
 #define ROWS_CAP 128
 
 static double setting(const ts_json_value *settings, const char *key, double dflt)

@@ -135,6 +135,9 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_STACK, "stack"},
     {TRAINSIZE_ID_RECOMPUTE_LAYERS, "recompute-layers"},
     {TRAINSIZE_ID_ACTIVATION_OFFLOAD, "activation-offload"},
+    {TRAINSIZE_ID_FP8_RECIPE, "fp8-recipe"},
+    {TRAINSIZE_ID_FP8_PARAMS, "fp8-params"},
+    {TRAINSIZE_ID_GPU_POWER_LIMIT, "gpu-power-limit"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

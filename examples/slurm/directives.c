@@ -61,7 +61,7 @@ static const char *const ALLOCATION_OPTIONS[] = {"gpus", "gpus-per-node"};
 static const char *const SITE_OPTIONS[] = {"gpu",       "gpu-memory",    "host-ram",
                                            "cpu-cores", "nics-per-node", "host-memory-bandwidth",
                                            "network",   "storage",       "rack-power-watts",
-                                           "nvls",      "sharp"};
+                                           "nvls",      "sharp",         "gpu-power-limit"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
