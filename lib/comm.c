@@ -186,14 +186,20 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
             double gather = passes * ag_factor(D) * zero3_weight_bytes(cfg, c, dense_stage);
             double gather_e = passes * ag_factor(De) * zero3_weight_bytes(cfg, c, experts_rank);
             double rs = ag_factor(D) * grads, rs_e = ag_factor(De) * expert_grads;
-            double rs_time = rs / rate + rs_e / rate_e, sync = c->grad_sync_step ? 1.0 : mb;
-            double per_mb = gather / rate + gather_e / rate_e + (c->grad_sync_step ? 0.0 : rs_time) +
-                            (passes + 1.0) * layers * latency(D, alpha);
-            int overlap = c->dp_overlap != TS_NO;
-            exposed = mb * (overlap ? fmax(0.0, per_mb - c_mb) : per_mb);
-            if (c->grad_sync_step) exposed += overlap ? fmax(0.0, rs_time - bwd) : rs_time;
-            count_bytes(out, mb * gather + sync * rs, D, stride, links);
-            count_bytes(out, mb * gather_e + sync * rs_e, De, stride_e, links);
+            double rs_time = rs / rate + rs_e / rate_e;
+            int once = c->grad_sync_step || lay->fsdp_pipeline, overlap = c->dp_overlap != TS_NO;
+            double sync = once ? 1.0 : mb, per_mb, gathers = mb;
+            if (lay->fsdp_pipeline) { /* the stage's weights gathered once, for the whole step */
+                gather /= passes;
+                gather_e /= passes;
+                gathers = 1.0;
+            }
+            per_mb = gather / rate + gather_e / rate_e + (once ? 0.0 : rs_time) +
+                     (passes + 1.0) * layers * latency(D, alpha);
+            exposed = gathers * (overlap ? fmax(0.0, per_mb - c_mb) : per_mb);
+            if (once) exposed += overlap ? fmax(0.0, rs_time - bwd) : rs_time;
+            count_bytes(out, gathers * gather + sync * rs, D, stride, links);
+            count_bytes(out, gathers * gather_e + sync * rs_e, De, stride_e, links);
         } else {
             /* DDP and ZeRO-1/2: one reduction of the gradients per step (ring all-reduce, or
              * reduce-scatter plus the all-gather of the updated weights: the same bytes).

@@ -36,6 +36,23 @@ static int split_stages(const ts_settings *cfg, ts_layout *l, trainsize_error *e
         l->first_layers = l->mid_layers = l->last_layers = n;
         return TRAINSIZE_OK;
     }
+    if (cfg->pp_account_embedding != TS_NO && !f && !e) {
+        /* The embedding and the loss as a layer each: n + 2 slots over the p x v chunks, the
+         * first and the last chunk a layer short (Megatron-Core's account_for_embedding_ and
+         * account_for_loss_in_pipeline_split). */
+        uint64_t chunks = p * l->vpp, k = (n + 2) / chunks;
+        int fits = (n + 2) % chunks == 0 && k >= 1 && (p > 2 || l->vpp * k >= 2);
+        if (cfg->pp_account_embedding == TS_YES && !fits)
+            return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-account-embedding",
+                           "pp-account-embedding: the %llu layers + the embedding and the loss do not "
+                           "divide over pp x pp-interleave = %llu chunks", U(n), U(chunks));
+        if (fits && (cfg->pp_account_embedding == TS_YES || n % chunks != 0)) {
+            l->first_layers = l->last_layers = l->vpp * k - 1;
+            l->mid_layers = p > 2 ? l->vpp * k : l->first_layers;
+            l->embedding_slots = 1;
+            return TRAINSIZE_OK;
+        }
+    }
     if ((f || e) && l->vpp > 1)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-interleave",
                        "pp-interleave: uneven first or last stages need pp-interleave 1");
@@ -124,7 +141,9 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
                        "tp: %llu and the key/value heads (%llu) must divide one another", U(l->tp),
                        U(kv));
     if ((rc = check_divides(l->tp, m->ffn, "tp", "the MLP size (ffn)", err))) return rc;
-    if (l->vpp > 1 && (rc = check_divides(l->pp * l->vpp, m->layers, "pp",
+    if (l->vpp > 1 && !(cfg->pp_account_embedding != TS_NO && !cfg->pp_first_layers && !cfg->pp_last_layers &&
+                        (m->layers + 2) % (l->pp * l->vpp) == 0) &&
+        (rc = check_divides(l->pp * l->vpp, m->layers, "pp",
                                           "the layers (pp x pp-interleave)", err)))
         return rc;
     if (l->vpp > 1 && l->pp == 1)
@@ -162,10 +181,15 @@ static int check_setup(const ts_settings *cfg, const ts_layout *l, trainsize_err
     if (cfg->cp > 1 && cfg->attention == TS_ATTN_EAGER)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "cp",
                        "cp: context parallelism needs flash (ring) attention");
-    if (cfg->zero >= 2 && l->pp > 1)
-        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "zero",
-                       "zero: stages 2 and 3 cannot be combined with pipeline parallelism "
-                       "(DeepSpeed and Megatron-LM refuse it)");
+    if (cfg->zero >= 2 && l->pp > 1) {
+        const char *why;
+        int stack = ts_stack_resolve(cfg, &why);
+        if (stack != TS_STACK_TORCHTITAN && stack != TS_STACK_FSDP)
+            return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "zero",
+                           "zero: stages 2 and 3 cannot be combined with pipeline parallelism under "
+                           "the %s stack (DeepSpeed and Megatron-LM refuse it); FSDP2 with a "
+                           "pipeline runs under torchtitan (--stack torchtitan)", ts_stack_name(stack));
+    }
     if (cfg->offload == TS_OFFLOAD_OPTIMIZER_PARAMS && cfg->zero != 3)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "offload",
                        "offload: optimizer+params needs zero 3 (ZeRO-Infinity)");
@@ -316,6 +340,9 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
                                            : cfg->gpu->memory_bytes;
     l->micro_batch = cfg->micro_batch;
     l->zero = cfg->zero;
+    /* torchtitan's FSDP2 with a pipeline: reshard_after_forward is off and the schedule
+     * defers resharding and the gradients' reduce-scatter to the last micro-batch */
+    l->fsdp_pipeline = cfg->zero >= 2 && l->pp > 1;
     l->tokens_mb = (double)cfg->seq / (double)l->cp * (double)cfg->micro_batch;
     l->lora_layer = ts_model_lora_layer_params(&cfg->model, cfg->lora_rank, cfg->lora_targets);
     l->recompute_on = cfg->recompute != TS_RECOMPUTE_NONE;

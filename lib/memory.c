@@ -91,7 +91,7 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
     double D = (double)lay->dense_shard, De = (double)lay->expert_shard;
     double w3 = lay->zero >= 3 ? D : 1.0, w3e = lay->zero >= 3 ? De : 1.0;
     /* Accumulating under no_sync, every rank holds its gradients unsharded. */
-    int g_shard = lay->zero >= 2 && !c->grad_sync_step;
+    int g_shard = lay->zero >= 2 && !c->grad_sync_step && !lay->fsdp_pipeline;
     double g2 = g_shard ? D : 1.0, g2e = g_shard ? De : 1.0;
     double o1 = lay->zero >= 1 ? D : 1.0, o1e = lay->zero >= 1 ? De : 1.0;
     int lora = cfg->lora_rank > 0;
@@ -124,6 +124,11 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
         out->weights = 0.0;
     }
     out->weights += scales;
+    /* FSDP with a pipeline keeps the stage's gathered weights from the step's first forward
+     * to its last backward, beside the shards */
+    if (lay->fsdp_pipeline && lay->zero >= 3)
+        out->weights += (sp->dense + sp->expert) * (lora ? 0.0 : c->weight_compute) +
+                        sp->frozen_layer * c->frozen_layer + sp->frozen_other * c->frozen_other;
 }
 
 /* Autocast caches a 16-bit copy of every fp32 weight a matmul reads during the forward
@@ -217,7 +222,7 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
     out->in_flight = act.in_flight;
     out->activations = out->act_layers + out->act_embedding + out->act_output;
 
-    if (lay->zero >= 3) zero3 = zero3_buffers(cfg, c, &sp);
+    if (lay->zero >= 3 && !lay->fsdp_pipeline) zero3 = zero3_buffers(cfg, c, &sp);
     /* A quantized layer's weight, dequantized for its matmul (forward and backward). */
     dequant = c->dequant * largest_matrix(&cfg->model, lay);
     if (cfg->offload == TS_OFFLOAD_NONE)

@@ -253,6 +253,13 @@ static const ts_param_def PARAMS[] = {
     {{"pp-last-layers", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "0", "layers",
       "layers of the last pipeline stage (--decoder-last-pipeline-num-layers); 0 as for "
       "pp-first-layers"}, TS_SET_U64, OFF(s.pp_last_layers), TRAINSIZE_ID_PP_LAST_LAYERS, TS_PLAN_KEEPS},
+    {{"pp-account-embedding", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
+      "the embedding and the loss each take one layer's place in the pipeline split, so the "
+      "first and the last (virtual) stage hold a layer fewer (Megatron-Core's "
+      "--account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split: "
+      "126 layers on pp 8 x pp-interleave 8); auto = yes when pp x pp-interleave does not "
+      "divide the layers and does divide the layers + 2"}, TS_SET_CHOICE, OFF(s.pp_account_embedding),
+     TRAINSIZE_ID_PP_ACCOUNT_EMBEDDING, TS_PLAN_KEEPS},
     {{"sp", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
       "sequence parallelism (Megatron style, with tensor parallelism)"}, TS_SET_BOOL, OFF(s.sp),
      TRAINSIZE_ID_SP, TS_PLAN_KEEPS},

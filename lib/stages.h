@@ -22,11 +22,14 @@ typedef struct ts_layout {
     uint64_t gpus_per_node, nodes;
     uint64_t layers_per_stage; /* the most of any stage (a middle one when uneven) */
     uint64_t first_layers, mid_layers, last_layers; /* stage 0, stages 1..p-2, stage p-1 */
+    int embedding_slots;    /* the embedding and the loss each took a layer's place in the split */
     int sp;                 /* sequence parallel with tp > 1 */
     uint64_t capacity;      /* GPU memory, bytes */
     /* Figures every later stage uses, derived once here. */
     uint64_t micro_batch;   /* samples per micro-batch */
     uint64_t zero;          /* ZeRO stage */
+    int fsdp_pipeline;      /* FSDP with a pipeline (torchtitan): the stage's weights stay gathered
+                               and its gradients unsharded through the step */
     double tokens_mb;       /* tokens of one micro-batch on one GPU: seq / cp x micro-batch */
     double lora_layer;      /* trainable LoRA parameters of one layer, unsharded; 0 without */
     int recompute_on;       /* a recomputation policy applies (recompute is not none) */

@@ -88,6 +88,40 @@ static void test_fullest_stage_time(void **state)
     assert_true(fabs(b / a - 14.0 / 8.0) < 1e-9);
 }
 
+/* Interleaved stages with the embedding and the loss in the split (Megatron-Core's
+ * account_for_embedding/loss_in_pipeline_split, as MLPerf's Llama 3.1 405B runs them):
+ * 126 layers + 2 over pp 8 x 8 chunks of 2 leave the first and the last stage 15 layers,
+ * the others 16; over pp 16 x 8 chunks of 1, 7 and 8. Before, the layout was refused. */
+static void test_interleaved_with_the_embedding_in_the_split(void **state)
+{
+    trainsize_result r;
+    trainsize_error err;
+    (void)state;
+    ts_test_estimate(PAIRS("model", "llama-3.1-405b", "gpus", "512", "tp", "8", "pp", "8", "pp-interleave", "8",
+                           "global-batch", "64"), &r);
+    assert_int_equal(r.pipeline_first_layers, 15);
+    assert_int_equal(r.pipeline_layers, 16);
+    assert_int_equal(r.pipeline_last_layers, 15);
+    ts_test_estimate(PAIRS("model", "llama-3.1-405b", "gpus", "1024", "tp", "8", "pp", "16", "pp-interleave", "8",
+                           "global-batch", "128"), &r);
+    assert_int_equal(r.pipeline_first_layers, 7);
+    assert_int_equal(r.pipeline_layers, 8);
+    assert_int_equal(r.pipeline_last_layers, 7);
+    /* refused when asked not to, and when the slots do not divide */
+    assert_int_equal(ts_test_estimate_rc(PAIRS("model", "llama-3.1-405b", "gpus", "512", "tp", "8", "pp", "8",
+                                               "pp-interleave", "8", "pp-account-embedding", "no"), &err),
+                     TRAINSIZE_E_LAYOUT);
+    assert_int_equal(ts_test_estimate_rc(PAIRS("model", "llama-2-7b", "gpus", "4", "pp", "4", "pp-interleave", "2",
+                                               "pp-account-embedding", "yes"), &err),
+                     TRAINSIZE_E_LAYOUT);
+    assert_string_equal(err.field, "pp-account-embedding");
+    /* asked for where the layers divide anyway: 30 + 2 over 2 x 2 chunks of 8 */
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "layers", "30", "gpus", "2", "pp", "2", "pp-interleave", "2",
+                           "pp-account-embedding", "yes", "global-batch", "4"), &r);
+    assert_int_equal(r.pipeline_first_layers, 15);
+    assert_int_equal(r.pipeline_last_layers, 15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -96,6 +130,7 @@ int main(void)
         cmocka_unit_test(test_bad_splits_name_the_option),
         cmocka_unit_test(test_fullest_stage_memory),
         cmocka_unit_test(test_fullest_stage_time),
+        cmocka_unit_test(test_interleaved_with_the_embedding_in_the_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,12 +65,42 @@ static void test_explicit_settings_win(void **state)
 #undef PP
 }
 
+/* FSDP with a pipeline runs under torchtitan (FSDP2: reshard_after_forward off with a
+ * pipeline, resharding and the gradients' reduce-scatter deferred to the last micro-batch):
+ * the stage's 16-bit weights stay gathered beside the fp32 shards, its gradients unsharded,
+ * and the weights are gathered and the gradients reduced once a step, whatever the
+ * micro-batches. Megatron-Core and DeepSpeed refuse the layout. */
+static void test_fsdp_with_a_pipeline(void **state)
+{
+#define FP "model", "llama-2-7b", "gpu", "h100-80gb", "gpus", "16", "pp", "2", "zero", "3", "seq", "2048"
+    trainsize_result r;
+    trainsize_error err;
+    double stage;
+    (void)state;
+    assert_int_equal(ts_test_estimate_rc(PAIRS(FP), &err), TRAINSIZE_E_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "--stack torchtitan"));
+    ts_test_estimate(PAIRS(FP, "stack", "torchtitan", "global-batch", "16"), &r);
+    assert_int_equal(r.layout.zero, 3);
+    /* the first stage: its 16 layers and the embedding (a stage of a 2-stage split) */
+    stage = (double)r.model.layer_parameters * 16.0 + (double)r.model.embedding_parameters / 2.0;
+    assert_true(r.memory.weights > stage * (4.0 / 8.0 + 2.0) * 0.95 && r.memory.weights < stage * (4.0 / 8.0 + 2.0) * 1.1);
+    assert_true(r.memory.gradients > stage * 4.0 * 0.95);
+    /* 4 times the micro-batches add only the pipeline's sends, as under ZeRO-1 */
+    ts_assert_near(comm(PAIRS(FP, "stack", "torchtitan", "global-batch", "64", "dp-overlap", "no")) -
+                       comm(PAIRS(FP, "stack", "torchtitan", "global-batch", "16", "dp-overlap", "no")),
+                   comm(PAIRS(FP, "stack", "torchtitan", "global-batch", "64", "dp-overlap", "no", "zero", "1")) -
+                       comm(PAIRS(FP, "stack", "torchtitan", "global-batch", "16", "dp-overlap", "no", "zero", "1")),
+                   1e-12);
+#undef FP
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_auto_follows_the_job),
         cmocka_unit_test(test_a_stack_sets_the_framework),
         cmocka_unit_test(test_explicit_settings_win),
+        cmocka_unit_test(test_fsdp_with_a_pipeline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
