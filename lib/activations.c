@@ -292,6 +292,8 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
         if (cfg->lora_rank == 0) o += c->linear_in * d.sb * d.h / d.rep;
         /* the kept logits' softmax, and the int64 targets */
         out->loss = c->loss_saved * d.sb * vocab_rank + 8.0 * d.sb;
+        /* a fused linear + loss computes the input's gradient in the forward and keeps it */
+        if (c->loss_fused) out->loss += c->act * d.sb * d.h / d.rep;
         /* soft-capped logits: the tanh keeps its output (Gemma 2's final_logit_softcapping) */
         if (m->logit_softcap) out->loss += c->act * d.sb * vocab_rank;
         o += out->loss;

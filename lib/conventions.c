@@ -124,6 +124,9 @@ static void set_lora_bytes(const ts_settings *cfg, int upcast, ts_conv *c)
     c->adapter_state = c->state; /* same optimizer, same state bytes */
 }
 
+/* torchtune's CEWithChunkedOutputLoss splits the sequence into 8 chunks. */
+#define TS_CE_CHUNKS 8.0
+
 /* What the kernels keep for backward. Megatron-LM: fused kernels (Korthikanti et al. 2022,
  * §4). PyTorch eager / Hugging Face modules: see methodology.md for each count. */
 static void set_kernels(const ts_settings *cfg, ts_conv *c)
@@ -182,6 +185,13 @@ static void set_kernels(const ts_settings *cfg, ts_conv *c)
     }
     c->loss_saved = cfg->loss_upcast ? 4.0 : c->act; /* softmax / log_softmax output */
     if (!cfg->loss_upcast && eager) c->loss_backward = 2.0 * c->act;
+    if (cfg->cross_entropy == TS_CE_CHUNKED) { /* 16-bit logits kept, one chunk upcast at a time */
+        c->loss_saved = c->act;
+        c->loss_backward /= TS_CE_CHUNKS;
+    } else if (cfg->cross_entropy == TS_CE_FUSED) { /* no logits: the input's gradient instead */
+        c->loss_saved = c->loss_backward = 0.0;
+        c->loss_fused = 1;
+    }
 }
 
 /* Autocast over fp32 weights: which 16-bit copies of weights the matmuls keep for

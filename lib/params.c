@@ -208,6 +208,13 @@ static const ts_param_def PARAMS[] = {
       "(docs/methodology.md, \"Which stack\"): tp/pp/sp/cp/ep -> megatron-core, ZeRO 1-2 or "
       "CPU offload -> deepspeed, ZeRO-3 -> fsdp, anything else -> hf"},
      TS_SET_CHOICE, OFF(s.stack), TRAINSIZE_ID_STACK, TS_PLAN_KEEPS},
+    {{"cross-entropy", TRAINSIZE_PARAM_CHOICE, "eager|chunked|fused", 0, 0, "eager", "",
+      "the loss's kernel: eager keeps the whole logits (and their 32-bit copy with loss-upcast); "
+      "chunked computes the loss over 8 chunks of the sequence, keeping the 16-bit logits and "
+      "one chunk's 32-bit copy at a time (torchtune's CEWithChunkedOutputLoss); fused never "
+      "keeps the logits: the output layer and the loss run together in chunks and keep the "
+      "input's gradient (Liger's FusedLinearCrossEntropy, Apple's Cut Cross-Entropy)"},
+     TS_SET_CHOICE, OFF(s.cross_entropy), TRAINSIZE_ID_CROSS_ENTROPY, TS_PLAN_KEEPS},
     {{"grad-precision", TRAINSIZE_PARAM_CHOICE, "auto|fp32|half", 0, 0, "auto", "",
       "gradient storage; auto = the framework's convention"}, TS_SET_CHOICE, OFF(s.grad_precision),
      TRAINSIZE_ID_GRAD_PRECISION, TS_PLAN_KEEPS},

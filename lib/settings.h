@@ -60,6 +60,8 @@ typedef enum ts_stack {
 typedef enum ts_fp8_recipe {
     TS_FP8_AUTO = 0, TS_FP8_DELAYED, TS_FP8_CURRENT, TS_FP8_MXFP8, TS_FP8_BLOCKWISE
 } ts_fp8_recipe;
+/* The loss's kernel: the logits kept whole, in chunks, or never (a fused linear + loss). */
+typedef enum ts_cross_entropy { TS_CE_EAGER = 0, TS_CE_CHUNKED, TS_CE_FUSED } ts_cross_entropy;
 /* The NICs a data-parallel group's traffic uses across servers. */
 typedef enum ts_dp_nics { TS_DP_NICS_AUTO = 0, TS_DP_NICS_SERVER, TS_DP_NICS_OWN } ts_dp_nics;
 /* Storage type of the frozen base weights that are not quantized (LoRA). */
@@ -99,6 +101,7 @@ typedef struct ts_settings {
     int stack;             /* ts_stack */
     int grad_precision;    /* ts_grad_precision */
     int loss_upcast;       /* the loss works on a 32-bit copy of the logits */
+    int cross_entropy;     /* ts_cross_entropy: how the loss's kernel holds the logits */
     int autocast_ops;      /* 0: CUDA's autocast op lists, 1: CPU's */
     uint64_t dropout_mask_bytes;
     int mean_keeps_input;  /* torch <= 1.13 */

@@ -74,6 +74,7 @@ typedef struct ts_conv {
     int attn_out_copy;    /* a contiguous copy of the attention output is saved too */
     double loss_saved;    /* bytes per logit kept for the loss backward */
     double loss_backward; /* bytes per logit alive during the loss backward */
+    int loss_fused;       /* a fused linear + loss keeps the output layer input's gradient */
     double dropout_mask;  /* bytes per element of a kept dropout mask */
     int residual_dropout; /* masks on the residual branches and embeddings too */
     double qkv_in_copies; /* copies of the q/k/v projections' input kept */

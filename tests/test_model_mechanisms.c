@@ -93,6 +93,23 @@ static void test_mla_terms(void **state)
 #undef V3
 }
 
+/* The loss's kernel (cross-entropy): Llama 3 8B, 512 tokens, vocabulary 128,256. Eager with
+ * loss-upcast keeps the 32-bit softmax of the logits, chunked (torchtune) the 16-bit logits,
+ * fused (Liger's FusedLinearCrossEntropy) no logits but the output layer input's gradient;
+ * each with the int64 targets. */
+static void test_cross_entropy_kernels(void **state)
+{
+    trainsize_result r;
+    double sb = 512.0, v = 128256.0, h = 4096.0;
+    (void)state;
+    ts_test_estimate(PAIRS("model", "llama-3-8b", "seq", "512", "cross-entropy", "eager"), &r);
+    assert_int_equal(r.memory.activations_loss, (uint64_t)(4.0 * sb * v + 8.0 * sb));
+    ts_test_estimate(PAIRS("model", "llama-3-8b", "seq", "512", "cross-entropy", "chunked"), &r);
+    assert_int_equal(r.memory.activations_loss, (uint64_t)(2.0 * sb * v + 8.0 * sb));
+    ts_test_estimate(PAIRS("model", "llama-3-8b", "seq", "512", "cross-entropy", "fused"), &r);
+    assert_int_equal(r.memory.activations_loss, (uint64_t)(2.0 * sb * h + 8.0 * sb));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -101,6 +118,7 @@ int main(void)
         cmocka_unit_test(test_norms_per_layer),
         cmocka_unit_test(test_parallel_block),
         cmocka_unit_test(test_mla_terms),
+        cmocka_unit_test(test_cross_entropy_kernels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
