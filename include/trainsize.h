@@ -321,7 +321,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_GPU_POWER_LIMIT = 133,         /**< "gpu-power-limit" */
     TRAINSIZE_ID_PP_ACCOUNT_EMBEDDING = 134,    /**< "pp-account-embedding" */
     TRAINSIZE_ID_CROSS_ENTROPY = 135,           /**< "cross-entropy" */
-    TRAINSIZE_ID_COUNT = 136                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_PP_SCHEDULE = 136,             /**< "pp-schedule" */
+    TRAINSIZE_ID_COUNT = 137                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**

@@ -246,6 +246,10 @@ static double in_flight(const ts_layout *lay, uint64_t stage)
     double p = (double)lay->pp, v = (double)lay->vpp, r = (double)stage;
     double m = (double)lay->micro_batches;
     double n = lay->vpp > 1 ? (2.0 * (p - r - 1.0) + (v - 1.0) * p + 1.0) / v : p - r;
+    /* ZB-H2 holds up to twice 1F1B's (Qi et al. 2023: 2p - 1 on the first stage); DualPipe
+     * p + 1 on every rank (DeepSeek-V3, Table 2) */
+    if (lay->schedule == TS_PP_ZB_H2) n = 2.0 * (p - r) - 1.0;
+    if (lay->schedule == TS_PP_DUALPIPE) n = p + 1.0;
     return n < m ? n : m;
 }
 

@@ -71,12 +71,11 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
                   const ts_conv *c, double compute_step, const ts_comm_links *links, ts_comm *out)
 {
     const ts_model *m = &cfg->model;
-    double t = (double)lay->tp, p = (double)lay->pp, v = (double)lay->vpp, cp = (double)lay->cp;
+    double t = (double)lay->tp, p = (double)lay->pp, cp = (double)lay->cp;
     double ep = (double)lay->ep, mb = (double)lay->micro_batches, gpn = links->gpus_per_node;
     double D = (double)lay->dense_shard, alpha = cfg->collective_latency;
     double layers = (double)lay->layers_per_stage, all_layers = (double)m->layers;
-    double bubble = 1.0 + (p - 1.0) / (v * mb);
-    double slots = mb * bubble;                  /* micro-batch slots on the critical path */
+    double slots = mb * lay->bubble;             /* micro-batch slots on the critical path */
     double c_mb = compute_step / slots;          /* one micro-batch on the fullest stage */
     double sbh = lay->tokens_mb * (double)m->hidden;
     double stage_params = (double)pc->total / (t * p);

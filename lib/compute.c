@@ -85,12 +85,10 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
                        cfg->precision == TS_PREC_FP32 ? "fp32" : "this precision");
     seconds_per_token = ts_kernel_token_seconds(cfg, lay, conv, mm, at, peak_mm, peak_at);
     out->step_flops = (mm + at) * tokens_step;
-    /* The pipeline bubble: stages idle for (p - 1)/(v m) of the ideal step (Narayanan et
-     * al. 2021, §2.2). */
-    /* The slowest stage sets the pace: with uneven stages the fullest has more than its
-     * share of the layers. */
-    out->step_seconds = seconds_per_token * tokens_step *
-                        (1.0 + (double)(lay->pp - 1) / ((double)lay->vpp * (double)lay->micro_batches)) *
+    /* The pipeline bubble: the schedule's idle share of the ideal step (layout.c). The
+     * slowest stage sets the pace: with uneven stages the fullest has more than its share
+     * of the layers. */
+    out->step_seconds = seconds_per_token * tokens_step * lay->bubble *
                         ((double)lay->pp * (double)lay->layers_per_stage / layers) +
                         ts_kernel_optimizer_seconds(cfg, conv, mem);
     out->steps = cfg->tokens ? (uint64_t)ceil((double)cfg->tokens / tokens_step) : 1;

@@ -273,6 +273,35 @@ static void default_global_batch(const ts_settings *cfg, ts_layout *l, uint64_t 
     l->global_batch = per_step * steps; /* steps <= 4.2e6 tokens: no overflow */
 }
 
+/* The pipeline schedule and its bubble, as a share of the ideal step: 1F1B's (p - 1)/m
+ * idle slots (Narayanan et al. 2021, §2.2), interleaved over v chunks; ZB-H1 a third of
+ * 1F1B's, splitting the backward into input (B) and weight (W) gradients with F = B = W
+ * (Qi et al. 2023, arXiv 2401.10241, Table 1: (p-1)(F+B-W) against (p-1)(F+B+W)); ZB-H2
+ * none; DualPipe (DeepSeek-V3, arXiv 2412.19437, Table 2) (p/2 - 1)(F&B + B - 3W), none
+ * with F&B = F + B and F = B = W. */
+static int set_schedule(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
+{
+    double p = (double)l->pp, m = (double)l->micro_batches, b;
+    int s = cfg->pp_schedule;
+    if (s == TS_PP_AUTO) s = l->vpp > 1 ? TS_PP_INTERLEAVED : TS_PP_1F1B;
+    if (l->pp == 1) s = TS_PP_1F1B;
+    else if ((s == TS_PP_INTERLEAVED) != (l->vpp > 1))
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-schedule",
+                       s == TS_PP_INTERLEAVED ? "pp-schedule: interleaved needs pp-interleave > 1"
+                                              : "pp-schedule: %s runs one chunk per stage (pp-interleave 1)",
+                       s == TS_PP_ZB_H1 ? "zb-h1" : s == TS_PP_ZB_H2 ? "zb-h2" : s == TS_PP_DUALPIPE ? "dualpipe" : "1f1b");
+    if (s == TS_PP_DUALPIPE && (l->pp % 2 != 0 || l->micro_batches % 2 != 0))
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-schedule",
+                       "pp-schedule: dualpipe needs an even pp and an even number of micro-batches per "
+                       "step (%llu)", U(l->micro_batches));
+    b = s == TS_PP_ZB_H1 ? (p - 1.0) / (3.0 * m)
+        : s == TS_PP_ZB_H2 || s == TS_PP_DUALPIPE ? 0.0
+                                                  : (p - 1.0) / ((double)l->vpp * m);
+    l->schedule = s;
+    l->bubble = 1.0 + b;
+    return TRAINSIZE_OK;
+}
+
 int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
 {
     uint64_t model_parallel, per_step;
@@ -318,6 +347,7 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
                        "global-batch: %llu is not a multiple of micro-batch x data-parallel "
                        "degree (%llu)", U(l->global_batch), U(per_step));
     l->micro_batches = l->global_batch / per_step;
+    if ((rc = set_schedule(cfg, l, err))) return rc;
     if (l->vpp > 1 && l->micro_batches % l->pp != 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "global-batch",
                        "global-batch: the interleaved schedule needs the micro-batches per step "

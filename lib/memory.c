@@ -124,6 +124,9 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
         out->weights = 0.0;
     }
     out->weights += scales;
+    /* DualPipe feeds the pipeline from both ends: each rank keeps two copies of its
+     * parameters (DeepSeek-V3, §3.2.1) */
+    if (lay->schedule == TS_PP_DUALPIPE) out->weights *= 2.0;
     /* FSDP with a pipeline keeps the stage's gathered weights from the step's first forward
      * to its last backward, beside the shards */
     if (lay->fsdp_pipeline && lay->zero >= 3)

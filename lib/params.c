@@ -260,6 +260,15 @@ static const ts_param_def PARAMS[] = {
     {{"pp-last-layers", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "0", "layers",
       "layers of the last pipeline stage (--decoder-last-pipeline-num-layers); 0 as for "
       "pp-first-layers"}, TS_SET_U64, OFF(s.pp_last_layers), TRAINSIZE_ID_PP_LAST_LAYERS, TS_PLAN_KEEPS},
+    {{"pp-schedule", TRAINSIZE_PARAM_CHOICE, "auto|1f1b|interleaved|zb-h1|zb-h2|dualpipe", 0, 0, "auto", "",
+      "the pipeline schedule, with its bubble and the micro-batches a stage holds: 1f1b "
+      "(bubble (p-1)/m, p - r in flight; Narayanan et al. 2021), interleaved ((p-1)/(v m), "
+      "Megatron's warm-up), zb-h1 (zero bubble, Qi et al. 2023: the backward split into input "
+      "and weight gradients, a third of 1F1B's bubble, its memory), zb-h2 (no bubble, up to "
+      "2p - 1 in flight), dualpipe (DeepSeek-V3: (p/2 - 1)(F&B + B - 3W), none with F = B = W; "
+      "p + 1 in flight and two copies of the stage's weights); auto = interleaved with "
+      "pp-interleave > 1, else 1f1b"}, TS_SET_CHOICE, OFF(s.pp_schedule), TRAINSIZE_ID_PP_SCHEDULE,
+     TS_PLAN_KEEPS},
     {{"pp-account-embedding", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
       "the embedding and the loss each take one layer's place in the pipeline split, so the "
       "first and the last (virtual) stage hold a layer fewer (Megatron-Core's "

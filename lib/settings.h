@@ -60,6 +60,10 @@ typedef enum ts_stack {
 typedef enum ts_fp8_recipe {
     TS_FP8_AUTO = 0, TS_FP8_DELAYED, TS_FP8_CURRENT, TS_FP8_MXFP8, TS_FP8_BLOCKWISE
 } ts_fp8_recipe;
+/* Pipeline schedules (layout.c): AUTO is interleaved 1F1B with pp-interleave > 1, else 1F1B. */
+typedef enum ts_pp_schedule {
+    TS_PP_AUTO = 0, TS_PP_1F1B, TS_PP_INTERLEAVED, TS_PP_ZB_H1, TS_PP_ZB_H2, TS_PP_DUALPIPE
+} ts_pp_schedule;
 /* The loss's kernel: the logits kept whole, in chunks, or never (a fused linear + loss). */
 typedef enum ts_cross_entropy { TS_CE_EAGER = 0, TS_CE_CHUNKED, TS_CE_FUSED } ts_cross_entropy;
 /* The NICs a data-parallel group's traffic uses across servers. */
@@ -114,6 +118,7 @@ typedef struct ts_settings {
     uint64_t tp, pp, pp_interleave, cp, ep;
     uint64_t pp_first_layers, pp_last_layers; /* 0: derived (even, or Megatron's uneven split) */
     int pp_account_embedding; /* ts_tristate: the embedding and the loss each take a layer's slot */
+    int pp_schedule;       /* ts_pp_schedule */
     int sp;
     uint64_t zero;
     int recompute;         /* ts_recompute */

@@ -23,6 +23,8 @@ typedef struct ts_layout {
     uint64_t layers_per_stage; /* the most of any stage (a middle one when uneven) */
     uint64_t first_layers, mid_layers, last_layers; /* stage 0, stages 1..p-2, stage p-1 */
     int embedding_slots;    /* the embedding and the loss each took a layer's place in the split */
+    int schedule;           /* resolved ts_pp_schedule (1F1B without a pipeline) */
+    double bubble;          /* the step's compute over the ideal: 1 + the schedule's bubble */
     int sp;                 /* sequence parallel with tp > 1 */
     uint64_t capacity;      /* GPU memory, bytes */
     /* Figures every later stage uses, derived once here. */

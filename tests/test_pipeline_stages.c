@@ -122,6 +122,42 @@ static void test_interleaved_with_the_embedding_in_the_split(void **state)
     assert_int_equal(r.pipeline_last_layers, 15);
 }
 
+/* Pipeline schedules: with hfu set the compute is the FLOPs times the bubble, 1 + (p-1)/m
+ * for 1F1B, a third of that for ZB-H1 (Qi et al. 2023), none for ZB-H2 and DualPipe; the
+ * first stage holds p micro-batches under 1F1B and ZB-H1, 2p - 1 under ZB-H2, p + 1 under
+ * DualPipe (DeepSeek-V3, Table 2), which also keeps two copies of its weights. */
+static void test_pipeline_schedules(void **state)
+{
+#define P8 "model", "llama-2-7b", "gpus", "8", "pp", "8", "global-batch", "32", "hfu", "0.5"
+    trainsize_result one, zb1, zb2, dual;
+    trainsize_error err;
+    double ideal;
+    (void)state;
+    ts_test_estimate(PAIRS(P8), &one);
+    ts_test_estimate(PAIRS(P8, "pp-schedule", "zb-h1"), &zb1);
+    ts_test_estimate(PAIRS(P8, "pp-schedule", "zb-h2"), &zb2);
+    ts_test_estimate(PAIRS(P8, "pp-schedule", "dualpipe"), &dual);
+    ideal = one.time.step_flops / (8.0 * 312e12 * 0.5);
+    ts_assert_near((one.time.step_seconds - one.time.comm_seconds) / ideal, 1.0 + 7.0 / 32.0, 1e-9);
+    ts_assert_near((zb1.time.step_seconds - zb1.time.comm_seconds) / ideal, 1.0 + 7.0 / 96.0, 1e-9);
+    ts_assert_near((zb2.time.step_seconds - zb2.time.comm_seconds) / ideal, 1.0, 1e-9);
+    ts_assert_near((dual.time.step_seconds - dual.time.comm_seconds) / ideal, 1.0, 1e-9);
+    ts_assert_near(one.memory.in_flight_microbatches, 8.0, 0.0);
+    ts_assert_near(zb1.memory.in_flight_microbatches, 8.0, 0.0);
+    ts_assert_near(zb2.memory.in_flight_microbatches, 15.0, 0.0);
+    ts_assert_near(dual.memory.in_flight_microbatches, 9.0, 0.0);
+    /* (the fullest stage may be the last, whose final norm adds 16 KiB) */
+    ts_assert_near((double)dual.memory.weights / (double)one.memory.weights, 2.0, 1e-4);
+    assert_int_equal(ts_test_estimate_rc(PAIRS(P8, "pp-schedule", "interleaved"), &err), TRAINSIZE_E_LAYOUT);
+    assert_string_equal(err.field, "pp-schedule");
+    assert_int_equal(ts_test_estimate_rc(PAIRS(P8, "pp-schedule", "zb-h1", "pp-interleave", "2"), &err),
+                     TRAINSIZE_E_LAYOUT);
+    assert_int_equal(ts_test_estimate_rc(PAIRS("model", "llama-2-7b", "gpus", "6", "pp", "3", "layers", "30",
+                                               "global-batch", "6", "pp-schedule", "dualpipe"), &err),
+                     TRAINSIZE_E_LAYOUT);
+#undef P8
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -131,6 +167,7 @@ int main(void)
         cmocka_unit_test(test_fullest_stage_memory),
         cmocka_unit_test(test_fullest_stage_time),
         cmocka_unit_test(test_interleaved_with_the_embedding_in_the_split),
+        cmocka_unit_test(test_pipeline_schedules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

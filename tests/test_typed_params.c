@@ -140,6 +140,7 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_GPU_POWER_LIMIT, "gpu-power-limit"},
     {TRAINSIZE_ID_PP_ACCOUNT_EMBEDDING, "pp-account-embedding"},
     {TRAINSIZE_ID_CROSS_ENTROPY, "cross-entropy"},
+    {TRAINSIZE_ID_PP_SCHEDULE, "pp-schedule"},
 };
 
 static void test_every_id_names_its_parameter(void **state)
