@@ -83,10 +83,10 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
      * over the D / ep ranks of its expert-data-parallel group (Megatron-Core's
      * expert_data_parallel group; DeepSpeed-MoE's expert data parallelism), so its
      * gradients and ZeRO-3 gathers run there, on 1/ep of the bytes. */
-    double experts_stage = ts_model_is_moe(m) ? (double)m->experts * (double)pc->expert *
-                                                    (double)pc->moe_layers / (t * p)
-                                              : 0.0;
-    double experts_rank = experts_stage / ep, dense_stage = stage_params - experts_stage;
+    double etp = (double)lay->etp;
+    double experts_all = ts_model_is_moe(m) ? (double)m->experts * (double)pc->expert * (double)pc->moe_layers : 0.0;
+    double experts_stage = experts_all / (etp * p); /* split over etp, not tp, when folded */
+    double experts_rank = experts_stage / ep, dense_stage = stage_params - experts_all / (t * p);
     double De = (double)lay->expert_shard;
     double grads = cfg->lora_rank ? lay->lora_layer * all_layers / (t * p) * c->adapter_grad
                                   : dense_stage * c->grad;
@@ -172,7 +172,7 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
         int all_reduce = lay->zero == 0; /* ZeRO-1/2 and FSDP: reduce-scatter, all-gather */
         /* dp-nics own: the group's bytes leave each rank on its own NIC share alone */
         int own = c->dp_nics_own;
-        double stride = own ? gpn : t, stride_e = own ? gpn : t * ep;
+        double stride = own ? gpn : t, stride_e = own ? gpn : etp * ep;
         double rate = bus_rate(D, stride, all_reduce, links), rate_e = bus_rate(De, stride_e, all_reduce, links);
         double exposed;
         if (lay->zero >= 3) {

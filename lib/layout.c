@@ -151,7 +151,15 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
                        "pp-interleave: needs pipeline parallelism (pp > 1)");
     if (ts_model_is_moe(m)) {
         if ((rc = check_divides(l->ep, m->experts, "ep", "the experts", err))) return rc;
-        if ((rc = check_divides(l->ep, l->dp * l->cp, "ep", "dp x cp", err))) return rc;
+        if ((rc = check_divides(l->etp, m->ffn, "etp", "the experts' MLP size (ffn)", err))) return rc;
+        /* MoE parallel folding (Megatron-Core): the experts' ep x etp ranks span the
+         * attention's tp x cp x dp; unfolded (etp = tp) that is ep dividing dp x cp */
+        if (l->etp == l->tp) {
+            if ((rc = check_divides(l->ep, l->dp * l->cp, "ep", "dp x cp", err))) return rc;
+        } else if ((rc = check_divides(l->ep * l->etp, l->tp * l->cp * l->dp, "ep",
+                                       "tp x cp x dp with etp (ep x etp must)", err))) {
+            return rc;
+        }
     } else if (l->ep > 1) {
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "ep", "ep: expert parallelism needs an MoE model");
     }
@@ -329,6 +337,7 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     l->vpp = cfg->pp_interleave;
     l->cp = cfg->cp;
     l->ep = cfg->ep;
+    l->etp = cfg->etp ? cfg->etp : cfg->tp;
     l->sp = cfg->sp && cfg->tp > 1;
     model_parallel = l->tp * l->pp * l->cp; /* each <= 1e6 and gpus <= 1e7: no overflow */
     if (model_parallel > l->gpus || l->gpus % model_parallel != 0)
@@ -339,7 +348,7 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     if ((rc = check_model_split(cfg, l, err))) return rc;
     if ((rc = check_setup(cfg, l, err))) return rc;
     l->dense_shard = l->dp * l->cp;
-    l->expert_shard = l->dense_shard / l->ep;
+    l->expert_shard = l->tp * l->dense_shard / (l->ep * l->etp);
     per_step = cfg->micro_batch * l->dp; /* <= 1e9 * 1e7 */
     default_global_batch(cfg, l, per_step);
     if (l->global_batch % per_step != 0)

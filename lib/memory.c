@@ -43,7 +43,7 @@ static void stage_params_make(const ts_settings *cfg, const ts_layout *lay, cons
     /* An MoE layer's replicated router and its shared experts (split like a dense MLP),
      * and its routed experts on this rank; a dense layer's MLP. */
     double moe_common = (double)pc->router + (double)pc->shared_expert * (double)m->shared_experts / t;
-    double expert_layer = experts_rank * (double)pc->expert / t;
+    double expert_layer = experts_rank * (double)pc->expert / (double)lay->etp;
     double dense_mlp = (double)pc->mlp_dense / t;
     double outside = 0.0, outside_norms = 0.0;
     *sp = (stage_params){0};

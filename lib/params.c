@@ -283,6 +283,11 @@ static const ts_param_def PARAMS[] = {
      TRAINSIZE_ID_CP, TS_PLAN_KEEPS},
     {{"ep", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "1", "", "expert-parallel degree"}, TS_SET_U64, OFF(s.ep),
      TRAINSIZE_ID_EP, TS_PLAN_CHOOSES_LAYOUT},
+    {{"etp", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "0", "",
+      "expert tensor parallelism: the ranks one routed expert's matrices are split over; 0 = "
+      "tp. Megatron-Core's MoE parallel folding lets ep x etp span tp x cp x dp, so a job at "
+      "tp 8 can run ep 8 with etp 1 (each expert whole on one rank) where ep alone would have "
+      "to divide dp x cp"}, TS_SET_U64, OFF(s.etp), TRAINSIZE_ID_ETP, TS_PLAN_KEEPS},
     {{"zero", TRAINSIZE_PARAM_INT, NULL, 0, 3, "0", "",
       "ZeRO stage (FSDP: SHARD_GRAD_OP = 2, FULL_SHARD = 3)"}, TS_SET_U64, OFF(s.zero),
      TRAINSIZE_ID_ZERO, TS_PLAN_CHOOSES_LAYOUT},

@@ -116,6 +116,7 @@ typedef struct ts_settings {
     uint64_t gpus;
     uint64_t gpus_per_node; /* 0: min(gpus, 8) */
     uint64_t tp, pp, pp_interleave, cp, ep;
+    uint64_t etp;          /* expert tensor parallelism; 0: tp */
     uint64_t pp_first_layers, pp_last_layers; /* 0: derived (even, or Megatron's uneven split) */
     int pp_account_embedding; /* ts_tristate: the embedding and the loss each take a layer's slot */
     int pp_schedule;       /* ts_pp_schedule */

@@ -13,8 +13,9 @@
 /* Parallel layout, validated and derived. */
 typedef struct ts_layout {
     uint64_t gpus, tp, pp, vpp, cp, ep, dp;
+    uint64_t etp;           /* expert tensor parallelism (tp unless folded) */
     uint64_t dense_shard;   /* ranks sharing dense model state under ZeRO: dp * cp */
-    uint64_t expert_shard;  /* ranks sharing expert state: dp * cp / ep */
+    uint64_t expert_shard;  /* ranks sharing expert state: tp * cp * dp / (ep * etp) */
     uint64_t micro_batches; /* per optimizer step per data-parallel rank */
     uint64_t global_batch;
     const char *global_batch_reason; /* the option, or the default's rule (static text) */
