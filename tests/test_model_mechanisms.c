@@ -5,21 +5,10 @@
 #include "job.h"
 #include "stages.h"
 #include "ts_test.h"
+#include "ts_test_conv.h"
 
 #define SEQ 2048.0
 
-/* The conventions of a job (bytes per element it keeps). */
-static ts_conv conventions_of(const char *const *pairs)
-{
-    trainsize_job *job = ts_test_job(pairs);
-    ts_layout lay;
-    ts_conv c;
-    trainsize_error err;
-    assert_int_equal(ts_layout_make(&job->s, &lay, &err), TRAINSIZE_OK);
-    assert_int_equal(ts_conv_make(&job->s, &lay, &c, &err), TRAINSIZE_OK);
-    trainsize_job_free(job);
-    return c;
-}
 
 static double per_layer(const char *const *pairs)
 {
@@ -33,7 +22,7 @@ static double per_layer(const char *const *pairs)
 /* Soft-capped scores under eager attention: one more heads x s x s tensor of activations. */
 static void test_softcap_scores(void **state)
 {
-    ts_conv c = conventions_of(GEMMA2("attn-softcap", "true"));
+    ts_conv c = ts_test_conventions(GEMMA2("attn-softcap", "true"));
     double with = per_layer(GEMMA2("attn-softcap", "true"));
     double without = per_layer(GEMMA2("attn-softcap", "false"));
     (void)state;
@@ -45,7 +34,7 @@ static void test_softcap_scores(void **state)
 /* Soft-capped logits: one more logits-sized tensor in the loss. */
 static void test_softcap_logits(void **state)
 {
-    ts_conv c = conventions_of(GEMMA2("logit-softcap", "true"));
+    ts_conv c = ts_test_conventions(GEMMA2("logit-softcap", "true"));
     trainsize_result with, without;
     (void)state;
     ts_test_estimate(GEMMA2("logit-softcap", "true"), &with);
@@ -57,7 +46,7 @@ static void test_softcap_logits(void **state)
 /* Four norms a layer keep two more norm inputs than two. */
 static void test_norms_per_layer(void **state)
 {
-    ts_conv c = conventions_of(PAIRS("model", "llama-3-8b", "seq", "2048"));
+    ts_conv c = ts_test_conventions(PAIRS("model", "llama-3-8b", "seq", "2048"));
     double four = per_layer(PAIRS("model", "llama-3-8b", "seq", "2048", "norms-per-layer", "4"));
     double two = per_layer(PAIRS("model", "llama-3-8b", "seq", "2048"));
     (void)state;
@@ -68,7 +57,7 @@ static void test_norms_per_layer(void **state)
  * its first projection's input is kept again. */
 static void test_parallel_block(void **state)
 {
-    ts_conv c = conventions_of(PAIRS("model", "falcon-7b", "seq", "2048"));
+    ts_conv c = ts_test_conventions(PAIRS("model", "falcon-7b", "seq", "2048"));
     double parallel = per_layer(PAIRS("model", "falcon-7b", "seq", "2048"));
     double sequential = per_layer(PAIRS("model", "falcon-7b", "seq", "2048", "parallel-block", "false"));
     (void)state;
@@ -82,7 +71,7 @@ static void test_parallel_block(void **state)
 static void test_mla_terms(void **state)
 {
 #define V3(...) PAIRS("model", "deepseek-v3", "seq", "2048", "gpus", "64", "ep", "64", __VA_ARGS__)
-    ts_conv c = conventions_of(V3("recompute", "none"));
+    ts_conv c = ts_test_conventions(V3("recompute", "none"));
     double mla = per_layer(V3("recompute", "none"));
     double plain = per_layer(V3("recompute", "none", "kv-lora-rank", "0", "q-lora-rank", "0",
                                 "v-head-dim", "0"));

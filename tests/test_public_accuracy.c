@@ -44,11 +44,11 @@ static double interval_error(double lo, double hi, double flo, double fhi)
 
 static void compare_row(const ts_json_value *row, tally *t)
 {
-    ts_json_value id, settings, key, value, kind, range, oom, item;
+    ts_json_value id, settings, kind, range, oom, item;
     trainsize_job *job;
     trainsize_result r;
     trainsize_error err;
-    char name[96] = "", k[64], v[64];
+    char name[96] = "";
     size_t cursor = 0;
     double lo, hi, flo, fhi, e;
     int is_oom = 0;
@@ -57,12 +57,7 @@ static void compare_row(const ts_json_value *row, tally *t)
     if (!ts_json_object_get(row, "settings", &settings)) return; /* excluded, with its reason */
     job = trainsize_job_new();
     assert_non_null(job);
-    while (ts_json_object_next(&settings, &cursor, &key, &value)) {
-        ts_json_string_copy(&key, k, sizeof k);
-        ts_json_string_copy(&value, v, sizeof v);
-        assert_true(strcmp(k, "framework") != 0); /* the defaults are under test */
-        if (trainsize_job_set(job, k, v, &err) != 0) fail_msg("%s: %s", name, err.message);
-    }
+    ts_test_set_json(job, &settings, "framework", name); /* the defaults are under test */
     if (trainsize_estimate(job, &r, sizeof r, &err) != 0) fail_msg("%s: %s", name, err.message);
     trainsize_job_free(job);
     if (ts_json_object_get(row, "oom", &oom) && ts_json_get_bool(&oom, "oom", &is_oom, &err) == 0 &&

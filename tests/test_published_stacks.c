@@ -65,11 +65,10 @@ static void test_published_stacks(void **state)
     text = ts_test_fixture("stacks.json", FIXTURE_MAX, &root);
     assert_int_equal(ts_json_object_get(&root, "rows", &rows), 1);
     while (ts_json_array_next(&rows, &cursor, &row)) {
-        ts_json_value settings, key, value, v;
+        ts_json_value settings, v;
         trainsize_job *job;
         trainsize_result r;
-        char id[96] = "", stack[40] = "", k[64], val[64];
-        size_t at = 0;
+        char id[96] = "", stack[40] = "";
         double figure, predicted, e;
         if (ts_json_object_get(&row, "excluded", &v)) continue;
         ts_json_object_get(&row, "id", &v);
@@ -84,12 +83,7 @@ static void test_published_stacks(void **state)
         assert_int_equal(ts_json_get_double(&v, "tokens_per_s_per_gpu", &figure, &err), 0);
         job = trainsize_job_new();
         assert_non_null(job);
-        while (ts_json_object_next(&settings, &at, &key, &value)) {
-            ts_json_string_copy(&key, k, sizeof k);
-            ts_json_string_copy(&value, val, sizeof val);
-            assert_true(strcmp(k, "hfu") != 0); /* the model is under test */
-            if (trainsize_job_set(job, k, val, &err) != 0) fail_msg("%s: %s", id, err.message);
-        }
+        ts_test_set_json(job, &settings, "hfu", id); /* the model is under test */
         if (trainsize_estimate(job, &r, sizeof r, &err) != 0) fail_msg("%s: %s", id, err.message);
         trainsize_job_free(job);
         assert_true(count < ROWS_CAP);
@@ -108,18 +102,8 @@ static void test_published_stacks(void **state)
             if (ts_json_object_get(&row, "memory_settings", &mset)) { /* the longest batch's job */
                 job = trainsize_job_new();
                 assert_non_null(job);
-                at = 0;
-                while (ts_json_object_next(&settings, &at, &key, &value)) {
-                    ts_json_string_copy(&key, k, sizeof k);
-                    ts_json_string_copy(&value, val, sizeof val);
-                    assert_int_equal(trainsize_job_set(job, k, val, &err), 0);
-                }
-                at = 0;
-                while (ts_json_object_next(&mset, &at, &key, &value)) {
-                    ts_json_string_copy(&key, k, sizeof k);
-                    ts_json_string_copy(&value, val, sizeof val);
-                    if (trainsize_job_set(job, k, val, &err) != 0) fail_msg("%s: %s", id, err.message);
-                }
+                ts_test_set_json(job, &settings, NULL, id);
+                ts_test_set_json(job, &mset, NULL, id);
                 if (trainsize_estimate(job, &r, sizeof r, &err) != 0) fail_msg("%s: %s", id, err.message);
                 trainsize_job_free(job);
             }

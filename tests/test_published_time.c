@@ -33,7 +33,7 @@ static void test_published_time(void **state)
 {
     size_t cursor = 0, count = 0, i;
     char *text;
-    ts_json_value root, rows, row, settings, key, value, id, fig;
+    ts_json_value root, rows, row, settings, value, id, fig;
     double errors[128], median, worst;
     trainsize_error err;
     (void)state;
@@ -42,8 +42,7 @@ static void test_published_time(void **state)
     while (ts_json_array_next(&rows, &cursor, &row)) {
         trainsize_job *job;
         trainsize_result r;
-        char name[96] = "", k[64], v[64];
-        size_t at = 0;
+        char name[96] = "";
         double figure, predicted;
         if (ts_json_object_get(&row, "excluded", &value)) continue;
         ts_json_object_get(&row, "id", &id);
@@ -53,12 +52,7 @@ static void test_published_time(void **state)
         assert_int_equal(ts_json_get_double(&fig, "tokens_per_s_per_gpu", &figure, &err), 0);
         job = trainsize_job_new();
         assert_non_null(job);
-        while (ts_json_object_next(&settings, &at, &key, &value)) {
-            ts_json_string_copy(&key, k, sizeof k);
-            ts_json_string_copy(&value, v, sizeof v);
-            assert_true(strcmp(k, "hfu") != 0); /* the default is under test */
-            if (trainsize_job_set(job, k, v, &err) != 0) fail_msg("%s: %s", name, err.message);
-        }
+        ts_test_set_json(job, &settings, "hfu", name);
         if (trainsize_estimate(job, &r, sizeof r, &err) != 0) fail_msg("%s: %s", name, err.message);
         trainsize_job_free(job);
         predicted = setting_number(&settings, "global-batch") * setting_number(&settings, "seq") /

@@ -7,20 +7,10 @@
 #include "job.h"
 #include "stages.h"
 #include "ts_test.h"
+#include "ts_test_conv.h"
 
 #define SEQ 2048.0
 
-static ts_conv conventions_of(const char *const *pairs)
-{
-    trainsize_job *job = ts_test_job(pairs);
-    ts_layout lay;
-    ts_conv c;
-    trainsize_error err;
-    assert_int_equal(ts_layout_make(&job->s, &lay, &err), TRAINSIZE_OK);
-    assert_int_equal(ts_conv_make(&job->s, &lay, &c, &err), TRAINSIZE_OK);
-    trainsize_job_free(job);
-    return c;
-}
 
 /* Whole bytes: the result rounds each figure up once. */
 static void assert_bytes(double got, double want)
@@ -102,7 +92,7 @@ static void test_layer_matmuls_are_the_counted_weights(void **state)
  * output and fp32 log-sum-exp. Nothing of the norms, rope, SwiGLU or the casts. */
 static void test_per_op_keeps_what_its_policy_saves(void **state)
 {
-    ts_conv c = conventions_of(LLAMA("recompute", "per-op"));
+    ts_conv c = ts_test_conventions(LLAMA("recompute", "per-op"));
     trainsize_result r;
     (void)state;
     ts_test_estimate(LLAMA("recompute", "per-op"), &r);
@@ -181,7 +171,7 @@ static void test_per_op_moe_recomputes_router_and_experts(void **state)
  * (the softmax is recomputed from them), the log-sum-exp of the flash kernel goes. */
 static void test_per_op_eager_keeps_the_scores(void **state)
 {
-    ts_conv c = conventions_of(LLAMA("recompute", "per-op", "attention", "eager"));
+    ts_conv c = ts_test_conventions(LLAMA("recompute", "per-op", "attention", "eager"));
     trainsize_result eager, flash;
     (void)state;
     ts_test_estimate(LLAMA("recompute", "per-op", "attention", "eager"), &eager);

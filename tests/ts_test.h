@@ -81,6 +81,24 @@ static inline int ts_test_estimate_rc(const char *const *pairs, trainsize_error 
 
 #define PAIRS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
+/* Sets every member of a fixture row's settings object (option names and values as text)
+ * on the job; `forbidden` names an option the row must not set (the default under test),
+ * or NULL; `id` names the row in a failure. */
+static inline void ts_test_set_json(trainsize_job *job, const ts_json_value *settings, const char *forbidden,
+                                    const char *id)
+{
+    ts_json_value key, value;
+    size_t at = 0;
+    trainsize_error err;
+    while (ts_json_object_next(settings, &at, &key, &value)) {
+        char k[64], v[64];
+        ts_json_string_copy(&key, k, sizeof k);
+        ts_json_string_copy(&value, v, sizeof v);
+        if (forbidden && strcmp(k, forbidden) == 0) fail_msg("%s: sets %s, the default under test", id, k);
+        if (trainsize_job_set(job, k, v, &err) != 0) fail_msg("%s: %s", id, err.message);
+    }
+}
+
 /* Doubles equal within an absolute tolerance. cmocka 1.1's assert_float_equal converts to
  * float (24-bit mantissa), which cannot tell apart figures closer than about 1e-7 of
  * their size. */
