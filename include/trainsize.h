@@ -1144,6 +1144,11 @@ typedef struct trainsize_result {
                                        "torchtitan", "fsdp", "hf" or "deepspeed" (the stack
                                        option, or inferred from the framework and the job). */
     char stack_reason[TRAINSIZE_NAME_MAX]; /**< Why that stack: the option, or the rule. */
+    char pp_schedule[16];         /**< The pipeline schedule used: "1f1b", "interleaved",
+                                       "zb-h1", "zb-h2" or "dualpipe" ("1f1b" without a
+                                       pipeline). */
+    double pipeline_bubble;       /**< The step's compute over its ideal, >= 1: 1 + the
+                                       schedule's idle share (1 without a pipeline). */
 } trainsize_result;
 
 /**

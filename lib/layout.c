@@ -281,6 +281,12 @@ static void default_global_batch(const ts_settings *cfg, ts_layout *l, uint64_t 
     l->global_batch = per_step * steps; /* steps <= 4.2e6 tokens: no overflow */
 }
 
+const char *ts_pp_schedule_name(int schedule)
+{
+    static const char *const NAMES[] = {"auto", "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe"};
+    return schedule >= 0 && schedule < (int)(sizeof NAMES / sizeof NAMES[0]) ? NAMES[schedule] : "auto";
+}
+
 /* The pipeline schedule and its bubble, as a share of the ideal step: 1F1B's (p - 1)/m
  * idle slots (Narayanan et al. 2021, §2.2), interleaved over v chunks; ZB-H1 a third of
  * 1F1B's, splitting the backward into input (B) and weight (W) gradients with F = B = W

@@ -41,6 +41,8 @@ typedef struct ts_layout {
 } ts_layout;
 
 int ts_layout_make(const ts_settings *cfg, ts_layout *out, trainsize_error *err);
+/* A ts_pp_schedule's name, as the pp-schedule option spells it. */
+const char *ts_pp_schedule_name(int schedule);
 /* Layers of one pipeline stage, and how many of them have experts (an MoE model's first
  * layers may be dense, or only every n-th layer MoE). */
 uint64_t ts_stage_layers(const ts_layout *lay, uint64_t stage);

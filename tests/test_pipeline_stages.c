@@ -140,6 +140,9 @@ static void test_pipeline_schedules(void **state)
     ideal = one.time.step_flops / (8.0 * 312e12 * 0.5);
     ts_assert_near((one.time.step_seconds - one.time.comm_seconds) / ideal, 1.0 + 7.0 / 32.0, 1e-9);
     ts_assert_near((zb1.time.step_seconds - zb1.time.comm_seconds) / ideal, 1.0 + 7.0 / 96.0, 1e-9);
+    assert_string_equal(zb1.pp_schedule, "zb-h1"); /* the result says which, and its bubble */
+    ts_assert_near(zb1.pipeline_bubble, 1.0 + 7.0 / 96.0, 1e-12);
+    assert_string_equal(one.pp_schedule, "1f1b");
     ts_assert_near((zb2.time.step_seconds - zb2.time.comm_seconds) / ideal, 1.0, 1e-9);
     ts_assert_near((dual.time.step_seconds - dual.time.comm_seconds) / ideal, 1.0, 1e-9);
     ts_assert_near(one.memory.in_flight_microbatches, 8.0, 0.0);

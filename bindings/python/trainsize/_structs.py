@@ -273,6 +273,8 @@ class Result(ctypes.Structure):
         ("global_batch_reason", c_char * NAME_MAX),
         ("stack", c_char * 24),
         ("stack_reason", c_char * NAME_MAX),
+        ("pp_schedule", c_char * 16),
+        ("pipeline_bubble", c_double),
     ]
 
 
@@ -297,6 +299,8 @@ RESULT_PATHS.update({
     "layout.global_batch_reason": ("global_batch_reason",),
     "layout.stack": ("stack",),
     "layout.stack_reason": ("stack_reason",),
+    "layout.pp_schedule": ("pp_schedule",),
+    "layout.pipeline_bubble": ("pipeline_bubble",),
 })
 for _name, _ in Layout._fields_:
     RESULT_PATHS["layout." + _name] = ("layout", _name)

@@ -655,6 +655,16 @@ impl Estimate {
         array_str(&self.raw.stack_reason)
     }
 
+    /// The pipeline schedule used ("1f1b" without a pipeline).
+    pub fn pp_schedule(&self) -> Cow<'_, str> {
+        array_str(&self.raw.pp_schedule)
+    }
+
+    /// The step's compute over its ideal: 1 + the schedule's bubble.
+    pub fn pipeline_bubble(&self) -> f64 {
+        self.raw.pipeline_bubble
+    }
+
     /// Layers of the first, each middle and the last pipeline stage.
     pub fn pipeline_layers(&self) -> (u64, u64, u64) {
         (self.raw.pipeline_first_layers, self.raw.pipeline_layers, self.raw.pipeline_last_layers)

@@ -363,6 +363,8 @@ pub struct trainsize_result {
     pub global_batch_reason: [c_char; TRAINSIZE_NAME_MAX],
     pub stack: [c_char; 24],
     pub stack_reason: [c_char; TRAINSIZE_NAME_MAX],
+    pub pp_schedule: [c_char; 16],
+    pub pipeline_bubble: f64,
 }
 
 /* ---- Planning ---- */
