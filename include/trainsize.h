@@ -323,7 +323,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_CROSS_ENTROPY = 135,           /**< "cross-entropy" */
     TRAINSIZE_ID_PP_SCHEDULE = 136,             /**< "pp-schedule" */
     TRAINSIZE_ID_ETP = 137,                     /**< "etp" */
-    TRAINSIZE_ID_COUNT = 138                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_STEP_OVERHEAD = 138,           /**< "step-overhead" */
+    TRAINSIZE_ID_COUNT = 139                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**

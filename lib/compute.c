@@ -89,8 +89,10 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
      * slowest stage sets the pace: with uneven stages the fullest has more than its share
      * of the layers. */
     out->step_seconds = seconds_per_token * tokens_step * lay->bubble *
-                        ((double)lay->pp * (double)lay->layers_per_stage / layers) +
-                        ts_kernel_optimizer_seconds(cfg, conv, mem);
+                        ((double)lay->pp * (double)lay->layers_per_stage / layers);
+    /* After the micro-batches, overlapping none of their compute or communication: the
+     * optimizer's pass over its state and the step's fixed overhead. */
+    out->serial_seconds = ts_kernel_optimizer_seconds(cfg, conv, mem) + cfg->step_overhead;
     out->steps = cfg->tokens ? (uint64_t)ceil((double)cfg->tokens / tokens_step) : 1;
     out->tokens = tokens_step * (double)out->steps; /* whole steps, as trained */
     out->flops = out->step_flops * (double)out->steps;
@@ -123,7 +125,7 @@ void ts_time_make(const ts_compute *cmp, const ts_step_losses *losses, const ts_
     out->steps = cmp->steps;
     out->comm_seconds = losses->comm;
     out->offload_seconds = losses->offload;
-    out->step_seconds = cmp->step_seconds + losses->comm + losses->offload;
+    out->step_seconds = cmp->step_seconds + cmp->serial_seconds + losses->comm + losses->offload;
     out->seconds = out->step_seconds * (double)out->steps;
     out->gpu_hours = out->seconds * (double)lay->gpus / 3600.0;
 }

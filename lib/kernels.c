@@ -12,7 +12,8 @@
  * activation functions, residual adds, rotary embeddings, an eager softmax, the loss) is
  * bound by memory bandwidth, so small models, whose matmuls are short next to it, and
  * parts with less bandwidth per FLOP (H100 against A100) run further below the peak.
- * `--hfu` overrides the model: every FLOP at that share of the peak, nothing else.
+ * `--hfu` overrides the model: every FLOP at that share of the peak, no element-wise work or
+ * optimizer step (the step's fixed overhead still counts).
  * docs/methodology.md ("Kernel efficiency") has each term and its source. */
 #include <math.h>
 #include <string.h>

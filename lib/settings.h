@@ -152,6 +152,7 @@ typedef struct ts_settings {
     double sharded_slack;       /* the same, for ZeRO-3/FSDP (gathers on their own stream) */
     uint64_t zero3_gather_layers;
     double hfu;                 /* achieved share of dense peak over executed FLOPs */
+    double step_overhead;       /* seconds a step spends outside kernels and collectives */
     /* Servers. */
     uint64_t data_loader_workers; /* per GPU */
     int sharded_loading;          /* ranks load only their shard of the weights */

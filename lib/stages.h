@@ -179,7 +179,8 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
 /* Compute of one optimizer step and of the run, before communication and offload. */
 typedef struct ts_compute {
     double step_flops, flops, model_flops; /* executed per step; executed and model's per run */
-    double step_seconds;   /* compute of one step, the pipeline bubble included */
+    double step_seconds;   /* compute of one step's micro-batches, the pipeline bubble included */
+    double serial_seconds; /* after them: the optimizer step and the step's fixed overhead */
     double tokens;         /* tokens of the run, in whole steps */
     uint64_t steps;
 } ts_compute;

@@ -92,11 +92,11 @@ check "the Batch line says why that global batch" grep -q "samples: about 4M tok
 # ---- links: the need and the capacity apart ----
 expect_ok --model llama-2-7b --gpu a100-80gb --gpus 16 --network eth-10g
 out_width
-has "between servers" "needs 79.9 GB/s (639 Gbit/s) per server"
-has "between servers" "link 8 x eth-10g = 10.0 GB/s (80.0 Gbit/s), as given: 8.0x short"
+has "between servers" "needs 97.8 GB/s (782 Gbit/s) per server"
+has "between servers" "link 8 x eth-10g = 10.0 GB/s (80.0 Gbit/s), as given: 9.8x short"
 lacks "between servers" "link: 8 x eth-10g"
 expect_ok --model llama-2-7b --gpu a100-80gb --gpus 16 --tp 8 --pp 2
-has "between servers" "needs 639 MB/s (5.11 Gbit/s) per server; link 8 x eth-25g = 25.0 GB/s (200 Gbit/s), chosen"
+has "between servers" "needs 689 MB/s (5.52 Gbit/s) per server; link 8 x eth-25g = 25.0 GB/s (200 Gbit/s), chosen"
 has "between servers" "the slowest that keeps exposed communication under 10% of a step"
 # Several servers and no data-parallel traffic: the link chosen is still named.
 expect_ok --model llama-2-7b --gpu a100-80gb --gpus 16 --pp 16 --layers 32

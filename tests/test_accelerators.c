@@ -9,7 +9,7 @@ static double step_seconds(const char *gpu, const char *precision)
     trainsize_result r;
     /* hfu set: every FLOP at the peak's share, so that the peaks alone differ */
     ts_test_estimate(PAIRS("model", "llama-2-7b", "gpu", gpu, "gpus", "8", "zero", "3", "precision",
-                           precision, "hfu", "0.5"),
+                           precision, "hfu", "0.5", "step-overhead", "0"),
                      &r);
     return r.time.step_seconds - r.time.comm_seconds - r.time.offload_seconds;
 }

@@ -8,7 +8,7 @@
 /* Llama 2 7B: 32 layers, hidden 4096, ffn 11008 (gated), 32 heads of 128 (MHA), rotary,
  * vocabulary 32000, 6,738,415,616 parameters. */
 #define L7 "model", "llama-2-7b", "gpus", "1", "seq", "4096", "micro-batch", "1", "recompute", "none", \
-           "attention", "flash"
+           "attention", "flash", "step-overhead", "0"
 
 /* Element-wise bytes of one token under a fused stack, forward once: per layer 2 norms and
  * 2 residual adds over h (2 x 2h + 6h), SwiGLU over 3 ffn, rotary over q and k (2 x 2 x
@@ -144,6 +144,20 @@ static void test_fp8_current_scaling_reads_again(void **state)
     ts_assert_near(current - delayed, extra / (3350e9 * 0.8), 1e-9);
 }
 
+/* The step's fixed overhead (step-overhead, 0.1 s by default) adds once a step, whatever
+ * its micro-batches, after them: it overlaps none of their communication. */
+static void test_step_overhead(void **state)
+{
+    (void)state;
+    ts_assert_near(compute_seconds(PAIRS(L7, "framework", "megatron", "gpu", "h100-80gb", "step-overhead", "0.1")) -
+                       compute_seconds(PAIRS(L7, "framework", "megatron", "gpu", "h100-80gb")),
+                   0.1, 1e-12);
+    ts_assert_near(compute_seconds(PAIRS(L7, "framework", "megatron", "gpu", "h100-80gb", "global-batch", "4",
+                                         "step-overhead", "0.1")) -
+                       compute_seconds(PAIRS(L7, "framework", "megatron", "gpu", "h100-80gb", "global-batch", "4")),
+                   0.1, 1e-12);
+}
+
 static double achieved_hfu(const char *model, const char *gpu)
 {
     trainsize_result r;
@@ -172,6 +186,7 @@ int main(void)
         cmocka_unit_test(test_matmuls_and_the_override),
         cmocka_unit_test(test_efficiency_by_size_and_part),
         cmocka_unit_test(test_power_cap),
+        cmocka_unit_test(test_step_overhead),
         cmocka_unit_test(test_fp8_weights),
         cmocka_unit_test(test_fp8_current_scaling_reads_again),
     };

@@ -79,8 +79,9 @@ static void test_fullest_stage_time(void **state)
     double a, b;
     (void)state;
     /* hfu set: the FLOPs alone set the pace (no optimizer step on top) */
-    ts_test_estimate(PAIRS(L405, "global-batch", "64", "hfu", "0.5"), &split);
-    ts_test_estimate(PAIRS(L405, "global-batch", "64", "hfu", "0.5", "pp-first-layers", "14", "pp-last-layers", "14"),
+    ts_test_estimate(PAIRS(L405, "global-batch", "64", "hfu", "0.5", "step-overhead", "0"), &split);
+    ts_test_estimate(PAIRS(L405, "global-batch", "64", "hfu", "0.5", "step-overhead", "0", "pp-first-layers", "14",
+                           "pp-last-layers", "14"),
                      &heavy);
     assert_int_equal(heavy.pipeline_layers, 7);
     a = split.time.step_seconds - split.time.comm_seconds;
@@ -128,7 +129,7 @@ static void test_interleaved_with_the_embedding_in_the_split(void **state)
  * DualPipe (DeepSeek-V3, Table 2), which also keeps two copies of its weights. */
 static void test_pipeline_schedules(void **state)
 {
-#define P8 "model", "llama-2-7b", "gpus", "8", "pp", "8", "global-batch", "32", "hfu", "0.5"
+#define P8 "model", "llama-2-7b", "gpus", "8", "pp", "8", "global-batch", "32", "hfu", "0.5", "step-overhead", "0"
     trainsize_result one, zb1, zb2, dual;
     trainsize_error err;
     double ideal;

@@ -16,8 +16,8 @@
  * halved; the worst rows are MT-NLG's DeepSpeed pipeline, about 6 s a step slower than
  * Megatron-LM ran the same model on the same cluster (docs/accuracy.md), and the two
  * DeepSpeed ZeRO-3 runs where the gathers and the compute take about as long. */
-#define MEDIAN_BOUND 0.05 /* reached: 4.9 % */
-#define WORST_BOUND 0.285 /* reached: MT-NLG on 3360 GPUs, +28.4 % (a third-party copy of its timing) */
+#define MEDIAN_BOUND 0.05 /* reached: 4.8 % */
+#define WORST_BOUND 0.285 /* reached: MT-NLG on 3360 GPUs, +28.2 % (a third-party copy of its timing) */
 #define ROWS_MIN 35
 
 static double setting_number(const ts_json_value *settings, const char *key)

@@ -233,8 +233,11 @@ static void test_activation_offload(void **state)
     trainsize_result kept, off, cheap, cheap_off;
     double compute, moved, m, expected;
     (void)state;
-    ts_test_estimate(LLAMA("seq", "8192", "global-batch", "4"), &kept);
-    ts_test_estimate(LLAMA("seq", "8192", "global-batch", "4", "activation-offload", "true"), &off);
+    /* hfu set and no step overhead: the step is its micro-batches' compute, the window the
+     * transfers overlap */
+    ts_test_estimate(LLAMA("seq", "8192", "global-batch", "4", "hfu", "0.5", "step-overhead", "0"), &kept);
+    ts_test_estimate(LLAMA("seq", "8192", "global-batch", "4", "hfu", "0.5", "step-overhead", "0",
+                           "activation-offload", "true"), &off);
     assert_bytes((double)off.memory.activations_layers, 2.0 * (double)kept.memory.activations_per_layer);
     assert_bytes((double)off.memory.activations_offloaded,
                  (double)kept.memory.activations_layers - (double)off.memory.activations_layers);

@@ -142,6 +142,7 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_CROSS_ENTROPY, "cross-entropy"},
     {TRAINSIZE_ID_PP_SCHEDULE, "pp-schedule"},
     {TRAINSIZE_ID_ETP, "etp"},
+    {TRAINSIZE_ID_STEP_OVERHEAD, "step-overhead"},
 };
 
 static void test_every_id_names_its_parameter(void **state)
