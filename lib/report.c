@@ -812,6 +812,17 @@ static void time_section(ts_out *o, const trainsize_job *job, const trainsize_re
         snprintf(b, sizeof b, "%.3e", t->tokens);
     ts_out_printf(o, "%s step%s of %s; %s tokens\n", ts_fmt_thousands(a, sizeof a, t->steps),
                    t->steps == 1 ? "" : "s", ts_fmt_duration(c, sizeof c, t->step_seconds), b);
+    {
+        /* end to end, as published runs report it: of the dense 16-bit peak */
+        const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
+        double peak = g ? (g->flops_bf16 > 0.0 ? g->flops_bf16 : g->flops_fp16) : 0.0;
+        double denom = t->step_seconds * (double)t->steps * (double)r->gpus * peak;
+        if (denom > 0.0 && t->steps > 0) {
+            key(o, "  utilisation");
+            ts_out_printf(o, "MFU %.1f %%, HFU %.1f %% of the %.0f TFLOP/s dense 16-bit peak, end to end\n",
+                          100.0 * t->model_flops / denom, 100.0 * t->flops / denom, peak / 1e12);
+        }
+    }
     if (t->comm_seconds > 0) {
         key(o, "  communication");
         ts_out_printf(o, "%s per step not hidden by compute (included)\n",
