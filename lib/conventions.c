@@ -132,7 +132,8 @@ static void set_lora_bytes(const ts_settings *cfg, int upcast, ts_conv *c)
 static void set_kernels(const ts_settings *cfg, ts_conv *c)
 {
     const ts_model *m = &cfg->model;
-    int eager = c->framework != TS_FW_MEGATRON;
+    /* the stack's kernels (fused-kernels): fused ones keep what Megatron-LM's keep */
+    int eager = !c->fused;
     int cpu_autocast = c->autocast_copies && cfg->autocast_ops == 1;
     c->act = cfg->precision == TS_PREC_FP32 ? 4.0 : 2.0;
     /* Under autocast with fp32 weights the embedding output and every residual add stay
