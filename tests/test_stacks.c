@@ -62,6 +62,16 @@ static void test_explicit_settings_win(void **state)
     /* fused kernels: the Hugging Face Trainer with Liger's (fused-kernels yes) computes faster */
     assert_true(compute(PAIRS("model", "llama-3-8b", "gpus", "1", "stack", "hf", "fused-kernels", "yes")) <
                 compute(PAIRS("model", "llama-3-8b", "gpus", "1", "stack", "hf")));
+    /* and keeps a fused stack's activations (Megatron-LM's counts), eager ones Hugging Face's */
+    {
+        trainsize_result fused, eager, megatron;
+        ts_test_estimate(PAIRS("model", "llama-3-8b", "gpus", "1", "stack", "hf", "fused-kernels", "yes"), &fused);
+        ts_test_estimate(PAIRS("model", "llama-3-8b", "gpus", "1", "stack", "hf"), &eager);
+        ts_test_estimate(PAIRS("model", "llama-3-8b", "gpus", "1", "stack", "megatron-core", "fused-kernels", "no"),
+                         &megatron);
+        assert_true(fused.memory.activations_per_layer < eager.memory.activations_per_layer);
+        assert_true(megatron.memory.activations_per_layer > fused.memory.activations_per_layer);
+    }
 #undef PP
 }
 
