@@ -100,6 +100,9 @@ static double attention_terms(const ts_settings *cfg, const ts_conv *c, const la
     /* MLA: the latents' norms and the up-projections keep their inputs */
     bytes += (c->norm_saved + c->linear_in) * sb * d->latent;
     bytes += c->act * sb * (d->q_rank + k_width + v_width);                        /* q, k, v */
+    /* nanotron keeps the fused qkv projection's output alive through the view flash-attn
+     * saves, beside the rotated q and k (multi-head attention) */
+    if (c->qkv_view_kept && d->q_rank == d->k_rank) bytes += c->act * sb * (d->q_rank + d->k_rank);
     if (eager) {
         double scores = d->heads_rank * sb * d->s_full;
         /* dropout on the probabilities: its mask and its output (the matmul's input) */

@@ -147,6 +147,13 @@ static void set_kernels(const ts_settings *cfg, ts_conv *c)
         c->norm_saved = c->act;
         c->gelu_bytes = c->act;  /* bias-GeLU fusion keeps the GeLU input */
         c->glu_saved = 2.0;      /* fused SwiGLU keeps gate and up outputs */
+        if (c->stack == TS_STACK_NANOTRON) {
+            /* nanotron (huggingface/nanotron@0e0a27e, models/llama.py): flash-attn's fused
+             * RMSNorm and rotary, but silu(gate) * up unfused, whose multiply keeps the
+             * silu's output too, and the qkv output kept through flash-attn's view */
+            c->glu_saved = 3.0;
+            c->qkv_view_kept = 1;
+        }
         c->softmax_saved = c->act;
         c->attn_out_copy = 0;
         c->loss_backward = c->act; /* gradient computed in place, cast for the output layer */

@@ -80,6 +80,7 @@ typedef struct ts_conv {
     double loss_saved;    /* bytes per logit kept for the loss backward */
     double loss_backward; /* bytes per logit alive during the loss backward */
     int loss_fused;       /* a fused linear + loss keeps the output layer input's gradient */
+    int qkv_view_kept;    /* the qkv projection's output stays alive beside the rotated q, k */
     double dropout_mask;  /* bytes per element of a kept dropout mask */
     int residual_dropout; /* masks on the residual branches and embeddings too */
     double qkv_in_copies; /* copies of the q/k/v projections' input kept */
