@@ -263,6 +263,16 @@ int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, train
     if (fw == TS_FW_DEEPSPEED && mixed && cfg->lora_rank == 0 && c->grad < 4.0) c->optimizer_temp = 4.0;
     /* DDP's default (gradient_as_bucket_view=False) keeps bucket copies of the grads. */
     c->ddp_buckets = fw == TS_FW_PYTORCH && lay->zero == 0 && lay->dense_shard > 1;
+    if (c->stack == TS_STACK_NANOTRON && cfg->lora_rank == 0) {
+        /* nanotron (huggingface/nanotron@0e0a27e, optim/gradient_accumulator.py): each
+         * micro-batch's backward leaves bf16 .grad beside the fp32 accumulation buffer until
+         * it is folded in; without ZeRO, DDP's bf16 bucket as well */
+        c->grad_copy = 2.0;
+        if (lay->zero == 0 && lay->dense_shard > 1) {
+            c->ddp_buckets = 1;
+            c->bucket_bytes = 2.0;
+        }
+    }
     /* FSDP's no_sync() (Accelerate's default under gradient accumulation) keeps each rank's
      * unsharded gradients until the last micro-batch (torch FSDP docs, no_sync). A
      * pretraining run on the default pretraining batch is not a Trainer's job: pretraining

@@ -233,14 +233,14 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
                                         sp.expert / (lay->zero >= 1 ? (double)lay->expert_shard : 1.0));
     /* DDP's bucket copy of the gradients lives through every phase; it is reported with
      * the buffers (transient), so the gradients stay the gradients. */
-    buckets = c->ddp_buckets ? out->gradients : 0.0;
+    buckets = !c->ddp_buckets ? 0.0 : c->bucket_bytes > 0.0 ? (sp.dense + sp.expert) * c->bucket_bytes : out->gradients;
     base = out->weights + out->optimizer;
     /* Start of backward: every activation, the loss gradient, a recomputed layer and
      * (when gradients are allocated on demand) the output layer's gradient. */
     out_grad = (c->grads_persistent || cfg->lora_rank || lay->zero >= 3) ? 0.0 : sp.output_layer * c->grad;
     t_fb = buckets + act.loss_backward + act.recompute + zero3 + out_grad + dequant;
     fb = base + (c->grads_persistent ? out->gradients : 0.0) + out->activations + t_fb;
-    end = base + out->gradients + buckets + zero3;
+    end = base + out->gradients + buckets + zero3 + (sp.dense + sp.expert) * c->grad_copy;
     step = base + out->gradients + buckets + opt_temp;
     /* Loading onto the GPU: the whole stage as loaded, before sharding or casting. */
     load = c->load * (sp.dense + sp.expert + sp.frozen_layer + sp.frozen_other);

@@ -71,6 +71,9 @@ typedef struct ts_conv {
     double optimizer_temp;/* step temporaries per local trainable parameter, bytes */
     int autocast_copies;  /* autocast keeps 16-bit copies of fp32 weights for backward */
     int ddp_buckets;      /* DDP bucket copy of the gradients */
+    double bucket_bytes;  /* its bytes per parameter; 0: the gradients' own */
+    double grad_copy;     /* bytes per parameter of a 16-bit gradient beside the accumulation
+                             buffer at the end of a backward (nanotron) */
     /* kernels */
     double norm_saved;    /* bytes saved per element of a norm's input */
     double gelu_bytes;    /* bytes per ffn element kept by a non-gated activation */

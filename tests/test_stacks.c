@@ -104,6 +104,26 @@ static void test_fsdp_with_a_pipeline(void **state)
 #undef FP
 }
 
+/* nanotron's LLaMA (huggingface/nanotron@0e0a27e, models/llama.py) keeps (20h + 8f)/t bytes a
+ * token a layer with multi-head attention (its unfused SwiGLU, the qkv output kept through
+ * flash-attn's view), plus flash's fp32 log-sum-exp per head; its bf16 .grad sits beside the
+ * fp32 buffer at the end of a backward, and without ZeRO DDP's bf16 bucket too. */
+static void test_nanotron_keeps_what_its_code_keeps(void **state)
+{
+#define NT "model", "llama-2-7b", "kv-heads", "0", "gpus", "8", "seq", "4096", "stack"
+    trainsize_result nano, core;
+    double h = 4096.0, f = 11008.0;
+    (void)state;
+    ts_test_estimate(PAIRS(NT, "nanotron"), &nano);
+    ts_test_estimate(PAIRS(NT, "megatron-core"), &core);
+    ts_assert_near((double)nano.memory.activations_per_layer / 4096.0, 20.0 * h + 8.0 * f + 4.0 * 32.0, 1.0);
+    assert_true(nano.memory.activations_per_layer > core.memory.activations_per_layer);
+    /* the same model state; more at the peak (the bucket and the bf16 gradients) */
+    assert_int_equal(nano.memory.gradients, core.memory.gradients);
+    assert_true(nano.memory.transient >= core.memory.transient + (uint64_t)(6738415616.0 * 2.0 * 0.99));
+#undef NT
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -111,6 +131,7 @@ int main(void)
         cmocka_unit_test(test_a_stack_sets_the_framework),
         cmocka_unit_test(test_explicit_settings_win),
         cmocka_unit_test(test_fsdp_with_a_pipeline),
+        cmocka_unit_test(test_nanotron_keeps_what_its_code_keeps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
