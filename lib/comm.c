@@ -5,9 +5,9 @@
  *
  * Collective time follows the alpha-beta model (Thakur et al. 2005; NCCL's own tuning
  * model): latency + bytes / bus bandwidth, with the bus bandwidth of the slowest hop (the
- * GPU's NVLink-class link inside a server, its share of the server's NICs across servers)
- * and the ring's factor of the message: (n - 1)/n for all-gather and reduce-scatter,
- * 2 (n - 1)/n for all-reduce. */
+ * GPU's NVLink-class link inside a server; across servers the NICs of the group's ranks in
+ * each server: bus_rate) and the ring's factor of the message: (n - 1)/n for all-gather and
+ * reduce-scatter, 2 (n - 1)/n for all-reduce. */
 #include <math.h>
 
 #include "stages.h"
@@ -182,17 +182,14 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
              * reduce-scattered after each micro-batch, or once at the end when accumulating
              * unsharded (no_sync). */
             double passes = 2.0 + (ts_recompute_repeats_matmuls(cfg) ? lay->recompute_share : 0.0);
-            double gather = passes * ag_factor(D) * zero3_weight_bytes(cfg, c, dense_stage);
-            double gather_e = passes * ag_factor(De) * zero3_weight_bytes(cfg, c, experts_rank);
+            /* FSDP with a pipeline gathers the stage's weights once, for the whole step */
+            double gathers = lay->fsdp_pipeline ? 1.0 : mb, per_gather = lay->fsdp_pipeline ? 1.0 : passes;
+            double gather = per_gather * ag_factor(D) * zero3_weight_bytes(cfg, c, dense_stage);
+            double gather_e = per_gather * ag_factor(De) * zero3_weight_bytes(cfg, c, experts_rank);
             double rs = ag_factor(D) * grads, rs_e = ag_factor(De) * expert_grads;
             double rs_time = rs / rate + rs_e / rate_e;
             int once = c->grad_sync_step || lay->fsdp_pipeline, overlap = c->dp_overlap != TS_NO;
-            double sync = once ? 1.0 : mb, per_mb, gathers = mb;
-            if (lay->fsdp_pipeline) { /* the stage's weights gathered once, for the whole step */
-                gather /= passes;
-                gather_e /= passes;
-                gathers = 1.0;
-            }
+            double sync = once ? 1.0 : mb, per_mb;
             per_mb = gather / rate + gather_e / rate_e + (once ? 0.0 : rs_time) +
                      (passes + 1.0) * layers * latency(D, alpha);
             exposed = gathers * (overlap ? fmax(0.0, per_mb - c_mb) : per_mb);

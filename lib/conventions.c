@@ -2,9 +2,9 @@
  * and activation takes under a precision, an optimizer and a framework, and what each
  * framework's kernels keep for backward. Every number here is named and sourced in
  * docs/methodology.md ("Byte conventions"). */
-#include "error.h"
 #include <string.h>
 
+#include "error.h"
 #include "stages.h"
 
 /* bitsandbytes' blockwise 8-bit optimizers keep one fp32 absmax per block of 256 values
@@ -80,11 +80,6 @@ static void set_model_state_bytes(const ts_settings *cfg, int fw, ts_conv *c)
         c->embedding_state = 8.0;
 }
 
-/* LoRA: the base is frozen (no gradient, no optimizer state); adapters are trained in
- * fp32 under mixed precision (PEFT's autocast_adapter_dtype), else in the model's type.
- * The unquantized base is 16-bit unless the job loads it in fp32; PEFT's
- * prepare_model_for_kbit_training (peft/utils/other.py) casts every weight that is not
- * quantized (embeddings, norms, output layer) to fp32. */
 /* The recipe fp8-mixed runs: auto is MXFP8 on Blackwell (Transformer Engine's default
  * there), delayed scaling elsewhere. */
 int ts_fp8_recipe_resolve(const ts_settings *cfg)
@@ -106,6 +101,11 @@ double ts_fp8_weight_bytes(const ts_settings *cfg)
     return strncmp(a, "Blackwell", 9) == 0 && recipe != TS_FP8_BLOCKWISE ? 1.0 : 2.0;
 }
 
+/* LoRA: the base is frozen (no gradient, no optimizer state); adapters are trained in
+ * fp32 under mixed precision (PEFT's autocast_adapter_dtype), else in the model's type.
+ * The unquantized base is 16-bit unless the job loads it in fp32; PEFT's
+ * prepare_model_for_kbit_training (peft/utils/other.py) casts every weight that is not
+ * quantized (embeddings, norms, output layer) to fp32. */
 static void set_lora_bytes(const ts_settings *cfg, int upcast, ts_conv *c)
 {
     int p = cfg->precision;

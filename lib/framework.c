@@ -107,10 +107,11 @@ int ts_stack_resolve(const ts_settings *cfg, const char **reason)
         return TS_STACK_MEGATRON_CORE;
     }
     if (fw == TS_FW_DEEPSPEED) {
-        *reason = "DeepSpeed, as the conventions";
+        *reason = "DeepSpeed, the stack of those conventions";
         return TS_STACK_DEEPSPEED;
     }
-    *reason = cfg->zero >= 3 ? "PyTorch FSDP, as the conventions" : "the Hugging Face Trainer, as the conventions";
+    *reason = cfg->zero >= 3 ? "PyTorch FSDP, the stack of those conventions"
+                             : "the Hugging Face Trainer, the stack of those conventions";
     return cfg->zero >= 3 ? TS_STACK_FSDP : TS_STACK_HF;
 }
 

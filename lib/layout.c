@@ -20,6 +20,17 @@ static int check_divides(uint64_t d, uint64_t n, const char *field, const char *
     return TRAINSIZE_OK;
 }
 
+/* Whether the embedding and the loss can each take a layer's slot: no first or last stage
+ * set, and the n + 2 slots dividing over the p x v chunks into k of at least 1, the first
+ * and the last chunk holding k - 1 layers (Megatron-Core's account_for_embedding_ and
+ * account_for_loss_in_pipeline_split). */
+static int embedding_split_fits(const ts_settings *cfg, const ts_layout *l)
+{
+    uint64_t n = cfg->model.layers, chunks = l->pp * l->vpp;
+    if (cfg->pp_account_embedding == TS_NO || cfg->pp_first_layers || cfg->pp_last_layers) return 0;
+    return (n + 2) % chunks == 0 && (n + 2) / chunks >= 1 && (l->pp > 2 || l->vpp * ((n + 2) / chunks) >= 2);
+}
+
 /* Layers per pipeline stage. Even when they divide; otherwise Megatron-LM's uneven split
  * (--decoder-first/last-pipeline-num-layers): the middle stages get the same count and the
  * first and last stages what is left, as Llama 3 405B ran 126 layers on 16 stages
@@ -37,11 +48,9 @@ static int split_stages(const ts_settings *cfg, ts_layout *l, trainsize_error *e
         return TRAINSIZE_OK;
     }
     if (cfg->pp_account_embedding != TS_NO && !f && !e) {
-        /* The embedding and the loss as a layer each: n + 2 slots over the p x v chunks, the
-         * first and the last chunk a layer short (Megatron-Core's account_for_embedding_ and
-         * account_for_loss_in_pipeline_split). */
+        /* the embedding and the loss as a layer each: the first and the last stage a layer short */
         uint64_t chunks = p * l->vpp, k = (n + 2) / chunks;
-        int fits = (n + 2) % chunks == 0 && k >= 1 && (p > 2 || l->vpp * k >= 2);
+        int fits = embedding_split_fits(cfg, l);
         if (cfg->pp_account_embedding == TS_YES && !fits)
             return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-account-embedding",
                            "pp-account-embedding: the %llu layers + the embedding and the loss do not "
@@ -141,8 +150,7 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
                        "tp: %llu and the key/value heads (%llu) must divide one another", U(l->tp),
                        U(kv));
     if ((rc = check_divides(l->tp, m->ffn, "tp", "the MLP size (ffn)", err))) return rc;
-    if (l->vpp > 1 && !(cfg->pp_account_embedding != TS_NO && !cfg->pp_first_layers && !cfg->pp_last_layers &&
-                        (m->layers + 2) % (l->pp * l->vpp) == 0) &&
+    if (l->vpp > 1 && !embedding_split_fits(cfg, l) &&
         (rc = check_divides(l->pp * l->vpp, m->layers, "pp",
                                           "the layers (pp x pp-interleave)", err)))
         return rc;

@@ -65,9 +65,10 @@ static double checkpoint_bytes(const ts_settings *cfg, const ts_layout *lay, con
     double params = (double)pc->total + (double)pc->mtp; /* trained MTP modules are saved too */
     double state = c->adafactor ? c->state * ts_model_adafactor_elements(&cfg->model, pc) / (double)pc->total
                                 : c->state;
-    double weight = c->weight - (cfg->precision == TS_PREC_FP8_MIXED && c->framework != TS_FW_PYTORCH
-                                     ? ts_fp8_weight_bytes(cfg) : 0.0);
-    if (weight <= 0.0) weight = 2.0; /* fp8-params: saved as 16-bit from the master */
+    /* Transformer Engine's fp8 copies are not saved; with fp8 params the weights are saved
+     * in 16 bits, cast from the master (an assumption) */
+    int te_fp8 = cfg->precision == TS_PREC_FP8_MIXED && c->framework != TS_FW_PYTORCH;
+    double weight = !te_fp8 ? c->weight : cfg->fp8_params && c->master > 0.0 ? 2.0 : c->weight - ts_fp8_weight_bytes(cfg);
     if (cfg->lora_rank) {
         double adapters = lay->lora_layer * (double)cfg->model.layers;
         return adapters * (c->adapter_weight + c->adapter_state);
