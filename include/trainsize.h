@@ -324,7 +324,10 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_PP_SCHEDULE = 136,             /**< "pp-schedule" */
     TRAINSIZE_ID_ETP = 137,                     /**< "etp" */
     TRAINSIZE_ID_STEP_OVERHEAD = 138,           /**< "step-overhead" */
-    TRAINSIZE_ID_COUNT = 139                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_RECOMPUTE_MODULES = 139,       /**< "recompute-modules" */
+    TRAINSIZE_ID_FP8_ACTIVATION_STORE = 140,    /**< "fp8-activation-store" */
+    TRAINSIZE_ID_FP8_ATTENTION = 141,           /**< "fp8-attention" */
+    TRAINSIZE_ID_COUNT = 142                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**

@@ -10,7 +10,8 @@
  * parallelism splits the head- and ffn-wide terms by t; sequence parallelism also splits
  * the hidden-wide ones; context parallelism splits the sequence.
  *
- * Recomputation: selective drops attention's core (Korthikanti §5), full keeps each
+ * Recomputation: selective drops attention's core (Korthikanti §5) or the modules
+ * recompute-modules names (Megatron-Core's: recompute.c), full keeps each
  * layer's input, per-op (torchtitan's selective AC, recompute.c) the input and the outputs
  * its policy saves; recompute-layers applies the policy to a share of the stage's layers
  * only (Megatron-LM's block method), the others keeping everything. Activation offload
@@ -36,13 +37,15 @@ static double lora_targets_count(const ts_settings *cfg, unsigned targets)
 }
 
 /* One MLP of inner width f_rank per rank for `tokens` token-copies. */
+/* `act_recomputed`: the activation's output, the down projection's input, is computed
+ * again in the backward (moe_act) instead of kept. */
 static double mlp_terms(const ts_settings *cfg, const ts_conv *c, double tokens, double hidden_in,
-                        double f_rank)
+                        double f_rank, int act_recomputed)
 {
     const ts_model *m = &cfg->model;
-    double inner = (m->gated_mlp ? c->glu_saved * c->act : c->gelu_bytes) * tokens * f_rank;
+    double inner = (m->gated_mlp ? c->glu_saved * c->glu_elem : c->gelu_bytes) * tokens * f_rank;
     double fc1_in = keeps_input(cfg, c, TS_LORA_GATE | TS_LORA_UP) ? c->fc1_in_copies * hidden_in : 0.0;
-    double fc2_in = keeps_input(cfg, c, TS_LORA_DOWN) ? c->linear_in * tokens * f_rank : 0.0;
+    double fc2_in = keeps_input(cfg, c, TS_LORA_DOWN) && !act_recomputed ? c->linear_in * tokens * f_rank : 0.0;
     return fc1_in + inner + fc2_in;
 }
 
@@ -85,21 +88,24 @@ static void make_dims(const ts_settings *cfg, const ts_layout *lay, layer_dims *
     }
 }
 
-/* Attention block of one layer, one micro-batch. `core` is 0 when selective
- * recomputation drops the attention core (scores, softmax, dropout, log-sum-exp). */
+/* Attention block of one layer, one micro-batch. `drop`: the TS_RC_* modules selective
+ * recomputation computes again instead of keeping: core_attn (scores, softmax, dropout,
+ * log-sum-exp), layernorm (the norm's output, the projections' input), mla_up_proj (the
+ * up-projected q, k and v). */
 static double attention_terms(const ts_settings *cfg, const ts_conv *c, const layer_dims *d,
-                              int core)
+                              unsigned drop)
 {
     int eager = cfg->attention == TS_ATTN_EAGER, dropout = cfg->dropout > 0;
+    int core = !(drop & TS_RC_CORE_ATTN), up_proj = !(d->latent > 0 && (drop & TS_RC_MLA_UP_PROJ));
     double sb = d->sb, bytes = 0;
     /* eager kernels expand k and v to all heads */
     double k_width = eager ? d->q_rank : d->k_rank, v_width = eager ? d->v_rank : d->kv_rank;
     bytes += c->norm_saved * sb * d->h / d->rep;                                   /* norm input */
-    if (keeps_input(cfg, c, TS_LORA_Q | TS_LORA_K | TS_LORA_V))
+    if (keeps_input(cfg, c, TS_LORA_Q | TS_LORA_K | TS_LORA_V) && !(drop & TS_RC_LAYERNORM))
         bytes += c->qkv_in_copies * c->linear_in * sb * d->h / d->rep;
     /* MLA: the latents' norms and the up-projections keep their inputs */
     bytes += (c->norm_saved + c->linear_in) * sb * d->latent;
-    bytes += c->act * sb * (d->q_rank + k_width + v_width);                        /* q, k, v */
+    if (up_proj) bytes += (eager ? c->act : c->attn_saved) * sb * (d->q_rank + k_width + v_width); /* q, k, v */
     /* nanotron keeps the fused qkv projection's output alive through the view flash-attn
      * saves, beside the rotated q and k (multi-head attention) */
     if (c->qkv_view_kept && d->q_rank == d->k_rank) bytes += c->act * sb * (d->q_rank + d->k_rank);
@@ -111,7 +117,7 @@ static double attention_terms(const ts_settings *cfg, const ts_conv *c, const la
         if (core && cfg->model.attn_softcap) bytes += scores * c->act;
         if (keeps_input(cfg, c, TS_LORA_O)) bytes += c->linear_in * sb * d->v_rank; /* context */
     } else {
-        bytes += c->act * sb * d->v_rank;                  /* output, kept by the kernel */
+        bytes += c->attn_saved * sb * d->v_rank;           /* output, kept by the kernel */
         if (core) bytes += 4.0 * d->heads_rank * sb;       /* fp32 log-sum-exp */
         if (c->attn_out_copy && keeps_input(cfg, c, TS_LORA_O)) bytes += c->linear_in * sb * d->v_rank;
     }
@@ -125,24 +131,31 @@ static double attention_terms(const ts_settings *cfg, const ts_conv *c, const la
 /* The MLP block of one layer, one micro-batch: an MoE layer's router and experts, or a
  * dense MLP. In a parallel block (Falcon) the MLP reads attention's normed input, which
  * attention already keeps. */
-static double mlp_block_terms(const ts_settings *cfg, const ts_conv *c, const layer_dims *d, int moe)
+static double mlp_block_terms(const ts_settings *cfg, const ts_conv *c, const layer_dims *d, int moe,
+                              unsigned drop)
 {
     const ts_model *m = &cfg->model;
     double sb = d->sb, bytes = 0, hidden_in = c->linear_in * sb * d->h / d->rep;
+    /* the norm's output, unless layernorm recomputes it */
+    double normed = drop & TS_RC_LAYERNORM ? 0.0 : hidden_in;
     if (!m->parallel_block) bytes += c->norm_saved * sb * d->h / d->rep;           /* norm input */
-    else hidden_in = 0.0;
-    if (moe) {
+    else hidden_in = normed = 0.0;
+    if (drop & (moe ? TS_RC_MOE : TS_RC_MLP)) {
+        /* the block checkpointed: its input, the norm's output, is all it keeps */
+        if (!m->parallel_block) bytes += c->act * sb * d->h / d->rep;
+    } else if (moe) {
         double k = (double)m->experts_per_token;
-        bytes += hidden_in;                                 /* router input */
+        int act_again = (drop & TS_RC_MOE_ACT) != 0;
+        bytes += normed;                                    /* router input */
         bytes += 2.0 * 4.0 * sb * (double)m->experts;       /* fp32 router logits, probabilities */
         /* Each token's k copies go through an expert MLP (the permuted inputs are new
          * tensors); with balanced routing a rank sees k x its tokens whatever ep is. */
-        bytes += mlp_terms(cfg, c, k * sb, k * hidden_in, d->f_rank);
+        bytes += mlp_terms(cfg, c, k * sb, k * hidden_in, d->f_rank, act_again);
         if (m->shared_experts)
             bytes += (double)m->shared_experts *
-                     mlp_terms(cfg, c, sb, 0.0, (double)m->shared_expert_ffn / d->t);
+                     mlp_terms(cfg, c, sb, 0.0, (double)m->shared_expert_ffn / d->t, 0);
     } else {
-        bytes += mlp_terms(cfg, c, sb, hidden_in, d->dense_f_rank);
+        bytes += mlp_terms(cfg, c, sb, normed, d->dense_f_rank, 0);
     }
     if (cfg->dropout > 0 && c->residual_dropout)
         bytes += c->dropout_mask * sb * d->h / d->rep;     /* mask after the MLP */
@@ -205,8 +218,8 @@ static double layer_bytes(const ts_settings *cfg, const ts_conv *c, const layer_
 {
     if (recompute == TS_RECOMPUTE_FULL) return c->residual * d->sb * d->h / d->rep; /* layer input */
     if (recompute == TS_RECOMPUTE_PER_OP) return per_op_terms(cfg, c, d, lay, moe);
-    return attention_terms(cfg, c, d, recompute == TS_RECOMPUTE_NONE) +
-           mlp_block_terms(cfg, c, d, moe) + lora_terms(cfg, c, d);
+    unsigned drop = recompute == TS_RECOMPUTE_NONE ? 0u : ts_recompute_dropped(cfg, recompute);
+    return attention_terms(cfg, c, d, drop) + mlp_block_terms(cfg, c, d, moe, drop) + lora_terms(cfg, c, d);
 }
 
 /* Checkpointed layers keep what their policy keeps; the others of the stage
@@ -323,4 +336,8 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
          * (a view) over the batch, kept once. */
         if (c->mask_held) out->layers += d.s_full * d.s_full * c->residual;
     }
+    if (out->recomputed_layers > 0 && (ts_recompute_dropped(cfg, cfg->recompute) &
+                                       (ts_model_is_moe(m) ? TS_RC_MOE : TS_RC_MLP)))
+        /* a checkpointed MLP block's backward first runs its forward again */
+        out->recompute = mlp_block_terms(cfg, c, &d, ts_model_is_moe(m), 0u);
 }

@@ -65,11 +65,14 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     double again_mm = share >= 1.0 ? matmul - lm_head : share * (matmul - lm_head - mtp_mm) + mtp_mm;
     double again_at = share >= 1.0 ? attention : share * layer_at + (attention - layer_at);
     if (cfg->recompute == TS_RECOMPUTE_FULL) { mm += again_mm; at += again_at; }
-    if (cfg->recompute == TS_RECOMPUTE_SELECTIVE) at += again_at;
-    if (cfg->recompute == TS_RECOMPUTE_PER_OP) {
+    if (cfg->recompute == TS_RECOMPUTE_SELECTIVE && (cfg->recompute_modules & TS_RC_CORE_ATTN)) at += again_at;
+    if (cfg->recompute == TS_RECOMPUTE_PER_OP || cfg->recompute == TS_RECOMPUTE_SELECTIVE) {
+        /* the matmuls the policy (per-op) or the modules (selective) compute again */
+        double (*again)(const ts_settings *, int) =
+            cfg->recompute == TS_RECOMPUTE_PER_OP ? ts_per_op_recompute_flops : ts_recompute_module_flops;
         double moe = (double)pc->moe_layers, dense = layers - moe;
-        double as_dense = dense > 0 ? ts_per_op_recompute_flops(cfg, 0) : 0.0;
-        double as_moe = moe > 0 ? ts_per_op_recompute_flops(cfg, 1) : 0.0;
+        double as_dense = dense > 0 ? again(cfg, 0) : 0.0;
+        double as_moe = moe > 0 ? again(cfg, 1) : 0.0;
         mm += share * (moe * as_moe + dense * as_dense) + mtp * (moe > 0 ? as_moe : as_dense);
     }
     switch (cfg->precision) {

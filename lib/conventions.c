@@ -80,6 +80,12 @@ static void set_model_state_bytes(const ts_settings *cfg, int fw, ts_conv *c)
         c->embedding_state = 8.0;
 }
 
+/* fp8-attention applies to fp8-mixed training with a flash kernel only. */
+int ts_fp8_attention(const ts_settings *cfg)
+{
+    return cfg->fp8_attention && cfg->precision == TS_PREC_FP8_MIXED && cfg->attention == TS_ATTN_FLASH;
+}
+
 /* The recipe fp8-mixed runs: auto is MXFP8 on Blackwell (Transformer Engine's default
  * there), delayed scaling elsewhere. */
 int ts_fp8_recipe_resolve(const ts_settings *cfg)
@@ -140,6 +146,8 @@ static void set_kernels(const ts_settings *cfg, ts_conv *c)
      * fp32; only the matmuls' outputs are 16-bit. */
     c->residual = c->autocast_copies ? 4.0 : c->act;
     c->linear_in = cfg->precision == TS_PREC_FP8_MIXED ? 1.0 : c->act;
+    c->glu_elem = cfg->fp8_act_store ? 1.0 : c->act;
+    c->attn_saved = ts_fp8_attention(cfg) ? 1.0 : c->act;
     c->dropout_mask = (double)cfg->dropout_mask_bytes;
     c->qkv_in_copies = c->fc1_in_copies = 1.0;
     c->residual_dropout = !eager || m->residual_dropout; /* Megatron: hidden dropout always */

@@ -163,8 +163,8 @@ int ts_choice_name(const char *choices, int index, char *buf, size_t cap)
     return -1;
 }
 
-static int set_lora_targets(trainsize_job *job, const ts_param_def *def, const char *value,
-                            trainsize_error *err)
+/* A comma-separated list of the parameter's choices, as bits (1 << the choice's index). */
+static int set_bits(trainsize_job *job, const ts_param_def *def, const char *value, trainsize_error *err)
 {
     unsigned bits = 0;
     const char *p = value;
@@ -173,15 +173,15 @@ static int set_lora_targets(trainsize_job *job, const ts_param_def *def, const c
     while ((more = ts_list_next(&p, ',', item, sizeof item)) > 0) {
         int index = ts_choice_index(def->info.choices, item);
         if (index < 0)
-            return ts_fail(err, TRAINSIZE_E_UNKNOWN, def->info.name,
-                           "lora-targets: unknown module \"%s\" (expected %s)", item, def->info.choices);
+            return ts_fail(err, TRAINSIZE_E_UNKNOWN, def->info.name, "%s: unknown item \"%s\" (expected %s)",
+                           def->info.name, item, def->info.choices);
         bits |= 1u << index;
     }
     if (more < 0 || bits == 0)
         return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
-                       "lora-targets: expected a comma-separated list of %s (no empty item, no "
-                       "trailing comma)", def->info.choices);
-    job->s.lora_targets = bits;
+                       "%s: expected a comma-separated list of %s (no empty item, no "
+                       "trailing comma)", def->info.name, def->info.choices);
+    memcpy((char *)job + def->offset, &bits, sizeof bits);
     return ts_ok(err);
 }
 
@@ -367,8 +367,8 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
         return set_plan_gpus(job, def, value, err);
     case TS_SET_GPU_PRICES:
         return set_gpu_prices(job, def, value, err);
-    case TS_SET_LORA_TARGETS:
-        return set_lora_targets(job, def, value, err);
+    case TS_SET_BITS:
+        return set_bits(job, def, value, err);
     }
     return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "%s: unknown parameter", name);
 }
@@ -479,15 +479,16 @@ static int format_double(double v, char *buf, size_t cap)
     return snprintf(buf, cap, "%s", tmp);
 }
 
-static int get_lora_targets(const trainsize_job *job, const ts_param_def *def, char *out, size_t cap)
+static int get_bits(const trainsize_job *job, const ts_param_def *def, char *out, size_t cap)
 {
-    char text[96] = "";
+    char text[128] = "";
     size_t len = 0;
+    unsigned bits;
     int i;
-    for (i = 0; i < 7; i++) {
+    memcpy(&bits, (const char *)job + def->offset, sizeof bits);
+    for (i = 0; i < 16; i++) {
         char item[16];
-        if (!(job->s.lora_targets & (1u << i))) continue;
-        ts_choice_name(def->info.choices, i, item, sizeof item);
+        if (!(bits & (1u << i)) || ts_choice_name(def->info.choices, i, item, sizeof item) < 0) continue;
         len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", len ? "," : "", item);
     }
     return snprintf(out, cap, "%s", text);
@@ -555,7 +556,7 @@ int trainsize_job_get(const trainsize_job *job, const char *name, char *buf, siz
     case TS_SET_STORAGE: n = snprintf(buf, cap, "%s", job->s.storage ? job->s.storage->name : ""); break;
     case TS_SET_PLAN_GPUS: n = snprintf(buf, cap, "%s", job->plan_gpus); break;
     case TS_SET_GPU_PRICES: n = snprintf(buf, cap, "%s", job->gpu_prices_text); break;
-    case TS_SET_LORA_TARGETS: n = get_lora_targets(job, def, buf, cap); break;
+    case TS_SET_BITS: n = get_bits(job, def, buf, cap); break;
     }
     if (n < 0) return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: cannot format value", name);
     ts_ok(err);

@@ -47,6 +47,12 @@
  * dimension 128 (Dao 2023, arXiv 2307.08691, Fig. 5-6), 0.95 of the GEMMs' 0.869 x 0.76. */
 #define TS_FLASH_SHARE 0.95
 
+/* fp8 attention (fp8-attention) against 16-bit: FlashAttention-3's fp8 forward reaches
+ * 1.1-1.17 PFLOP/s on H100 at head dimension 256 and 4k-16k tokens where its bf16 forward
+ * reaches 0.74-0.76 (Shah et al. 2024, arXiv 2407.08608, Fig. 5 and 7): about 1.5x, not
+ * the 2x of the peaks. */
+#define TS_FP8_ATTENTION_GAIN 1.5
+
 /* Element-wise kernels stream at about 0.8 of the memory bandwidth (an assumption of the
  * order STREAM-like copies reach on HBM). */
 #define TS_MEMORY_SHARE 0.8
@@ -118,11 +124,12 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
                                double at, double peak_mm, double peak_at)
 {
     const ts_model *m = &cfg->model;
-    double gpus = (double)lay->gpus, eff_mm, eff_at, rest, softmax, bytes, bw, again;
+    double gpus = (double)lay->gpus, eff_mm, eff_at, rest, softmax, bytes, bw, again, again_softmax;
     double a = cfg->precision == TS_PREC_FP32 ? 4.0 : 2.0;
     if (cfg->hfu > 0.0) return (mm / peak_mm + at / peak_at) / (gpus * cfg->hfu);
     eff_mm = mamf_share(cfg->gpu, cfg->precision == TS_PREC_FP8_MIXED) * TS_GEMM_TRAINING_SHARE;
-    eff_at = mamf_share(cfg->gpu, 0) * TS_GEMM_TRAINING_SHARE * (cfg->attention == TS_ATTN_FLASH ? TS_FLASH_SHARE : 1.0);
+    eff_at = mamf_share(cfg->gpu, 0) * TS_GEMM_TRAINING_SHARE * (cfg->attention == TS_ATTN_FLASH ? TS_FLASH_SHARE : 1.0) *
+             (ts_fp8_attention(cfg) ? TS_FP8_ATTENTION_GAIN : 1.0);
     if (cfg->gpu_power_limit > 0.0 && cfg->gpu->tdp_watts > 0.0 && cfg->gpu_power_limit < cfg->gpu->tdp_watts) {
         double clock = pow(cfg->gpu_power_limit / cfg->gpu->tdp_watts, TS_POWER_EXPONENT);
         eff_mm *= clock;
@@ -133,8 +140,12 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
      * over the share of the layers it applies to: full and per-op every element-wise op,
      * selective the softmax */
     again = cfg->recompute == TS_RECOMPUTE_NONE ? 0.0 : lay->recompute_share;
+    /* selective repeats the softmax only when it recomputes attention's core */
+    again_softmax = cfg->recompute == TS_RECOMPUTE_SELECTIVE && !(cfg->recompute_modules & TS_RC_CORE_ATTN)
+                        ? 0.0
+                        : again;
     bytes = (double)m->layers * ((3.0 + (ts_recompute_repeats_matmuls(cfg) ? again : 0.0)) * rest +
-                                 (3.0 + again) * softmax);
+                                 (3.0 + again_softmax) * softmax);
     /* the loss over the vocabulary: 32-bit logits written, read and their gradient written */
     bytes += 3.0 * 4.0 * (double)m->vocab;
     if (!conv->fused) bytes *= TS_EAGER_PASSES;

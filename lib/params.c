@@ -197,6 +197,17 @@ static const ts_param_def PARAMS[] = {
       "fp8-mixed holds the weights in fp8 only, beside the fp32 master (Transformer Engine's "
       "fp8_model_init, NeMo's fp8_params): no 16-bit copy; a LoRA's frozen base in fp8"},
      TS_SET_BOOL, OFF(s.fp8_params), TRAINSIZE_ID_FP8_PARAMS, TS_PLAN_KEEPS},
+    {{"fp8-activation-store", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "the MLP's gated activation (SwiGLU, GeGLU) keeps its input for the backward in fp8, "
+      "cast back before its gradient (Megatron-Core's activation_func_fp8_input_store, "
+      "NeMo's FP8_ACT; DeepSeek-V3 section 3.3.2 caches the SwiGLU inputs so too); any "
+      "precision"},
+     TS_SET_BOOL, OFF(s.fp8_act_store), TRAINSIZE_ID_FP8_ACTIVATION_STORE, TS_PLAN_KEEPS},
+    {{"fp8-attention", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "under fp8-mixed, attention runs in fp8 (Transformer Engine's fp8_dot_product_attention "
+      "with NVTE_FP8_DPA_BWD, cuDNN's fp8 flash attention): its FLOPs at the fp8 rate and the "
+      "q, k, v and output it keeps in one byte each; no effect in other precisions"},
+     TS_SET_BOOL, OFF(s.fp8_attention), TRAINSIZE_ID_FP8_ATTENTION, TS_PLAN_KEEPS},
     {{"stack", TRAINSIZE_PARAM_CHOICE,
       "auto|megatron-lm|megatron-core|nanotron|torchtitan|fsdp|hf|deepspeed", 0, 0, "auto", "",
       "the training stack, which sets the defaults of fused-kernels, dp-overlap, tp-overlap and "
@@ -305,6 +316,15 @@ static const ts_param_def PARAMS[] = {
       "applies to, the first ones; the others keep all their activations (Megatron-LM's "
       "--recompute-method block --recompute-num-layers); 0 = every layer"},
      TS_SET_U64, OFF(s.recompute_layers), TRAINSIZE_ID_RECOMPUTE_LAYERS, TS_PLAN_KEEPS},
+    {{"recompute-modules", TRAINSIZE_PARAM_LIST, "core_attn|layernorm|mla_up_proj|moe_act|mlp|moe", 0, 0,
+      "core_attn", "",
+      "what selective recomputation recomputes (Megatron-Core's --recompute-modules): "
+      "core_attn (attention's core, from q, k and v), layernorm (the two norms' outputs, "
+      "from their inputs), mla_up_proj (MLA's query and key-value up-projections and rope, "
+      "from the latents), moe_act (the experts' activation output, from its input), mlp (a "
+      "dense layer's MLP from its input), moe (an MoE layer from its input); the matmuls "
+      "named are computed again in the backward; only with recompute selective"},
+     TS_SET_BITS, OFF(s.recompute_modules), TRAINSIZE_ID_RECOMPUTE_MODULES, TS_PLAN_KEEPS},
     {{"activation-offload", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
       "the layers' saved activations go to pinned host memory as each layer's forward ends "
       "and come back before its backward, on their own stream (torchtune's "
@@ -323,7 +343,7 @@ static const ts_param_def PARAMS[] = {
     {{"lora-rank", TRAINSIZE_PARAM_INT, NULL, 0, 1e5, "0", "", "LoRA rank; 0 = full fine-tuning"},
      TS_SET_U64, OFF(s.lora_rank), TRAINSIZE_ID_LORA_RANK, TS_PLAN_KEEPS},
     {{"lora-targets", TRAINSIZE_PARAM_LIST, "q|k|v|o|gate|up|down", 0, 0, "q,v", "",
-      "modules that get LoRA adapters (PEFT's default for Llama: q,v)"}, TS_SET_LORA_TARGETS, 0,
+      "modules that get LoRA adapters (PEFT's default for Llama: q,v)"}, TS_SET_BITS, OFF(s.lora_targets),
      TRAINSIZE_ID_LORA_TARGETS, TS_PLAN_KEEPS},
     {{"quantize-base", TRAINSIZE_PARAM_CHOICE, "none|nf4|int8", 0, 0, "none", "",
       "QLoRA-style quantized frozen base (bitsandbytes nf4 or int8)"}, TS_SET_CHOICE, OFF(s.quantize_base),

@@ -18,7 +18,7 @@ typedef enum ts_setter {
     TS_SET_STORAGE,   /* a catalogue storage class */
     TS_SET_PLAN_GPUS, /* a comma-separated list of catalogue GPUs */
     TS_SET_GPU_PRICES, /* NAME=HOURLY[:PURCHASE],... per-GPU prices */
-    TS_SET_LORA_TARGETS
+    TS_SET_BITS       /* a comma-separated list of choices, as bits (1 << index) in an unsigned */
 } ts_setter;
 
 /* The planner's policy for a parameter: kept as the caller set it, or chosen by the

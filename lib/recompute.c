@@ -12,7 +12,14 @@
  * start; the router's gate ("moe.router.gate") is always recomputed and not counted. A
  * linear with a bias runs as addmm and an fp8 linear as _scaled_mm: both always saved,
  * neither counted. The routed experts' grouped matmuls (torch._grouped_mm) are in neither
- * list, so they are recomputed. */
+ * list, so they are recomputed.
+ *
+ * Megatron-Core's selective recomputation (--recompute-granularity selective
+ * --recompute-modules, megatron/core/transformer/transformer_config.py, NVIDIA/Megatron-LM
+ * @ d98e8a6): core_attn, mlp and moe checkpoint their submodule (its input kept, its
+ * forward run again); layernorm, mla_up_proj and moe_act discard their outputs after the
+ * forward (CheckpointWithoutOutput) and compute them again from the inputs, which are
+ * kept anyway. */
 #include "stages.h"
 
 void ts_per_op_policy(const ts_layer_mm *mm, size_t n, int scaled, int *saved)
@@ -48,4 +55,37 @@ double ts_per_op_recompute_flops(const ts_settings *cfg, int moe)
 int ts_recompute_repeats_matmuls(const ts_settings *cfg)
 {
     return cfg->recompute == TS_RECOMPUTE_FULL || cfg->recompute == TS_RECOMPUTE_PER_OP;
+}
+
+unsigned ts_recompute_dropped(const ts_settings *cfg, int recompute)
+{
+    return recompute == TS_RECOMPUTE_SELECTIVE ? cfg->recompute_modules : 0u;
+}
+
+double ts_recompute_module_flops(const ts_settings *cfg, int moe)
+{
+    const ts_model *m = &cfg->model;
+    unsigned drop = ts_recompute_dropped(cfg, cfg->recompute);
+    ts_layer_mm mm[TS_LAYER_MMS_MAX];
+    size_t i, n, adapter;
+    double k = (double)m->experts_per_token, flops = 0.0;
+    int mlp = 0;
+    if (m->kv_lora_rank && (drop & TS_RC_MLA_UP_PROJ)) {
+        /* the query's up-projection (or projection, without a query latent) and the
+         * key-value up-projection, as mla_params lays them out (model.c) */
+        double heads = (double)m->heads, hd = (double)ts_model_head_dim(m);
+        double q_in = m->q_lora_rank ? (double)m->q_lora_rank : (double)m->hidden;
+        flops += 2.0 * (q_in * heads * hd + (double)m->kv_lora_rank * heads *
+                        (hd - (double)m->qk_rope_head_dim + (double)ts_model_v_head_dim(m)));
+    }
+    if (!(drop & (moe ? TS_RC_MOE : TS_RC_MLP))) return flops;
+    /* the MLP block: every matmul after attention's output projection and its adapter's
+     * two (model.c lists an adapter right after its matrix) */
+    n = ts_model_layer_mms(m, moe, cfg->lora_rank, cfg->lora_targets, mm);
+    adapter = cfg->lora_rank && (cfg->lora_targets & TS_LORA_O) ? 2 : 0;
+    for (i = 0; i < n; i++) {
+        if (mlp) flops += 2.0 * mm[i].in * mm[i].out * (mm[i].kind == TS_MM_EXPERT ? k : 1.0);
+        else if (mm[i].kind == TS_MM_ROW) { mlp = 1; i += adapter; }
+    }
+    return flops;
 }

@@ -79,6 +79,15 @@ typedef enum ts_recompute {
     TS_RECOMPUTE_FULL = TRAINSIZE_RECOMPUTE_FULL,
     TS_RECOMPUTE_PER_OP = TRAINSIZE_RECOMPUTE_PER_OP
 } ts_recompute;
+/* What selective recomputation recomputes (recompute-modules, in its choices' order). */
+typedef enum ts_recompute_module {
+    TS_RC_CORE_ATTN = 1u << 0,
+    TS_RC_LAYERNORM = 1u << 1,
+    TS_RC_MLA_UP_PROJ = 1u << 2,
+    TS_RC_MOE_ACT = 1u << 3,
+    TS_RC_MLP = 1u << 4,
+    TS_RC_MOE = 1u << 5
+} ts_recompute_module;
 typedef enum ts_attention { TS_ATTN_FLASH = TRAINSIZE_ATTENTION_FLASH, TS_ATTN_EAGER = TRAINSIZE_ATTENTION_EAGER } ts_attention;
 typedef enum ts_offload {
     TS_OFFLOAD_NONE = TRAINSIZE_OFFLOAD_NONE,
@@ -100,6 +109,8 @@ typedef struct ts_settings {
     int precision;         /* ts_precision */
     int fp8_recipe;        /* ts_fp8_recipe */
     int fp8_params;        /* fp8-mixed keeps no 16-bit copy of the weights */
+    int fp8_act_store;     /* the MLP activation's input is saved in fp8 (any precision) */
+    int fp8_attention;     /* fp8-mixed runs attention in fp8 and keeps its tensors so */
     int optimizer;         /* ts_optimizer */
     int framework;         /* ts_framework */
     int stack;             /* ts_stack */
@@ -128,6 +139,7 @@ typedef struct ts_settings {
     uint64_t recompute_layers; /* layers of each (virtual) pipeline stage recompute applies
                                   to, the first ones (Megatron's block method); 0: all */
     int activation_offload;    /* the layers' saved activations go to pinned host memory */
+    unsigned recompute_modules; /* TS_RC_* bits: what selective recomputes */
     int attention;         /* ts_attention */
     double dropout;
     int offload;           /* ts_offload */

@@ -78,6 +78,9 @@ typedef struct ts_conv {
     double norm_saved;    /* bytes saved per element of a norm's input */
     double gelu_bytes;    /* bytes per ffn element kept by a non-gated activation */
     double glu_saved;     /* ffn-wide tensors saved by a gated activation */
+    double glu_elem;      /* bytes of each of those elements (fp8-activation-store: 1) */
+    double attn_saved;    /* bytes per element of the q, k, v and output flash attention
+                             keeps (fp8-attention: 1) */
     double softmax_saved; /* bytes per attention score (eager) */
     int attn_out_copy;    /* a contiguous copy of the attention output is saved too */
     double loss_saved;    /* bytes per logit kept for the loss backward */
@@ -116,6 +119,8 @@ int ts_framework_resolve(const ts_settings *cfg, const char **reason);
  * fp8 copies (conventions.c). */
 int ts_fp8_recipe_resolve(const ts_settings *cfg);
 double ts_fp8_weight_bytes(const ts_settings *cfg);
+/* 1 when attention runs in fp8 (fp8-attention under fp8-mixed, flash kernel). */
+int ts_fp8_attention(const ts_settings *cfg);
 /* The training stack (TS_STACK_AUTO resolved from the framework and the job), and why. */
 int ts_stack_resolve(const ts_settings *cfg, const char **reason);
 const char *ts_stack_name(int stack);
@@ -140,6 +145,13 @@ void ts_per_op_policy(const ts_layer_mm *mm, size_t n, int scaled, int *saved);
 /* Forward FLOPs per token the policy computes again in one layer: its recomputed matmuls
  * (pointwise ops are memory-bound and counted as none). */
 double ts_per_op_recompute_flops(const ts_settings *cfg, int moe);
+/* The modules selective recomputation drops from what a layer keeps (recompute-modules
+ * under recompute selective; none otherwise): TS_RC_* bits. */
+unsigned ts_recompute_dropped(const ts_settings *cfg, int recompute);
+/* Forward FLOPs per token of one layer (an MoE layer's when `moe`) that selective
+ * recomputation's matmul modules compute again: MLA's up-projections, a dense MLP, an MoE
+ * layer (core_attn is attention's, counted with it; the others are element-wise). */
+double ts_recompute_module_flops(const ts_settings *cfg, int moe);
 /* 1 when the recomputation repeats matmuls (full, per-op), so that it needs the weights
  * again (ZeRO-3 gathers them again) and repeats the element-wise work around them. */
 int ts_recompute_repeats_matmuls(const ts_settings *cfg);

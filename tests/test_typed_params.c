@@ -143,6 +143,9 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_PP_SCHEDULE, "pp-schedule"},
     {TRAINSIZE_ID_ETP, "etp"},
     {TRAINSIZE_ID_STEP_OVERHEAD, "step-overhead"},
+    {TRAINSIZE_ID_RECOMPUTE_MODULES, "recompute-modules"},
+    {TRAINSIZE_ID_FP8_ACTIVATION_STORE, "fp8-activation-store"},
+    {TRAINSIZE_ID_FP8_ATTENTION, "fp8-attention"},
 };
 
 static void test_every_id_names_its_parameter(void **state)
