@@ -36,9 +36,9 @@ static double lora_targets_count(const ts_settings *cfg, unsigned targets)
     return n;
 }
 
-/* One MLP of inner width f_rank per rank for `tokens` token-copies. */
-/* `act_recomputed`: the activation's output, the down projection's input, is computed
- * again in the backward (moe_act) instead of kept. */
+/* One MLP of inner width f_rank per rank for `tokens` token-copies. `act_recomputed`: the
+ * activation's output, the down projection's input, is computed again in the backward
+ * (moe_act) instead of kept. */
 static double mlp_terms(const ts_settings *cfg, const ts_conv *c, double tokens, double hidden_in,
                         double f_rank, int act_recomputed)
 {

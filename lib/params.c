@@ -205,8 +205,9 @@ static const ts_param_def PARAMS[] = {
      TS_SET_BOOL, OFF(s.fp8_act_store), TRAINSIZE_ID_FP8_ACTIVATION_STORE, TS_PLAN_KEEPS},
     {{"fp8-attention", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
       "under fp8-mixed, attention runs in fp8 (Transformer Engine's fp8_dot_product_attention "
-      "with NVTE_FP8_DPA_BWD, cuDNN's fp8 flash attention): its FLOPs at the fp8 rate and the "
-      "q, k, v and output it keeps in one byte each; no effect in other precisions"},
+      "with NVTE_FP8_DPA_BWD, cuDNN's fp8 flash attention): 1.5x its 16-bit rate "
+      "(FlashAttention-3's fp8 against bf16 on H100) and the q, k, v and output it keeps in one "
+      "byte each; no effect in other precisions or with eager attention"},
      TS_SET_BOOL, OFF(s.fp8_attention), TRAINSIZE_ID_FP8_ATTENTION, TS_PLAN_KEEPS},
     {{"stack", TRAINSIZE_PARAM_CHOICE,
       "auto|megatron-lm|megatron-core|nanotron|torchtitan|fsdp|hf|deepspeed", 0, 0, "auto", "",

@@ -288,11 +288,25 @@ static void header_training(ts_out *o, const trainsize_job *job)
                      job_text(job, "recompute-layers", v2, sizeof v2),
                      job_above_one(job, "pp-interleave") ? "virtual " : "");
         }
+        if (strcmp(setup[i][0], "recompute") == 0 && strcmp(t1, "selective") == 0 &&
+            !job_is(job, "recompute-modules", "core_attn")) {
+            char v2[96];
+            size_t len = strlen(text);
+            snprintf(text + len, sizeof text - len, " (%s)", job_text(job, "recompute-modules", v2, sizeof v2));
+        }
         seg(o, KEY_WIDTH, sep, text);
         sep = ", ";
     }
     if (job_is(job, "activation-offload", "true")) {
         seg(o, KEY_WIDTH, sep, "activation offload");
+        sep = ", ";
+    }
+    if (job_is(job, "fp8-activation-store", "true")) {
+        seg(o, KEY_WIDTH, sep, "fp8 activation store");
+        sep = ", ";
+    }
+    if (job_is(job, "fp8-attention", "true") && job_is(job, "precision", "fp8-mixed")) {
+        seg(o, KEY_WIDTH, sep, "fp8 attention");
         sep = ", ";
     }
     if (job_above_one(job, "lora-rank") || job_is(job, "lora-rank", "1")) {
