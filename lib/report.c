@@ -271,6 +271,9 @@ static void header_training(ts_out *o, const trainsize_job *job)
                                            {"recompute", "recompute "},
                                            {"attention", "attention "},
                                            {"offload", "offload "}};
+    /* settings shown by name when on */
+    static const char *const flags[][2] = {{"activation-offload", "activation offload"},
+                                           {"fp8-activation-store", "fp8 activation store"}};
     char text[256], v1[64];
     const char *t1, *sep = "";
     size_t i;
@@ -294,21 +297,18 @@ static void header_training(ts_out *o, const trainsize_job *job)
             size_t len = strlen(text);
             snprintf(text + len, sizeof text - len, " (%s)", job_text(job, "recompute-modules", v2, sizeof v2));
         }
+        /* fp8-attention applies where the library applies it (fp8-mixed, flash) */
+        if (strcmp(setup[i][0], "attention") == 0 && strcmp(t1, "flash") == 0 &&
+            job_is(job, "fp8-attention", "true") && job_is(job, "precision", "fp8-mixed"))
+            snprintf(text, sizeof text, "attention flash in fp8");
         seg(o, KEY_WIDTH, sep, text);
         sep = ", ";
     }
-    if (job_is(job, "activation-offload", "true")) {
-        seg(o, KEY_WIDTH, sep, "activation offload");
-        sep = ", ";
-    }
-    if (job_is(job, "fp8-activation-store", "true")) {
-        seg(o, KEY_WIDTH, sep, "fp8 activation store");
-        sep = ", ";
-    }
-    if (job_is(job, "fp8-attention", "true") && job_is(job, "precision", "fp8-mixed")) {
-        seg(o, KEY_WIDTH, sep, "fp8 attention");
-        sep = ", ";
-    }
+    for (i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (job_is(job, flags[i][0], "true")) {
+            seg(o, KEY_WIDTH, sep, flags[i][1]);
+            sep = ", ";
+        }
     if (job_above_one(job, "lora-rank") || job_is(job, "lora-rank", "1")) {
         snprintf(text, sizeof text, "LoRA rank %s", job_text(job, "lora-rank", v1, sizeof v1));
         seg(o, KEY_WIDTH, sep, text);
