@@ -180,7 +180,7 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
              * micro-batch all-gathers the stage's weights, layer by layer, prefetched under
              * that micro-batch's compute (dp-overlap no: not prefetched); the gradients are
              * reduce-scattered after each micro-batch, or once at the end when accumulating
-             * unsharded (no_sync). */
+             * unsharded (no_sync, and a pipeline's default). */
             double passes = 2.0 + (ts_recompute_repeats_matmuls(cfg) ? lay->recompute_share : 0.0);
             /* FSDP with a pipeline gathers the stage's weights once, for the whole step */
             double gathers = lay->fsdp_pipeline ? 1.0 : mb, per_gather = lay->fsdp_pipeline ? 1.0 : passes;
@@ -188,12 +188,16 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
             double gather_e = per_gather * ag_factor(De) * zero3_weight_bytes(cfg, c, experts_rank);
             double rs = ag_factor(D) * grads, rs_e = ag_factor(De) * expert_grads;
             double rs_time = rs / rate + rs_e / rate_e;
-            int once = c->grad_sync_step || lay->fsdp_pipeline, overlap = c->dp_overlap != TS_NO;
-            double sync = once ? 1.0 : mb, per_mb;
-            per_mb = gather / rate + gather_e / rate_e + (once ? 0.0 : rs_time) +
+            int once = c->grad_sync_step, overlap = c->dp_overlap != TS_NO;
+            /* reduce-scatters priced apart from the gathers: once a step under the last
+             * backward, or, beside a pipeline's one gather a step, after each micro-batch
+             * under the next micro-batch slot (1F1B's steady state) */
+            int apart = once || lay->fsdp_pipeline;
+            double sync = once ? 1.0 : mb, window = once ? bwd : c_mb, per_mb;
+            per_mb = gather / rate + gather_e / rate_e + (apart ? 0.0 : rs_time) +
                      (passes + 1.0) * layers * latency(D, alpha);
             exposed = gathers * (overlap ? fmax(0.0, per_mb - c_mb) : per_mb);
-            if (once) exposed += overlap ? fmax(0.0, rs_time - bwd) : rs_time;
+            if (apart) exposed += sync * (overlap ? fmax(0.0, rs_time - window) : rs_time);
             count_bytes(out, gathers * gather + sync * rs, D, stride, links);
             count_bytes(out, gathers * gather_e + sync * rs_e, De, stride_e, links);
         } else {

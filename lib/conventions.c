@@ -284,11 +284,15 @@ int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, train
     /* FSDP's no_sync() (Accelerate's default under gradient accumulation) keeps each rank's
      * unsharded gradients until the last micro-batch (torch FSDP docs, no_sync). A
      * pretraining run on the default pretraining batch is not a Trainer's job: pretraining
-     * FSDP stacks (torchtitan) reduce-scatter after every micro-batch. */
+     * FSDP stacks (torchtitan) reduce-scatter after every micro-batch. With a pipeline,
+     * torch.distributed.pipelining turns the gradient sync off for all but the stage's last
+     * backward, unless the job reduce-scatters each micro-batch itself (Llama 3's 4D
+     * parallelism shards the gradients: Dubey et al. 2024, arXiv 2407.21783, §3.3.2). */
     c->grad_sync_step = lay->zero >= 2 && lay->micro_batches > 1 &&
                         (cfg->grad_sync == TS_SYNC_STEP ||
                          (cfg->grad_sync == TS_SYNC_AUTO && fw == TS_FW_PYTORCH &&
-                          !lay->pretraining_batch));
+                          !lay->pretraining_batch) ||
+                         (cfg->grad_sync == TS_SYNC_AUTO && lay->fsdp_pipeline));
     /* bitsandbytes' MatMul4Bit and MatMul8bitLt save their input whenever it needs a
      * gradient, frozen weight or not, and dequantize the weight to the compute type for
      * the forward and again for the backward matmul (bitsandbytes autograd/_functions.py). */

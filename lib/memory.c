@@ -91,7 +91,7 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
     double D = (double)lay->dense_shard, De = (double)lay->expert_shard;
     double w3 = lay->zero >= 3 ? D : 1.0, w3e = lay->zero >= 3 ? De : 1.0;
     /* Accumulating under no_sync, every rank holds its gradients unsharded. */
-    int g_shard = lay->zero >= 2 && !c->grad_sync_step && !lay->fsdp_pipeline;
+    int g_shard = lay->zero >= 2 && !c->grad_sync_step;
     double g2 = g_shard ? D : 1.0, g2e = g_shard ? De : 1.0;
     double o1 = lay->zero >= 1 ? D : 1.0, o1e = lay->zero >= 1 ? De : 1.0;
     int lora = cfg->lora_rank > 0;

@@ -375,10 +375,12 @@ static const ts_param_def PARAMS[] = {
      TS_SET_CHOICE, OFF(s.base_dtype), TRAINSIZE_ID_BASE_DTYPE, TS_PLAN_KEEPS},
     {{"grad-sync", TRAINSIZE_PARAM_CHOICE, "auto|micro-batch|step", 0, 0, "auto", "",
       "with gradient accumulation under ZeRO-2/3 (FSDP): micro-batch reduce-scatters after every "
-      "micro-batch (DeepSpeed, torchtune); step accumulates unsharded gradients until the last "
-      "one (FSDP no_sync, as Accelerate and the Hugging Face Trainer do); auto = step under the "
-      "pytorch framework, else micro-batch, and micro-batch for a pretraining run on the default "
-      "pretraining batch (torchtitan)"}, TS_SET_CHOICE, OFF(s.grad_sync),
+      "micro-batch (DeepSpeed, torchtune; with a pipeline it shards the gradients, as Llama 3's "
+      "4D parallelism does); step accumulates unsharded gradients until the last one (FSDP "
+      "no_sync, as Accelerate and the Hugging Face Trainer do); auto = step with a pipeline "
+      "(torch.distributed.pipelining syncs at the stage's last backward), else step under the "
+      "pytorch framework except for a pretraining run on the default pretraining batch "
+      "(torchtitan), else micro-batch"}, TS_SET_CHOICE, OFF(s.grad_sync),
      TRAINSIZE_ID_GRAD_SYNC, TS_PLAN_KEEPS},
     {{"fsdp-lora-wrap", TRAINSIZE_PARAM_CHOICE, "adapters|layers", 0, 0, "adapters", "",
       "FSDP units with LoRA: adapters = PEFT's fsdp_auto_wrap_policy (the Hugging Face Trainer's "

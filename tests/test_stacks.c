@@ -104,6 +104,33 @@ static void test_fsdp_with_a_pipeline(void **state)
 #undef FP
 }
 
+/* grad-sync micro-batch with a pipeline: the job reduce-scatters each micro-batch's
+ * gradients itself (Llama 3's 4D parallelism, Dubey et al. 2024, arXiv 2407.21783, §3.3.2:
+ * FSDP shards the gradients, the weights stay gathered), so the stage keeps a 1/D shard of
+ * them, and the reduce-scatters, one per micro-batch, grow with the micro-batches where the
+ * step's one reduction did not. */
+static void test_fsdp_pipeline_sharding_its_gradients(void **state)
+{
+#define FP "model", "llama-2-7b", "gpu", "h100-80gb", "gpus", "16", "pp", "2", "zero", "3", "seq", "2048", \
+           "stack", "torchtitan", "dp-overlap", "no"
+    trainsize_result step, each;
+    (void)state;
+    ts_test_estimate(PAIRS(FP, "global-batch", "16"), &step);
+    ts_test_estimate(PAIRS(FP, "global-batch", "16", "grad-sync", "micro-batch"), &each);
+    /* dense_shard is the 8 data-parallel ranks: the gradients shrink 8-fold, nothing else */
+    ts_assert_near((double)each.memory.gradients, (double)step.memory.gradients / 8.0,
+                   (double)step.memory.gradients * 1e-3);
+    assert_int_equal(each.memory.weights, step.memory.weights);
+    /* 16 samples over 8 data-parallel ranks: 2 micro-batches, 2 reduce-scatters against 1 */
+    assert_true(comm(PAIRS(FP, "global-batch", "16", "grad-sync", "micro-batch")) >
+                comm(PAIRS(FP, "global-batch", "16")));
+    /* with 4 times the micro-batches the difference grows: each adds one reduce-scatter */
+    assert_true(comm(PAIRS(FP, "global-batch", "64", "grad-sync", "micro-batch")) - comm(PAIRS(FP, "global-batch", "64")) >
+                2.0 * (comm(PAIRS(FP, "global-batch", "16", "grad-sync", "micro-batch")) -
+                       comm(PAIRS(FP, "global-batch", "16"))));
+#undef FP
+}
+
 /* nanotron's LLaMA (huggingface/nanotron@0e0a27e, models/llama.py) keeps (20h + 8f)/t bytes a
  * token a layer with multi-head attention (its unfused SwiGLU, the qkv output kept through
  * flash-attn's view), plus flash's fp32 log-sum-exp per head; its bf16 .grad sits beside the
@@ -131,6 +158,7 @@ int main(void)
         cmocka_unit_test(test_a_stack_sets_the_framework),
         cmocka_unit_test(test_explicit_settings_win),
         cmocka_unit_test(test_fsdp_with_a_pipeline),
+        cmocka_unit_test(test_fsdp_pipeline_sharding_its_gradients),
         cmocka_unit_test(test_nanotron_keeps_what_its_code_keeps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
