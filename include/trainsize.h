@@ -327,7 +327,11 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_RECOMPUTE_MODULES = 139,       /**< "recompute-modules" */
     TRAINSIZE_ID_FP8_ACTIVATION_STORE = 140,    /**< "fp8-activation-store" */
     TRAINSIZE_ID_FP8_ATTENTION = 141,           /**< "fp8-attention" */
-    TRAINSIZE_ID_COUNT = 142                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_FUSED_NORM = 142,              /**< "fused-norm" */
+    TRAINSIZE_ID_FUSED_ACTIVATION = 143,        /**< "fused-activation" */
+    TRAINSIZE_ID_FUSED_ROPE = 144,              /**< "fused-rope" */
+    TRAINSIZE_ID_COMPILE = 145,                 /**< "compile" */
+    TRAINSIZE_ID_COUNT = 146                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -1153,6 +1157,10 @@ typedef struct trainsize_result {
                                        pipeline). */
     double pipeline_bubble;       /**< The step's compute over its ideal, >= 1: 1 + the
                                        schedule's idle share (1 without a pipeline). */
+    char kernels[48];             /**< What ran in fused kernels: "fused", "eager", or one of
+                                       them and the groups that differ ("eager but fused
+                                       norm,activation,rope"): fused-kernels, fused-norm,
+                                       fused-activation and fused-rope as resolved. */
 } trainsize_result;
 
 /**

@@ -151,34 +151,36 @@ static void set_kernels(const ts_settings *cfg, ts_conv *c)
     c->dropout_mask = (double)cfg->dropout_mask_bytes;
     c->qkv_in_copies = c->fc1_in_copies = 1.0;
     c->residual_dropout = !eager || m->residual_dropout; /* Megatron: hidden dropout always */
-    if (!eager) {
+    if (c->fused_norm) {
         c->norm_saved = c->act;
+    } else {
+        /* HF RMSNorm upcasts: keeps its fp32 input (pow, mul) and the normalised tensor in
+         * the input's type; torch <= 1.13's mean() keeps x^2 too. nn.LayerNorm keeps its
+         * input. */
+        c->norm_saved = m->norm == TS_NORM_RMSNORM
+                            ? 4.0 + c->residual + (cfg->mean_keeps_input ? 4.0 : 0.0)
+                            : c->residual;
+    }
+    if (c->fused_act) {
         c->gelu_bytes = c->act;  /* bias-GeLU fusion keeps the GeLU input */
         c->glu_saved = 2.0;      /* fused SwiGLU keeps gate and up outputs */
-        if (c->stack == TS_STACK_NANOTRON) {
-            /* nanotron (huggingface/nanotron@0e0a27e, models/llama.py): flash-attn's fused
-             * RMSNorm and rotary, but silu(gate) * up unfused, whose multiply keeps the
-             * silu's output too, and the qkv output kept through flash-attn's view */
-            c->glu_saved = 3.0;
-            c->qkv_view_kept = 1;
-        }
+    } else {
+        /* gelu_new in elementwise ops keeps x (pow), tanh's output, 0.5x and 1 + tanh.
+         * CUDA autocast runs pow in fp32, so x is kept as an fp32 copy and tanh and 1 + tanh
+         * come out fp32; CPU autocast keeps them all 16-bit. */
+        c->gelu_bytes = c->autocast_copies && !cpu_autocast ? 4.0 + 4.0 + c->act + 4.0
+                                                            : 4.0 * c->act;
+        c->glu_saved = 3.0;      /* act(gate) * up: gate, act(gate), up */
+    }
+    if (!eager) {
+        /* nanotron (huggingface/nanotron@0e0a27e, models/llama.py) keeps the qkv output
+         * alive through flash-attn's view */
+        c->qkv_view_kept = c->stack == TS_STACK_NANOTRON;
         c->softmax_saved = c->act;
         c->attn_out_copy = 0;
         c->loss_backward = c->act; /* gradient computed in place, cast for the output layer */
     } else {
         double fp32 = 4.0;
-        /* HF RMSNorm upcasts: keeps its fp32 input (pow, mul) and the normalised tensor in
-         * the input's type; torch <= 1.13's mean() keeps x^2 too. nn.LayerNorm keeps its
-         * input. */
-        c->norm_saved = m->norm == TS_NORM_RMSNORM
-                            ? fp32 + c->residual + (cfg->mean_keeps_input ? fp32 : 0.0)
-                            : c->residual;
-        /* gelu_new in elementwise ops keeps x (pow), tanh's output, 0.5x and 1 + tanh.
-         * CUDA autocast runs pow in fp32, so x is kept as an fp32 copy and tanh and 1 + tanh
-         * come out fp32; CPU autocast keeps them all 16-bit. */
-        c->gelu_bytes = c->autocast_copies && !cpu_autocast ? fp32 + fp32 + c->act + fp32
-                                                            : 4.0 * c->act;
-        c->glu_saved = 3.0;      /* act(gate) * up: gate, act(gate), up */
         /* The rotary (Llama) lineage asks softmax for fp32 explicitly and casts back for
          * the matmul; GPT-2 leaves it to autocast, which upcasts on CUDA, not on CPU. */
         if (c->act >= fp32)
@@ -238,7 +240,13 @@ static void set_stack(const ts_settings *cfg, ts_conv *c)
 {
     int s = c->stack = ts_stack_resolve(cfg, &c->stack_reason);
     int megatron = s == TS_STACK_MEGATRON_LM || s == TS_STACK_MEGATRON_CORE || s == TS_STACK_NANOTRON;
-    c->fused = cfg->fused_kernels != TS_AUTO ? cfg->fused_kernels == TS_YES : megatron;
+    c->fused = cfg->fused_kernels != TS_AUTO ? cfg->fused_kernels == TS_YES : megatron || cfg->compile;
+    /* each kernel group follows fused-kernels unless set; nanotron's LLaMA runs silu(gate) *
+     * up as two operations (huggingface/nanotron@0e0a27e, models/llama.py GLUActivation) */
+    c->fused_norm = cfg->fused_norm != TS_AUTO ? cfg->fused_norm == TS_YES : c->fused;
+    c->fused_act = cfg->fused_activation != TS_AUTO ? cfg->fused_activation == TS_YES
+                                                    : c->fused && (s != TS_STACK_NANOTRON || cfg->compile);
+    c->fused_rope = cfg->fused_rope != TS_AUTO ? cfg->fused_rope == TS_YES : c->fused;
     c->dp_overlap = cfg->dp_overlap != TS_AUTO ? cfg->dp_overlap : s == TS_STACK_MEGATRON_CORE ? TS_YES : TS_AUTO;
     c->tp_overlap = cfg->tp_overlap != TS_AUTO ? cfg->tp_overlap == TS_YES : s == TS_STACK_MEGATRON_CORE;
     c->dp_nics_own = cfg->dp_nics != TS_DP_NICS_AUTO ? cfg->dp_nics == TS_DP_NICS_OWN
@@ -311,4 +319,28 @@ int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, train
         c->load = cfg->load_dtype == TS_BASE_FP32 ? 4.0 : cfg->load_dtype == TS_BASE_16BIT ? 2.0 : trained;
     }
     return ts_ok(err);
+}
+
+/* Append src at *len in dst (cap bytes, NUL kept), truncating. */
+static void append(char *dst, size_t cap, size_t *len, const char *src)
+{
+    while (*src && *len + 1 < cap) dst[(*len)++] = *src++;
+    dst[*len] = '\0';
+}
+
+void ts_conv_kernels_text(const ts_conv *c, char *dst, size_t cap)
+{
+    const char *name[3] = {"norm", "activation", "rope"};
+    int group[3];
+    size_t len = 0, i, n = 0;
+    group[0] = c->fused_norm;
+    group[1] = c->fused_act;
+    group[2] = c->fused_rope;
+    dst[0] = '\0';
+    append(dst, cap, &len, c->fused ? "fused" : "eager");
+    for (i = 0; i < 3; i++) {
+        if (group[i] == c->fused) continue;
+        append(dst, cap, &len, n++ ? "," : (c->fused ? " but eager " : " but fused "));
+        append(dst, cap, &len, name[i]);
+    }
 }

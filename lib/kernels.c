@@ -90,12 +90,17 @@ static double mamf_share(const trainsize_gpu_info *gpu, int fp8)
     return TS_MAMF_OTHER;
 }
 
+/* Passes over memory of a kernel group: one when fused, TS_EAGER_PASSES as eager code. */
+static double passes(int fused) { return fused ? 1.0 : TS_EAGER_PASSES; }
+
 /* Bytes the element-wise work of one token moves in one layer's forward pass, summed over
  * the tensor-parallel ranks: what sequence parallelism does not split is done by each of
- * the t ranks. Each term is the read and write of the tensors it touches, at width `a`;
- * an eager softmax (attention's core, which selective recomputation repeats) apart. */
-static void layer_elementwise(const ts_settings *cfg, const ts_layout *lay, double a, double *rest,
-                              double *softmax)
+ * the t ranks. Each term is the read and write of the tensors it touches, at width `a`,
+ * times its group's passes (fused-norm, fused-activation, fused-rope; the rest follows
+ * fused-kernels); an eager softmax (attention's core, which selective recomputation
+ * repeats) apart. */
+static void layer_elementwise(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c, double a,
+                              double *rest, double *softmax)
 {
     const ts_model *m = &cfg->model;
     double h = (double)m->hidden, t = (double)lay->tp, s = (double)cfg->seq / (double)lay->cp;
@@ -103,21 +108,22 @@ static void layer_elementwise(const ts_settings *cfg, const ts_layout *lay, doub
     double k = ts_model_is_moe(m) ? (double)m->experts_per_token : 1.0;
     double f = k * (double)m->ffn + (double)m->shared_experts * (double)m->shared_expert_ffn;
     double qk = (double)(ts_model_q_dim(m) + ts_model_kv_dim(m));
-    double replicated = lay->sp ? 1.0 : t;
-    double hidden_work = norms * 2.0 * h + 2.0 * 3.0 * h; /* norms; residual (bias-dropout-)adds */
-    double split_work = (m->gated_mlp ? 3.0 : 2.0) * f;  /* the MLP's activation function */
-    if (!m->positions) split_work += 2.0 * qk;          /* rotary embedding of q and k */
-    if (ts_model_is_moe(m)) split_work += 4.0 * k * h;  /* tokens permuted to experts and back */
+    double replicated = lay->sp ? 1.0 : t, other = passes(c->fused);
+    double hidden_work = norms * 2.0 * h * passes(c->fused_norm) + 2.0 * 3.0 * h * other; /* norms; residual (bias-dropout-)adds */
+    double split_work = (m->gated_mlp ? 3.0 : 2.0) * f * passes(c->fused_act); /* the MLP's activation function */
+    if (!m->positions) split_work += 2.0 * qk * passes(c->fused_rope);         /* rotary embedding of q and k */
+    if (ts_model_is_moe(m)) split_work += 4.0 * k * h * other;                 /* tokens permuted to experts and back */
     *rest = a * (hidden_work * replicated + split_work);
     /* scale, mask and softmax over the s keys of every head, and the probabilities' dropout */
-    *softmax = cfg->attention == TS_ATTN_EAGER ? a * 2.0 * (double)m->heads * s * (cfg->dropout > 0 ? 2.0 : 1.0)
-                                               : 0.0;
+    *softmax = cfg->attention == TS_ATTN_EAGER
+                   ? a * 2.0 * (double)m->heads * s * (cfg->dropout > 0 ? 2.0 : 1.0) * other
+                   : 0.0;
     /* fp8-mixed: each linear's input is cast to fp8 before its GEMM (read at 2 bytes, written
      * at 1: Transformer Engine's and torchao's recipes), and in backward its output
      * gradient and the transposes the weight gradient needs, twice the forward's */
     if (cfg->precision == TS_PREC_FP8_MIXED) /* current scaling reads each tensor once more for its amax */
         *rest += (ts_fp8_recipe_resolve(cfg) == TS_FP8_CURRENT ? 5.0 : 3.0) *
-                 ((2.0 * h + (double)ts_model_q_dim(m)) * replicated + 2.0 * f);
+                 ((2.0 * h + (double)ts_model_q_dim(m)) * replicated + 2.0 * f) * other;
 }
 
 double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv, double mm,
@@ -135,7 +141,7 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
         eff_mm *= clock;
         eff_at *= clock;
     }
-    layer_elementwise(cfg, lay, a, &rest, &softmax);
+    layer_elementwise(cfg, lay, conv, a, &rest, &softmax);
     /* forward, backward (about twice the forward's traffic), and what recomputation repeats
      * over the share of the layers it applies to: full and per-op every element-wise op,
      * selective the softmax */
@@ -147,8 +153,7 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
     bytes = (double)m->layers * ((3.0 + (ts_recompute_repeats_matmuls(cfg) ? again : 0.0)) * rest +
                                  (3.0 + again_softmax) * softmax);
     /* the loss over the vocabulary: 32-bit logits written, read and their gradient written */
-    bytes += 3.0 * 4.0 * (double)m->vocab;
-    if (!conv->fused) bytes *= TS_EAGER_PASSES;
+    bytes += 3.0 * 4.0 * (double)m->vocab * passes(conv->fused);
     bw = (double)cfg->gpu->memory_bandwidth * TS_MEMORY_SHARE;
     return (mm / (peak_mm * eff_mm) + at / (peak_at * eff_at) + (bw > 0.0 ? bytes / bw : 0.0)) / gpus;
 }

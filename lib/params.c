@@ -532,6 +532,28 @@ static const ts_param_def PARAMS[] = {
       "group (Megatron-Core/Transformer Engine, Liger kernels, torch.compile); no: eager "
       "modelling code, a kernel per operation; auto = yes under megatron conventions"},
      TS_SET_CHOICE, OFF(s.fused_kernels), TRAINSIZE_ID_FUSED_KERNELS, TS_PLAN_KEEPS},
+    {{"fused-norm", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
+      "the norms in one kernel each (Transformer Engine's, Apex's, Liger's or flash-attn's "
+      "RMSNorm and LayerNorm): one pass over memory, the input kept at the activations' width; "
+      "no: the modelling code's operations (Hugging Face's RMSNorm upcasts, keeping an fp32 "
+      "copy); auto = fused-kernels"},
+     TS_SET_CHOICE, OFF(s.fused_norm), TRAINSIZE_ID_FUSED_NORM, TS_PLAN_KEEPS},
+    {{"fused-activation", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
+      "the MLP's activation function in one kernel (Megatron's bias-GeLU and SwiGLU fusions, "
+      "Liger's SwiGLU and GeGLU): it keeps its inputs only; no: act(gate) * up as separate "
+      "operations, which keep act(gate) too (nanotron's LLaMA, Hugging Face's); auto = "
+      "fused-kernels, no under the nanotron stack unless compiled"},
+     TS_SET_CHOICE, OFF(s.fused_activation), TRAINSIZE_ID_FUSED_ACTIVATION, TS_PLAN_KEEPS},
+    {{"fused-rope", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
+      "the rotary embedding in one kernel (Transformer Engine's, flash-attn's, Liger's): one "
+      "pass over q and k; no: the modelling code's multiplies, rotate_half and add; auto = "
+      "fused-kernels"},
+     TS_SET_CHOICE, OFF(s.fused_rope), TRAINSIZE_ID_FUSED_ROPE, TS_PLAN_KEEPS},
+    {{"compile", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "the model runs under torch.compile: Inductor fuses the element-wise work between the "
+      "matmuls and its min-cut partitioner keeps what fused kernels keep, so fused-kernels "
+      "auto = yes (the CPU launch overhead it also removes is not modelled)"},
+     TS_SET_BOOL, OFF(s.compile), TRAINSIZE_ID_COMPILE, TS_PLAN_KEEPS},
     {{"headroom", TRAINSIZE_PARAM_FLOAT, NULL, 0, 0.9, "0.1", "fraction",
       "GPU memory to keep free for growth; less raises the low-vram-headroom warning"},
      TS_SET_DOUBLE, OFF(s.headroom), TRAINSIZE_ID_HEADROOM, TS_PLAN_KEEPS},

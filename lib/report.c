@@ -333,8 +333,8 @@ static void header(ts_out *o, const trainsize_job *job, const trainsize_result *
     key(o, "Conventions");
     {
         char text[4 * TRAINSIZE_NAME_MAX + 160];
-        snprintf(text, sizeof text, "%s (%s); stack %s (%s)", r->framework, r->framework_reason, r->stack,
-                 r->stack_reason);
+        snprintf(text, sizeof text, "%s (%s); stack %s (%s); kernels %s", r->framework, r->framework_reason,
+                 r->stack, r->stack_reason, r->kernels);
         ts_out_wrapped(o, text, KEY_WIDTH);
     }
     ts_out_putc(o, '\n');

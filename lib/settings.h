@@ -184,6 +184,10 @@ typedef struct ts_settings {
     int tp_overlap;               /* ts_tristate: tensor-parallel traffic under the matmuls */
     int dp_nics;                  /* ts_dp_nics: the NICs data-parallel traffic uses */
     int fused_kernels;            /* ts_tristate: element-wise work in fused kernels */
+    int fused_norm;               /* ts_tristate: the norms in one kernel each (auto: fused_kernels) */
+    int fused_activation;         /* ts_tristate: the MLP's activation function in one kernel */
+    int fused_rope;               /* ts_tristate: the rotary embedding in one kernel */
+    int compile;                  /* torch.compile: Inductor fuses the element-wise work */
     double headroom;              /* GPU memory to keep free, as a share */
     /* Power and cost. */
     double server_power_factor, pue, carbon_intensity;

@@ -99,6 +99,7 @@ typedef struct ts_conv {
     const char *stack_reason;   /* static text: why that stack */
     /* what the stack sets where the job leaves the setting auto */
     int fused;                  /* element-wise work in fused kernels */
+    int fused_norm, fused_act, fused_rope; /* those kernel groups fused (each its own option) */
     int dp_overlap;             /* ts_tristate: TS_AUTO keeps Megatron-LM's (overlap without a pipeline) */
     int tp_overlap;             /* tensor-parallel traffic under the matmuls */
     int dp_nics_own;            /* data-parallel traffic on each rank's own NIC share */
@@ -132,6 +133,9 @@ int ts_framework_qlora_recomputes(const ts_settings *cfg);
 const char *ts_framework_name(int framework);
 
 int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *out, trainsize_error *err);
+/* What runs fused, in words for the result: "fused", "eager", or one of them with the
+ * kernel groups that differ ("eager but fused norm,activation,rope"). */
+void ts_conv_kernels_text(const ts_conv *c, char *dst, size_t cap);
 
 
 /* Per-op selective checkpointing (recompute.c): the layer's matmuls (an MoE layer's when

@@ -146,6 +146,10 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_RECOMPUTE_MODULES, "recompute-modules"},
     {TRAINSIZE_ID_FP8_ACTIVATION_STORE, "fp8-activation-store"},
     {TRAINSIZE_ID_FP8_ATTENTION, "fp8-attention"},
+    {TRAINSIZE_ID_FUSED_NORM, "fused-norm"},
+    {TRAINSIZE_ID_FUSED_ACTIVATION, "fused-activation"},
+    {TRAINSIZE_ID_FUSED_ROPE, "fused-rope"},
+    {TRAINSIZE_ID_COMPILE, "compile"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

@@ -275,6 +275,7 @@ class Result(ctypes.Structure):
         ("stack_reason", c_char * NAME_MAX),
         ("pp_schedule", c_char * 16),
         ("pipeline_bubble", c_double),
+        ("kernels", c_char * 48),
     ]
 
 
@@ -301,6 +302,7 @@ RESULT_PATHS.update({
     "layout.stack_reason": ("stack_reason",),
     "layout.pp_schedule": ("pp_schedule",),
     "layout.pipeline_bubble": ("pipeline_bubble",),
+    "layout.kernels": ("kernels",),
 })
 for _name, _ in Layout._fields_:
     RESULT_PATHS["layout." + _name] = ("layout", _name)

@@ -665,6 +665,12 @@ impl Estimate {
         self.raw.pipeline_bubble
     }
 
+    /// What ran in fused kernels: "fused", "eager", or one of them and the groups that
+    /// differ ("eager but fused norm,activation,rope").
+    pub fn kernels(&self) -> Cow<'_, str> {
+        array_str(&self.raw.kernels)
+    }
+
     /// Layers of the first, each middle and the last pipeline stage.
     pub fn pipeline_layers(&self) -> (u64, u64, u64) {
         (self.raw.pipeline_first_layers, self.raw.pipeline_layers, self.raw.pipeline_last_layers)

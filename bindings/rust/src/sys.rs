@@ -365,6 +365,7 @@ pub struct trainsize_result {
     pub stack_reason: [c_char; TRAINSIZE_NAME_MAX],
     pub pp_schedule: [c_char; 16],
     pub pipeline_bubble: f64,
+    pub kernels: [c_char; 48],
 }
 
 /* ---- Planning ---- */
