@@ -331,7 +331,9 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_FUSED_ACTIVATION = 143,        /**< "fused-activation" */
     TRAINSIZE_ID_FUSED_ROPE = 144,              /**< "fused-rope" */
     TRAINSIZE_ID_COMPILE = 145,                 /**< "compile" */
-    TRAINSIZE_ID_COUNT = 146                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_SHARD_GROUP = 146,             /**< "shard-group" */
+    TRAINSIZE_ID_REDUCE_PRECISION = 147,        /**< "reduce-precision" */
+    TRAINSIZE_ID_COUNT = 148                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**

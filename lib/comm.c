@@ -88,9 +88,9 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
     double experts_stage = experts_all / (etp * p); /* split over etp, not tp, when folded */
     double experts_rank = experts_stage / ep, dense_stage = stage_params - experts_all / (t * p);
     double De = (double)lay->expert_shard;
-    double grads = cfg->lora_rank ? lay->lora_layer * all_layers / (t * p) * c->adapter_grad
-                                  : dense_stage * c->grad;
-    double expert_grads = cfg->lora_rank ? 0.0 : experts_rank * c->grad;
+    double grads = cfg->lora_rank ? lay->lora_layer * all_layers / (t * p) * c->reduce
+                                  : dense_stage * c->reduce;
+    double expert_grads = cfg->lora_rank ? 0.0 : experts_rank * c->reduce;
     double bwd = 2.0 / 3.0 * c_mb;               /* backward: twice the forward */
     /* the layers' matmuls' share of a micro-batch's compute (the rest: attention) */
     double layer_mm = 2.0 * (double)pc->layer, attn = ts_model_attention_flops(m, cfg->seq, 1) / all_layers;
@@ -174,6 +174,12 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
         int own = c->dp_nics_own;
         double stride = own ? gpn : t, stride_e = own ? gpn : etp * ep;
         double rate = bus_rate(D, stride, all_reduce, links), rate_e = bus_rate(De, stride_e, all_reduce, links);
+        /* hybrid sharding (shard-group): each group's reduced gradient shard is all-reduced
+         * across the R groups, t x D ranks apart, after its reduce-scatter (FSDP
+         * HYBRID_SHARD, torch FSDP docs; torchtitan's HSDP) */
+        double R = (double)lay->shard_replicas, stride_r = own ? gpn : t * D;
+        double ar_r = R > 1.0 ? ar_factor(R) * (grads / D + expert_grads / De) : 0.0;
+        double t_ar = R > 1.0 ? ar_r / bus_rate(R, stride_r, 1, links) + layers * latency(R, alpha) : 0.0;
         double exposed;
         if (lay->zero >= 3) {
             /* ZeRO-3/FSDP: every forward, recomputed forward and backward pass of every
@@ -187,7 +193,7 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
             double gather = per_gather * ag_factor(D) * zero3_weight_bytes(cfg, c, dense_stage);
             double gather_e = per_gather * ag_factor(De) * zero3_weight_bytes(cfg, c, experts_rank);
             double rs = ag_factor(D) * grads, rs_e = ag_factor(De) * expert_grads;
-            double rs_time = rs / rate + rs_e / rate_e;
+            double rs_time = rs / rate + rs_e / rate_e + t_ar;
             int once = c->grad_sync_step, overlap = c->dp_overlap != TS_NO;
             /* reduce-scatters priced apart from the gathers: once a step under the last
              * backward, or, beside a pipeline's one gather a step, after each micro-batch
@@ -200,6 +206,7 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
             if (apart) exposed += sync * (overlap ? fmax(0.0, rs_time - window) : rs_time);
             count_bytes(out, gathers * gather + sync * rs, D, stride, links);
             count_bytes(out, gathers * gather_e + sync * rs_e, De, stride_e, links);
+            if (R > 1.0) count_bytes(out, sync * ar_r, R, stride_r, links);
         } else {
             /* DDP and ZeRO-1/2: one reduction of the gradients per step (ring all-reduce, or
              * reduce-scatter plus the all-gather of the updated weights: the same bytes).
@@ -209,7 +216,7 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
              * overlap_comm): the reduction overlaps the last backward and, under ZeRO-1/2, the
              * weights' all-gather the next step's first forward, pipeline or not. no: nothing. */
             double ar = ar_factor(D) * grads, ar_e = ar_factor(De) * expert_grads;
-            double total = ar / rate + ar_e / rate_e + layers * latency(D, alpha);
+            double total = ar / rate + ar_e / rate_e + layers * latency(D, alpha) + t_ar;
             if (c->dp_overlap == TS_YES)
                 exposed = all_reduce ? fmax(0.0, total - bwd)
                                      : fmax(0.0, 0.5 * total - bwd) + fmax(0.0, 0.5 * total - 0.5 * bwd);
@@ -217,6 +224,7 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
                 exposed = fmax(0.0, total - (c->dp_overlap == TS_NO || lay->pp > 1 ? 0.0 : bwd));
             count_bytes(out, ar, D, stride, links);
             count_bytes(out, ar_e, De, stride_e, links);
+            if (R > 1.0) count_bytes(out, ar_r, R, stride_r, links);
         }
         out->dp_seconds = exposed;
     }

@@ -289,6 +289,17 @@ int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, train
             c->bucket_bytes = 2.0;
         }
     }
+    /* The gradients' type on the wire: FSDP's MixedPrecision reduces in param_dtype unless
+     * reduce_dtype says otherwise (torch FSDP docs; Accelerate and fms-fsdp's bfSixteen set
+     * bf16); torchtitan reduces in fp32 (mixed_precision_reduce). Others reduce what they hold. */
+    {
+        double held = cfg->lora_rank ? c->adapter_grad : c->grad;
+        int fsdp_half = fw == TS_FW_PYTORCH && lay->zero >= 3 && mixed && c->stack != TS_STACK_TORCHTITAN;
+        c->reduce = cfg->reduce_precision == TS_GRAD_FP32   ? 4.0
+                    : cfg->reduce_precision == TS_GRAD_HALF ? 2.0
+                    : fsdp_half                             ? 2.0
+                                                            : held;
+    }
     /* FSDP's no_sync() (Accelerate's default under gradient accumulation) keeps each rank's
      * unsharded gradients until the last micro-batch (torch FSDP docs, no_sync). A
      * pretraining run on the default pretraining batch is not a Trainer's job: pretraining

@@ -362,6 +362,21 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     if ((rc = check_model_split(cfg, l, err))) return rc;
     if ((rc = check_setup(cfg, l, err))) return rc;
     l->dense_shard = l->dp * l->cp;
+    if (cfg->shard_group) {
+        /* hybrid sharding: the state is sharded within each group, replicated across them */
+        if (cfg->zero == 0 || cfg->shard_group == 1)
+            return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "shard-group",
+                           "shard-group: hybrid sharding needs ZeRO 1-3 and groups of at least 2 ranks");
+        if (l->ep > 1)
+            return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "shard-group",
+                           "shard-group: hybrid sharding with expert parallelism is not modelled");
+        if (l->dense_shard % cfg->shard_group != 0)
+            return ts_fail(err, TRAINSIZE_E_LAYOUT, "shard-group",
+                           "shard-group: %llu does not divide the data-parallel ranks (dp x cp = %llu)",
+                           U(cfg->shard_group), U(l->dense_shard));
+        l->dense_shard = cfg->shard_group;
+    }
+    l->shard_replicas = l->dp * l->cp / l->dense_shard;
     l->expert_shard = l->tp * l->dense_shard / (l->ep * l->etp);
     per_step = cfg->micro_batch * l->dp; /* <= 1e9 * 1e7 */
     default_global_batch(cfg, l, per_step);

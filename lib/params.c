@@ -230,6 +230,12 @@ static const ts_param_def PARAMS[] = {
     {{"grad-precision", TRAINSIZE_PARAM_CHOICE, "auto|fp32|half", 0, 0, "auto", "",
       "gradient storage; auto = the framework's convention"}, TS_SET_CHOICE, OFF(s.grad_precision),
      TRAINSIZE_ID_GRAD_PRECISION, TS_PLAN_KEEPS},
+    {{"reduce-precision", TRAINSIZE_PARAM_CHOICE, "auto|fp32|half", 0, 0, "auto", "",
+      "the gradients' type in their data-parallel reduction: auto = half under FSDP with mixed "
+      "precision (MixedPrecision's reduce_dtype follows param_dtype, and Accelerate and fms-fsdp "
+      "set bf16), except fp32 under torchtitan (its mixed_precision_reduce default); else the "
+      "gradients' own type"},
+     TS_SET_CHOICE, OFF(s.reduce_precision), TRAINSIZE_ID_REDUCE_PRECISION, TS_PLAN_KEEPS},
     {{"loss-upcast", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "true", "",
       "the loss works on a 32-bit copy of the logits"}, TS_SET_BOOL, OFF(s.loss_upcast),
      TRAINSIZE_ID_LOSS_UPCAST, TS_PLAN_KEEPS},
@@ -303,6 +309,12 @@ static const ts_param_def PARAMS[] = {
     {{"zero", TRAINSIZE_PARAM_INT, NULL, 0, 3, "0", "",
       "ZeRO stage (FSDP: SHARD_GRAD_OP = 2, FULL_SHARD = 3)"}, TS_SET_U64, OFF(s.zero),
      TRAINSIZE_ID_ZERO, TS_PLAN_CHOOSES_LAYOUT},
+    {{"shard-group", TRAINSIZE_PARAM_INT, NULL, 0, LIM_GPUS, "0", "GPUs",
+      "hybrid sharding: ZeRO/FSDP shards the model state over groups of this many data-parallel "
+      "ranks and replicates it across the groups, whose gradients are then all-reduced (FSDP's "
+      "HYBRID_SHARD with a server's GPUs, torchtitan's data_parallel_shard_degree, DeepSpeed's "
+      "MiCS shard size); 0 = one group of every data-parallel rank (dp x cp)"},
+     TS_SET_U64, OFF(s.shard_group), TRAINSIZE_ID_SHARD_GROUP, TS_PLAN_KEEPS},
     {{"recompute", TRAINSIZE_PARAM_CHOICE, "none|selective|full|per-op", 0, 0, "none", "",
       "activation recomputation: selective recomputes attention's core (Korthikanti et al. "
       "2022; with flash attention it saves only the log-sum-exp), full every layer from its "

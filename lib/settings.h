@@ -115,6 +115,7 @@ typedef struct ts_settings {
     int framework;         /* ts_framework */
     int stack;             /* ts_stack */
     int grad_precision;    /* ts_grad_precision */
+    int reduce_precision;  /* ts_grad_precision: the gradients' type on the wire */
     int loss_upcast;       /* the loss works on a 32-bit copy of the logits */
     int cross_entropy;     /* ts_cross_entropy: how the loss's kernel holds the logits */
     int autocast_ops;      /* 0: CUDA's autocast op lists, 1: CPU's */
@@ -133,6 +134,7 @@ typedef struct ts_settings {
     int pp_schedule;       /* ts_pp_schedule */
     int sp;
     uint64_t zero;
+    uint64_t shard_group;  /* data-parallel ranks one ZeRO/FSDP shard spans; 0: all (dp x cp) */
     int recompute;         /* ts_recompute */
     int recompute_given;   /* the caller set recompute (else it follows QLoRA: framework.c) */
     int recompute_auto;    /* set on the pipeline's copy when it did follow QLoRA */

@@ -14,8 +14,9 @@
 typedef struct ts_layout {
     uint64_t gpus, tp, pp, vpp, cp, ep, dp;
     uint64_t etp;           /* expert tensor parallelism (tp unless folded) */
-    uint64_t dense_shard;   /* ranks sharing dense model state under ZeRO: dp * cp */
+    uint64_t dense_shard;   /* ranks sharing dense model state under ZeRO: dp * cp, or shard-group */
     uint64_t expert_shard;  /* ranks sharing expert state: tp * cp * dp / (ep * etp) */
+    uint64_t shard_replicas; /* copies of the ZeRO shard group (hybrid sharding): dp * cp / dense_shard */
     uint64_t micro_batches; /* per optimizer step per data-parallel rank */
     uint64_t global_batch;
     const char *global_batch_reason; /* the option, or the default's rule (static text) */
@@ -72,6 +73,7 @@ typedef struct ts_conv {
     int autocast_copies;  /* autocast keeps 16-bit copies of fp32 weights for backward */
     int ddp_buckets;      /* DDP bucket copy of the gradients */
     double bucket_bytes;  /* its bytes per parameter; 0: the gradients' own */
+    double reduce;        /* bytes per gradient element in the data-parallel reduction */
     double grad_copy;     /* bytes per parameter of a 16-bit gradient beside the accumulation
                              buffer at the end of a backward (nanotron) */
     /* kernels */

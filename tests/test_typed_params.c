@@ -150,6 +150,8 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_FUSED_ACTIVATION, "fused-activation"},
     {TRAINSIZE_ID_FUSED_ROPE, "fused-rope"},
     {TRAINSIZE_ID_COMPILE, "compile"},
+    {TRAINSIZE_ID_SHARD_GROUP, "shard-group"},
+    {TRAINSIZE_ID_REDUCE_PRECISION, "reduce-precision"},
 };
 
 static void test_every_id_names_its_parameter(void **state)
