@@ -10,16 +10,16 @@
  *
  * The bounds are what the library reaches today (docs/accuracy.md lists every row), so a
  * change that makes it worse fails here. Of the issue's targets (median 10 %, worst 25 % for
- * both, every run called fits) only the last is reached. */
+ * both, every run called fits) the tokens/s median and the fit verdicts are reached. */
 #include "ts_test.h"
 
 #define FIXTURE_MAX (1u << 21)
 #define ROWS_MIN 70
 #define STACKS_MIN 4
-/* reached: 10.1 % (the step overhead, 0.1 s, is fitted on these rows); 12.3 % before the
- * kernel groups were options of their own (nanotron's unfused SwiGLU, Liger's three kernels
- * under eager modelling code) */
-#define TPS_MEDIAN_BOUND 0.105
+/* the target, reached: 9.2 % (the step overhead, 0.1 s, is fitted on these rows); 12.3 %
+ * before the kernel groups were options of their own and the MLPerf rows' bf16 gradient
+ * reduction (their configurations' grad_sync_dtype / grad_reduce_in_fp32) was set */
+#define TPS_MEDIAN_BOUND 0.10
 #define TPS_WORST_BOUND 1.93   /* reached: nanotron's 80B on 4 servers, +192 % (14.8 % MFU published) */
 #define MEM_MEDIAN_BOUND 0.15  /* reached: 14.6 % */
 #define MEM_WORST_BOUND 0.49   /* reached: Phi-3.5-mini with Liger under the Hugging Face Trainer, -48.6 % */
