@@ -112,7 +112,7 @@ def markdown(rows):
              "that describe it as well as the tool can today, what they cannot say yet "
              "(`not_expressible`) and what was assumed. The kernel model's calibrated share was "
              "fitted on time.json; the step's fixed overhead (`step-overhead`, 0.1 s) was fitted "
-             "on these rows (17.7 % median without it), and they informed two choices (the "
+             "on these rows (15.1 % median without it), and they informed two choices (the "
              "eager-pass count was checked against the Hugging Face rows; a part without an FP8 "
              "GEMM measurement takes its BF16 share), so they are a calibration set too. " + targets(s))
     L.append("")
