@@ -288,6 +288,12 @@ int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, train
             c->ddp_buckets = 1;
             c->bucket_bytes = 2.0;
         }
+        /* ZeRO-1's all-gather of the updated weights flattens the rank's 16-bit slices and
+         * each of the dp outputs into buffers of their own, all at once (optim/zero.py
+         * _all_gather_params, distributed.py all_gather_coalesced): 2 (1 + 1/dp) bytes a
+         * parameter at the step */
+        if (lay->zero == 1 && lay->dense_shard > 1)
+            c->step_flat = 2.0 * (1.0 + 1.0 / (double)lay->dense_shard);
     }
     /* The gradients' type on the wire: FSDP's MixedPrecision reduces in param_dtype unless
      * reduce_dtype says otherwise (torch FSDP docs; Accelerate and fms-fsdp's bfSixteen set

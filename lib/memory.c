@@ -208,7 +208,7 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
 {
     stage_params sp;
     ts_activations act;
-    double base, buckets, t_fb, zero3 = 0.0, fb, end, step, opt_temp = 0.0, out_grad, dequant, load;
+    double base, buckets, t_fb, zero3 = 0.0, fb, end, step, opt_temp = 0.0, out_grad, dequant, load, flat, cached;
     *out = (ts_stage_memory){0};
     stage_params_make(cfg, lay, pc, stage, &sp);
     model_state(cfg, lay, c, pc, &sp, out);
@@ -241,7 +241,8 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
     t_fb = buckets + act.loss_backward + act.recompute + zero3 + out_grad + dequant;
     fb = base + (c->grads_persistent ? out->gradients : 0.0) + out->activations + t_fb;
     end = base + out->gradients + buckets + zero3 + (sp.dense + sp.expert) * c->grad_copy;
-    step = base + out->gradients + buckets + opt_temp;
+    flat = c->step_flat * (sp.dense + sp.expert);
+    step = base + out->gradients + buckets + opt_temp + flat;
     /* Loading onto the GPU: the whole stage as loaded, before sharding or casting. */
     load = c->load * (sp.dense + sp.expert + sp.frozen_layer + sp.frozen_other);
     if (c->dequant > 0.0) load = quantized_load(cfg, c, &sp, lay, out->weights);
@@ -258,7 +259,7 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
         out->transient = buckets + zero3;
     } else if (out->peak_allocated == step) {
         out->peak_phase = TRAINSIZE_PHASE_OPTIMIZER_STEP;
-        out->transient = buckets + opt_temp;
+        out->transient = buckets + opt_temp + flat;
     } else {
         /* Loading: the weights as loaded are all there is; report them as the transient
          * (the model state is not allocated yet). */
@@ -270,6 +271,13 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
     out->cuda_context = (double)cfg->cuda_context;
     out->comm_buffers = (double)cfg->comm_buffer * comm_groups(lay);
     out->allocator_slack = (lay->zero >= 3 ? cfg->sharded_slack : cfg->allocator_slack) * out->peak_allocated;
+    /* The caching allocator serves a request only from a cached block at least as large and
+     * never merges segments (Z. DeVito, "A guide to PyTorch's CUDA Caching Allocator",
+     * 2022): the step's flat buffers, taken to be larger than the blocks the forward and
+     * backward freed (an assumption), get segments of their own beside them, reserved but
+     * free the rest of the step. */
+    cached = max2(max2(fb, end), step - flat) + flat;
+    if (flat > 0.0 && cached > out->peak_allocated) out->allocator_slack += cached - out->peak_allocated;
     out->overhead = out->cuda_context + out->comm_buffers + out->allocator_slack;
     out->peak_total = out->peak_allocated + out->overhead;
 }

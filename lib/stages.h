@@ -74,6 +74,8 @@ typedef struct ts_conv {
     int ddp_buckets;      /* DDP bucket copy of the gradients */
     double bucket_bytes;  /* its bytes per parameter; 0: the gradients' own */
     double reduce;        /* bytes per gradient element in the data-parallel reduction */
+    double step_flat;     /* bytes per stage parameter of the flat buffers the optimizer step
+                             builds (nanotron's ZeRO-1 weight gather): segments of their own */
     double grad_copy;     /* bytes per parameter of a 16-bit gradient beside the accumulation
                              buffer at the end of a backward (nanotron) */
     /* kernels */

@@ -10,7 +10,7 @@
  *
  * The bounds are what the library reaches today (docs/accuracy.md lists every row), so a
  * change that makes it worse fails here. Of the issue's targets (median 10 %, worst 25 % for
- * both, every run called fits) the tokens/s median and the fit verdicts are reached. */
+ * both, every run called fits) the two medians and the fit verdicts are reached. */
 #include "ts_test.h"
 
 #define FIXTURE_MAX (1u << 21)
@@ -21,7 +21,7 @@
  * reduction (their configurations' grad_sync_dtype / grad_reduce_in_fp32) was set */
 #define TPS_MEDIAN_BOUND 0.10
 #define TPS_WORST_BOUND 1.93   /* reached: nanotron's 80B on 4 servers, +192 % (14.8 % MFU published) */
-#define MEM_MEDIAN_BOUND 0.15  /* reached: 14.6 % */
+#define MEM_MEDIAN_BOUND 0.10  /* the target, reached: 9.6 % (14.6 % before nanotron's ZeRO-1 step buffers) */
 #define MEM_WORST_BOUND 0.49   /* reached: Phi-3.5-mini with Liger under the Hugging Face Trainer, -48.6 % */
 #define NOT_FIT_MAX 0          /* the target: every run that ran is called fits (74 of 74) */
 #define ROWS_CAP 128

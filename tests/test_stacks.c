@@ -151,6 +151,25 @@ static void test_nanotron_keeps_what_its_code_keeps(void **state)
 #undef NT
 }
 
+/* nanotron's ZeRO-1 gathers the updated weights through flat buffers of the rank's slices
+ * and the dp outputs, 2 (1 + 1/dp) bytes a parameter at the step (optim/zero.py,
+ * distributed.py all_gather_coalesced @ 0e0a27e); they take segments of their own beside
+ * the forward and backward's cached blocks, so they add to what is reserved when the
+ * forward-backward is the peak, not to what is allocated. */
+static void test_nanotron_zero1_gather_buffers(void **state)
+{
+#define NZ "model", "llama-2-7b", "gpus", "8", "seq", "4096", "micro-batch", "1", "zero", "1"
+    trainsize_result nano, core;
+    (void)state;
+    ts_test_estimate(PAIRS(NZ, "stack", "nanotron"), &nano);
+    ts_test_estimate(PAIRS(NZ, "stack", "megatron-core"), &core);
+    assert_int_equal(nano.memory.peak_phase, TRAINSIZE_PHASE_FORWARD_BACKWARD);
+    ts_assert_near((double)nano.memory.allocator_slack - 0.07 * (double)nano.memory.peak_allocated,
+                   2.0 * (1.0 + 1.0 / 8.0) * (double)nano.model.parameters, 1e6);
+    ts_assert_near((double)core.memory.allocator_slack, 0.07 * (double)core.memory.peak_allocated, 2.0);
+#undef NZ
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +179,7 @@ int main(void)
         cmocka_unit_test(test_fsdp_with_a_pipeline),
         cmocka_unit_test(test_fsdp_pipeline_sharding_its_gradients),
         cmocka_unit_test(test_nanotron_keeps_what_its_code_keeps),
+        cmocka_unit_test(test_nanotron_zero1_gather_buffers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
