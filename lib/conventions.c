@@ -247,7 +247,12 @@ static void set_stack(const ts_settings *cfg, ts_conv *c)
     c->fused_act = cfg->fused_activation != TS_AUTO ? cfg->fused_activation == TS_YES
                                                     : c->fused && (s != TS_STACK_NANOTRON || cfg->compile);
     c->fused_rope = cfg->fused_rope != TS_AUTO ? cfg->fused_rope == TS_YES : c->fused;
-    c->dp_overlap = cfg->dp_overlap != TS_AUTO ? cfg->dp_overlap : s == TS_STACK_MEGATRON_CORE ? TS_YES : TS_AUTO;
+    /* nanotron's ZeRO-1 (no DDP with fp32 accumulation) all-reduces the gradient buffer
+     * after the backward (trainer.py sync_gradients_across_dp, huggingface/nanotron@0e0a27e) */
+    c->dp_overlap = cfg->dp_overlap != TS_AUTO              ? cfg->dp_overlap
+                    : s == TS_STACK_MEGATRON_CORE           ? TS_YES
+                    : s == TS_STACK_NANOTRON && cfg->zero >= 1 ? TS_NO
+                                                            : TS_AUTO;
     c->tp_overlap = cfg->tp_overlap != TS_AUTO ? cfg->tp_overlap == TS_YES : s == TS_STACK_MEGATRON_CORE;
     c->dp_nics_own = cfg->dp_nics != TS_DP_NICS_AUTO ? cfg->dp_nics == TS_DP_NICS_OWN
                                                      : s == TS_STACK_MEGATRON_LM || (s == TS_STACK_DEEPSPEED && cfg->zero >= 3);

@@ -170,6 +170,19 @@ static void test_nanotron_zero1_gather_buffers(void **state)
 #undef NZ
 }
 
+/* nanotron's ZeRO-1 keeps no DDP bucket and all-reduces its fp32 gradient buffer after the
+ * backward (trainer.py sync_gradients_across_dp @ 0e0a27e): nothing overlaps it, as
+ * dp-overlap no; without ZeRO its DDP buckets overlap the backward as dp-overlap auto. */
+static void test_nanotron_zero1_reduces_after_the_backward(void **state)
+{
+#define NR "model", "llama-2-7b", "gpu", "h100-80gb", "gpus", "32", "network", "eth-400g", "stack", "nanotron"
+    (void)state;
+    ts_assert_near(comm(PAIRS(NR, "zero", "1")), comm(PAIRS(NR, "zero", "1", "dp-overlap", "no")), 1e-12);
+    assert_true(comm(PAIRS(NR, "zero", "1")) > comm(PAIRS(NR, "zero", "1", "dp-overlap", "yes")));
+    assert_true(comm(PAIRS(NR, "zero", "0")) < comm(PAIRS(NR, "zero", "0", "dp-overlap", "no")));
+#undef NR
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +193,7 @@ int main(void)
         cmocka_unit_test(test_fsdp_pipeline_sharding_its_gradients),
         cmocka_unit_test(test_nanotron_keeps_what_its_code_keeps),
         cmocka_unit_test(test_nanotron_zero1_gather_buffers),
+        cmocka_unit_test(test_nanotron_zero1_reduces_after_the_backward),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
