@@ -112,9 +112,13 @@ def markdown(rows):
              "that describe it as well as the tool can today, what they cannot say yet "
              "(`not_expressible`) and what was assumed. The kernel model's calibrated share was "
              "fitted on time.json; the step's fixed overhead (`step-overhead`, 0.1 s) was fitted "
-             "on these rows (15.1 % median without it), and they informed two choices (the "
+             "on these rows (15.1 % median without it), and they informed three choices (the "
              "eager-pass count was checked against the Hugging Face rows; a part without an FP8 "
-             "GEMM measurement takes its BF16 share), so they are a calibration set too. " + targets(s))
+             "GEMM measurement takes its BF16 share; nanotron's ZeRO-1 step buffers are counted "
+             "as segments of their own in what is reserved, which the nanotron cells support), so "
+             "they are a calibration set too. Each row's settings say what its configuration sets "
+             "(the MLPerf rows' bf16 gradient reduction, fms-fsdp's HSDP, Liger's three kernels): "
+             "corrections are dated in the row's `assumed`. " + targets(s))
     L.append("")
     L.append("| set | runs | median \\|error\\| | worst \\|error\\| |")
     L.append("|---|---:|---:|---:|")
