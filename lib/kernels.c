@@ -126,11 +126,39 @@ static void layer_elementwise(const ts_settings *cfg, const ts_layout *lay, cons
                  ((2.0 * h + (double)ts_model_q_dim(m)) * replicated + 2.0 * f) * other;
 }
 
+/* The GEMMs' roofline (Williams, Waterman and Patterson, CACM 2009): a matmul takes the
+ * longer of its FLOPs at the compute rate and its bytes (read A and B, write C) at memory
+ * bandwidth, so skinny ones (LoRA's rank-r adapters, small per-rank shards, fp8 where it
+ * doubles the rate but not the bandwidth) run below the compute rate. The dense layer's
+ * GEMMs stand for the model's (an MoE layer's routed experts, whose tokens per expert are
+ * not modelled here, and the output layer are taken as alike). */
+double ts_kernel_gemm_roofline(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c, double rate,
+                               double bw)
+{
+    ts_layer_mm mm[TS_LAYER_MMS_MAX];
+    double M = lay->tokens_mb, t = (double)lay->tp, bound = 0.0, compute = 0.0;
+    double kv_split = fmin(t, (double)(cfg->model.kv_heads ? cfg->model.kv_heads : cfg->model.heads));
+    size_t i, n;
+    if (!(rate > 0.0) || !(bw > 0.0) || !(M > 0.0)) return 1.0;
+    n = ts_model_layer_mms(&cfg->model, 0, cfg->lora_rank, cfg->lora_targets, mm);
+    for (i = 0; i < n; i++) {
+        double K = mm[i].in, N = mm[i].out, flops, bytes, e = c->linear_in;
+        if (mm[i].kind == TS_MM_COLUMN || mm[i].kind == TS_MM_QKV) N /= t;
+        else if (mm[i].kind == TS_MM_KV) N /= kv_split;
+        else if (mm[i].kind == TS_MM_ROW) K /= t;
+        flops = 2.0 * M * K * N;
+        bytes = e * (M * K + K * N) + c->act * M * N;
+        compute += flops / rate;
+        bound += fmax(flops / rate, bytes / bw);
+    }
+    return compute > 0.0 ? bound / compute : 1.0;
+}
+
 double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv, double mm,
                                double at, double peak_mm, double peak_at)
 {
     const ts_model *m = &cfg->model;
-    double gpus = (double)lay->gpus, eff_mm, eff_at, rest, softmax, bytes, bw, again, again_softmax;
+    double gpus = (double)lay->gpus, eff_mm, eff_at, rest, softmax, bytes, bw, again, again_softmax, shape;
     double a = cfg->precision == TS_PREC_FP32 ? 4.0 : 2.0;
     if (cfg->hfu > 0.0) return (mm / peak_mm + at / peak_at) / (gpus * cfg->hfu);
     eff_mm = mamf_share(cfg->gpu, cfg->precision == TS_PREC_FP8_MIXED) * TS_GEMM_TRAINING_SHARE;
@@ -142,6 +170,8 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
         eff_at *= clock;
     }
     layer_elementwise(cfg, lay, conv, a, &rest, &softmax);
+    bw = (double)cfg->gpu->memory_bandwidth * TS_MEMORY_SHARE;
+    shape = ts_kernel_gemm_roofline(cfg, lay, conv, peak_mm * eff_mm, bw);
     /* forward, backward (about twice the forward's traffic), and what recomputation repeats
      * over the share of the layers it applies to: full and per-op every element-wise op,
      * selective the softmax */
@@ -154,8 +184,7 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
                                  (3.0 + again_softmax) * softmax);
     /* the loss over the vocabulary: 32-bit logits written, read and their gradient written */
     bytes += 3.0 * 4.0 * (double)m->vocab * passes(conv->fused);
-    bw = (double)cfg->gpu->memory_bandwidth * TS_MEMORY_SHARE;
-    return (mm / (peak_mm * eff_mm) + at / (peak_at * eff_at) + (bw > 0.0 ? bytes / bw : 0.0)) / gpus;
+    return (mm * shape / (peak_mm * eff_mm) + at / (peak_at * eff_at) + (bw > 0.0 ? bytes / bw : 0.0)) / gpus;
 }
 
 double ts_kernel_optimizer_seconds(const ts_settings *cfg, const ts_conv *conv, const trainsize_memory *mem)

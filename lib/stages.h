@@ -277,6 +277,11 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
  * work at memory bandwidth; with hfu set, every FLOP at that share of the peak. */
 double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv, double mm,
                                double at, double peak_mm, double peak_at);
+/* A dense layer's matmul time over its compute-bound time (>= 1) for one micro-batch on
+ * one rank, each GEMM at the longer of its FLOPs at `rate` (FLOP/s) and its bytes at `bw`
+ * (bytes/s): the roofline (kernels.c). */
+double ts_kernel_gemm_roofline(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c, double rate,
+                               double bw);
 /* Seconds of one optimizer step on a GPU: its shard of the weights, gradients and optimizer
  * state read and written at memory bandwidth (kernels.c); 0 with hfu set. */
 double ts_kernel_optimizer_seconds(const ts_settings *cfg, const ts_conv *conv, const trainsize_memory *mem);

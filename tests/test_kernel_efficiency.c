@@ -3,6 +3,8 @@
  * and the optimizer step at memory bandwidth, eager kernels moving 4 times a fused stack's
  * bytes, and hfu as an override. H100 SXM and H200 have the same 989.4 TFLOP/s and differ
  * in bandwidth (3.35 against 4.8 TB/s), which isolates what memory costs. */
+#include "job.h"
+#include "stages.h"
 #include "ts_test.h"
 
 /* Llama 2 7B: 32 layers, hidden 4096, ffn 11008 (gated), 32 heads of 128 (MHA), rotary,
@@ -177,6 +179,41 @@ static void test_efficiency_by_size_and_part(void **state)
     assert_true(achieved_hfu("llama-2-70b", "a100-80gb") < 0.869 * 0.76);
 }
 
+/* The GEMMs' roofline: each GEMM at the longer of its FLOPs and its bytes. Llama 2 7B's
+ * layer at 4,096 tokens is compute-bound (factor 1); LoRA rank 16 on q and v adds four
+ * skinny GEMMs (4096 x 16 and 16 x 4096) whose bytes, about M x 4096 x 2 each, outlast
+ * their FLOPs at H100's rates: the factor is what the sum of maxima gives by hand. */
+static double roofline(const char *const *pairs, double rate, double bw)
+{
+    trainsize_job *job = ts_test_job(pairs);
+    ts_layout lay;
+    ts_conv c;
+    trainsize_error err;
+    double f;
+    assert_int_equal(ts_layout_make(&job->s, &lay, &err), TRAINSIZE_OK);
+    assert_int_equal(ts_conv_make(&job->s, &lay, &c, &err), TRAINSIZE_OK);
+    f = ts_kernel_gemm_roofline(&job->s, &lay, &c, rate, bw);
+    trainsize_job_free(job);
+    return f;
+}
+
+static void test_skinny_gemms_at_memory_bandwidth(void **state)
+{
+    double rate = 989.4e12 * 0.803 * 0.76, bw = 3350e9 * 0.8, M = 4096.0, h = 4096.0, f = 11008.0, r = 16.0;
+    double base = (4.0 * 2.0 * M * h * h + 3.0 * 2.0 * M * h * f) / rate;
+    double adapter_c = 2.0 * M * h * r / rate;
+    double a_bytes = 2.0 * (M * h + h * r) + 2.0 * M * r, b_bytes = 2.0 * (M * r + r * h) + 2.0 * M * h;
+    double expected = (base + 2.0 * fmax(adapter_c, a_bytes / bw) + 2.0 * fmax(adapter_c, b_bytes / bw)) /
+                      (base + 4.0 * adapter_c);
+    (void)state;
+    ts_assert_near(roofline(PAIRS(L7, "gpu", "h100-80gb", "precision", "bf16"), rate, bw), 1.0, 1e-12);
+    ts_assert_near(roofline(PAIRS(L7, "gpu", "h100-80gb", "precision", "bf16", "lora-rank", "16", "lora-targets",
+                                  "q,v"),
+                            rate, bw),
+                   expected, 1e-9);
+    assert_true(expected > 1.01);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_step_overhead),
         cmocka_unit_test(test_fp8_weights),
         cmocka_unit_test(test_fp8_current_scaling_reads_again),
+        cmocka_unit_test(test_skinny_gemms_at_memory_bandwidth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
