@@ -1163,6 +1163,9 @@ typedef struct trainsize_result {
                                        them and the groups that differ ("eager but fused
                                        norm,activation,rope"): fused-kernels, fused-norm,
                                        fused-activation and fused-rope as resolved. */
+    char fp8_recipe[16];          /**< Under fp8-mixed, the scaling recipe used: "delayed",
+                                       "current", "mxfp8" or "blockwise" (the fp8-recipe
+                                       option, or auto's choice for the GPU); "" otherwise. */
 } trainsize_result;
 
 /**

@@ -95,6 +95,12 @@ int ts_fp8_recipe_resolve(const ts_settings *cfg)
     return strncmp(a, "Blackwell", 9) == 0 ? TS_FP8_MXFP8 : TS_FP8_DELAYED;
 }
 
+const char *ts_fp8_recipe_name(int recipe)
+{
+    static const char *const names[] = {"auto", "delayed", "current", "mxfp8", "blockwise"};
+    return recipe >= 0 && recipe < (int)(sizeof names / sizeof names[0]) ? names[recipe] : "";
+}
+
 /* Bytes per weight of Transformer Engine's fp8 copies: the row-wise copy the forward's GEMM
  * reads and a column-wise one for the backward's, since Hopper's (and Ada's) fp8 GEMMs take
  * one layout only and MXFP8's 1x32 scales run along one direction (each with a byte of scale

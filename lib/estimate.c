@@ -104,6 +104,8 @@ static void fill_layout(const ts_settings *cfg, const ts_layout *lay, const ts_c
     ts_copy_name(out->pp_schedule, sizeof out->pp_schedule, ts_pp_schedule_name(lay->schedule));
     out->pipeline_bubble = lay->bubble;
     ts_conv_kernels_text(conv, out->kernels, sizeof out->kernels);
+    ts_copy_name(out->fp8_recipe, sizeof out->fp8_recipe,
+                 cfg->precision == TS_PREC_FP8_MIXED ? ts_fp8_recipe_name(ts_fp8_recipe_resolve(cfg)) : "");
     ts_copy_name(out->global_batch_reason, sizeof out->global_batch_reason, lay->global_batch_reason);
     out->gpus = lay->gpus;
     out->data_parallel = lay->dp;

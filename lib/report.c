@@ -264,7 +264,7 @@ static void header_batch(ts_out *o, const trainsize_job *job, const trainsize_re
     para_out(o, &t, KEY_WIDTH);
 }
 
-static void header_training(ts_out *o, const trainsize_job *job)
+static void header_training(ts_out *o, const trainsize_job *job, const trainsize_result *r)
 {
     static const char *const setup[][2] = {{"precision", ""},
                                            {"optimizer", ""},
@@ -297,6 +297,9 @@ static void header_training(ts_out *o, const trainsize_job *job)
             size_t len = strlen(text);
             snprintf(text + len, sizeof text - len, " (%s)", job_text(job, "recompute-modules", v2, sizeof v2));
         }
+        /* fp8-mixed names the scaling recipe it used (auto's choice for the GPU) */
+        if (strcmp(setup[i][0], "precision") == 0 && r->fp8_recipe[0])
+            snprintf(text, sizeof text, "%s (%s scaling)", t1, r->fp8_recipe);
         /* fp8-attention applies where the library applies it (fp8-mixed, flash) */
         if (strcmp(setup[i][0], "attention") == 0 && strcmp(t1, "flash") == 0 &&
             job_is(job, "fp8-attention", "true") && job_is(job, "precision", "fp8-mixed"))
@@ -329,7 +332,7 @@ static void header(ts_out *o, const trainsize_job *job, const trainsize_result *
     header_gpu(o, r, w);
     header_layout(o, r, w);
     header_batch(o, job, r);
-    header_training(o, job);
+    header_training(o, job, r);
     key(o, "Conventions");
     {
         char text[4 * TRAINSIZE_NAME_MAX + 160];

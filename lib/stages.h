@@ -123,6 +123,8 @@ int ts_framework_resolve(const ts_settings *cfg, const char **reason);
 /* fp8-mixed: the recipe (auto resolved by the GPU) and the bytes per weight of its cached
  * fp8 copies (conventions.c). */
 int ts_fp8_recipe_resolve(const ts_settings *cfg);
+/* A ts_fp8_recipe's name, as the fp8-recipe option spells it ("auto" for TS_FP8_AUTO). */
+const char *ts_fp8_recipe_name(int recipe);
 double ts_fp8_weight_bytes(const ts_settings *cfg);
 /* 1 when attention runs in fp8 (fp8-attention under fp8-mixed, flash kernel). */
 int ts_fp8_attention(const ts_settings *cfg);

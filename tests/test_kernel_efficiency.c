@@ -214,6 +214,22 @@ static void test_skinny_gemms_at_memory_bandwidth(void **state)
     assert_true(expected > 1.01);
 }
 
+/* The result says which fp8 recipe ran: auto's choice for the GPU (delayed on Hopper,
+ * mxfp8 on Blackwell), the option's when set, nothing outside fp8-mixed. */
+static void test_fp8_recipe_reported(void **state)
+{
+    trainsize_result r;
+    (void)state;
+    ts_test_estimate(PAIRS(L7, "gpu", "h100-80gb", "precision", "fp8-mixed"), &r);
+    assert_string_equal(r.fp8_recipe, "delayed");
+    ts_test_estimate(PAIRS(L7, "gpu", "b200", "precision", "fp8-mixed"), &r);
+    assert_string_equal(r.fp8_recipe, "mxfp8");
+    ts_test_estimate(PAIRS(L7, "gpu", "h100-80gb", "precision", "fp8-mixed", "fp8-recipe", "current"), &r);
+    assert_string_equal(r.fp8_recipe, "current");
+    ts_test_estimate(PAIRS(L7, "gpu", "h100-80gb", "precision", "bf16-mixed", "fp8-recipe", "current"), &r);
+    assert_string_equal(r.fp8_recipe, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_fp8_weights),
         cmocka_unit_test(test_fp8_current_scaling_reads_again),
         cmocka_unit_test(test_skinny_gemms_at_memory_bandwidth),
+        cmocka_unit_test(test_fp8_recipe_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

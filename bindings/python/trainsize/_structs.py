@@ -276,6 +276,7 @@ class Result(ctypes.Structure):
         ("pp_schedule", c_char * 16),
         ("pipeline_bubble", c_double),
         ("kernels", c_char * 48),
+        ("fp8_recipe", c_char * 16),
     ]
 
 
@@ -303,6 +304,7 @@ RESULT_PATHS.update({
     "layout.pp_schedule": ("pp_schedule",),
     "layout.pipeline_bubble": ("pipeline_bubble",),
     "layout.kernels": ("kernels",),
+    "layout.fp8_recipe": ("fp8_recipe",),
 })
 for _name, _ in Layout._fields_:
     RESULT_PATHS["layout." + _name] = ("layout", _name)

@@ -671,6 +671,12 @@ impl Estimate {
         array_str(&self.raw.kernels)
     }
 
+    /// Under fp8-mixed, the scaling recipe used ("delayed", "current", "mxfp8",
+    /// "blockwise"); empty otherwise.
+    pub fn fp8_recipe(&self) -> Cow<'_, str> {
+        array_str(&self.raw.fp8_recipe)
+    }
+
     /// Layers of the first, each middle and the last pipeline stage.
     pub fn pipeline_layers(&self) -> (u64, u64, u64) {
         (self.raw.pipeline_first_layers, self.raw.pipeline_layers, self.raw.pipeline_last_layers)

@@ -366,6 +366,7 @@ pub struct trainsize_result {
     pub pp_schedule: [c_char; 16],
     pub pipeline_bubble: f64,
     pub kernels: [c_char; 48],
+    pub fp8_recipe: [c_char; 16],
 }
 
 /* ---- Planning ---- */

@@ -273,6 +273,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "layout.pp_schedule" => FieldValue::Str(e.pp_schedule()),
                 "layout.pipeline_bubble" => FieldValue::F64(e.pipeline_bubble()),
                 "layout.kernels" => FieldValue::Str(e.kernels()),
+                "layout.fp8_recipe" => FieldValue::Str(e.fp8_recipe()),
                 "layout.pipeline_first_layers" => FieldValue::U64(e.pipeline_layers().0),
                 "layout.pipeline_layers" => FieldValue::U64(e.pipeline_layers().1),
                 "layout.pipeline_last_layers" => FieldValue::U64(e.pipeline_layers().2),
