@@ -14,6 +14,10 @@ extern const size_t ts_storage_count;
 
 #include <stdint.h>
 
+/* 1 when the device's architecture is of `family` ("Blackwell" also matches "Blackwell
+ * Ultra"), 0 otherwise or when the device names none. */
+int ts_arch_is(const trainsize_gpu_info *gpu, const char *family);
+
 /* Devices per server as the product is built: its per_host (a GB200 tray 4, a TPU VM 4 or
  * 8), else an HGX board's 8. */
 uint64_t ts_host_size(const trainsize_gpu_info *gpu);

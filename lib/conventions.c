@@ -4,6 +4,7 @@
  * docs/methodology.md ("Byte conventions"). */
 #include <string.h>
 
+#include "catalog.h"
 #include "error.h"
 #include "stages.h"
 
@@ -90,9 +91,8 @@ int ts_fp8_attention(const ts_settings *cfg)
  * there), delayed scaling elsewhere. */
 int ts_fp8_recipe_resolve(const ts_settings *cfg)
 {
-    const char *a = cfg->gpu && cfg->gpu->architecture ? cfg->gpu->architecture : "";
     if (cfg->fp8_recipe != TS_FP8_AUTO) return cfg->fp8_recipe;
-    return strncmp(a, "Blackwell", 9) == 0 ? TS_FP8_MXFP8 : TS_FP8_DELAYED;
+    return ts_arch_is(cfg->gpu, "Blackwell") ? TS_FP8_MXFP8 : TS_FP8_DELAYED;
 }
 
 const char *ts_fp8_recipe_name(int recipe)
@@ -107,10 +107,9 @@ const char *ts_fp8_recipe_name(int recipe)
  * per 32); per-tensor scaling on Blackwell reads either layout from one copy. */
 double ts_fp8_weight_bytes(const ts_settings *cfg)
 {
-    const char *a = cfg->gpu && cfg->gpu->architecture ? cfg->gpu->architecture : "";
     int recipe = ts_fp8_recipe_resolve(cfg);
     if (recipe == TS_FP8_MXFP8) return 2.0 * (1.0 + 1.0 / 32.0);
-    return strncmp(a, "Blackwell", 9) == 0 && recipe != TS_FP8_BLOCKWISE ? 1.0 : 2.0;
+    return ts_arch_is(cfg->gpu, "Blackwell") && recipe != TS_FP8_BLOCKWISE ? 1.0 : 2.0;
 }
 
 /* LoRA: the base is frozen (no gradient, no optimizer state); adapters are trained in

@@ -40,6 +40,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "catalog.h"
 #include "text_values.h"
@@ -603,6 +604,11 @@ const trainsize_gpu_info *trainsize_gpu_find(const char *name)
             return ts_gpu_by_name(ts_gpu_aliases[i].name);
     }
     return NULL;
+}
+
+int ts_arch_is(const trainsize_gpu_info *gpu, const char *family)
+{
+    return gpu && gpu->architecture && strncmp(gpu->architecture, family, strlen(family)) == 0;
 }
 
 uint64_t ts_host_size(const trainsize_gpu_info *gpu)

@@ -18,6 +18,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "stages.h"
 
 /* The share of the dense 16-bit peak the best-shaped BF16 GEMM reaches, by architecture
@@ -74,19 +75,18 @@
 
 static double mamf_share(const trainsize_gpu_info *gpu, int fp8)
 {
-    const char *a = gpu->architecture ? gpu->architecture : "";
     if (fp8) {
-        if (strcmp(a, "Hopper") == 0) return TS_MAMF_FP8_HOPPER;
-        if (strncmp(a, "Blackwell", 9) == 0) return TS_MAMF_FP8_BLACKWELL;
-        if (strncmp(a, "Gaudi", 5) == 0) return TS_MAMF_FP8_GAUDI;
+        if (ts_arch_is(gpu, "Hopper")) return TS_MAMF_FP8_HOPPER;
+        if (ts_arch_is(gpu, "Blackwell")) return TS_MAMF_FP8_BLACKWELL;
+        if (ts_arch_is(gpu, "Gaudi")) return TS_MAMF_FP8_GAUDI;
         return mamf_share(gpu, 0);
     }
     if (gpu->name && strcmp(gpu->name, "mi325x") == 0) return TS_MAMF_MI325X;
-    if (strcmp(a, "Ampere") == 0 || strcmp(a, "Ada Lovelace") == 0) return TS_MAMF_AMPERE;
-    if (strcmp(a, "Hopper") == 0) return TS_MAMF_HOPPER;
-    if (strncmp(a, "Blackwell", 9) == 0) return TS_MAMF_BLACKWELL;
-    if (strncmp(a, "CDNA", 4) == 0) return TS_MAMF_CDNA;
-    if (strncmp(a, "Gaudi", 5) == 0) return TS_MAMF_GAUDI;
+    if (ts_arch_is(gpu, "Ampere") || ts_arch_is(gpu, "Ada Lovelace")) return TS_MAMF_AMPERE;
+    if (ts_arch_is(gpu, "Hopper")) return TS_MAMF_HOPPER;
+    if (ts_arch_is(gpu, "Blackwell")) return TS_MAMF_BLACKWELL;
+    if (ts_arch_is(gpu, "CDNA")) return TS_MAMF_CDNA;
+    if (ts_arch_is(gpu, "Gaudi")) return TS_MAMF_GAUDI;
     return TS_MAMF_OTHER;
 }
 

@@ -103,9 +103,8 @@ static ts_comm_links fabric_links(const ts_settings *cfg, const ts_layout *lay, 
     k.nvls = 0.0;
     k.sharp = cfg->sharp;
     /* NVLink SHARP needs NVSwitches (no bridges) of NVIDIA Hopper or Blackwell parts */
-    if (cfg->nvls != TS_NO && gpu->scale_up_bandwidth && k.bridge == 0.0 && gpu->architecture) {
-        int hopper = strcmp(gpu->architecture, "Hopper") == 0;
-        int blackwell = strncmp(gpu->architecture, "Blackwell", 9) == 0;
+    if (cfg->nvls != TS_NO && gpu->scale_up_bandwidth && k.bridge == 0.0) {
+        int hopper = ts_arch_is(gpu, "Hopper"), blackwell = ts_arch_is(gpu, "Blackwell");
         double share = hopper ? TS_NVLS_SHARE_HOPPER : blackwell ? TS_NVLS_SHARE_BLACKWELL : 0.0;
         if (share == 0.0 && cfg->nvls == TS_YES) share = TS_SCALE_UP_SHARE; /* asked, no switch: a ring */
         k.nvls = (double)gpu->scale_up_bandwidth / 2.0 * share;
