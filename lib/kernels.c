@@ -140,6 +140,19 @@ double ts_kernel_gemm_roofline(const ts_settings *cfg, const ts_layout *lay, con
     double kv_split = fmin(t, (double)(cfg->model.kv_heads ? cfg->model.kv_heads : cfg->model.heads));
     size_t i, n;
     if (!(rate > 0.0) || !(bw > 0.0) || !(M > 0.0)) return 1.0;
+    {
+        /* A GEMM's FLOPs per byte are at least 2 min(M, K, N) / (3 x its widest element):
+         * when even the narrowest dimension any of the layer's GEMMs can have clears the
+         * ridge point, all of them are compute-bound and the listing is not needed. */
+        const ts_model *m = &cfg->model;
+        double width = fmax(c->linear_in, c->act), d = fmin(M, (double)m->hidden);
+        d = fmin(d, (double)ts_model_q_dim(m) / t);
+        d = fmin(d, (double)ts_model_kv_dim(m) / kv_split);
+        d = fmin(d, (double)(ts_model_is_moe(m) && m->dense_ffn ? m->dense_ffn : m->ffn) / t);
+        if (m->kv_lora_rank) d = fmin(d, fmin((double)m->kv_lora_rank, m->q_lora_rank ? (double)m->q_lora_rank : d));
+        if (cfg->lora_rank) d = fmin(d, (double)cfg->lora_rank);
+        if (2.0 * d / (3.0 * width) >= rate / bw) return 1.0;
+    }
     n = ts_model_layer_mms(&cfg->model, 0, cfg->lora_rank, cfg->lora_targets, mm);
     for (i = 0; i < n; i++) {
         double K = mm[i].in, N = mm[i].out, flops, bytes, e = c->linear_in;
