@@ -149,7 +149,9 @@ double ts_kernel_gemm_roofline(const ts_settings *cfg, const ts_layout *lay, con
         d = fmin(d, (double)ts_model_q_dim(m) / t);
         d = fmin(d, (double)ts_model_kv_dim(m) / kv_split);
         d = fmin(d, (double)(ts_model_is_moe(m) && m->dense_ffn ? m->dense_ffn : m->ffn) / t);
-        if (m->kv_lora_rank) d = fmin(d, fmin((double)m->kv_lora_rank, m->q_lora_rank ? (double)m->q_lora_rank : d));
+        if (m->kv_lora_rank) /* MLA: the latents, and the value heads' width (the output's input) */
+            d = fmin(fmin(d, (double)m->kv_lora_rank), fmin(m->q_lora_rank ? (double)m->q_lora_rank : d,
+                                                            (double)m->heads * (double)ts_model_v_head_dim(m) / t));
         if (cfg->lora_rank) d = fmin(d, (double)cfg->lora_rank);
         if (2.0 * d / (3.0 * width) >= rate / bw) return 1.0;
     }
