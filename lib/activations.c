@@ -55,7 +55,6 @@ typedef struct layer_dims {
     double h, rep;   /* hidden; divisor of hidden-wide terms (t with SP, else 1) */
     double q_rank, kv_rank, heads_rank, f_rank, t;
     double v_rank;   /* values, and the context o reads: heads x value head per rank */
-    double kv_div;   /* ranks a key/value projection's output is split over: min(t, kv heads) */
     double k_rank, latent; /* MLA: keys per rank (all heads), the q and kv latents */
     double dense_f_rank;   /* an MoE model's dense layers' MLP */
 } layer_dims;
@@ -73,7 +72,6 @@ static void make_dims(const ts_settings *cfg, const ts_layout *lay, layer_dims *
     d->heads_rank = (double)m->heads / t;
     d->q_rank = (double)ts_model_q_dim(m) / t;
     d->kv_rank = kv_heads_rank * (double)ts_model_head_dim(m);
-    d->kv_div = kv_heads >= t ? t : kv_heads;
     d->f_rank = (double)m->ffn / t;
     d->dense_f_rank = (double)(ts_model_is_moe(m) && m->dense_ffn ? m->dense_ffn : m->ffn) / t;
     d->v_rank = d->heads_rank * (double)ts_model_v_head_dim(m);
@@ -187,15 +185,9 @@ static double per_op_terms(const ts_settings *cfg, const ts_conv *c, const layer
     double sb = d->sb, k = moe ? (double)cfg->model.experts_per_token : 1.0;
     double bytes = c->residual * sb * d->h / d->rep; /* the layer input */
     for (i = 0; i < n; i++) {
-        double width = 0.0;
+        double in, width; /* the output this rank holds */
         if (!saved[i]) continue;
-        switch (mm[i].kind) {
-        case TS_MM_COLUMN: width = mm[i].out / d->t; break;
-        case TS_MM_KV: width = mm[i].out / d->kv_div; break;
-        case TS_MM_QKV: width = d->q_rank + 2.0 * d->kv_rank; break;
-        case TS_MM_ROW: width = d->h; break;
-        default: width = mm[i].out; break; /* replicated */
-        }
+        ts_mm_rank_shape(&cfg->model, &mm[i], d->t, &in, &width);
         bytes += c->act * sb * width;
     }
     if (lay->sp) bytes += 2.0 * c->act * sb * d->h / d->rep; /* the reduce-scatters' outputs */

@@ -137,7 +137,6 @@ double ts_kernel_gemm_roofline(const ts_settings *cfg, const ts_layout *lay, con
 {
     ts_layer_mm mm[TS_LAYER_MMS_MAX];
     double M = lay->tokens_mb, t = (double)lay->tp, bound = 0.0, compute = 0.0;
-    double kv_split = fmin(t, (double)(cfg->model.kv_heads ? cfg->model.kv_heads : cfg->model.heads));
     size_t i, n;
     if (!(rate > 0.0) || !(bw > 0.0) || !(M > 0.0)) return 1.0;
     {
@@ -146,8 +145,9 @@ double ts_kernel_gemm_roofline(const ts_settings *cfg, const ts_layout *lay, con
          * ridge point, all of them are compute-bound and the listing is not needed. */
         const ts_model *m = &cfg->model;
         double width = fmax(c->linear_in, c->act), d = fmin(M, (double)m->hidden);
+        double kv = (double)ts_model_kv_heads(m);
         d = fmin(d, (double)ts_model_q_dim(m) / t);
-        d = fmin(d, (double)ts_model_kv_dim(m) / kv_split);
+        d = fmin(d, (kv >= t ? kv / t : 1.0) * (double)ts_model_head_dim(m)); /* a rank's keys */
         d = fmin(d, (double)(ts_model_is_moe(m) && m->dense_ffn ? m->dense_ffn : m->ffn) / t);
         if (m->kv_lora_rank) /* MLA: the latents, and the value heads' width (the output's input) */
             d = fmin(fmin(d, (double)m->kv_lora_rank), fmin(m->q_lora_rank ? (double)m->q_lora_rank : d,
@@ -157,10 +157,8 @@ double ts_kernel_gemm_roofline(const ts_settings *cfg, const ts_layout *lay, con
     }
     n = ts_model_layer_mms(&cfg->model, 0, cfg->lora_rank, cfg->lora_targets, mm);
     for (i = 0; i < n; i++) {
-        double K = mm[i].in, N = mm[i].out, flops, bytes, e = c->linear_in;
-        if (mm[i].kind == TS_MM_COLUMN || mm[i].kind == TS_MM_QKV) N /= t;
-        else if (mm[i].kind == TS_MM_KV) N /= kv_split;
-        else if (mm[i].kind == TS_MM_ROW) K /= t;
+        double K, N, flops, bytes, e = c->linear_in;
+        ts_mm_rank_shape(&cfg->model, &mm[i], t, &K, &N);
         flops = 2.0 * M * K * N;
         bytes = e * (M * K + K * N) + c->act * M * N;
         compute += flops / rate;

@@ -314,6 +314,21 @@ size_t ts_model_layer_mms(const ts_model *m, int moe, uint64_t lora_rank, unsign
     return n;
 }
 
+void ts_mm_rank_shape(const ts_model *m, const ts_layer_mm *mm, double t, double *in, double *out)
+{
+    double kv_heads = (double)ts_model_kv_heads(m), hd = (double)ts_model_head_dim(m);
+    double kv_rank = (kv_heads >= t ? kv_heads / t : 1.0) * hd;
+    *in = mm->in;
+    *out = mm->out;
+    switch (mm->kind) {
+    case TS_MM_COLUMN: *out = mm->out / t; break;
+    case TS_MM_KV: *out = mm->out / (kv_heads >= t ? t : kv_heads); break;
+    case TS_MM_QKV: *out = (double)ts_model_q_dim(m) / t + 2.0 * kv_rank; break;
+    case TS_MM_ROW: *in = mm->in / t; break;
+    default: break; /* replicated */
+    }
+}
+
 double ts_model_lora_layer_params(const ts_model *m, uint64_t rank, unsigned targets)
 {
     double h = (double)m->hidden, q = (double)ts_model_q_dim(m), kv = (double)ts_model_kv_dim(m);

@@ -191,6 +191,12 @@ typedef struct ts_layer_mm {
 size_t ts_model_layer_mms(const ts_model *m, int moe, uint64_t lora_rank, unsigned lora_targets,
                           ts_layer_mm *out);
 
+/* One tensor-parallel rank's share of a matmul of ts_model_layer_mms, as features in x out:
+ * column-parallel outputs split over t, keys and values over min(t, kv heads) (a head
+ * replicated where t exceeds them), a fused q/k/v projection as its parts, row-parallel
+ * inputs over t; replicated kinds whole. */
+void ts_mm_rank_shape(const ts_model *m, const ts_layer_mm *mm, double t, double *in, double *out);
+
 /* Trainable LoRA parameters of one layer, unsharded: an adapter of rank r on an (in x out)
  * matrix adds A (in x r) and B (r x out); targets are TS_LORA_* bits. */
 double ts_model_lora_layer_params(const ts_model *m, uint64_t rank, unsigned targets);
