@@ -333,7 +333,20 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_COMPILE = 145,                 /**< "compile" */
     TRAINSIZE_ID_SHARD_GROUP = 146,             /**< "shard-group" */
     TRAINSIZE_ID_REDUCE_PRECISION = 147,        /**< "reduce-precision" */
-    TRAINSIZE_ID_COUNT = 148                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_SERVERS_PER_RACK = 148,        /**< "servers-per-rack" */
+    TRAINSIZE_ID_UTILIZATION = 149,             /**< "utilization" */
+    TRAINSIZE_ID_COLO_USD_PER_KW_MONTH = 150,   /**< "colo-usd-per-kw-month" */
+    TRAINSIZE_ID_STORAGE_USD_PER_TB = 151,      /**< "storage-usd-per-tb" */
+    TRAINSIZE_ID_INTERRUPTIONS_PER_GPU_DAY = 152, /**< "interruptions-per-gpu-day" */
+    TRAINSIZE_ID_RESTART_SECONDS = 153,         /**< "restart-seconds" */
+    TRAINSIZE_ID_CHECKPOINT_INTERVAL = 154,     /**< "checkpoint-interval" */
+    TRAINSIZE_ID_CHECKPOINT_ASYNC = 155,        /**< "checkpoint-async" */
+    TRAINSIZE_ID_SPARE_NODES = 156,             /**< "spare-nodes" */
+    TRAINSIZE_ID_DATASET_BYTES = 157,           /**< "dataset-bytes" */
+    TRAINSIZE_ID_SAMPLE_BYTES = 158,            /**< "sample-bytes" */
+    TRAINSIZE_ID_EPOCHS = 159,                  /**< "epochs" */
+    TRAINSIZE_ID_LARGEST_FIT = 160,             /**< "largest-fit" */
+    TRAINSIZE_ID_COUNT = 161                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -1012,6 +1025,15 @@ typedef struct trainsize_memory {
     uint64_t recomputed_layers; /**< Layers of the most loaded GPU's pipeline stage that the
                                     recomputation applies to ("recompute-layers"; the others
                                     keep all their activations); 0 with recompute none. */
+    uint64_t max_micro_batch;   /**< The largest micro-batch that fits with everything else
+                                    as given (a divisor of the global batch's share of a rank
+                                    when global-batch is set): an estimate with it fits and one
+                                    with the next larger does not; 0 when even 1 does not fit,
+                                    or with largest-fit false. */
+    uint64_t max_seq;           /**< The largest sequence, a multiple of 128 (and of what the
+                                    layout needs: 2 x cp, tp x cp under sequence parallelism),
+                                    that fits with everything else as given, tokens; 0 when
+                                    even the smallest does not, or with largest-fit false. */
 } trainsize_memory;
 
 /** The servers the job needs. */
@@ -1073,6 +1095,61 @@ typedef struct trainsize_system {
                                               before the shared copy): the slowest NVMe that
                                               meets one server's read and checkpoint rates. On
                                               one server it is also `storage_class`. */
+    /* Buying against renting (docs/methodology.md, "Buy or rent"). */
+    double capex_usd;                    /**< The purchase, US dollars: capex_servers_usd +
+                                              capex_network_usd + capex_storage_usd (0 when the
+                                              GPU has no price). Not the building, its power and
+                                              cooling plant: the facility is rented
+                                              (colo-usd-per-kw-month). */
+    double capex_servers_usd;            /**< Of capex_usd: the servers with their GPUs, CPUs,
+                                              RAM, NICs and local NVMe, spare nodes included
+                                              (GPUs x price x (1 + server-share)). */
+    double capex_network_usd;            /**< Of capex_usd: the scale-out fabric (NICs' share,
+                                              switches, cables: network-usd-per-gpu), several
+                                              servers only. */
+    double capex_storage_usd;            /**< Of capex_usd: the shared file system at
+                                              storage-usd-per-tb for storage_capacity, several
+                                              servers only. */
+    double cost_own_facility_usd;        /**< Of cost_own_usd: the facility's rent for the run's
+                                              share of the year. */
+    double cloud_usd_per_month;          /**< Renting the job's GPUs for the GPU-hours a month
+                                              that owning them gives at `utilization`, US
+                                              dollars. */
+    double own_usd_per_month;            /**< Owning them, what runs on each month: facility,
+                                              power at `utilization`, support; the purchase
+                                              apart, US dollars. */
+    double breakeven_months;             /**< Months after which the purchase has paid for
+                                              itself against renting: capex_usd / (cloud -
+                                              own per month); 0 when renting stays cheaper
+                                              (or a price is missing). */
+    uint64_t racks;                      /**< Racks for the servers, spare nodes included. */
+    uint64_t servers_per_rack;           /**< Servers in one rack (servers-per-rack, or the
+                                              most the power budget and 42 units take; 18
+                                              trays in an NVL72). */
+    double rack_power_watts;             /**< The fullest rack's power, watts (an NVL72 rack
+                                              judged whole). */
+    char cooling[8];                     /**< "air", or "liquid" when the product is liquid-
+                                              cooled (NVL72) or a rack draws more than the
+                                              air-cooled budget (rack-power-watts). */
+    uint64_t psus_per_server;            /**< Power supplies in one server as the vendor ships
+                                              it (for an NVL72, in the whole rack's power
+                                              shelves); 0 when the GPU's power is unknown. */
+    uint64_t psus_needed;                /**< Of those, how many carry the server's maximum
+                                              power; the rest are redundancy. */
+    double psu_watts;                    /**< One supply's rating, watts. */
+    char psu_redundancy[16];             /**< psus_needed "+" the redundant ones, as vendors
+                                              write it: "4+2" (DGX H100), "3+3" (N+N, DGX
+                                              A100), "5+1" (N+1, DGX B200 and the library's
+                                              rule for another server); "" with none. */
+    uint64_t switches;                   /**< Scale-out switches of a non-blocking fat tree of
+                                              64-port switches for the servers' NICs (1 tier:
+                                              one switch; 2: leaf-spine; 3); 0 on one server or
+                                              within one scale-up domain. */
+    uint64_t switch_tiers;               /**< Tiers of that fat tree; 0 without one. */
+    double checkpoint_write_seconds;     /**< One checkpoint written to `storage_class` at its
+                                              rates, seconds (all servers together). */
+    uint64_t dataset_bytes;              /**< The dataset as stored (dataset-bytes, or the
+                                              run's tokens as 4-byte ids), bytes. */
 } trainsize_system;
 
 /** Compute and time. */
@@ -1087,13 +1164,29 @@ typedef struct trainsize_time {
     uint64_t steps;         /**< Optimizer steps. */
     double model_flops;     /**< Operations of the model itself, without recomputation (the
                                  numerator of MFU). */
-    double gpu_hours;       /**< GPUs x run time, hours. */
+    double gpu_hours;       /**< GPUs x wall_seconds, hours: what is rented, and what draws
+                                 power. */
     double comm_seconds;    /**< Communication per step that does not overlap compute, seconds
                                  (included in step_seconds). */
     double offload_seconds; /**< CPU offload per step that does not overlap compute (the CPU
                                  optimizer step, PCIe transfers of state, parameters and
                                  offloaded activations), seconds (included in
                                  step_seconds); 0 without offload. */
+    /* Goodput (docs/methodology.md, "Goodput"). */
+    double wall_seconds;    /**< The run as a cluster that fails lives it: `seconds` with the
+                                 checkpoints' stalls, the restarts and the work lost since the
+                                 last checkpoint (Daly 2006's expected wall time). Cost,
+                                 energy and GPU-hours follow it. */
+    double goodput;         /**< seconds / wall_seconds: the share of the wall time that
+                                 trains, in (0, 1]. */
+    double expected_interruptions; /**< Interruptions the run sees: wall_seconds x GPUs x
+                                 interruptions-per-gpu-day. */
+    double checkpoint_interval; /**< Training seconds between checkpoints (the option, or
+                                 Daly's optimum); 0 when the cluster never fails and none
+                                 is set. */
+    double checkpoint_stall; /**< Seconds each checkpoint stops training: the write
+                                 (system.checkpoint_write_seconds), or with checkpoint-async
+                                 the copy to host memory. */
 } trainsize_time;
 
 /** Activation recomputation: the "recompute" parameter's choices, in their order. */
@@ -1187,6 +1280,28 @@ typedef struct trainsize_result {
  */
 TRAINSIZE_API int trainsize_estimate(const trainsize_job *job, trainsize_result *out,
                                      size_t out_size, trainsize_error *err);
+
+/**
+ * @brief The largest micro-batch and the largest sequence that fit, everything else as
+ *        the job gives it.
+ *
+ * What an estimate with "largest-fit" true reports as memory.max_micro_batch and
+ * memory.max_seq, without the rest of the estimate: each value is found by memory
+ * estimates of its own (about 2 log2 of the answer of them), so an estimate with it fits
+ * and one with the next larger does not. The micro-batch is searched among the divisors of
+ * each data-parallel rank's share when global-batch is set; the sequence in multiples of
+ * 128 (and of 2 x cp, and of tp x cp under sequence parallelism), up to the model's learned
+ * positions. No heap allocation; thread-safe.
+ *
+ * @param[in]  job             The job.
+ * @param[out] max_micro_batch Samples; 0 when even 1 does not fit.
+ * @param[out] max_seq         Tokens; 0 when even the smallest step does not fit.
+ * @param[out] err             Details on failure; may be NULL.
+ * @return ::TRAINSIZE_OK, or the error trainsize_estimate() gives for an invalid job (the
+ *         layout and model checks), or ::TRAINSIZE_E_ARGUMENT for a NULL pointer.
+ */
+TRAINSIZE_API int trainsize_largest_fit(const trainsize_job *job, uint64_t *max_micro_batch,
+                                        uint64_t *max_seq, trainsize_error *err);
 
 /** @} */
 

@@ -7,9 +7,12 @@
  * conversion). Energy: GPU-hours x power per GPU x PUE, the LLaMA paper's convention
  * (Touvron et al. 2023, arXiv 2302.13971, Table 15: 400 W, PUE 1.1); CO2: energy x grid
  * intensity (0.385 kg/kWh there). Cost: rented GPU-hours at a price per GPU-hour, against
- * owning: the purchase of the GPUs, the rest of their servers and the network, amortised
- * over their life for the run's share of it, plus power at the facility and a yearly
- * support share of the purchase. */
+ * owning: the purchase of the GPUs, the rest of their servers (spare nodes included), the
+ * network and shared storage, paid off over the hours the cluster is busy in its life
+ * (utilization), plus a yearly support share of the purchase, the facility's rent per kW
+ * (colo-usd-per-kw-month; CBRE, North America Data Center Trends H2 2024: $184.06 per kW
+ * a month for 250-500 kW, power billed apart) and the power. Break-even: the purchase over
+ * what renting the same busy hours costs a month more than running the owned cluster. */
 #include "error.h"
 #include "stages.h"
 #include "text_values.h"
@@ -36,6 +39,34 @@ void ts_gpu_prices(const ts_settings *cfg, const trainsize_gpu_info *gpu, double
         }
 }
 
+/* The purchase (servers with spares, the fabric, shared storage), the run's owned cost and
+ * the months after which owning pays off against renting the same GPU-hours. */
+static void ownership(const ts_settings *cfg, const ts_layout *lay, double price, double hourly,
+                      double run_hours, trainsize_system *sys)
+{
+    double servers = (double)(lay->nodes + cfg->spare_nodes), gpn = (double)lay->gpus_per_node;
+    double bought = servers * gpn, busy_year = TS_HOURS_PER_YEAR * cfg->utilization;
+    double it_kw = servers * sys->power_per_node_watts / 1000.0; /* the facility provisions every server */
+    double run_share = run_hours / busy_year, support_month, power_month;
+    sys->capex_servers_usd = bought * price * (1.0 + cfg->server_share);
+    sys->capex_network_usd = sys->network_link[0] ? bought * cfg->network_usd_per_gpu : 0.0;
+    /* capex_storage_usd: the shared file system, priced where it was chosen (system.c) */
+    sys->capex_usd = sys->capex_servers_usd + sys->capex_network_usd + sys->capex_storage_usd;
+    /* The run's share of the hardware's busy life and of a year's support, facility, power. */
+    sys->cost_own_hardware_usd = sys->capex_usd * (run_share / cfg->amortization_years + cfg->support_share * run_share);
+    sys->cost_own_facility_usd = it_kw * cfg->colo_usd_per_kw_month * 12.0 * run_share;
+    sys->cost_own_power_usd = sys->energy_kwh * cfg->power_usd_per_kwh;
+    sys->cost_own_usd = sys->cost_own_hardware_usd + sys->cost_own_facility_usd + sys->cost_own_power_usd;
+    /* A month: the busy hours rented, against the owned cluster's running costs. */
+    sys->cloud_usd_per_month = (double)lay->gpus * hourly * busy_year / 12.0;
+    support_month = cfg->support_share * sys->capex_usd / 12.0;
+    power_month = sys->power_watts / 1000.0 * busy_year / 12.0 * cfg->pue * cfg->power_usd_per_kwh;
+    sys->own_usd_per_month = it_kw * cfg->colo_usd_per_kw_month + power_month + support_month;
+    sys->breakeven_months = hourly > 0 && sys->cloud_usd_per_month > sys->own_usd_per_month
+                                ? sys->capex_usd / (sys->cloud_usd_per_month - sys->own_usd_per_month)
+                                : 0.0;
+}
+
 void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize_time *tm,
                    trainsize_system *sys, ts_findings *found)
 {
@@ -44,7 +75,7 @@ void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize
     double gpu_watts = (cfg->gpu_power_limit > 0.0 && cfg->gpu_power_limit < tdp ? cfg->gpu_power_limit : tdp) +
                        tdp * cfg->server_power_factor;
     double gpus = (double)lay->gpus, hours = tm->gpu_hours;
-    double hourly, price, run_hours = hours / gpus;
+    double hourly, price;
     ts_gpu_prices(cfg, cfg->gpu, &hourly, &price);
     sys->power_watts = gpus * gpu_watts;
     sys->power_per_node_watts = (double)lay->gpus_per_node * gpu_watts;
@@ -52,17 +83,7 @@ void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize
     sys->energy_kwh = ts_energy_kwh(hours, gpu_watts, cfg->pue);
     sys->co2_kg = sys->energy_kwh * cfg->carbon_intensity;
     sys->cost_cloud_usd = hourly * hours;
-    if (price > 0) {
-        /* The run's share of the hardware's life (the GPUs, the rest of their servers, and
-         * the network when the job uses one: none within an NVL72 rack or a TPU slice),
-         * support for the run's share of a year, and the power. */
-        double life = run_hours / (cfg->amortization_years * TS_HOURS_PER_YEAR);
-        double support = cfg->support_share * run_hours / TS_HOURS_PER_YEAR;
-        double hardware = gpus * price * (1.0 + cfg->server_share) +
-                          (sys->network_link[0] ? gpus * cfg->network_usd_per_gpu : 0.0);
-        sys->cost_own_hardware_usd = hardware * (life + support);
-        sys->cost_own_power_usd = sys->energy_kwh * cfg->power_usd_per_kwh;
-        sys->cost_own_usd = sys->cost_own_hardware_usd + sys->cost_own_power_usd;
-    }
+    if (price > 0) ownership(cfg, lay, price, hourly, hours / gpus, sys);
+    else sys->capex_storage_usd = 0.0; /* no purchase priced without the GPUs' */
     found->no_price = !(hourly > 0) || !(price > 0);
 }

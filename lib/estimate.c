@@ -1,7 +1,6 @@
-/* trainsize_estimate: validate, count, size every pipeline stage that can be the most
- * loaded (the first holds the embedding and the most in-flight micro-batches, the last
- * the output layer and the loss, and with uneven stages the first middle one its extra
- * layers), keep the largest, then servers and time. No heap. */
+/* trainsize_estimate: validate, count, size the most loaded GPU's memory
+ * (memory_result.c), then servers, time, goodput, power and cost, the facility, and the
+ * largest batch and sequence that fit. No heap. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,70 +9,6 @@
 #include "job.h"
 #include "stages.h"
 #include "text_values.h"
-
-/* Bytes are computed in double (exact below 2^53) and rounded up once, here. Too large a
- * figure is the caller's input at fault: the error names that input (err->field) and the
- * figure it would have overflowed. */
-static int to_bytes(double v, uint64_t *out, const char *result, const char *input,
-                    trainsize_error *err)
-{
-    if (!(v >= 0) || v >= 9.2e18)
-        return ts_fail(err, TRAINSIZE_E_OVERFLOW, input,
-                       "%s: the job is too large to estimate (%s would pass 2^63 bytes); %s",
-                       input, result,
-                       strcmp(input, "micro-batch") == 0 ? "lower micro-batch or seq"
-                                                          : "check the model's sizes");
-    *out = (uint64_t)ceil(v);
-    return TRAINSIZE_OK;
-}
-
-static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout *lay,
-                       trainsize_memory *m, trainsize_error *err)
-{
-    /* Each figure with the input that drives it: model state grows with the model, the
-     * rest with the tokens of a micro-batch. */
-    static const char model[] = "model", batch[] = "micro-batch";
-    struct { double v; uint64_t *dst; const char *name, *input; } items[] = {
-        {s->weights, &m->weights, "memory.weights", model},
-        {s->gradients, &m->gradients, "memory.gradients", model},
-        {s->optimizer, &m->optimizer, "memory.optimizer", model},
-        {s->master, &m->master_weights, "memory.master_weights", model},
-        {s->activations, &m->activations, "memory.activations", batch},
-        {s->act_layers, &m->activations_layers, "memory.activations_layers", batch},
-        {s->act_embedding, &m->activations_embedding, "memory.activations_embedding", batch},
-        {s->act_output, &m->activations_output, "memory.activations_output", batch},
-        {s->act_loss, &m->activations_loss, "memory.activations_loss", batch},
-        {s->act_per_layer, &m->activations_per_layer, "memory.activations_per_layer", batch},
-        {s->transient, &m->transient, "memory.transient", batch},
-        {s->peak_allocated, &m->peak_allocated, "memory.peak_allocated", batch},
-        {s->cuda_context, &m->cuda_context, "memory.cuda_context", model},
-        {s->comm_buffers, &m->comm_buffers, "memory.comm_buffers", model},
-        {s->allocator_slack, &m->allocator_slack, "memory.allocator_slack", batch},
-        {s->host_offload, &m->host_offload, "memory.host_offload", model},
-        {s->act_offloaded, &m->activations_offloaded, "memory.activations_offloaded", batch},
-        {s->load_peak, &m->loading_peak, "memory.loading_peak", model},
-    };
-    size_t i;
-    int rc;
-    for (i = 0; i < sizeof items / sizeof items[0]; i++)
-        if ((rc = to_bytes(items[i].v, items[i].dst, items[i].name, items[i].input, err))) return rc;
-    /* Totals are sums of the rounded parts, so the report adds up to the byte. */
-    m->overhead = m->cuda_context + m->comm_buffers + m->allocator_slack;
-    if ((rc = to_bytes((double)m->peak_allocated + (double)m->overhead, &m->peak_total,
-                       "memory.peak_total", batch, err)))
-        return rc;
-    m->peak_total = m->peak_allocated + m->overhead;
-    m->peak_reserved = m->peak_allocated + m->allocator_slack;
-    m->in_flight_microbatches = s->in_flight;
-    m->gpu_capacity = lay->capacity;
-    m->fits = m->peak_total <= m->gpu_capacity;
-    m->peak_phase = s->peak_phase;
-    m->peak_includes_activations = s->peak_has_activations;
-    m->peak_includes_gradients = s->peak_has_gradients;
-    m->pipeline_stage = (int)stage;
-    m->recomputed_layers = (uint64_t)s->recomputed_layers;
-    return TRAINSIZE_OK;
-}
 
 static int fill_model(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
                       trainsize_model_counts *mc, trainsize_error *err)
@@ -87,7 +22,7 @@ static int fill_model(const ts_settings *cfg, const ts_layout *lay, const ts_par
     mc->layer_parameters = pc->layer;
     mc->mtp_parameters = pc->mtp;
     if (cfg->lora_rank)
-        return to_bytes(lay->lora_layer * (double)cfg->model.layers,
+        return ts_result_bytes(lay->lora_layer * (double)cfg->model.layers,
                         &mc->trainable_parameters, "model.trainable_parameters", "lora-rank", err);
     return TRAINSIZE_OK;
 }
@@ -125,19 +60,61 @@ static void fill_layout(const ts_settings *cfg, const ts_layout *lay, const ts_c
     out->layout.recompute = cfg->recompute;
 }
 
+/* The settings the estimate runs on (with the defaults that follow the job: QLoRA
+ * recomputes as PEFT does, epochs set the run's tokens; a copy into `adjusted`, only then),
+ * the model's counts, its layout and conventions. */
+static int prepare(const trainsize_job *job, ts_settings *adjusted, const ts_settings **cfg_out,
+                   ts_param_counts *pc, ts_layout *lay, ts_conv *conv, trainsize_error *err)
+{
+    const ts_settings *cfg = &job->s;
+    int rc;
+    if (ts_framework_qlora_recomputes(cfg) || cfg->epochs > 0.0) {
+        *adjusted = *cfg;
+        if (ts_framework_qlora_recomputes(cfg)) {
+            adjusted->recompute = TS_RECOMPUTE_FULL;
+            adjusted->recompute_auto = 1;
+        }
+        if ((rc = ts_dataset_run_tokens(cfg, &adjusted->tokens, err))) return rc;
+        cfg = adjusted;
+    }
+    *cfg_out = cfg;
+    if ((rc = ts_model_validate(&cfg->model, err))) return rc;
+    if ((rc = ts_model_count(&cfg->model, pc, err))) return rc;
+    if ((rc = ts_layout_make(cfg, lay, err))) return rc;
+    return ts_conv_make(cfg, lay, conv, err);
+}
+
+int trainsize_largest_fit(const trainsize_job *job, uint64_t *max_micro_batch, uint64_t *max_seq,
+                          trainsize_error *err)
+{
+    const ts_settings *cfg;
+    ts_settings adjusted;
+    ts_layout lay;
+    ts_conv conv;
+    ts_param_counts pc;
+    trainsize_memory m;
+    int rc;
+    if (!job || !max_micro_batch || !max_seq)
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_largest_fit: NULL job or output");
+    if ((rc = prepare(job, &adjusted, &cfg, &pc, &lay, &conv, err))) return rc;
+    memset(&m, 0, sizeof m);
+    ts_largest_fit(cfg, &pc, &lay, &m);
+    *max_micro_batch = m.max_micro_batch;
+    *max_seq = m.max_seq;
+    return ts_ok(err);
+}
+
 int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t out_size,
                        trainsize_error *err)
 {
     const ts_settings *cfg;
-    ts_settings qlora; /* the job's settings with PEFT's recomputation, when that applies */
+    ts_settings adjusted; /* see prepare() */
     ts_layout lay;
     ts_conv conv;
     ts_param_counts pc;
-    ts_stage_memory first, last, middle;
-    const ts_stage_memory *worst;
-    uint64_t worst_stage;
+    ts_stage_memory worst;
     ts_compute cmp;
-    ts_step_losses losses = {0.0, 0.0};
+    ts_step_losses losses = {0.0, 0.0, 0.0};
     ts_findings found = {0};
     int rc;
     if (!job || !out)
@@ -146,41 +123,20 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_estimate: result struct of %lu "
                        "bytes is smaller than the library's %lu (header/library mismatch)",
                        (unsigned long)out_size, (unsigned long)sizeof *out);
-    cfg = &job->s;
-    /* A default that follows the job (QLoRA recomputes as PEFT does): a copy, only then. */
-    if (ts_framework_qlora_recomputes(cfg)) {
-        qlora = *cfg;
-        qlora.recompute = TS_RECOMPUTE_FULL;
-        qlora.recompute_auto = 1;
-        cfg = &qlora;
-    }
-    if ((rc = ts_model_validate(&cfg->model, err))) return rc;
-    if ((rc = ts_model_count(&cfg->model, &pc, err))) return rc;
-    if ((rc = ts_layout_make(cfg, &lay, err))) return rc;
-    if ((rc = ts_conv_make(cfg, &lay, &conv, err))) return rc;
-    ts_memory_stage(cfg, &lay, &conv, &pc, 0, &first);
-    worst = &first;
-    worst_stage = 0;
-    if (lay.pp > 1) {
-        ts_memory_stage(cfg, &lay, &conv, &pc, lay.pp - 1, &last);
-        if (last.peak_total > first.peak_total) { worst = &last; worst_stage = lay.pp - 1; }
-    }
-    /* Uneven stages: the first middle stage has more layers than the first and nearly as
-     * many micro-batches in flight. */
-    if (lay.pp > 2 && lay.mid_layers > lay.first_layers) {
-        ts_memory_stage(cfg, &lay, &conv, &pc, 1, &middle);
-        if (middle.peak_total > worst->peak_total) { worst = &middle; worst_stage = 1; }
-    }
+    if ((rc = prepare(job, &adjusted, &cfg, &pc, &lay, &conv, err))) return rc;
     memset(out, 0, sizeof *out);
     if ((rc = fill_model(cfg, &lay, &pc, &out->model, err))) return rc;
-    if ((rc = fill_memory(worst, worst_stage, &lay, &out->memory, err))) return rc;
+    if ((rc = ts_memory_result(cfg, &lay, &conv, &pc, &worst, &out->memory, err))) return rc;
     if ((rc = ts_compute_make(cfg, &lay, &pc, &conv, &out->memory, &cmp, err))) return rc;
     if ((rc = ts_system_make(cfg, &lay, &pc, &conv, &out->memory, &cmp, &out->system, &losses,
                              &found, err)))
         return rc;
-    losses.offload += ts_activation_offload_seconds(cfg, &lay, worst->act_offload_moved, &cmp);
+    losses.offload += ts_activation_offload_seconds(cfg, &lay, worst.act_offload_moved, &cmp);
     ts_time_make(&cmp, &losses, &lay, &out->time);
+    if ((rc = ts_goodput_make(cfg, &lay, &out->system, &losses, &out->time, err))) return rc;
     ts_power_cost(cfg, &lay, &out->time, &out->system, &found);
+    ts_facility_make(cfg, &lay, &out->system);
+    if (cfg->largest_fit) ts_largest_fit(cfg, &pc, &lay, &out->memory);
     fill_layout(cfg, &lay, &conv, out);
     ts_warnings_make(cfg, &lay, out, &found, &out->warnings);
     if (!isfinite(out->time.seconds) || !isfinite(out->system.energy_kwh))

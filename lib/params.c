@@ -641,6 +641,60 @@ static const ts_param_def PARAMS[] = {
     {{"checkpoints-kept", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "2", "",
       "checkpoints kept on storage"}, TS_SET_U64, OFF(s.checkpoints_kept),
      TRAINSIZE_ID_CHECKPOINTS_KEPT, TS_PLAN_KEEPS},
+    /* Appended (ids follow rows): the facility, buying against renting, goodput, the
+     * dataset and the largest batch that fits. */
+    {{"servers-per-rack", TRAINSIZE_PARAM_INT, NULL, 0, 1e4, "0", "servers",
+      "servers in one rack; 0: as many as the rack's power budget (rack-power-watts) and 42 "
+      "rack units take, an NVL72 its 18 trays"}, TS_SET_U64, OFF(s.servers_per_rack),
+     TRAINSIZE_ID_SERVERS_PER_RACK, TS_PLAN_KEEPS},
+    {{"utilization", TRAINSIZE_PARAM_FLOAT, NULL, 0.01, 1, "0.83", "fraction",
+      "owning: share of the year the cluster trains (Meta's RSC-1 research cluster: 83 %); the "
+      "purchase is paid by the busy hours, and the break-even rents as many"}, TS_SET_DOUBLE, OFF(s.utilization),
+     TRAINSIZE_ID_UTILIZATION, TS_PLAN_KEEPS},
+    {{"colo-usd-per-kw-month", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e5, "184.06", "USD/kW-month",
+      "owning: colocation rent per kW of the servers' power, power billed apart at "
+      "power-usd-per-kwh (CBRE, North America, H2 2024, 250-500 kW)"}, TS_SET_DOUBLE, OFF(s.colo_usd_per_kw_month),
+     TRAINSIZE_ID_COLO_USD_PER_KW_MONTH, TS_PLAN_KEEPS},
+    {{"storage-usd-per-tb", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e6, "200", "USD/TB",
+      "owning, several servers: the shared all-flash file system bought for the dataset and "
+      "checkpoints, per TB (Pure FlashBlade//E at launch, 2023: $0.20/GB)"}, TS_SET_DOUBLE, OFF(s.storage_usd_per_tb),
+     TRAINSIZE_ID_STORAGE_USD_PER_TB, TS_PLAN_KEEPS},
+    {{"interruptions-per-gpu-day", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1, "0.000474", "per GPU-day",
+      "unexpected job interruptions per GPU per day (Llama 3: 419 in 54 days on 16,384 GPUs); 0: "
+      "a cluster that never fails"}, TS_SET_DOUBLE, OFF(s.interruptions_per_gpu_day),
+     TRAINSIZE_ID_INTERRUPTIONS_PER_GPU_DAY, TS_PLAN_KEEPS},
+    {{"restart-seconds", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e7, "600", "seconds",
+      "from an interruption to training again (detect, replace the server, relaunch, load the "
+      "checkpoint), the work lost since it apart (Meta: 5-20 min; MegaScale: under 15 min)"}, TS_SET_DOUBLE, OFF(s.restart_seconds),
+     TRAINSIZE_ID_RESTART_SECONDS, TS_PLAN_KEEPS},
+    {{"checkpoint-interval", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e9, "0", "seconds",
+      "training time between checkpoints; 0: the optimum for the job's failure rate and "
+      "checkpoint time (Young 1974, Daly 2006)"}, TS_SET_DOUBLE, OFF(s.checkpoint_interval),
+     TRAINSIZE_ID_CHECKPOINT_INTERVAL, TS_PLAN_KEEPS},
+    {{"checkpoint-async", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "the step waits only while each GPU copies its shard to host memory, the write runs "
+      "behind (torch.distributed.checkpoint async_save, Megatron's async save); false: it waits "
+      "for the write"}, TS_SET_BOOL, OFF(s.checkpoint_async), TRAINSIZE_ID_CHECKPOINT_ASYNC, TS_PLAN_KEEPS},
+    {{"spare-nodes", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "0", "servers",
+      "servers bought and racked beside the job's, to replace a failed one (in the purchase, "
+      "the racks and the facility, not the power drawn)"}, TS_SET_U64, OFF(s.spare_nodes),
+     TRAINSIZE_ID_SPARE_NODES, TS_PLAN_KEEPS},
+    {{"dataset-bytes", TRAINSIZE_PARAM_INT, NULL, 0, 1e18, "0", "bytes",
+      "the dataset as stored (images, audio, text); 0: the run's tokens as 4-byte token ids"},
+     TS_SET_U64, OFF(s.dataset_bytes), TRAINSIZE_ID_DATASET_BYTES, TS_PLAN_KEEPS},
+    {{"sample-bytes", TRAINSIZE_PARAM_INT, NULL, 0, 1e12, "0", "bytes",
+      "one sample as read from storage (an encoded image, a clip); the read rate is samples per "
+      "second times this; 0: token ids, 4 bytes a token"}, TS_SET_U64, OFF(s.sample_bytes),
+     TRAINSIZE_ID_SAMPLE_BYTES, TS_PLAN_KEEPS},
+    {{"epochs", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e6, "0", "passes",
+      "passes over dataset-bytes: sets the run's length when tokens is 0 (samples of sample-bytes, "
+      "or 4-byte token ids, of seq tokens each); 0: tokens says it"}, TS_SET_DOUBLE, OFF(s.epochs),
+     TRAINSIZE_ID_EPOCHS, TS_PLAN_KEEPS},
+    {{"largest-fit", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "the estimate also finds the largest micro-batch and sequence that fit "
+      "(memory.max_micro_batch, memory.max_seq: a dozen to forty memory estimates more, several "
+      "microseconds); false: they are 0 (the report finds them itself)"},
+     TS_SET_BOOL, OFF(s.largest_fit), TRAINSIZE_ID_LARGEST_FIT, TS_PLAN_KEEPS},
 };
 
 #define PARAM_COUNT (sizeof PARAMS / sizeof PARAMS[0])

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "report_sections.h"
 #include "text_format.h"
 #include "text_out.h"
 #include "trainsize.h"
@@ -25,7 +26,7 @@
 #define PCT_COL 40    /* the percentage column (9 wide) */
 #define BAR_COL 51    /* the bar: '|' + BAR_WIDTH + '|' */
 #define BAR_WIDTH 40
-#define KEY_WIDTH 24  /* key column of the header and of the system and time sections */
+#define KEY_WIDTH TS_REPORT_KEY_WIDTH
 
 /* The report's words: GPUs in servers (nodes), or a TPU's chips in hosts. */
 typedef struct words {
@@ -154,11 +155,13 @@ static void seg(ts_out *o, size_t indent, const char *sep, const char *text)
     ts_out_clipped(o, text, TS_COLUMNS - indent);
 }
 
-static void key(ts_out *o, const char *k)
+void ts_report_key(ts_out *o, const char *k)
 {
     ts_out_puts(o, k);
     ts_out_pad_to(o, KEY_WIDTH, 1);
 }
+
+static void key(ts_out *o, const char *k) { ts_report_key(o, k); }
 
 /* ---- header ---- */
 
@@ -393,7 +396,7 @@ static void rule(ts_out *o)
     ts_out_putc(o, '\n');
 }
 
-static void memory_table(ts_out *o, const trainsize_result *r, const words *w)
+static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_result *r, const words *w)
 {
     const trainsize_memory *m = &r->memory;
     uint64_t cap = m->gpu_capacity;
@@ -449,6 +452,7 @@ static void memory_table(ts_out *o, const trainsize_result *r, const words *w)
                        ts_fmt_iec(b, sizeof b, (double)cap),
                        ts_fmt_iec(c, sizeof c, (double)over));
     }
+    ts_report_largest_fit(o, job, r);
     ts_out_printf(o, "  most loaded %s: pipeline stage %d", w->dev, m->pipeline_stage);
     if (phase)
         ts_out_printf(o, "; peak during: %.40s", phase);
@@ -784,9 +788,12 @@ static void system_section(ts_out *o, const trainsize_job *job, const trainsize_
         ts_out_puts(o, "cloud: no price (--gpu-hour-usd or --gpu-prices)");
     if (s->cost_own_usd > 0) {
         char own[4 * TS_FMT_MAX + 64];
-        snprintf(own, sizeof own, "owned %s (%ss, %ss, network, support: %s; power: %s)",
+        char f[TS_FMT_MAX];
+        snprintf(own, sizeof own, "owned %s (%ss, %ss, network, storage, support: %s; facility: %s; "
+                 "power: %s)",
                  ts_fmt_usd(a, sizeof a, s->cost_own_usd), w->dev, w->server,
                  ts_fmt_usd(b, sizeof b, s->cost_own_hardware_usd),
+                 ts_fmt_usd(f, sizeof f, s->cost_own_facility_usd),
                  ts_fmt_usd(t, sizeof t, s->cost_own_power_usd));
         ts_out_puts(o, "; ");
         ts_out_wrapped(o, own, KEY_WIDTH); /* wrapped, never clipped */
@@ -857,11 +864,12 @@ static void time_section(ts_out *o, const trainsize_job *job, const trainsize_re
         ts_out_printf(o, "%.3e hours = %.3e days", t->seconds / 3600.0, t->seconds / 86400.0);
     else
         ts_out_puts(o, ts_fmt_duration(a, sizeof a, t->seconds));
-    if (job_is(job, "tokens", "0"))
+    if (t->steps == 1 && job_is(job, "tokens", "0"))
         ts_out_puts(o, " (one optimizer step; --tokens N sizes a whole training run)");
     else
-        ts_out_printf(o, "; %s %s-hours", ts_fmt_thousands_d(a, sizeof a, t->gpu_hours), w->dev);
+        ts_out_puts(o, " on a cluster that never fails");
     ts_out_putc(o, '\n');
+    ts_report_goodput(o, job, r, w->dev);
 }
 
 static void build_report(ts_out *o, const trainsize_job *job, const trainsize_result *r,
@@ -870,9 +878,11 @@ static void build_report(ts_out *o, const trainsize_job *job, const trainsize_re
     const words *w = words_of(trainsize_gpu_find(r->gpu));
 
     header(o, job, r, w);
-    memory_table(o, r, w);
+    memory_table(o, job, r, w);
     advice_section(o, advice, n);
     system_section(o, job, r, w);
+    ts_report_facility(o, r, w->server);
+    ts_report_buy_or_rent(o, job, r);
     time_section(o, job, r, w);
     ts_out_putc(o, '\n');
     warnings_section(o, r);

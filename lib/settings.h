@@ -195,6 +195,22 @@ typedef struct ts_settings {
     double server_power_factor, pue, carbon_intensity;
     double gpu_hour_usd, gpu_price_usd, amortization_years, support_share, power_usd_per_kwh;
     double rack_power_watts;
+    uint64_t servers_per_rack;    /* 0: from the rack's power budget and height */
+    /* Buying against renting (docs/methodology.md, "Buy or rent"). */
+    double utilization;           /* share of the year the owned cluster trains */
+    double colo_usd_per_kw_month; /* facility rent per kW of IT load, power billed apart */
+    double storage_usd_per_tb;    /* shared storage bought with several servers, per TB */
+    /* Goodput: interruptions, checkpoints and restarts (docs/methodology.md, "Goodput"). */
+    double interruptions_per_gpu_day;
+    double restart_seconds;       /* an interruption to training again, lost work apart */
+    double checkpoint_interval;   /* seconds between checkpoints; 0: Young/Daly's optimum */
+    int checkpoint_async;         /* the step waits only for the copy to host memory */
+    uint64_t spare_nodes;         /* servers bought beside the job's, idle until one fails */
+    /* The dataset (docs/methodology.md, "Storage"). */
+    uint64_t dataset_bytes;       /* as stored; 0: the run's tokens as 4-byte ids */
+    uint64_t sample_bytes;        /* one sample as read (an image, a clip); 0: token ids */
+    double epochs;                /* passes over the dataset; 0: the tokens setting */
+    int largest_fit;              /* search memory.max_micro_batch and memory.max_seq */
     /* Planning. */
     struct ts_gpu_price {
         char name[48];

@@ -202,6 +202,21 @@ typedef struct ts_stage_memory {
 void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv,
                     const ts_param_counts *pc, uint64_t stage, ts_stage_memory *out);
 
+/* A figure in whole bytes (rounded up) into *out; too large a figure fails naming the
+ * input that drives it (`input`) and the result (`result`). */
+int ts_result_bytes(double v, uint64_t *out, const char *result, const char *input,
+                    trainsize_error *err);
+/* The most loaded stage's memory (every stage that can be it sized, the largest kept) in
+ * whole bytes, as trainsize_result.memory reads it; `worst` receives that stage's sizes.
+ * max_micro_batch and max_seq are left 0. Fails naming the input a figure overflows on. */
+int ts_memory_result(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv,
+                     const ts_param_counts *pc, ts_stage_memory *worst, trainsize_memory *m,
+                     trainsize_error *err);
+/* memory.max_micro_batch and memory.max_seq: the largest that fit with everything else as
+ * `cfg` gives it (its layout `lay`), each found by memory estimates of its own. */
+void ts_largest_fit(const ts_settings *cfg, const ts_param_counts *pc, const ts_layout *lay,
+                    trainsize_memory *m);
+
 /* Compute of one optimizer step and of the run, before communication and offload. */
 typedef struct ts_compute {
     double step_flops, flops, model_flops; /* executed per step; executed and model's per run */
@@ -223,10 +238,20 @@ typedef struct ts_findings {
     int storage_not_shared; /* several servers on a storage class that is not shared */
 } ts_findings;
 
-/* Per step, what compute does not hide: communication and CPU offload, seconds. */
+/* Per step, what compute does not hide: communication and CPU offload, seconds; and,
+ * once a checkpoint, the copy of each GPU's shard to host memory (checkpoint-async). */
 typedef struct ts_step_losses {
     double comm, offload;
+    double checkpoint_copy;
 } ts_step_losses;
+
+/* The dataset (dataset-bytes, sample-bytes, epochs). With epochs, the run's tokens (set
+ * into *tokens; unchanged without epochs); fails naming the option that conflicts. */
+int ts_dataset_run_tokens(const ts_settings *cfg, uint64_t *tokens, trainsize_error *err);
+/* The dataset as stored, bytes: dataset-bytes, or what the run's tokens read. */
+double ts_dataset_bytes(const ts_settings *cfg, double run_tokens);
+/* Bytes read from storage per token trained. */
+double ts_dataset_read_per_token(const ts_settings *cfg);
 
 /* Servers, links and the communication a step exposes on them. */
 int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
@@ -243,9 +268,20 @@ double ts_activation_offload_seconds(const ts_settings *cfg, const ts_layout *la
 void ts_time_make(const ts_compute *cmp, const ts_step_losses *losses, const ts_layout *lay,
                   trainsize_time *out);
 
-/* Power, heat, energy, CO2 and cost, from the time's GPU-hours. */
+/* The run on a cluster that fails: checkpoint interval and stall, interruptions, wall
+ * time, goodput; the GPU-hours follow the wall time. Fails naming
+ * interruptions-per-gpu-day when the run would never finish. */
+int ts_goodput_make(const ts_settings *cfg, const ts_layout *lay, const trainsize_system *sys,
+                    const ts_step_losses *losses, trainsize_time *t, trainsize_error *err);
+
+/* Power, heat, energy, CO2 and cost, from the time's GPU-hours; the purchase against
+ * renting (capex, per month, break-even). */
 void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize_time *tm,
                    trainsize_system *sys, ts_findings *found);
+
+/* The facility: racks, their power and cooling, the servers' power supplies, the fabric's
+ * switches. After ts_power_cost (it reads the server's power). */
+void ts_facility_make(const ts_settings *cfg, const ts_layout *lay, trainsize_system *sys);
 /* Energy in kWh of GPU-hours at a power per GPU (watts) and a PUE. */
 double ts_energy_kwh(double gpu_hours, double watts_per_gpu, double pue);
 

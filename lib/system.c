@@ -20,9 +20,6 @@
 /* Fewest server-grade cores a training node should have (the whole-server issue's
  * checklist: "fewer than 8 cores" is an unbalanced system). */
 #define TS_MIN_CORES 8.0
-/* Token ids on disk: uint32 per token (Megatron's indexed datasets use uint16 below 65,536
- * vocabulary entries and int32 above). */
-#define TS_DATASET_BYTES_PER_TOKEN 4.0
 /* NVLink ring collectives reach 0.78-0.82 of the per-direction link rate (nccl-tests
  * all-reduce busbw, Ring: 8x A100 78 %, 8x H100/H200 81-82 %; S. Bekman, ml-engineering,
  * https://github.com/stas00/ml-engineering/blob/744d01e/network/README.md, and
@@ -263,6 +260,26 @@ static const trainsize_storage_info *choose_storage(double read, double write, d
     return best;
 }
 
+/* One checkpoint written to a class: every server its share at the class's per-client rate,
+ * no faster than a shared deployment takes all of them together. */
+static double checkpoint_write_seconds(const trainsize_storage_info *st, double ckpt, double nodes)
+{
+    double t = st->write_rate ? ckpt / nodes / (double)st->write_rate : 0.0;
+    if (st->shared && st->aggregate_write_rate) t = fmax(t, ckpt / (double)st->aggregate_write_rate);
+    return t;
+}
+
+static double pcie_rate(const trainsize_gpu_info *gpu);
+
+/* checkpoint-async: the step waits while each saving GPU copies its shard to pinned host
+ * memory over its host link. The shard: the checkpoint over the model-parallel ranks, and
+ * over the data-parallel ranks too where ZeRO shards the state. */
+static double checkpoint_copy_seconds(const ts_settings *cfg, const ts_layout *lay, double ckpt)
+{
+    double ranks = (double)(lay->tp * lay->pp * lay->ep) * (lay->zero >= 1 ? (double)lay->dense_shard : 1.0);
+    return ckpt / ranks / pcie_rate(cfg->gpu);
+}
+
 /* Per-direction rate one GPU achieves over its host link: its PCIe generation's catalogue
  * link ("pcie3" ... "pcie6"); generation 0 in the catalogue is a Grace host on NVLink-C2C. */
 static double pcie_rate(const trainsize_gpu_info *gpu)
@@ -349,7 +366,8 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     double cores = fmax(TS_MIN_CORES, gpn * ((double)cfg->data_loader_workers + 1.0));
     double tokens_per_s = (double)lay->global_batch * (double)cfg->seq / compute_step;
     double ckpt = checkpoint_bytes(cfg, lay, pc, conv);
-    double read_need = tokens_per_s * TS_DATASET_BYTES_PER_TOKEN / nodes;
+    double read_need = tokens_per_s * ts_dataset_read_per_token(cfg) / nodes;
+    double dataset = ts_dataset_bytes(cfg, cmp->tokens);
     double write_need = ckpt / nodes / cfg->checkpoint_seconds;
     /* The rates the links must keep to move a step's traffic within its compute: slower,
      * and communication cannot hide whatever the schedule. */
@@ -391,8 +409,9 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     found->cpu_cores_short = have_cores > 0.0 && have_cores < cores;
 
     /* Storage: capacity, the read rate that feeds the GPUs, the checkpoint write rate. */
-    if ((rc = to_u64(cmp->tokens * TS_DATASET_BYTES_PER_TOKEN + (double)cfg->checkpoints_kept * ckpt,
-                     &out->storage_capacity, "storage_capacity", "tokens", err)) ||
+    if ((rc = to_u64(dataset + (double)cfg->checkpoints_kept * ckpt, &out->storage_capacity,
+                     "storage_capacity", cfg->dataset_bytes ? "dataset-bytes" : "tokens", err)) ||
+        (rc = to_u64(dataset, &out->dataset_bytes, "dataset_bytes", cfg->dataset_bytes ? "dataset-bytes" : "tokens", err)) ||
         (rc = to_u64(read_need * nodes, &out->storage_read_rate, "storage_read_rate", "micro-batch", err)) ||
         (rc = to_u64(ckpt, &out->checkpoint_bytes, "checkpoint_bytes", "model", err)) ||
         (rc = to_u64(write_need, &out->checkpoint_write_rate, "checkpoint_write_rate", "model", err)) ||
@@ -405,6 +424,12 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
         ts_copy_name(out->local_storage_class, sizeof out->local_storage_class, local ? local->name : "");
     }
     found->storage_short = !st || !storage_meets(st, read_need, write_need, read_need * nodes, write_need * nodes);
+    out->checkpoint_write_seconds = st ? checkpoint_write_seconds(st, ckpt, nodes) : cfg->checkpoint_seconds;
+    /* owning, several servers: the shared file system is bought with them */
+    out->capex_storage_usd = lay->nodes > 1 && st && st->shared
+                                 ? (double)out->storage_capacity / 1e12 * cfg->storage_usd_per_tb
+                                 : 0.0;
+    losses->checkpoint_copy = checkpoint_copy_seconds(cfg, lay, ckpt);
     found->storage_not_shared = st && !storage_shared_ok(st, lay->nodes);
     ts_copy_name(out->storage_class, sizeof out->storage_class, st ? st->name : "");
 

@@ -63,7 +63,9 @@ static void test_llama65b_end_to_end(void **state)
     const char *const base[] = {"layers", "80", "hidden", "8192", "heads", "64", "ffn", "22016",
         "vocab", "32000", "gated-mlp", "true", "norm", "rmsnorm", "gpu", "a100-80gb", "gpus",
         "2048", "tp", "8", "seq", "2048", "global-batch", "2048", "tokens", "1.4e12",
-        "server-power-factor", "0", "pue", "1.1", "carbon-intensity", "0.385", NULL};
+        "server-power-factor", "0", "pue", "1.1", "carbon-intensity", "0.385",
+        /* Table 15's hours are tokens over the quoted throughput: a run that never fails */
+        "interruptions-per-gpu-day", "0", NULL};
     trainsize_job *job = ts_test_job(base);
     trainsize_result r;
     (void)state;
@@ -138,20 +140,27 @@ static void test_prices_and_owning(void **state)
     ts_test_estimate(PAIRS(JOB, "gpu-prices", "a100-80gb=9,H100-80GB=2:20000"), &mine);
     assert_true(fabs(cat.system.cost_cloud_usd - cat.time.gpu_hours * 2.69) < 1e-6 * cat.system.cost_cloud_usd);
     assert_true(fabs(mine.system.cost_cloud_usd - mine.time.gpu_hours * 2.0) < 1e-6 * mine.system.cost_cloud_usd);
-    /* Owning: 8 x $20,000 x (1 + 0.44), one server (no network), over 4 years with 10 %
-     * support a year, for the run's hours; plus the energy at 0.1 USD/kWh. */
+    /* Owning: 8 x $20,000 x (1 + 0.44), one server (no network, no shared storage), paid
+     * off over 4 years of 83 % busy hours with 10 % support a year, for the run's wall hours;
+     * the facility at $184.06 per kW a month; plus the energy at 0.1 USD/kWh. */
     {
-        double run_h = mine.time.seconds / 3600.0, year = 365.25 * 24.0;
-        double hw = 8.0 * 20000.0 * 1.44 * (run_h / (4.0 * year) + 0.1 * run_h / year);
+        double run_h = mine.time.gpu_hours / 8.0, busy = 365.25 * 24.0 * 0.83;
+        double hw = 8.0 * 20000.0 * 1.44 * (run_h / (4.0 * busy) + 0.1 * run_h / busy);
+        double facility = mine.system.power_per_node_watts / 1000.0 * 184.06 * 12.0 * run_h / busy;
+        assert_true(mine.time.gpu_hours > mine.time.seconds * 8.0 / 3600.0); /* failures cost hours */
+        assert_true(fabs(mine.system.capex_usd - 8.0 * 20000.0 * 1.44) < 1e-6);
         assert_true(fabs(mine.system.cost_own_hardware_usd - hw) < 1e-6 * hw);
+        assert_true(fabs(mine.system.cost_own_facility_usd - facility) < 1e-6 * facility);
         assert_true(fabs(mine.system.cost_own_power_usd - mine.system.energy_kwh * 0.1) < 1e-9);
-        assert_true(fabs(mine.system.cost_own_usd - hw - mine.system.cost_own_power_usd) < 1e-6 * hw);
+        assert_true(fabs(mine.system.cost_own_usd - hw - facility - mine.system.cost_own_power_usd) < 1e-6 * hw);
     }
-    /* Two servers add the network per GPU. */
+    /* Two servers add the network per GPU and the shared file system they read. */
     ts_test_estimate(PAIRS(JOB, "gpus", "16", "gpu-prices", "h100-80gb=2:20000", "network-usd-per-gpu", "1000"), &two);
     {
-        double run_h = two.time.seconds / 3600.0, year = 365.25 * 24.0;
-        double hw = (16.0 * 20000.0 * 1.44 + 16.0 * 1000.0) * (run_h / (4.0 * year) + 0.1 * run_h / year);
+        double run_h = two.time.gpu_hours / 16.0, busy = 365.25 * 24.0 * 0.83;
+        double storage = (double)two.system.storage_capacity / 1e12 * 200.0;
+        double hw = (16.0 * 20000.0 * 1.44 + 16.0 * 1000.0 + storage) * (run_h / (4.0 * busy) + 0.1 * run_h / busy);
+        assert_true(fabs(two.system.capex_storage_usd - storage) < 1e-6 * storage);
         assert_true(fabs(two.system.cost_own_hardware_usd - hw) < 1e-6 * hw);
     }
     {

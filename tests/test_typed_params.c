@@ -152,6 +152,19 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_COMPILE, "compile"},
     {TRAINSIZE_ID_SHARD_GROUP, "shard-group"},
     {TRAINSIZE_ID_REDUCE_PRECISION, "reduce-precision"},
+    {TRAINSIZE_ID_SERVERS_PER_RACK, "servers-per-rack"},
+    {TRAINSIZE_ID_UTILIZATION, "utilization"},
+    {TRAINSIZE_ID_COLO_USD_PER_KW_MONTH, "colo-usd-per-kw-month"},
+    {TRAINSIZE_ID_STORAGE_USD_PER_TB, "storage-usd-per-tb"},
+    {TRAINSIZE_ID_INTERRUPTIONS_PER_GPU_DAY, "interruptions-per-gpu-day"},
+    {TRAINSIZE_ID_RESTART_SECONDS, "restart-seconds"},
+    {TRAINSIZE_ID_CHECKPOINT_INTERVAL, "checkpoint-interval"},
+    {TRAINSIZE_ID_CHECKPOINT_ASYNC, "checkpoint-async"},
+    {TRAINSIZE_ID_SPARE_NODES, "spare-nodes"},
+    {TRAINSIZE_ID_DATASET_BYTES, "dataset-bytes"},
+    {TRAINSIZE_ID_SAMPLE_BYTES, "sample-bytes"},
+    {TRAINSIZE_ID_EPOCHS, "epochs"},
+    {TRAINSIZE_ID_LARGEST_FIT, "largest-fit"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

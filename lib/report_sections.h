@@ -1,0 +1,24 @@
+/* Parts of the human report that live in their own files (report.c builds the report and
+ * calls them in order). Each writes whole lines into `o`; `dev` and `server` are the
+ * report's words ("GPU"/"chip", "server"/"host"). */
+#ifndef TS_REPORT_SECTIONS_H
+#define TS_REPORT_SECTIONS_H
+
+#include "text_out.h"
+#include "trainsize.h"
+
+#define TS_REPORT_KEY_WIDTH 24 /* the key column of the header and of the sections */
+
+/* A key, padded to the key column. */
+void ts_report_key(ts_out *o, const char *k);
+
+/* "largest that fits": the result's, or found for the report (trainsize_largest_fit). */
+void ts_report_largest_fit(ts_out *o, const trainsize_job *job, const trainsize_result *r);
+/* Racks, cooling, power supplies, the fabric's switches. */
+void ts_report_facility(ts_out *o, const trainsize_result *r, const char *server);
+/* Cloud and owned side by side: up front, a month, break-even. */
+void ts_report_buy_or_rent(ts_out *o, const trainsize_job *job, const trainsize_result *r);
+/* Interruptions, checkpoints, wall time and goodput. */
+void ts_report_goodput(ts_out *o, const trainsize_job *job, const trainsize_result *r, const char *dev);
+
+#endif
