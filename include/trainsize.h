@@ -921,7 +921,8 @@ TRAINSIZE_API const trainsize_storage_info *trainsize_storage_find(const char *n
 #define TRAINSIZE_WARN_TP_WITHOUT_NVLINK (UINT64_C(1) << 6) /**< Tensor parallelism without NVLink. */
 #define TRAINSIZE_WARN_SLOW_MULTINODE (UINT64_C(1) << 7)   /**< Several servers over 10 GbE or less. */
 #define TRAINSIZE_WARN_NO_ECC (UINT64_C(1) << 8)           /**< Long run on GPUs without ECC. */
-#define TRAINSIZE_WARN_RACK_POWER (UINT64_C(1) << 9)       /**< A server beyond air cooling. */
+#define TRAINSIZE_WARN_RACK_POWER (UINT64_C(1) << 9)       /**< A rack beyond air cooling
+                                                               (system.cooling "liquid"). */
 #define TRAINSIZE_WARN_NO_PRICE (UINT64_C(1) << 10)        /**< A price is missing: that cost is 0. */
 #define TRAINSIZE_WARN_GPU_LINK (UINT64_C(1) << 11)        /**< GPU-to-GPU link slower than needed. */
 #define TRAINSIZE_WARN_NO_BF16 (UINT64_C(1) << 12)         /**< bf16 asked of a GPU without it: estimated as fp16. */

@@ -37,6 +37,8 @@ int ts_goodput_make(const ts_settings *cfg, const ts_layout *lay, const trainsiz
     if (rate > 0.0) {
         double mttf = 1.0 / rate;
         if (tau <= 0.0) tau = delta > 0.0 ? daly_interval(delta, mttf) : 0.0;
+        /* an async checkpoint's write must end before the next one starts */
+        if (cfg->checkpoint_async && cfg->checkpoint_interval <= 0.0) tau = fmax(tau, sys->checkpoint_write_seconds);
         /* no stall, no interval: checkpoint continuously, lose only the restarts */
         wall = tau > 0.0 ? mttf * exp(restart / mttf) * expm1((tau + delta) / mttf) * solve / tau
                          : solve * exp(restart / mttf);

@@ -1,5 +1,7 @@
 /* The checklist: conditions a buyer or a scheduler should hear about, as bits of
  * trainsize_result.warnings, each with a stable name (the JSON) and a sentence. */
+#include <string.h>
+
 #include "catalog.h"
 #include "stages.h"
 
@@ -32,7 +34,8 @@ static const warning_def WARNINGS[] = {
     {TRAINSIZE_WARN_NO_ECC, "no-ecc-long-run",
      "a long run on GPUs without ECC memory (consumer cards): silent corruption goes unnoticed"},
     {TRAINSIZE_WARN_RACK_POWER, "beyond-air-cooling",
-     "a server draws more than the air-cooled rack budget; plan liquid cooling or fewer per rack"},
+     "a rack needs liquid cooling: it draws more than the air-cooled rack budget (rack-power-watts), "
+     "or the product is liquid-cooled (an NVL72 rack); plan the facility's cooling for it"},
     {TRAINSIZE_WARN_NO_PRICE, "no-price",
      "a price is missing for this GPU, so that cost is 0; set gpu-hour-usd / gpu-price-usd"},
     {TRAINSIZE_WARN_GPU_LINK, "gpu-link-too-slow",
@@ -105,7 +108,7 @@ void ts_warnings_make(const ts_settings *cfg, const ts_layout *lay, const trains
         *warnings |= TRAINSIZE_WARN_TP_WITHOUT_NVLINK;
     if (!cfg->gpu->ecc && r->time.seconds / 3600.0 > TS_LONG_RUN_HOURS)
         *warnings |= TRAINSIZE_WARN_NO_ECC;
-    if (r->system.power_per_node_watts > cfg->rack_power_watts) *warnings |= TRAINSIZE_WARN_RACK_POWER;
+    if (strcmp(r->system.cooling, "liquid") == 0) *warnings |= TRAINSIZE_WARN_RACK_POWER;
     /* What the GPU cannot run: the estimate goes on with the nearest thing that runs. */
     if (cfg->gpu->no_bf16 && (cfg->precision == TS_PREC_BF16 || cfg->precision == TS_PREC_BF16_MIXED))
         *warnings |= TRAINSIZE_WARN_NO_BF16;
