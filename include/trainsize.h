@@ -1157,7 +1157,8 @@ typedef struct trainsize_system {
 typedef struct trainsize_time {
     double flops;           /**< Operations the GPUs execute in the whole run (or one step),
                                  recomputation included. */
-    double seconds;         /**< Wall-clock seconds for it. */
+    double seconds;         /**< Seconds for it on a cluster that never fails (wall_seconds
+                                 adds the interruptions, restarts and checkpoints). */
     double step_flops;      /**< Operations of one optimizer step (global batch). */
     double step_seconds;    /**< Seconds of one optimizer step. */
     double tokens;          /**< Tokens the run trains on, in whole steps (the "tokens" setting
@@ -1327,7 +1328,8 @@ typedef struct trainsize_plan_candidate {
                                        4M tokens (a fixed count without tokens: the largest
                                        that fits). */
     uint64_t peak_total;          /**< Per-GPU memory, bytes (as memory.peak_total). */
-    double seconds;               /**< Whole run, seconds (as time.seconds). */
+    double seconds;               /**< Whole run on the wall clock, interruptions included,
+                                       seconds (as time.wall_seconds). */
     double cost;                  /**< Cloud cost of the run, US dollars (as
                                        system.cost_cloud_usd; 0 when the GPU has no price). */
     uint64_t warnings;            /**< TRAINSIZE_WARN_* bits of the estimate. */

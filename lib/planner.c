@@ -248,19 +248,20 @@ static int try_config(search *s, const trainsize_job *job)
     /* What a deadline or a budget would have to allow, for "nothing fits". */
     s->stats.fit_memory++;
     s->stats.least_overshoot = 0.0;
-    if (s->stats.fastest_fit_seconds == 0.0 || r.time.seconds < s->stats.fastest_fit_seconds)
-        s->stats.fastest_fit_seconds = r.time.seconds;
+    /* a deadline is met on the wall clock: with the cluster's interruptions */
+    if (s->stats.fastest_fit_seconds == 0.0 || r.time.wall_seconds < s->stats.fastest_fit_seconds)
+        s->stats.fastest_fit_seconds = r.time.wall_seconds;
     if (r.system.cost_cloud_usd > 0 &&
         (s->stats.cheapest_fit_cost == 0.0 || r.system.cost_cloud_usd < s->stats.cheapest_fit_cost))
         s->stats.cheapest_fit_cost = r.system.cost_cloud_usd;
-    if (job->deadline_days > 0 && r.time.seconds > job->deadline_days * 86400.0) return 1;
+    if (job->deadline_days > 0 && r.time.wall_seconds > job->deadline_days * 86400.0) return 1;
     memset(&c, 0, sizeof c);
     snprintf(c.gpu, sizeof c.gpu, "%s", w->s.gpu->name);
     c.gpus = w->s.gpus;
     c.gpus_per_node = r.system.gpus_per_node;
     c.layout = r.layout; /* as the estimate used it */
     c.peak_total = r.memory.peak_total;
-    c.seconds = r.time.seconds;
+    c.seconds = r.time.wall_seconds;
     c.cost = r.system.cost_cloud_usd; /* one kind of cost, comparable across GPUs */
     c.cost_own = r.system.cost_own_usd;
     c.warnings = r.warnings;

@@ -94,9 +94,10 @@ expect_usage plan --model llama-2-7b --gpu h100-80gb
 err_mentions tokens
 expect_usage plan --model llama-2-7b --gpu h100-80gb --plan-gpu-count 8 --deadline-days 3
 err_mentions tokens
-# Up to 16,384 servers under --max-gpus (the table keeps its 100 columns).
+# Up to 16,384 servers under --max-gpus (the table keeps its 100 columns), on a cluster
+# that never fails (at 131,072 GPUs interruptions would make fewer GPUs faster).
 expect_ok plan --model llama-3.1-405b --tokens 15.6e12 --seq 8192 --global-batch 2048 \
-    --gpu h100-80gb --max-gpus 131072 --objective time --top 3
+    --gpu h100-80gb --max-gpus 131072 --objective time --top 3 --interruptions-per-gpu-day 0
 out_has '16384 x 8'
 out_width
 
@@ -160,8 +161,8 @@ def same_figures(what, c, argv):
     result(m["fits"] is True, "%s: estimate says it fits" % what)
     result(m["peak_total"] == c["peak_total"],
            "%s: peak_total %s == %s" % (what, m["peak_total"], c["peak_total"]))
-    result(math.isclose(t["seconds"], c["seconds"], rel_tol=1e-12, abs_tol=0),
-           "%s: seconds %r == %r" % (what, t["seconds"], c["seconds"]))
+    result(math.isclose(t["wall_seconds"], c["seconds"], rel_tol=1e-12, abs_tol=0),
+           "%s: seconds %r == wall_seconds %r" % (what, c["seconds"], t["wall_seconds"]))
 
 doc = load(path)
 if mode == "plan":

@@ -161,6 +161,43 @@ check "the unknown-command error names help" grep -q 'commands: [a-z, ]*help' "$
 expect_usage help no-such-command
 check "help's unknown-command error names help" grep -q 'commands: [a-z, ]*help' "$ERR"
 
+# ---- the buying decision: facility, buy or rent, goodput, the largest that fits ----
+# shellcheck disable=SC2086
+expect_ok $A100 --tokens 1e10
+out_width
+has "largest that fits" "micro-batch 4, sequence 8,832"
+has "racks" "1 rack of 3 servers"
+has "racks" "air cooling"
+has "power supplies" "6 x 3.00 kW per server, 3+3 redundant"
+has "fabric" "no scale-out switches"
+has "cloud" "nothing up front"
+has "owned" "up front (servers \$132,480"
+has "break-even" "owning pays off after"
+has "failures" "interruptions expected (0.000474 per GPU-day)"
+has "wall time" "goodput"
+has "total" "on a cluster that never fails"
+expect_ok --model llama-3-70b --gpu gb200 --gpus 72 --tp 4 --zero 3
+has "racks" "1 rack of 18 trays"
+has "racks" "liquid cooling (an NVL72 rack is liquid-cooled)"
+has "power supplies" "48 x 5.50 kW in the rack's power shelves"
+check "liquid cooling in the checklist" grep -q "a rack needs liquid cooling" "$OUT"
+expect_ok --model llama-2-7b --gpu h100-80gb --gpus 256 --zero 3
+has "fabric" "12 switches of 64 ports in 2 tiers"
+# shellcheck disable=SC2086
+expect_ok $A100 --gpu-hour-usd 0.3
+has "break-even" "never: renting costs less"
+# shellcheck disable=SC2086
+expect_ok $A100 --interruptions-per-gpu-day 0
+has "failures" "none"
+# The JSON carries them too, with largest-fit asked for.
+# shellcheck disable=SC2086
+expect_ok $A100 --largest-fit --json
+out_has '"max_micro_batch": 4'
+out_has '"max_seq": 9344'
+out_has '"cooling": "air"'
+out_has '"psu_redundancy": "3+3"'
+out_has '"goodput": '
+
 # ---- the model's name: _name_or_path, else its folder or file name ----
 mkdir -p "$TMP/Qwen3-8B"
 cp "$DATA/hf/Qwen3-8B.json" "$TMP/Qwen3-8B/config.json"

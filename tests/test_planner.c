@@ -114,7 +114,7 @@ static size_t brute_force(trainsize_plan_candidate *all, size_t cap)
                                     x->layout.micro_batch = MB[m];
                                     x->layout.recompute = (int)r;
                                     x->peak_total = res.memory.peak_total;
-                                    x->seconds = res.time.seconds;
+                                    x->seconds = res.time.wall_seconds;
                                     x->cost = res.system.cost_cloud_usd;
                                     x->warnings = res.warnings;
                                     trainsize_job_free(job);
@@ -167,7 +167,7 @@ static void test_candidates_are_estimates(void **state)
         assert_int_equal(trainsize_estimate(copy, &r, sizeof r, NULL), 0);
         assert_true(r.memory.fits);
         assert_int_equal(r.memory.peak_total, best[i].peak_total);
-        assert_true(r.time.seconds == best[i].seconds);
+        assert_true(r.time.wall_seconds == best[i].seconds);
         assert_true(r.system.cost_cloud_usd == best[i].cost);
         assert_int_equal(r.warnings, best[i].warnings);
         assert_memory_equal(&r.layout, &best[i].layout, sizeof r.layout);
@@ -344,7 +344,7 @@ static void test_interleave_and_cp_searched(void **state)
             assert_int_equal(trainsize_plan_apply(copy, &best[i], NULL), 0);
             assert_int_equal(trainsize_estimate(copy, &r, sizeof r, NULL), 0);
             assert_int_equal(r.memory.peak_total, best[i].peak_total);
-            assert_true(r.time.seconds == best[i].seconds);
+            assert_true(r.time.wall_seconds == best[i].seconds);
             assert_memory_equal(&r.layout, &best[i].layout, sizeof r.layout);
             trainsize_job_free(copy);
         }
