@@ -7,7 +7,7 @@
  * preset and a number of training tokens, then, for each of the three best candidates,
  * applies it to the job (trainsize_plan_apply) and estimates (trainsize_estimate) to read
  * the servers it needs: GPUs, servers and GPUs per server, host RAM, CPU cores, storage,
- * network, power and cost. It also checks the library's promise that the estimate gives
+ * network, power and cost, the facility and what buying costs against renting. It also checks the library's promise that the estimate gives
  * the candidate's own figures, and exits with status 1 if it does not.
  *
  * Exit status: 0 builds printed (or nothing fits), 1 a broken promise or failure, 2 bad
@@ -107,23 +107,32 @@ static int print_build(const trainsize_job *job, size_t rank, const trainsize_pl
     printf("    network      %s\n", s->network_link[0] ? s->network_link
                                     : s->nodes <= 1 ? "none (one server)"
                                                     : "none fast enough in the catalogue");
-    printf("    run          %s, peak %.2f GiB of %.0f GiB per GPU\n",
-           duration(text, sizeof text, r.time.seconds), gib(r.memory.peak_total),
-           gib(r.memory.gpu_capacity));
+    printf("    run          %s on the wall clock (goodput %.1f %%), peak %.2f GiB of %.0f GiB per GPU\n",
+           duration(text, sizeof text, r.time.wall_seconds), 100.0 * r.time.goodput,
+           gib(r.memory.peak_total), gib(r.memory.gpu_capacity));
+    printf("    facility     %" PRIu64 " rack%s, %.1f kW in the fullest, %s cooling; %" PRIu64
+           " x %.1f kW power supplies (%s)\n",
+           s->racks, s->racks == 1 ? "" : "s", s->rack_power_watts / 1000.0, s->cooling,
+           s->psus_per_server, s->psu_watts / 1000.0, s->psu_redundancy);
     if (c->cost > 0)
         printf("    cost         $%s in the cloud", thousands(text, sizeof text, s->cost_cloud_usd));
-    if (c->cost > 0)
-        printf(", $%s owned\n", thousands(text, sizeof text, s->cost_own_usd));
-    else
+    if (c->cost > 0) {
+        printf(", $%s owned", thousands(text, sizeof text, s->cost_own_usd));
+        printf("; buying: $%s", thousands(text, sizeof text, s->capex_usd));
+        if (s->breakeven_months > 0)
+            printf(", paid off against renting in %.1f months\n", s->breakeven_months);
+        else
+            printf(", never cheaper than renting\n");
+    } else
         printf("    cost         no price in the catalogue for this GPU\n");
 
     /* The promise: the candidate's figures are those of the estimate. */
-    if (r.memory.peak_total != c->peak_total || r.time.seconds != c->seconds ||
+    if (r.memory.peak_total != c->peak_total || r.time.wall_seconds != c->seconds ||
         !r.memory.fits) {
         fprintf(stderr,
                 "configurator: candidate %zu: the estimate gives peak %" PRIu64
                 " and %.17g s, the planner %" PRIu64 " and %.17g s\n",
-                rank, r.memory.peak_total, r.time.seconds, c->peak_total, c->seconds);
+                rank, r.memory.peak_total, r.time.wall_seconds, c->peak_total, c->seconds);
         return 1;
     }
     if (r.warnings) {

@@ -38,16 +38,20 @@ void ts_report_facility(ts_out *o, const trainsize_result *r, const char *server
 {
     const trainsize_system *s = &r->system;
     const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
-    int nvl = g && g->scale_up_domain >= 72 && g->per_host > 0;
+    int nvl = g && g->scale_up_domain >= 72 && g->per_host > 0 && g->kind == TRAINSIZE_ACCELERATOR_GPU;
     char a[TS_FMT_MAX], b[TS_FMT_MAX], c[TS_FMT_MAX], t[3 * TS_FMT_MAX + 96];
     ts_out_puts(o, "Facility\n");
     ts_report_key(o, "  racks");
-    snprintf(t, sizeof t, "%s rack%s of %s %s%s; the fullest draws %s: %s cooling%s",
+    if (s->rack_power_watts > 0.0)
+        snprintf(c, sizeof c, "the fullest draws %s", ts_fmt_si(a, sizeof a, s->rack_power_watts, "W"));
+    else
+        snprintf(c, sizeof c, "power unknown");
+    snprintf(t, sizeof t, "%s rack%s of %s %s%s; %s: %s cooling%s",
              ts_fmt_thousands(a, sizeof a, s->racks), s->racks == 1 ? "" : "s",
              ts_fmt_thousands(b, sizeof b, s->servers_per_rack), nvl ? "tray" : server,
-             s->servers_per_rack == 1 ? "" : "s", ts_fmt_si(c, sizeof c, s->rack_power_watts, "W"),
-             s->cooling, nvl ? " (an NVL72 rack is liquid-cooled)"
-                         : strcmp(s->cooling, "liquid") == 0 ? " (above the air-cooled budget, rack-power-watts)" : "");
+             s->servers_per_rack == 1 ? "" : "s", c, s->cooling,
+             nvl ? " (an NVL72 rack is liquid-cooled)"
+                 : strcmp(s->cooling, "liquid") == 0 ? " (above the air-cooled budget, rack-power-watts)" : "");
     ts_out_wrapped(o, t, TS_REPORT_KEY_WIDTH);
     ts_out_putc(o, '\n');
     ts_report_key(o, "  power supplies");
