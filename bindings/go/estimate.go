@@ -68,6 +68,12 @@ func (e *Estimate) GPUCapacity() uint64 { return uint64(e.r.memory.gpu_capacity)
 // Fits reports whether PeakTotal <= GPUCapacity.
 func (e *Estimate) Fits() bool { return e.r.memory.fits != 0 }
 
+// MaxMicroBatch is the largest micro-batch that fits, with "largest-fit" true (else 0).
+func (e *Estimate) MaxMicroBatch() uint64 { return uint64(e.r.memory.max_micro_batch) }
+
+// MaxSeq is the largest sequence that fits, tokens, with "largest-fit" true (else 0).
+func (e *Estimate) MaxSeq() uint64 { return uint64(e.r.memory.max_seq) }
+
 // Nodes is the number of servers.
 func (e *Estimate) Nodes() uint64 { return uint64(e.r.system.nodes) }
 
@@ -89,10 +95,18 @@ func (e *Estimate) EnergyKWh() float64 { return float64(e.r.system.energy_kwh) }
 // CostCloudUSD is the cost of renting the GPUs for the run, US dollars (0 without a price).
 func (e *Estimate) CostCloudUSD() float64 { return float64(e.r.system.cost_cloud_usd) }
 
+// CapexUSD is the purchase of the servers, network and storage, US dollars (0 without a price).
+func (e *Estimate) CapexUSD() float64 { return float64(e.r.system.capex_usd) }
+
+// BreakevenMonths is the months after which buying has paid for itself against renting;
+// 0 when renting stays cheaper.
+func (e *Estimate) BreakevenMonths() float64 { return float64(e.r.system.breakeven_months) }
+
 // FLOPs is the operations the GPUs execute in the run, recomputation included.
 func (e *Estimate) FLOPs() float64 { return float64(e.r.time.flops) }
 
-// Seconds is the wall-clock time of the run.
+// Seconds is the time of the run on a cluster that never fails (WallSeconds adds the
+// interruptions, restarts and checkpoints).
 func (e *Estimate) Seconds() float64 { return float64(e.r.time.seconds) }
 
 // StepSeconds is the time of one optimizer step.
@@ -103,6 +117,13 @@ func (e *Estimate) Steps() uint64 { return uint64(e.r.time.steps) }
 
 // GPUHours is GPUs x run time, hours.
 func (e *Estimate) GPUHours() float64 { return float64(e.r.time.gpu_hours) }
+
+// WallSeconds is the run on a cluster that fails: Seconds with checkpoint stalls,
+// restarts and lost work.
+func (e *Estimate) WallSeconds() float64 { return float64(e.r.time.wall_seconds) }
+
+// Goodput is Seconds / WallSeconds, in (0, 1].
+func (e *Estimate) Goodput() float64 { return float64(e.r.time.goodput) }
 
 // GPU is the catalogue name of the GPU.
 func (e *Estimate) GPU() string { return goStr(e.r.gpu[:]) }

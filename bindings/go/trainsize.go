@@ -386,6 +386,25 @@ func (j *Job) Estimate() (*Estimate, error) {
 	return est, nil
 }
 
+// LargestFit is the largest micro-batch (samples) and the largest sequence (tokens) that
+// fit, everything else as the job gives it (trainsize_largest_fit): what an estimate with
+// "largest-fit" true reports as MaxMicroBatch and MaxSeq, without the rest of it. Each is
+// 0 when even the smallest does not fit.
+func (j *Job) LargestFit() (maxMicroBatch, maxSeq uint64, err error) {
+	p, err := j.handle()
+	if err != nil {
+		return 0, 0, err
+	}
+	var mb, seq C.uint64_t
+	var e C.trainsize_error
+	rc := C.trainsize_largest_fit(p, &mb, &seq, &e)
+	runtime.KeepAlive(j)
+	if rc != C.TRAINSIZE_OK {
+		return 0, 0, libError(rc, &e)
+	}
+	return uint64(mb), uint64(seq), nil
+}
+
 // MaxEstimateAdvice is how much advice Estimate asks for when a job does not fit.
 const MaxEstimateAdvice = 5
 
@@ -456,7 +475,7 @@ type Candidate struct {
 	GlobalBatch  uint64  // samples per optimizer step
 	Recompute    int     // 0 none, 1 selective, 2 full, 3 per-op
 	PeakTotal    uint64  // per-GPU memory, bytes (as Estimate.PeakTotal)
-	Seconds      float64 // whole run, seconds (as Estimate.Seconds)
+	Seconds      float64 // whole run on the wall clock, seconds (as Estimate.WallSeconds)
 	Cost         float64 // cloud cost of the run, US dollars (as Estimate.CostCloudUSD)
 	Warnings     uint64  // warning bits of the estimate (as Estimate.WarningBits)
 	CostOwn      float64 // owning cost of the run, US dollars (0 when the GPU has no price)

@@ -62,6 +62,12 @@ var configs = []config{
 		settings: []setting{{"layers", "16"}, {"gpu", "a10"}, {"precision", "fp16-mixed"}}},
 	{label: "gpu-file", gpuFile: "tests/data/gpu/my-accelerator.json", settings: []setting{
 		{"model", "qwen2.5-7b"}, {"gpus", "4"}, {"zero", "3"}, {"tokens", "5e9"}}},
+	// The largest that fits, buying against renting and goodput on a cluster that fails.
+	{label: "largest-fit-goodput", settings: []setting{
+		{"model", "llama-2-13b"}, {"gpu", "h100-80gb"}, {"gpus", "64"}, {"tp", "2"},
+		{"zero", "1"}, {"global-batch", "512"}, {"tokens", "1e11"}, {"largest-fit", "true"},
+		{"interruptions-per-gpu-day", "0.01"}, {"checkpoint-async", "true"},
+		{"spare-nodes", "1"}, {"dataset-bytes", "2TB"}}},
 }
 
 func (c config) args() []string {
@@ -216,6 +222,12 @@ func checkAccessors(t *testing.T, est *Estimate, w map[string]any) {
 		{"system.cost_cloud_usd", est.CostCloudUSD()},
 		{"time.seconds", est.Seconds()},
 		{"time.steps", float64(est.Steps())},
+		{"time.wall_seconds", est.WallSeconds()},
+		{"time.goodput", est.Goodput()},
+		{"memory.max_micro_batch", float64(est.MaxMicroBatch())},
+		{"memory.max_seq", float64(est.MaxSeq())},
+		{"system.capex_usd", est.CapexUSD()},
+		{"system.breakeven_months", est.BreakevenMonths()},
 		{"layout.gpus", float64(est.GPUs())},
 		{"layout.data_parallel", float64(est.DataParallel())},
 	}
@@ -528,10 +540,10 @@ func TestPlanCandidatesMatchEstimates(t *testing.T) {
 			t.Fatalf("candidate %d (%+v): Estimate: %v", i, c, err)
 		}
 		if est.GPU() != c.GPU || est.GPUs() != c.GPUs || est.GPUsPerNode() != c.GPUsPerNode ||
-			est.PeakTotal() != c.PeakTotal || est.Seconds() != c.Seconds ||
+			est.PeakTotal() != c.PeakTotal || est.WallSeconds() != c.Seconds ||
 			est.CostCloudUSD() != c.Cost || est.WarningBits() != c.Warnings {
 			t.Errorf("candidate %d %+v: estimate after Apply: gpu %s x%d (%d/node), peak %d, %v s, $%v, warnings %#x",
-				i, c, est.GPU(), est.GPUs(), est.GPUsPerNode(), est.PeakTotal(), est.Seconds(),
+				i, c, est.GPU(), est.GPUs(), est.GPUsPerNode(), est.PeakTotal(), est.WallSeconds(),
 				est.CostCloudUSD(), est.WarningBits())
 		}
 		if !est.Fits() {
@@ -687,6 +699,44 @@ func TestAdviceMakesTheJobFit(t *testing.T) {
 		if !after.Fits() || after.PeakTotal() != a.PeakTotal {
 			t.Errorf("%v: fits %v, peak %d vs %d", a.Settings, after.Fits(), after.PeakTotal(), a.PeakTotal)
 		}
+	}
+}
+
+// LargestFit is what an estimate with "largest-fit" true reports; the micro-batch it
+// gives fits and the next larger one does not.
+func TestLargestFit(t *testing.T) {
+	c := config{label: "largest-fit", settings: []setting{
+		{"model", "llama-2-7b"}, {"gpu", "a100-80gb"}, {"gpus", "8"}, {"zero", "3"}, {"seq", "4096"}}}
+	job := c.job(t, false)
+	mb, seq, err := job.LargestFit()
+	if err != nil || mb == 0 || seq == 0 {
+		t.Fatalf("LargestFit = %d, %d, %v", mb, seq, err)
+	}
+	if err := job.Set("largest-fit", "true"); err != nil {
+		t.Fatal(err)
+	}
+	est, err := job.Estimate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if est.MaxMicroBatch() != mb || est.MaxSeq() != seq {
+		t.Errorf("estimate has %d, %d; LargestFit %d, %d", est.MaxMicroBatch(), est.MaxSeq(), mb, seq)
+	}
+	for _, try := range []struct {
+		mb   uint64
+		fits bool
+	}{{mb, true}, {mb + 1, false}} {
+		if err := job.Set("micro-batch", strconv.FormatUint(try.mb, 10)); err != nil {
+			t.Fatal(err)
+		}
+		if est, err := job.Estimate(); err != nil || est.Fits() != try.fits {
+			t.Errorf("micro-batch %d: fits %v, want %v (%v)", try.mb, est.Fits(), try.fits, err)
+		}
+	}
+	bad := config{settings: []setting{{"model", "gpt2"}, {"tp", "2"}, {"gpus", "3"}}}.job(t, false)
+	var te *Error
+	if _, _, err := bad.LargestFit(); !errors.As(err, &te) || te.Code != ErrLayout {
+		t.Errorf("a layout that does not divide: %v", err)
 	}
 }
 

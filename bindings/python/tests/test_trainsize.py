@@ -142,6 +142,9 @@ CONFIGS = [
          precision="fp8-mixed", gpu="h100-80gb"),
     dict(hf_config=os.path.join(HF, "Mistral-7B-v0.1.json"), layers=8, gpus=2),
     dict(model="qwen2.5-7b", gpu_file=GPU_FILE, gpus=8, zero=2, tokens=1e10),
+    # The largest micro-batch and sequence that fit (memory.max_micro_batch, max_seq).
+    dict(model="llama-2-7b", gpu="a100-80gb", gpus=8, zero=3, seq=2048, tokens=1e10,
+         largest_fit=True),
 ]
 
 
@@ -149,6 +152,45 @@ CONFIGS = [
 def test_estimate_equals_cli_json(kwargs):
     r = trainsize.estimate(**kwargs)
     same_json(r.to_dict(), cli_json("estimate", "--json", *cli_args(kwargs)))
+
+
+LARGEST_FIT_JOBS = [
+    dict(model="llama-2-7b", gpu="a100-80gb", gpus=8, zero=3, seq=4096),
+    dict(model="llama-2-13b", gpu="h100-80gb", gpus=16, tp=2, zero=1, global_batch=64,
+         recompute="selective"),
+]
+
+
+@pytest.mark.parametrize("kwargs", LARGEST_FIT_JOBS, ids=lambda k: k["model"])
+def test_largest_fit_agrees_with_the_estimate(kwargs):
+    """largest_fit() is what estimate(largest_fit=True) reports; the micro-batch it gives
+    fits and the next larger one does not."""
+    found = trainsize.largest_fit(**kwargs)
+    assert isinstance(found, trainsize.LargestFit)
+    mb, seq = found
+    assert (mb, seq) == (found.max_micro_batch, found.max_seq) and mb > 0 and seq > 0
+    r = trainsize.estimate(largest_fit=True, **kwargs)
+    assert (r.memory.max_micro_batch, r.memory.max_seq) == (mb, seq)
+    assert trainsize.largest_fit(largest_fit=True, **kwargs) == found
+    assert trainsize.estimate(**kwargs).memory.max_micro_batch == 0  # largest-fit false
+    assert trainsize.estimate(**dict(kwargs, micro_batch=mb)).memory.fits
+    nxt = mb + 1
+    if "global_batch" in kwargs:  # then the next larger divides a rank's share
+        share = kwargs["global_batch"] // r.layout.data_parallel
+        nxt = min(d for d in range(mb + 1, share + 1) if share % d == 0)
+    assert not trainsize.estimate(**dict(kwargs, micro_batch=nxt)).memory.fits
+    assert trainsize.estimate(**dict(kwargs, seq=seq)).memory.fits
+    assert found.to_dict() == {"max_micro_batch": mb, "max_seq": seq}
+    assert pickle.loads(pickle.dumps(found)) == found
+
+
+def test_largest_fit_of_a_job_that_never_fits_and_errors():
+    assert tuple(trainsize.largest_fit(model="llama-2-70b", gpu="rtx-4090")) == (0, 0)
+    with pytest.raises(trainsize.TrainsizeError) as info:
+        trainsize.largest_fit(model="gpt2", tp=2, gpus=3)
+    assert info.value.code == trainsize.Status.E_LAYOUT
+    with pytest.raises(trainsize.TrainsizeError, match="did you mean"):
+        trainsize.largest_fit(model="gpt2", micro_bach=2)
 
 
 def test_example_job_and_example_script_equal_bare_command():
@@ -378,7 +420,7 @@ def test_plan_candidate_is_a_real_estimate():
     for c in p.candidates[:3]:
         r = trainsize.estimate(**job, **c.layout())
         assert r.memory.peak_total == c.peak_total
-        assert r.time.seconds == c.seconds
+        assert r.time.wall_seconds == c.seconds  # the wall clock, interruptions included
         assert r.system.cost_cloud_usd == c.cost
         assert r.warnings == c.warnings
         assert r.system.nodes == c.nodes

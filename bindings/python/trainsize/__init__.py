@@ -10,6 +10,7 @@ computed here.
     >>> r.to_dict()                  # == json.loads(`trainsize estimate --json ...`)
     >>> p = trainsize.plan(model="llama-2-70b", tokens=2e12, deadline_days=30)
     >>> p.candidates[0].gpu
+    >>> mb, seq = trainsize.largest_fit(model="llama-2-7b", gpu="a100-80gb", seq=4096)
     >>> trainsize.version()          # the C library's version string
 
 Keywords are the command's option names with ``-`` written ``_`` (``micro_batch``,
@@ -38,11 +39,11 @@ from . import _errors
 from ._errors import E_INVALID as _E_INVALID, E_LIMIT as _E_LIMIT, E_UNKNOWN as _E_UNKNOWN
 from ._errors import LibraryError, TrainsizeError
 from . import _results
-from ._results import Candidate, Estimate, Parameter, Plan, ResultField, Section
+from ._results import Candidate, Estimate, LargestFit, Parameter, Plan, ResultField, Section
 
 __all__ = [
-    "estimate", "plan", "version", "abi_version", "parameters", "result_fields",
-    "Estimate", "Section", "Plan", "Candidate", "Parameter", "ResultField",
+    "estimate", "plan", "largest_fit", "version", "abi_version", "parameters", "result_fields",
+    "Estimate", "Section", "Plan", "Candidate", "LargestFit", "Parameter", "ResultField",
     "TrainsizeError", "LibraryError", "Status", "EXPECTED_ABI", "PLAN_TOP_DEFAULT",
     "PLAN_TOP_MAX",
 ]
@@ -569,17 +570,42 @@ def plan(top: int = PLAN_TOP_DEFAULT, **kwargs: Any) -> Plan:
                 least_overshoot=float(stats.least_overshoot))
 
 
+def largest_fit(**kwargs: Any) -> LargestFit:
+    """The largest micro-batch and the largest sequence that fit, everything else as the
+    keywords give it (the library's trainsize_largest_fit).
+
+    Takes the keywords of :func:`estimate`. The answer is what
+    ``estimate(..., largest_fit=True)`` reports as ``memory.max_micro_batch`` and
+    ``memory.max_seq``, without the rest of the estimate: an estimate with either fits, one
+    with the next larger does not. The micro-batch is searched among the divisors of a
+    data-parallel rank's share of ``global_batch`` when that is set; the sequence in
+    multiples of 128 (and of what the layout needs), up to the model's learned positions.
+
+    Returns:
+        A :class:`LargestFit` (``max_micro_batch`` in samples, ``max_seq`` in tokens; 0
+        when even the smallest does not fit), which unpacks as a pair.
+    Raises:
+        TrainsizeError: invalid input, as for :func:`estimate`.
+    """
+    job = _PER_THREAD.jobs.get(kwargs)
+    if job is not None:
+        return LargestFit(*_LIB.largest_fit(job))
+    with _job(kwargs, for_plan=False) as handle:
+        return LargestFit(*_LIB.largest_fit(handle))
+
+
 # ---------------------------------------------------------------------------------------
 # help() and inspect.signature(), built on first use
 
 
 class _Described:
-    """What introspection finds behind estimate() and plan() through their ``__wrapped__``:
-    inspect.signature() (help(), IPython's ``?``) reads ``__signature__`` here, which is
-    built from the library's parameter table on first use and completes the function's
-    docstring with every keyword (kind, range, unit, default, description) as it is, so
-    that help() shows it. The functions stay plain functions: nothing is added to a call,
-    and nothing is built at import (importing inspect is ~9 ms, the listing ~7 ms more)."""
+    """What introspection finds behind estimate(), plan() and largest_fit() through their
+    ``__wrapped__``: inspect.signature() (help(), IPython's ``?``) reads ``__signature__``
+    here, which is built from the library's parameter table on first use and completes the
+    function's docstring with every keyword (kind, range, unit, default, description) as it
+    is, so that help() shows it. The functions stay plain functions: nothing is added to a
+    call, and nothing is built at import (importing inspect is ~9 ms, the listing ~7 ms
+    more)."""
 
     __slots__ = ("_fn", "_for_plan", "_doc", "_signature", "_twin")
 
@@ -610,3 +636,4 @@ class _Described:
 
 estimate.__wrapped__ = _Described(estimate, False)  # type: ignore[attr-defined]
 plan.__wrapped__ = _Described(plan, True)  # type: ignore[attr-defined]
+largest_fit.__wrapped__ = _Described(largest_fit, False)  # type: ignore[attr-defined]

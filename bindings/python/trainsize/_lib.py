@@ -510,6 +510,21 @@ class Lib:
             raise self.error(n, err)
         return text.value.decode("utf-8", "replace")
 
+    # ---- the largest that fits ----
+
+    def largest_fit(self, job):
+        """(max_micro_batch, max_seq) of trainsize_largest_fit for ``job``."""
+        if self.fn.largest_fit is None:
+            raise TrainsizeError(E_UNSUPPORTED, "largest-fit", "largest-fit: the loaded "
+                                 "library has no trainsize_largest_fit")
+        micro_batch, seq = ctypes.c_uint64(0), ctypes.c_uint64(0)
+        err = S.Error()
+        rc = self.fn.largest_fit(job, ctypes.byref(micro_batch), ctypes.byref(seq),
+                                 ctypes.byref(err))
+        if rc != OK:
+            raise self.error(rc, err)
+        return int(micro_batch.value), int(seq.value)
+
     # ---- fit advice ----
 
     def advise(self, job, cap):

@@ -1,4 +1,4 @@
-"""Result classes: what estimate() and plan() return.
+"""Result classes: what estimate(), plan() and largest_fit() return.
 
 An :class:`Estimate` is built generically from the library's result field table: each
 field's dotted path (``"memory.peak_total"``) becomes nested :class:`Section` objects, so a
@@ -415,7 +415,8 @@ class Candidate(_Record):
         micro_batch: samples per GPU per pass; global_batch: samples per optimizer step.
         recompute: ``"none"``, ``"selective"``, ``"full"`` or ``"per-op"``.
         peak_total: per-GPU memory, bytes (as ``memory.peak_total``).
-        seconds: the whole run, seconds (as ``time.seconds``).
+        seconds: the whole run on the wall clock, interruptions included, seconds (as
+            ``time.wall_seconds``).
         cost: cloud cost of the run, US dollars (0 when the GPU has no price).
         warnings: names of the checklist warnings of the estimate.
     """
@@ -488,6 +489,27 @@ class Plan(_Record):
             "least_overshoot": _plain(self.least_overshoot), "objective": self.objective,
             "candidates": [c.to_dict() for c in self.candidates],
         }
+
+
+class LargestFit(_Record):
+    """The result of :func:`trainsize.largest_fit`: the largest micro-batch and sequence
+    that fit, everything else as given. Unpacks as a pair
+    (``mb, seq = trainsize.largest_fit(...)``).
+
+    Attributes:
+        max_micro_batch: samples, as ``memory.max_micro_batch``; 0 when even 1 does not fit.
+        max_seq: tokens, as ``memory.max_seq``; 0 when even the smallest does not fit.
+    """
+
+    _fields = ("max_micro_batch", "max_seq")
+    __slots__ = _fields
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._astuple())
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The two figures, keyed as in the estimate's ``memory`` section."""
+        return {"max_micro_batch": self.max_micro_batch, "max_seq": self.max_seq}
 
 
 class Parameter(_Record):

@@ -166,6 +166,8 @@ class Memory(ctypes.Structure):
         ("peak_reserved", c_uint64),
         ("activations_offloaded", c_uint64),
         ("recomputed_layers", c_uint64),
+        ("max_micro_batch", c_uint64),
+        ("max_seq", c_uint64),
     ]
 
 
@@ -198,6 +200,26 @@ class System(ctypes.Structure):
         ("host_ram_need_per_node", c_uint64),
         ("network_nics_per_node", c_uint64),
         ("local_storage_class", c_char * 32),
+        ("capex_usd", c_double),
+        ("capex_servers_usd", c_double),
+        ("capex_network_usd", c_double),
+        ("capex_storage_usd", c_double),
+        ("cost_own_facility_usd", c_double),
+        ("cloud_usd_per_month", c_double),
+        ("own_usd_per_month", c_double),
+        ("breakeven_months", c_double),
+        ("racks", c_uint64),
+        ("servers_per_rack", c_uint64),
+        ("rack_power_watts", c_double),
+        ("cooling", c_char * 8),
+        ("psus_per_server", c_uint64),
+        ("psus_needed", c_uint64),
+        ("psu_watts", c_double),
+        ("psu_redundancy", c_char * 16),
+        ("switches", c_uint64),
+        ("switch_tiers", c_uint64),
+        ("checkpoint_write_seconds", c_double),
+        ("dataset_bytes", c_uint64),
     ]
 
 
@@ -215,6 +237,11 @@ class Time(ctypes.Structure):
         ("gpu_hours", c_double),
         ("comm_seconds", c_double),
         ("offload_seconds", c_double),
+        ("wall_seconds", c_double),
+        ("goodput", c_double),
+        ("expected_interruptions", c_double),
+        ("checkpoint_interval", c_double),
+        ("checkpoint_stall", c_double),
     ]
 
 

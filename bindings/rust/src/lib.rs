@@ -415,6 +415,19 @@ impl Job {
         Ok(Estimate { raw, advice, advised })
     }
 
+    /// The largest micro-batch and the largest sequence that fit, everything else as the
+    /// job gives it (`trainsize_largest_fit`): what an estimate with "largest-fit" true
+    /// reports as memory.max_micro_batch and memory.max_seq, without the rest of it.
+    pub fn largest_fit(&self) -> Result<LargestFit, Error> {
+        let mut fit = LargestFit::default();
+        let mut err = zeroed_error();
+        let rc = unsafe {
+            sys::trainsize_largest_fit(self.as_ptr(), &mut fit.max_micro_batch, &mut fit.max_seq, &mut err)
+        };
+        check(rc, &err)?;
+        Ok(fit)
+    }
+
     /// Searches for the best `cap` configurations of the job (needs "tokens"), best first
     /// by the job's "objective". An empty list means that nothing fits.
     pub fn plan(&self, cap: usize) -> Result<Plan, Error> {
@@ -504,6 +517,18 @@ fn path_cstring(path: &Path) -> Result<CString, Error> {
         None => return Err(Error::new(Error::IO, "", format!("{}: not a UTF-8 path", path.display()))),
     };
     CString::new(bytes).map_err(|_| Error::new(Error::IO, "", format!("{}: the path holds a NUL byte", path.display())))
+}
+
+/// What [`Job::largest_fit`] found: an estimate with either fits, one with the next larger
+/// does not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LargestFit {
+    /// Samples (a divisor of a rank's share when global-batch is set); 0 when even 1 does
+    /// not fit.
+    pub max_micro_batch: u64,
+    /// Tokens, a multiple of 128 (and of what the layout needs); 0 when even the smallest
+    /// does not fit.
+    pub max_seq: u64,
 }
 
 /* ---- warnings ---- */
@@ -703,6 +728,17 @@ impl Estimate {
         array_str(&self.raw.system.network_link)
     }
 
+    /// "air", or "liquid" when the product is liquid-cooled or a rack draws more than the
+    /// air-cooled budget.
+    pub fn cooling(&self) -> Cow<'_, str> {
+        array_str(&self.raw.system.cooling)
+    }
+
+    /// The power supplies as vendors write them: needed "+" redundant ("5+1"); "" with none.
+    pub fn psu_redundancy(&self) -> Cow<'_, str> {
+        array_str(&self.raw.system.psu_redundancy)
+    }
+
     /// GPUs in the job.
     pub fn gpus(&self) -> u64 {
         self.raw.gpus
@@ -728,9 +764,15 @@ impl Estimate {
         self.raw.memory.peak_total
     }
 
-    /// Wall-clock seconds of the run.
+    /// Seconds of the run on a cluster that never fails (time.seconds).
     pub fn seconds(&self) -> f64 {
         self.raw.time.seconds
+    }
+
+    /// Seconds of the run on the wall clock: with interruptions, restarts and checkpoints
+    /// (time.wall_seconds).
+    pub fn wall_seconds(&self) -> f64 {
+        self.raw.time.wall_seconds
     }
 
     /// The checklist.
@@ -1067,7 +1109,7 @@ impl Candidate {
     pub fn peak_total(&self) -> u64 {
         self.raw.peak_total
     }
-    /// Whole run, seconds (as time.seconds).
+    /// Whole run on the wall clock, interruptions included, seconds (as time.wall_seconds).
     pub fn seconds(&self) -> f64 {
         self.raw.seconds
     }

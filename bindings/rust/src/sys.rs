@@ -269,6 +269,8 @@ pub struct trainsize_memory {
     pub peak_reserved: u64,
     pub activations_offloaded: u64,
     pub recomputed_layers: u64,
+    pub max_micro_batch: u64,
+    pub max_seq: u64,
 }
 
 /// `trainsize_system`
@@ -300,6 +302,26 @@ pub struct trainsize_system {
     pub host_ram_need_per_node: u64,
     pub network_nics_per_node: u64,
     pub local_storage_class: [c_char; 32],
+    pub capex_usd: c_double,
+    pub capex_servers_usd: c_double,
+    pub capex_network_usd: c_double,
+    pub capex_storage_usd: c_double,
+    pub cost_own_facility_usd: c_double,
+    pub cloud_usd_per_month: c_double,
+    pub own_usd_per_month: c_double,
+    pub breakeven_months: c_double,
+    pub racks: u64,
+    pub servers_per_rack: u64,
+    pub rack_power_watts: c_double,
+    pub cooling: [c_char; 8],
+    pub psus_per_server: u64,
+    pub psus_needed: u64,
+    pub psu_watts: c_double,
+    pub psu_redundancy: [c_char; 16],
+    pub switches: u64,
+    pub switch_tiers: u64,
+    pub checkpoint_write_seconds: c_double,
+    pub dataset_bytes: u64,
 }
 
 /// `trainsize_time`
@@ -316,6 +338,11 @@ pub struct trainsize_time {
     pub gpu_hours: c_double,
     pub comm_seconds: c_double,
     pub offload_seconds: c_double,
+    pub wall_seconds: c_double,
+    pub goodput: c_double,
+    pub expected_interruptions: c_double,
+    pub checkpoint_interval: c_double,
+    pub checkpoint_stall: c_double,
 }
 
 /// `trainsize_recompute`
@@ -523,6 +550,13 @@ extern "C" {
         job: *const trainsize_job,
         out: *mut trainsize_result,
         out_size: usize,
+        err: *mut trainsize_error,
+    ) -> c_int;
+
+    pub fn trainsize_largest_fit(
+        job: *const trainsize_job,
+        max_micro_batch: *mut u64,
+        max_seq: *mut u64,
         err: *mut trainsize_error,
     ) -> c_int;
 

@@ -61,6 +61,21 @@ const JOBS: &[&[(&str, &str)]] = &[
     &[("model", "llama-2-70b"), ("gpus", "1")],
     &[("model", "qwen2.5-7b"), ("gpus", "8"), ("zero", "3"), ("offload", "optimizer+params"), ("cp", "2"), ("seq", "32768")],
     &[("model", "llama-2-7b"), ("layers", "40"), ("hidden", "5120"), ("heads", "40"), ("kv-heads", "8"), ("seq", "2048"), ("gpus", "4"), ("zero", "2")],
+    // The largest that fits, buying against renting and goodput on a cluster that fails.
+    &[
+        ("model", "llama-2-13b"),
+        ("gpu", "h100-80gb"),
+        ("gpus", "64"),
+        ("tp", "2"),
+        ("zero", "1"),
+        ("global-batch", "512"),
+        ("tokens", "1e11"),
+        ("largest-fit", "true"),
+        ("interruptions-per-gpu-day", "0.01"),
+        ("checkpoint-async", "true"),
+        ("spare-nodes", "1"),
+        ("dataset-bytes", "2TB"),
+    ],
 ];
 
 fn job_of(settings: &[(&str, &str)]) -> Job {
@@ -210,6 +225,8 @@ fn field_table_agrees_with_the_struct_layout() {
                 "memory.peak_reserved" => FieldValue::U64(m.peak_reserved),
                 "memory.activations_offloaded" => FieldValue::U64(m.activations_offloaded),
                 "memory.recomputed_layers" => FieldValue::U64(m.recomputed_layers),
+                "memory.max_micro_batch" => FieldValue::U64(m.max_micro_batch),
+                "memory.max_seq" => FieldValue::U64(m.max_seq),
                 "system.nodes" => FieldValue::U64(s.nodes),
                 "system.gpus_per_node" => FieldValue::U64(s.gpus_per_node),
                 "system.host_ram_per_node" => FieldValue::U64(s.host_ram_per_node),
@@ -235,6 +252,26 @@ fn field_table_agrees_with_the_struct_layout() {
                 "system.storage_class" => FieldValue::Str(e.storage_class()),
                 "system.local_storage_class" => FieldValue::Str(e.local_storage_class()),
                 "system.network_link" => FieldValue::Str(e.network_link()),
+                "system.capex_usd" => FieldValue::F64(s.capex_usd),
+                "system.capex_servers_usd" => FieldValue::F64(s.capex_servers_usd),
+                "system.capex_network_usd" => FieldValue::F64(s.capex_network_usd),
+                "system.capex_storage_usd" => FieldValue::F64(s.capex_storage_usd),
+                "system.cost_own_facility_usd" => FieldValue::F64(s.cost_own_facility_usd),
+                "system.cloud_usd_per_month" => FieldValue::F64(s.cloud_usd_per_month),
+                "system.own_usd_per_month" => FieldValue::F64(s.own_usd_per_month),
+                "system.breakeven_months" => FieldValue::F64(s.breakeven_months),
+                "system.racks" => FieldValue::U64(s.racks),
+                "system.servers_per_rack" => FieldValue::U64(s.servers_per_rack),
+                "system.rack_power_watts" => FieldValue::F64(s.rack_power_watts),
+                "system.cooling" => FieldValue::Str(e.cooling()),
+                "system.psus_per_server" => FieldValue::U64(s.psus_per_server),
+                "system.psus_needed" => FieldValue::U64(s.psus_needed),
+                "system.psu_watts" => FieldValue::F64(s.psu_watts),
+                "system.psu_redundancy" => FieldValue::Str(e.psu_redundancy()),
+                "system.switches" => FieldValue::U64(s.switches),
+                "system.switch_tiers" => FieldValue::U64(s.switch_tiers),
+                "system.checkpoint_write_seconds" => FieldValue::F64(s.checkpoint_write_seconds),
+                "system.dataset_bytes" => FieldValue::U64(s.dataset_bytes),
                 "time.flops" => FieldValue::F64(t.flops),
                 "time.seconds" => FieldValue::F64(t.seconds),
                 "time.step_flops" => FieldValue::F64(t.step_flops),
@@ -245,6 +282,11 @@ fn field_table_agrees_with_the_struct_layout() {
                 "time.gpu_hours" => FieldValue::F64(t.gpu_hours),
                 "time.comm_seconds" => FieldValue::F64(t.comm_seconds),
                 "time.offload_seconds" => FieldValue::F64(t.offload_seconds),
+                "time.wall_seconds" => FieldValue::F64(t.wall_seconds),
+                "time.goodput" => FieldValue::F64(t.goodput),
+                "time.expected_interruptions" => FieldValue::F64(t.expected_interruptions),
+                "time.checkpoint_interval" => FieldValue::F64(t.checkpoint_interval),
+                "time.checkpoint_stall" => FieldValue::F64(t.checkpoint_stall),
                 "layout.gpu" => FieldValue::Str(e.gpu()),
                 "layout.gpus" => FieldValue::U64(r.gpus),
                 "layout.tp" => FieldValue::U64(r.layout.tp),
@@ -383,6 +425,30 @@ fn catalogues() {
     for f in trainsize::result_fields() {
         assert!(!f.path.is_empty());
     }
+}
+
+/// Job::largest_fit() is what an estimate with largest-fit true reports; the micro-batch
+/// it gives fits and the next larger one does not.
+#[test]
+fn largest_fit_agrees_with_the_estimate() {
+    let mut job = job_of(&[("model", "llama-2-7b"), ("gpu", "a100-80gb"), ("gpus", "8"), ("zero", "3"), ("seq", "4096")]);
+    let fit = job.largest_fit().unwrap();
+    assert!(fit.max_micro_batch > 0 && fit.max_seq > 0, "{:?}", fit);
+    let plain = job.estimate().unwrap();
+    assert_eq!((plain.memory().max_micro_batch, plain.memory().max_seq), (0, 0));
+    let mut with = job.clone();
+    with.set("largest-fit", "true").unwrap();
+    let e = with.estimate().unwrap();
+    assert_eq!((e.memory().max_micro_batch, e.memory().max_seq), (fit.max_micro_batch, fit.max_seq));
+    assert_eq!(with.largest_fit().unwrap(), fit);
+    job.set("micro-batch", &fit.max_micro_batch.to_string()).unwrap();
+    assert!(job.estimate().unwrap().fits());
+    job.set("micro-batch", &(fit.max_micro_batch + 1).to_string()).unwrap();
+    assert!(!job.estimate().unwrap().fits());
+    let never = job_of(&[("model", "llama-2-70b"), ("gpu", "rtx-4090")]).largest_fit().unwrap();
+    assert_eq!(never, trainsize::LargestFit::default());
+    let err = job_of(&[("model", "gpt2"), ("tp", "2"), ("gpus", "3")]).largest_fit().unwrap_err();
+    assert_eq!(err.code, trainsize::Error::LAYOUT);
 }
 
 #[test]

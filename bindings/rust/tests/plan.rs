@@ -35,7 +35,7 @@ fn candidates_equal_their_estimates() {
         assert_eq!(e.gpus(), c.gpus());
         assert_eq!(e.system().gpus_per_node, c.gpus_per_node());
         assert_eq!(e.peak_total(), c.peak_total());
-        assert_eq!(e.seconds(), c.seconds());
+        assert_eq!(e.wall_seconds(), c.seconds());
         assert_eq!(e.system().cost_cloud_usd, c.cost());
         assert_eq!(e.warnings(), c.warnings());
         assert!(e.fits());
