@@ -346,7 +346,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_SAMPLE_BYTES = 158,            /**< "sample-bytes" */
     TRAINSIZE_ID_EPOCHS = 159,                  /**< "epochs" */
     TRAINSIZE_ID_LARGEST_FIT = 160,             /**< "largest-fit" */
-    TRAINSIZE_ID_COUNT = 161                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_LOCAL_CACHE_BYTES = 161,       /**< "local-cache-bytes" */
+    TRAINSIZE_ID_COUNT = 162                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -1151,6 +1152,13 @@ typedef struct trainsize_system {
                                               rates, seconds (all servers together). */
     uint64_t dataset_bytes;              /**< The dataset as stored (dataset-bytes, or the
                                               run's tokens as 4-byte ids), bytes. */
+    char dataset_source[16];             /**< Where training reads the dataset: "local" (one
+                                              server's own drive), "local-cache" (several
+                                              servers, each with a staged copy on its NVMe
+                                              cache: the dataset fits local-cache-bytes, and
+                                              the shared file system serves the staging and
+                                              the checkpoints) or "shared" (streamed from
+                                              the shared file system). */
 } trainsize_system;
 
 /** Compute and time. */

@@ -695,6 +695,10 @@ static const ts_param_def PARAMS[] = {
       "(memory.max_micro_batch, memory.max_seq: a dozen to forty memory estimates more, several "
       "microseconds); false: they are 0 (the report finds them itself)"},
      TS_SET_BOOL, OFF(s.largest_fit), TRAINSIZE_ID_LARGEST_FIT, TS_PLAN_KEEPS},
+    {{"local-cache-bytes", TRAINSIZE_PARAM_INT, NULL, 0, LIM_BYTES, "30720000000000", "bytes",
+      "each server's NVMe data cache: with several servers a dataset that fits is staged there "
+      "once and read locally (DGX H100 and B200: 8 x 3.84 TB); 0: always stream from the shared "
+      "file system"}, TS_SET_U64, OFF(s.local_cache_bytes), TRAINSIZE_ID_LOCAL_CACHE_BYTES, TS_PLAN_KEEPS},
 };
 
 #define PARAM_COUNT (sizeof PARAMS / sizeof PARAMS[0])

@@ -733,6 +733,11 @@ static void storage_line(ts_out *o, const trainsize_job *job, const trainsize_re
     }
     if (s->nodes > 1 && s->local_storage_class[0])
         add(&t, "; and %.31s in every %s as cache and scratch", s->local_storage_class, w->server);
+    if (s->nodes > 1)
+        add(&t, strcmp(s->dataset_source, "local-cache") == 0
+                    ? "; the dataset fits each %s's cache (local-cache-bytes): staged once, read there"
+                    : "; the dataset is read from the shared storage (larger than each %s's cache)",
+            w->server);
     para_out(o, &t, KEY_WIDTH);
 }
 

@@ -211,6 +211,7 @@ typedef struct ts_settings {
     uint64_t sample_bytes;        /* one sample as read (an image, a clip); 0: token ids */
     double epochs;                /* passes over the dataset; 0: the tokens setting */
     int largest_fit;              /* search memory.max_micro_batch and memory.max_seq */
+    uint64_t local_cache_bytes;   /* each server's NVMe cache, for a staged copy of the dataset */
     /* Planning. */
     struct ts_gpu_price {
         char name[48];

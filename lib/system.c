@@ -230,10 +230,11 @@ static int is_nvme(const trainsize_storage_info *st)
 }
 
 /* In one pass over the catalogue: the first class in storage_rank's order that serves the
- * job (NVMe on one server, shared storage on several), and the NVMe each server carries,
- * which serves one server's rates. NULL where none does. */
-static const trainsize_storage_info *choose_storage(double read, double write, double total_read,
-                                                   double total_write, uint64_t nodes,
+ * job (NVMe on one server, shared storage on several: `read` per server from it), and the
+ * NVMe each server carries, which serves one server's rates (`local_read`: all of the
+ * reads when the dataset is cached there). NULL where none does. */
+static const trainsize_storage_info *choose_storage(double local_read, double read, double write,
+                                                   double total_read, double total_write, uint64_t nodes,
                                                    const trainsize_storage_info **local)
 {
     const trainsize_storage_info *best = NULL;
@@ -241,7 +242,7 @@ static const trainsize_storage_info *choose_storage(double read, double write, d
     *local = NULL;
     for (i = 0; i < ts_storage_count; i++) {
         const trainsize_storage_info *st = &ts_storage[i];
-        if (is_nvme(st) && storage_meets(st, read, write, read, write) &&
+        if (is_nvme(st) && storage_meets(st, local_read, write, local_read, write) &&
             (!*local || st->read_rate < (*local)->read_rate))
             *local = st;
         if (nodes > 1 && st->shared && storage_meets(st, read, write, total_read, total_write) &&
@@ -386,7 +387,8 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
                                      : 0.0;
     const trainsize_link_info *link = NULL;
     const trainsize_storage_info *st;
-    int rc;
+    double shared_read; /* per server, from the shared file system (or the one storage) */
+    int rc, cached;
 
     if (sold && !cfg->nics_per_node && cfg->gpu->host_nics > 0) nics = (double)cfg->gpu->host_nics;
     out->nodes = lay->nodes;
@@ -417,13 +419,21 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
         (rc = to_u64(write_need, &out->checkpoint_write_rate, "checkpoint_write_rate", "model", err)) ||
         (rc = to_u64(write_need * nodes, &out->checkpoint_write_rate_total, "checkpoint_write_rate_total", "model", err)))
         return rc;
+    /* Several servers whose dataset fits each one's NVMe cache stage it there once (each
+     * reads the whole dataset over the run) and read it locally; the shared file system
+     * serves that and the checkpoints. */
+    cached = lay->nodes > 1 && cfg->local_cache_bytes && dataset <= (double)cfg->local_cache_bytes &&
+             !(cfg->storage && !cfg->storage->shared);
+    shared_read = cached ? fmin(read_need, dataset / (cmp->tokens / tokens_per_s)) : read_need;
     {
         const trainsize_storage_info *local; /* every GPU server's NVMe: cache and scratch */
-        st = choose_storage(read_need, write_need, read_need * nodes, write_need * nodes, lay->nodes, &local);
+        st = choose_storage(read_need, shared_read, write_need, shared_read * nodes, write_need * nodes, lay->nodes, &local);
         if (cfg->storage) st = cfg->storage;
         ts_copy_name(out->local_storage_class, sizeof out->local_storage_class, local ? local->name : "");
     }
-    found->storage_short = !st || !storage_meets(st, read_need, write_need, read_need * nodes, write_need * nodes);
+    ts_copy_name(out->dataset_source, sizeof out->dataset_source,
+                 lay->nodes <= 1 ? (st && st->shared ? "shared" : "local") : cached ? "local-cache" : "shared");
+    found->storage_short = !st || !storage_meets(st, shared_read, write_need, shared_read * nodes, write_need * nodes);
     out->checkpoint_write_seconds = st ? checkpoint_write_seconds(st, ckpt, nodes) : cfg->checkpoint_seconds;
     /* owning, several servers: the shared file system is bought with them */
     out->capex_storage_usd = lay->nodes > 1 && st && st->shared

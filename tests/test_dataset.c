@@ -29,6 +29,31 @@ static void test_images(void **state)
     assert_int_equal(text.system.dataset_bytes, (uint64_t)ceil(text.time.tokens * 4.0));
 }
 
+/* Several servers: a dataset that fits each one's NVMe cache (local-cache-bytes, 30.72 TB
+ * as a DGX H100 or B200 ships) is staged there (every server reads it once over the run)
+ * and read locally; a larger one, or none cached, is streamed from the shared file system.
+ * One server reads its own drive. 32 servers reading 10 MB clips for 100 epochs: 26 GB/s
+ * streamed is beyond one NFS filer (12.5 GB/s), the staging is not. */
+static void test_cache_or_shared(void **state)
+{
+#define CLIPS JOB, "gpus", "256", "sample-bytes", "10MB", "epochs", "100"
+    trainsize_result small, large, uncached, one;
+    (void)state;
+    ts_test_estimate(PAIRS(CLIPS, "dataset-bytes", "20TB"), &small);
+    ts_test_estimate(PAIRS(CLIPS, "dataset-bytes", "100TB"), &large);
+    ts_test_estimate(PAIRS(CLIPS, "dataset-bytes", "20TB", "local-cache-bytes", "0"), &uncached);
+    ts_test_estimate(PAIRS(CLIPS, "dataset-bytes", "20TB", "gpus", "8"), &one);
+    assert_string_equal(small.system.dataset_source, "local-cache");
+    assert_string_equal(large.system.dataset_source, "shared");
+    assert_string_equal(uncached.system.dataset_source, "shared");
+    assert_string_equal(one.system.dataset_source, "local");
+    /* the same feed either way; streaming it needs a faster shared file system */
+    assert_int_equal(small.system.storage_read_rate, uncached.system.storage_read_rate);
+    assert_string_equal(small.system.storage_class, "nfs");
+    assert_string_not_equal(uncached.system.storage_class, "nfs");
+#undef CLIPS
+}
+
 static void test_refusals(void **state)
 {
     trainsize_error err;
@@ -48,6 +73,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_images),
+        cmocka_unit_test(test_cache_or_shared),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -62,7 +62,7 @@ static const char *const SITE_OPTIONS[] = {"gpu",       "gpu-memory",    "host-r
                                            "cpu-cores", "nics-per-node", "host-memory-bandwidth",
                                            "network",   "storage",       "rack-power-watts",
                                            "nvls",      "sharp",         "gpu-power-limit",
-                                           "servers-per-rack"};
+                                           "servers-per-rack", "local-cache-bytes"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -359,7 +359,7 @@ static int policy_list(const char *v, size_t vn, int may_set, tsd_config *cfg, u
         if (may_set && tsd_option_source(name) != TSD_SITE) {
             snprintf(why, cap, "line %u: job-may-set takes the site's hardware options (gpu, gpu-memory, "
                      "host-ram, cpu-cores, nics-per-node, host-memory-bandwidth, network, storage, "
-                     "rack-power-watts, servers-per-rack), not %s", line, name);
+                     "rack-power-watts, servers-per-rack, local-cache-bytes), not %s", line, name);
             return -1;
         }
         if (*count == TSD_MAX_PAIRS) {

@@ -220,6 +220,7 @@ class System(ctypes.Structure):
         ("switch_tiers", c_uint64),
         ("checkpoint_write_seconds", c_double),
         ("dataset_bytes", c_uint64),
+        ("dataset_source", c_char * 16),
     ]
 
 

@@ -739,6 +739,12 @@ impl Estimate {
         array_str(&self.raw.system.psu_redundancy)
     }
 
+    /// Where training reads the dataset: "local", "local-cache" (a staged copy on every
+    /// server) or "shared".
+    pub fn dataset_source(&self) -> Cow<'_, str> {
+        array_str(&self.raw.system.dataset_source)
+    }
+
     /// GPUs in the job.
     pub fn gpus(&self) -> u64 {
         self.raw.gpus

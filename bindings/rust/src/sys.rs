@@ -322,6 +322,7 @@ pub struct trainsize_system {
     pub switch_tiers: u64,
     pub checkpoint_write_seconds: c_double,
     pub dataset_bytes: u64,
+    pub dataset_source: [c_char; 16],
 }
 
 /// `trainsize_time`

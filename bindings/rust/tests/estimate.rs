@@ -272,6 +272,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "system.switch_tiers" => FieldValue::U64(s.switch_tiers),
                 "system.checkpoint_write_seconds" => FieldValue::F64(s.checkpoint_write_seconds),
                 "system.dataset_bytes" => FieldValue::U64(s.dataset_bytes),
+                "system.dataset_source" => FieldValue::Str(e.dataset_source()),
                 "time.flops" => FieldValue::F64(t.flops),
                 "time.seconds" => FieldValue::F64(t.seconds),
                 "time.step_flops" => FieldValue::F64(t.step_flops),
