@@ -1105,7 +1105,8 @@ typedef struct trainsize_system {
                                               (colo-usd-per-kw-month). */
     double capex_servers_usd;            /**< Of capex_usd: the servers with their GPUs, CPUs,
                                               RAM, NICs and local NVMe, spare nodes included
-                                              (GPUs x price x (1 + server-share)). */
+                                              (GPUs x price x (1 + server-share); an NVL72 in
+                                              whole racks). */
     double capex_network_usd;            /**< Of capex_usd: the scale-out fabric (NICs' share,
                                               switches, cables: network-usd-per-gpu), several
                                               servers only. */
@@ -1132,7 +1133,8 @@ typedef struct trainsize_system {
                                               judged whole). */
     char cooling[8];                     /**< "air", or "liquid" when the product is liquid-
                                               cooled (NVL72) or a rack draws more than the
-                                              air-cooled budget (rack-power-watts). */
+                                              air-cooled budget (rack-power-watts); "" when
+                                              the accelerator's power is unknown (TPUs). */
     uint64_t psus_per_server;            /**< Power supplies in one server as the vendor ships
                                               it (for an NVL72, in the whole rack's power
                                               shelves); 0 when the GPU's power is unknown. */
@@ -1192,8 +1194,9 @@ typedef struct trainsize_time {
     double expected_interruptions; /**< Interruptions the run sees: wall_seconds x GPUs x
                                  interruptions-per-gpu-day. */
     double checkpoint_interval; /**< Training seconds between checkpoints (the option, or
-                                 Daly's optimum); 0 when the cluster never fails and none
-                                 is set. */
+                                 Daly's optimum); 0 when none falls inside the run (the
+                                 cluster never fails and none is set, or the run is shorter
+                                 than the interval). */
     double checkpoint_stall; /**< Seconds each checkpoint stops training: the write
                                  (system.checkpoint_write_seconds), or with checkpoint-async
                                  the copy to host memory. */

@@ -44,7 +44,7 @@ void ts_gpu_prices(const ts_settings *cfg, const trainsize_gpu_info *gpu, double
 static void ownership(const ts_settings *cfg, const ts_layout *lay, double price, double hourly,
                       double run_hours, trainsize_system *sys)
 {
-    double servers = (double)(lay->nodes + cfg->spare_nodes), gpn = (double)lay->gpus_per_node;
+    double servers = (double)ts_facility_servers(cfg, lay), gpn = (double)lay->gpus_per_node;
     double bought = servers * gpn, busy_year = TS_HOURS_PER_YEAR * cfg->utilization;
     double it_kw = servers * sys->power_per_node_watts / 1000.0; /* the facility provisions every server */
     double run_share = run_hours / busy_year, support_month, power_month;
@@ -57,8 +57,8 @@ static void ownership(const ts_settings *cfg, const ts_layout *lay, double price
     sys->cost_own_facility_usd = it_kw * cfg->colo_usd_per_kw_month * 12.0 * run_share;
     sys->cost_own_power_usd = sys->energy_kwh * cfg->power_usd_per_kwh;
     sys->cost_own_usd = sys->cost_own_hardware_usd + sys->cost_own_facility_usd + sys->cost_own_power_usd;
-    /* A month: the busy hours rented, against the owned cluster's running costs. */
-    sys->cloud_usd_per_month = (double)lay->gpus * hourly * busy_year / 12.0;
+    /* A month: the busy hours rented (cloud_usd_per_month), against the owned cluster's
+     * running costs. */
     support_month = cfg->support_share * sys->capex_usd / 12.0;
     power_month = sys->power_watts / 1000.0 * busy_year / 12.0 * cfg->pue * cfg->power_usd_per_kwh;
     sys->own_usd_per_month = it_kw * cfg->colo_usd_per_kw_month + power_month + support_month;
@@ -83,6 +83,8 @@ void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize
     sys->energy_kwh = ts_energy_kwh(hours, gpu_watts, cfg->pue);
     sys->co2_kg = sys->energy_kwh * cfg->carbon_intensity;
     sys->cost_cloud_usd = hourly * hours;
+    /* renting the busy hours of a month: also for what is only rented (TPUs) */
+    sys->cloud_usd_per_month = gpus * hourly * TS_HOURS_PER_YEAR * cfg->utilization / 12.0;
     if (price > 0) ownership(cfg, lay, price, hourly, hours / gpus, sys);
     else sys->capex_storage_usd = 0.0; /* no purchase priced without the GPUs' */
     found->no_price = !(hourly > 0) || !(price > 0);

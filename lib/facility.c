@@ -8,7 +8,7 @@
  *   NVLink-class board, else 4U: assumptions.
  * - An NVL72 rack is one product: 18 liquid-cooled compute trays, power shelves of six
  *   5.5 kW supplies, eight of them (NVIDIA's GB300 NVL72 reference architecture; the
- *   Supermicro GB200 NVL72 datasheet: 8 x 33 kW). It is judged whole.
+ *   Supermicro GB200 NVL72 datasheet: 8 x 33 kW). It is judged, and bought, whole.
  * - Otherwise a rack takes as many servers as its power budget (rack-power-watts, the
  *   air-cooled budget) and 42 units allow, at least one; a rack above the budget (a server
  *   that alone draws more) is liquid-cooled.
@@ -94,11 +94,19 @@ static void fabric(double ports, uint64_t *switches, uint64_t *tiers)
     *switches = (uint64_t)((double)(t - 1) * ceil(2.0 * ports / k) + ceil(ports / k));
 }
 
+uint64_t ts_facility_servers(const ts_settings *cfg, const ts_layout *lay)
+{
+    uint64_t servers = lay->nodes + cfg->spare_nodes, per_rack;
+    if (!rack_scale(cfg->gpu)) return servers;
+    per_rack = TS_NVL72_TRAYS * 4u / (uint64_t)cfg->gpu->per_host; /* sold as whole racks */
+    return (servers + per_rack - 1) / per_rack * per_rack;
+}
+
 void ts_facility_make(const ts_settings *cfg, const ts_layout *lay, trainsize_system *sys)
 {
     const trainsize_gpu_info *gpu = cfg->gpu;
     const server_design *dgx = dgx_design(gpu, lay->gpus_per_node);
-    uint64_t servers = lay->nodes + cfg->spare_nodes, per_rack, needed = 0, psus = 0;
+    uint64_t servers = ts_facility_servers(cfg, lay), per_rack, needed = 0, psus = 0;
     double server_w = sys->power_per_node_watts, psu_w = TS_GENERIC_PSU_WATTS;
     int liquid = 0;
     if (rack_scale(gpu)) {
@@ -115,7 +123,8 @@ void ts_facility_make(const ts_settings *cfg, const ts_layout *lay, trainsize_sy
     /* The fullest rack: a whole NVL72, else as many servers as a rack holds of the job's. */
     sys->rack_power_watts = (double)(rack_scale(gpu) ? per_rack : (servers < per_rack ? servers : per_rack)) * server_w;
     liquid = liquid || sys->rack_power_watts > cfg->rack_power_watts;
-    ts_copy_name(sys->cooling, sizeof sys->cooling, liquid ? "liquid" : "air");
+    /* no power figure (TPUs): no cooling verdict either */
+    ts_copy_name(sys->cooling, sizeof sys->cooling, server_w > 0.0 ? (liquid ? "liquid" : "air") : "");
     /* Power supplies: per server, or per rack for an NVL72's power shelves. */
     if (server_w > 0.0) {
         if (rack_scale(gpu)) {

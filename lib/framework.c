@@ -102,8 +102,8 @@ int ts_stack_resolve(const ts_settings *cfg, const char **reason)
                : cfg->zero >= 3 ? TS_STACK_FSDP : TS_STACK_HF;
     }
     if (fw == TS_FW_MEGATRON) {
-        *reason = "Megatron-Core as NeMo's recipes run it: gradient reduction, weight gathers and "
-                  "tensor-parallel traffic overlapped";
+        /* under TRAINSIZE_NAME_MAX (96) with its NUL: result.stack_reason holds it whole */
+        *reason = "Megatron-Core as NeMo runs it: gradient reduction, weight gathers and TP traffic overlapped";
         return TS_STACK_MEGATRON_CORE;
     }
     if (fw == TS_FW_DEEPSPEED) {

@@ -20,6 +20,9 @@
 #include "stages.h"
 
 #define TS_SECONDS_PER_DAY 86400.0
+/* A run whose wall time passes 1,000 x its training time does not finish in any sense a
+ * user plans for: refused, naming the input that makes it so. */
+#define TS_GOODPUT_FLOOR 1000.0
 static double daly_interval(double delta, double mttf)
 {
     double x = delta / (2.0 * mttf);
@@ -27,29 +30,46 @@ static double daly_interval(double delta, double mttf)
     return sqrt(2.0 * delta * mttf) * (1.0 + sqrt(x) / 3.0 + x / 9.0) - delta;
 }
 
+/* Which input to name when the run would not finish. */
+static const char *culprit(const ts_settings *cfg, double mttf)
+{
+    if (cfg->checkpoint_interval > 0.0) return "checkpoint-interval";
+    return cfg->restart_seconds >= mttf ? "restart-seconds" : "interruptions-per-gpu-day";
+}
+
 int ts_goodput_make(const ts_settings *cfg, const ts_layout *lay, const trainsize_system *sys,
                     const ts_step_losses *losses, trainsize_time *t, trainsize_error *err)
 {
     double rate = cfg->interruptions_per_gpu_day * (double)lay->gpus / TS_SECONDS_PER_DAY;
-    double delta = cfg->checkpoint_async ? losses->checkpoint_copy : sys->checkpoint_write_seconds;
-    double solve = t->seconds, restart = cfg->restart_seconds, tau = cfg->checkpoint_interval, wall;
+    double write = sys->checkpoint_write_seconds;
+    double delta = cfg->checkpoint_async ? losses->checkpoint_copy : write;
+    /* async: an interruption also loses the checkpoint still being written */
+    double restart = cfg->restart_seconds + (cfg->checkpoint_async ? write : 0.0);
+    double solve = t->seconds, tau = cfg->checkpoint_interval, mttf = rate > 0.0 ? 1.0 / rate : 0.0, wall;
     t->checkpoint_stall = delta;
-    if (rate > 0.0) {
-        double mttf = 1.0 / rate;
-        if (tau <= 0.0) tau = delta > 0.0 ? daly_interval(delta, mttf) : 0.0;
+    if (tau <= 0.0 && rate > 0.0) {
+        tau = delta > 0.0 ? daly_interval(delta, mttf) : 0.0;
         /* an async checkpoint's write must end before the next one starts */
-        if (cfg->checkpoint_async && cfg->checkpoint_interval <= 0.0) tau = fmax(tau, sys->checkpoint_write_seconds);
-        /* no stall, no interval: checkpoint continuously, lose only the restarts */
-        wall = tau > 0.0 ? mttf * exp(restart / mttf) * expm1((tau + delta) / mttf) * solve / tau
-                         : solve * exp(restart / mttf);
-    } else {
-        wall = tau > 0.0 ? solve * (tau + delta) / tau : solve; /* never fails: no checkpoints needed */
+        if (cfg->checkpoint_async) tau = fmax(tau, write);
     }
-    if (!isfinite(wall)) /* e^(R/M) overflowed: interruptions come faster than a restart */
-        return ts_fail(err, TRAINSIZE_E_INVALID, "interruptions-per-gpu-day",
-                       "interruptions-per-gpu-day: the run would not finish: the job's %llu GPUs are "
-                       "interrupted every %.3g s, against %.3g s to checkpoint and %.3g s to restart",
-                       (unsigned long long)lay->gpus, rate > 0.0 ? 1.0 / rate : 0.0, delta, restart);
+    /* A run no longer than the interval checkpoints nowhere inside it: the whole run is
+     * at risk, and no stall is paid. */
+    if (tau >= solve) {
+        tau = 0.0;
+        if (rate > 0.0) wall = mttf * exp(restart / mttf) * expm1(solve / mttf);
+        else wall = solve;
+    } else if (rate > 0.0) {
+        wall = tau > 0.0 ? mttf * exp(restart / mttf) * expm1((tau + delta) / mttf) * solve / tau
+                         : solve * exp(restart / mttf); /* no stall, no interval: only restarts */
+    } else {
+        wall = tau > 0.0 ? solve * (tau + delta) / tau : solve; /* never fails: none needed */
+    }
+    if (!isfinite(wall) || wall > TS_GOODPUT_FLOOR * solve)
+        return ts_fail(err, TRAINSIZE_E_INVALID, culprit(cfg, mttf),
+                       "%s: the run would not finish (goodput under 0.1 %%): the job's %llu GPUs are "
+                       "interrupted every %.3g s on average, against %.3g s to checkpoint, %.3g s to "
+                       "restart and a checkpoint every %.3g s",
+                       culprit(cfg, mttf), (unsigned long long)lay->gpus, mttf, delta, restart, tau);
     t->checkpoint_interval = tau;
     t->wall_seconds = wall;
     t->goodput = wall > 0.0 ? solve / wall : 1.0;

@@ -301,8 +301,10 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
             return ts_fail(err, TRAINSIZE_E_INVALID, name,
                            "%s: expected an integer from %.0f to %.0f, got \"%.40s\"", name,
                            def->info.min, def->info.max, given);
-        /* "--gpu-memory 24" meant gigabytes: a size under 1 MiB without a unit is refused. */
-        if (value == given && v > 0 && v < 1048576 && strcmp(def->info.unit, "bytes") == 0)
+        /* "--gpu-memory 24" meant gigabytes: a size under 1 MiB without a unit is refused
+         * (not a sample's, which is often that small: an encoded image, a clip). */
+        if (value == given && v > 0 && v < 1048576 && strcmp(def->info.unit, "bytes") == 0 &&
+            def->id != TRAINSIZE_ID_SAMPLE_BYTES)
             return ts_fail(err, TRAINSIZE_E_INVALID, name,
                            "%s: %llu bytes is under 1 MiB; a size without a unit is in bytes "
                            "(give one, e.g. 24GiB)", name, (unsigned long long)v);

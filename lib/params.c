@@ -632,8 +632,9 @@ static const ts_param_def PARAMS[] = {
       "the planner uses exactly this many GPUs (\"I have 8 H100s\"); without tokens it lists the "
       "layouts that fit there and the largest batch each takes; 0: it searches counts up to "
       "max-gpus"}, TS_SET_U64, OFF(plan_gpu_count), TRAINSIZE_ID_PLAN_GPU_COUNT, TS_PLAN_KEEPS},
-    {{"rack-power-watts", TRAINSIZE_PARAM_FLOAT, NULL, 100, 1e7, "20000", "watts",
-      "air-cooled rack budget (Uptime 2023: most operators have no racks above 20 kW)"},
+    {{"rack-power-watts", TRAINSIZE_PARAM_FLOAT, NULL, 100, 1e7, "41000", "watts",
+      "air-cooled rack budget: NVIDIA's DGX SuperPOD racks four DGX H100, 40.8 kW; a typical "
+      "enterprise room takes 20000 (Uptime 2023: most operators have no racks above 20 kW)"},
      TS_SET_DOUBLE, OFF(s.rack_power_watts), TRAINSIZE_ID_RACK_POWER_WATTS, TS_PLAN_KEEPS},
     {{"host-ram-factor", TRAINSIZE_PARAM_FLOAT, NULL, 0, 100, "2", "",
       "host RAM per node is at least this times the node's GPU memory"}, TS_SET_DOUBLE,

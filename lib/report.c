@@ -768,12 +768,15 @@ static void system_section(ts_out *o, const trainsize_job *job, const trainsize_
     rate_text(t, sizeof t, s->storage_read_rate);
     ts_out_printf(o, "read %s to feed the %ss\n", t, w->dev);
     key(o, "  checkpoints");
-    rate_text(t, sizeof t, s->checkpoint_write_rate);
-    ts_out_printf(o, "%s each; written at %s per %s",
-                   ts_fmt_si(a, sizeof a, (double)s->checkpoint_bytes, "B"), t, w->server);
-    if (s->nodes > 1)
-        ts_out_printf(o, ", %s in all", ts_fmt_si(b, sizeof b, (double)s->checkpoint_write_rate_total, "B/s"));
-    ts_out_putc(o, '\n');
+    {
+        para c = {{0}, 0};
+        rate_text(t, sizeof t, s->checkpoint_write_rate);
+        add(&c, "%s each; written at %s per %s", nb(ts_fmt_si(a, sizeof a, (double)s->checkpoint_bytes, "B")),
+            t, w->server);
+        if (s->nodes > 1)
+            add(&c, ", %s in all", nb(ts_fmt_si(b, sizeof b, (double)s->checkpoint_write_rate_total, "B/s")));
+        para_out(o, &c, KEY_WIDTH);
+    }
     key(o, "  power");
     ts_out_printf(o, "%s per %s, %s in all", ts_fmt_si(a, sizeof a, s->power_per_node_watts, "W"),
                    w->server, ts_fmt_si(b, sizeof b, s->power_watts, "W"));
@@ -790,7 +793,7 @@ static void system_section(ts_out *o, const trainsize_job *job, const trainsize_
     if (s->cost_cloud_usd > 0)
         ts_out_printf(o, "cloud %s", ts_fmt_usd(a, sizeof a, s->cost_cloud_usd));
     else
-        ts_out_puts(o, "cloud: no price (--gpu-hour-usd or --gpu-prices)");
+        ts_out_puts(o, "cloud: no price (--gpu-hour-usd, --gpu-prices)");
     if (s->cost_own_usd > 0) {
         char own[4 * TS_FMT_MAX + 64];
         char f[TS_FMT_MAX];
@@ -803,8 +806,11 @@ static void system_section(ts_out *o, const trainsize_job *job, const trainsize_
         ts_out_puts(o, "; ");
         ts_out_wrapped(o, own, KEY_WIDTH); /* wrapped, never clipped */
         ts_out_putc(o, '\n');
-    } else
-        ts_out_puts(o, "; owned: no price (--gpu-price-usd or --gpu-prices)\n");
+    } else {
+        ts_out_puts(o, "; ");
+        ts_out_wrapped(o, "owned: no price (--gpu-price-usd, --gpu-prices)", KEY_WIDTH);
+        ts_out_putc(o, '\n');
+    }
     ts_out_putc(o, '\n');
 }
 
@@ -869,7 +875,7 @@ static void time_section(ts_out *o, const trainsize_job *job, const trainsize_re
         ts_out_printf(o, "%.3e hours = %.3e days", t->seconds / 3600.0, t->seconds / 86400.0);
     else
         ts_out_puts(o, ts_fmt_duration(a, sizeof a, t->seconds));
-    if (t->steps == 1 && job_is(job, "tokens", "0"))
+    if (t->steps == 1 && job_is(job, "tokens", "0") && job_f64(job, "epochs") == 0.0)
         ts_out_puts(o, " (one optimizer step; --tokens N sizes a whole training run)");
     else
         ts_out_puts(o, " on a cluster that never fails");

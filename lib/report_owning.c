@@ -43,23 +43,24 @@ void ts_report_facility(ts_out *o, const trainsize_result *r, const char *server
     ts_out_puts(o, "Facility\n");
     ts_report_key(o, "  racks");
     if (s->rack_power_watts > 0.0)
-        snprintf(c, sizeof c, "the fullest draws %s", ts_fmt_si(a, sizeof a, s->rack_power_watts, "W"));
+        snprintf(c, sizeof c, "the fullest draws %s: %s cooling", ts_fmt_si(a, sizeof a, s->rack_power_watts, "W"),
+                 s->cooling);
     else
-        snprintf(c, sizeof c, "power unknown");
-    snprintf(t, sizeof t, "%s rack%s of %s %s%s; %s: %s cooling%s",
+        snprintf(c, sizeof c, "power and cooling unknown");
+    snprintf(t, sizeof t, "%s rack%s, up to %s %s%s a rack%s; %s%s",
              ts_fmt_thousands(a, sizeof a, s->racks), s->racks == 1 ? "" : "s",
              ts_fmt_thousands(b, sizeof b, s->servers_per_rack), nvl ? "tray" : server,
-             s->servers_per_rack == 1 ? "" : "s", c, s->cooling,
+             s->servers_per_rack == 1 ? "" : "s", nvl ? " (an NVL72 is sold as a rack)" : "", c,
              nvl ? " (an NVL72 rack is liquid-cooled)"
                  : strcmp(s->cooling, "liquid") == 0 ? " (above the air-cooled budget, rack-power-watts)" : "");
     ts_out_wrapped(o, t, TS_REPORT_KEY_WIDTH);
     ts_out_putc(o, '\n');
     ts_report_key(o, "  power supplies");
     if (s->psus_per_server) {
-        snprintf(t, sizeof t, "%llu x %s %s, %s redundant (%llu carry the maximum load)",
+        snprintf(t, sizeof t, "%llu x %s %s, %s redundant (%llu carr%s the maximum load)",
                  (unsigned long long)s->psus_per_server, ts_fmt_si(a, sizeof a, s->psu_watts, "W"),
                  nvl ? "in the rack's power shelves" : "per server", s->psu_redundancy,
-                 (unsigned long long)s->psus_needed);
+                 (unsigned long long)s->psus_needed, s->psus_needed == 1 ? "ies" : "y");
         ts_out_wrapped(o, t, TS_REPORT_KEY_WIDTH);
         ts_out_putc(o, '\n');
     } else {
@@ -83,18 +84,31 @@ void ts_report_facility(ts_out *o, const trainsize_result *r, const char *server
 void ts_report_buy_or_rent(ts_out *o, const trainsize_job *job, const trainsize_result *r)
 {
     const trainsize_system *s = &r->system;
+    const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
     char a[TS_FMT_MAX], b[TS_FMT_MAX], c[TS_FMT_MAX], d[TS_FMT_MAX], e[TS_FMT_MAX], f[TS_FMT_MAX];
-    char t[6 * TS_FMT_MAX + 128];
+    char t[6 * TS_FMT_MAX + 192], given[64];
     double use = job_number(job, "utilization"), life = job_number(job, "amortization-years");
-    if (!(s->capex_usd > 0.0) || !(s->cost_cloud_usd > 0.0)) return; /* the cost line said what is missing */
+    double hours = r->time.gpu_hours;
+    int own_price = job_number(job, "gpu-hour-usd") > 0.0 ||
+                    (trainsize_job_get(job, "gpu-prices", given, sizeof given, NULL) > 0);
+    if (!(s->cost_cloud_usd > 0.0)) return; /* the cost line said what is missing */
     ts_out_puts(o, "Buy or rent\n");
     ts_report_key(o, "  cloud");
     snprintf(t, sizeof t, "nothing up front; %s a month for the busy hours (%.0f %% of the year); "
-             "this run %s", ts_fmt_usd(a, sizeof a, s->cloud_usd_per_month), 100.0 * use,
-             ts_fmt_usd(b, sizeof b, s->cost_cloud_usd));
+             "this run %s, at %s a %s-hour (%s)", ts_fmt_usd(a, sizeof a, s->cloud_usd_per_month), 100.0 * use,
+             ts_fmt_usd(b, sizeof b, s->cost_cloud_usd), ts_fmt_usd(c, sizeof c, hours > 0.0 ? s->cost_cloud_usd / hours : 0.0),
+             g && g->kind == TRAINSIZE_ACCELERATOR_TPU ? "chip" : "GPU",
+             own_price ? "as given" : g && g->price_date && g->price_date[0] ? "the catalogue's on-demand list price; "
+                                                                               "a reserved cluster rents for less"
+                                                                             : "the catalogue's");
     ts_out_wrapped(o, t, TS_REPORT_KEY_WIDTH);
     ts_out_putc(o, '\n');
     ts_report_key(o, "  owned");
+    if (!(s->capex_usd > 0.0)) {
+        ts_out_wrapped(o, "no purchase price (rented only, or --gpu-price-usd, --gpu-prices)", TS_REPORT_KEY_WIDTH);
+        ts_out_puts(o, "\n\n");
+        return;
+    }
     snprintf(t, sizeof t, "%s up front (servers %s, network %s, shared storage %s); %s a month "
              "(facility, power, support); this run %s",
              ts_fmt_usd(a, sizeof a, s->capex_usd), ts_fmt_usd(b, sizeof b, s->capex_servers_usd),
@@ -119,18 +133,24 @@ void ts_report_goodput(ts_out *o, const trainsize_job *job, const trainsize_resu
     char a[TS_FMT_MAX], b[TS_FMT_MAX], text[4 * TS_FMT_MAX + 160];
     double rate = job_number(job, "interruptions-per-gpu-day");
     ts_report_key(o, "  failures");
-    if (rate > 0.0)
-        snprintf(text, sizeof text, "%.3g interruptions expected (%.3g per %s-day); a checkpoint every "
-                 "%s, stalling %s%s", t->expected_interruptions, rate, dev,
-                 ts_fmt_duration(a, sizeof a, t->checkpoint_interval),
+    if (rate > 0.0 && t->checkpoint_interval > 0.0)
+        snprintf(text, sizeof text, "%.*f interruptions expected (%.3g per %s-day); a checkpoint every "
+                 "%s, stalling %s%s", t->expected_interruptions >= 100.0 ? 0 : 2, t->expected_interruptions,
+                 rate, dev, ts_fmt_duration(a, sizeof a, t->checkpoint_interval),
                  ts_fmt_duration(b, sizeof b, t->checkpoint_stall),
                  job_says(job, "checkpoint-async", "true") ? " (async: the copy to host memory)" : "");
+    else if (rate > 0.0)
+        snprintf(text, sizeof text, "%.*f interruptions expected (%.3g per %s-day); no checkpoint inside a "
+                 "run shorter than the optimum interval", t->expected_interruptions >= 100.0 ? 0 : 2,
+                 t->expected_interruptions, rate, dev);
     else
         snprintf(text, sizeof text, "none (interruptions-per-gpu-day 0)");
     ts_out_wrapped(o, text, TS_REPORT_KEY_WIDTH);
     ts_out_putc(o, '\n');
     ts_report_key(o, "  wall time");
-    if (t->wall_seconds >= 3600.0)
+    if (t->wall_seconds >= 1e12)
+        snprintf(text, sizeof text, "%.3e hours = %.3e days", t->wall_seconds / 3600.0, t->wall_seconds / 86400.0);
+    else if (t->wall_seconds >= 3600.0)
         snprintf(text, sizeof text, "%.1f hours = %.2f days", t->wall_seconds / 3600.0, t->wall_seconds / 86400.0);
     else
         ts_fmt_duration(text, sizeof text, t->wall_seconds);

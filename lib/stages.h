@@ -282,6 +282,9 @@ void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize
 /* The facility: racks, their power and cooling, the servers' power supplies, the fabric's
  * switches. After ts_power_cost (it reads the server's power). */
 void ts_facility_make(const ts_settings *cfg, const ts_layout *lay, trainsize_system *sys);
+/* Servers bought and racked: the job's and the spares, in whole racks for a rack-scale
+ * product (an NVL72 is sold as a rack). */
+uint64_t ts_facility_servers(const ts_settings *cfg, const ts_layout *lay);
 /* Energy in kWh of GPU-hours at a power per GPU (watts) and a PUE. */
 double ts_energy_kwh(double gpu_hours, double watts_per_gpu, double pue);
 

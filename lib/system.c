@@ -270,6 +270,23 @@ static double checkpoint_write_seconds(const trainsize_storage_info *st, double 
     return t;
 }
 
+/* The class that writes fastest (shared ones only, for several servers): where a job that
+ * none serves is timed. */
+static const trainsize_storage_info *fastest_storage(int shared)
+{
+    const trainsize_storage_info *best = NULL;
+    size_t i;
+    for (i = 0; i < ts_storage_count; i++) {
+        const trainsize_storage_info *st = &ts_storage[i];
+        double rate = st->shared && st->aggregate_write_rate ? (double)st->aggregate_write_rate : (double)st->write_rate;
+        if (shared && !st->shared) continue;
+        if (!best || rate > (best->shared && best->aggregate_write_rate ? (double)best->aggregate_write_rate
+                                                                          : (double)best->write_rate))
+            best = st;
+    }
+    return best;
+}
+
 static double pcie_rate(const trainsize_gpu_info *gpu);
 
 /* checkpoint-async: the step waits while each saving GPU copies its shard to pinned host
@@ -434,9 +451,10 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     ts_copy_name(out->dataset_source, sizeof out->dataset_source,
                  lay->nodes <= 1 ? (st && st->shared ? "shared" : "local") : cached ? "local-cache" : "shared");
     found->storage_short = !st || !storage_meets(st, shared_read, write_need, shared_read * nodes, write_need * nodes);
-    out->checkpoint_write_seconds = st ? checkpoint_write_seconds(st, ckpt, nodes) : cfg->checkpoint_seconds;
+    /* None serves the job (storage-too-slow): the checkpoints are timed on the fastest there is */
+    out->checkpoint_write_seconds = checkpoint_write_seconds(st ? st : fastest_storage(lay->nodes > 1), ckpt, nodes);
     /* owning, several servers: the shared file system is bought with them */
-    out->capex_storage_usd = lay->nodes > 1 && st && st->shared
+    out->capex_storage_usd = lay->nodes > 1 && (!st || st->shared)
                                  ? (double)out->storage_capacity / 1e12 * cfg->storage_usd_per_tb
                                  : 0.0;
     losses->checkpoint_copy = checkpoint_copy_seconds(cfg, lay, ckpt);

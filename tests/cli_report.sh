@@ -166,7 +166,7 @@ check "help's unknown-command error names help" grep -q 'commands: [a-z, ]*help'
 expect_ok $A100 --tokens 1e10
 out_width
 has "largest that fits" "micro-batch 4, sequence 8,832"
-has "racks" "1 rack of 3 servers"
+has "racks" "1 rack, up to 7 servers a rack"
 has "racks" "air cooling"
 has "power supplies" "6 x 3.00 kW per server, 3+3 redundant"
 has "fabric" "no scale-out switches"
@@ -177,7 +177,7 @@ has "failures" "interruptions expected (0.000474 per GPU-day)"
 has "wall time" "goodput"
 has "total" "on a cluster that never fails"
 expect_ok --model llama-3-70b --gpu gb200 --gpus 72 --tp 4 --zero 3
-has "racks" "1 rack of 18 trays"
+has "racks" "1 rack, up to 18 trays a rack (an NVL72 is sold as a rack)"
 has "racks" "liquid cooling (an NVL72 rack is liquid-cooled)"
 has "power supplies" "48 x 5.50 kW in the rack's power shelves"
 check "liquid cooling in the checklist" grep -q "a rack needs liquid cooling" "$OUT"

@@ -36,7 +36,7 @@ static void test_daly_examples(void **state)
     assert_true(fabs(interval(6 * 3600.0, 300.0, 600.0) / 60.0 - 57.0) < 0.5);
     assert_true(fabs(interval(15 * 60.0, 300.0, 600.0) / 60.0 - 9.1) < 0.05);
     /* a dump longer than twice the MTTF: checkpoint every M */
-    assert_true(fabs(interval(100.0, 300.0, 600.0) - 100.0) < 1e-9);
+    assert_true(fabs(interval(100.0, 300.0, 10.0) - 100.0) < 1e-9);
 }
 
 /* Llama 3 405B's pretraining layout on 16,384 H100s (Grattafiori et al. 2024, arXiv
@@ -83,10 +83,20 @@ static void test_limits(void **state)
     ts_test_estimate(PAIRS(JOB, "checkpoint-interval", "600"), &set);
     assert_true(set.time.checkpoint_interval == 600.0);
     assert_true(set.time.goodput < sync.time.goodput);
-    /* interruptions faster than a restart: no answer, and the option named */
+    /* a run that would not finish (goodput under 0.1 %): no answer, and the input named */
     assert_int_equal(ts_test_estimate_rc(PAIRS(JOB, "gpus", "4096", "interruptions-per-gpu-day", "1",
                                                "restart-seconds", "1e6"), &err), TRAINSIZE_E_INVALID);
-    assert_string_equal(err.field, "interruptions-per-gpu-day");
+    assert_string_equal(err.field, "restart-seconds");
+    assert_int_equal(ts_test_estimate_rc(PAIRS(JOB, "gpus", "4096", "interruptions-per-gpu-day", "1"), &err),
+                     TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "restart-seconds"); /* a restart outlasts 21 s between them */
+    assert_int_equal(ts_test_estimate_rc(PAIRS(JOB, "tokens", "1e13", "checkpoint-interval", "1e9"), &err),
+                     TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "checkpoint-interval"); /* never checkpointing a long run */
+    /* a run shorter than the interval checkpoints nowhere inside it */
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpus", "8", "zero", "3"), &set);
+    assert_true(set.time.checkpoint_interval == 0.0);
+    assert_true(set.time.wall_seconds > set.time.seconds && set.time.goodput > 0.9999);
 #undef JOB
 }
 

@@ -70,10 +70,14 @@ static void test_nvl72_rack(void **state)
                            "rack-power-watts", "1e6"), &wide);
     assert_string_equal(wide.system.cooling, "liquid"); /* the product is liquid-cooled */
     assert_true(wide.system.rack_power_watts == r.system.rack_power_watts); /* judged whole */
+    /* and bought whole: two trays of a job still buy the rack's 72 GPUs */
+    ts_test_estimate(PAIRS("model", "llama-3-70b", "gpu", "gb200", "gpus", "8", "tp", "4", "zero", "3",
+                           "gpu-prices", "gb200=6:50000"), &wide);
+    assert_true(fabs(wide.system.capex_servers_usd - 72.0 * 50000.0 * 1.44) < 1e-3);
 }
 
 /* DGX H100: six 3.3 kW supplies, 4+2 (NVIDIA DGX H100/H200 user guide), 10.2 kW. The
- * SuperPOD racks four (40.8 kW, an air-cooled rack of that budget); a 20 kW rack takes one. */
+ * SuperPOD racks four (40.8 kW, the default budget); a 20 kW room's rack takes one. */
 static void test_dgx_racks_and_supplies(void **state)
 {
     trainsize_result r, four, l40s;
@@ -84,15 +88,15 @@ static void test_dgx_racks_and_supplies(void **state)
     assert_int_equal(r.system.psus_needed, 4);
     assert_string_equal(r.system.psu_redundancy, "4+2");
     assert_true(r.system.psu_watts == 3300.0);
-    assert_int_equal(r.system.servers_per_rack, 1);
-    assert_int_equal(r.system.racks, 4);
+    assert_int_equal(r.system.servers_per_rack, 4);
+    assert_int_equal(r.system.racks, 1);
     assert_string_equal(r.system.cooling, "air");
-    ts_test_estimate(PAIRS(JOB, "rack-power-watts", "41000"), &four);
-    assert_int_equal(four.system.servers_per_rack, 4);
-    assert_int_equal(four.system.racks, 1);
+    ts_test_estimate(PAIRS(JOB, "rack-power-watts", "20000"), &four);
+    assert_int_equal(four.system.servers_per_rack, 1);
+    assert_int_equal(four.system.racks, 4);
     assert_string_equal(four.system.cooling, "air");
     /* asked for more servers than the budget allows: the rack needs liquid cooling */
-    ts_test_estimate(PAIRS(JOB, "servers-per-rack", "4"), &four);
+    ts_test_estimate(PAIRS(JOB, "gpus", "64", "servers-per-rack", "5"), &four);
     assert_string_equal(four.system.cooling, "liquid");
     assert_true((four.warnings & TRAINSIZE_WARN_RACK_POWER) != 0);
 #undef JOB

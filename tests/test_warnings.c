@@ -63,7 +63,7 @@ static void test_conditions(void **state)
     /* A server of 16 B200 at 1000 W x 1.8 = 28.8 kW is beyond a 20 kW air-cooled rack; one
      * of 8 (14.4 kW, the DGX B200's 14.3 kW maximum) is not. */
     assert_true(warnings_of(PAIRS("model", "llama-2-7b", "gpu", "b200", "gpus", "16",
-                                  "gpus-per-node", "16")) & TRAINSIZE_WARN_RACK_POWER);
+                                  "gpus-per-node", "16", "rack-power-watts", "20000")) & TRAINSIZE_WARN_RACK_POWER);
     assert_false(warnings_of(PAIRS("model", "llama-2-7b", "gpu", "b200", "gpus", "8")) &
                  TRAINSIZE_WARN_RACK_POWER);
     assert_true(warnings_of(PAIRS("model", "gpt2", "gpu", "l4")) & TRAINSIZE_WARN_NO_PRICE);
