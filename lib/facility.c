@@ -49,7 +49,7 @@ static const server_design *dgx_design(const trainsize_gpu_info *gpu, uint64_t g
     size_t i;
     if (gpus_per_node != 8) return NULL;
     for (i = 0; i < sizeof DGX / sizeof DGX[0]; i++)
-        if (strcmp(DGX[i].gpu, gpu->name) == 0) return &DGX[i];
+        if (DGX[i].gpu[0] == gpu->name[0] && strcmp(DGX[i].gpu, gpu->name) == 0) return &DGX[i];
     return NULL;
 }
 

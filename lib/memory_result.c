@@ -90,6 +90,6 @@ int ts_memory_result(const ts_settings *cfg, const ts_layout *lay, const ts_conv
         ts_memory_stage(cfg, lay, conv, pc, 1, &other);
         if (other.peak_total > worst->peak_total) { *worst = other; stage = 1; }
     }
-    memset(m, 0, sizeof *m);
+    m->max_micro_batch = m->max_seq = 0; /* fill_memory sets every other field */
     return fill_memory(worst, stage, lay, m, err);
 }

@@ -108,7 +108,7 @@ void ts_warnings_make(const ts_settings *cfg, const ts_layout *lay, const trains
         *warnings |= TRAINSIZE_WARN_TP_WITHOUT_NVLINK;
     if (!cfg->gpu->ecc && r->time.seconds / 3600.0 > TS_LONG_RUN_HOURS)
         *warnings |= TRAINSIZE_WARN_NO_ECC;
-    if (strcmp(r->system.cooling, "liquid") == 0) *warnings |= TRAINSIZE_WARN_RACK_POWER;
+    if (r->system.cooling[0] == 'l') *warnings |= TRAINSIZE_WARN_RACK_POWER; /* "liquid" */
     /* What the GPU cannot run: the estimate goes on with the nearest thing that runs. */
     if (cfg->gpu->no_bf16 && (cfg->precision == TS_PREC_BF16 || cfg->precision == TS_PREC_BF16_MIXED))
         *warnings |= TRAINSIZE_WARN_NO_BF16;
