@@ -150,7 +150,8 @@ function renderEstimate(r) {
   row(table, 'interruptions', t.expected_interruptions > 0
     ? `${Number(t.expected_interruptions.toPrecision(3))} expected` : 'none expected');
   row(table, 'checkpoints', t.checkpoint_interval > 0
-    ? `every ${duration(t.checkpoint_interval)}, stalling ${duration(t.checkpoint_stall)}` : 'none');
+    ? `every ${duration(t.checkpoint_interval)}, stalling ${duration(t.checkpoint_stall)}`
+    : 'none inside the run (shorter than the optimum interval)');
   row(table, 'goodput', (100 * t.goodput).toFixed(1) + ' %');
   row(table, 'cloud cost', '$' + s.cost_cloud_usd.toFixed(2));
   renderLargest(m);
@@ -170,7 +171,7 @@ function renderFacility(r) {
   const nvl = g && g.kind === 'gpu' && g.scale_up_domain >= 72 && g.per_host > 0; // an NVL72 rack
   const table = $('facility');
   table.textContent = '';
-  row(table, 'racks', `${plural(s.racks, 'rack')} x ${plural(s.servers_per_rack, nvl ? 'tray' : 'server')} per rack`);
+  row(table, 'racks', `${plural(s.racks, 'rack')}, up to ${plural(s.servers_per_rack, nvl ? 'tray' : 'server')} a rack`);
   const tr = table.insertRow();
   tr.insertCell().textContent = 'fullest rack';
   const cell = tr.insertCell();
