@@ -572,7 +572,8 @@ static const ts_param_def PARAMS[] = {
     /* Power and cost. */
     {{"server-power-factor", TRAINSIZE_PARAM_FLOAT, NULL, 0, 10, "0.8", "fraction",
       "power of the rest of a server as a share of its GPUs' TDP (DGX A100/H100/B200 maximum "
-      "system power 6.5/10.2/14.3 kW is 2.03/1.82/1.79 x the GPUs' TDP, DGX user guides)"}, TS_SET_DOUBLE,
+      "system power 6.5/10.2/14.3 kW is 2.03/1.82/1.79 x the GPUs' TDP, DGX user guides); an NVL72 "
+      "draws its published rack power instead (GB200 132 kW, GB300 142 kW)"}, TS_SET_DOUBLE,
      OFF(s.server_power_factor), TRAINSIZE_ID_SERVER_POWER_FACTOR, TS_PLAN_KEEPS},
     {{"pue", TRAINSIZE_PARAM_FLOAT, NULL, 1, 5, "1.1", "",
       "power usage effectiveness of the facility (1.1 hyperscale, as the LLaMA paper; "

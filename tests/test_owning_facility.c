@@ -62,6 +62,9 @@ static void test_nvl72_rack(void **state)
     assert_int_equal(r.system.racks, 1);
     assert_int_equal(r.system.servers_per_rack, 18);
     assert_true(fabs(r.system.rack_power_watts - 18.0 * r.system.power_per_node_watts) < 1e-6);
+    /* the rack's published power, not TDP x (1 + server-power-factor): 125-135 kW operating */
+    assert_true(r.system.rack_power_watts >= 125e3 && r.system.rack_power_watts <= 135e3);
+    assert_string_equal(r.system.psu_redundancy, "24+24"); /* 8 x 33 kW shelves for 132 kW: N+N */
     assert_int_equal(r.system.psus_per_server, 48);
     assert_true(r.system.psu_watts == 5500.0);
     assert_int_equal(r.system.switches, 0); /* the rack's NVLink carries everything */
