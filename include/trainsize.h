@@ -347,7 +347,9 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_EPOCHS = 159,                  /**< "epochs" */
     TRAINSIZE_ID_LARGEST_FIT = 160,             /**< "largest-fit" */
     TRAINSIZE_ID_LOCAL_CACHE_BYTES = 161,       /**< "local-cache-bytes" */
-    TRAINSIZE_ID_COUNT = 162                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_METHOD = 162,                  /**< "method" */
+    TRAINSIZE_ID_REFERENCE = 163,               /**< "reference" */
+    TRAINSIZE_ID_COUNT = 164                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -1036,6 +1038,9 @@ typedef struct trainsize_memory {
                                     layout needs: 2 x cp, tp x cp under sequence parallelism),
                                     that fits with everything else as given, tokens; 0 when
                                     even the smallest does not, or with largest-fit false. */
+    uint64_t reference_weights; /**< Of `weights`: DPO's frozen reference model on this GPU
+                                    (reference model); 0 with adapters-off, precomputed, or
+                                    another method. */
 } trainsize_memory;
 
 /** The servers the job needs. */
@@ -1272,6 +1277,10 @@ typedef struct trainsize_result {
     char fp8_recipe[16];          /**< Under fp8-mixed, the scaling recipe used: "delayed",
                                        "current", "mxfp8" or "blockwise" (the fp8-recipe
                                        option, or auto's choice for the GPU); "" otherwise. */
+    char method[8];               /**< What the step trains: "sft" or "dpo" (the method option). */
+    char reference[16];           /**< Under dpo, where the reference's log-probabilities come
+                                       from: "model", "adapters-off" or "precomputed" (the
+                                       reference option, or auto's choice); "" otherwise. */
 } trainsize_result;
 
 /**

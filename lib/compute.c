@@ -49,14 +49,16 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     double layer_at = ts_model_attention_flops(m, cfg->seq, cfg->attention == TS_ATTN_FLASH);
     double attention = layer_at;
     double lm_head = 2.0 * (double)pc->token_embedding * (1.0 + (double)m->mtp_layers);
-    double tokens_step = (double)lay->global_batch * seq;
+    double tokens_step = (double)lay->global_batch * seq * (double)lay->seqs_per_sample;
     /* Multi-token prediction: its modules' matmuls (active experts), the output head once
      * more and a layer's attention, per depth. */
     double mtp = (double)m->mtp_layers;
     matmul += 2.0 * ((double)pc->mtp_active + mtp * (double)pc->token_embedding);
     attention += mtp * attention / layers;
-    /* Per token: forward + backward, then what recomputation repeats. */
-    double mm = matmul * (cfg->lora_rank ? 2.0 : 3.0), at = attention * 3.0;
+    /* Per token: forward + backward, then what recomputation repeats; DPO's reference
+     * runs one more forward of every sequence (before training when precomputed). */
+    double reference = lay->reference != TS_REF_AUTO ? 1.0 : 0.0;
+    double mm = matmul * ((cfg->lora_rank ? 2.0 : 3.0) + reference), at = attention * (3.0 + reference);
     double mm_model = mm, at_model = at;
     double peak_mm, peak_at, seconds_per_token;
     /* The layers' share that is checkpointed (recompute-layers); the MTP modules' layers

@@ -42,6 +42,14 @@ static void fill_layout(const ts_settings *cfg, const ts_layout *lay, const ts_c
     ts_copy_name(out->fp8_recipe, sizeof out->fp8_recipe,
                  cfg->precision == TS_PREC_FP8_MIXED ? ts_fp8_recipe_name(ts_fp8_recipe_resolve(cfg)) : "");
     ts_copy_name(out->global_batch_reason, sizeof out->global_batch_reason, lay->global_batch_reason);
+    {
+        /* the method and reference options' choice names, in their order */
+        static const char *const METHODS[] = {"sft", "dpo"};
+        static const char *const REFERENCES[] = {"", "model", "adapters-off", "precomputed"};
+        ts_copy_name(out->method, sizeof out->method, METHODS[cfg->method == TS_METHOD_DPO]);
+        ts_copy_name(out->reference, sizeof out->reference,
+                     lay->reference >= 0 && lay->reference <= TS_REF_PRECOMPUTED ? REFERENCES[lay->reference] : "");
+    }
     out->gpus = lay->gpus;
     out->data_parallel = lay->dp;
     out->gradient_accumulation = lay->micro_batches;

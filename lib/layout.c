@@ -185,6 +185,12 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
                        "seq: %llu tokens do not split evenly over tp x cp = %llu ranks, as sequence "
                        "parallelism needs", U(cfg->seq), U(l->tp * l->cp));
     /* Learned position embeddings (GPT-2) have one row per position: no longer sample. */
+    if (cfg->method != TS_METHOD_DPO && cfg->reference != TS_REF_AUTO)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
+                       "reference: a reference model belongs to method dpo, not to this method");
+    if (cfg->reference == TS_REF_ADAPTERS_OFF && !cfg->lora_rank)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
+                       "reference: adapters-off needs LoRA adapters to turn off (lora-rank)");
     if (m->positions && cfg->seq > m->positions)
         return ts_fail(err, TRAINSIZE_E_INVALID, "seq",
                        "seq: %llu tokens is beyond the model's %llu learned positions (set "
@@ -265,7 +271,7 @@ static void default_global_batch(const ts_settings *cfg, ts_layout *l, uint64_t 
         l->global_batch_reason = "global-batch as set";
         return;
     }
-    if (cfg->tokens && !cfg->lora_rank) {
+    if (cfg->tokens && !cfg->lora_rank && cfg->method == TS_METHOD_SFT) {
         double target = fmin(TS_PRETRAIN_STEP_TOKENS, (double)cfg->tokens) / (double)cfg->seq;
         double whole = floor(target / (double)per_step + 0.5);
         /* never more tokens a step than the run trains (a short run: what it has) */
@@ -279,10 +285,11 @@ static void default_global_batch(const ts_settings *cfg, ts_layout *l, uint64_t 
                                      : "about 4M tokens per step, LLaMA's pretraining batch, as "
                                        "--tokens is given";
     } else {
-        l->global_batch_reason = cfg->lora_rank ? "micro-batch x data-parallel, no gradient "
-                                                  "accumulation: fine-tuning's default"
-                                                : "micro-batch x data-parallel, no gradient "
-                                                  "accumulation: one step, no --tokens";
+        l->global_batch_reason = cfg->lora_rank || cfg->method != TS_METHOD_SFT
+                                     ? "micro-batch x data-parallel, no gradient "
+                                       "accumulation: fine-tuning's default"
+                                     : "micro-batch x data-parallel, no gradient "
+                                       "accumulation: one step, no --tokens";
     }
     if (steps < l->pp) steps = l->pp;
     if (l->vpp > 1 && steps % l->pp != 0) steps += l->pp - steps % l->pp;
@@ -411,7 +418,13 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     /* torchtitan's FSDP2 with a pipeline: reshard_after_forward is off and the schedule
      * defers resharding and the gradients' reduce-scatter to the last micro-batch */
     l->fsdp_pipeline = cfg->zero >= 2 && l->pp > 1;
-    l->tokens_mb = (double)cfg->seq / (double)l->cp * (double)cfg->micro_batch;
+    /* DPO runs each sample's chosen and rejected sequences in one batch (TRL's
+     * concatenated_forward): every per-micro-batch figure sees twice the tokens. */
+    l->seqs_per_sample = cfg->method == TS_METHOD_DPO ? 2u : 1u;
+    l->reference = cfg->method != TS_METHOD_DPO ? TS_REF_AUTO
+                   : cfg->reference != TS_REF_AUTO ? cfg->reference
+                   : cfg->lora_rank ? TS_REF_ADAPTERS_OFF : TS_REF_MODEL;
+    l->tokens_mb = (double)cfg->seq / (double)l->cp * (double)cfg->micro_batch * (double)l->seqs_per_sample;
     l->lora_layer = ts_model_lora_layer_params(&cfg->model, cfg->lora_rank, cfg->lora_targets);
     l->recompute_on = cfg->recompute != TS_RECOMPUTE_NONE;
     l->recompute_layers = cfg->recompute_layers;

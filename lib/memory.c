@@ -124,6 +124,14 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
         out->weights = 0.0;
     }
     out->weights += scales;
+    /* DPO's reference (reference model): a frozen copy of the stage in the type the matmuls
+     * read, sharded as the policy's weights are (TRL prepares it for ZeRO-3 and FSDP too);
+     * with LoRA a copy of the base as held. Adapters turned off or log-probabilities
+     * computed before training keep none. */
+    if (lay->reference == TS_REF_MODEL)
+        out->reference = lora ? (sp->frozen_layer * c->frozen_layer + sp->frozen_other * c->frozen_other) / w3
+                              : sp->dense * c->weight_compute / w3 + sp->expert * c->weight_compute / w3e;
+    out->weights += out->reference;
     /* DualPipe feeds the pipeline from both ends: each rank keeps two copies of its
      * parameters (DeepSeek-V3, §3.2.1) */
     if (lay->schedule == TS_PP_DUALPIPE) out->weights *= 2.0;

@@ -50,6 +50,7 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
         {s->host_offload, &m->host_offload, "memory.host_offload", model},
         {s->act_offloaded, &m->activations_offloaded, "memory.activations_offloaded", batch},
         {s->load_peak, &m->loading_peak, "memory.loading_peak", model},
+        {s->reference, &m->reference_weights, "memory.reference_weights", model},
     };
     size_t i;
     int rc;

@@ -701,6 +701,16 @@ static const ts_param_def PARAMS[] = {
       "each server's NVMe data cache: with several servers a dataset that fits is staged there "
       "once and read locally (DGX H100 and B200: 8 x 3.84 TB); 0: always stream from the shared "
       "file system"}, TS_SET_U64, OFF(s.local_cache_bytes), TRAINSIZE_ID_LOCAL_CACHE_BYTES, TS_PLAN_KEEPS},
+    {{"method", TRAINSIZE_PARAM_CHOICE, "sft|dpo", 0, 0, "sft", "",
+      "what the step trains: sft (next-token loss: pretraining or supervised fine-tuning), or dpo "
+      "(direct preference optimisation: each sample a chosen and a rejected sequence of seq "
+      "tokens, in one batch as TRL's DPOTrainer concatenates them, beside a frozen reference)"},
+     TS_SET_CHOICE, OFF(s.method), TRAINSIZE_ID_METHOD, TS_PLAN_KEEPS},
+    {{"reference", TRAINSIZE_PARAM_CHOICE, "auto|model|adapters-off|precomputed", 0, 0, "auto", "",
+      "dpo: the reference's log-probabilities from a frozen copy of the model (model), from the "
+      "policy with its LoRA adapters disabled (adapters-off), or computed before training "
+      "(precomputed: TRL's precompute_ref_log_probs, no reference on the GPU); auto: adapters-off "
+      "with LoRA, else model, as TRL does"}, TS_SET_CHOICE, OFF(s.reference), TRAINSIZE_ID_REFERENCE, TS_PLAN_KEEPS},
 };
 
 #define PARAM_COUNT (sizeof PARAMS / sizeof PARAMS[0])

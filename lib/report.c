@@ -258,7 +258,8 @@ static void header_batch(ts_out *o, const trainsize_job *job, const trainsize_re
     para t = {{0}, 0};
 
     key(o, "Batch");
-    add(&t, "micro-batch %s x %s tokens; ", ts_fmt_thousands(a, sizeof a, r->layout.micro_batch),
+    add(&t, "micro-batch %s x %s%s tokens; ", ts_fmt_thousands(a, sizeof a, r->layout.micro_batch),
+        strcmp(r->method, "dpo") == 0 ? "2 sequences (chosen, rejected) x " : "",
         ts_fmt_thousands(b, sizeof b, seq ? strtoull(seq, NULL, 10) : 0));
     add(&t, "gradient accumulation %s; ", ts_fmt_thousands(a, sizeof a, r->gradient_accumulation));
     /* the batch, and why: the option, or the default's rule */
@@ -282,6 +283,12 @@ static void header_training(ts_out *o, const trainsize_job *job, const trainsize
     size_t i;
 
     key(o, "Training");
+    if (strcmp(r->method, "dpo") == 0) {
+        /* what the step trains first: a preference step runs two sequences a sample */
+        snprintf(text, sizeof text, "DPO (chosen + rejected per sample; reference %s)", r->reference);
+        seg(o, KEY_WIDTH, sep, text);
+        sep = ", ";
+    }
     for (i = 0; i < sizeof setup / sizeof setup[0]; i++) {
         t1 = job_text(job, setup[i][0], v1, sizeof v1);
         if (!t1 || !t1[0] || (strcmp(setup[i][0], "offload") == 0 && strcmp(t1, "none") == 0))
@@ -416,6 +423,7 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
     ts_out_puts(o, "100%\n");
 
     row(o, 0, "weights", m->weights, cap, 1);
+    if (m->reference_weights) row(o, 1, "of which reference model", m->reference_weights, cap, 1);
     row(o, 0, "gradients", m->gradients, cap, 1);
     row(o, 0, "optimizer state", m->optimizer, cap, 1);
     row(o, 1, "of which master weights", m->master_weights, cap, 1);

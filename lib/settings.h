@@ -72,6 +72,12 @@ typedef enum ts_dp_nics { TS_DP_NICS_AUTO = 0, TS_DP_NICS_SERVER, TS_DP_NICS_OWN
 typedef enum ts_base_dtype { TS_BASE_AUTO = 0, TS_BASE_16BIT, TS_BASE_FP32 } ts_base_dtype;
 /* Where the weights are first put when the job starts. */
 typedef enum ts_loading { TS_LOAD_CPU = 0, TS_LOAD_GPU } ts_loading;
+/* The training method ("method") and, for DPO, where the reference's log-probabilities
+ * come from ("reference"), in the parameters' choice order. */
+typedef enum ts_method { TS_METHOD_SFT = 0, TS_METHOD_DPO } ts_method;
+typedef enum ts_reference {
+    TS_REF_AUTO = 0, TS_REF_MODEL, TS_REF_ADAPTERS_OFF, TS_REF_PRECOMPUTED
+} ts_reference;
 
 typedef enum ts_recompute {
     TS_RECOMPUTE_NONE = TRAINSIZE_RECOMPUTE_NONE,
@@ -212,6 +218,8 @@ typedef struct ts_settings {
     double epochs;                /* passes over the dataset; 0: the tokens setting */
     int largest_fit;              /* search memory.max_micro_batch and memory.max_seq */
     uint64_t local_cache_bytes;   /* each server's NVMe cache, for a staged copy of the dataset */
+    int method;                   /* ts_method */
+    int reference;                /* ts_reference */
     /* Planning. */
     struct ts_gpu_price {
         char name[48];

@@ -34,7 +34,10 @@ typedef struct ts_layout {
     uint64_t zero;          /* ZeRO stage */
     int fsdp_pipeline;      /* FSDP with a pipeline (torchtitan): the stage's weights stay gathered
                                and its gradients unsharded through the step */
-    double tokens_mb;       /* tokens of one micro-batch on one GPU: seq / cp x micro-batch */
+    double tokens_mb;       /* tokens of one micro-batch on one GPU: seq / cp x micro-batch
+                               x seqs_per_sample */
+    uint64_t seqs_per_sample; /* sequences a sample trains on: 2 under DPO (chosen, rejected) */
+    int reference;          /* ts_reference resolved: TS_REF_AUTO (none) outside DPO */
     double lora_layer;      /* trainable LoRA parameters of one layer, unsharded; 0 without */
     int recompute_on;       /* a recomputation policy applies (recompute is not none) */
     uint64_t recompute_layers; /* per (virtual) stage it applies to, the first ones; 0: all */
@@ -194,6 +197,7 @@ typedef struct ts_stage_memory {
     double host_offload;
     double act_offloaded, act_offload_moved; /* activation-offload: in host memory; per micro-batch */
     double recomputed_layers;
+    double reference;          /* of weights: DPO's frozen reference model on this rank */
     double load_peak;          /* loading the weights onto the GPU (0: through the host) */
     int peak_phase;
     int peak_has_activations, peak_has_gradients;

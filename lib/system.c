@@ -382,7 +382,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     double label = cfg->gpu_memory ? (double)cfg->gpu_memory : (double)cfg->gpu->memory_bytes;
     double ram_floor = cfg->host_ram_factor * gpn * label;
     double cores = fmax(TS_MIN_CORES, gpn * ((double)cfg->data_loader_workers + 1.0));
-    double tokens_per_s = (double)lay->global_batch * (double)cfg->seq / compute_step;
+    double tokens_per_s = (double)lay->global_batch * (double)cfg->seq * (double)lay->seqs_per_sample / compute_step;
     double ckpt = checkpoint_bytes(cfg, lay, pc, conv);
     double read_need = tokens_per_s * ts_dataset_read_per_token(cfg) / nodes;
     double dataset = ts_dataset_bytes(cfg, cmp->tokens);

@@ -166,6 +166,8 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_EPOCHS, "epochs"},
     {TRAINSIZE_ID_LARGEST_FIT, "largest-fit"},
     {TRAINSIZE_ID_LOCAL_CACHE_BYTES, "local-cache-bytes"},
+    {TRAINSIZE_ID_METHOD, "method"},
+    {TRAINSIZE_ID_REFERENCE, "reference"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

@@ -145,6 +145,8 @@ CONFIGS = [
     # The largest micro-batch and sequence that fit (memory.max_micro_batch, max_seq).
     dict(model="llama-2-7b", gpu="a100-80gb", gpus=8, zero=3, seq=2048, tokens=1e10,
          largest_fit=True),
+    # DPO with its frozen reference model (memory.reference_weights, layout.method).
+    dict(model="llama-3-8b", gpu="h100-80gb", gpus=8, zero=3, seq=2048, method="dpo"),
 ]
 
 

@@ -168,6 +168,7 @@ class Memory(ctypes.Structure):
         ("recomputed_layers", c_uint64),
         ("max_micro_batch", c_uint64),
         ("max_seq", c_uint64),
+        ("reference_weights", c_uint64),
     ]
 
 
@@ -305,6 +306,8 @@ class Result(ctypes.Structure):
         ("pipeline_bubble", c_double),
         ("kernels", c_char * 48),
         ("fp8_recipe", c_char * 16),
+        ("method", c_char * 8),
+        ("reference", c_char * 16),
     ]
 
 
@@ -333,6 +336,8 @@ RESULT_PATHS.update({
     "layout.pipeline_bubble": ("pipeline_bubble",),
     "layout.kernels": ("kernels",),
     "layout.fp8_recipe": ("fp8_recipe",),
+    "layout.method": ("method",),
+    "layout.reference": ("reference",),
 })
 for _name, _ in Layout._fields_:
     RESULT_PATHS["layout." + _name] = ("layout", _name)

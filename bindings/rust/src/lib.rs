@@ -702,6 +702,17 @@ impl Estimate {
         array_str(&self.raw.fp8_recipe)
     }
 
+    /// What the step trains: "sft" or "dpo".
+    pub fn method(&self) -> Cow<'_, str> {
+        array_str(&self.raw.method)
+    }
+
+    /// Under dpo, where the reference's log-probabilities come from ("model",
+    /// "adapters-off", "precomputed"); empty otherwise.
+    pub fn reference(&self) -> Cow<'_, str> {
+        array_str(&self.raw.reference)
+    }
+
     /// Layers of the first, each middle and the last pipeline stage.
     pub fn pipeline_layers(&self) -> (u64, u64, u64) {
         (self.raw.pipeline_first_layers, self.raw.pipeline_layers, self.raw.pipeline_last_layers)

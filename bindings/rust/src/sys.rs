@@ -271,6 +271,7 @@ pub struct trainsize_memory {
     pub recomputed_layers: u64,
     pub max_micro_batch: u64,
     pub max_seq: u64,
+    pub reference_weights: u64,
 }
 
 /// `trainsize_system`
@@ -395,6 +396,8 @@ pub struct trainsize_result {
     pub pipeline_bubble: f64,
     pub kernels: [c_char; 48],
     pub fp8_recipe: [c_char; 16],
+    pub method: [c_char; 8],
+    pub reference: [c_char; 16],
 }
 
 /* ---- Planning ---- */

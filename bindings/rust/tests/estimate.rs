@@ -76,6 +76,8 @@ const JOBS: &[&[(&str, &str)]] = &[
         ("spare-nodes", "1"),
         ("dataset-bytes", "2TB"),
     ],
+    // DPO with its frozen reference model.
+    &[("model", "llama-3-8b"), ("gpu", "h100-80gb"), ("gpus", "8"), ("zero", "3"), ("method", "dpo")],
 ];
 
 fn job_of(settings: &[(&str, &str)]) -> Job {
@@ -227,6 +229,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "memory.recomputed_layers" => FieldValue::U64(m.recomputed_layers),
                 "memory.max_micro_batch" => FieldValue::U64(m.max_micro_batch),
                 "memory.max_seq" => FieldValue::U64(m.max_seq),
+                "memory.reference_weights" => FieldValue::U64(m.reference_weights),
                 "system.nodes" => FieldValue::U64(s.nodes),
                 "system.gpus_per_node" => FieldValue::U64(s.gpus_per_node),
                 "system.host_ram_per_node" => FieldValue::U64(s.host_ram_per_node),
@@ -317,6 +320,8 @@ fn field_table_agrees_with_the_struct_layout() {
                 "layout.pipeline_bubble" => FieldValue::F64(e.pipeline_bubble()),
                 "layout.kernels" => FieldValue::Str(e.kernels()),
                 "layout.fp8_recipe" => FieldValue::Str(e.fp8_recipe()),
+                "layout.method" => FieldValue::Str(e.method()),
+                "layout.reference" => FieldValue::Str(e.reference()),
                 "layout.pipeline_first_layers" => FieldValue::U64(e.pipeline_layers().0),
                 "layout.pipeline_layers" => FieldValue::U64(e.pipeline_layers().1),
                 "layout.pipeline_last_layers" => FieldValue::U64(e.pipeline_layers().2),
