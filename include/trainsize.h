@@ -349,7 +349,13 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_LOCAL_CACHE_BYTES = 161,       /**< "local-cache-bytes" */
     TRAINSIZE_ID_METHOD = 162,                  /**< "method" */
     TRAINSIZE_ID_REFERENCE = 163,               /**< "reference" */
-    TRAINSIZE_ID_COUNT = 164                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_HEAD = 164,                    /**< "head" */
+    TRAINSIZE_ID_CLASSES = 165,                 /**< "classes" */
+    TRAINSIZE_ID_TOKEN_TYPES = 166,             /**< "token-types" */
+    TRAINSIZE_ID_POST_NORM = 167,               /**< "post-norm" */
+    TRAINSIZE_ID_PATCH_SIZE = 168,              /**< "patch-size" */
+    TRAINSIZE_ID_CHANNELS = 169,                /**< "channels" */
+    TRAINSIZE_ID_COUNT = 170                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -975,7 +981,10 @@ typedef struct trainsize_model_counts {
     uint64_t parameters;             /**< Total parameters. */
     uint64_t trainable_parameters;   /**< Parameters the optimizer updates (LoRA: adapters). */
     uint64_t active_parameters;      /**< Parameters used per token (MoE: top-k experts). */
-    uint64_t embedding_parameters;   /**< Token (+ position) embeddings and untied output layer. */
+    uint64_t embedding_parameters;   /**< Token (+ position) embeddings and untied output layer;
+                                          an encoder's segment embeddings and embedding norm,
+                                          an image transformer's patch projection and class
+                                          token. */
     uint64_t layer_parameters;       /**< One transformer layer. */
     uint64_t mtp_parameters;         /**< Multi-token-prediction modules trained with the model
                                           ("mtp-layers"; DeepSeek-V3's), not in `parameters`;

@@ -269,7 +269,7 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
     double vocab_rank;
     int first = stage == 0, last = stage == lay->pp - 1;
     make_dims(cfg, lay, &d);
-    vocab_rank = (double)m->vocab / d.t;
+    vocab_rank = (double)ts_model_logit_width(m) / d.t; /* 0: a pooler or classifier scores a sequence once */
     *out = (ts_activations){0};
     out->in_flight = in_flight(lay, stage);
     {

@@ -42,13 +42,17 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     const ts_model *m = &cfg->model;
     const trainsize_gpu_info *gpu = cfg->gpu;
     double seq = (double)cfg->seq, layers = (double)m->layers;
-    double matmul = 2.0 * ((double)pc->active - (double)pc->position_embedding -
-                           (m->tied_embeddings ? 0.0 : (double)pc->token_embedding));
+    /* Embedding look-ups are not matmuls (an untied output layer is; a tied one is the
+     * embedding's matrix again); an encoder's segment embeddings and class token are
+     * look-ups too, and its pooler or classifier runs once a sequence. */
+    double lookups = (double)pc->position_embedding + (double)pc->embedding_other +
+                     (!m->tied_embeddings || m->head != TS_HEAD_LM ? (double)pc->token_embedding : 0.0);
+    double matmul = 2.0 * ((double)pc->active - lookups - (double)pc->head + (double)pc->head / seq);
     /* FlashAttention skips the blocks outside a sliding window; eager attention computes
      * every score and masks them. */
     double layer_at = ts_model_attention_flops(m, cfg->seq, cfg->attention == TS_ATTN_FLASH);
     double attention = layer_at;
-    double lm_head = 2.0 * (double)pc->token_embedding * (1.0 + (double)m->mtp_layers);
+    double lm_head = m->head != TS_HEAD_LM ? 0.0 : 2.0 * (double)pc->token_embedding * (1.0 + (double)m->mtp_layers);
     double tokens_step = (double)lay->global_batch * seq * (double)lay->seqs_per_sample;
     /* Multi-token prediction: its modules' matmuls (active experts), the output head once
      * more and a layer's attention, per depth. */

@@ -18,7 +18,8 @@ static int fill_model(const ts_settings *cfg, const ts_layout *lay, const ts_par
     mc->parameters = pc->total;
     mc->active_parameters = pc->active;
     mc->trainable_parameters = pc->total;
-    mc->embedding_parameters = pc->token_embedding + pc->position_embedding + pc->output_layer;
+    mc->embedding_parameters = pc->token_embedding + pc->position_embedding + pc->output_layer +
+                               pc->embedding_other + pc->patch_embedding;
     mc->layer_parameters = pc->layer;
     mc->mtp_parameters = pc->mtp;
     if (cfg->lora_rank)

@@ -137,12 +137,15 @@ static const hf_type hf_types[] = {
     {"olmo2", parse_llama_like, hf_olmo2, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
     {"starcoder2", parse_llama_like, hf_starcoder2, 1, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
     {"falcon", hf_falcon, NULL, 1, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"bert", hf_encoder, NULL, 0, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
+    {"roberta", hf_encoder, NULL, 0, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
+    {"vit", hf_encoder, NULL, 0, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
 };
 #define HF_TYPE_COUNT (sizeof hf_types / sizeof hf_types[0])
 /* For the message: every type, families grouped (the error message has 255 bytes). */
 #define HF_SUPPORTED                                                                           \
-    "gpt2, llama, llama4, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, "         \
-    "gemma2, gemma3, phi3, phimoe, granite, deepseek_v2/_v3, gpt_oss, olmo2, starcoder2, falcon"
+    "gpt2, llama(4), mistral, mixtral, qwen2(_moe), qwen3(_moe), gemma(2/3), phi3, phimoe, "     \
+    "granite, deepseek_v2/_v3, gpt_oss, olmo2, starcoder2, falcon, bert, roberta, vit"
 
 /* An entry by name (NULL when none). */
 static const hf_type *type_named(const char *name)
@@ -169,7 +172,7 @@ static int find_type(const ts_json_value *root, const hf_type **out, trainsize_e
     if (n < sizeof name && strcmp(name, "t5") == 0)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, key,
                        HF_PREFIX "model_type \"t5\": encoder-decoder models are not modelled "
-                                 "(trainsize sizes decoder-only transformers)");
+                                 "(trainsize sizes decoder-only and encoder-only transformers)");
     return ts_fail(err, TRAINSIZE_E_UNKNOWN, key,
                    HF_PREFIX "unsupported model_type \"%s%s\" (supported: " HF_SUPPORTED ")",
                    name, n != TS_JSON_BAD_STRING && n >= sizeof name ? "..." : "");

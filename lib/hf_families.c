@@ -243,3 +243,67 @@ int hf_falcon(const hf_type *t, const ts_json_value *root, ts_model *m, trainsiz
     m->norms_per_layer = m->parallel_block ? (norms ? norms : 1) : 2;
     return TRAINSIZE_OK;
 }
+
+/* Encoders and image transformers, counted as their users quote them: BERT and RoBERTa as
+ * transformers' BertModel and RobertaModel (post-norm, GELU MLP, biases everywhere, the
+ * embeddings' LayerNorm and segment embeddings, the pooler); ViT as ViTForImageClassification
+ * when the config names its labels (id2label: the classifier on the class token), else
+ * ViTModel with its pooler. ViT is pre-norm with a final LayerNorm; its positions are the
+ * patches and the class token; qkv_bias (true by default) puts biases on q, k and v. */
+int hf_encoder(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+{
+    int vit = strcmp(t->name, "vit") == 0, rc, qkv_bias = 1;
+    uint64_t image = 0;
+    ts_json_value labels;
+    if ((rc = hf_size(root, "num_hidden_layers", HF_MAX_LAYERS, &m->layers, err)) ||
+        (rc = hf_size(root, "hidden_size", HF_MAX_HIDDEN, &m->hidden, err)) ||
+        (rc = hf_size(root, "num_attention_heads", HF_MAX_HEADS, &m->heads, err)) ||
+        (rc = hf_derive_head_dim(m->hidden, m->heads, "hidden_size", "num_attention_heads",
+                                 &m->head_dim, err)) ||
+        (rc = hf_size(root, "intermediate_size", HF_MAX_FFN, &m->ffn, err)))
+        return rc;
+    m->kv_heads = m->heads;
+    m->norm = TS_NORM_LAYERNORM;
+    m->bias = TS_BIAS_ALL;
+    m->residual_dropout = 1;
+    if (!vit) {
+        ts_json_value kind;
+        if (ts_json_object_get(root, "position_embedding_type", &kind) && !ts_json_is_null(&kind) &&
+            !ts_json_string_equals(&kind, "absolute"))
+            return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "position_embedding_type",
+                           HF_PREFIX "\"position_embedding_type\": only \"absolute\" positions are "
+                           "modelled (relative ones add their own embeddings)");
+        if ((rc = hf_size(root, "vocab_size", HF_MAX_VOCAB, &m->vocab, err)) ||
+            (rc = hf_size(root, "max_position_embeddings", HF_MAX_POSITIONS, &m->positions, err)) ||
+            (rc = hf_count_or(root, "type_vocab_size", 1000000, 2, &m->token_types, err)))
+            return rc;
+        m->post_norm = 1;
+        m->head = TS_HEAD_POOLER;
+        return TRAINSIZE_OK;
+    }
+    if ((rc = hf_size(root, "image_size", 1000000, &image, err)) ||
+        (rc = hf_size(root, "patch_size", 10000, &m->patch_size, err)) ||
+        (rc = hf_size_or(root, "num_channels", 10000, 3, &m->channels, err)) ||
+        (rc = hf_bool_or(root, "qkv_bias", 1, &qkv_bias, err)))
+        return rc;
+    if (image < m->patch_size)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "patch_size",
+                       HF_PREFIX "\"patch_size\" %llu is larger than \"image_size\" %llu",
+                       (unsigned long long)m->patch_size, (unsigned long long)image);
+    if (!qkv_bias)
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "qkv_bias",
+                       HF_PREFIX "\"qkv_bias\": false is not modelled (biases on o and the MLP only)");
+    m->positions = (image / m->patch_size) * (image / m->patch_size) + 1;
+    m->fused_qkv = 0; /* ViTSelfAttention: query, key, value */
+    m->head = TS_HEAD_POOLER;
+    if (ts_json_object_get(root, "id2label", &labels) && labels.type == TS_JSON_OBJECT) {
+        size_t cursor = 0, n = 0;
+        ts_json_value key, value;
+        while (ts_json_object_next(&labels, &cursor, &key, &value)) n++;
+        if (n) {
+            m->head = TS_HEAD_CLASSIFIER;
+            m->classes = n;
+        }
+    }
+    return TRAINSIZE_OK;
+}

@@ -42,5 +42,6 @@ int hf_olmo2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize
 int hf_starcoder2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
 /* Falcon reads its own shape keys (a fused, multi-query attention in a parallel block). */
 int hf_falcon(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int hf_encoder(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
 
 #endif

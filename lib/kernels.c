@@ -196,7 +196,7 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
     bytes = (double)m->layers * ((3.0 + (ts_recompute_repeats_matmuls(cfg) ? again : 0.0)) * rest +
                                  (3.0 + again_softmax) * softmax);
     /* the loss over the vocabulary: 32-bit logits written, read and their gradient written */
-    bytes += 3.0 * 4.0 * (double)m->vocab * passes(conv->fused);
+    bytes += 3.0 * 4.0 * (double)ts_model_logit_width(m) * passes(conv->fused);
     return (mm * shape / (peak_mm * eff_mm) + at / (peak_at * eff_at) + (bw > 0.0 ? bytes / bw : 0.0)) / gpus;
 }
 

@@ -52,12 +52,16 @@ static void stage_params_make(const ts_settings *cfg, const ts_layout *lay, cons
     sp->last = stage == lay->pp - 1;
     if (stage == 0) {
         sp->embedding = (double)pc->token_embedding / t;
-        outside += sp->embedding + (double)pc->position_embedding;
+        /* an encoder's segment embeddings, class token and embedding norm, an image
+         * transformer's patch projection: replicated, as the position embeddings are */
+        outside += sp->embedding + (double)pc->position_embedding + (double)pc->embedding_other +
+                   (double)pc->patch_embedding;
     }
     if (stage == lay->pp - 1) {
         /* Untied: the output layer; tied with pp > 1: Megatron keeps a copy of the
-         * embedding on the last stage. */
-        if (!m->tied_embeddings || lay->pp > 1) sp->output_layer = (double)pc->token_embedding / t;
+         * embedding on the last stage. An encoder ends in its pooler or classifier. */
+        if (m->head != TS_HEAD_LM) sp->output_layer = (double)pc->head;
+        else if (!m->tied_embeddings || lay->pp > 1) sp->output_layer = (double)pc->token_embedding / t;
         outside += sp->output_layer;
         outside_norms = (double)pc->final_norm;
     }

@@ -57,7 +57,17 @@ int ts_model_validate(const ts_model *m, trainsize_error *err)
     if (m->hidden == 0) return ts_fail(err, TRAINSIZE_E_INVALID, "hidden", "hidden: must be set");
     if (m->heads == 0) return ts_fail(err, TRAINSIZE_E_INVALID, "heads", "heads: must be set");
     if (m->ffn == 0) return ts_fail(err, TRAINSIZE_E_INVALID, "ffn", "ffn: must be set");
-    if (m->vocab == 0) return ts_fail(err, TRAINSIZE_E_INVALID, "vocab", "vocab: must be set");
+    if (m->vocab == 0 && !m->patch_size) return ts_fail(err, TRAINSIZE_E_INVALID, "vocab", "vocab: must be set");
+    if (m->patch_size && (m->positions == 0 || m->channels == 0))
+        return ts_fail(err, TRAINSIZE_E_INVALID, m->positions ? "channels" : "positions",
+                       "%s: an image transformer (patch-size) needs its positions (patches + 1) "
+                       "and its input channels", m->positions ? "channels" : "positions");
+    if (m->head == TS_HEAD_CLASSIFIER && m->classes == 0)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "classes", "classes: a classifier head needs its classes");
+    if (m->head != TS_HEAD_LM && (m->mtp_layers || ts_model_is_moe(m)))
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "head",
+                       "head: an encoder's pooler or classifier is modelled for dense models "
+                       "without multi-token prediction");
     if (m->head_dim == 0 && m->hidden % m->heads != 0)
         return ts_fail(err, TRAINSIZE_E_INVALID, "heads",
                        "heads: %llu does not divide hidden %llu (set head-dim)",
@@ -166,6 +176,32 @@ static int attention_params(const ts_model *m, uint64_t *out)
     return ts_add_u64(weights, extra, out);
 }
 
+/* What an encoder or image transformer has around its layers (transformers' BertModel and
+ * RobertaModel, torchvision's and transformers' ViT classifiers): segment embeddings, the
+ * embeddings' LayerNorm after them (post-norm), a class token, the patch projection (a
+ * convolution of kernel = stride = patch: channels x patch^2 x hidden weights and a bias),
+ * the pooler (hidden x hidden and a bias) and a classifier (hidden x classes and a bias). */
+static int encoder_params(const ts_model *m, ts_param_counts *c)
+{
+    uint64_t h = m->hidden, x = 0;
+    int bad = 0;
+    bad |= ts_mul_u64(m->token_types, h, &c->embedding_other);
+    if (m->post_norm) bad |= ts_add_u64(c->embedding_other, norm_params(m), &c->embedding_other);
+    if (m->patch_size) {
+        bad |= ts_add_u64(c->embedding_other, h, &c->embedding_other); /* the class token */
+        bad |= ts_mul3_u64(m->channels, m->patch_size * m->patch_size, h, &x);
+        bad |= ts_add_u64(x, h, &c->patch_embedding);
+    }
+    if (m->head == TS_HEAD_POOLER) bad |= ts_add_u64(h * h, h, &c->head);
+    if (m->head != TS_HEAD_LM && m->classes) {
+        bad |= ts_mul_u64(h + 1, m->classes, &x);
+        bad |= ts_add_u64(c->head, x, &c->head);
+    }
+    return bad ? -1 : 0;
+}
+
+uint64_t ts_model_logit_width(const ts_model *m) { return m->head == TS_HEAD_LM ? m->vocab : 0; }
+
 int ts_model_count(const ts_model *m, ts_param_counts *c, trainsize_error *err)
 {
     uint64_t t = 0, outside = 0, dense_all = 0, moe_all = 0, moe_active = 0;
@@ -202,8 +238,10 @@ int ts_model_count(const ts_model *m, ts_param_counts *c, trainsize_error *err)
     }
     bad |= ts_mul_u64(m->vocab, m->hidden, &c->token_embedding);
     bad |= ts_mul_u64(m->positions, m->hidden, &c->position_embedding);
-    c->output_layer = m->tied_embeddings ? 0 : c->token_embedding + (m->output_bias ? m->vocab : 0);
-    c->final_norm = norm_params(m);
+    c->output_layer = m->tied_embeddings || m->head != TS_HEAD_LM
+                          ? 0 : c->token_embedding + (m->output_bias ? m->vocab : 0);
+    c->final_norm = m->post_norm ? 0 : norm_params(m);
+    bad |= encoder_params(m, c);
     bad |= ts_mul_u64(c->layer_dense, dense_layers, &dense_all);
     bad |= ts_mul_u64(c->layer, c->moe_layers, &moe_all);
     bad |= ts_mul_u64(c->layer_active, c->moe_layers, &moe_active);
@@ -222,6 +260,9 @@ int ts_model_count(const ts_model *m, ts_param_counts *c, trainsize_error *err)
     }
     outside = c->token_embedding;
     bad |= ts_add_u64(outside, c->position_embedding, &outside);
+    bad |= ts_add_u64(outside, c->embedding_other, &outside);
+    bad |= ts_add_u64(outside, c->patch_embedding, &outside);
+    bad |= ts_add_u64(outside, c->head, &outside);
     bad |= ts_add_u64(outside, c->output_layer, &outside);
     bad |= ts_add_u64(outside, c->final_norm, &outside);
     bad |= ts_add_u64(outside, dense_all, &t);

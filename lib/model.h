@@ -96,7 +96,20 @@ typedef struct ts_model {
     int logit_softcap;          /* the final logits soft-capped too (Gemma 2) */
     uint64_t mtp_layers;        /* multi-token-prediction modules trained with the model
                                    (DeepSeek-V3: 1); counted apart from its parameters */
+    /* Encoders and image transformers (BERT, RoBERTa, ViT): what sits around the layers. */
+    int head;                   /* ts_head: what the model ends in */
+    uint64_t classes;           /* a classifier's outputs (ViT on ImageNet-1k: 1000); 0: none */
+    uint64_t token_types;       /* segment embeddings (BERT: 2, RoBERTa: 1) */
+    int post_norm;              /* norms after each sub-layer, one after the embeddings and
+                                   none at the end (BERT, RoBERTa) */
+    uint64_t patch_size;        /* an image transformer's patches, pixels a side; 0: text */
+    uint64_t channels;          /* its input channels (3) */
 } ts_model;
+
+/* What a model ends in: the output layer over the vocabulary at every token (language
+ * models), BERT's pooler (a dense layer on the first token) with a classifier of `classes`
+ * when set, or a classifier of `classes` on the first token (ViT). */
+typedef enum ts_head { TS_HEAD_LM = 0, TS_HEAD_POOLER, TS_HEAD_CLASSIFIER } ts_head;
 
 /* Norms on queries and keys before attention: none, one per head shared across heads
  * (Qwen3, Gemma 3: head_dim weights each), or over the whole projection (OLMo 2: q and
@@ -126,7 +139,12 @@ typedef struct ts_param_counts {
     uint64_t mtp_active;     /* the same with the layer's active experts */
     uint64_t token_embedding;
     uint64_t position_embedding;
-    uint64_t output_layer;   /* 0 when tied */
+    uint64_t embedding_other;/* looked up or normed, not multiplied: segment embeddings, a class
+                                token, the embeddings' norm (post-norm encoders) */
+    uint64_t patch_embedding;/* an image transformer's patch projection (channels x patch^2
+                                x hidden, and its bias): a matmul per patch */
+    uint64_t head;           /* the pooler and/or classifier (once per sequence); 0 for LM */
+    uint64_t output_layer;   /* 0 when tied, and without an LM head */
     uint64_t final_norm;
     uint64_t total;
     uint64_t active;
@@ -148,6 +166,9 @@ uint64_t ts_model_head_dim(const ts_model *m);
 /** Query width (heads * head_dim) and key/value width (kv_heads * head_dim). */
 uint64_t ts_model_q_dim(const ts_model *m);
 uint64_t ts_model_kv_dim(const ts_model *m);
+/** Logits a token's loss runs over: the vocabulary with an LM head, else 0 (a pooler or
+ *  a classifier scores a sequence once). */
+uint64_t ts_model_logit_width(const ts_model *m);
 /** 1 when the MLP is a mixture of experts. */
 int ts_model_is_moe(const ts_model *m);
 /** Layers with experts among layers [first, first + count): the first first_dense_layers

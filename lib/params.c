@@ -46,7 +46,8 @@ static const ts_param_def PARAMS[] = {
      TRAINSIZE_ID_HEAD_DIM, TS_PLAN_KEEPS},
     {{"ffn", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SHAPE, "", "",
       "MLP inner size (per expert for MoE)"}, TS_SET_U64, OFF(s.model.ffn), TRAINSIZE_ID_FFN, TS_PLAN_KEEPS},
-    {{"vocab", TRAINSIZE_PARAM_INT, NULL, 1, LIM_VOCAB, "", "tokens", "vocabulary size"},
+    {{"vocab", TRAINSIZE_PARAM_INT, NULL, 0, LIM_VOCAB, "", "tokens",
+      "vocabulary size (0 for an image transformer, which embeds patches)"},
      TS_SET_U64, OFF(s.model.vocab), TRAINSIZE_ID_VOCAB, TS_PLAN_KEEPS},
     {{"positions", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SEQ, "", "tokens",
       "learned position embeddings (GPT-2: 1024); 0 for rotary"}, TS_SET_U64, OFF(s.model.positions),
@@ -711,6 +712,28 @@ static const ts_param_def PARAMS[] = {
       "policy with its LoRA adapters disabled (adapters-off), or computed before training "
       "(precomputed: TRL's precompute_ref_log_probs, no reference on the GPU); auto: adapters-off "
       "with LoRA, else model, as TRL does"}, TS_SET_CHOICE, OFF(s.reference), TRAINSIZE_ID_REFERENCE, TS_PLAN_KEEPS},
+    /* The shape of encoders and image transformers (the presets bert-*, roberta-*, vit-*). */
+    {{"head", TRAINSIZE_PARAM_CHOICE, "lm|pooler|classifier", 0, 0, "lm", "",
+      "what the model ends in: lm (the output layer over the vocabulary at every token), pooler "
+      "(BERT's dense layer on the first token, with a classifier when classes is set) or "
+      "classifier (classes outputs on the first token: ViT)"}, TS_SET_CHOICE, OFF(s.model.head),
+     TRAINSIZE_ID_HEAD, TS_PLAN_KEEPS},
+    {{"classes", TRAINSIZE_PARAM_INT, NULL, 0, LIM_VOCAB, "0", "classes",
+      "outputs of a pooler's or a classifier's classification layer (ImageNet-1k: 1000)"},
+     TS_SET_U64, OFF(s.model.classes), TRAINSIZE_ID_CLASSES, TS_PLAN_KEEPS},
+    {{"token-types", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "0", "",
+      "segment embeddings of an encoder (BERT: 2, RoBERTa: 1)"}, TS_SET_U64, OFF(s.model.token_types),
+     TRAINSIZE_ID_TOKEN_TYPES, TS_PLAN_KEEPS},
+    {{"post-norm", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "norms after each sub-layer, one after the embeddings and none at the end (BERT, RoBERTa)"},
+     TS_SET_BOOL, OFF(s.model.post_norm), TRAINSIZE_ID_POST_NORM, TS_PLAN_KEEPS},
+    {{"patch-size", TRAINSIZE_PARAM_INT, NULL, 0, 1e4, "0", "pixels",
+      "an image transformer's patch side (ViT-B/16: 16): its patch projection is a matmul per "
+      "patch, and positions counts the patches and the class token; 0: a text model"},
+     TS_SET_U64, OFF(s.model.patch_size), TRAINSIZE_ID_PATCH_SIZE, TS_PLAN_KEEPS},
+    {{"channels", TRAINSIZE_PARAM_INT, NULL, 0, 1e4, "0", "",
+      "an image transformer's input channels (3 for RGB)"}, TS_SET_U64, OFF(s.model.channels),
+     TRAINSIZE_ID_CHANNELS, TS_PLAN_KEEPS},
 };
 
 #define PARAM_COUNT (sizeof PARAMS / sizeof PARAMS[0])

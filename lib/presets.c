@@ -29,6 +29,20 @@
      .head_dim = hd, .ffn = f, .vocab = 256000, .tied_embeddings = 1, .gated_mlp = 1,           \
      .norm = TS_NORM_RMSNORM, .bias = TS_BIAS_NONE}
 
+/* Encoders and image transformers: post-norm BERT and RoBERTa (BertModel, RobertaModel:
+ * segment embeddings, the embeddings' LayerNorm, the pooler), pre-norm ViT as the ImageNet-1k
+ * classifier (class token, patch projection, final norm, a 1000-class head), GELU MLPs of
+ * 4 x hidden, biases on every linear layer. */
+#define ENCODER(n, fam, l, h, a, v, p, types)                                                 \
+    {.name = n, .family = fam, .layers = l, .hidden = h, .heads = a, .ffn = 4 * h, .vocab = v,  \
+     .positions = p, .norm = TS_NORM_LAYERNORM, .bias = TS_BIAS_ALL, .residual_dropout = 1,     \
+     .head = TS_HEAD_POOLER, .token_types = types, .post_norm = 1}
+#define VIT(n, l, h, a, patch, image)                                                         \
+    {.name = n, .family = "vit", .layers = l, .hidden = h, .heads = a, .ffn = 4 * h,            \
+     .positions = (image / patch) * (image / patch) + 1, .norm = TS_NORM_LAYERNORM,           \
+     .bias = TS_BIAS_ALL, .residual_dropout = 1, .head = TS_HEAD_CLASSIFIER, .classes = 1000,  \
+     .patch_size = patch, .channels = 3, .fused_qkv = 1}
+
 static const ts_model PRESETS[] = {
     GPT2("gpt2", 12, 768, 12, 3072),
     GPT2("gpt2-medium", 24, 1024, 16, 4096),
@@ -141,6 +155,14 @@ static const ts_model PRESETS[] = {
     {.name = "falcon-7b", .family = "falcon", .layers = 32, .hidden = 4544, .heads = 71,
      .kv_heads = 1, .head_dim = 64, .ffn = 18176, .vocab = 65024, .tied_embeddings = 1,
      .norm = TS_NORM_LAYERNORM, .fused_qkv = 1, .parallel_block = 1, .norms_per_layer = 1},
+    ENCODER("bert-base", "bert", 12, 768, 12, 30522, 512, 2),
+    ENCODER("bert-large", "bert", 24, 1024, 16, 30522, 512, 2),
+    ENCODER("roberta-base", "roberta", 12, 768, 12, 50265, 514, 1),
+    ENCODER("roberta-large", "roberta", 24, 1024, 16, 50265, 514, 1),
+    VIT("vit-b-16", 12, 768, 12, 16, 224),
+    VIT("vit-b-32", 12, 768, 12, 32, 224),
+    VIT("vit-l-16", 24, 1024, 16, 16, 224),
+    VIT("vit-l-32", 24, 1024, 16, 32, 224),
 };
 
 #define PRESET_COUNT (sizeof PRESETS / sizeof PRESETS[0])
@@ -196,6 +218,16 @@ static const trainsize_model_info INFOS[PRESET_COUNT] = {
     {"gpt-oss-120b", "gpt_oss", 116829156672, 5711982912, "openai/gpt-oss-120b config.json"},
     {"gemma-2-27b", "gemma2", 27227128320, 27227128320, "google/gemma-2-27b config.json"},
     {"falcon-7b", "falcon", 6921720704, 6921720704, "tiiuae/falcon-7b config.json"},
+    /* Counted as users quote them: transformers' BertModel / RobertaModel with the pooler,
+     * torchvision's ViT classifiers (their documentation's num_params). */
+    {"bert-base", "bert", 109482240, 109482240, "google-bert/bert-base-uncased config.json (BertModel)"},
+    {"bert-large", "bert", 335141888, 335141888, "google-bert/bert-large-uncased config.json (BertModel)"},
+    {"roberta-base", "roberta", 124645632, 124645632, "FacebookAI/roberta-base config.json (RobertaModel)"},
+    {"roberta-large", "roberta", 355359744, 355359744, "FacebookAI/roberta-large config.json (RobertaModel)"},
+    {"vit-b-16", "vit", 86567656, 86567656, "torchvision vit_b_16, ImageNet-1k, 224 x 224 (num_params)"},
+    {"vit-b-32", "vit", 88224232, 88224232, "torchvision vit_b_32, ImageNet-1k, 224 x 224 (num_params)"},
+    {"vit-l-16", "vit", 304326632, 304326632, "torchvision vit_l_16, ImageNet-1k, 224 x 224 (num_params)"},
+    {"vit-l-32", "vit", 306535400, 306535400, "torchvision vit_l_32, ImageNet-1k, 224 x 224 (num_params)"},
 };
 
 /* The catalogues' name rule: case, '-', '_' and spaces do not matter ("Llama_2_7B"). */

@@ -146,9 +146,14 @@ run estimate --help
 hf=$(awk 'index($0, "  --hf-config ") == 1 { f = 1; printf "%s", $0; next }
           f && /^                          / { printf "%s", $0; next }
           f { exit }' "$OUT" | tr -s ' ')
-# "deepseek_v2/_v3" in the reader's list is two types.
+# "deepseek_v2/_v3" in the reader's list is two types; "llama(4)", "qwen2(_moe)" and
+# "gemma(2/3)" name a type and its siblings.
 # shellcheck disable=SC2086  # one type a line
-types=$(printf '%s\n' $types | awk -F/ 'NF == 2 { b = $1; sub(/_[^_]*$/, "", b); print $1; print b $2; next } { print }')
+types=$(printf '%s\n' $types | awk '
+    /\(/ { b = $0; sub(/\(.*/, "", b); print b; in_ = $0; sub(/.*\(/, "", in_); sub(/\).*/, "", in_)
+            n = split(in_, p, "/"); for (i = 1; i <= n; i++) print b p[i]; next }
+    /\// { b = $0; sub(/\/.*/, "", b); print b; s = b; sub(/_[^_]*$/, "", s); r = $0; sub(/.*\//, "", r); print s r; next }
+    { print }')
 for t in $types; do
     case "$hf " in
         *" $t "* | *" $t,"* | *" $t;"* | *" $t)"*) pass ;;

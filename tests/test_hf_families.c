@@ -75,6 +75,37 @@ static void test_exact_totals(void **state)
     }
 }
 
+/* Encoders and image transformers, counted as their users quote them: BertModel and
+ * RobertaModel with the pooler (transformers' num_parameters()), and ViT-B/16 as the
+ * ImageNet-1k classifier, 86,567,656 (torchvision's vit_b_16 documentation, num_params;
+ * the Hub's ViTForImageClassification has the same modules). The configs give the
+ * presets' shapes. */
+static void test_encoders(void **state)
+{
+    static const struct { const char *file, *preset; uint64_t total; } rows[] = {
+        {"bert-base-uncased.json", "bert-base", UINT64_C(109482240)},
+        {"roberta-base.json", "roberta-base", UINT64_C(124645632)},
+        {"vit-base-patch16-224.json", "vit-b-16", UINT64_C(86567656)},
+    };
+    size_t i;
+    ts_model m_vit;
+    ts_param_counts c_vit;
+    (void)state;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ts_model m;
+        ts_param_counts c, p;
+        load_model(rows[i].file, &m, &c);
+        if (c.total != rows[i].total)
+            fail_msg("%s: counted %llu, published %llu", rows[i].file, (unsigned long long)c.total,
+                     (unsigned long long)rows[i].total);
+        assert_int_equal(ts_model_count(ts_preset_find(rows[i].preset), &p, NULL), 0);
+        assert_int_equal(p.total, c.total);
+    }
+    load_model("vit-base-patch16-224.json", &m_vit, &c_vit);
+    assert_int_equal(m_vit.positions, 197); /* 14 x 14 patches and the class token */
+    assert_int_equal(m_vit.classes, 1000);
+}
+
 /* Published to a few digits, or counting something else; each line says how. */
 static void test_published_figures(void **state)
 {
@@ -282,6 +313,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_totals),
+        cmocka_unit_test(test_encoders),
         cmocka_unit_test(test_published_figures),
         cmocka_unit_test(test_active_parameters),
         cmocka_unit_test(test_mechanisms),

@@ -168,6 +168,12 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_LOCAL_CACHE_BYTES, "local-cache-bytes"},
     {TRAINSIZE_ID_METHOD, "method"},
     {TRAINSIZE_ID_REFERENCE, "reference"},
+    {TRAINSIZE_ID_HEAD, "head"},
+    {TRAINSIZE_ID_CLASSES, "classes"},
+    {TRAINSIZE_ID_TOKEN_TYPES, "token-types"},
+    {TRAINSIZE_ID_POST_NORM, "post-norm"},
+    {TRAINSIZE_ID_PATCH_SIZE, "patch-size"},
+    {TRAINSIZE_ID_CHANNELS, "channels"},
 };
 
 static void test_every_id_names_its_parameter(void **state)
