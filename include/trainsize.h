@@ -355,7 +355,13 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_POST_NORM = 167,               /**< "post-norm" */
     TRAINSIZE_ID_PATCH_SIZE = 168,              /**< "patch-size" */
     TRAINSIZE_ID_CHANNELS = 169,                /**< "channels" */
-    TRAINSIZE_ID_COUNT = 170                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_GROUP_SIZE = 170,              /**< "group-size" */
+    TRAINSIZE_ID_RESPONSE_TOKENS = 171,         /**< "response-tokens" */
+    TRAINSIZE_ID_ROLLOUT = 172,                 /**< "rollout" */
+    TRAINSIZE_ID_ROLLOUT_MEMORY_SHARE = 173,    /**< "rollout-memory-share" */
+    TRAINSIZE_ID_ROLLOUT_TP = 174,              /**< "rollout-tp" */
+    TRAINSIZE_ID_ROLLOUT_SLEEP = 175,           /**< "rollout-sleep" */
+    TRAINSIZE_ID_COUNT = 176                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -971,8 +977,11 @@ typedef enum trainsize_phase {
     TRAINSIZE_PHASE_FORWARD_BACKWARD = 0, /**< At the start of the backward pass. */
     TRAINSIZE_PHASE_BACKWARD_END = 1,     /**< At the end of the backward pass (all gradients). */
     TRAINSIZE_PHASE_OPTIMIZER_STEP = 2,   /**< During the optimizer step. */
-    TRAINSIZE_PHASE_LOADING = 3           /**< While the weights are loaded onto the GPU,
+    TRAINSIZE_PHASE_LOADING = 3,          /**< While the weights are loaded onto the GPU,
                                                before sharding or casting (loading gpu). */
+    TRAINSIZE_PHASE_ROLLOUT = 4           /**< While an RL method's engine generates the
+                                               responses, beside the model state (grpo,
+                                               ppo). */
 } trainsize_phase;
 
 /** The model as counted. */
@@ -1050,6 +1059,12 @@ typedef struct trainsize_memory {
     uint64_t reference_weights; /**< Of `weights`: DPO's frozen reference model on this GPU
                                     (reference model); 0 with adapters-off, precomputed, or
                                     another method. */
+    uint64_t critic_state;      /**< Of `weights`, `gradients` and `optimizer`: ppo's critic, a
+                                    trainable model of the policy's shape; 0 otherwise. */
+    uint64_t rollout_weights;   /**< grpo, ppo: the rollout engine's 16-bit weights on this GPU
+                                    (over rollout-tp), held while it generates. */
+    uint64_t rollout_kv_cache;  /**< grpo, ppo: the engine's KV cache, the rest of its
+                                    rollout-memory-share; 0 when its weights take all of it. */
 } trainsize_memory;
 
 /** The servers the job needs. */
@@ -1214,6 +1229,8 @@ typedef struct trainsize_time {
     double checkpoint_stall; /**< Seconds each checkpoint stops training: the write
                                  (system.checkpoint_write_seconds), or with checkpoint-async
                                  the copy to host memory. */
+    double rollout_seconds; /**< grpo, ppo: seconds of one step's generation before it trains
+                                 (included in step_seconds); 0 otherwise. */
 } trainsize_time;
 
 /** Activation recomputation: the "recompute" parameter's choices, in their order. */
@@ -1286,7 +1303,8 @@ typedef struct trainsize_result {
     char fp8_recipe[16];          /**< Under fp8-mixed, the scaling recipe used: "delayed",
                                        "current", "mxfp8" or "blockwise" (the fp8-recipe
                                        option, or auto's choice for the GPU); "" otherwise. */
-    char method[8];               /**< What the step trains: "sft" or "dpo" (the method option). */
+    char method[8];               /**< What the step trains: "sft", "dpo", "grpo" or "ppo" (the
+                                       method option). */
     char reference[16];           /**< Under dpo, where the reference's log-probabilities come
                                        from: "model", "adapters-off" or "precomputed" (the
                                        reference option, or auto's choice); "" otherwise. */

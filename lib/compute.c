@@ -61,8 +61,11 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     attention += mtp * attention / layers;
     /* Per token: forward + backward, then what recomputation repeats; DPO's reference
      * runs one more forward of every sequence (before training when precomputed). */
-    double reference = lay->reference != TS_REF_AUTO ? 1.0 : 0.0;
-    double mm = matmul * ((cfg->lora_rank ? 2.0 : 3.0) + reference), at = attention * (3.0 + reference);
+    double reference = lay->reference != TS_REF_AUTO && lay->reference != TS_REF_NONE ? 1.0 : 0.0;
+    /* RL (verl): one more forward for the old policy's log-probabilities; ppo's critic a
+     * forward for its values and its own update (forward and backward) */
+    double rl = lay->rl ? 1.0 + (cfg->method == TS_METHOD_PPO ? 4.0 : 0.0) : 0.0;
+    double mm = matmul * ((cfg->lora_rank ? 2.0 : 3.0) + reference + rl), at = attention * (3.0 + reference + rl);
     double mm_model = mm, at_model = at;
     double peak_mm, peak_at, seconds_per_token;
     /* The layers' share that is checkpointed (recompute-layers); the MTP modules' layers
@@ -101,7 +104,8 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
                         ((double)lay->pp * (double)lay->layers_per_stage / layers);
     /* After the micro-batches, overlapping none of their compute or communication: the
      * optimizer's pass over its state and the step's fixed overhead. */
-    out->serial_seconds = ts_kernel_optimizer_seconds(cfg, conv, mem) + cfg->step_overhead;
+    out->rollout_seconds = ts_rollout_seconds(cfg, lay, pc);
+    out->serial_seconds = ts_kernel_optimizer_seconds(cfg, conv, mem) + cfg->step_overhead + out->rollout_seconds;
     out->steps = cfg->tokens ? (uint64_t)ceil((double)cfg->tokens / tokens_step) : 1;
     out->tokens = tokens_step * (double)out->steps; /* whole steps, as trained */
     out->flops = out->step_flops * (double)out->steps;
@@ -134,6 +138,7 @@ void ts_time_make(const ts_compute *cmp, const ts_step_losses *losses, const ts_
     out->steps = cmp->steps;
     out->comm_seconds = losses->comm;
     out->offload_seconds = losses->offload;
+    out->rollout_seconds = cmp->rollout_seconds;
     out->step_seconds = cmp->step_seconds + cmp->serial_seconds + losses->comm + losses->offload;
     out->seconds = out->step_seconds * (double)out->steps;
     out->gpu_hours = out->seconds * (double)lay->gpus / 3600.0;

@@ -185,9 +185,23 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
                        "seq: %llu tokens do not split evenly over tp x cp = %llu ranks, as sequence "
                        "parallelism needs", U(cfg->seq), U(l->tp * l->cp));
     /* Learned position embeddings (GPT-2) have one row per position: no longer sample. */
-    if (cfg->method != TS_METHOD_DPO && cfg->reference != TS_REF_AUTO)
+    if (cfg->method == TS_METHOD_SFT && cfg->reference != TS_REF_AUTO)
         return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
-                       "reference: a reference model belongs to method dpo, not to this method");
+                       "reference: a reference model belongs to methods dpo, grpo and ppo, not to sft");
+    if (cfg->method == TS_METHOD_DPO && cfg->reference == TS_REF_NONE)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
+                       "reference: dpo needs the reference's log-probabilities (precomputed keeps none "
+                       "on the GPU)");
+    if ((cfg->method == TS_METHOD_GRPO || cfg->method == TS_METHOD_PPO) && cfg->reference == TS_REF_PRECOMPUTED)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
+                       "reference: grpo and ppo score new responses every step: none can be precomputed");
+    if ((cfg->method == TS_METHOD_GRPO || cfg->method == TS_METHOD_PPO) && cfg->rollout == TS_ROLLOUT_SEPARATE)
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "rollout",
+                       "rollout: an engine on GPUs of its own is not modelled yet (colocated is)");
+    if ((cfg->method == TS_METHOD_GRPO || cfg->method == TS_METHOD_PPO) && cfg->response_tokens >= cfg->seq)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "response-tokens",
+                       "response-tokens: %llu leaves no prompt in a sequence of %llu (seq)",
+                       U(cfg->response_tokens), U(cfg->seq));
     if (cfg->reference == TS_REF_ADAPTERS_OFF && !cfg->lora_rank)
         return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
                        "reference: adapters-off needs LoRA adapters to turn off (lora-rank)");
@@ -421,9 +435,12 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     /* DPO runs each sample's chosen and rejected sequences in one batch (TRL's
      * concatenated_forward): every per-micro-batch figure sees twice the tokens. */
     l->seqs_per_sample = cfg->method == TS_METHOD_DPO ? 2u : 1u;
-    l->reference = cfg->method != TS_METHOD_DPO ? TS_REF_AUTO
+    l->reference = cfg->method == TS_METHOD_SFT ? TS_REF_AUTO
                    : cfg->reference != TS_REF_AUTO ? cfg->reference
                    : cfg->lora_rank ? TS_REF_ADAPTERS_OFF : TS_REF_MODEL;
+    /* RL: the engine generates response-tokens of each sequence (half of seq unless set) */
+    l->rl = cfg->method == TS_METHOD_GRPO || cfg->method == TS_METHOD_PPO;
+    l->response_tokens = !l->rl ? 0 : cfg->response_tokens ? cfg->response_tokens : cfg->seq / 2;
     l->tokens_mb = (double)cfg->seq / (double)l->cp * (double)cfg->micro_batch * (double)l->seqs_per_sample;
     l->lora_layer = ts_model_lora_layer_params(&cfg->model, cfg->lora_rank, cfg->lora_targets);
     l->recompute_on = cfg->recompute != TS_RECOMPUTE_NONE;

@@ -135,6 +135,16 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
     if (lay->reference == TS_REF_MODEL)
         out->reference = lora ? (sp->frozen_layer * c->frozen_layer + sp->frozen_other * c->frozen_other) / w3
                               : sp->dense * c->weight_compute / w3 + sp->expert * c->weight_compute / w3e;
+    /* ppo's critic: a second trainable model of the policy's shape and conventions, its
+     * state beside the policy's (verl places it on the same GPUs) */
+    if (cfg->method == TS_METHOD_PPO) {
+        out->critic = out->weights + out->gradients + out->optimizer;
+        out->weights *= 2.0;
+        out->gradients *= 2.0;
+        out->optimizer *= 2.0;
+        out->master *= 2.0;
+        out->states *= 2.0;
+    }
     out->weights += out->reference;
     /* DualPipe feeds the pipeline from both ends: each rank keeps two copies of its
      * parameters (DeepSeek-V3, §3.2.1) */
@@ -221,6 +231,7 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
     stage_params sp;
     ts_activations act;
     double base, buckets, t_fb, zero3 = 0.0, fb, end, step, opt_temp = 0.0, out_grad, dequant, load, flat, cached;
+    double rollout, engine = 0.0;
     *out = (ts_stage_memory){0};
     stage_params_make(cfg, lay, pc, stage, &sp);
     model_state(cfg, lay, c, pc, &sp, out);
@@ -258,7 +269,24 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
     /* Loading onto the GPU: the whole stage as loaded, before sharding or casting. */
     load = c->load * (sp.dense + sp.expert + sp.frozen_layer + sp.frozen_other);
     if (c->dequant > 0.0) load = quantized_load(cfg, c, &sp, lay, out->weights);
-    out->peak_allocated = max2(max2(fb, load), max2(end, step));
+    /* RL's rollout: the engine's share of the GPU beside the model state (the gradients
+     * freed), or through every phase when it does not sleep */
+    rollout = 0.0;
+    if (lay->rl) {
+        double share = cfg->rollout_memory_share * (double)lay->capacity;
+        out->rollout_weights = ts_rollout_weight_bytes(cfg, pc);
+        out->rollout_kv = share > out->rollout_weights ? share - out->rollout_weights : 0.0;
+        engine = out->rollout_weights + out->rollout_kv;
+        if (cfg->rollout_sleep) {
+            rollout = base + engine;
+        } else {
+            fb += engine;
+            end += engine;
+            step += engine;
+            rollout = base + engine;
+        }
+    }
+    out->peak_allocated = max2(max2(max2(fb, load), max2(end, step)), rollout);
     out->peak_has_activations = 0;
     out->peak_has_gradients = 1;
     if (out->peak_allocated == fb) {
@@ -272,6 +300,11 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
     } else if (out->peak_allocated == step) {
         out->peak_phase = TRAINSIZE_PHASE_OPTIMIZER_STEP;
         out->transient = buckets + opt_temp + flat;
+    } else if (out->peak_allocated == rollout) {
+        /* the engine's weights and KV cache are the rollout's transient */
+        out->peak_phase = TRAINSIZE_PHASE_ROLLOUT;
+        out->transient = engine;
+        out->peak_has_gradients = 0;
     } else {
         /* Loading: the weights as loaded are all there is; report them as the transient
          * (the model state is not allocated yet). */

@@ -51,6 +51,9 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
         {s->act_offloaded, &m->activations_offloaded, "memory.activations_offloaded", batch},
         {s->load_peak, &m->loading_peak, "memory.loading_peak", model},
         {s->reference, &m->reference_weights, "memory.reference_weights", model},
+        {s->critic, &m->critic_state, "memory.critic_state", model},
+        {s->rollout_weights, &m->rollout_weights, "memory.rollout_weights", model},
+        {s->rollout_kv, &m->rollout_kv_cache, "memory.rollout_kv_cache", model},
     };
     size_t i;
     int rc;

@@ -702,16 +702,18 @@ static const ts_param_def PARAMS[] = {
       "each server's NVMe data cache: with several servers a dataset that fits is staged there "
       "once and read locally (DGX H100 and B200: 8 x 3.84 TB); 0: always stream from the shared "
       "file system"}, TS_SET_U64, OFF(s.local_cache_bytes), TRAINSIZE_ID_LOCAL_CACHE_BYTES, TS_PLAN_KEEPS},
-    {{"method", TRAINSIZE_PARAM_CHOICE, "sft|dpo", 0, 0, "sft", "",
-      "what the step trains: sft (next-token loss: pretraining or supervised fine-tuning), or dpo "
+    {{"method", TRAINSIZE_PARAM_CHOICE, "sft|dpo|grpo|ppo", 0, 0, "sft", "",
+      "what the step trains: sft (next-token loss: pretraining or supervised fine-tuning), dpo "
       "(direct preference optimisation: each sample a chosen and a rejected sequence of seq "
-      "tokens, in one batch as TRL's DPOTrainer concatenates them, beside a frozen reference)"},
+      "tokens, in one batch as TRL's DPOTrainer concatenates them, beside a frozen reference), or "
+      "the RL methods grpo and ppo (a rollout engine generates the responses first; ppo trains a "
+      "critic too), as verl runs them"},
      TS_SET_CHOICE, OFF(s.method), TRAINSIZE_ID_METHOD, TS_PLAN_KEEPS},
-    {{"reference", TRAINSIZE_PARAM_CHOICE, "auto|model|adapters-off|precomputed", 0, 0, "auto", "",
-      "dpo: the reference's log-probabilities from a frozen copy of the model (model), from the "
-      "policy with its LoRA adapters disabled (adapters-off), or computed before training "
-      "(precomputed: TRL's precompute_ref_log_probs, no reference on the GPU); auto: adapters-off "
-      "with LoRA, else model, as TRL does"}, TS_SET_CHOICE, OFF(s.reference), TRAINSIZE_ID_REFERENCE, TS_PLAN_KEEPS},
+    {{"reference", TRAINSIZE_PARAM_CHOICE, "auto|model|adapters-off|precomputed|none", 0, 0, "auto", "",
+      "dpo, grpo, ppo: the reference's log-probabilities from a frozen copy of the model (model), "
+      "from the policy with its LoRA adapters disabled (adapters-off), computed before training "
+      "(precomputed, dpo: TRL's precompute_ref_log_probs, no reference on the GPU), or no KL term "
+      "and no reference (none, grpo and ppo); auto: adapters-off with LoRA, else model"}, TS_SET_CHOICE, OFF(s.reference), TRAINSIZE_ID_REFERENCE, TS_PLAN_KEEPS},
     /* The shape of encoders and image transformers (the presets bert-*, roberta-*, vit-*). */
     {{"head", TRAINSIZE_PARAM_CHOICE, "lm|pooler|classifier", 0, 0, "lm", "",
       "what the model ends in: lm (the output layer over the vocabulary at every token), pooler "
@@ -734,6 +736,29 @@ static const ts_param_def PARAMS[] = {
     {{"channels", TRAINSIZE_PARAM_INT, NULL, 0, 1e4, "0", "",
       "an image transformer's input channels (3 for RGB)"}, TS_SET_U64, OFF(s.model.channels),
      TRAINSIZE_ID_CHANNELS, TS_PLAN_KEEPS},
+    /* RL post-training's rollout (method grpo, ppo). */
+    {{"group-size", TRAINSIZE_PARAM_INT, NULL, 1, 1e6, "8", "responses",
+      "grpo, ppo: responses generated for each prompt (TRL's num_generations); global-batch and "
+      "micro-batch count responses"}, TS_SET_U64, OFF(s.group_size), TRAINSIZE_ID_GROUP_SIZE, TS_PLAN_KEEPS},
+    {{"response-tokens", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SEQ, "0", "tokens",
+      "grpo, ppo: tokens generated for each response, of the seq each trains on (the prompt is the "
+      "rest); 0: half of seq (verl's 512 prompt and 512 response tokens)"}, TS_SET_U64,
+     OFF(s.response_tokens), TRAINSIZE_ID_RESPONSE_TOKENS, TS_PLAN_KEEPS},
+    {{"rollout", TRAINSIZE_PARAM_CHOICE, "colocated|separate", 0, 0, "colocated", "",
+      "grpo, ppo: the rollout engine on the training GPUs (colocated: verl's hybrid engine) or "
+      "on GPUs of its own (separate: not modelled yet, refused)"}, TS_SET_CHOICE, OFF(s.rollout),
+     TRAINSIZE_ID_ROLLOUT, TS_PLAN_KEEPS},
+    {{"rollout-memory-share", TRAINSIZE_PARAM_FLOAT, NULL, 0.01, 1, "0.5", "fraction",
+      "grpo, ppo: the share of a GPU's memory the engine takes for its weights and KV cache "
+      "(vLLM's gpu_memory_utilization; verl's default 0.5)"}, TS_SET_DOUBLE,
+     OFF(s.rollout_memory_share), TRAINSIZE_ID_ROLLOUT_MEMORY_SHARE, TS_PLAN_KEEPS},
+    {{"rollout-tp", TRAINSIZE_PARAM_INT, NULL, 1, 1024, "1", "GPUs",
+      "grpo, ppo: tensor parallelism of the engine (each GPU holds 1/rollout-tp of its weights)"},
+     TS_SET_U64, OFF(s.rollout_tp), TRAINSIZE_ID_ROLLOUT_TP, TS_PLAN_KEEPS},
+    {{"rollout-sleep", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "true", "",
+      "grpo, ppo: the engine frees its weights and KV cache while the step trains (verl's "
+      "free_cache_engine and vLLM sleep mode); false: it keeps its share through training"},
+     TS_SET_BOOL, OFF(s.rollout_sleep), TRAINSIZE_ID_ROLLOUT_SLEEP, TS_PLAN_KEEPS},
 };
 
 #define PARAM_COUNT (sizeof PARAMS / sizeof PARAMS[0])

@@ -288,6 +288,15 @@ static void header_training(ts_out *o, const trainsize_job *job, const trainsize
         snprintf(text, sizeof text, "DPO (chosen + rejected per sample; reference %s)", r->reference);
         seg(o, KEY_WIDTH, sep, text);
         sep = ", ";
+    } else if (strcmp(r->method, "grpo") == 0 || strcmp(r->method, "ppo") == 0) {
+        char g[32], resp[32];
+        const char *gen = job_is(job, "response-tokens", "0") ? "half" : job_text(job, "response-tokens", resp, sizeof resp);
+        snprintf(text, sizeof text, "%s (%s responses a prompt, %s%s tokens generated; reference %s%s)",
+                 strcmp(r->method, "grpo") == 0 ? "GRPO" : "PPO", job_text(job, "group-size", g, sizeof g),
+                 gen, strcmp(gen, "half") == 0 ? " of the" : "", r->reference,
+                 strcmp(r->method, "ppo") == 0 ? "; a critic" : "");
+        seg(o, KEY_WIDTH, sep, text);
+        sep = ", ";
     }
     for (i = 0; i < sizeof setup / sizeof setup[0]; i++) {
         t1 = job_text(job, setup[i][0], v1, sizeof v1);
@@ -424,6 +433,7 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
 
     row(o, 0, "weights", m->weights, cap, 1);
     if (m->reference_weights) row(o, 1, "of which reference model", m->reference_weights, cap, 1);
+    if (m->critic_state) row(o, 1, "critic (all its state)", m->critic_state, cap, 1);
     row(o, 0, "gradients", m->gradients, cap, 1);
     row(o, 0, "optimizer state", m->optimizer, cap, 1);
     row(o, 1, "of which master weights", m->master_weights, cap, 1);
@@ -461,6 +471,13 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
                        ts_fmt_iec(c, sizeof c, (double)over));
     }
     ts_report_largest_fit(o, job, r);
+    if (m->rollout_weights) {
+        char c[TS_FMT_MAX];
+        ts_out_printf(o, "  rollout engine: %s weights + %s KV cache, %s\n",
+                      ts_fmt_iec(a, sizeof a, (double)m->rollout_weights),
+                      ts_fmt_iec(c, sizeof c, (double)m->rollout_kv_cache),
+                      job_is(job, "rollout-sleep", "true") ? "freed while training" : "kept while training");
+    }
     ts_out_printf(o, "  most loaded %s: pipeline stage %d", w->dev, m->pipeline_stage);
     if (phase)
         ts_out_printf(o, "; peak during: %.40s", phase);
@@ -870,6 +887,11 @@ static void time_section(ts_out *o, const trainsize_job *job, const trainsize_re
         key(o, "  communication");
         ts_out_printf(o, "%s per step not hidden by compute (included)\n",
                        ts_fmt_duration(a, sizeof a, t->comm_seconds));
+    }
+    if (t->rollout_seconds > 0) {
+        key(o, "  rollout");
+        ts_out_printf(o, "%s per step generating the responses (included; uncalibrated)\n",
+                       ts_fmt_duration(a, sizeof a, t->rollout_seconds));
     }
     if (t->offload_seconds > 0) {
         key(o, "  CPU offload");

@@ -14,7 +14,7 @@ typedef struct field_def {
 #define U64 TRAINSIZE_FIELD_U64
 #define F64 TRAINSIZE_FIELD_F64
 
-static const char *const PHASES[] = {"forward-backward", "backward-end", "optimizer-step", "loading"};
+static const char *const PHASES[] = {"forward-backward", "backward-end", "optimizer-step", "loading", "rollout"};
 static const char *const RECOMPUTE[] = {"none", "selective", "full", "per-op"}; /* the parameter's order */
 
 static const field_def FIELDS[] = {
@@ -195,6 +195,11 @@ static const field_def FIELDS[] = {
      R(memory.max_seq)},
     {{"memory.reference_weights", U64, "bytes", "of weights: DPO's frozen reference model"},
      R(memory.reference_weights)},
+    {{"memory.critic_state", U64, "bytes", "of the model state: ppo's critic"}, R(memory.critic_state)},
+    {{"memory.rollout_weights", U64, "bytes", "grpo, ppo: the rollout engine's weights"},
+     R(memory.rollout_weights)},
+    {{"memory.rollout_kv_cache", U64, "bytes", "grpo, ppo: the rollout engine's KV cache"},
+     R(memory.rollout_kv_cache)},
     {{"system.capex_usd", F64, "USD", "the purchase: servers, network, shared storage"}, R(system.capex_usd)},
     {{"system.capex_servers_usd", F64, "USD", "of capex: servers with GPUs, CPUs, RAM, NICs, NVMe, spares"},
      R(system.capex_servers_usd)},
@@ -229,6 +234,8 @@ static const field_def FIELDS[] = {
     {{"system.dataset_source", TRAINSIZE_FIELD_STRING, "",
       "where training reads the dataset: local, local-cache (a staged copy on every server) or shared"},
      R(system.dataset_source)},
+    {{"time.rollout_seconds", F64, "seconds", "grpo, ppo: one step's generation (in step_seconds)"},
+     R(time.rollout_seconds)},
     {{"time.wall_seconds", F64, "seconds", "the run with checkpoints, interruptions and restarts"},
      R(time.wall_seconds)},
     {{"time.goodput", F64, "", "seconds / wall_seconds"}, R(time.goodput)},

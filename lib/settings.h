@@ -74,10 +74,11 @@ typedef enum ts_base_dtype { TS_BASE_AUTO = 0, TS_BASE_16BIT, TS_BASE_FP32 } ts_
 typedef enum ts_loading { TS_LOAD_CPU = 0, TS_LOAD_GPU } ts_loading;
 /* The training method ("method") and, for DPO, where the reference's log-probabilities
  * come from ("reference"), in the parameters' choice order. */
-typedef enum ts_method { TS_METHOD_SFT = 0, TS_METHOD_DPO } ts_method;
+typedef enum ts_method { TS_METHOD_SFT = 0, TS_METHOD_DPO, TS_METHOD_GRPO, TS_METHOD_PPO } ts_method;
 typedef enum ts_reference {
-    TS_REF_AUTO = 0, TS_REF_MODEL, TS_REF_ADAPTERS_OFF, TS_REF_PRECOMPUTED
+    TS_REF_AUTO = 0, TS_REF_MODEL, TS_REF_ADAPTERS_OFF, TS_REF_PRECOMPUTED, TS_REF_NONE
 } ts_reference;
+typedef enum ts_rollout { TS_ROLLOUT_COLOCATED = 0, TS_ROLLOUT_SEPARATE } ts_rollout;
 
 typedef enum ts_recompute {
     TS_RECOMPUTE_NONE = TRAINSIZE_RECOMPUTE_NONE,
@@ -220,6 +221,13 @@ typedef struct ts_settings {
     uint64_t local_cache_bytes;   /* each server's NVMe cache, for a staged copy of the dataset */
     int method;                   /* ts_method */
     int reference;                /* ts_reference */
+    /* RL post-training (grpo, ppo): the rollout engine that generates the responses. */
+    uint64_t group_size;          /* responses generated per prompt */
+    uint64_t response_tokens;     /* generated tokens of each sequence; 0: half of seq */
+    int rollout;                  /* ts_rollout */
+    double rollout_memory_share;  /* of the GPU's memory, what the engine takes */
+    uint64_t rollout_tp;          /* tensor parallelism of the engine */
+    int rollout_sleep;            /* the engine frees its weights and KV cache while training */
     /* Planning. */
     struct ts_gpu_price {
         char name[48];

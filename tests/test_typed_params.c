@@ -174,6 +174,12 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_POST_NORM, "post-norm"},
     {TRAINSIZE_ID_PATCH_SIZE, "patch-size"},
     {TRAINSIZE_ID_CHANNELS, "channels"},
+    {TRAINSIZE_ID_GROUP_SIZE, "group-size"},
+    {TRAINSIZE_ID_RESPONSE_TOKENS, "response-tokens"},
+    {TRAINSIZE_ID_ROLLOUT, "rollout"},
+    {TRAINSIZE_ID_ROLLOUT_MEMORY_SHARE, "rollout-memory-share"},
+    {TRAINSIZE_ID_ROLLOUT_TP, "rollout-tp"},
+    {TRAINSIZE_ID_ROLLOUT_SLEEP, "rollout-sleep"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

@@ -147,6 +147,8 @@ CONFIGS = [
          largest_fit=True),
     # DPO with its frozen reference model (memory.reference_weights, layout.method).
     dict(model="llama-3-8b", gpu="h100-80gb", gpus=8, zero=3, seq=2048, method="dpo"),
+    # PPO: its critic and a colocated rollout engine (memory.critic_state, time.rollout_seconds).
+    dict(model="qwen2.5-7b", gpu="h100-80gb", gpus=8, zero=3, seq=1024, method="ppo"),
 ]
 
 

@@ -169,6 +169,9 @@ class Memory(ctypes.Structure):
         ("max_micro_batch", c_uint64),
         ("max_seq", c_uint64),
         ("reference_weights", c_uint64),
+        ("critic_state", c_uint64),
+        ("rollout_weights", c_uint64),
+        ("rollout_kv_cache", c_uint64),
     ]
 
 
@@ -244,6 +247,7 @@ class Time(ctypes.Structure):
         ("expected_interruptions", c_double),
         ("checkpoint_interval", c_double),
         ("checkpoint_stall", c_double),
+        ("rollout_seconds", c_double),
     ]
 
 

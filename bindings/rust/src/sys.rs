@@ -222,6 +222,7 @@ pub const TRAINSIZE_PHASE_FORWARD_BACKWARD: trainsize_phase = 0;
 pub const TRAINSIZE_PHASE_BACKWARD_END: trainsize_phase = 1;
 pub const TRAINSIZE_PHASE_OPTIMIZER_STEP: trainsize_phase = 2;
 pub const TRAINSIZE_PHASE_LOADING: trainsize_phase = 3;
+pub const TRAINSIZE_PHASE_ROLLOUT: trainsize_phase = 4;
 
 /// `trainsize_model_counts`
 #[repr(C)]
@@ -272,6 +273,9 @@ pub struct trainsize_memory {
     pub max_micro_batch: u64,
     pub max_seq: u64,
     pub reference_weights: u64,
+    pub critic_state: u64,
+    pub rollout_weights: u64,
+    pub rollout_kv_cache: u64,
 }
 
 /// `trainsize_system`
@@ -345,6 +349,7 @@ pub struct trainsize_time {
     pub expected_interruptions: c_double,
     pub checkpoint_interval: c_double,
     pub checkpoint_stall: c_double,
+    pub rollout_seconds: c_double,
 }
 
 /// `trainsize_recompute`

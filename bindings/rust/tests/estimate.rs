@@ -76,8 +76,9 @@ const JOBS: &[&[(&str, &str)]] = &[
         ("spare-nodes", "1"),
         ("dataset-bytes", "2TB"),
     ],
-    // DPO with its frozen reference model.
+    // DPO with its frozen reference model; PPO with its critic and a colocated rollout engine.
     &[("model", "llama-3-8b"), ("gpu", "h100-80gb"), ("gpus", "8"), ("zero", "3"), ("method", "dpo")],
+    &[("model", "qwen2.5-7b"), ("gpu", "h100-80gb"), ("gpus", "8"), ("zero", "3"), ("seq", "1024"), ("method", "ppo")],
 ];
 
 fn job_of(settings: &[(&str, &str)]) -> Job {
@@ -219,6 +220,7 @@ fn field_table_agrees_with_the_struct_layout() {
                     sys::TRAINSIZE_PHASE_BACKWARD_END => "backward-end",
                     sys::TRAINSIZE_PHASE_OPTIMIZER_STEP => "optimizer-step",
                     sys::TRAINSIZE_PHASE_LOADING => "loading",
+                    sys::TRAINSIZE_PHASE_ROLLOUT => "rollout",
                     _ => "unknown",
                 }),
                 "memory.pipeline_stage" => FieldValue::U64(m.pipeline_stage as u64),
@@ -231,6 +233,9 @@ fn field_table_agrees_with_the_struct_layout() {
                 "memory.max_micro_batch" => FieldValue::U64(m.max_micro_batch),
                 "memory.max_seq" => FieldValue::U64(m.max_seq),
                 "memory.reference_weights" => FieldValue::U64(m.reference_weights),
+                "memory.critic_state" => FieldValue::U64(m.critic_state),
+                "memory.rollout_weights" => FieldValue::U64(m.rollout_weights),
+                "memory.rollout_kv_cache" => FieldValue::U64(m.rollout_kv_cache),
                 "system.nodes" => FieldValue::U64(s.nodes),
                 "system.gpus_per_node" => FieldValue::U64(s.gpus_per_node),
                 "system.host_ram_per_node" => FieldValue::U64(s.host_ram_per_node),
@@ -292,6 +297,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "time.expected_interruptions" => FieldValue::F64(t.expected_interruptions),
                 "time.checkpoint_interval" => FieldValue::F64(t.checkpoint_interval),
                 "time.checkpoint_stall" => FieldValue::F64(t.checkpoint_stall),
+                "time.rollout_seconds" => FieldValue::F64(t.rollout_seconds),
                 "layout.gpu" => FieldValue::Str(e.gpu()),
                 "layout.gpus" => FieldValue::U64(r.gpus),
                 "layout.tp" => FieldValue::U64(r.layout.tp),
