@@ -419,6 +419,12 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
                        "gpus-per-node: %llu does not divide gpus (%llu)", U(l->gpus_per_node),
                        U(l->gpus));
     l->nodes = l->gpus / l->gpus_per_node;
+    /* an engine's tensor parallelism stays inside a server, as vLLM's does by default */
+    if ((cfg->method == TS_METHOD_GRPO || cfg->method == TS_METHOD_PPO) &&
+        (cfg->rollout_tp > l->gpus_per_node || l->gpus_per_node % cfg->rollout_tp != 0))
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-tp",
+                       "rollout-tp: %llu must divide the %llu GPUs of a server", U(cfg->rollout_tp),
+                       U(l->gpus_per_node));
     if ((rc = split_stages(cfg, l, err))) return rc;
     l->layers_per_stage = l->mid_layers;
     if (l->first_layers > l->layers_per_stage) l->layers_per_stage = l->first_layers;
