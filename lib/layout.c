@@ -185,6 +185,10 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
                        "seq: %llu tokens do not split evenly over tp x cp = %llu ranks, as sequence "
                        "parallelism needs", U(cfg->seq), U(l->tp * l->cp));
     /* Learned position embeddings (GPT-2) have one row per position: no longer sample. */
+    if (cfg->method != TS_METHOD_SFT && m->head != TS_HEAD_LM)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "method",
+                       "method: dpo, grpo and ppo score sequences by their tokens' log-probabilities: "
+                       "they need an output layer over the vocabulary (head lm)");
     if (cfg->method == TS_METHOD_SFT && cfg->reference != TS_REF_AUTO)
         return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
                        "reference: a reference model belongs to methods dpo, grpo and ppo, not to sft");

@@ -66,6 +66,8 @@ static void test_refusals(void **state)
     assert_string_equal(err.field, "classes");
     assert_int_equal(ts_test_estimate_rc(PAIRS("model", "vit-b-16", "seq", "1024"), &err), TRAINSIZE_E_INVALID);
     assert_string_equal(err.field, "seq"); /* beyond its 197 positions */
+    assert_int_equal(ts_test_estimate_rc(PAIRS("model", "bert-base", "method", "dpo"), &err), TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "method"); /* no token log-probabilities without an LM head */
 }
 
 int main(void)
