@@ -1055,7 +1055,9 @@ typedef struct trainsize_memory {
     uint64_t max_seq;           /**< The largest sequence, a multiple of 128 (and of what the
                                     layout needs: 2 x cp, tp x cp under sequence parallelism),
                                     that fits with everything else as given, tokens; 0 when
-                                    even the smallest does not, or with largest-fit false. */
+                                    even the smallest does not, or with largest-fit false. An
+                                    image transformer's is its positions (the image fixes
+                                    it) when the job fits, else 0. */
     uint64_t reference_weights; /**< Of `weights`: DPO's frozen reference model on this GPU
                                     (reference model); 0 with adapters-off, precomputed, or
                                     another method. */

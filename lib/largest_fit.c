@@ -107,6 +107,11 @@ void ts_largest_fit(const ts_settings *cfg, const ts_param_counts *pc, const ts_
     else
         m->max_micro_batch = search(cfg, &probe, pc, 0, 1, cfg->micro_batch, TS_MICRO_BATCH_MAX);
     probe = *cfg;
+    /* An image transformer's sequence is its image's patches: the position table fixes it. */
+    if (cfg->model.patch_size) {
+        m->max_seq = fits(&probe, pc, cfg->micro_batch, cfg->model.positions) ? cfg->model.positions : 0;
+        return;
+    }
     if (lay->cp > 1) step = lcm(step, 2 * lay->cp);
     if (lay->sp && lay->tp > 1) step = lcm(step, lay->tp * lay->cp);
     limit = (cfg->model.positions ? cfg->model.positions : TS_LIM_POSITIONS) / step;

@@ -56,6 +56,10 @@ static void test_recipes_fit(void **state)
                            "precision", "fp16-mixed"), &r);
     assert_true(r.memory.fits);
     assert_int_equal(r.layout.global_batch, 1024);
+    /* an image transformer's sequence is its image's: the largest fit keeps it */
+    ts_test_estimate(PAIRS("model", "vit-b-16", "gpu", "v100-32gb", "micro-batch", "128", "largest-fit", "true"), &r);
+    assert_int_equal(r.memory.max_seq, 197);
+    assert_true(r.memory.max_micro_batch >= 128);
 }
 
 static void test_refusals(void **state)
