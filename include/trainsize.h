@@ -361,7 +361,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_ROLLOUT_MEMORY_SHARE = 173,    /**< "rollout-memory-share" */
     TRAINSIZE_ID_ROLLOUT_TP = 174,              /**< "rollout-tp" */
     TRAINSIZE_ID_ROLLOUT_SLEEP = 175,           /**< "rollout-sleep" */
-    TRAINSIZE_ID_COUNT = 176                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_TEACHER = 176,                 /**< "teacher" */
+    TRAINSIZE_ID_COUNT = 177                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -1067,6 +1068,8 @@ typedef struct trainsize_memory {
                                     (over rollout-tp), held while it generates. */
     uint64_t rollout_kv_cache;  /**< grpo, ppo: the engine's KV cache, the rest of its
                                     rollout-memory-share; 0 when its weights take all of it. */
+    uint64_t teacher_weights;   /**< Of `weights`: distill's frozen teacher on this GPU; 0
+                                    otherwise. */
 } trainsize_memory;
 
 /** The servers the job needs. */
@@ -1305,8 +1308,8 @@ typedef struct trainsize_result {
     char fp8_recipe[16];          /**< Under fp8-mixed, the scaling recipe used: "delayed",
                                        "current", "mxfp8" or "blockwise" (the fp8-recipe
                                        option, or auto's choice for the GPU); "" otherwise. */
-    char method[8];               /**< What the step trains: "sft", "dpo", "grpo" or "ppo" (the
-                                       method option). */
+    char method[8];               /**< What the step trains: "sft", "dpo", "grpo", "ppo" or
+                                       "distill" (the method option). */
     char reference[16];           /**< Under dpo, where the reference's log-probabilities come
                                        from: "model", "adapters-off" or "precomputed" (the
                                        reference option, or auto's choice); "" otherwise. */

@@ -45,10 +45,10 @@ static void fill_layout(const ts_settings *cfg, const ts_layout *lay, const ts_c
     ts_copy_name(out->global_batch_reason, sizeof out->global_batch_reason, lay->global_batch_reason);
     {
         /* the method and reference options' choice names, in their order */
-        static const char *const METHODS[] = {"sft", "dpo", "grpo", "ppo"};
+        static const char *const METHODS[] = {"sft", "dpo", "grpo", "ppo", "distill"};
         static const char *const REFERENCES[] = {"", "model", "adapters-off", "precomputed", "none"};
         ts_copy_name(out->method, sizeof out->method,
-                     cfg->method >= 0 && cfg->method <= TS_METHOD_PPO ? METHODS[cfg->method] : "");
+                     cfg->method >= 0 && cfg->method <= TS_METHOD_DISTILL ? METHODS[cfg->method] : "");
         ts_copy_name(out->reference, sizeof out->reference,
                      lay->reference >= 0 && lay->reference <= TS_REF_NONE ? REFERENCES[lay->reference] : "");
     }

@@ -365,6 +365,14 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
         job->s.storage = st;
         return ts_ok(err);
     }
+    case TS_SET_TEACHER: {
+        const ts_model *preset = value[0] ? ts_preset_find(value) : NULL;
+        if (value[0] && !preset)
+            return unknown_name(err, name, "preset", value, preset_name_at, trainsize_model_count(),
+                                "models");
+        job->s.teacher = preset;
+        return ts_ok(err);
+    }
     case TS_SET_PLAN_GPUS:
         return set_plan_gpus(job, def, value, err);
     case TS_SET_GPU_PRICES:
@@ -556,6 +564,7 @@ int trainsize_job_get(const trainsize_job *job, const char *name, char *buf, siz
     case TS_SET_GPU: n = snprintf(buf, cap, "%s", job->s.gpu ? job->s.gpu->name : ""); break;
     case TS_SET_LINK: n = snprintf(buf, cap, "%s", job->s.network ? job->s.network->name : ""); break;
     case TS_SET_STORAGE: n = snprintf(buf, cap, "%s", job->s.storage ? job->s.storage->name : ""); break;
+    case TS_SET_TEACHER: n = snprintf(buf, cap, "%s", job->s.teacher ? job->s.teacher->name : ""); break;
     case TS_SET_PLAN_GPUS: n = snprintf(buf, cap, "%s", job->plan_gpus); break;
     case TS_SET_GPU_PRICES: n = snprintf(buf, cap, "%s", job->gpu_prices_text); break;
     case TS_SET_BITS: n = get_bits(job, def, buf, cap); break;

@@ -189,6 +189,19 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
         return ts_fail(err, TRAINSIZE_E_INVALID, "method",
                        "method: dpo, grpo and ppo score sequences by their tokens' log-probabilities: "
                        "they need an output layer over the vocabulary (head lm)");
+    if (cfg->method == TS_METHOD_DISTILL) {
+        const ts_model *t = cfg->teacher;
+        if (!t)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "teacher", "teacher: distill needs a teacher (a preset)");
+        if (t->head != TS_HEAD_LM || t->vocab != m->vocab)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "teacher",
+                           "teacher: %s's logits (vocabulary %llu) do not match the student's (%llu): "
+                           "distillation compares them token by token", t->name, U(t->vocab), U(m->vocab));
+        if (cfg->reference != TS_REF_AUTO)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "reference", "reference: distill has a teacher, not a reference");
+    } else if (cfg->teacher) {
+        return ts_fail(err, TRAINSIZE_E_INVALID, "teacher", "teacher: a teacher belongs to method distill");
+    }
     if (cfg->method == TS_METHOD_SFT && cfg->reference != TS_REF_AUTO)
         return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
                        "reference: a reference model belongs to methods dpo, grpo and ppo, not to sft");
@@ -445,7 +458,7 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     /* DPO runs each sample's chosen and rejected sequences in one batch (TRL's
      * concatenated_forward): every per-micro-batch figure sees twice the tokens. */
     l->seqs_per_sample = cfg->method == TS_METHOD_DPO ? 2u : 1u;
-    l->reference = cfg->method == TS_METHOD_SFT ? TS_REF_AUTO
+    l->reference = cfg->method == TS_METHOD_SFT || cfg->method == TS_METHOD_DISTILL ? TS_REF_AUTO
                    : cfg->reference != TS_REF_AUTO ? cfg->reference
                    : cfg->lora_rank ? TS_REF_ADAPTERS_OFF : TS_REF_MODEL;
     /* RL: the engine generates response-tokens of each sequence (half of seq unless set) */

@@ -146,6 +146,14 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
         out->states *= 2.0;
     }
     out->weights += out->reference;
+    /* distillation's teacher: frozen, in the type the matmuls read, split over tp and pp as
+     * the student is and sharded by ZeRO-3 (TRL's GKD prepares it like a reference) */
+    if (cfg->method == TS_METHOD_DISTILL && cfg->teacher) {
+        ts_param_counts tc;
+        if (ts_model_count(cfg->teacher, &tc, NULL) == TRAINSIZE_OK)
+            out->teacher = (double)tc.total * c->weight_compute / ((double)lay->tp * (double)lay->pp) / w3;
+        out->weights += out->teacher;
+    }
     /* DualPipe feeds the pipeline from both ends: each rank keeps two copies of its
      * parameters (DeepSeek-V3, §3.2.1) */
     if (lay->schedule == TS_PP_DUALPIPE) out->weights *= 2.0;
@@ -262,6 +270,10 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
      * (when gradients are allocated on demand) the output layer's gradient. */
     out_grad = (c->grads_persistent || cfg->lora_rank || lay->zero >= 3) ? 0.0 : sp.output_layer * c->grad;
     t_fb = buckets + act.loss_backward + act.recompute + zero3 + out_grad + dequant;
+    /* distillation: the teacher's logits of the micro-batch, kept for the loss through the
+     * student's backward (bf16, the vocabulary split over tp) */
+    if (cfg->method == TS_METHOD_DISTILL && sp.last)
+        t_fb += lay->tokens_mb * (double)ts_model_logit_width(&cfg->model) / (double)lay->tp * c->act;
     fb = base + (c->grads_persistent ? out->gradients : 0.0) + out->activations + t_fb;
     end = base + out->gradients + buckets + zero3 + (sp.dense + sp.expert) * c->grad_copy;
     flat = c->step_flat * (sp.dense + sp.expert);

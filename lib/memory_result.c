@@ -54,6 +54,7 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
         {s->critic, &m->critic_state, "memory.critic_state", model},
         {s->rollout_weights, &m->rollout_weights, "memory.rollout_weights", model},
         {s->rollout_kv, &m->rollout_kv_cache, "memory.rollout_kv_cache", model},
+        {s->teacher, &m->teacher_weights, "memory.teacher_weights", model},
     };
     size_t i;
     int rc;

@@ -702,12 +702,12 @@ static const ts_param_def PARAMS[] = {
       "each server's NVMe data cache: with several servers a dataset that fits is staged there "
       "once and read locally (DGX H100 and B200: 8 x 3.84 TB); 0: always stream from the shared "
       "file system"}, TS_SET_U64, OFF(s.local_cache_bytes), TRAINSIZE_ID_LOCAL_CACHE_BYTES, TS_PLAN_KEEPS},
-    {{"method", TRAINSIZE_PARAM_CHOICE, "sft|dpo|grpo|ppo", 0, 0, "sft", "",
+    {{"method", TRAINSIZE_PARAM_CHOICE, "sft|dpo|grpo|ppo|distill", 0, 0, "sft", "",
       "what the step trains: sft (next-token loss: pretraining or supervised fine-tuning), dpo "
       "(direct preference optimisation: each sample a chosen and a rejected sequence of seq "
       "tokens, in one batch as TRL's DPOTrainer concatenates them, beside a frozen reference), or "
       "the RL methods grpo and ppo (a rollout engine generates the responses first; ppo trains a "
-      "critic too), as verl runs them"},
+      "critic too), as verl runs them, or distill (the loss against a frozen teacher's logits)"},
      TS_SET_CHOICE, OFF(s.method), TRAINSIZE_ID_METHOD, TS_PLAN_KEEPS},
     {{"reference", TRAINSIZE_PARAM_CHOICE, "auto|model|adapters-off|precomputed|none", 0, 0, "auto", "",
       "dpo, grpo, ppo: the reference's log-probabilities from a frozen copy of the model (model), "
@@ -759,6 +759,10 @@ static const ts_param_def PARAMS[] = {
       "grpo, ppo: the engine frees its weights and KV cache while the step trains (verl's "
       "free_cache_engine and vLLM sleep mode); false: it keeps its share through training"},
      TS_SET_BOOL, OFF(s.rollout_sleep), TRAINSIZE_ID_ROLLOUT_SLEEP, TS_PLAN_KEEPS},
+    {{"teacher", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
+      "distill: the teacher, a built-in preset of the student's vocabulary (see `trainsize "
+      "models`): frozen, in 16 bits, sharded as the student's weights, one forward a token"},
+     TS_SET_TEACHER, 0, TRAINSIZE_ID_TEACHER, TS_PLAN_KEEPS},
 };
 
 #define PARAM_COUNT (sizeof PARAMS / sizeof PARAMS[0])

@@ -18,6 +18,7 @@ typedef enum ts_setter {
     TS_SET_STORAGE,   /* a catalogue storage class */
     TS_SET_PLAN_GPUS, /* a comma-separated list of catalogue GPUs */
     TS_SET_GPU_PRICES, /* NAME=HOURLY[:PURCHASE],... per-GPU prices */
+    TS_SET_TEACHER,   /* a preset as distillation's teacher ("" unsets it) */
     TS_SET_BITS       /* a comma-separated list of choices, as bits (1 << index) in an unsigned */
 } ts_setter;
 

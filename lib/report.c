@@ -288,6 +288,12 @@ static void header_training(ts_out *o, const trainsize_job *job, const trainsize
         snprintf(text, sizeof text, "DPO (chosen + rejected per sample; reference %s)", r->reference);
         seg(o, KEY_WIDTH, sep, text);
         sep = ", ";
+    } else if (strcmp(r->method, "distill") == 0) {
+        char tname[TRAINSIZE_NAME_MAX];
+        snprintf(text, sizeof text, "distillation from %s (its logits, one forward a token)",
+                 job_text(job, "teacher", tname, sizeof tname));
+        seg(o, KEY_WIDTH, sep, text);
+        sep = ", ";
     } else if (strcmp(r->method, "grpo") == 0 || strcmp(r->method, "ppo") == 0) {
         char g[32], resp[32];
         const char *gen = job_is(job, "response-tokens", "0") ? "half" : job_text(job, "response-tokens", resp, sizeof resp);
@@ -434,6 +440,7 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
     row(o, 0, "weights", m->weights, cap, 1);
     if (m->reference_weights) row(o, 1, "of which reference model", m->reference_weights, cap, 1);
     if (m->critic_state) row(o, 1, "critic (all its state)", m->critic_state, cap, 1);
+    if (m->teacher_weights) row(o, 1, "of which teacher model", m->teacher_weights, cap, 1);
     row(o, 0, "gradients", m->gradients, cap, 1);
     row(o, 0, "optimizer state", m->optimizer, cap, 1);
     row(o, 1, "of which master weights", m->master_weights, cap, 1);

@@ -200,6 +200,8 @@ static const field_def FIELDS[] = {
      R(memory.rollout_weights)},
     {{"memory.rollout_kv_cache", U64, "bytes", "grpo, ppo: the rollout engine's KV cache"},
      R(memory.rollout_kv_cache)},
+    {{"memory.teacher_weights", U64, "bytes", "of weights: distill's frozen teacher"},
+     R(memory.teacher_weights)},
     {{"system.capex_usd", F64, "USD", "the purchase: servers, network, shared storage"}, R(system.capex_usd)},
     {{"system.capex_servers_usd", F64, "USD", "of capex: servers with GPUs, CPUs, RAM, NICs, NVMe, spares"},
      R(system.capex_servers_usd)},

@@ -74,7 +74,9 @@ typedef enum ts_base_dtype { TS_BASE_AUTO = 0, TS_BASE_16BIT, TS_BASE_FP32 } ts_
 typedef enum ts_loading { TS_LOAD_CPU = 0, TS_LOAD_GPU } ts_loading;
 /* The training method ("method") and, for DPO, where the reference's log-probabilities
  * come from ("reference"), in the parameters' choice order. */
-typedef enum ts_method { TS_METHOD_SFT = 0, TS_METHOD_DPO, TS_METHOD_GRPO, TS_METHOD_PPO } ts_method;
+typedef enum ts_method {
+    TS_METHOD_SFT = 0, TS_METHOD_DPO, TS_METHOD_GRPO, TS_METHOD_PPO, TS_METHOD_DISTILL
+} ts_method;
 typedef enum ts_reference {
     TS_REF_AUTO = 0, TS_REF_MODEL, TS_REF_ADAPTERS_OFF, TS_REF_PRECOMPUTED, TS_REF_NONE
 } ts_reference;
@@ -228,6 +230,7 @@ typedef struct ts_settings {
     double rollout_memory_share;  /* of the GPU's memory, what the engine takes */
     uint64_t rollout_tp;          /* tensor parallelism of the engine */
     int rollout_sleep;            /* the engine frees its weights and KV cache while training */
+    const ts_model *teacher;      /* distill: the teacher, a preset; NULL: none */
     /* Planning. */
     struct ts_gpu_price {
         char name[48];

@@ -201,6 +201,7 @@ typedef struct ts_stage_memory {
     double recomputed_layers;
     double reference;          /* of weights: the frozen reference model on this rank */
     double critic;             /* of the model state: ppo's critic (weights, gradients, optimizer) */
+    double teacher;            /* of weights: distillation's frozen teacher on this rank */
     double rollout_weights, rollout_kv; /* the rollout engine's share: its weights, its KV cache */
     double load_peak;          /* loading the weights onto the GPU (0: through the host) */
     int peak_phase;

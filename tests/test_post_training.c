@@ -129,6 +129,33 @@ static void test_rl_refusals(void **state)
     assert_string_equal(err.field, "response-tokens");
 }
 
+/* Distillation (TRL's GKDTrainer's setting): a frozen teacher in 16 bits, sharded like the
+ * student's weights, one forward of every token, its logits kept for the loss. */
+static void test_distill(void **state)
+{
+    trainsize_result sft, kd;
+    trainsize_error err;
+    double teacher = 8030261248.0; /* llama-3-8b */
+    (void)state;
+#define KD "model", "llama-3.2-1b", "gpu", "h100-80gb", "gpus", "8", "zero", "3", "seq", "2048"
+    ts_test_estimate(PAIRS(KD), &sft);
+    ts_test_estimate(PAIRS(KD, "method", "distill", "teacher", "llama-3-8b"), &kd);
+    assert_string_equal(kd.method, "distill");
+    assert_true(fabs((double)kd.memory.teacher_weights - teacher * 2.0 / 8.0) <= 1.0);
+    assert_int_equal(kd.memory.weights, sft.memory.weights + kd.memory.teacher_weights);
+    /* the teacher's logits at the loss: 2,048 tokens x 128,256 in bf16 */
+    assert_true(kd.memory.transient >= sft.memory.transient + 2048ull * 128256 * 2);
+    assert_true(kd.time.step_flops > sft.time.step_flops + 2.0 * 7.0e9 * sft.time.tokens);
+    assert_int_equal(ts_test_estimate_rc(PAIRS(KD, "method", "distill"), &err), TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "teacher");
+    assert_int_equal(ts_test_estimate_rc(PAIRS(KD, "teacher", "llama-3-8b"), &err), TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "teacher"); /* a teacher without distill */
+    assert_int_equal(ts_test_estimate_rc(PAIRS(KD, "method", "distill", "teacher", "gpt2"), &err),
+                     TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "teacher"); /* another vocabulary */
+#undef KD
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -137,6 +164,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_grpo_and_ppo),
         cmocka_unit_test(test_rl_refusals),
+        cmocka_unit_test(test_distill),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

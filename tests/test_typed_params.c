@@ -180,6 +180,7 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_ROLLOUT_MEMORY_SHARE, "rollout-memory-share"},
     {TRAINSIZE_ID_ROLLOUT_TP, "rollout-tp"},
     {TRAINSIZE_ID_ROLLOUT_SLEEP, "rollout-sleep"},
+    {TRAINSIZE_ID_TEACHER, "teacher"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

@@ -149,6 +149,8 @@ CONFIGS = [
     dict(model="llama-3-8b", gpu="h100-80gb", gpus=8, zero=3, seq=2048, method="dpo"),
     # PPO: its critic and a colocated rollout engine (memory.critic_state, time.rollout_seconds).
     dict(model="qwen2.5-7b", gpu="h100-80gb", gpus=8, zero=3, seq=1024, method="ppo"),
+    # Distillation from a frozen teacher (memory.teacher_weights).
+    dict(model="llama-3.2-1b", gpus=8, zero=3, method="distill", teacher="llama-3-8b"),
 ]
 
 

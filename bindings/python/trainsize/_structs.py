@@ -172,6 +172,7 @@ class Memory(ctypes.Structure):
         ("critic_state", c_uint64),
         ("rollout_weights", c_uint64),
         ("rollout_kv_cache", c_uint64),
+        ("teacher_weights", c_uint64),
     ]
 
 

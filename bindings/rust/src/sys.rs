@@ -276,6 +276,7 @@ pub struct trainsize_memory {
     pub critic_state: u64,
     pub rollout_weights: u64,
     pub rollout_kv_cache: u64,
+    pub teacher_weights: u64,
 }
 
 /// `trainsize_system`

@@ -79,6 +79,7 @@ const JOBS: &[&[(&str, &str)]] = &[
     // DPO with its frozen reference model; PPO with its critic and a colocated rollout engine.
     &[("model", "llama-3-8b"), ("gpu", "h100-80gb"), ("gpus", "8"), ("zero", "3"), ("method", "dpo")],
     &[("model", "qwen2.5-7b"), ("gpu", "h100-80gb"), ("gpus", "8"), ("zero", "3"), ("seq", "1024"), ("method", "ppo")],
+    &[("model", "llama-3.2-1b"), ("gpus", "8"), ("zero", "3"), ("method", "distill"), ("teacher", "llama-3-8b")],
 ];
 
 fn job_of(settings: &[(&str, &str)]) -> Job {
@@ -236,6 +237,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "memory.critic_state" => FieldValue::U64(m.critic_state),
                 "memory.rollout_weights" => FieldValue::U64(m.rollout_weights),
                 "memory.rollout_kv_cache" => FieldValue::U64(m.rollout_kv_cache),
+                "memory.teacher_weights" => FieldValue::U64(m.teacher_weights),
                 "system.nodes" => FieldValue::U64(s.nodes),
                 "system.gpus_per_node" => FieldValue::U64(s.gpus_per_node),
                 "system.host_ram_per_node" => FieldValue::U64(s.host_ram_per_node),
