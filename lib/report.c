@@ -93,11 +93,16 @@ static const char *job_text(const trainsize_job *job, const char *name, char *bu
     return n >= 0 ? buf : NULL;
 }
 
-static int job_is(const trainsize_job *job, const char *name, const char *value)
+int ts_report_job_is(const trainsize_job *job, const char *name, const char *value)
 {
     char buf[64];
     const char *t = job_text(job, name, buf, sizeof buf);
     return t && strcmp(t, value) == 0;
+}
+
+static int job_is(const trainsize_job *job, const char *name, const char *value)
+{
+    return ts_report_job_is(job, name, value);
 }
 
 /* Whether a numeric job parameter is set to something other than "", "0" or "1". */
@@ -134,12 +139,14 @@ static uint64_t job_u64(const trainsize_job *job, const char *name)
     return t && t[0] ? strtoull(t, NULL, 10) : 0;
 }
 
-static double job_f64(const trainsize_job *job, const char *name)
+double ts_report_job_f64(const trainsize_job *job, const char *name)
 {
     char buf[64];
     const char *t = job_text(job, name, buf, sizeof buf);
     return t && t[0] ? strtod(t, NULL) : 0.0;
 }
+
+static double job_f64(const trainsize_job *job, const char *name) { return ts_report_job_f64(job, name); }
 
 /* Append a segment, starting a new line at `indent` when it would pass the width. */
 static void seg(ts_out *o, size_t indent, const char *sep, const char *text)

@@ -2,29 +2,16 @@
  * what a buyer reads after the memory and the servers. A client of the public API, as
  * report.c is. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "report_sections.h"
 #include "text_format.h"
 
-static int job_says(const trainsize_job *job, const char *name, const char *value)
-{
-    char buf[32];
-    return trainsize_job_get(job, name, buf, sizeof buf, NULL) >= 0 && strcmp(buf, value) == 0;
-}
-
-static double job_number(const trainsize_job *job, const char *name)
-{
-    char buf[64];
-    return trainsize_job_get(job, name, buf, sizeof buf, NULL) >= 0 ? strtod(buf, NULL) : 0.0;
-}
-
 void ts_report_largest_fit(ts_out *o, const trainsize_job *job, const trainsize_result *r)
 {
     uint64_t mb = r->memory.max_micro_batch, seq = r->memory.max_seq;
     char a[TS_FMT_MAX], b[TS_FMT_MAX];
-    if (!job_says(job, "largest-fit", "true") && trainsize_largest_fit(job, &mb, &seq, NULL) != TRAINSIZE_OK)
+    if (!ts_report_job_is(job, "largest-fit", "true") && trainsize_largest_fit(job, &mb, &seq, NULL) != TRAINSIZE_OK)
         return;
     ts_out_puts(o, "  largest that fits: ");
     if (mb) ts_out_printf(o, "micro-batch %s", ts_fmt_thousands(a, sizeof a, mb));
@@ -87,9 +74,9 @@ void ts_report_buy_or_rent(ts_out *o, const trainsize_job *job, const trainsize_
     const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
     char a[TS_FMT_MAX], b[TS_FMT_MAX], c[TS_FMT_MAX], d[TS_FMT_MAX], e[TS_FMT_MAX], f[TS_FMT_MAX];
     char t[6 * TS_FMT_MAX + 192], given[64];
-    double use = job_number(job, "utilization"), life = job_number(job, "amortization-years");
+    double use = ts_report_job_f64(job, "utilization"), life = ts_report_job_f64(job, "amortization-years");
     double hours = r->time.gpu_hours;
-    int own_price = job_number(job, "gpu-hour-usd") > 0.0 ||
+    int own_price = ts_report_job_f64(job, "gpu-hour-usd") > 0.0 ||
                     (trainsize_job_get(job, "gpu-prices", given, sizeof given, NULL) > 0);
     if (!(s->cost_cloud_usd > 0.0)) return; /* the cost line said what is missing */
     ts_out_puts(o, "Buy or rent\n");
@@ -131,14 +118,14 @@ void ts_report_goodput(ts_out *o, const trainsize_job *job, const trainsize_resu
 {
     const trainsize_time *t = &r->time;
     char a[TS_FMT_MAX], b[TS_FMT_MAX], text[4 * TS_FMT_MAX + 160];
-    double rate = job_number(job, "interruptions-per-gpu-day");
+    double rate = ts_report_job_f64(job, "interruptions-per-gpu-day");
     ts_report_key(o, "  failures");
     if (rate > 0.0 && t->checkpoint_interval > 0.0)
         snprintf(text, sizeof text, "%.*f interruptions expected (%.3g per %s-day); a checkpoint every "
                  "%s, stalling %s%s", t->expected_interruptions >= 100.0 ? 0 : 2, t->expected_interruptions,
                  rate, dev, ts_fmt_duration(a, sizeof a, t->checkpoint_interval),
                  ts_fmt_duration(b, sizeof b, t->checkpoint_stall),
-                 job_says(job, "checkpoint-async", "true") ? " (async: the copy to host memory)" : "");
+                 ts_report_job_is(job, "checkpoint-async", "true") ? " (async: the copy to host memory)" : "");
     else if (rate > 0.0)
         snprintf(text, sizeof text, "%.*f interruptions expected (%.3g per %s-day); no checkpoint inside a "
                  "run shorter than the optimum interval", t->expected_interruptions >= 100.0 ? 0 : 2,
@@ -155,7 +142,7 @@ void ts_report_goodput(ts_out *o, const trainsize_job *job, const trainsize_resu
     else
         ts_fmt_duration(text, sizeof text, t->wall_seconds);
     ts_out_printf(o, "%s; goodput %.1f %%", text, 100.0 * t->goodput);
-    if (!job_says(job, "tokens", "0") || job_number(job, "epochs") > 0.0)
+    if (!ts_report_job_is(job, "tokens", "0") || ts_report_job_f64(job, "epochs") > 0.0)
         ts_out_printf(o, "; %s %s-hours", ts_fmt_thousands_d(a, sizeof a, t->gpu_hours), dev);
     ts_out_putc(o, '\n');
 }

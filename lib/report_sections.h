@@ -11,6 +11,9 @@
 
 /* A key, padded to the key column. */
 void ts_report_key(ts_out *o, const char *k);
+/* A job parameter's text equals `value`; a job parameter as a number (0 when unset). */
+int ts_report_job_is(const trainsize_job *job, const char *name, const char *value);
+double ts_report_job_f64(const trainsize_job *job, const char *name);
 
 /* "largest that fits": the result's, or found for the report (trainsize_largest_fit). */
 void ts_report_largest_fit(ts_out *o, const trainsize_job *job, const trainsize_result *r);
