@@ -66,16 +66,9 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
      * forward for its values and its own update (forward and backward) */
     double rl = lay->rl ? 1.0 + (cfg->method == TS_METHOD_PPO ? 4.0 : 0.0) : 0.0;
     double mm = matmul * ((cfg->lora_rank ? 2.0 : 3.0) + reference + rl), at = attention * (3.0 + reference + rl);
-    /* distillation: the teacher's forward of every token */
-    if (cfg->method == TS_METHOD_DISTILL && cfg->teacher) {
-        const ts_model *t = cfg->teacher;
-        ts_param_counts tc;
-        if (ts_model_count(t, &tc, NULL) == TRAINSIZE_OK) {
-            mm += 2.0 * ((double)tc.active - (double)tc.position_embedding -
-                         (t->tied_embeddings ? 0.0 : (double)tc.token_embedding));
-            at += ts_model_attention_flops(t, cfg->seq, cfg->attention == TS_ATTN_FLASH);
-        }
-    }
+    /* distillation: the teacher's forward of every token (0 otherwise) */
+    mm += 2.0 * lay->teacher_mm;
+    at += lay->teacher_attention;
     double mm_model = mm, at_model = at;
     double peak_mm, peak_at, seconds_per_token;
     /* The layers' share that is checkpointed (recompute-layers); the MTP modules' layers

@@ -11,6 +11,12 @@
 
 #define U(x) ((unsigned long long)(x))
 
+/* The RL methods: a rollout engine generates the step's responses. */
+static int is_rl(const ts_settings *cfg)
+{
+    return cfg->method == TS_METHOD_GRPO || cfg->method == TS_METHOD_PPO;
+}
+
 static int check_divides(uint64_t d, uint64_t n, const char *field, const char *what,
                          trainsize_error *err)
 {
@@ -187,8 +193,8 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
     /* Learned position embeddings (GPT-2) have one row per position: no longer sample. */
     if (cfg->method != TS_METHOD_SFT && m->head != TS_HEAD_LM)
         return ts_fail(err, TRAINSIZE_E_INVALID, "method",
-                       "method: dpo, grpo and ppo score sequences by their tokens' log-probabilities: "
-                       "they need an output layer over the vocabulary (head lm)");
+                       "method: dpo, grpo, ppo and distill score sequences by their tokens' "
+                       "log-probabilities: they need an output layer over the vocabulary (head lm)");
     if (cfg->method == TS_METHOD_DISTILL) {
         const ts_model *t = cfg->teacher;
         if (!t)
@@ -209,13 +215,13 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
         return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
                        "reference: dpo needs the reference's log-probabilities (precomputed keeps none "
                        "on the GPU)");
-    if ((cfg->method == TS_METHOD_GRPO || cfg->method == TS_METHOD_PPO) && cfg->reference == TS_REF_PRECOMPUTED)
+    if (is_rl(cfg) && cfg->reference == TS_REF_PRECOMPUTED)
         return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
                        "reference: grpo and ppo score new responses every step: none can be precomputed");
-    if ((cfg->method == TS_METHOD_GRPO || cfg->method == TS_METHOD_PPO) && cfg->rollout == TS_ROLLOUT_SEPARATE)
+    if (is_rl(cfg) && cfg->rollout == TS_ROLLOUT_SEPARATE)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "rollout",
                        "rollout: an engine on GPUs of its own is not modelled yet (colocated is)");
-    if ((cfg->method == TS_METHOD_GRPO || cfg->method == TS_METHOD_PPO) && cfg->response_tokens >= cfg->seq)
+    if (is_rl(cfg) && cfg->response_tokens >= cfg->seq)
         return ts_fail(err, TRAINSIZE_E_INVALID, "response-tokens",
                        "response-tokens: %llu leaves no prompt in a sequence of %llu (seq)",
                        U(cfg->response_tokens), U(cfg->seq));
@@ -437,7 +443,7 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
                        U(l->gpus));
     l->nodes = l->gpus / l->gpus_per_node;
     /* an engine's tensor parallelism stays inside a server, as vLLM's does by default */
-    if ((cfg->method == TS_METHOD_GRPO || cfg->method == TS_METHOD_PPO) &&
+    if (is_rl(cfg) &&
         (cfg->rollout_tp > l->gpus_per_node || l->gpus_per_node % cfg->rollout_tp != 0))
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-tp",
                        "rollout-tp: %llu must divide the %llu GPUs of a server", U(cfg->rollout_tp),
@@ -462,9 +468,21 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
                    : cfg->reference != TS_REF_AUTO ? cfg->reference
                    : cfg->lora_rank ? TS_REF_ADAPTERS_OFF : TS_REF_MODEL;
     /* RL: the engine generates response-tokens of each sequence (half of seq unless set) */
-    l->rl = cfg->method == TS_METHOD_GRPO || cfg->method == TS_METHOD_PPO;
+    l->rl = is_rl(cfg);
     l->response_tokens = !l->rl ? 0 : cfg->response_tokens ? cfg->response_tokens : cfg->seq / 2;
     l->tokens_mb = (double)cfg->seq / (double)l->cp * (double)cfg->micro_batch * (double)l->seqs_per_sample;
+    /* distillation's teacher, counted once for memory and compute: its parameters, the
+     * matmul parameters a token goes through, its attention's forward FLOPs a token */
+    l->teacher_params = l->teacher_mm = l->teacher_attention = 0.0;
+    if (cfg->method == TS_METHOD_DISTILL) {
+        const ts_model *t = cfg->teacher;
+        ts_param_counts tc;
+        if ((rc = ts_model_count(t, &tc, err))) return rc;
+        l->teacher_params = (double)tc.total;
+        l->teacher_mm = (double)tc.active - (double)tc.position_embedding -
+                        (t->tied_embeddings ? 0.0 : (double)tc.token_embedding);
+        l->teacher_attention = ts_model_attention_flops(t, cfg->seq, cfg->attention == TS_ATTN_FLASH);
+    }
     l->lora_layer = ts_model_lora_layer_params(&cfg->model, cfg->lora_rank, cfg->lora_targets);
     l->recompute_on = cfg->recompute != TS_RECOMPUTE_NONE;
     l->recompute_layers = cfg->recompute_layers;

@@ -148,12 +148,8 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
     out->weights += out->reference;
     /* distillation's teacher: frozen, in the type the matmuls read, split over tp and pp as
      * the student is and sharded by ZeRO-3 (TRL's GKD prepares it like a reference) */
-    if (cfg->method == TS_METHOD_DISTILL && cfg->teacher) {
-        ts_param_counts tc;
-        if (ts_model_count(cfg->teacher, &tc, NULL) == TRAINSIZE_OK)
-            out->teacher = (double)tc.total * c->weight_compute / ((double)lay->tp * (double)lay->pp) / w3;
-        out->weights += out->teacher;
-    }
+    out->teacher = lay->teacher_params * c->weight_compute / ((double)lay->tp * (double)lay->pp) / w3;
+    out->weights += out->teacher;
     /* DualPipe feeds the pipeline from both ends: each rank keeps two copies of its
      * parameters (DeepSeek-V3, §3.2.1) */
     if (lay->schedule == TS_PP_DUALPIPE) out->weights *= 2.0;
