@@ -13,8 +13,6 @@
  * (colo-usd-per-kw-month; CBRE, North America Data Center Trends H2 2024: $184.06 per kW
  * a month for 250-500 kW, power billed apart) and the power. Break-even: the purchase over
  * what renting the same busy hours costs a month more than running the owned cluster. */
-#include <string.h>
-
 #include "error.h"
 #include "stages.h"
 #include "text_values.h"
@@ -69,26 +67,16 @@ static void ownership(const ts_settings *cfg, const ts_layout *lay, double price
                                 : 0.0;
 }
 
-/* Products sold as a whole rack publish the rack's power: it is used as is, per GPU, in
- * place of TDP x (1 + server-power-factor). GB200 NVL72: 132 kW (Supermicro's GB200 NVL72
- * datasheet: 125-135 kW operating; NVIDIA's DGX GB200 user guide, about 120 kW); GB300
- * NVL72: up to 142 kW (NVIDIA's GB300 NVL72 reference architecture). */
-static const struct { const char *gpu; double rack_watts, gpus; } RACKS[] = {
-    {"gb200", 132000.0, 72.0},
-    {"gb300", 142000.0, 72.0},
-};
-
+/* Products sold as a whole rack publish the rack's power (facility.c): it is used as is,
+ * per GPU, in place of TDP x (1 + server-power-factor). */
 static double system_watts_per_gpu(const ts_settings *cfg)
 {
     const trainsize_gpu_info *gpu = cfg->gpu;
     double tdp = gpu->tdp_watts;
     /* a power cap lowers what the GPU draws, not the rest of the server */
     double cap = cfg->gpu_power_limit > 0.0 && cfg->gpu_power_limit < tdp ? tdp - cfg->gpu_power_limit : 0.0;
-    size_t i;
-    for (i = 0; i < sizeof RACKS / sizeof RACKS[0]; i++)
-        if (gpu->name[0] == RACKS[i].gpu[0] && strcmp(gpu->name, RACKS[i].gpu) == 0)
-            return RACKS[i].rack_watts / RACKS[i].gpus - cap;
-    return tdp - cap + tdp * cfg->server_power_factor;
+    double rack = ts_rack_product_watts_per_gpu(gpu);
+    return rack > 0.0 ? rack - cap : tdp - cap + tdp * cfg->server_power_factor;
 }
 
 void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize_time *tm,

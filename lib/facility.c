@@ -39,10 +39,27 @@ static const server_design DGX[] = {
     {"b200", 3300.0, 6, 1, 10},
 };
 
-/* The NVL72 rack: its trays, its power shelves' supplies. */
+/* The NVL72 rack: its trays, its power shelves' supplies, and the rack's published power:
+ * GB200 NVL72 132 kW (Supermicro's GB200 NVL72 datasheet: 125-135 kW operating; NVIDIA's DGX
+ * GB200 user guide, about 120 kW), GB300 NVL72 up to 142 kW (NVIDIA's GB300 NVL72 reference
+ * architecture). */
 #define TS_NVL72_TRAYS 18u
 #define TS_NVL72_PSUS 48u
 #define TS_NVL72_PSU_WATTS 5500.0
+
+static const struct { const char *gpu; double rack_watts, gpus; } RACK_POWER[] = {
+    {"gb200", 132000.0, 72.0},
+    {"gb300", 142000.0, 72.0},
+};
+
+double ts_rack_product_watts_per_gpu(const trainsize_gpu_info *gpu)
+{
+    size_t i;
+    for (i = 0; i < sizeof RACK_POWER / sizeof RACK_POWER[0]; i++)
+        if (gpu->name[0] == RACK_POWER[i].gpu[0] && strcmp(gpu->name, RACK_POWER[i].gpu) == 0)
+            return RACK_POWER[i].rack_watts / RACK_POWER[i].gpus;
+    return 0.0;
+}
 
 static const server_design *dgx_design(const trainsize_gpu_info *gpu, uint64_t gpus_per_node)
 {
@@ -84,12 +101,15 @@ static void redundancy_text(char *buf, uint64_t needed, uint64_t spare)
 /* Switches of the fat tree for `ports` NICs, and its tiers. */
 static void fabric(double ports, uint64_t *switches, uint64_t *tiers)
 {
-    double k = TS_SWITCH_PORTS, reach = k;
-    unsigned t = 1;
+    double k = TS_SWITCH_PORTS, reach = 2.0 * (k / 2.0) * (k / 2.0); /* two tiers: k^2 / 2 ports */
+    unsigned t = 2;
     *switches = *tiers = 0;
     if (ports <= 0.0) return;
     if (ports <= k) { *switches = *tiers = 1; return; }
-    for (t = 2, reach = 2.0 * (k / 2.0) * (k / 2.0); ports > reach && t < 8; t++) reach *= k / 2.0;
+    while (ports > reach && t < 8) { /* eight tiers reach 2 x 32^8 ports, beyond any job */
+        reach *= k / 2.0;
+        t++;
+    }
     *tiers = t;
     *switches = (uint64_t)((double)(t - 1) * ceil(2.0 * ports / k) + ceil(ports / k));
 }

@@ -304,6 +304,9 @@ void ts_facility_make(const ts_settings *cfg, const ts_layout *lay, trainsize_sy
 /* Servers bought and racked: the job's and the spares, in whole racks for a rack-scale
  * product (an NVL72 is sold as a rack). */
 uint64_t ts_facility_servers(const ts_settings *cfg, const ts_layout *lay);
+/* A rack-scale product's published rack power over its GPUs, watts (GB200 and GB300
+ * NVL72); 0 for other accelerators, whose servers' power follows server-power-factor. */
+double ts_rack_product_watts_per_gpu(const trainsize_gpu_info *gpu);
 /* Energy in kWh of GPU-hours at a power per GPU (watts) and a PUE. */
 double ts_energy_kwh(double gpu_hours, double watts_per_gpu, double pue);
 
