@@ -1059,9 +1059,9 @@ typedef struct trainsize_memory {
                                     even the smallest does not, or with largest-fit false. An
                                     image transformer's is its positions (the image fixes
                                     it) when the job fits, else 0. */
-    uint64_t reference_weights; /**< Of `weights`: DPO's frozen reference model on this GPU
-                                    (reference model); 0 with adapters-off, precomputed, or
-                                    another method. */
+    uint64_t reference_weights; /**< Of `weights`: the frozen reference model of dpo, grpo or
+                                    ppo on this GPU (reference model); 0 with adapters-off,
+                                    precomputed, none, or another method. */
     uint64_t critic_state;      /**< Of `weights`, `gradients` and `optimizer`: ppo's critic, a
                                     trainable model of the policy's shape; 0 otherwise. */
     uint64_t rollout_weights;   /**< grpo, ppo: the rollout engine's 16-bit weights on this GPU

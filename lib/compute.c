@@ -59,8 +59,9 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     double mtp = (double)m->mtp_layers;
     matmul += 2.0 * ((double)pc->mtp_active + mtp * (double)pc->token_embedding);
     attention += mtp * attention / layers;
-    /* Per token: forward + backward, then what recomputation repeats; DPO's reference
-     * runs one more forward of every sequence (before training when precomputed). */
+    /* Per token: forward + backward, then what recomputation repeats; the reference of dpo,
+     * grpo and ppo runs one more forward of every sequence (before training when
+     * precomputed). */
     double reference = lay->reference != TS_REF_AUTO && lay->reference != TS_REF_NONE ? 1.0 : 0.0;
     /* RL (verl): one more forward for the old policy's log-probabilities; ppo's critic a
      * forward for its values and its own update (forward and backward) */

@@ -128,8 +128,8 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
         out->weights = 0.0;
     }
     out->weights += scales;
-    /* DPO's reference (reference model): a frozen copy of the stage in the type the matmuls
-     * read, sharded as the policy's weights are (TRL prepares it for ZeRO-3 and FSDP too);
+    /* The reference of dpo, grpo and ppo (reference model): a frozen copy of the stage in
+     * the type the matmuls read, sharded as the policy's weights are (TRL prepares it for ZeRO-3 and FSDP too);
      * with LoRA a copy of the base as held. Adapters turned off or log-probabilities
      * computed before training keep none. */
     if (lay->reference == TS_REF_MODEL)

@@ -193,7 +193,7 @@ static const field_def FIELDS[] = {
     {{"memory.max_seq", U64, "tokens",
       "largest sequence (a multiple of 128) that fits, all else as given (0: none, or largest-fit false)"},
      R(memory.max_seq)},
-    {{"memory.reference_weights", U64, "bytes", "of weights: DPO's frozen reference model"},
+    {{"memory.reference_weights", U64, "bytes", "of weights: the frozen reference model (dpo, grpo, ppo)"},
      R(memory.reference_weights)},
     {{"memory.critic_state", U64, "bytes", "of the model state: ppo's critic"}, R(memory.critic_state)},
     {{"memory.rollout_weights", U64, "bytes", "grpo, ppo: the rollout engine's weights"},
