@@ -362,7 +362,19 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_ROLLOUT_TP = 174,              /**< "rollout-tp" */
     TRAINSIZE_ID_ROLLOUT_SLEEP = 175,           /**< "rollout-sleep" */
     TRAINSIZE_ID_TEACHER = 176,                 /**< "teacher" */
-    TRAINSIZE_ID_COUNT = 177                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_VISION_LAYERS = 177,           /**< "vision-layers" */
+    TRAINSIZE_ID_VISION_HIDDEN = 178,           /**< "vision-hidden" */
+    TRAINSIZE_ID_VISION_HEADS = 179,            /**< "vision-heads" */
+    TRAINSIZE_ID_VISION_FFN = 180,              /**< "vision-ffn" */
+    TRAINSIZE_ID_VISION_GATED = 181,            /**< "vision-gated" */
+    TRAINSIZE_ID_VISION_PATCHES = 182,          /**< "vision-patches" */
+    TRAINSIZE_ID_VISION_OTHER_PARAMS = 183,     /**< "vision-other-params" */
+    TRAINSIZE_ID_PROJECTOR_PARAMS = 184,        /**< "projector-params" */
+    TRAINSIZE_ID_IMAGE_TOKENS = 185,            /**< "image-tokens" */
+    TRAINSIZE_ID_CROSS_ATTENTION_LAYERS = 186,  /**< "cross-attention-layers" */
+    TRAINSIZE_ID_IMAGES = 187,                  /**< "images" */
+    TRAINSIZE_ID_FREEZE_VISION = 188,           /**< "freeze-vision" */
+    TRAINSIZE_ID_COUNT = 189                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -999,6 +1011,11 @@ typedef struct trainsize_model_counts {
     uint64_t mtp_parameters;         /**< Multi-token-prediction modules trained with the model
                                           ("mtp-layers"; DeepSeek-V3's), not in `parameters`;
                                           0 without them. */
+    uint64_t vision_parameters;      /**< Of `parameters`: a multimodal model's vision tower
+                                          (run per image, so not in `active_parameters`); 0
+                                          without one. */
+    uint64_t projector_parameters;   /**< Of `parameters`: its projector, trained with the
+                                          model; 0 without one. */
 } trainsize_model_counts;
 
 /** Per-GPU memory, for the most loaded GPU. Bytes unless stated. */
@@ -1070,6 +1087,13 @@ typedef struct trainsize_memory {
                                     rollout-memory-share; 0 when its weights take all of it. */
     uint64_t teacher_weights;   /**< Of `weights`: distill's frozen teacher on this GPU; 0
                                     otherwise. */
+    uint64_t vision_weights;    /**< Of `weights`: a multimodal model's vision tower on this
+                                    GPU (frozen with freeze-vision, else trained: its
+                                    gradients and optimizer state are then in theirs); 0
+                                    without one, or on a later pipeline stage. */
+    uint64_t activations_vision; /**< Of `activations`: what a trained vision tower keeps
+                                    for backward (its layers over the micro-batch's image
+                                    patches); 0 when it is frozen or absent. */
 } trainsize_memory;
 
 /** The servers the job needs. */

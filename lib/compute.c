@@ -70,7 +70,16 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     /* distillation: the teacher's forward of every token (0 otherwise) */
     mm += 2.0 * lay->teacher_mm;
     at += lay->teacher_attention;
+    /* A multimodal model's images, once per sequence of seq tokens: the tower's forward (and
+     * backward when it trains; a frozen one's input needs no gradient), the projector's
+     * forward and weight gradients (its input's too when the tower trains); every extra
+     * forward above (reference, old policy) runs them again. */
+    double extra = reference + rl, tower_runs = lay->vision_trained ? 3.0 : 1.0;
+    double proj_runs = lay->vision_trained ? 3.0 : 2.0;
+    mm += (lay->vision_flops * (tower_runs + extra) + lay->projector_flops * (proj_runs + extra)) / seq;
     double mm_model = mm, at_model = at;
+    /* full recomputation repeats a trained tower's forward too */
+    if (cfg->recompute == TS_RECOMPUTE_FULL && lay->vision_trained) mm += lay->vision_flops / seq;
     double peak_mm, peak_at, seconds_per_token;
     /* The layers' share that is checkpointed (recompute-layers); the MTP modules' layers
      * follow the policy whole, as their activations do (activations.c). */

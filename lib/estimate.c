@@ -22,8 +22,12 @@ static int fill_model(const ts_settings *cfg, const ts_layout *lay, const ts_par
                                pc->embedding_other + pc->patch_embedding;
     mc->layer_parameters = pc->layer;
     mc->mtp_parameters = pc->mtp;
+    mc->vision_parameters = pc->vision;
+    mc->projector_parameters = pc->projector;
+    /* a frozen vision tower is not trained; its projector always is */
+    if (cfg->model.vision_layers && !lay->vision_trained) mc->trainable_parameters -= pc->vision;
     if (cfg->lora_rank)
-        return ts_result_bytes(lay->lora_layer * (double)cfg->model.layers,
+        return ts_result_bytes(lay->lora_layer * (double)cfg->model.layers + (double)pc->projector,
                         &mc->trainable_parameters, "model.trainable_parameters", "lora-rank", err);
     return TRAINSIZE_OK;
 }

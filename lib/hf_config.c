@@ -7,6 +7,7 @@
 #include "error.h"
 #include "json.h"
 #include "hf_families.h"
+#include "hf_vision.h"
 #include "hf_keys.h"
 #include "model.h"
 #include "text.h"
@@ -134,6 +135,17 @@ static const hf_type hf_types[] = {
     {"gemma3_text", parse_llama_like, hf_gemma3, 1, GEMMA_HEAD_DIM_DEFAULT, TS_BIAS_NONE, 0, 0, 0,
      {26, 2304, 8, 4, 9216, 262208}, NULL},
     {"gemma3", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "gemma3_text"},
+    /* Multimodal checkpoints (their towers: hf_vision.c). LLaVA's sparse text_config leaves
+     * out what equals LlamaConfig's defaults; Qwen2.5-VL's text keys sit at the top level
+     * (a text_config in later saves); Llama 3.2 Vision's text model adds cross-attention
+     * layers, MllamaTextConfig's defaults. */
+    {"llava", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "llava_llama"},
+    {"llava_llama", parse_llama_like, NULL, 0, 0, TS_BIAS_NONE, 1, 1, 0, {32, 4096, 32, 32, 11008, 32000},
+     NULL},
+    {"qwen2_5_vl", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "qwen2"},
+    {"mllama", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "mllama_text_model"},
+    {"mllama_text_model", parse_llama_like, hf_mllama_text, 0, 0, TS_BIAS_NONE, 0, 0, 0,
+     {40, 4096, 32, 8, 14336, 128256}, NULL},
     {"olmo2", parse_llama_like, hf_olmo2, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
     {"starcoder2", parse_llama_like, hf_starcoder2, 1, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
     {"falcon", hf_falcon, NULL, 1, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
@@ -145,7 +157,8 @@ static const hf_type hf_types[] = {
 /* For the message: every type, families grouped (the error message has 255 bytes). */
 #define HF_SUPPORTED                                                                           \
     "gpt2, llama(4), mistral, mixtral, qwen2(_moe), qwen3(_moe), gemma(2/3), phi3, phimoe, "     \
-    "granite, deepseek_v2/_v3, gpt_oss, olmo2, starcoder2, falcon, bert, roberta, vit"
+    "granite, deepseek_v2/_v3, gpt_oss, olmo2, starcoder2, falcon, bert, roberta, vit, llava, "   \
+    "qwen2_5_vl, mllama"
 
 /* An entry by name (NULL when none). */
 static const hf_type *type_named(const char *name)
@@ -191,6 +204,34 @@ static void read_name(const ts_json_value *root, const char *model_type, ts_mode
     ts_text_tidy(m->name, sizeof m->name); /* a label the reports print */
 }
 
+/* A multimodal config's language model: its text_config (Qwen2.5-VL's first saves keep the
+ * text keys at the top level), of the entry's text type, or, for LLaVA, of the type its
+ * text_config names when that is not Llama (llava-v1.6-mistral). */
+static int read_text_config(const ts_json_value *root, const hf_type *type, ts_json_value *text,
+                            const hf_type **text_type, trainsize_error *err)
+{
+    int qwen_vl = strcmp(type->name, "qwen2_5_vl") == 0;
+    ts_json_value named;
+    *text_type = type_named(type->text_type);
+    if (!ts_json_object_get(root, "text_config", text) || text->type != TS_JSON_OBJECT) {
+        if (!qwen_vl)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "text_config",
+                           HF_PREFIX "model_type \"%s\" needs a \"text_config\" object", type->name);
+        *text = *root;
+    }
+    if (strcmp(type->name, "llava") == 0 && ts_json_object_get(text, "model_type", &named) &&
+        named.type == TS_JSON_STRING && !ts_json_string_equals(&named, "llama")) {
+        const hf_type *given = NULL;
+        int rc = find_type(text, &given, err);
+        if (rc) return rc;
+        if (!given->parse)
+            return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "text_config",
+                           HF_PREFIX "a text_config of model_type \"%s\" is itself multimodal", given->name);
+        *text_type = given;
+    }
+    return TRAINSIZE_OK;
+}
+
 int ts_hf_config_parse(const char *json, size_t len, ts_model *out, trainsize_error *err)
 {
     ts_json_value root;
@@ -211,16 +252,16 @@ int ts_hf_config_parse(const char *json, size_t len, ts_model *out, trainsize_er
     snprintf(m.family, sizeof m.family, "%s", type->name);
     read_name(&root, type->name, &m);
     if (type->text_type) {
-        /* A multimodal checkpoint: the language model is its text_config, of that type
-         * (the vision tower is not modelled and not counted). */
-        ts_json_value text;
-        if (!ts_json_object_get(&root, "text_config", &text) || text.type != TS_JSON_OBJECT)
-            return ts_fail(err, TRAINSIZE_E_INVALID, "text_config",
-                           HF_PREFIX "model_type \"%s\" needs a \"text_config\" object", type->name);
-        type = type_named(type->text_type);
-        root = text;
+        /* A multimodal checkpoint: the language model is its text_config, of that type,
+         * then its vision tower and projector (hf_vision.c). */
+        const hf_type *text_type = NULL;
+        ts_json_value text = root;
+        if ((rc = read_text_config(&root, type, &text, &text_type, err))) return rc;
+        if ((rc = text_type->parse(text_type, &text, &m, err)) != TRAINSIZE_OK) return rc;
+        if ((rc = hf_vision(type->name, &root, &m, err)) != TRAINSIZE_OK) return rc;
+    } else if ((rc = type->parse(type, &root, &m, err)) != TRAINSIZE_OK) {
+        return rc;
     }
-    if ((rc = type->parse(type, &root, &m, err)) != TRAINSIZE_OK) return rc;
     *out = m;
     return ts_ok(err);
 }

@@ -228,6 +228,16 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
     if (cfg->reference == TS_REF_ADAPTERS_OFF && !cfg->lora_rank)
         return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
                        "reference: adapters-off needs LoRA adapters to turn off (lora-rank)");
+    if (m->vision_layers && cfg->images && m->image_tokens &&
+        (double)cfg->images * (double)m->image_tokens > (double)cfg->seq)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "images",
+                       "images: %llu of %llu tokens each (image-tokens) take more than the sequence "
+                       "of %llu (seq counts the image tokens, as TRL's max_length does)",
+                       U(cfg->images), U(m->image_tokens), U(cfg->seq));
+    if (m->vision_layers && !cfg->freeze_vision && cfg->lora_rank)
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "freeze-vision",
+                       "freeze-vision: false trains the vision tower in full, which LoRA does not "
+                       "model (its adapters go on the language model; the tower stays frozen)");
     if (m->positions && cfg->seq > m->positions)
         return ts_fail(err, TRAINSIZE_E_INVALID, "seq",
                        "seq: %llu tokens is beyond the model's %llu learned positions (set "
@@ -368,6 +378,21 @@ static int set_schedule(const ts_settings *cfg, ts_layout *l, trainsize_error *e
     return TRAINSIZE_OK;
 }
 
+/* A multimodal model's images, per sample: the tower's and the projector's forward FLOPs
+ * (vision.c), whether the tower trains, and the patches a micro-batch sends through it
+ * (every sequence of a sample carries its images: DPO's chosen and rejected both). */
+static void vision_figures(const ts_settings *cfg, ts_layout *l)
+{
+    const ts_model *m = &cfg->model;
+    double images = m->vision_layers ? (double)cfg->images : 0.0, projector = 0.0;
+    double tower = ts_model_vision_flops(m, &projector);
+    l->vision_trained = m->vision_layers && !cfg->freeze_vision && !cfg->lora_rank;
+    l->vision_flops = images * (tower - projector);
+    l->projector_flops = images * projector;
+    l->vision_patches_mb = images * (double)m->vision_patches * (double)cfg->micro_batch *
+                           (double)l->seqs_per_sample;
+}
+
 int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
 {
     uint64_t model_parallel, per_step;
@@ -483,6 +508,7 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
                         (t->tied_embeddings ? 0.0 : (double)tc.token_embedding);
         l->teacher_attention = ts_model_attention_flops(t, cfg->seq, cfg->attention == TS_ATTN_FLASH);
     }
+    vision_figures(cfg, l);
     l->lora_layer = ts_model_lora_layer_params(&cfg->model, cfg->lora_rank, cfg->lora_targets);
     l->recompute_on = cfg->recompute != TS_RECOMPUTE_NONE;
     l->recompute_layers = cfg->recompute_layers;

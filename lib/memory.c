@@ -13,6 +13,8 @@ typedef struct stage_params {
     double expert;       /* trainable, sharded over dp * cp / ep */
     double frozen_layer; /* frozen linear weights of the layers (LoRA base) */
     double frozen_other; /* frozen embeddings and norms */
+    double frozen_vision;/* a frozen vision tower beside trained weights (no LoRA) */
+    double vision;       /* the vision tower on this rank, frozen or trained */
     double layer_unsharded; /* one layer on this rank, before ZeRO-3 sharding */
     double output_layer; /* the output layer on this rank (its gradient comes first) */
     double embedding;    /* the token embedding on this rank (first stage) */
@@ -30,6 +32,25 @@ static double attention_rank(const ts_model *m, const ts_param_counts *pc, doubl
     double kv_part = 2.0 * (double)m->hidden * kv_dim + (m->bias != TS_BIAS_NONE ? 2.0 * kv_dim : 0.0);
     double kv_share = kv_heads >= t ? 1.0 / t : 1.0 / kv_heads;
     return ((double)pc->attention - kv_part) / t + kv_part * kv_share;
+}
+
+/* A multimodal model's vision tower and projector, on the first stage (as Megatron-LM
+ * places its vision encoder): the tower's layers split over tp as the language model's are,
+ * the rest replicated. The projector trains; the tower trains with the model (into
+ * `outside`), or stays frozen in the type the weights are held in, or, under LoRA, with the
+ * frozen embeddings. */
+static void vision_params(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                          stage_params *sp)
+{
+    const ts_model *m = &cfg->model;
+    double t = (double)lay->tp, layers = (double)pc->vision_layer * (double)m->vision_layers;
+    double tower = layers / t + (double)m->vision_other;
+    if (!m->vision_layers) return;
+    sp->vision = tower;
+    sp->dense += (double)pc->projector;
+    if (cfg->lora_rank) sp->frozen_other += tower;
+    else if (lay->vision_trained) sp->dense += tower;
+    else sp->frozen_vision = tower;
 }
 
 static void stage_params_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
@@ -85,9 +106,14 @@ static void stage_params_make(const ts_settings *cfg, const ts_layout *lay, cons
                            moe * (moe_common + expert_layer) + dense * dense_mlp + sp->mtp_expert;
         sp->frozen_other = layers * (double)pc->norms + outside + outside_norms;
     }
+    if (stage == 0) vision_params(cfg, lay, pc, sp);
 }
 
 static double max2(double a, double b) { return a > b ? a : b; }
+
+/* A frozen vision tower beside trained weights is held as they are (fp32 when the weights
+ * are the fp32 master, 16-bit when a 16-bit copy is kept). */
+static double frozen_vision_bytes(const ts_conv *c) { return c->weight > 0.0 ? c->weight : c->weight_compute; }
 
 static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
                         const ts_param_counts *pc, const stage_params *sp, ts_stage_memory *out)
@@ -128,13 +154,18 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
         out->weights = 0.0;
     }
     out->weights += scales;
+    out->weights += sp->frozen_vision * frozen_vision_bytes(c) / w3;
+    /* the tower's share of the weights, as it is held: frozen, under LoRA, or trained */
+    out->vision_weights = sp->vision * (sp->frozen_vision > 0.0 ? frozen_vision_bytes(c)
+                                        : lora ? c->frozen_other : wbytes) / w3;
     /* The reference of dpo, grpo and ppo (reference model): a frozen copy of the stage in
      * the type the matmuls read, sharded as the policy's weights are (TRL prepares it for ZeRO-3 and FSDP too);
      * with LoRA a copy of the base as held. Adapters turned off or log-probabilities
      * computed before training keep none. */
     if (lay->reference == TS_REF_MODEL)
         out->reference = lora ? (sp->frozen_layer * c->frozen_layer + sp->frozen_other * c->frozen_other) / w3
-                              : sp->dense * c->weight_compute / w3 + sp->expert * c->weight_compute / w3e;
+                              : (sp->dense + sp->frozen_vision) * c->weight_compute / w3 +
+                                    sp->expert * c->weight_compute / w3e;
     /* ppo's critic: a second trainable model of the policy's shape and conventions, its
      * state beside the policy's (verl places it on the same GPUs) */
     if (cfg->method == TS_METHOD_PPO) {
@@ -157,7 +188,8 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
      * to its last backward, beside the shards */
     if (lay->fsdp_pipeline && lay->zero >= 3)
         out->weights += (sp->dense + sp->expert) * (lora ? 0.0 : c->weight_compute) +
-                        sp->frozen_layer * c->frozen_layer + sp->frozen_other * c->frozen_other;
+                        sp->frozen_layer * c->frozen_layer + sp->frozen_other * c->frozen_other +
+                        sp->frozen_vision * c->weight_compute;
 }
 
 /* Autocast caches a 16-bit copy of every fp32 weight a matmul reads during the forward
@@ -218,7 +250,7 @@ static double quantized_load(const ts_settings *cfg, const ts_conv *c, const sta
 {
     double wbytes = cfg->lora_rank ? c->adapter_weight : c->weight;
     double stage = (sp->dense + sp->expert) * wbytes + sp->frozen_layer * c->frozen_layer +
-                   sp->frozen_other * c->frozen_other;
+                   sp->frozen_other * c->frozen_other + sp->frozen_vision * frozen_vision_bytes(c);
     double kept = cfg->loading == TS_LOAD_GPU ? stage : rank_weights;
     return kept + largest_matrix(&cfg->model, lay) * (c->dequant + cfg->quantize_scratch);
 }
@@ -250,7 +282,8 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
     out->act_loss = act.loss;
     out->act_per_layer = act.per_layer;
     out->in_flight = act.in_flight;
-    out->activations = out->act_layers + out->act_embedding + out->act_output;
+    out->act_vision = act.vision;
+    out->activations = out->act_layers + out->act_embedding + out->act_output + out->act_vision;
 
     if (lay->zero >= 3 && !lay->fsdp_pipeline) zero3 = zero3_buffers(cfg, c, &sp);
     /* A quantized layer's weight, dequantized for its matmul (forward and backward). */
@@ -275,7 +308,7 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
     flat = c->step_flat * (sp.dense + sp.expert);
     step = base + out->gradients + buckets + opt_temp + flat;
     /* Loading onto the GPU: the whole stage as loaded, before sharding or casting. */
-    load = c->load * (sp.dense + sp.expert + sp.frozen_layer + sp.frozen_other);
+    load = c->load * (sp.dense + sp.expert + sp.frozen_layer + sp.frozen_other + sp.frozen_vision);
     if (c->dequant > 0.0) load = quantized_load(cfg, c, &sp, lay, out->weights);
     /* RL's rollout: the engine's share of the GPU beside the model state (the gradients
      * freed), or through every phase when it does not sleep */

@@ -55,6 +55,8 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
         {s->rollout_weights, &m->rollout_weights, "memory.rollout_weights", model},
         {s->rollout_kv, &m->rollout_kv_cache, "memory.rollout_kv_cache", model},
         {s->teacher, &m->teacher_weights, "memory.teacher_weights", model},
+        {s->vision_weights, &m->vision_weights, "memory.vision_weights", model},
+        {s->act_vision, &m->activations_vision, "memory.activations_vision", batch},
     };
     size_t i;
     int rc;

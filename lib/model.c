@@ -62,6 +62,10 @@ int ts_model_validate(const ts_model *m, trainsize_error *err)
         return ts_fail(err, TRAINSIZE_E_INVALID, m->positions ? "channels" : "positions",
                        "%s: an image transformer (patch-size) needs its positions (patches + 1) "
                        "and its input channels", m->positions ? "channels" : "positions");
+    {
+        int rc = ts_model_vision_validate(m, err);
+        if (rc) return rc;
+    }
     if (m->head == TS_HEAD_CLASSIFIER && m->classes == 0)
         return ts_fail(err, TRAINSIZE_E_INVALID, "classes", "classes: a classifier head needs its classes");
     if (m->head != TS_HEAD_LM && (m->mtp_layers || ts_model_is_moe(m)))
@@ -242,6 +246,7 @@ int ts_model_count(const ts_model *m, ts_param_counts *c, trainsize_error *err)
                           ? 0 : c->token_embedding + (m->output_bias ? m->vocab : 0);
     c->final_norm = m->post_norm ? 0 : norm_params(m);
     bad |= encoder_params(m, c);
+    bad |= ts_model_vision_count(m, c);
     bad |= ts_mul_u64(c->layer_dense, dense_layers, &dense_all);
     bad |= ts_mul_u64(c->layer, c->moe_layers, &moe_all);
     bad |= ts_mul_u64(c->layer_active, c->moe_layers, &moe_active);
@@ -265,8 +270,16 @@ int ts_model_count(const ts_model *m, ts_param_counts *c, trainsize_error *err)
     bad |= ts_add_u64(outside, c->head, &outside);
     bad |= ts_add_u64(outside, c->output_layer, &outside);
     bad |= ts_add_u64(outside, c->final_norm, &outside);
-    bad |= ts_add_u64(outside, dense_all, &t);
-    bad |= ts_add_u64(t, moe_all, &c->total);
+    bad |= ts_add_u64(outside, c->cross_attention, &outside);
+    /* the vision tower and projector run per image, not per token: in the total, not the
+     * active count */
+    {
+        uint64_t vision = 0;
+        bad |= ts_add_u64(c->vision, c->projector, &vision);
+        bad |= ts_add_u64(outside, dense_all, &t);
+        bad |= ts_add_u64(t, moe_all, &t);
+        bad |= ts_add_u64(t, vision, &c->total);
+    }
     bad |= ts_add_u64(outside, dense_all, &t);
     bad |= ts_add_u64(t, moe_active, &c->active);
     if (bad)

@@ -104,6 +104,24 @@ typedef struct ts_model {
                                    none at the end (BERT, RoBERTa) */
     uint64_t patch_size;        /* an image transformer's patches, pixels a side; 0: text */
     uint64_t channels;          /* its input channels (3) */
+    /* A multimodal model's vision tower and projector (LLaVA, Llama 4, Gemma 3, Qwen2.5-VL,
+     * Llama 3.2 Vision; vision.c): a ViT-like stack of vision_layers, each with full
+     * multi-head attention (4 x vision_hidden^2 weights) and an MLP of vision_ffn (gated:
+     * three matrices), run over vision_patches per image; everything else the tower holds
+     * (patch and position embeddings, class token, norms, biases, gates, and rows the text
+     * embedding adds for image tokens) is vision_other, counted exactly by the config's
+     * reader. The projector maps the tower's output to the language model's hidden. */
+    uint64_t vision_layers;     /* 0: no vision tower */
+    uint64_t vision_hidden, vision_heads, vision_ffn;
+    int vision_gated;
+    uint64_t vision_patches;    /* per image (a tile for tiled models), class token included */
+    uint64_t vision_other;      /* parameters of the tower outside its layers' matrices */
+    uint64_t projector;         /* parameters of the projector */
+    uint64_t image_tokens;      /* tokens an image takes of the sequence; 0: it reaches the
+                                   model through cross-attention layers instead */
+    uint64_t cross_attention_layers; /* of `layers`, those attending to the image (Llama 3.2
+                                   Vision): a layer's weights plus q and k norms (head_dim
+                                   each) and two gates */
 } ts_model;
 
 /* What a model ends in: the output layer over the vocabulary at every token (language
@@ -146,6 +164,10 @@ typedef struct ts_param_counts {
     uint64_t head;           /* the pooler and/or classifier (once per sequence); 0 for LM */
     uint64_t output_layer;   /* 0 when tied, and without an LM head */
     uint64_t final_norm;
+    uint64_t vision;         /* the vision tower: its layers and vision_other */
+    uint64_t vision_layer;   /* one tower layer's matrices */
+    uint64_t projector;      /* the projector */
+    uint64_t cross_attention;/* what cross-attention layers add to a layer's count, all of them */
     uint64_t total;
     uint64_t active;
 } ts_param_counts;
@@ -157,6 +179,14 @@ void ts_model_clear(ts_model *m);
  *  by kv_heads, experts_per_token <= experts. Fills err (naming the field) on failure. */
 int ts_model_validate(const ts_model *m, trainsize_error *err);
 
+/** Forward FLOPs of one image through the vision tower and the projector: the layers'
+ *  matmuls and attention over vision_patches, the projector once per image token (per
+ *  patch when the image reaches the model by cross-attention); 0 without a tower. Sets
+ *  *projector to the projector's share. */
+double ts_model_vision_flops(const ts_model *m, double *projector);
+/* The vision tower's part of ts_model_validate and ts_model_count (vision.c). */
+int ts_model_vision_validate(const ts_model *m, trainsize_error *err);
+int ts_model_vision_count(const ts_model *m, ts_param_counts *c);
 /** Count parameters exactly; TRAINSIZE_E_OVERFLOW if a count would exceed 2^63. */
 int ts_model_count(const ts_model *m, ts_param_counts *out, trainsize_error *err);
 

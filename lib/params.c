@@ -763,6 +763,45 @@ static const ts_param_def PARAMS[] = {
       "distill: the teacher, a built-in preset of the student's vocabulary (see `trainsize "
       "models`): frozen, in 16 bits, sharded as the student's weights, one forward a token"},
      TS_SET_TEACHER, 0, TRAINSIZE_ID_TEACHER, TS_PLAN_KEEPS},
+    /* A multimodal model's vision tower and projector (vision.c), and its images. */
+    {{"vision-layers", TRAINSIZE_PARAM_INT, NULL, 0, LIM_LAYERS, "0", "layers",
+      "a multimodal model's vision tower: its layers (CLIP ViT-L/14 in LLaVA-1.5: 24); 0: none"},
+     TS_SET_U64, OFF(s.model.vision_layers), TRAINSIZE_ID_VISION_LAYERS, TS_PLAN_KEEPS},
+    {{"vision-hidden", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "0", "", "the vision tower's width"},
+     TS_SET_U64, OFF(s.model.vision_hidden), TRAINSIZE_ID_VISION_HIDDEN, TS_PLAN_KEEPS},
+    {{"vision-heads", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "0", "", "the vision tower's attention heads"},
+     TS_SET_U64, OFF(s.model.vision_heads), TRAINSIZE_ID_VISION_HEADS, TS_PLAN_KEEPS},
+    {{"vision-ffn", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "0", "", "the vision tower's MLP inner size"},
+     TS_SET_U64, OFF(s.model.vision_ffn), TRAINSIZE_ID_VISION_FFN, TS_PLAN_KEEPS},
+    {{"vision-gated", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "the vision tower's MLP is gated, three matrices (Qwen2.5-VL's SwiGLU)"},
+     TS_SET_BOOL, OFF(s.model.vision_gated), TRAINSIZE_ID_VISION_GATED, TS_PLAN_KEEPS},
+    {{"vision-patches", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SEQ, "0", "patches",
+      "patches the vision tower runs over per image, a class token included (LLaVA-1.5's 336 x 336 "
+      "at 14: 577); for tiled models (Llama 4) per tile"},
+     TS_SET_U64, OFF(s.model.vision_patches), TRAINSIZE_ID_VISION_PATCHES, TS_PLAN_KEEPS},
+    {{"vision-other-params", TRAINSIZE_PARAM_INT, NULL, 0, 1e12, "0", "parameters",
+      "the vision tower's parameters outside its layers' matrices: patch and position "
+      "embeddings, class token, norms, biases, gates (a config's reader counts them exactly)"},
+     TS_SET_U64, OFF(s.model.vision_other), TRAINSIZE_ID_VISION_OTHER_PARAMS, TS_PLAN_KEEPS},
+    {{"projector-params", TRAINSIZE_PARAM_INT, NULL, 0, 1e12, "0", "parameters",
+      "the projector from the vision tower to the language model (LLaVA-1.5's two-layer MLP: "
+      "20,979,712), trained with the model"},
+     TS_SET_U64, OFF(s.model.projector), TRAINSIZE_ID_PROJECTOR_PARAMS, TS_PLAN_KEEPS},
+    {{"image-tokens", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SEQ, "0", "tokens",
+      "tokens each image takes of seq (LLaVA-1.5: 576, Gemma 3: 256); 0: images reach the model "
+      "through cross-attention layers (Llama 3.2 Vision)"},
+     TS_SET_U64, OFF(s.model.image_tokens), TRAINSIZE_ID_IMAGE_TOKENS, TS_PLAN_KEEPS},
+    {{"cross-attention-layers", TRAINSIZE_PARAM_INT, NULL, 0, LIM_LAYERS, "0", "layers",
+      "of the layers, those attending to the image's features (Llama 3.2 Vision: 8 of 40)"},
+     TS_SET_U64, OFF(s.model.cross_attention_layers), TRAINSIZE_ID_CROSS_ATTENTION_LAYERS, TS_PLAN_KEEPS},
+    {{"images", TRAINSIZE_PARAM_INT, NULL, 0, 1e4, "1", "images",
+      "images per sample of a multimodal model (tiles for tiled models); 0: text only (the "
+      "tower still loaded)"}, TS_SET_U64, OFF(s.images), TRAINSIZE_ID_IMAGES, TS_PLAN_KEEPS},
+    {{"freeze-vision", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "true", "",
+      "the vision tower stays frozen, the projector and language model train (LLaVA-1.5's "
+      "fine-tuning, LLaMA-Factory's freeze_vision_tower); false: the tower trains too"},
+     TS_SET_BOOL, OFF(s.freeze_vision), TRAINSIZE_ID_FREEZE_VISION, TS_PLAN_KEEPS},
 };
 
 #define PARAM_COUNT (sizeof PARAMS / sizeof PARAMS[0])

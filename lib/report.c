@@ -199,6 +199,30 @@ static void header_model(ts_out *o, const trainsize_result *r)
     ts_out_putc(o, '\n');
 }
 
+/* A multimodal model: what its tower and projector are, whether the tower trains, and what
+ * a sample's images cost the sequence. */
+static void header_vision(ts_out *o, const trainsize_job *job, const trainsize_result *r)
+{
+    char a[TS_FMT_MAX], b[TS_FMT_MAX], c[TS_FMT_MAX], d[TS_FMT_MAX];
+    uint64_t images = job_u64(job, "images"), tokens = job_u64(job, "image-tokens");
+    para t = {{0}, 0};
+    if (!r->model.vision_parameters) return;
+    key(o, "Vision");
+    add(&t, "tower %s (%s) %s, projector %s (%s) trained; ",
+        ts_fmt_thousands(a, sizeof a, r->model.vision_parameters),
+        ts_fmt_count(b, sizeof b, r->model.vision_parameters),
+        job_is(job, "freeze-vision", "true") ? "frozen" : "trained",
+        ts_fmt_thousands(c, sizeof c, r->model.projector_parameters),
+        ts_fmt_count(d, sizeof d, r->model.projector_parameters));
+    add(&t, "%s image%s a sample of %s patches", ts_fmt_thousands(a, sizeof a, images),
+        images == 1 ? "" : "s", ts_fmt_thousands(b, sizeof b, job_u64(job, "vision-patches")));
+    if (tokens)
+        add(&t, ", %s tokens of the sequence each", ts_fmt_thousands(c, sizeof c, tokens));
+    else
+        add(&t, ", read by %s cross-attention layers", ts_fmt_thousands(c, sizeof c, job_u64(job, "cross-attention-layers")));
+    para_out(o, &t, KEY_WIDTH);
+}
+
 static void header_gpu(ts_out *o, const trainsize_result *r, const words *w)
 {
     const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
@@ -361,6 +385,7 @@ static void header(ts_out *o, const trainsize_job *job, const trainsize_result *
                    const words *w)
 {
     header_model(o, r);
+    header_vision(o, job, r);
     header_gpu(o, r, w);
     header_layout(o, r, w);
     header_batch(o, job, r);
@@ -448,6 +473,7 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
     if (m->reference_weights) row(o, 1, "of which reference model", m->reference_weights, cap, 1);
     if (m->critic_state) row(o, 1, "critic (all its state)", m->critic_state, cap, 1);
     if (m->teacher_weights) row(o, 1, "of which teacher model", m->teacher_weights, cap, 1);
+    if (m->vision_weights) row(o, 1, "of which vision tower", m->vision_weights, cap, 1);
     row(o, 0, "gradients", m->gradients, cap, 1);
     row(o, 0, "optimizer state", m->optimizer, cap, 1);
     row(o, 1, "of which master weights", m->master_weights, cap, 1);
@@ -455,6 +481,7 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
     row(o, 1, "layers", m->activations_layers, cap, 1);
     row(o, 1, "embedding", m->activations_embedding, cap, 1);
     row(o, 1, "output and loss", m->activations_output, cap, 1);
+    if (m->activations_vision) row(o, 1, "vision tower", m->activations_vision, cap, 1);
     row(o, 0, "transient", m->transient, cap, 1);
     rule(o);
     row(o, 0, "peak allocated", m->peak_allocated, cap, 1);

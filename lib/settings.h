@@ -231,6 +231,9 @@ typedef struct ts_settings {
     uint64_t rollout_tp;          /* tensor parallelism of the engine */
     int rollout_sleep;            /* the engine frees its weights and KV cache while training */
     const ts_model *teacher;      /* distill: the teacher, a preset; NULL: none */
+    /* A multimodal model's images (vision.c). */
+    uint64_t images;              /* per sample (tiles for tiled models) */
+    int freeze_vision;            /* the vision tower frozen; the projector trains */
     /* Planning. */
     struct ts_gpu_price {
         char name[48];

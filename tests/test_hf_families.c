@@ -130,10 +130,12 @@ static void test_published_figures(void **state)
     assert_int_equal(m.norms_per_layer, 1);
 
     /* Llama 4 Scout: the Hub's 108,641,793,536 is the multimodal checkpoint; its vision
-     * tower and projector (vision_config: 34 layers of 1408) are 871,932,416 of it, the
-     * text model the rest. Model card: 17B active (embedding included). */
+     * tower and projector (vision_config: 34 layers of 1408) are 871,932,416 of it
+     * (hf_vision.c counts them), the text model the rest. Model card: 17B active
+     * (embedding included; the tower runs per image, not per token). */
     load_model("Llama-4-Scout-17B-16E.json", &m, &c);
-    assert_int_equal(c.total + UINT64_C(871932416), UINT64_C(108641793536));
+    assert_int_equal(c.total, UINT64_C(108641793536));
+    assert_int_equal(c.vision + c.projector, UINT64_C(871932416));
     assert_true(fabs((double)c.active / 1e9 - 17.17) < 0.005);
 
     /* starcoder2-3b: published as 3.03B (tied embeddings; untied would read 3.18B). */
@@ -241,7 +243,9 @@ static void test_sparse_text_config(void **state)
         "{\"model_type\": \"gemma3\", \"text_config\": {\"hidden_size\": 2560, "
         "\"intermediate_size\": 10240, \"model_type\": \"gemma3_text\", \"num_hidden_layers\": 34, "
         "\"rope_scaling\": {\"factor\": 8.0, \"rope_type\": \"linear\"}, \"sliding_window\": 1024}, "
-        "\"vision_config\": {\"hidden_size\": 1152}}";
+        "\"vision_config\": {\"hidden_size\": 1152, \"image_size\": 896, \"intermediate_size\": 4304, "
+        "\"model_type\": \"siglip_vision_model\", \"num_attention_heads\": 16, \"num_hidden_layers\": 27, "
+        "\"patch_size\": 14, \"vision_use_head\": false}}";
     ts_model m;
     ts_param_counts c;
     trainsize_error err;
@@ -253,9 +257,11 @@ static void test_sparse_text_config(void **state)
     assert_int_equal(m.kv_heads, 4);
     assert_int_equal(m.head_dim, 256);
     assert_true(m.tied_embeddings);
-    /* gemma-3-4b-it's Hub total, 4,300,079,472, less its SigLIP tower (416,866,032) and
-     * projector (2,950,272). */
-    assert_int_equal(c.total, UINT64_C(3880263168));
+    /* gemma-3-4b-it's Hub total, 4,300,079,472: its SigLIP tower (416,866,032), projector
+     * (2,950,272) and the text model. */
+    assert_int_equal(c.vision, UINT64_C(416866032));
+    assert_int_equal(c.projector, UINT64_C(2950272));
+    assert_int_equal(c.total, UINT64_C(4300079472));
 }
 
 /* DeepSeek-V3's multi-token-prediction module (the checkpoint's layer 61: enorm, hnorm,

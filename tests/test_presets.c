@@ -144,6 +144,10 @@ static void test_presets_equal_their_configs(void **state)
         {"granite-3.3-8b", "granite-3.3-8b-instruct.json"},
         {"starcoder2-3b", "starcoder2-3b.json"},
         {"falcon-7b", "falcon-7b.json"},
+        {"llava-1.5-7b", "llava-1.5-7b-hf.json"},
+        {"gemma-3-4b", "gemma-3-4b-it.json"},
+        {"qwen2.5-vl-7b", "Qwen2.5-VL-7B-Instruct.json"},
+        {"llama-3.2-11b-vision", "Llama-3.2-11B-Vision.json"},
     };
     static char text[TRAINSIZE_HF_CONFIG_MAX_BYTES + 1];
     size_t i;

@@ -181,6 +181,18 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_ROLLOUT_TP, "rollout-tp"},
     {TRAINSIZE_ID_ROLLOUT_SLEEP, "rollout-sleep"},
     {TRAINSIZE_ID_TEACHER, "teacher"},
+    {TRAINSIZE_ID_VISION_LAYERS, "vision-layers"},
+    {TRAINSIZE_ID_VISION_HIDDEN, "vision-hidden"},
+    {TRAINSIZE_ID_VISION_HEADS, "vision-heads"},
+    {TRAINSIZE_ID_VISION_FFN, "vision-ffn"},
+    {TRAINSIZE_ID_VISION_GATED, "vision-gated"},
+    {TRAINSIZE_ID_VISION_PATCHES, "vision-patches"},
+    {TRAINSIZE_ID_VISION_OTHER_PARAMS, "vision-other-params"},
+    {TRAINSIZE_ID_PROJECTOR_PARAMS, "projector-params"},
+    {TRAINSIZE_ID_IMAGE_TOKENS, "image-tokens"},
+    {TRAINSIZE_ID_CROSS_ATTENTION_LAYERS, "cross-attention-layers"},
+    {TRAINSIZE_ID_IMAGES, "images"},
+    {TRAINSIZE_ID_FREEZE_VISION, "freeze-vision"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

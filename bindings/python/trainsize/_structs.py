@@ -130,6 +130,8 @@ class ModelCounts(ctypes.Structure):
         ("embedding_parameters", c_uint64),
         ("layer_parameters", c_uint64),
         ("mtp_parameters", c_uint64),
+        ("vision_parameters", c_uint64),
+        ("projector_parameters", c_uint64),
     ]
 
 
@@ -173,6 +175,8 @@ class Memory(ctypes.Structure):
         ("rollout_weights", c_uint64),
         ("rollout_kv_cache", c_uint64),
         ("teacher_weights", c_uint64),
+        ("vision_weights", c_uint64),
+        ("activations_vision", c_uint64),
     ]
 
 

@@ -235,6 +235,8 @@ pub struct trainsize_model_counts {
     pub embedding_parameters: u64,
     pub layer_parameters: u64,
     pub mtp_parameters: u64,
+    pub vision_parameters: u64,
+    pub projector_parameters: u64,
 }
 
 /// `trainsize_memory`
@@ -277,6 +279,8 @@ pub struct trainsize_memory {
     pub rollout_weights: u64,
     pub rollout_kv_cache: u64,
     pub teacher_weights: u64,
+    pub vision_weights: u64,
+    pub activations_vision: u64,
 }
 
 /// `trainsize_system`
