@@ -231,9 +231,9 @@ static double blend(const ts_settings *cfg, const ts_conv *c, const layer_dims *
 static double max2(double a, double b) { return a > b ? a : b; }
 
 /* A trained vision tower keeps its layers' activations like the language model's layers
- * (the same terms, for the tower's shape: pre-norm LayerNorms, biases, full multi-head
- * attention over an image's patches), for the patches of a micro-batch's images, not split
- * by context parallelism. A frozen tower keeps none (nothing in it needs a gradient); the
+ * (the same terms and the job's kernels, for the tower's shape and modules: pre-norm
+ * LayerNorms, biases, full multi-head attention over an image's patches, separate q, k, v),
+ * for the patches of a micro-batch's images, not split by context parallelism. A frozen tower keeps none (nothing in it needs a gradient); the
  * projector's input and hidden per image token are left out (under 0.2% of LLaVA-1.5's
  * activations at seq 2048). */
 static double vision_bytes(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c)
@@ -241,7 +241,9 @@ static double vision_bytes(const ts_settings *cfg, const ts_layout *lay, const t
     const ts_model *m = &cfg->model;
     ts_settings tower;
     ts_layout tl;
+    ts_conv tc;
     layer_dims d;
+    double bytes, copies = 0.0;
     if (!lay->vision_trained || !(lay->vision_patches_mb > 0)) return 0.0;
     tower = *cfg;
     ts_model_clear(&tower.model);
@@ -252,12 +254,20 @@ static double vision_bytes(const ts_settings *cfg, const ts_layout *lay, const t
     tower.model.gated_mlp = m->vision_gated;
     tower.model.norm = TS_NORM_LAYERNORM;
     tower.model.bias = TS_BIAS_ALL;
+    tower.model.positions = m->vision_patches; /* learned positions: no causal mask */
     tower.seq = m->vision_patches;
     tl = *lay;
     tl.cp = 1;
     tl.tokens_mb = lay->vision_patches_mb;
+    tc = *c;
+    ts_conv_set_kernels(&tower, &tc);
     make_dims(&tower, &tl, &d);
-    return (double)m->vision_layers * layer_bytes(&tower, c, &d, &tl, cfg->recompute, 0);
+    bytes = (double)m->vision_layers * layer_bytes(&tower, &tc, &d, &tl, cfg->recompute, 0);
+    /* autocast's 16-bit copies of the tower's fp32 weights, kept for backward unless the
+     * layers are checkpointed (as for the language model's layers, memory.c) */
+    if (c->autocast_copies && cfg->recompute != TS_RECOMPUTE_FULL && cfg->recompute != TS_RECOMPUTE_PER_OP)
+        copies = c->layer_copy * (double)ts_model_vision_layer(m) * (double)m->vision_layers / (double)lay->tp;
+    return bytes + copies;
 }
 
 /* Activation offload (torchtune's OffloadActivations, Megatron-Core's cpu_offloading): each

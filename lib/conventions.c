@@ -140,7 +140,7 @@ static void set_lora_bytes(const ts_settings *cfg, int upcast, ts_conv *c)
 
 /* What the kernels keep for backward. Megatron-LM: fused kernels (Korthikanti et al. 2022,
  * §4). PyTorch eager / Hugging Face modules: see methodology.md for each count. */
-static void set_kernels(const ts_settings *cfg, ts_conv *c)
+void ts_conv_set_kernels(const ts_settings *cfg, ts_conv *c)
 {
     const ts_model *m = &cfg->model;
     /* the stack's kernels (fused-kernels): fused ones keep what Megatron-LM's keep */
@@ -274,7 +274,7 @@ int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, train
     set_model_state_bytes(cfg, fw, c);
     if (cfg->lora_rank) set_lora_bytes(cfg, upcast, c);
     set_autocast(cfg, lay, mixed, c);
-    set_kernels(cfg, c);
+    ts_conv_set_kernels(cfg, c);
     /* Megatron's grad buffer and DeepSpeed's partitioned gradients live across steps;
      * PyTorch frees .grad at zero_grad(set_to_none=True) unless micro-batches accumulate. */
     c->grads_persistent = fw != TS_FW_PYTORCH || lay->micro_batches > 1;

@@ -184,6 +184,9 @@ int ts_model_validate(const ts_model *m, trainsize_error *err);
  *  patch when the image reaches the model by cross-attention); 0 without a tower. Sets
  *  *projector to the projector's share. */
 double ts_model_vision_flops(const ts_model *m, double *projector);
+/** One vision tower layer's matrices: 4 x vision_hidden^2 for attention and two (gated:
+ *  three) vision_hidden x vision_ffn for the MLP. */
+uint64_t ts_model_vision_layer(const ts_model *m);
 /* The vision tower's part of ts_model_validate and ts_model_count (vision.c). */
 int ts_model_vision_validate(const ts_model *m, trainsize_error *err);
 int ts_model_vision_count(const ts_model *m, ts_param_counts *c);

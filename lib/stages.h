@@ -150,6 +150,10 @@ int ts_framework_qlora_recomputes(const ts_settings *cfg);
 const char *ts_framework_name(int framework);
 
 int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *out, trainsize_error *err);
+/* The part of ts_conv_make that follows the model's modules (norms, gated MLPs, separate or
+ * fused projections, positions) under the job's kernels: what a different stack of layers
+ * (a multimodal model's vision tower) keeps, from a copy of the job's conventions. */
+void ts_conv_set_kernels(const ts_settings *cfg, ts_conv *c);
 /* What runs fused, in words for the result: "fused", "eager", or one of them with the
  * kernel groups that differ ("eager but fused norm,activation,rope"). */
 void ts_conv_kernels_text(const ts_conv *c, char *dst, size_t cap);

@@ -13,7 +13,7 @@
 #include "error.h"
 #include "model.h"
 
-static uint64_t layer_matrices(const ts_model *m)
+uint64_t ts_model_vision_layer(const ts_model *m)
 {
     uint64_t h = m->vision_hidden;
     return 4 * h * h + (m->vision_gated ? 3 : 2) * h * m->vision_ffn;
@@ -55,7 +55,7 @@ int ts_model_vision_count(const ts_model *m, ts_param_counts *c)
     uint64_t layers = 0;
     int bad = 0;
     if (!m->vision_layers) return 0;
-    c->vision_layer = layer_matrices(m);
+    c->vision_layer = ts_model_vision_layer(m);
     bad |= ts_mul_u64(c->vision_layer, m->vision_layers, &layers);
     bad |= ts_add_u64(layers, m->vision_other, &c->vision);
     c->projector = m->projector;
@@ -72,7 +72,7 @@ double ts_model_vision_flops(const ts_model *m, double *projector)
     double runs = m->image_tokens ? (double)m->image_tokens : patches;
     *projector = 0.0;
     if (!m->vision_layers) return 0.0;
-    tower = layers * (2.0 * (double)layer_matrices(m) * patches + 4.0 * patches * patches * h);
+    tower = layers * (2.0 * (double)ts_model_vision_layer(m) * patches + 4.0 * patches * patches * h);
     *projector = 2.0 * (double)m->projector * runs;
     return tower + *projector;
 }
