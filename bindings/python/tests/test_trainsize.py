@@ -151,6 +151,10 @@ CONFIGS = [
     dict(model="qwen2.5-7b", gpu="h100-80gb", gpus=8, zero=3, seq=1024, method="ppo"),
     # Distillation from a frozen teacher (memory.teacher_weights).
     dict(model="llama-3.2-1b", gpus=8, zero=3, method="distill", teacher="llama-3-8b"),
+    # A vision-language model with its tower trained (memory.vision_weights, activations_vision).
+    dict(model="llava-1.5-7b", gpu="h100-80gb", gpus=8, zero=3, seq=2048, freeze_vision=False),
+    dict(hf_config=os.path.join(HF, "Qwen2.5-VL-7B-Instruct.json"), gpus=8, zero=3, images=2,
+         method="dpo"),
 ]
 
 
@@ -188,6 +192,18 @@ def test_largest_fit_agrees_with_the_estimate(kwargs):
     assert trainsize.estimate(**dict(kwargs, seq=seq)).memory.fits
     assert found.to_dict() == {"max_micro_batch": mb, "max_seq": seq}
     assert pickle.loads(pickle.dumps(found)) == found
+
+
+def test_vision_language_model():
+    """The tower and projector are counted and held; a frozen tower is not trained."""
+    r = trainsize.estimate(model="llava-1.5-7b", gpu="h100-80gb", gpus=8, zero=3)
+    assert r.model.parameters == 7_063_427_072
+    assert (r.model.vision_parameters, r.model.projector_parameters) == (303_507_456, 20_979_712)
+    assert r.model.trainable_parameters == r.model.parameters - r.model.vision_parameters
+    assert r.memory.vision_weights > 0 and r.memory.activations_vision == 0
+    with pytest.raises(trainsize.TrainsizeError) as info:
+        trainsize.estimate(model="llava-1.5-7b", seq=512)
+    assert info.value.field == "images"
 
 
 def test_largest_fit_of_a_job_that_never_fits_and_errors():
