@@ -374,7 +374,10 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_CROSS_ATTENTION_LAYERS = 186,  /**< "cross-attention-layers" */
     TRAINSIZE_ID_IMAGES = 187,                  /**< "images" */
     TRAINSIZE_ID_FREEZE_VISION = 188,           /**< "freeze-vision" */
-    TRAINSIZE_ID_COUNT = 189                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_RESNET_DEPTH = 189,            /**< "resnet-depth" */
+    TRAINSIZE_ID_RESNET_WIDTH = 190,            /**< "resnet-width" */
+    TRAINSIZE_ID_IMAGE_SIZE = 191,              /**< "image-size" */
+    TRAINSIZE_ID_COUNT = 192                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**

@@ -301,6 +301,25 @@ static double in_flight(const ts_layout *lay, uint64_t stage)
     return n < m ? n : m;
 }
 
+/* A ResNet keeps, per image, what cnn.c's walk counts (each element in the activations'
+ * type, max pooling's indices in int64), and autocast's 16-bit copies of its fp32
+ * convolution weights; its largest block stands for "one layer". */
+static void cnn_activations(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c, ts_activations *out)
+{
+    ts_cnn n;
+    double images = (double)lay->micro_batch, copies = 0.0;
+    *out = (ts_activations){0};
+    if (ts_cnn_walk(&cfg->model, &n) != 0) return;
+    if (c->autocast_copies) copies = c->layer_copy * n.conv_params;
+    out->in_flight = 1.0;
+    out->per_layer = out->per_layer_full = c->act * n.largest_block * images;
+    out->layers = (c->act * n.kept + 8.0 * n.indices) * images + copies;
+    /* the logits (fp32 under autocast's upcast loss) and int64 targets */
+    out->loss = (c->loss_saved * (double)cfg->model.classes + 8.0) * images;
+    out->output = out->loss;
+    out->loss_backward = c->loss_backward * (double)cfg->model.classes * images;
+}
+
 void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
                           uint64_t stage, ts_activations *out)
 {
@@ -308,6 +327,10 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
     layer_dims d;
     double vocab_rank;
     int first = stage == 0, last = stage == lay->pp - 1;
+    if (ts_model_is_cnn(m)) {
+        cnn_activations(cfg, lay, c, out);
+        return;
+    }
     make_dims(cfg, lay, &d);
     vocab_rank = (double)ts_model_logit_width(m) / d.t; /* 0: a pooler or classifier scores a sequence once */
     *out = (ts_activations){0};

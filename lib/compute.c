@@ -51,6 +51,13 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     /* FlashAttention skips the blocks outside a sliding window; eager attention computes
      * every score and masks them. */
     double layer_at = ts_model_attention_flops(m, cfg->seq, cfg->attention == TS_ATTN_FLASH);
+    /* a ResNet: its convolutions and classifier, 2 FLOPs a multiply-accumulate, an image a
+     * token; no attention */
+    if (ts_model_is_cnn(m)) {
+        ts_cnn n;
+        matmul = ts_cnn_walk(m, &n) == 0 ? 2.0 * n.macs : 0.0;
+        layer_at = 0.0;
+    }
     double attention = layer_at;
     double lm_head = m->head != TS_HEAD_LM ? 0.0 : 2.0 * (double)pc->token_embedding * (1.0 + (double)m->mtp_layers);
     double tokens_step = (double)lay->global_batch * seq * (double)lay->seqs_per_sample;

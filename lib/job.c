@@ -413,6 +413,7 @@ static void after_set(trainsize_job *job, const ts_param_def *def, const ts_mode
     if (shapes_model(def) || def->id == TRAINSIZE_ID_SEQ) ts_job_fit_seq(job);
     if (def->id == TRAINSIZE_ID_GPU) ts_job_fit_device(job);
     if (def->id == TRAINSIZE_ID_RECOMPUTE) job->s.recompute_given = 1; /* no longer follows QLoRA */
+    if (def->id == TRAINSIZE_ID_STEP_OVERHEAD) job->s.step_overhead_given = 1; /* nor the model kind */
     mark_overhead_given(job, def->id);
 }
 

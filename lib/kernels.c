@@ -54,6 +54,10 @@
  * the 2x of the peaks. */
 #define TS_FP8_ATTENTION_GAIN 1.5
 
+/* cuDNN's convolutions of a ResNet against the GEMMs of a transformer's training step
+ * (1.0 until calibrated: docs/methodology.md, "Convolutional networks"). */
+#define TS_CONV_SHARE 1.0
+
 /* Element-wise kernels stream at about 0.8 of the memory bandwidth (an assumption of the
  * order STREAM-like copies reach on HBM). */
 #define TS_MEMORY_SHARE 0.8
@@ -182,8 +186,16 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
         eff_mm *= clock;
         eff_at *= clock;
     }
-    layer_elementwise(cfg, lay, conv, a, &rest, &softmax);
     bw = (double)cfg->gpu->memory_bandwidth * TS_MEMORY_SHARE;
+    if (ts_model_is_cnn(m)) {
+        /* a ResNet, an image a token: its convolutions as implicit GEMMs, and BatchNorm,
+         * ReLU, the adds and pooling at memory bandwidth, forward and backward (about twice
+         * the forward's traffic) */
+        ts_cnn n;
+        bytes = ts_cnn_walk(m, &n) == 0 ? 3.0 * a * n.elementwise : 0.0;
+        return (mm / (peak_mm * eff_mm * TS_CONV_SHARE) + (bw > 0.0 ? bytes / bw : 0.0)) / gpus;
+    }
+    layer_elementwise(cfg, lay, conv, a, &rest, &softmax);
     shape = ts_kernel_gemm_roofline(cfg, lay, conv, peak_mm * eff_mm, bw);
     /* forward, backward (about twice the forward's traffic), and what recomputation repeats
      * over the share of the layers it applies to: full and per-op every element-wise op,

@@ -107,8 +107,9 @@ void ts_largest_fit(const ts_settings *cfg, const ts_param_counts *pc, const ts_
     else
         m->max_micro_batch = search(cfg, &probe, pc, 0, 1, cfg->micro_batch, TS_MICRO_BATCH_MAX);
     probe = *cfg;
-    /* An image transformer's sequence is its image's patches: the position table fixes it. */
-    if (cfg->model.patch_size) {
+    /* An image transformer's sequence is its image's patches: the position table fixes it
+     * (a ResNet's one image a sample too). */
+    if (cfg->model.patch_size || ts_model_is_cnn(&cfg->model)) {
         m->max_seq = fits(&probe, pc, cfg->micro_batch, cfg->model.positions) ? cfg->model.positions : 0;
         return;
     }

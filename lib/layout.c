@@ -145,11 +145,28 @@ static double recompute_share(const ts_layout *l, uint64_t layers)
     return n / (double)layers;
 }
 
+/* A ResNet trains data-parallel (ZeRO and offload allowed): what splits a transformer's
+ * layers, sequences or experts, adapters, post-training methods and recomputation are not
+ * modelled for it, each refused by name. */
+static int check_cnn(const ts_settings *cfg, const ts_layout *l, trainsize_error *err)
+{
+    const char *f = l->tp > 1 ? "tp" : l->pp > 1 ? "pp" : l->cp > 1 ? "cp" : l->ep > 1 ? "ep"
+                    : cfg->lora_rank ? "lora-rank" : cfg->method != TS_METHOD_SFT ? "method"
+                    : cfg->recompute != TS_RECOMPUTE_NONE ? "recompute"
+                    : cfg->activation_offload ? "activation-offload"
+                    : cfg->precision == TS_PREC_FP8_MIXED ? "precision" : NULL;
+    if (!f) return TRAINSIZE_OK;
+    return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, f,
+                   "%s: not modelled for a convolutional network (ResNets train data-parallel, "
+                   "supervised, in 16- or 32-bit precision)", f);
+}
+
 static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsize_error *err)
 {
     const ts_model *m = &cfg->model;
     uint64_t kv = ts_model_kv_heads(m);
     int rc;
+    if (ts_model_is_cnn(m)) return check_cnn(cfg, l, err);
     if ((rc = check_divides(l->tp, m->heads, "tp", "the attention heads", err))) return rc;
     if (kv >= l->tp ? kv % l->tp != 0 : l->tp % kv != 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "tp",
@@ -318,7 +335,7 @@ static void default_global_batch(const ts_settings *cfg, ts_layout *l, uint64_t 
         l->global_batch_reason = "global-batch as set";
         return;
     }
-    if (cfg->tokens && !cfg->lora_rank && cfg->method == TS_METHOD_SFT) {
+    if (cfg->tokens && !cfg->lora_rank && cfg->method == TS_METHOD_SFT && !ts_model_is_cnn(&cfg->model)) {
         double target = fmin(TS_PRETRAIN_STEP_TOKENS, (double)cfg->tokens) / (double)cfg->seq;
         double whole = floor(target / (double)per_step + 0.5);
         /* never more tokens a step than the run trains (a short run: what it has) */

@@ -49,8 +49,28 @@ double ts_model_attention_flops(const ts_model *m, uint64_t seq, int windowed)
     return per_key * (global * s + (layers - global) * window);
 }
 
+/* A ResNet is described by its depth, width, image and classes (cnn.c). */
+static int cnn_validate(const ts_model *m, trainsize_error *err)
+{
+    if (!ts_cnn_depth_known(m->resnet_depth))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "resnet-depth",
+                       "resnet-depth: %llu is not one of torchvision's ResNets (18, 34, 50, 101, 152)",
+                       (unsigned long long)m->resnet_depth);
+    if ((m->image_size && m->image_size < 32) || m->channels == 0 || m->classes == 0) {
+        const char *f = m->image_size && m->image_size < 32 ? "image-size" : m->channels == 0 ? "channels" : "classes";
+        return ts_fail(err, TRAINSIZE_E_INVALID, f, "%s: a ResNet needs %s", f,
+                       f[0] == 'i' ? "images of at least 32 x 32 pixels" : "it set (at least 1)");
+    }
+    if (m->vision_layers || m->patch_size || m->experts > 1 || m->mtp_layers)
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "resnet-depth",
+                       "resnet-depth: a convolutional network has no vision tower, patches, experts "
+                       "or multi-token prediction");
+    return TRAINSIZE_OK;
+}
+
 int ts_model_validate(const ts_model *m, trainsize_error *err)
 {
+    if (m->resnet_depth) return cnn_validate(m, err);
     if (m->layers == 0)
         return ts_fail(err, TRAINSIZE_E_INVALID, "model",
                        "model: no model set (use --model, --hf-config or the shape options)");
@@ -212,6 +232,16 @@ int ts_model_count(const ts_model *m, ts_param_counts *c, trainsize_error *err)
     uint64_t npl = m->norms_per_layer ? m->norms_per_layer : 2, dense_layers;
     int bad = 0;
     memset(c, 0, sizeof *c);
+    if (ts_model_is_cnn(m)) {
+        /* a ResNet: its convolutions and BatchNorms, and the classifier (exact in double) */
+        ts_cnn n;
+        if (ts_cnn_walk(m, &n) != 0 || !(n.conv_params + n.fc_params < 9e15))
+            return ts_fail(err, TRAINSIZE_E_OVERFLOW, "model", "model: the network is beyond the sizes modelled");
+        c->conv = (uint64_t)n.conv_params;
+        c->head = (uint64_t)n.fc_params;
+        c->total = c->active = c->conv + c->head;
+        return ts_ok(err);
+    }
     bad |= attention_params(m, &c->attention);
     c->norms = npl * norm_params(m);
     c->moe_layers = ts_model_moe_layers_in(m, 0, m->layers);

@@ -122,7 +122,36 @@ typedef struct ts_model {
     uint64_t cross_attention_layers; /* of `layers`, those attending to the image (Llama 3.2
                                    Vision): a layer's weights plus q and k norms (head_dim
                                    each) and two gates */
+    /* A convolutional image classifier (cnn.c): torchvision's ResNet of this depth (18, 34,
+     * 50, 101, 152; 0: a transformer), the bottleneck's width per group (64; Wide ResNet-50-2:
+     * 128), trained on image_size x image_size images of `channels` into `classes`. */
+    uint64_t resnet_depth, resnet_width, image_size;
 } ts_model;
+
+/* What one walk over a ResNet gives (cnn.c), per image, elements unless named. */
+typedef struct ts_cnn {
+    double conv_params, fc_params; /* parameters: convolutions and BatchNorms, the classifier */
+    double macs;                   /* forward multiply-accumulates */
+    double kept;                   /* activation elements autograd keeps for backward */
+    double indices;                /* max pooling's int64 indices */
+    double elementwise;            /* elements BatchNorm, ReLU, the adds and pooling read and
+                                      write in a forward */
+    double largest_block;          /* the most one residual block keeps */
+    double features;               /* the classifier's input width */
+} ts_cnn;
+
+/* Walk the ResNet `m` describes; -1 when it is not one (unknown depth, no image). */
+int ts_cnn_walk(const ts_model *m, ts_cnn *out);
+/* 1 for the depths torchvision builds (18, 34, 50, 101, 152). */
+int ts_cnn_depth_known(uint64_t depth);
+/* Its residual blocks (0 for an unknown depth). */
+uint64_t ts_cnn_blocks(uint64_t depth);
+/* 1 when the model is a convolutional network. */
+static inline int ts_model_is_cnn(const ts_model *m) { return m->resnet_depth != 0; }
+/* A ResNet's transformer-shaped fields as the pipeline reads them: its blocks as layers,
+ * the classifier's input as hidden, one "position" (a sample is one image), the classifier
+ * head; other shape fields cleared. */
+void ts_cnn_shape(ts_model *m);
 
 /* What a model ends in: the output layer over the vocabulary at every token (language
  * models), BERT's pooler (a dense layer on the first token) with a classifier of `classes`
@@ -164,6 +193,7 @@ typedef struct ts_param_counts {
     uint64_t head;           /* the pooler and/or classifier (once per sequence); 0 for LM */
     uint64_t output_layer;   /* 0 when tied, and without an LM head */
     uint64_t final_norm;
+    uint64_t conv;           /* a convolutional network's convolutions and BatchNorms */
     uint64_t vision;         /* the vision tower: its layers and vision_other */
     uint64_t vision_layer;   /* one tower layer's matrices */
     uint64_t projector;      /* the projector */

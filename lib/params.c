@@ -802,6 +802,17 @@ static const ts_param_def PARAMS[] = {
       "the vision tower stays frozen, the projector and language model train (LLaVA-1.5's "
       "fine-tuning, LLaMA-Factory's freeze_vision_tower); false: the tower trains too"},
      TS_SET_BOOL, OFF(s.freeze_vision), TRAINSIZE_ID_FREEZE_VISION, TS_PLAN_KEEPS},
+    /* A convolutional image classifier (cnn.c): torchvision's ResNets. */
+    {{"resnet-depth", TRAINSIZE_PARAM_INT, NULL, 0, 1000, "0", "layers",
+      "a ResNet of this depth as torchvision builds it (18, 34: basic blocks; 50, 101, 152: "
+      "bottlenecks); 0: a transformer. A sample is one image; seq does not apply"},
+     TS_SET_U64, OFF(s.model.resnet_depth), TRAINSIZE_ID_RESNET_DEPTH, TS_PLAN_KEEPS},
+    {{"resnet-width", TRAINSIZE_PARAM_INT, NULL, 0, 1e4, "0", "channels",
+      "a ResNet bottleneck's width per group (Wide ResNet-50-2: 128); 0: 64, torchvision's"},
+     TS_SET_U64, OFF(s.model.resnet_width), TRAINSIZE_ID_RESNET_WIDTH, TS_PLAN_KEEPS},
+    {{"image-size", TRAINSIZE_PARAM_INT, NULL, 0, 1e5, "0", "pixels",
+      "a ResNet's training images, pixels a side, at least 32; 0: 224 (ImageNet's)"},
+     TS_SET_U64, OFF(s.model.image_size), TRAINSIZE_ID_IMAGE_SIZE, TS_PLAN_KEEPS},
 };
 
 #define PARAM_COUNT (sizeof PARAMS / sizeof PARAMS[0])

@@ -523,7 +523,8 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
     ts_job_rebind_custom_gpu(&s.work, 0);
     s.out = out;
     s.cap = cap;
-    s.batch_mode = job->s.tokens == 0;
+    /* a ResNet steps its micro-batches (no 4M-token pretraining step of images) */
+    s.batch_mode = job->s.tokens == 0 || ts_model_is_cnn(&job->s.model);
     /* The job's step, or (with tokens) the planner's own, given to every configuration so
      * that none depends on estimate's default; the batch mode finds it per layout. */
     s.global_batch = job->s.global_batch ? job->s.global_batch

@@ -43,6 +43,12 @@
      .bias = TS_BIAS_ALL, .residual_dropout = 1, .head = TS_HEAD_CLASSIFIER, .classes = 1000,  \
      .patch_size = patch, .channels = 3, .fused_qkv = 1}
 
+/* torchvision's ResNets for ImageNet-1k at 224 x 224 (cnn.c); one position: a sample is an
+ * image. */
+#define RESNET(n, depth, width)                                                               \
+    {.name = n, .family = "resnet", .resnet_depth = depth, .resnet_width = width, .channels = 3, \
+     .classes = 1000, .head = TS_HEAD_CLASSIFIER, .positions = 1}
+
 static const ts_model PRESETS[] = {
     GPT2("gpt2", 12, 768, 12, 3072),
     GPT2("gpt2-medium", 24, 1024, 16, 4096),
@@ -188,6 +194,12 @@ static const ts_model PRESETS[] = {
     VIT("vit-b-32", 12, 768, 12, 32, 224),
     VIT("vit-l-16", 24, 1024, 16, 16, 224),
     VIT("vit-l-32", 24, 1024, 16, 32, 224),
+    RESNET("resnet-18", 18, 0),
+    RESNET("resnet-34", 34, 0),
+    RESNET("resnet-50", 50, 0),
+    RESNET("resnet-101", 101, 0),
+    RESNET("resnet-152", 152, 0),
+    RESNET("wide-resnet-50-2", 50, 128),
 };
 
 #define PRESET_COUNT (sizeof PRESETS / sizeof PRESETS[0])
@@ -258,6 +270,12 @@ static const trainsize_model_info INFOS[PRESET_COUNT] = {
     {"vit-b-32", "vit", 88224232, 88224232, "torchvision vit_b_32, ImageNet-1k, 224 x 224 (num_params)"},
     {"vit-l-16", "vit", 304326632, 304326632, "torchvision vit_l_16, ImageNet-1k, 224 x 224 (num_params)"},
     {"vit-l-32", "vit", 306535400, 306535400, "torchvision vit_l_32, ImageNet-1k, 224 x 224 (num_params)"},
+    {"resnet-18", "resnet", 11689512, 11689512, "torchvision resnet18, ImageNet-1k (num_params)"},
+    {"resnet-34", "resnet", 21797672, 21797672, "torchvision resnet34, ImageNet-1k (num_params)"},
+    {"resnet-50", "resnet", 25557032, 25557032, "torchvision resnet50, ImageNet-1k (num_params)"},
+    {"resnet-101", "resnet", 44549160, 44549160, "torchvision resnet101, ImageNet-1k (num_params)"},
+    {"resnet-152", "resnet", 60192808, 60192808, "torchvision resnet152, ImageNet-1k (num_params)"},
+    {"wide-resnet-50-2", "resnet", 68883240, 68883240, "torchvision wide_resnet50_2, ImageNet-1k (num_params)"},
 };
 
 /* The catalogues' name rule: case, '-', '_' and spaces do not matter ("Llama_2_7B"). */

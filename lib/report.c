@@ -289,9 +289,16 @@ static void header_batch(ts_out *o, const trainsize_job *job, const trainsize_re
     para t = {{0}, 0};
 
     key(o, "Batch");
-    add(&t, "micro-batch %s x %s%s tokens; ", ts_fmt_thousands(a, sizeof a, r->layout.micro_batch),
-        strcmp(r->method, "dpo") == 0 ? "2 sequences (chosen, rejected) x " : "",
-        ts_fmt_thousands(b, sizeof b, seq ? strtoull(seq, NULL, 10) : 0));
+    if (job_u64(job, "resnet-depth")) {
+        /* a convolutional network trains on whole images */
+        uint64_t side = job_u64(job, "image-size");
+        add(&t, "micro-batch %s images of %s x %s pixels; ", ts_fmt_thousands(a, sizeof a, r->layout.micro_batch),
+            ts_fmt_thousands(b, sizeof b, side ? side : 224), b);
+    } else {
+        add(&t, "micro-batch %s x %s%s tokens; ", ts_fmt_thousands(a, sizeof a, r->layout.micro_batch),
+            strcmp(r->method, "dpo") == 0 ? "2 sequences (chosen, rejected) x " : "",
+            ts_fmt_thousands(b, sizeof b, seq ? strtoull(seq, NULL, 10) : 0));
+    }
     add(&t, "gradient accumulation %s; ", ts_fmt_thousands(a, sizeof a, r->gradient_accumulation));
     /* the batch, and why: the option, or the default's rule */
     add(&t, "global batch %s sample%s: %s", ts_fmt_thousands(b, sizeof b, r->layout.global_batch),

@@ -146,6 +146,7 @@ typedef struct ts_settings {
     uint64_t shard_group;  /* data-parallel ranks one ZeRO/FSDP shard spans; 0: all (dp x cp) */
     int recompute;         /* ts_recompute */
     int recompute_given;   /* the caller set recompute (else it follows QLoRA: framework.c) */
+    int step_overhead_given;      /* the caller set step-overhead: it no longer follows the model */
     int recompute_auto;    /* set on the pipeline's copy when it did follow QLoRA */
     uint64_t recompute_layers; /* layers of each (virtual) pipeline stage recompute applies
                                   to, the first ones (Megatron's block method); 0: all */

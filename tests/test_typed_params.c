@@ -193,6 +193,9 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_CROSS_ATTENTION_LAYERS, "cross-attention-layers"},
     {TRAINSIZE_ID_IMAGES, "images"},
     {TRAINSIZE_ID_FREEZE_VISION, "freeze-vision"},
+    {TRAINSIZE_ID_RESNET_DEPTH, "resnet-depth"},
+    {TRAINSIZE_ID_RESNET_WIDTH, "resnet-width"},
+    {TRAINSIZE_ID_IMAGE_SIZE, "image-size"},
 };
 
 static void test_every_id_names_its_parameter(void **state)
