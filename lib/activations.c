@@ -315,9 +315,9 @@ static void cnn_activations(const ts_settings *cfg, const ts_layout *lay, const 
     out->per_layer = out->per_layer_full = c->act * n.largest_block * images;
     out->layers = (c->act * n.kept + 8.0 * n.indices) * images + copies;
     /* the logits (fp32 under autocast's upcast loss) and int64 targets */
-    out->loss = (c->loss_saved * (double)cfg->model.classes + 8.0) * images;
+    out->loss = (c->loss_saved * n.classes + 8.0) * images;
     out->output = out->loss;
-    out->loss_backward = c->loss_backward * (double)cfg->model.classes * images;
+    out->loss_backward = c->loss_backward * n.classes * images;
 }
 
 void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,

@@ -64,14 +64,15 @@ int ts_cnn_walk(const ts_model *m, ts_cnn *n)
     int bottleneck = stages_of(m->resnet_depth, &blocks);
     double in = 64.0, h, px, group = (double)(m->resnet_width ? m->resnet_width : 64);
     uint64_t image = m->image_size ? m->image_size : 224, side, s, b;
+    double channels = (double)(m->channels ? m->channels : 3), classes = (double)(m->classes ? m->classes : 1000);
     memset(n, 0, sizeof *n);
-    if (bottleneck < 0 || image < 32 || !m->channels || !m->classes) return -1;
+    if (bottleneck < 0 || image < 32) return -1;
     /* the stem: 7 x 7 stride 2, BatchNorm, ReLU, 3 x 3 max pooling stride 2; the image is
      * kept by the first convolution */
-    n->kept += (double)m->channels * (double)image * (double)image;
+    n->kept += channels * (double)image * (double)image;
     side = half(image);
     px = (double)side * (double)side;
-    conv_bn(n, 7.0, (double)m->channels, 64.0, px);
+    conv_bn(n, 7.0, channels, 64.0, px);
     relu(n, 64.0 * px);
     side = half(side);
     px = (double)side * (double)side;
@@ -111,8 +112,9 @@ int ts_cnn_walk(const ts_model *m, ts_cnn *n)
     h = in;
     n->features = h;
     n->kept += h;
-    n->fc_params = h * (double)m->classes + (double)m->classes;
-    n->macs += h * (double)m->classes;
+    n->fc_params = h * classes + classes;
+    n->macs += h * classes;
+    n->classes = classes;
     return 0;
 }
 
@@ -126,8 +128,8 @@ void ts_cnn_shape(ts_model *m)
     c.resnet_depth = m->resnet_depth;
     c.resnet_width = m->resnet_width;
     c.image_size = m->image_size;
-    c.channels = m->channels;
-    c.classes = m->classes;
+    c.channels = m->channels ? m->channels : 3;
+    c.classes = m->classes ? m->classes : 1000;
     c.layers = ts_cnn_blocks(m->resnet_depth);
     c.hidden = ts_cnn_walk(m, &n) == 0 ? (uint64_t)n.features : 1;
     c.heads = 1;

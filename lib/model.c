@@ -56,11 +56,9 @@ static int cnn_validate(const ts_model *m, trainsize_error *err)
         return ts_fail(err, TRAINSIZE_E_INVALID, "resnet-depth",
                        "resnet-depth: %llu is not one of torchvision's ResNets (18, 34, 50, 101, 152)",
                        (unsigned long long)m->resnet_depth);
-    if ((m->image_size && m->image_size < 32) || m->channels == 0 || m->classes == 0) {
-        const char *f = m->image_size && m->image_size < 32 ? "image-size" : m->channels == 0 ? "channels" : "classes";
-        return ts_fail(err, TRAINSIZE_E_INVALID, f, "%s: a ResNet needs %s", f,
-                       f[0] == 'i' ? "images of at least 32 x 32 pixels" : "it set (at least 1)");
-    }
+    if (m->image_size && m->image_size < 32)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "image-size",
+                       "image-size: a ResNet needs images of at least 32 x 32 pixels");
     if (m->vision_layers || m->patch_size || m->experts > 1 || m->mtp_layers)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "resnet-depth",
                        "resnet-depth: a convolutional network has no vision tower, patches, experts "

@@ -124,7 +124,8 @@ typedef struct ts_model {
                                    each) and two gates */
     /* A convolutional image classifier (cnn.c): torchvision's ResNet of this depth (18, 34,
      * 50, 101, 152; 0: a transformer), the bottleneck's width per group (64; Wide ResNet-50-2:
-     * 128), trained on image_size x image_size images of `channels` into `classes`. */
+     * 128), trained on image_size x image_size images (0: 224) of `channels` (0: 3) into
+     * `classes` (0: 1000). */
     uint64_t resnet_depth, resnet_width, image_size;
 } ts_model;
 
@@ -138,6 +139,7 @@ typedef struct ts_cnn {
                                       write in a forward */
     double largest_block;          /* the most one residual block keeps */
     double features;               /* the classifier's input width */
+    double classes;                /* its outputs */
 } ts_cnn;
 
 /* Walk the ResNet `m` describes; -1 when it is not one (unknown depth, no image). */

@@ -805,7 +805,8 @@ static const ts_param_def PARAMS[] = {
     /* A convolutional image classifier (cnn.c): torchvision's ResNets. */
     {{"resnet-depth", TRAINSIZE_PARAM_INT, NULL, 0, 1000, "0", "layers",
       "a ResNet of this depth as torchvision builds it (18, 34: basic blocks; 50, 101, 152: "
-      "bottlenecks); 0: a transformer. A sample is one image; seq does not apply"},
+      "bottlenecks); 0: a transformer. A sample is one image of image-size, channels (0: 3) and "
+      "classes (0: 1000); seq does not apply"},
      TS_SET_U64, OFF(s.model.resnet_depth), TRAINSIZE_ID_RESNET_DEPTH, TS_PLAN_KEEPS},
     {{"resnet-width", TRAINSIZE_PARAM_INT, NULL, 0, 1e4, "0", "channels",
       "a ResNet bottleneck's width per group (Wide ResNet-50-2: 128); 0: 64, torchvision's"},

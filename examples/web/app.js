@@ -9,6 +9,8 @@ const CHOICES = { // the command's choice lists, as `trainsize estimate --help` 
   optimizer: ['adamw', 'adam', 'sgd', 'sgd-momentum', 'adafactor', 'adamw-8bit', 'lion'],
   recompute: ['none', 'selective', 'full', 'per-op'],
   'quantize-base': ['none', 'nf4', 'int8'],
+  method: ['sft', 'dpo', 'grpo', 'ppo', 'distill'],
+  'freeze-vision': ['true', 'false'],
 };
 const GIB = 1024 * 1024 * 1024;
 const LAYOUT = ['gpus', 'tp', 'pp', 'ep', 'zero', 'micro-batch', 'recompute', 'gpu'];
@@ -122,8 +124,14 @@ function renderEstimate(r) {
     `${r.layout.gpus} x ${r.layout.gpu}`;
   const bars = $('bars');
   bars.textContent = '';
-  for (const [name, key] of [['weights', 'weights'], ['gradients', 'gradients'], ['optimizer state', 'optimizer'],
-    ['activations', 'activations'], ['transient', 'transient'], ['overhead', 'overhead'], ['peak total', 'peak_total']]) {
+  /* what the method's extra models and a vision tower hold, beside the weights they are part of */
+  const parts = [['of which reference model', 'reference_weights'], ['of which teacher model', 'teacher_weights'],
+    ['of which vision tower', 'vision_weights'], ['critic (all its state)', 'critic_state'],
+    ['rollout engine weights', 'rollout_weights'], ['rollout KV cache', 'rollout_kv_cache']];
+  for (const [name, key] of [['weights', 'weights'], ...parts, ['gradients', 'gradients'],
+    ['optimizer state', 'optimizer'], ['activations', 'activations'], ['transient', 'transient'],
+    ['overhead', 'overhead'], ['peak total', 'peak_total']]) {
+    if (parts.some(([, k]) => k === key) && !m[key]) continue;
     bar(bars, name, m[key], m.gpu_capacity);
   }
   const advice = $('advice');

@@ -256,7 +256,19 @@ def main():
         check_owning(driver, want)
         assert "liquid" in text_of(driver, "#facility .note.warn")
 
-        # 8. A GPU renting stays cheaper on (break-even 0).
+        # 8. Post-training and a vision-language model: the method's reference and the frozen
+        # tower shown beside the weights, the peak the command's.
+        dpo = {"model": "llava-1.5-7b", "gpu": "h100-80gb", "gpus": "8", "zero": "3", "method": "dpo",
+               "images": "1", "freeze-vision": "true"}
+        want = estimate(dpo)
+        driver.get(base + "?" + "&".join("%s=%s" % kv for kv in dpo.items()))
+        ready(driver)
+        assert peak(driver) == want["memory"]["peak_total"]
+        assert Select(driver.find_element(By.NAME, "method")).first_selected_option.text == "dpo"
+        names = text_of(driver, "#bars")
+        assert "of which reference model" in names and "of which vision tower" in names, names
+
+        # 9. A GPU renting stays cheaper on (break-even 0).
         small = {"model": "gpt2", "gpu": "rtx-4090", "gpus": "1"}
         want = estimate(small)
         assert want["system"]["breakeven_months"] == 0 and want["system"]["capex_usd"] > 0
@@ -267,7 +279,7 @@ def main():
         driver.quit()
         server.shutdown()
     print("web page: URL state, live update, error message, plan, file://, largest fit, facility, "
-          "buy or rent and goodput all as the command")
+          "buy or rent, goodput, post-training and a vision tower all as the command")
 
 
 if __name__ == "__main__":
