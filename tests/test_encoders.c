@@ -15,10 +15,7 @@ static void test_vit_forward_flops(void **state)
     size_t i;
     (void)state;
     for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        trainsize_result r;
-        double macs;
-        ts_test_estimate(PAIRS("model", rows[i].model, "gpu", "a100-80gb", "micro-batch", "1"), &r);
-        macs = r.time.step_flops / 3.0 / 2.0 / 1e9;
+        double macs = ts_test_forward_gmacs(rows[i].model);
         print_message("%s: %.2f GMAC a forward (torchvision %.2f)\n", rows[i].model, macs, rows[i].gflops);
         if (fabs(macs - rows[i].gflops) > 0.01 * rows[i].gflops)
             fail_msg("%s: %.2f GMAC, published %.2f", rows[i].model, macs, rows[i].gflops);

@@ -14,28 +14,13 @@
 #include <string.h>
 
 #include "model.h"
+#include "ts_test.h"
 
 #ifndef TS_TEST_DATA_DIR
 #define TS_TEST_DATA_DIR "tests/data"
 #endif
 
-static char buf[TRAINSIZE_HF_CONFIG_MAX_BYTES + 1];
 
-static void load_model(const char *file, ts_model *m, ts_param_counts *c)
-{
-    char path[512];
-    trainsize_error err;
-    FILE *f;
-    size_t n;
-    snprintf(path, sizeof path, "%s/hf/%s", TS_TEST_DATA_DIR, file);
-    f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s", path);
-    n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    if (ts_hf_config_parse(buf, n, m, &err) != TRAINSIZE_OK) fail_msg("%s: %s", file, err.message);
-    if (ts_model_validate(m, &err) != TRAINSIZE_OK) fail_msg("%s: %s", file, err.message);
-    if (ts_model_count(m, c, &err) != TRAINSIZE_OK) fail_msg("%s: %s", file, err.message);
-}
 
 /* Published exactly (safetensors totals: the Hub's count of the checkpoint's tensors, or
  * its index's total_size over the bytes per element). */
@@ -68,7 +53,7 @@ static void test_exact_totals(void **state)
     for (i = 0; i < sizeof exact / sizeof exact[0]; i++) {
         ts_model m;
         ts_param_counts c;
-        load_model(exact[i].file, &m, &c);
+        ts_test_load_hf(exact[i].file, &m, &c);
         if (c.total != exact[i].total)
             fail_msg("%s: counted %llu, published %llu (%s)", exact[i].file,
                      (unsigned long long)c.total, (unsigned long long)exact[i].total, exact[i].source);
@@ -94,14 +79,14 @@ static void test_encoders(void **state)
     for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         ts_model m;
         ts_param_counts c, p;
-        load_model(rows[i].file, &m, &c);
+        ts_test_load_hf(rows[i].file, &m, &c);
         if (c.total != rows[i].total)
             fail_msg("%s: counted %llu, published %llu", rows[i].file, (unsigned long long)c.total,
                      (unsigned long long)rows[i].total);
         assert_int_equal(ts_model_count(ts_preset_find(rows[i].preset), &p, NULL), 0);
         assert_int_equal(p.total, c.total);
     }
-    load_model("vit-base-patch16-224.json", &m_vit, &c_vit);
+    ts_test_load_hf("vit-base-patch16-224.json", &m_vit, &c_vit);
     assert_int_equal(m_vit.positions, 197); /* 14 x 14 patches and the class token */
     assert_int_equal(m_vit.classes, 1000);
 }
@@ -114,7 +99,7 @@ static void test_published_figures(void **state)
     (void)state;
     /* gpt-oss model card (OpenAI 2025, arXiv 2508.10925), Table 1: gpt-oss-20b 20.91B
      * total, 3.61B active, the unembedding counted as active and the embedding not. */
-    load_model("gpt-oss-20b.json", &m, &c);
+    ts_test_load_hf("gpt-oss-20b.json", &m, &c);
     assert_true(fabs((double)c.total / 1e9 - 20.91) < 0.005);
     assert_true(fabs((double)(c.active - c.token_embedding) / 1e9 - 3.61) < 0.005);
     assert_int_equal(m.global_every, 2);
@@ -123,7 +108,7 @@ static void test_published_figures(void **state)
 
     /* falcon-7b: transformers ties lm_head to the embedding; the checkpoint stores it too,
      * and the Hub's total of the stored tensors, 7,217,189,760, counts it once more. */
-    load_model("falcon-7b.json", &m, &c);
+    ts_test_load_hf("falcon-7b.json", &m, &c);
     assert_int_equal(c.total + m.vocab * m.hidden, UINT64_C(7217189760));
     assert_int_equal(m.kv_heads, 1);
     assert_true(m.parallel_block);
@@ -133,13 +118,13 @@ static void test_published_figures(void **state)
      * tower and projector (vision_config: 34 layers of 1408) are 871,932,416 of it
      * (hf_vision.c counts them), the text model the rest. Model card: 17B active
      * (embedding included; the tower runs per image, not per token). */
-    load_model("Llama-4-Scout-17B-16E.json", &m, &c);
+    ts_test_load_hf("Llama-4-Scout-17B-16E.json", &m, &c);
     assert_int_equal(c.total, UINT64_C(108641793536));
     assert_int_equal(c.vision + c.projector, UINT64_C(871932416));
     assert_true(fabs((double)c.active / 1e9 - 17.17) < 0.005);
 
     /* starcoder2-3b: published as 3.03B (tied embeddings; untied would read 3.18B). */
-    load_model("starcoder2-3b.json", &m, &c);
+    ts_test_load_hf("starcoder2-3b.json", &m, &c);
     assert_true(fabs((double)c.total / 1e9 - 3.03) < 0.005);
     assert_int_equal(m.sliding_window, 4096);
     assert_int_equal(m.global_every, 0);
@@ -152,18 +137,18 @@ static void test_active_parameters(void **state)
     ts_param_counts c;
     (void)state;
     /* Qwen3-30B-A3B card: 3.3B activated (truncated, as its 30.5B total is: 30.53B). */
-    load_model("Qwen3-30B-A3B.json", &m, &c);
+    ts_test_load_hf("Qwen3-30B-A3B.json", &m, &c);
     assert_int_equal((uint64_t)(c.active / UINT64_C(100000000)), 33);
     assert_int_equal((uint64_t)(c.total / UINT64_C(100000000)), 305);
     /* Qwen1.5-MoE-A2.7B: 2.7B activated. */
-    load_model("Qwen1.5-MoE-A2.7B-Chat.json", &m, &c);
+    ts_test_load_hf("Qwen1.5-MoE-A2.7B-Chat.json", &m, &c);
     assert_true(fabs((double)c.active / 1e9 - 2.7) < 0.05);
     /* Phi-3.5-MoE card: 6.6B active parameters. */
-    load_model("Phi-3.5-MoE-instruct.json", &m, &c);
+    ts_test_load_hf("Phi-3.5-MoE-instruct.json", &m, &c);
     assert_true(fabs((double)c.active / 1e9 - 6.6) < 0.05);
     /* DeepSeek-V3 README_WEIGHTS (as corrected on the Hub): 36.6B activated, the output
      * head included and the input embedding not. */
-    load_model("DeepSeek-V3.json", &m, &c);
+    ts_test_load_hf("DeepSeek-V3.json", &m, &c);
     assert_true(fabs((double)(c.active - c.token_embedding) / 1e9 - 36.6) < 0.05);
 }
 
@@ -173,7 +158,7 @@ static void test_mechanisms(void **state)
     ts_model m;
     ts_param_counts c;
     (void)state;
-    load_model("DeepSeek-V3.json", &m, &c);
+    ts_test_load_hf("DeepSeek-V3.json", &m, &c);
     assert_int_equal(m.q_lora_rank, 1536);
     assert_int_equal(m.kv_lora_rank, 512);
     assert_int_equal(m.head_dim, 192);       /* 128 without rope + 64 with */
@@ -188,27 +173,27 @@ static void test_mechanisms(void **state)
     assert_int_equal(c.layer, UINT64_C(11507286272));
     assert_true(m.router_bias);
 
-    load_model("DeepSeek-V2-Lite.json", &m, &c);
+    ts_test_load_hf("DeepSeek-V2-Lite.json", &m, &c);
     assert_int_equal(m.q_lora_rank, 0);       /* a full q projection */
     assert_int_equal(c.attention, UINT64_C(13763072));
     assert_int_equal(c.moe_layers, 26);
     assert_false(m.router_bias);
 
-    load_model("Qwen3-8B.json", &m, &c);
+    ts_test_load_hf("Qwen3-8B.json", &m, &c);
     assert_int_equal(m.qk_norm, TS_QK_NORM_HEAD);
-    load_model("OLMo-2-1124-7B-Instruct.json", &m, &c);
+    ts_test_load_hf("OLMo-2-1124-7B-Instruct.json", &m, &c);
     assert_int_equal(m.qk_norm, TS_QK_NORM_FULL);
-    load_model("gemma-2-9b.json", &m, &c);
+    ts_test_load_hf("gemma-2-9b.json", &m, &c);
     assert_int_equal(m.norms_per_layer, 4);
     assert_int_equal(m.global_every, 2);
     assert_int_equal(m.sliding_window, 4096);
-    load_model("gemma-3-1b-it.json", &m, &c);
+    ts_test_load_hf("gemma-3-1b-it.json", &m, &c);
     assert_int_equal(m.global_every, 6);
     assert_int_equal(m.sliding_window, 512);
-    load_model("Qwen1.5-MoE-A2.7B-Chat.json", &m, &c);
+    ts_test_load_hf("Qwen1.5-MoE-A2.7B-Chat.json", &m, &c);
     assert_true(m.shared_expert_gate);
     assert_int_equal(m.shared_expert_ffn, 5632);
-    load_model("Phi-3.5-MoE-instruct.json", &m, &c);
+    ts_test_load_hf("Phi-3.5-MoE-instruct.json", &m, &c);
     assert_int_equal(m.norm, TS_NORM_LAYERNORM);
     assert_int_equal(m.bias, TS_BIAS_ATTENTION);
     assert_true(m.output_bias);
@@ -221,10 +206,10 @@ static void test_attention_flops(void **state)
     ts_model m;
     ts_param_counts c;
     (void)state;
-    load_model("DeepSeek-V3.json", &m, &c);
+    ts_test_load_hf("DeepSeek-V3.json", &m, &c);
     /* 2 x s x heads x (192 + 128) per layer and token */
     assert_true(ts_model_attention_flops(&m, 4096, 1) == 2.0 * 4096 * 128 * (192 + 128) * 61);
-    load_model("gemma-2-9b.json", &m, &c);
+    ts_test_load_hf("gemma-2-9b.json", &m, &c);
     {
         double per_key = 2.0 * 16 * (256 + 256);
         /* 42 layers, every 2nd global: 21 x 8192 keys + 21 x 4096 */
@@ -274,7 +259,7 @@ static void test_multi_token_prediction(void **state)
     ts_param_counts c, with;
     trainsize_error err;
     (void)state;
-    load_model("DeepSeek-V3.json", &m, &c);
+    ts_test_load_hf("DeepSeek-V3.json", &m, &c);
     assert_int_equal(c.mtp, 0);
     m.mtp_layers = 1;
     assert_int_equal(ts_model_count(&m, &with, &err), TRAINSIZE_OK);

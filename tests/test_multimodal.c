@@ -2,24 +2,9 @@
  * published totals, the tower's forward FLOPs against OpenCLIP's profile, what freezing the
  * tower changes (trainable parameters, gradients, activations, FLOPs), images in the
  * sequence, and the errors a bad job or config gets. */
-#include "ts_test.h"
 #include "model.h"
+#include "ts_test.h"
 
-static void load(const char *file, ts_model *m, ts_param_counts *c)
-{
-    static char text[TRAINSIZE_HF_CONFIG_MAX_BYTES + 1];
-    char path[512];
-    size_t n;
-    FILE *f;
-    trainsize_error err;
-    snprintf(path, sizeof path, "%s/hf/%s", TS_TEST_DATA_DIR, file);
-    f = fopen(path, "rb");
-    if (!f) fail_msg("cannot read %s", path);
-    n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    if (ts_hf_config_parse(text, n, m, &err) != TRAINSIZE_OK) fail_msg("%s: %s", file, err.message);
-    if (ts_model_count(m, c, &err) != TRAINSIZE_OK) fail_msg("%s: %s", file, err.message);
-}
 
 /* Totals as sum(p.numel() for p in model.parameters()) prints them for the transformers
  * class of each checkpoint (LlavaForConditionalGeneration, Gemma3ForConditionalGeneration,
@@ -48,7 +33,7 @@ static void test_published_totals(void **state)
     for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         ts_model m;
         ts_param_counts c;
-        load(rows[i].file, &m, &c);
+        ts_test_load_hf(rows[i].file, &m, &c);
         if (c.total != rows[i].total)
             fail_msg("%s: %llu, published %llu", rows[i].file, (unsigned long long)c.total,
                      (unsigned long long)rows[i].total);
@@ -57,14 +42,14 @@ static void test_published_totals(void **state)
     {
         ts_model m;
         ts_param_counts c;
-        load("llava-1.5-7b-hf.json", &m, &c);
+        ts_test_load_hf("llava-1.5-7b-hf.json", &m, &c);
         assert_int_equal(c.vision, UINT64_C(303507456));
         assert_int_equal(m.image_tokens, 576); /* 24 x 24 patches, the class token dropped */
         assert_int_equal(m.vision_patches, 577);
-        load("Llama-3.2-11B-Vision.json", &m, &c);
+        ts_test_load_hf("Llama-3.2-11B-Vision.json", &m, &c);
         assert_int_equal(m.cross_attention_layers, 8);
         assert_int_equal(m.image_tokens, 0);
-        load("Llama-4-Scout-17B-16E.json", &m, &c);
+        ts_test_load_hf("Llama-4-Scout-17B-16E.json", &m, &c);
         assert_int_equal(m.image_tokens, 144); /* pixel shuffle 0.5: 576 patches / 4 */
     }
 }
@@ -79,7 +64,7 @@ static void test_tower_flops(void **state)
     ts_param_counts c;
     double projector = 0.0, tower;
     (void)state;
-    load("llava-1.5-7b-hf.json", &m, &c);
+    ts_test_load_hf("llava-1.5-7b-hf.json", &m, &c);
     tower = ts_model_vision_flops(&m, &projector) - projector;
     print_message("CLIP ViT-L/14-336: %.2f GFLOPs a forward (OpenCLIP 381.92)\n", tower / 1e9);
     assert_true(tower < 381.92e9 && tower > 381.92e9 * 0.995);
@@ -96,7 +81,7 @@ static void test_freeze(void **state)
     ts_model m;
     ts_param_counts c;
     (void)state;
-    load("llava-1.5-7b-hf.json", &m, &c);
+    ts_test_load_hf("llava-1.5-7b-hf.json", &m, &c);
     tower = ts_model_vision_flops(&m, &projector) - projector;
     ts_test_estimate(PAIRS("model", "llava-1.5-7b", "gpu", "h100-80gb", "micro-batch", "1", "seq", "2048"), &frozen);
     ts_test_estimate(PAIRS("model", "llava-1.5-7b", "gpu", "h100-80gb", "micro-batch", "1", "seq", "2048",

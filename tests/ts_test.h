@@ -110,4 +110,33 @@ static inline void ts_test_set_json(trainsize_job *job, const ts_json_value *set
                      fabs(ts_a_ - ts_b_), (double)(tol));                                        \
     } while (0)
 
+/* One image's forward pass of a preset, in billions of multiply-accumulates: a step's FLOPs
+ * at micro-batch 1 over its three passes, halved (as torchvision's GFLOPS count them). */
+static inline double ts_test_forward_gmacs(const char *model)
+{
+    trainsize_result r;
+    ts_test_estimate(PAIRS("model", model, "gpu", "a100-80gb", "micro-batch", "1"), &r);
+    return r.time.step_flops / 3.0 / 2.0 / 1e9;
+}
+
+#ifdef TS_MODEL_H
+/* Parse tests/data/hf/<file>, validate and count it; fails the test when it cannot. */
+static inline void ts_test_load_hf(const char *file, ts_model *m, ts_param_counts *c)
+{
+    static char text[TRAINSIZE_HF_CONFIG_MAX_BYTES + 1];
+    char path[512];
+    trainsize_error err;
+    FILE *f;
+    size_t n;
+    snprintf(path, sizeof path, "%s/hf/%s", TS_TEST_DATA_DIR, file);
+    f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s", path);
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    if (ts_hf_config_parse(text, n, m, &err) != TRAINSIZE_OK) fail_msg("%s: %s", file, err.message);
+    if (ts_model_validate(m, &err) != TRAINSIZE_OK) fail_msg("%s: %s", file, err.message);
+    if (ts_model_count(m, c, &err) != TRAINSIZE_OK) fail_msg("%s: %s", file, err.message);
+}
+#endif
+
 #endif
