@@ -349,7 +349,10 @@ static void default_global_batch(const ts_settings *cfg, ts_layout *l, uint64_t 
                                      : "about 4M tokens per step, LLaMA's pretraining batch, as "
                                        "--tokens is given";
     } else {
-        l->global_batch_reason = cfg->lora_rank || cfg->method != TS_METHOD_SFT
+        l->global_batch_reason = ts_model_is_cnn(&cfg->model)
+                                     ? "micro-batch x data-parallel, no gradient accumulation: "
+                                       "an image classifier's per-GPU batch"
+                                 : cfg->lora_rank || cfg->method != TS_METHOD_SFT
                                      ? "micro-batch x data-parallel, no gradient "
                                        "accumulation: fine-tuning's default"
                                      : "micro-batch x data-parallel, no gradient "

@@ -918,8 +918,9 @@ static void time_section(ts_out *o, const trainsize_job *job, const trainsize_re
         ts_fmt_thousands(b, sizeof b, (uint64_t)t->tokens);
     else
         snprintf(b, sizeof b, "%.3e", t->tokens);
-    ts_out_printf(o, "%s step%s of %s; %s tokens\n", ts_fmt_thousands(a, sizeof a, t->steps),
-                   t->steps == 1 ? "" : "s", ts_fmt_duration(c, sizeof c, t->step_seconds), b);
+    ts_out_printf(o, "%s step%s of %s; %s %s\n", ts_fmt_thousands(a, sizeof a, t->steps),
+                   t->steps == 1 ? "" : "s", ts_fmt_duration(c, sizeof c, t->step_seconds), b,
+                   job_u64(job, "resnet-depth") ? "images" : "tokens"); /* a ResNet's sample is an image */
     {
         /* end to end, as published runs report it: of the dense 16-bit peak */
         const trainsize_gpu_info *g = trainsize_gpu_find(r->gpu);
