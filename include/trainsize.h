@@ -377,7 +377,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_RESNET_DEPTH = 189,            /**< "resnet-depth" */
     TRAINSIZE_ID_RESNET_WIDTH = 190,            /**< "resnet-width" */
     TRAINSIZE_ID_IMAGE_SIZE = 191,              /**< "image-size" */
-    TRAINSIZE_ID_COUNT = 192                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_ROLLOUT_GPUS = 192,            /**< "rollout-gpus" */
+    TRAINSIZE_ID_COUNT = 193                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -1085,7 +1086,8 @@ typedef struct trainsize_memory {
     uint64_t critic_state;      /**< Of `weights`, `gradients` and `optimizer`: ppo's critic, a
                                     trainable model of the policy's shape; 0 otherwise. */
     uint64_t rollout_weights;   /**< grpo, ppo: the rollout engine's 16-bit weights on this GPU
-                                    (over rollout-tp), held while it generates. */
+                                    (over rollout-tp), held while it generates; with rollout
+                                    separate, on an engine GPU (none on the training GPUs). */
     uint64_t rollout_kv_cache;  /**< grpo, ppo: the engine's KV cache, the rest of its
                                     rollout-memory-share; 0 when its weights take all of it. */
     uint64_t teacher_weights;   /**< Of `weights`: distill's frozen teacher on this GPU; 0
@@ -1222,6 +1224,11 @@ typedef struct trainsize_system {
                                               the shared file system serves the staging and
                                               the checkpoints) or "shared" (streamed from
                                               the shared file system). */
+    uint64_t rollout_nodes;              /**< rollout separate (grpo, ppo): servers the rollout
+                                              engines take beside `nodes` (rollout-gpus of
+                                              the job's GPU, gpus_per_node a server), counted
+                                              in power, racks, purchase, GPU-hours and
+                                              interruptions; 0 otherwise. */
 } trainsize_system;
 
 /** Compute and time. */

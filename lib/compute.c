@@ -125,6 +125,14 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     /* After the micro-batches, overlapping none of their compute or communication: the
      * optimizer's pass over its state and the step's fixed overhead. */
     out->rollout_seconds = ts_rollout_seconds(cfg, lay, pc);
+    /* an engine on GPUs of its own must hold its weights in its share of them */
+    if (lay->rollout_gpus &&
+        ts_rollout_weight_bytes(cfg, pc) > cfg->rollout_memory_share * (double)lay->capacity)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-tp",
+                       "rollout-tp: the engine's 16-bit weights, %.1f GiB a GPU, are more than "
+                       "rollout-memory-share of an engine GPU (%.1f GiB): raise rollout-tp or the share",
+                       ts_rollout_weight_bytes(cfg, pc) / 1073741824.0,
+                       cfg->rollout_memory_share * (double)lay->capacity / 1073741824.0);
     out->serial_seconds = ts_kernel_optimizer_seconds(cfg, conv, mem) + cfg->step_overhead + out->rollout_seconds;
     out->steps = cfg->tokens ? (uint64_t)ceil((double)cfg->tokens / tokens_step) : 1;
     out->tokens = tokens_step * (double)out->steps; /* whole steps, as trained */
@@ -161,5 +169,5 @@ void ts_time_make(const ts_compute *cmp, const ts_step_losses *losses, const ts_
     out->rollout_seconds = cmp->rollout_seconds;
     out->step_seconds = cmp->step_seconds + cmp->serial_seconds + losses->comm + losses->offload;
     out->seconds = out->step_seconds * (double)out->steps;
-    out->gpu_hours = out->seconds * (double)lay->gpus / 3600.0;
+    out->gpu_hours = out->seconds * (double)lay->billed_gpus / 3600.0; /* the engines' GPUs too */
 }

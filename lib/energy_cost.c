@@ -83,7 +83,7 @@ void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize
                    trainsize_system *sys, ts_findings *found)
 {
     double gpu_watts = system_watts_per_gpu(cfg);
-    double gpus = (double)lay->gpus, hours = tm->gpu_hours;
+    double gpus = (double)lay->billed_gpus, hours = tm->gpu_hours; /* the engines' GPUs too */
     double hourly, price;
     ts_gpu_prices(cfg, cfg->gpu, &hourly, &price);
     sys->power_watts = gpus * gpu_watts;

@@ -40,7 +40,8 @@ static const char *culprit(const ts_settings *cfg, double mttf)
 int ts_goodput_make(const ts_settings *cfg, const ts_layout *lay, const trainsize_system *sys,
                     const ts_step_losses *losses, trainsize_time *t, trainsize_error *err)
 {
-    double rate = cfg->interruptions_per_gpu_day * (double)lay->gpus / TS_SECONDS_PER_DAY;
+    /* every GPU of the job can stop its synchronous step, the engines' too */
+    double rate = cfg->interruptions_per_gpu_day * (double)lay->billed_gpus / TS_SECONDS_PER_DAY;
     double write = sys->checkpoint_write_seconds;
     double delta = cfg->checkpoint_async ? losses->checkpoint_copy : write;
     /* async: an interruption also loses the checkpoint still being written */
@@ -74,6 +75,6 @@ int ts_goodput_make(const ts_settings *cfg, const ts_layout *lay, const trainsiz
     t->wall_seconds = wall;
     t->goodput = wall > 0.0 ? solve / wall : 1.0;
     t->expected_interruptions = wall * rate;
-    t->gpu_hours = wall * (double)lay->gpus / 3600.0;
+    t->gpu_hours = wall * (double)lay->billed_gpus / 3600.0;
     return ts_ok(err);
 }

@@ -235,9 +235,14 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
     if (is_rl(cfg) && cfg->reference == TS_REF_PRECOMPUTED)
         return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
                        "reference: grpo and ppo score new responses every step: none can be precomputed");
-    if (is_rl(cfg) && cfg->rollout == TS_ROLLOUT_SEPARATE)
-        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "rollout",
-                       "rollout: an engine on GPUs of its own is not modelled yet (colocated is)");
+    if (cfg->rollout_gpus && !(is_rl(cfg) && cfg->rollout == TS_ROLLOUT_SEPARATE))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "rollout-gpus",
+                       "rollout-gpus: GPUs of their own belong to rollout separate (grpo, ppo)");
+    if (is_rl(cfg) && cfg->rollout == TS_ROLLOUT_SEPARATE &&
+        (cfg->rollout_gpus < cfg->rollout_tp || cfg->rollout_gpus % cfg->rollout_tp != 0))
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-gpus",
+                       "rollout-gpus: %llu: rollout separate needs the engines' GPUs, a multiple of "
+                       "rollout-tp (%llu)", U(cfg->rollout_gpus), U(cfg->rollout_tp));
     if (is_rl(cfg) && cfg->response_tokens >= cfg->seq)
         return ts_fail(err, TRAINSIZE_E_INVALID, "response-tokens",
                        "response-tokens: %llu leaves no prompt in a sequence of %llu (seq)",
@@ -487,6 +492,11 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
                        "gpus-per-node: %llu does not divide gpus (%llu)", U(l->gpus_per_node),
                        U(l->gpus));
     l->nodes = l->gpus / l->gpus_per_node;
+    /* rollout separate: the engines' GPUs, in servers of the same kind beside the training
+     * ones; what the job buys, rents, powers and sees fail is both */
+    l->rollout_gpus = is_rl(cfg) && cfg->rollout == TS_ROLLOUT_SEPARATE ? cfg->rollout_gpus : 0;
+    l->rollout_nodes = (l->rollout_gpus + l->gpus_per_node - 1) / l->gpus_per_node;
+    l->billed_gpus = l->gpus + l->rollout_gpus;
     /* an engine's tensor parallelism stays inside a server, as vLLM's does by default */
     if (is_rl(cfg) &&
         (cfg->rollout_tp > l->gpus_per_node || l->gpus_per_node % cfg->rollout_tp != 0))

@@ -318,7 +318,11 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
         out->rollout_weights = ts_rollout_weight_bytes(cfg, pc);
         out->rollout_kv = share > out->rollout_weights ? share - out->rollout_weights : 0.0;
         engine = out->rollout_weights + out->rollout_kv;
-        if (cfg->rollout_sleep) {
+        if (lay->rollout_gpus) {
+            /* separate: the engine's share is of its own GPUs (reported as theirs); the
+             * training GPUs hold none of it */
+            engine = 0.0;
+        } else if (cfg->rollout_sleep) {
             rollout = base + engine;
         } else {
             fb += engine;

@@ -746,7 +746,8 @@ static const ts_param_def PARAMS[] = {
      OFF(s.response_tokens), TRAINSIZE_ID_RESPONSE_TOKENS, TS_PLAN_KEEPS},
     {{"rollout", TRAINSIZE_PARAM_CHOICE, "colocated|separate", 0, 0, "colocated", "",
       "grpo, ppo: the rollout engine on the training GPUs (colocated: verl's hybrid engine) or "
-      "on GPUs of its own (separate: not modelled yet, refused)"}, TS_SET_CHOICE, OFF(s.rollout),
+      "on rollout-gpus of its own beside them (separate: OpenRLHF's vLLM engines), priced and "
+      "powered with the training GPUs"}, TS_SET_CHOICE, OFF(s.rollout),
      TRAINSIZE_ID_ROLLOUT, TS_PLAN_KEEPS},
     {{"rollout-memory-share", TRAINSIZE_PARAM_FLOAT, NULL, 0.01, 1, "0.5", "fraction",
       "grpo, ppo: the share of a GPU's memory the engine takes for its weights and KV cache "
@@ -814,6 +815,10 @@ static const ts_param_def PARAMS[] = {
     {{"image-size", TRAINSIZE_PARAM_INT, NULL, 0, 1e5, "0", "pixels",
       "a ResNet's training images, pixels a side, at least 32; 0: 224 (ImageNet's)"},
      TS_SET_U64, OFF(s.model.image_size), TRAINSIZE_ID_IMAGE_SIZE, TS_PLAN_KEEPS},
+    {{"rollout-gpus", TRAINSIZE_PARAM_INT, NULL, 0, LIM_GPUS, "0", "GPUs",
+      "rollout separate: GPUs of the job's type the engines take beside the gpus that train, a "
+      "multiple of rollout-tp (OpenRLHF's vllm_num_engines x vllm_tensor_parallel_size)"},
+     TS_SET_U64, OFF(s.rollout_gpus), TRAINSIZE_ID_ROLLOUT_GPUS, TS_PLAN_KEEPS},
 };
 
 #define PARAM_COUNT (sizeof PARAMS / sizeof PARAMS[0])

@@ -524,7 +524,8 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
         ts_out_printf(o, "  rollout engine: %s weights + %s KV cache, %s\n",
                       ts_fmt_iec(a, sizeof a, (double)m->rollout_weights),
                       ts_fmt_iec(c, sizeof c, (double)m->rollout_kv_cache),
-                      job_is(job, "rollout-sleep", "true") ? "freed while training" : "kept while training");
+                      r->system.rollout_nodes ? "a GPU of the engines' own (none on the training GPUs)"
+                      : job_is(job, "rollout-sleep", "true") ? "freed while training" : "kept while training");
     }
     ts_out_printf(o, "  most loaded %s: pipeline stage %d", w->dev, m->pipeline_stage);
     if (phase)
@@ -823,9 +824,15 @@ static void system_section(ts_out *o, const trainsize_job *job, const trainsize_
 
     ts_out_puts(o, "System\n");
     key(o, w->servers_key);
-    ts_out_printf(o, "%s x %s %s%s\n", ts_fmt_thousands(a, sizeof a, s->nodes),
+    ts_out_printf(o, "%s x %s %s%s", ts_fmt_thousands(a, sizeof a, s->nodes),
                    ts_fmt_thousands(b, sizeof b, s->gpus_per_node), w->dev,
                    s->gpus_per_node == 1 ? "" : "s");
+    if (s->rollout_nodes) /* rollout separate: the engines' servers, priced and powered too */
+        ts_out_printf(o, " training, and %s more for the rollout engines (%s %s%s)",
+                      ts_fmt_thousands(a, sizeof a, s->rollout_nodes),
+                      ts_fmt_thousands(b, sizeof b, job_u64(job, "rollout-gpus")), w->dev,
+                      job_u64(job, "rollout-gpus") == 1 ? "" : "s");
+    ts_out_putc(o, '\n');
     host_ram_line(o, job, r, g, w);
     cpu_cores_line(o, job, r, g, w);
     key(o, w->d2d_key);

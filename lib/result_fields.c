@@ -254,6 +254,8 @@ static const field_def FIELDS[] = {
      R(memory.vision_weights)},
     {{"memory.activations_vision", U64, "bytes", "of activations: a trained vision tower's"},
      R(memory.activations_vision)},
+    {{"system.rollout_nodes", U64, "servers", "rollout separate: the engines' servers beside nodes"},
+     R(system.rollout_nodes)},
     {{"warnings", TRAINSIZE_FIELD_FLAGS, "", "the checklist (names: trainsize_warning_name)"},
      R(warnings)},
 };

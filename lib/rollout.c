@@ -44,7 +44,9 @@ double ts_rollout_kv_bytes_per_token(const ts_settings *cfg)
 double ts_rollout_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc)
 {
     const trainsize_gpu_info *gpu = cfg->gpu;
-    double tp = (double)cfg->rollout_tp, engines = fmax(1.0, (double)lay->gpus / tp);
+    /* colocated: an engine on every rollout-tp training GPUs; separate: on its own GPUs */
+    double tp = (double)cfg->rollout_tp;
+    double engines = fmax(1.0, (double)(lay->rollout_gpus ? lay->rollout_gpus : lay->gpus) / tp);
     double per_engine = (double)lay->global_batch / engines;
     double waves = ceil(per_engine / TS_ROLLOUT_MAX_SEQS), batch = per_engine / waves;
     double r = (double)lay->response_tokens, prompt = (double)cfg->seq - r;

@@ -231,6 +231,7 @@ typedef struct ts_settings {
     double rollout_memory_share;  /* of the GPU's memory, what the engine takes */
     uint64_t rollout_tp;          /* tensor parallelism of the engine */
     int rollout_sleep;            /* the engine frees its weights and KV cache while training */
+    uint64_t rollout_gpus;        /* rollout separate: the engines' GPUs beside the training ones */
     const ts_model *teacher;      /* distill: the teacher, a preset; NULL: none */
     /* A multimodal model's images (vision.c). */
     uint64_t images;              /* per sample (tiles for tiled models) */

@@ -22,6 +22,8 @@ typedef struct ts_layout {
     const char *global_batch_reason; /* the option, or the default's rule (static text) */
     int pretraining_batch;  /* the default chose a pretraining batch (--tokens, no LoRA) */
     uint64_t gpus_per_node, nodes;
+    uint64_t rollout_gpus, rollout_nodes; /* rollout separate: the engines' GPUs and servers */
+    uint64_t billed_gpus;   /* gpus + rollout_gpus: what GPU-hours, power and cost count */
     uint64_t layers_per_stage; /* the most of any stage (a middle one when uneven) */
     uint64_t first_layers, mid_layers, last_layers; /* stage 0, stages 1..p-2, stage p-1 */
     int embedding_slots;    /* the embedding and the loss each took a layer's place in the split */

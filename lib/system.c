@@ -410,6 +410,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     if (sold && !cfg->nics_per_node && cfg->gpu->host_nics > 0) nics = (double)cfg->gpu->host_nics;
     out->nodes = lay->nodes;
     out->gpus_per_node = lay->gpus_per_node;
+    out->rollout_nodes = lay->rollout_nodes;
     if ((rc = to_u64(round_up_ram(fmax(ram_floor, ram_need)), &out->host_ram_per_node,
                      "host_ram_per_node", "model", err)) ||
         (rc = to_u64(ram_need, &out->host_ram_need_per_node, "host_ram_need_per_node", "model", err)))

@@ -19,7 +19,7 @@ static double interval(double mttf, double delta, double restart)
     memset(&t, 0, sizeof t);
     cfg.interruptions_per_gpu_day = 86400.0 / mttf;
     cfg.restart_seconds = restart;
-    lay.gpus = 1;
+    lay.gpus = lay.billed_gpus = 1;
     sys.checkpoint_write_seconds = delta;
     t.seconds = 1e6;
     assert_int_equal(ts_goodput_make(&cfg, &lay, &sys, &losses, &t, NULL), 0);

@@ -119,14 +119,58 @@ static void test_rl_refusals(void **state)
     trainsize_error err;
     (void)state;
     assert_int_equal(ts_test_estimate_rc(PAIRS(RL, "method", "grpo", "rollout", "separate"), &err),
-                     TRAINSIZE_E_UNSUPPORTED);
-    assert_string_equal(err.field, "rollout");
+                     TRAINSIZE_E_LAYOUT);
+    assert_string_equal(err.field, "rollout-gpus"); /* the engines need GPUs */
+    assert_int_equal(ts_test_estimate_rc(PAIRS(RL, "method", "grpo", "rollout", "separate", "rollout-gpus", "3",
+                                               "rollout-tp", "2"), &err), TRAINSIZE_E_LAYOUT);
+    assert_string_equal(err.field, "rollout-gpus");
+    assert_int_equal(ts_test_estimate_rc(PAIRS(RL, "method", "grpo", "rollout-gpus", "8"), &err), TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "rollout-gpus"); /* colocated takes no GPUs of its own */
+    assert_int_equal(ts_test_estimate_rc(PAIRS(RL, "model", "llama-3-70b", "method", "grpo", "rollout", "separate",
+                                               "rollout-gpus", "1"), &err), TRAINSIZE_E_LAYOUT);
+    assert_string_equal(err.field, "rollout-tp"); /* 70B's 16-bit weights do not fit half a GPU */
     assert_int_equal(ts_test_estimate_rc(PAIRS(RL, "method", "grpo", "reference", "precomputed"), &err),
                      TRAINSIZE_E_INVALID);
     assert_string_equal(err.field, "reference");
     assert_int_equal(ts_test_estimate_rc(PAIRS(RL, "method", "ppo", "response-tokens", "1024"), &err),
                      TRAINSIZE_E_INVALID);
     assert_string_equal(err.field, "response-tokens");
+}
+
+/* The engine on GPUs of its own (OpenRLHF's vLLM engines beside the trainer): the training
+ * GPUs hold none of it, the engines' GPUs generate, and the job pays, powers and sees
+ * fail every GPU it takes. */
+static void test_rollout_separate(void **state)
+{
+    trainsize_result co, sep, twice;
+    (void)state;
+    ts_test_estimate(PAIRS(RL, "method", "grpo", "tokens", "1e8"), &co);
+    ts_test_estimate(PAIRS(RL, "method", "grpo", "tokens", "1e8", "rollout", "separate", "rollout-gpus", "8"), &sep);
+    ts_test_estimate(PAIRS(RL, "method", "grpo", "tokens", "1e8", "rollout", "separate", "rollout-gpus", "16"), &twice);
+    /* no engine beside the model state: the peak is training's (an engine that stays awake
+     * colocated adds its share to every phase; separate, none) */
+    assert_true(sep.memory.peak_phase != TRAINSIZE_PHASE_ROLLOUT);
+    assert_true(sep.memory.peak_total <= co.memory.peak_total);
+    {
+        trainsize_result awake, awake_sep;
+        ts_test_estimate(PAIRS(RL, "method", "grpo", "rollout-sleep", "false"), &awake);
+        ts_test_estimate(PAIRS(RL, "method", "grpo", "rollout-sleep", "false", "rollout", "separate",
+                               "rollout-gpus", "8"), &awake_sep);
+        assert_true(awake.memory.peak_allocated >= awake_sep.memory.peak_allocated + awake.memory.rollout_weights);
+    }
+    assert_int_equal(sep.memory.rollout_weights, co.memory.rollout_weights); /* an engine GPU's */
+    /* eight engines either way at 8 GPUs (rollout-tp 1): the same generation. Sixteen take
+     * half the sequences each but still read their weights every decode step: shorter, not
+     * half */
+    assert_true(fabs(sep.time.rollout_seconds - co.time.rollout_seconds) < 1e-9 * co.time.rollout_seconds);
+    assert_true(twice.time.rollout_seconds < sep.time.rollout_seconds);
+    assert_true(twice.time.rollout_seconds > 0.5 * sep.time.rollout_seconds);
+    /* every GPU counts: GPU-hours, power, servers */
+    assert_int_equal(sep.system.rollout_nodes, 1);
+    assert_int_equal(co.system.rollout_nodes, 0);
+    assert_true(fabs(sep.time.gpu_hours - sep.time.wall_seconds * 16.0 / 3600.0) < 1e-9 * sep.time.gpu_hours);
+    assert_true(fabs(sep.system.power_watts - 2.0 * co.system.power_watts) < 1e-6 * co.system.power_watts);
+    assert_true(sep.system.capex_servers_usd > 1.99 * co.system.capex_servers_usd);
 }
 
 /* Distillation (TRL's GKDTrainer's setting): a frozen teacher in 16 bits, sharded like the
@@ -164,6 +208,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_grpo_and_ppo),
         cmocka_unit_test(test_rl_refusals),
+        cmocka_unit_test(test_rollout_separate),
         cmocka_unit_test(test_distill),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

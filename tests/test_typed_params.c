@@ -196,6 +196,7 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_RESNET_DEPTH, "resnet-depth"},
     {TRAINSIZE_ID_RESNET_WIDTH, "resnet-width"},
     {TRAINSIZE_ID_IMAGE_SIZE, "image-size"},
+    {TRAINSIZE_ID_ROLLOUT_GPUS, "rollout-gpus"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

@@ -149,6 +149,9 @@ CONFIGS = [
     dict(model="llama-3-8b", gpu="h100-80gb", gpus=8, zero=3, seq=2048, method="dpo"),
     # PPO: its critic and a colocated rollout engine (memory.critic_state, time.rollout_seconds).
     dict(model="qwen2.5-7b", gpu="h100-80gb", gpus=8, zero=3, seq=1024, method="ppo"),
+    # GRPO with its engines on GPUs of their own (system.rollout_nodes).
+    dict(model="qwen2.5-7b", gpu="h100-80gb", gpus=8, zero=3, seq=1024, method="grpo",
+         rollout="separate", rollout_gpus=8, rollout_tp=2, tokens=1e8),
     # Distillation from a frozen teacher (memory.teacher_weights).
     dict(model="llama-3.2-1b", gpus=8, zero=3, method="distill", teacher="llama-3-8b"),
     # A vision-language model with its tower trained (memory.vision_weights, activations_vision).

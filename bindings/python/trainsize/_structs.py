@@ -230,6 +230,7 @@ class System(ctypes.Structure):
         ("checkpoint_write_seconds", c_double),
         ("dataset_bytes", c_uint64),
         ("dataset_source", c_char * 16),
+        ("rollout_nodes", c_uint64),
     ]
 
 

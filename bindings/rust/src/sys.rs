@@ -333,6 +333,7 @@ pub struct trainsize_system {
     pub checkpoint_write_seconds: c_double,
     pub dataset_bytes: u64,
     pub dataset_source: [c_char; 16],
+    pub rollout_nodes: u64,
 }
 
 /// `trainsize_time`

@@ -288,6 +288,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "system.checkpoint_write_seconds" => FieldValue::F64(s.checkpoint_write_seconds),
                 "system.dataset_bytes" => FieldValue::U64(s.dataset_bytes),
                 "system.dataset_source" => FieldValue::Str(e.dataset_source()),
+                "system.rollout_nodes" => FieldValue::U64(s.rollout_nodes),
                 "time.flops" => FieldValue::F64(t.flops),
                 "time.seconds" => FieldValue::F64(t.seconds),
                 "time.step_flops" => FieldValue::F64(t.step_flops),
