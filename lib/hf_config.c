@@ -154,11 +154,11 @@ static const hf_type hf_types[] = {
     {"vit", hf_encoder, NULL, 0, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
 };
 #define HF_TYPE_COUNT (sizeof hf_types / sizeof hf_types[0])
-/* For the message: every type, families grouped (the error message has 255 bytes). */
+/* For the message: every type, families grouped, no spaces (the error message has 255 bytes,
+ * and a long unknown name must leave the whole list in it). */
 #define HF_SUPPORTED                                                                           \
-    "gpt2, llama(4), mistral, mixtral, qwen2(_moe), qwen3(_moe), gemma(2/3), phi3, phimoe, "     \
-    "granite, deepseek_v2/_v3, gpt_oss, olmo2, starcoder2, falcon, bert, roberta, vit, llava, "   \
-    "qwen2_5_vl, mllama"
+    "gpt2,llama(4),mistral,mixtral,qwen2(_moe),qwen3(_moe),gemma(2/3),phi3,phimoe,granite,"      \
+    "deepseek_v2/_v3,gpt_oss,olmo2,starcoder2,falcon,bert,roberta,vit,llava,qwen2_5_vl,mllama"
 
 /* An entry by name (NULL when none). */
 static const hf_type *type_named(const char *name)

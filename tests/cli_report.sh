@@ -140,8 +140,10 @@ done
 # (A short path: the library's message has 255 bytes.)
 cp "$FIX/unknown-type.json" "$TMP/u.json"
 (cd "$TMP" && "$TS_ABS" --hf-config u.json) >"$OUT" 2>"$ERR"
-types=$(sed -n 's/.*(supported: \(.*\)).*/\1/p' "$ERR" | tr -d ',')
+types=$(sed -n 's/.*(supported: \(.*\)).*/\1/p' "$ERR" | tr ',' ' ')
 check "the reader lists its model types" [ -n "$types" ]
+# the whole list, to its last type, fits the message beside a 17-character unknown name
+check "the reader's list is whole" grep -q 'mllama)' "$ERR"
 run estimate --help
 hf=$(awk 'index($0, "  --hf-config ") == 1 { f = 1; printf "%s", $0; next }
           f && /^                          / { printf "%s", $0; next }

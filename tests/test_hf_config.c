@@ -342,9 +342,9 @@ static void test_invalid_values(void **state)
          "\"attention_bias\": \"yes\"}",
          TRAINSIZE_E_INVALID, "attention_bias", NULL},
         {"{\"model_type\": \"xlnet\", \"hidden_size\": 768}", TRAINSIZE_E_UNKNOWN, "model_type",
-         "config.json: unsupported model_type \"xlnet\" (supported: gpt2, llama(4), mistral, mixtral, "
-         "qwen2(_moe), qwen3(_moe), gemma(2/3), phi3, phimoe, granite, deepseek_v2/_v3, gpt_oss, olmo2, "
-         "starcoder2, falcon, bert, roberta, vit, llava, qwen2_5_vl, mllama)"},
+         "config.json: unsupported model_type \"xlnet\" (supported: gpt2,llama(4),mistral,mixtral,"
+         "qwen2(_moe),qwen3(_moe),gemma(2/3),phi3,phimoe,granite,deepseek_v2/_v3,gpt_oss,olmo2,"
+         "starcoder2,falcon,bert,roberta,vit,llava,qwen2_5_vl,mllama)"},
         {"{\"model_type\": \"t5\"}", TRAINSIZE_E_UNSUPPORTED, "model_type",
          "config.json: model_type \"t5\": encoder-decoder models are not modelled (trainsize "
          "sizes decoder-only and encoder-only transformers)"},

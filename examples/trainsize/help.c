@@ -193,8 +193,9 @@ static void estimate_help(ts_out *o)
            "mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3 (or "
            "gemma3_text), phi3, phimoe, granite, deepseek_v2, deepseek_v3, gpt_oss, olmo2, "
            "starcoder2, falcon, and the encoders bert, roberta (as BertModel, RobertaModel) and vit "
-           "(the classifier its id2label names, else ViTModel); multimodal configs by their "
-           "text_config. The model is named "
+           "(the classifier its id2label names, else ViTModel); the multimodal llava, qwen2_5_vl, "
+           "mllama, llama4 and gemma3 by their text_config and vision_config (the vision tower and "
+           "projector counted). The model is named "
            "by its _name_or_path, else by its folder (NAME/config.json) or file (NAME.json)");
     ts_out_puts(o, "\nGPU of your own (instead of --gpu):\n");
     option(o, "gpu-file", "FILE",
