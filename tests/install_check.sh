@@ -10,7 +10,8 @@ trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
 passed=0
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in include/trainsize.h bin/trainsize; do
+for f in include/trainsize.h bin/trainsize share/man/man1/trainsize.1 \
+         share/bash-completion/completions/trainsize; do
   test -e "$prefix/$f" || { echo "install_check: missing $f"; exit 1; }
 done
 libdir=$(dirname "$(find "$prefix" -name 'libtrainsize.so.2' | head -n 1)")

@@ -124,6 +124,8 @@ PLUGIN_API int init(void)
         return SLURM_ERROR;
     }
     config_loaded = 1;
+    /* the line an operator greps slurmctld's log for: the plugin is loaded, and with what */
+    slurm_info("job_submit/trainsize: loaded %s (libtrainsize %s)", path, trainsize_version_string());
     return SLURM_SUCCESS;
 }
 

@@ -11,6 +11,7 @@
  *   catalog_cmds.c  the `models` and `gpus` commands
  *   plan_cmd.c      the `plan` command: options -> trainsize_plan -> ranked table or JSON
  *   help.c          usage texts
+ *   manpage.c       the manual page and the bash completion, from the same texts
  *   fmt.c           number formatting for tables and reports
  *   outbuf.c        output buffering, the checked write to stdout, one-line errors
  */
@@ -143,5 +144,20 @@ enum cli_help_topic {
 
 /** Print the help of a topic to stdout. Returns an exit status. */
 int cli_print_help(enum cli_help_topic topic);
+/** The help of a topic, appended to `out` (as cli_print_help prints it). */
+void cli_help_text(ts_out *out, enum cli_help_topic topic);
+/** A catalogue option's help text: its doc, what it takes, its unit and default. */
+void cli_param_doc(const trainsize_param_info *p, char *text, size_t cap);
+/** Its placeholder in the usage ("N", "X", "CHOICE", ...; "" for a flag). */
+const char *cli_param_metavar(const trainsize_param_info *p);
+
+/* ---- manpage.c ---- */
+
+/** The manual page (man(7) roff) from the same catalogue and texts as --help, to stdout:
+ *  `trainsize help --man`. Returns an exit status. */
+int cli_print_man(void);
+/** A bash completion script (subcommands, options, choice values, preset and GPU
+ *  names), to stdout: `trainsize help --bash-completion`. Returns an exit status. */
+int cli_print_bash_completion(void);
 
 #endif

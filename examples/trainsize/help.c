@@ -26,7 +26,7 @@ static void option(ts_out *o, const char *name, const char *meta, const char *do
     ts_out_putc(o, '\n');
 }
 
-static const char *metavar(const trainsize_param_info *p)
+const char *cli_param_metavar(const trainsize_param_info *p)
 {
     switch (p->kind) {
     case TRAINSIZE_PARAM_INT: return "N";
@@ -65,10 +65,10 @@ static void limit_text(char *buf, size_t cap, double v)
 /* "DOC (DETAILS)": the library's one-line doc, then what it takes and its default. A row
  * whose default is not one value (default_text "") says what it is at the end of its doc,
  * after "; default: "; that part goes in the default's place. */
-static void param_option(ts_out *o, const trainsize_param_info *p)
+void cli_param_doc(const trainsize_param_info *p, char *text, size_t cap)
 {
     static const char said[] = "; default: ";
-    char text[2048], list[768], lo[32], hi[32];
+    char list[768], lo[32], hi[32];
     const char *unit = p->unit ? p->unit : "";
     const char *doc = p->doc && p->doc[0] ? p->doc : p->name;
     const char *stated = strstr(doc, said);
@@ -76,9 +76,9 @@ static void param_option(ts_out *o, const trainsize_param_info *p)
 
 #define ADD(...)                                                                          \
     do {                                                                                  \
-        int k_ = snprintf(text + n, sizeof text - n, __VA_ARGS__);                        \
+        int k_ = snprintf(text + n, cap - n, __VA_ARGS__);                                \
         if (k_ > 0)                                                                       \
-            n = (size_t)k_ < sizeof text - n ? n + (size_t)k_ : sizeof text - 1;          \
+            n = (size_t)k_ < cap - n ? n + (size_t)k_ : cap - 1;                          \
     } while (0)
 
     if (stated && !(p->default_text && p->default_text[0]))
@@ -115,7 +115,13 @@ static void param_option(ts_out *o, const trainsize_param_info *p)
     else /* the model's shape: a preset or a config.json sets it */
         ADD("; default: the model's)");
 #undef ADD
-    option(o, p->name, metavar(p), text);
+}
+
+static void param_option(ts_out *o, const trainsize_param_info *p)
+{
+    char text[2048];
+    cli_param_doc(p, text, sizeof text);
+    option(o, p->name, cli_param_metavar(p), text);
 }
 
 static void main_help(ts_out *o)
@@ -318,18 +324,23 @@ static void gpus_help(ts_out *o)
                  "datatypes, the host as sold (TPU VMs, Grace trays) and each figure's source.\n");
 }
 
+void cli_help_text(ts_out *out, enum cli_help_topic topic)
+{
+    switch (topic) {
+    case CLI_HELP_ESTIMATE: estimate_help(out); break;
+    case CLI_HELP_PLAN: plan_help(out); break;
+    case CLI_HELP_MODELS: models_help(out); break;
+    case CLI_HELP_GPUS: gpus_help(out); break;
+    case CLI_HELP_MAIN:
+    default: main_help(out); break;
+    }
+}
+
 int cli_print_help(enum cli_help_topic topic)
 {
     ts_out out;
 
     ts_out_init(&out);
-    switch (topic) {
-    case CLI_HELP_ESTIMATE: estimate_help(&out); break;
-    case CLI_HELP_PLAN: plan_help(&out); break;
-    case CLI_HELP_MODELS: models_help(&out); break;
-    case CLI_HELP_GPUS: gpus_help(&out); break;
-    case CLI_HELP_MAIN:
-    default: main_help(&out); break;
-    }
+    cli_help_text(&out, topic);
     return cli_out_flush_stdout(&out);
 }

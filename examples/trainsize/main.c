@@ -38,13 +38,18 @@ static int print_version(void)
     return cli_out_flush_stdout(&out);
 }
 
-/* `trainsize help [COMMAND]` */
+/* `trainsize help [COMMAND]`, `trainsize help --man`, `trainsize help --bash-completion` */
 static int help_command(int argc, char **argv)
 {
     size_t i;
 
     if (argc == 0)
         return cli_print_help(CLI_HELP_MAIN);
+    /* what the build writes and installs beside the command */
+    if (argc == 1 && strcmp(argv[0], "--man") == 0)
+        return cli_print_man();
+    if (argc == 1 && strcmp(argv[0], "--bash-completion") == 0)
+        return cli_print_bash_completion();
     for (i = 0; i < COMMAND_COUNT; i++) {
         if (strcmp(argv[0], commands[i].name) == 0)
             return cli_print_help(commands[i].help);

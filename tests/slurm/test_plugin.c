@@ -56,7 +56,14 @@ static void xfree_stand_in(char *p)
     if (p) live_strings--;
     free(p);
 }
-void slurm_info(const char *fmt, ...) { (void)fmt; }
+static char last_info[512]; /* what the plugin last logged at info level */
+void slurm_info(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_info, sizeof last_info, fmt, ap);
+    va_end(ap);
+}
 void slurm_error(const char *fmt, ...) { (void)fmt; }
 
 static const char *plugin_path, *conf_dir;
@@ -90,6 +97,9 @@ static int load(void **state)
     assert_non_null(plugin_init);
     assert_non_null(job_submit);
     assert_int_equal(init_from(conf_dir), SLURM_SUCCESS);
+    /* loaded: slurmctld's log says so, naming the configuration and the library */
+    if (!strstr(last_info, "job_submit/trainsize: loaded ") || !strstr(last_info, "trainsize.conf (libtrainsize "))
+        fail_msg("no 'loaded' line in the log: \"%s\"", last_info);
     return 0;
 }
 
