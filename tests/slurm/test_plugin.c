@@ -25,7 +25,7 @@
 
 EXPORTED char *slurm_xstrdup(const char *str);
 EXPORTED void slurm_xstrcat(char **str1, const char *str2);
-EXPORTED void slurm_info(const char *fmt, ...);
+EXPORTED void slurm_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 EXPORTED void slurm_error(const char *fmt, ...);
 
 /* Strings handed out and not yet given back: a message lost in the chain shows here. */
