@@ -666,16 +666,44 @@ def test_library_next_to_the_package(tmp_path):
     assert int(peak) == trainsize.estimate(model="gpt2").memory.peak_total
 
 
-def test_pip_install_builds_and_ships_the_library(tmp_path):
-    """`pip install bindings/python` from a checkout compiles libtrainsize into the package
-    (setup.py's build hook): the installed package imports with no LIBTRAINSIZE and no
-    CMake build, and answers as the command does. Runs on a copy of the checkout's
-    sources, so the build leaves nothing in the tree."""
+def copy_checkout(tmp_path):
+    """The library's sources and the binding, copied (no build outputs)."""
     checkout = tmp_path / "checkout"
     shutil.copytree(os.path.join(REPO, "lib"), checkout / "lib")
     shutil.copytree(os.path.join(REPO, "include"), checkout / "include")
     shutil.copytree(PACKAGE_ROOT, checkout / "bindings" / "python",
                     ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info", "*.so*"))
+    return checkout
+
+
+def test_pip_install_in_a_fresh_venv_offline(tmp_path):
+    """`python3 -m venv v && v/bin/pip install --no-index bindings/python`: a fresh venv
+    with nothing but the interpreter's own pip, no index, build isolation on (the backend
+    needs no package), and the installed package carries its library."""
+    checkout = copy_checkout(tmp_path)
+    venv = tmp_path / "v"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    proc = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-index",
+                           str(checkout / "bindings" / "python")],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    env = {k: v for k, v in os.environ.items() if k not in ("LIBTRAINSIZE", "PYTHONPATH")}
+    out = subprocess.run([str(venv / "bin" / "python"), "-c",
+                          "import json, trainsize; print(trainsize._LIB.path); "
+                          "print(json.dumps(trainsize.estimate(model='gpt2').to_dict()))"],
+                         capture_output=True, text=True, cwd=str(tmp_path), env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    path, result = out.stdout.split("\n", 1)
+    assert path.startswith(str(venv)) and "libtrainsize.so" in path
+    same_json(json.loads(result), cli_json("estimate", "--json", "--model", "gpt2"))
+
+
+def test_pip_install_builds_and_ships_the_library(tmp_path):
+    """`pip install bindings/python` from a checkout compiles libtrainsize into the package
+    (the in-tree build backend): the installed package imports with no LIBTRAINSIZE and no
+    CMake build, and answers as the command does. Runs on a copy of the checkout's
+    sources, so the build leaves nothing in the tree."""
+    checkout = copy_checkout(tmp_path)
     target = tmp_path / "site"
     proc = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index",
                            "--no-build-isolation", "--target", str(target),
