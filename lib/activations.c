@@ -233,9 +233,9 @@ static double max2(double a, double b) { return a > b ? a : b; }
 /* A trained vision tower keeps its layers' activations like the language model's layers
  * (the same terms and the job's kernels, for the tower's shape and modules: pre-norm
  * LayerNorms, biases, full multi-head attention over an image's patches, separate q, k, v),
- * for the patches of a micro-batch's images, not split by context parallelism. A frozen tower keeps none (nothing in it needs a gradient); the
- * projector's input and hidden per image token are left out (under 0.2% of LLaVA-1.5's
- * activations at seq 2048). */
+ * for the patches of a micro-batch's images, not split by context parallelism. A frozen
+ * tower keeps none (nothing in it needs a gradient); the projector's input and hidden per
+ * image token are left out (under 0.2% of LLaVA-1.5's activations at seq 2048). */
 static double vision_bytes(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c)
 {
     const ts_model *m = &cfg->model;
@@ -304,20 +304,19 @@ static double in_flight(const ts_layout *lay, uint64_t stage)
 /* A ResNet keeps, per image, what cnn.c's walk counts (each element in the activations'
  * type, max pooling's indices in int64), and autocast's 16-bit copies of its fp32
  * convolution weights; its largest block stands for "one layer". */
-static void cnn_activations(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c, ts_activations *out)
+static void cnn_activations(const ts_layout *lay, const ts_conv *c, ts_activations *out)
 {
-    ts_cnn n;
+    const ts_cnn *n = &lay->cnn;
     double images = (double)lay->micro_batch, copies = 0.0;
     *out = (ts_activations){0};
-    if (ts_cnn_walk(&cfg->model, &n) != 0) return;
-    if (c->autocast_copies) copies = c->layer_copy * n.conv_params;
+    if (c->autocast_copies) copies = c->layer_copy * n->conv_params;
     out->in_flight = 1.0;
-    out->per_layer = out->per_layer_full = c->act * n.largest_block * images;
-    out->layers = (c->act * n.kept + 8.0 * n.indices) * images + copies;
+    out->per_layer = out->per_layer_full = c->act * n->largest_block * images;
+    out->layers = (c->act * n->kept + 8.0 * n->indices) * images + copies;
     /* the logits (fp32 under autocast's upcast loss) and int64 targets */
-    out->loss = (c->loss_saved * n.classes + 8.0) * images;
+    out->loss = (c->loss_saved * n->classes + 8.0) * images;
     out->output = out->loss;
-    out->loss_backward = c->loss_backward * n.classes * images;
+    out->loss_backward = c->loss_backward * n->classes * images;
 }
 
 void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
@@ -328,7 +327,7 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
     double vocab_rank;
     int first = stage == 0, last = stage == lay->pp - 1;
     if (ts_model_is_cnn(m)) {
-        cnn_activations(cfg, lay, c, out);
+        cnn_activations(lay, c, out);
         return;
     }
     make_dims(cfg, lay, &d);

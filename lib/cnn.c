@@ -121,7 +121,8 @@ int ts_cnn_walk(const ts_model *m, ts_cnn *n)
 void ts_cnn_shape(ts_model *m)
 {
     ts_model c;
-    ts_cnn n;
+    const uint64_t *blocks;
+    int bottleneck = stages_of(m->resnet_depth, &blocks);
     memset(&c, 0, sizeof c);
     memcpy(c.name, m->name, sizeof c.name);
     memcpy(c.family, m->family, sizeof c.family);
@@ -131,7 +132,7 @@ void ts_cnn_shape(ts_model *m)
     c.channels = m->channels ? m->channels : 3;
     c.classes = m->classes ? m->classes : 1000;
     c.layers = ts_cnn_blocks(m->resnet_depth);
-    c.hidden = ts_cnn_walk(m, &n) == 0 ? (uint64_t)n.features : 1;
+    c.hidden = bottleneck > 0 ? 2048 : 512; /* the last stage's output: the classifier's input */
     c.heads = 1;
     c.ffn = 1;
     c.positions = 1;

@@ -54,8 +54,7 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     /* a ResNet: its convolutions and classifier, 2 FLOPs a multiply-accumulate, an image a
      * token; no attention */
     if (ts_model_is_cnn(m)) {
-        ts_cnn n;
-        matmul = ts_cnn_walk(m, &n) == 0 ? 2.0 * n.macs : 0.0;
+        matmul = 2.0 * lay->cnn.macs;
         layer_at = 0.0;
     }
     double attention = layer_at;

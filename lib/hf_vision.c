@@ -315,7 +315,6 @@ static int mllama(const ts_json_value *root, const ts_json_value *v, ts_model *m
 int hf_mllama_text(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     (void)t;
-    (void)err;
     m->cross_attention_layers = list_length(root, "cross_attention_layers");
     if (m->cross_attention_layers > m->layers)
         return ts_fail(err, TRAINSIZE_E_INVALID, "cross_attention_layers",

@@ -191,8 +191,7 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
         /* a ResNet, an image a token: its convolutions as implicit GEMMs, and BatchNorm,
          * ReLU, the adds and pooling at memory bandwidth, forward and backward (about twice
          * the forward's traffic) */
-        ts_cnn n;
-        bytes = ts_cnn_walk(m, &n) == 0 ? 3.0 * a * n.elementwise : 0.0;
+        bytes = 3.0 * a * lay->cnn.elementwise;
         return (mm / (peak_mm * eff_mm * TS_CONV_SHARE) + (bw > 0.0 ? bytes / bw : 0.0)) / gpus;
     }
     layer_elementwise(cfg, lay, conv, a, &rest, &softmax);

@@ -539,6 +539,9 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
         l->teacher_attention = ts_model_attention_flops(t, cfg->seq, cfg->attention == TS_ATTN_FLASH);
     }
     vision_figures(cfg, l);
+    /* a ResNet's figures per image, walked once for every later stage */
+    memset(&l->cnn, 0, sizeof l->cnn);
+    if (ts_model_is_cnn(&cfg->model)) ts_cnn_walk(&cfg->model, &l->cnn);
     l->lora_layer = ts_model_lora_layer_params(&cfg->model, cfg->lora_rank, cfg->lora_targets);
     l->recompute_on = cfg->recompute != TS_RECOMPUTE_NONE;
     l->recompute_layers = cfg->recompute_layers;

@@ -36,9 +36,9 @@ static double attention_rank(const ts_model *m, const ts_param_counts *pc, doubl
 
 /* A multimodal model's vision tower and projector, on the first stage (as Megatron-LM
  * places its vision encoder): the tower's layers split over tp as the language model's are,
- * the rest replicated. The projector trains; the tower trains with the model (into
- * `outside`), or stays frozen in the type the weights are held in, or, under LoRA, with the
- * frozen embeddings. */
+ * the rest replicated. The projector trains; the tower trains with the model (with the
+ * trainable parameters), or stays frozen in the type the weights are held in, or, under
+ * LoRA, with the frozen embeddings. */
 static void vision_params(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
                           stage_params *sp)
 {

@@ -48,6 +48,7 @@ typedef struct ts_layout {
     double vision_flops, projector_flops; /* forward FLOPs of a sample's images through the
                                tower and the projector; 0 without a tower or images */
     double vision_patches_mb; /* patches a micro-batch runs through the tower */
+    ts_cnn cnn;             /* a ResNet's walk, per image (cnn.c); zero for a transformer */
     double lora_layer;      /* trainable LoRA parameters of one layer, unsharded; 0 without */
     int recompute_on;       /* a recomputation policy applies (recompute is not none) */
     uint64_t recompute_layers; /* per (virtual) stage it applies to, the first ones; 0: all */
