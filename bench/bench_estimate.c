@@ -3,7 +3,11 @@
  *
  * Runs a set of representative jobs (dense, MoE, 3D parallel, LoRA), each many times,
  * reports nanoseconds per estimate (median of repeated batches) and the number of heap
- * allocations made on the estimate path (counted through link-time wrappers). */
+ * allocations made on the estimate path (counted through link-time wrappers).
+ *
+ * `bench_estimate --json` prints each job and its times as one JSON line instead, and
+ * skips the planner: bench/bench_wasm.js times the JavaScript package on the same jobs
+ * against these figures, in the same run. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,10 +97,27 @@ static void bench_plans(void)
     }
 }
 
-int main(void)
+/* One case as a JSON line: its name, options and times (the names and values hold no
+ * character JSON would escape). */
+static void print_json_case(const bench_case *bc, double median, double min)
+{
+    size_t i;
+    printf("{\"name\": \"%s\", \"options\": {", bc->name);
+    for (i = 0; bc->pairs[i]; i += 2)
+        printf("%s\"%s\": \"%s\"", i ? ", " : "", bc->pairs[i], bc->pairs[i + 1]);
+    printf("}, \"median_ns\": %.1f, \"min_ns\": %.1f}\n", median, min);
+}
+
+int main(int argc, char **argv)
 {
     size_t c;
     volatile uint64_t sink = 0;
+    int json = argc > 1 && strcmp(argv[1], "--json") == 0;
+    if (argc > 1 && !json) {
+        fprintf(stderr, "usage: bench_estimate [--json]\n");
+        return 2;
+    }
+    if (json) goto cases;
     printf("libtrainsize %s benchmark: one full estimate (memory, servers, time)\n",
            trainsize_version_string());
     printf("allocations on the estimate path: %s\n", ALLOCATION_COUNTING);
@@ -107,6 +128,7 @@ int main(void)
         printf("counter check: creating a job made %lu allocation(s)\n", allocations - before);
     }
     printf("%-48s %12s %12s %14s %12s\n", "job", "median ns", "min ns", "estimates/s", "allocs/est");
+cases:
     for (c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
         trainsize_job *job = trainsize_job_new();
         trainsize_result r;
@@ -134,10 +156,15 @@ int main(void)
             per[b] = (now_ns() - t0) / BATCH;
         }
         qsort(per, BATCHES, sizeof per[0], compare_double);
+        if (json) {
+            print_json_case(&CASES[c], per[BATCHES / 2], per[0]);
+            trainsize_job_free(job);
+            continue;
+        }
         printf("%-48s %12.1f %12.1f %14.0f %12.3f\n", CASES[c].name, per[BATCHES / 2], per[0],
                1e9 / per[BATCHES / 2], (double)(allocations - before) / (double)(BATCH * BATCHES));
         trainsize_job_free(job);
     }
-    bench_plans();
+    if (!json) bench_plans();
     return sink == 0; /* keeps the loop from being optimised away */
 }

@@ -834,8 +834,9 @@ const ts_param_def *ts_param_find(const char *name)
 {
     size_t i;
     if (!name) return NULL;
+    /* the first letter before the whole name: most rows differ there */
     for (i = 0; i < PARAM_COUNT; i++)
-        if (strcmp(PARAMS[i].info.name, name) == 0) return &PARAMS[i];
+        if (PARAMS[i].info.name[0] == name[0] && strcmp(PARAMS[i].info.name, name) == 0) return &PARAMS[i];
     return NULL;
 }
 

@@ -1,13 +1,174 @@
-/* The WebAssembly module's one entry: the `trainsize` command itself, run in-process on an
- * argument vector, so that the JavaScript API returns exactly the JSON the command prints
- * (the same code path: examples/trainsize, a client of the public header only). Its
- * standard output and error reach the module's print/printErr, which trainsize.js
- * collects per call. */
+/* The WebAssembly module's entries, for trainsize.js.
+ *
+ * tsw_run runs the `trainsize` command itself on an argument vector (the same code path
+ * as the native command, examples/trainsize, a client of the public header only); what it
+ * would print goes to a buffer in the module's memory (cli_module_output), not to stdout,
+ * and trainsize.js decodes it in one go. tsw_estimate runs the estimate command up to its
+ * output and leaves the result's fields as numbers in `slots`, so that trainsize.js builds
+ * the object the command's JSON would parse to without any JSON being written or parsed.
+ * The command's errors still reach stderr (the module's printErr): one line, on failure.
+ *
+ * The module runs one call at a time (JavaScript is single-threaded; a worker gets its own
+ * module), so the last output and the last result are module state, read right after the
+ * call that made them. */
 #include <emscripten/emscripten.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
 
 /* The command's main, compiled under this name for the module (CMakeLists.txt). */
 int trainsize_cli_main(int argc, char **argv);
 
-EMSCRIPTEN_KEEPALIVE int tsw_run(int argc, char **argv);
+/* The last command's output (malloc'd by the text buffer; freed when the next comes). */
+static char *output;
+static size_t output_len;
 
-EMSCRIPTEN_KEEPALIVE int tsw_run(int argc, char **argv) { return trainsize_cli_main(argc, argv); }
+int cli_module_output(ts_out *o)
+{
+    free(output);
+    output = o->data;
+    output_len = o->len;
+    o->data = NULL;
+    o->len = o->cap = 0;
+    return CLI_EXIT_OK;
+}
+
+/* One 8-byte slot per result field: a double for numbers and booleans (a u64 as the
+ * double JSON.parse would read it), the address of the text for strings and choices, the
+ * bits for flags. The catalogue has about 200 fields; a library with more than this
+ * table holds is refused by tsw_init, not overrun. */
+#define SLOTS_MAX 1024
+static union {
+    double number;
+    uint64_t bits;
+} slots[SLOTS_MAX];
+static cli_estimate last;
+/* A job fresh from trainsize_job_new, copied for each estimate (setting every default from
+ * its text again costs more than the estimate itself). */
+static trainsize_job *base_job;
+
+EMSCRIPTEN_KEEPALIVE int tsw_run(int argc, char **argv);
+EMSCRIPTEN_KEEPALIVE const char *tsw_output(void);
+EMSCRIPTEN_KEEPALIVE size_t tsw_output_length(void);
+EMSCRIPTEN_KEEPALIVE int tsw_init(void);
+EMSCRIPTEN_KEEPALIVE const char *tsw_field_path(size_t index);
+EMSCRIPTEN_KEEPALIVE int tsw_field_type(size_t index);
+EMSCRIPTEN_KEEPALIVE const char *tsw_warning_name(int bit);
+EMSCRIPTEN_KEEPALIVE void *tsw_slots(void);
+EMSCRIPTEN_KEEPALIVE int tsw_estimate(int argc, char **argv);
+EMSCRIPTEN_KEEPALIVE double tsw_bench_native(int argc, char **argv, int count);
+
+int tsw_run(int argc, char **argv)
+{
+    free(output);
+    output = NULL;
+    output_len = 0;
+    return trainsize_cli_main(argc, argv);
+}
+
+const char *tsw_output(void) { return output ? output : ""; }
+size_t tsw_output_length(void) { return output_len; }
+
+/* The number of result fields, or -1 when they would not fit the slots (or there is no
+ * memory for the base job). */
+int tsw_init(void)
+{
+    size_t n = trainsize_result_field_count();
+    if (!base_job)
+        base_job = trainsize_job_new();
+    return n <= SLOTS_MAX && base_job ? (int)n : -1;
+}
+
+const char *tsw_field_path(size_t index)
+{
+    const trainsize_field_info *f = trainsize_result_field_at(index);
+    return f ? f->path : NULL;
+}
+
+int tsw_field_type(size_t index)
+{
+    const trainsize_field_info *f = trainsize_result_field_at(index);
+    return f ? (int)f->type : -1;
+}
+
+const char *tsw_warning_name(int bit)
+{
+    return bit >= 0 && bit < 64 ? trainsize_warning_name(UINT64_C(1) << bit) : NULL;
+}
+
+void *tsw_slots(void) { return slots; }
+
+/* The estimate command on argv (as tsw_run takes it, without the command's name): 0 and
+ * the fields in `slots` (and the advice's JSON array as the output when the job does not
+ * fit, otherwise no output), or the command's exit status after its message on stderr. */
+int tsw_estimate(int argc, char **argv)
+{
+    cli_options opts;
+    trainsize_job *job = NULL;
+    size_t i, n = trainsize_result_field_count();
+    int status;
+
+    free(output);
+    output = NULL;
+    output_len = 0;
+    status = cli_estimate_options(argc, argv, base_job, &opts, &job, &last);
+    trainsize_job_free(job);
+    if (status == CLI_EXIT_OK && opts.help) {
+        cli_error("help is not an option of estimate()"); /* trainsize.js refuses it first */
+        status = CLI_EXIT_USAGE;
+    }
+    cli_options_free(&opts);
+    if (status != CLI_EXIT_OK)
+        return status;
+    for (i = 0; i < n && i < SLOTS_MAX; i++) {
+        trainsize_field_value v;
+        if (trainsize_result_field_get(&last.result, i, &v) != TRAINSIZE_OK) {
+            cli_error("internal error: cannot read a result field");
+            return CLI_EXIT_FAILURE;
+        }
+        switch (v.type) {
+        case TRAINSIZE_FIELD_U64: slots[i].number = (double)v.u64; break;
+        case TRAINSIZE_FIELD_F64: slots[i].number = v.f64; break;
+        case TRAINSIZE_FIELD_BOOL: slots[i].number = v.u64 ? 1.0 : 0.0; break;
+        case TRAINSIZE_FIELD_FLAGS: slots[i].bits = v.u64; break;
+        case TRAINSIZE_FIELD_STRING:
+        case TRAINSIZE_FIELD_CHOICE: slots[i].bits = (uint64_t)(uintptr_t)v.text; break;
+        default: slots[i].bits = 0; break; /* a type newer than trainsize.js: null */
+        }
+    }
+    if (last.advised > 0) {
+        ts_out out;
+        ts_out_init(&out);
+        cli_json_advice(&out, last.advice, last.advised);
+        return cli_out_flush_stdout(&out);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* For the benchmark: seconds per trainsize_estimate() of the job argv describes, as the
+ * library runs it inside the module (no options parsed, nothing converted), over `count`
+ * runs; a negative number when the job is invalid. */
+double tsw_bench_native(int argc, char **argv, int count)
+{
+    cli_options opts;
+    trainsize_job *job = NULL;
+    trainsize_result r;
+    double start, seconds = -1.0;
+    int i, status;
+
+    status = cli_parse_options(argc, argv, &opts);
+    if (status == CLI_EXIT_OK)
+        status = cli_build_job(&opts, &job);
+    if (status == CLI_EXIT_OK && trainsize_estimate(job, &r, sizeof r, NULL) == TRAINSIZE_OK) {
+        start = emscripten_get_now();
+        for (i = 0; i < count; i++)
+            trainsize_estimate(job, &r, sizeof r, NULL);
+        seconds = (emscripten_get_now() - start) / 1e3 / (count > 0 ? count : 1);
+    }
+    trainsize_job_free(job);
+    cli_options_free(&opts);
+    return seconds;
+}

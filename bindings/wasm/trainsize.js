@@ -7,6 +7,7 @@
  *     // === the object `trainsize estimate --json --model llama-2-7b ...` prints
  *   ts.plan({ model: 'llama-2-70b', tokens: 2e12 }); ts.models(); ts.gpus(); ts.version
  *   ts.help('estimate')  // the text `trainsize estimate --help` prints
+ *   const w = createTrainsizeWorker(); await w.plan({ ... })  // the same in a worker
  *
  * Option names are the command's, kebab-case or camelCase (microBatch = micro-batch);
  * values are strings, numbers or booleans (arrays are joined with commas); hfConfig and
@@ -46,10 +47,14 @@
 
   /* camelCase or kebab-case -> the command's kebab-case; anything else is no option name
    * (it could not reach the command as one argument, "--NAME=VALUE"). */
+  const NAMES = new Map(); /* key -> option name, for the keys seen (a key's name never changes) */
   function optionName(key) {
+    const known = NAMES.get(key);
+    if (known !== undefined) return known;
     const name = key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/_/g, '-');
     if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) refuse(key, 'not an option name');
     if (name === 'help') refuse(name, 'not an option; help(command) gives the command\'s help text');
+    if (NAMES.size < 4096) NAMES.set(key, name);
     return name;
   }
 
@@ -127,12 +132,78 @@
     return m ? m[1] : '';
   }
 
+  /* The estimate's JSON object is built here from the result's fields, which the module
+   * leaves as numbers (glue.c: one 8-byte slot per field), in the order the command's JSON
+   * writer gives them: the field paths as a tree, keys in the order they first appear. */
+  const FIELD = { U64: 0, F64: 1, BOOL: 2, STRING: 3, CHOICE: 4, FLAGS: 5 };
+
+  function shapeOf(paths) {
+    const root = { names: [], items: [], index: new Map() };
+    paths.forEach((path, field) => {
+      if (path === 'trainsize_version') return; /* written first */
+      const parts = path.split('.');
+      let node = root;
+      parts.forEach((part, k) => {
+        if (part === '' || part === '__proto__') {
+          throw new TrainsizeError('', 'the library\'s result field "' + path + '" cannot be a key');
+        }
+        const at = node.index.get(part);
+        const leaf = k === parts.length - 1;
+        if (leaf || at === undefined) {
+          if (at !== undefined) throw new TrainsizeError('', 'result field "' + path + '" clashes with another');
+          const item = leaf ? field : { names: [], items: [], index: new Map() };
+          node.index.set(part, node.names.length);
+          node.names.push(part);
+          node.items.push(item);
+          node = item;
+        } else {
+          node = node.items[at];
+          if (typeof node === 'number') throw new TrainsizeError('', 'result field "' + path + '" clashes with another');
+        }
+      });
+    });
+    return root;
+  }
+
+  /* The text at `ptr` (NUL-terminated) as the command's JSON writer gives it: valid UTF-8
+   * decoded, each byte of an invalid sequence one U+FFFD (json_out.c, utf8_len). */
+  function cText(heap, ptr) {
+    let end = ptr;
+    let ascii = true;
+    while (heap[end] !== 0) {
+      if (heap[end] >= 0x80) ascii = false;
+      end++;
+    }
+    if (ascii) return String.fromCharCode.apply(null, heap.subarray(ptr, end));
+    let s = '';
+    for (let i = ptr; i < end;) {
+      const b = heap[i];
+      let n = 0;
+      let cp = 0;
+      if (b < 0x80) { n = 1; cp = b; }
+      else if (b >= 0xc2 && b <= 0xdf) { n = 2; cp = b & 0x1f; }
+      else if (b >= 0xe0 && b <= 0xef) { n = 3; cp = b & 0x0f; }
+      else if (b >= 0xf0 && b <= 0xf4) { n = 4; cp = b & 0x07; }
+      if (n > 1) {
+        if (i + n > end) n = 0;
+        for (let k = 1; k < n; k++) {
+          if ((heap[i + k] & 0xc0) !== 0x80) { n = 0; break; }
+          cp = (cp << 6) | (heap[i + k] & 0x3f);
+        }
+        if ((n === 3 && cp < 0x800) || (n === 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+            (cp >= 0xd800 && cp <= 0xdfff)) n = 0;
+      }
+      if (n === 0) { s += '\ufffd'; i++; } else { s += String.fromCodePoint(cp); i += n; }
+    }
+    return s;
+  }
+
   async function createTrainsize(moduleOptions) {
-    const out = [];
     const err = [];
-    /* The API reads the command's output: print and printErr are its own. */
+    /* The API reads the command's output from the module's memory and its error line
+     * through printErr; both are its own. */
     const settings = Object.assign({}, moduleOptions || {}, {
-      print: (line) => out.push(line),
+      print: () => {},
       printErr: (line) => err.push(line),
     });
     /* Node: hand the module its wasm (emscripten 3.1.6's loader would fetch() a path). */
@@ -142,6 +213,29 @@
       if (require('fs').existsSync(path)) settings.wasmBinary = require('fs').readFileSync(path);
     }
     const M = await createModule(settings);
+
+    const fieldCount = M._tsw_init();
+    if (fieldCount < 0) throw new TrainsizeError('', 'the library has more result fields than the module holds');
+    const paths = [];
+    const types = new Int32Array(fieldCount);
+    for (let i = 0; i < fieldCount; i++) {
+      paths.push(M.UTF8ToString(M._tsw_field_path(i)));
+      types[i] = M._tsw_field_type(i);
+    }
+    const shape = shapeOf(paths);
+    const warningNames = [];
+    for (let bit = 0; bit < 64; bit++) {
+      const p = M._tsw_warning_name(bit);
+      warningNames.push(p ? M.UTF8ToString(p) : null);
+    }
+    const slots = M._tsw_slots();
+    const choices = new Map(); /* a choice's name is static text: decoded once */
+
+    /* Arguments go to one block allocated now, before the state below is kept (so that a
+     * reset keeps it); a call whose arguments need more allocates its own. */
+    const SCRATCH = 65536;
+    const scratch = M._malloc(SCRATCH);
+    if (!scratch) throw new TrainsizeError('', 'out of memory (the arguments\' block)');
 
     /* The module's whole state is its memory and its stack pointer: kept as they are now,
      * to put back when a call is cut short (a trap, or an exception thrown through it),
@@ -165,33 +259,48 @@
       return p;
     }
 
-    /* Run the command; its standard output, or a TrainsizeError from its error line. */
-    function run(argv, files) {
-      out.length = 0;
+    /* argv in the module's memory: the vector, then the strings, encoded in one go.
+     * Returns [vector, block] (block 0: the scratch block was used). */
+    const encoder = new TextEncoder();
+    function place(argv) {
+      const joined = argv.join('\0') + '\0';
+      const vecBytes = 4 * argv.length;
+      /* UTF-8 takes at most 3 bytes per UTF-16 unit */
+      const bytes = vecBytes + 3 * joined.length;
+      const block = bytes <= SCRATCH ? 0 : alloc(bytes);
+      const vec = block || scratch;
+      const heap = M.HEAPU8;
+      const { written } = encoder.encodeInto(joined, heap.subarray(vec + vecBytes, vec + bytes));
+      const u32 = M.HEAPU32;
+      let at = vec + vecBytes;
+      const end = at + written;
+      for (let i = 0; i < argv.length; i++) {
+        u32[(vec >> 2) + i] = at;
+        while (at < end && heap[at] !== 0) at++;
+        at++;
+      }
+      return [vec, block];
+    }
+
+    /* Call a module entry on the command line; its status, or a TrainsizeError from the
+     * command's error line. */
+    function call(entry, argv, files, skip) {
       err.length = 0;
-      let ptrs = [];
-      let vec = 0;
+      let block = 0;
       let status;
       try {
         for (const [path, bytes] of files) M.FS.writeFile(path, bytes);
-        for (const a of argv) {
-          const n = M.lengthBytesUTF8(a) + 1;
-          ptrs.push(alloc(n));
-          M.stringToUTF8(a, ptrs[ptrs.length - 1], n);
-        }
-        vec = alloc(4 * ptrs.length);
-        ptrs.forEach((p, i) => M.setValue(vec + 4 * i, p, 'i32'));
+        let vec;
+        [vec, block] = place(argv);
         try {
-          status = M._tsw_run(ptrs.length, vec);
+          status = entry(argv.length - skip, vec + 4 * skip);
         } catch (e) {
           reset();
-          ptrs = [];
-          vec = 0;
+          block = 0;
           throw new TrainsizeError('', 'the module failed (' + (e && e.message) + '); it was reset', e);
         }
       } finally {
-        ptrs.forEach((p) => M._free(p));
-        if (vec) M._free(vec);
+        if (block) M._free(block);
         for (const [path] of files) {
           if (M.FS.analyzePath(path).exists) M.FS.unlink(path);
         }
@@ -200,7 +309,18 @@
         const line = err.join('\n').replace(/^trainsize: /, '');
         throw new TrainsizeError(optionOf(line), line || 'trainsize failed with status ' + status);
       }
-      return out.join('\n');
+    }
+
+    const decoder = new TextDecoder();
+    function output() {
+      const p = M._tsw_output();
+      return decoder.decode(M.HEAPU8.subarray(p, p + M._tsw_output_length()));
+    }
+
+    /* Run the command; what it would print. */
+    function run(argv, files) {
+      call(M._tsw_run, argv, files, 0);
+      return output().replace(/\n$/, '');
     }
 
     function jsonOf(text) {
@@ -217,9 +337,114 @@
       return run(argv, files);
     }
 
+    const version = run(['trainsize', '--version'], []).replace(/^trainsize /, '').trim();
+
+    /* A string field's text: its slot points into the result, whose text is most often
+     * the same as the last call's, so the last text is kept and reused while the bytes
+     * are the same (no string made, no garbage). */
+    const lastText = new Map();
+    function textField(field) {
+      const heap = M.HEAPU8;
+      const p = M.HEAPU32[(slots >> 2) + 2 * field];
+      const last = lastText.get(field);
+      if (last !== undefined) {
+        const b = last.bytes;
+        let i = 0;
+        while (i < b.length && heap[p + i] === b[i]) i++;
+        if (i === b.length && heap[p + i] === 0) return last.text;
+      }
+      let end = p;
+      while (heap[end] !== 0) end++;
+      const text = cText(heap, p);
+      lastText.set(field, { bytes: heap.slice(p, end), text });
+      return text;
+    }
+    function choiceField(field) {
+      const p = M.HEAPU32[(slots >> 2) + 2 * field];
+      let name = choices.get(p);
+      if (name === undefined) choices.set(p, (name = cText(M.HEAPU8, p)));
+      return name;
+    }
+    function flagsField(field) {
+      const names = [];
+      for (let w = 0; w < 2; w++) {
+        const bits = M.HEAPU32[(slots >> 2) + 2 * field + w];
+        for (let b = 0; b < 32; b++) {
+          if ((bits >>> b) & 1 && warningNames[32 * w + b] !== null) names.push(warningNames[32 * w + b]);
+        }
+      }
+      return names;
+    }
+    const finite = (d) => (Number.isFinite(d) ? d : null);
+
+    /* One field's value from its slot, as JSON.parse reads the command's text of it. */
+    function value(field) {
+      const f64 = M.HEAPF64;
+      switch (types[field]) {
+      case FIELD.U64: return f64[(slots >> 3) + field];
+      case FIELD.F64: return finite(f64[(slots >> 3) + field]);
+      case FIELD.BOOL: return f64[(slots >> 3) + field] !== 0;
+      case FIELD.STRING: return textField(field);
+      case FIELD.CHOICE: return choiceField(field);
+      case FIELD.FLAGS: return flagsField(field);
+      default: return null; /* a type newer than this file, as the command writes it */
+      }
+    }
+
+    /* The object, key by key (for a page whose Content-Security-Policy forbids the
+     * function below). */
+    function members(o, node) {
+      const { names, items } = node;
+      for (let i = 0; i < names.length; i++) {
+        const item = items[i];
+        o[names[i]] = typeof item === 'number' ? value(item) : members({}, item);
+      }
+      return o;
+    }
+
+    /* The same object as one object literal, compiled once from the shape: V8 then makes
+     * each object with all its keys at once instead of a keyed store per key (about five
+     * times faster). Keys are JSON string literals of the library's own field paths. */
+    function literalOf(node) {
+      const f = slots >> 3;
+      return '{' + node.names.map((name, i) => {
+        const item = node.items[i];
+        let v;
+        if (typeof item !== 'number') v = literalOf(item);
+        else if (types[item] === FIELD.U64) v = 'h[' + (f + item) + ']';
+        else if (types[item] === FIELD.F64) v = 'n(h[' + (f + item) + '])';
+        else if (types[item] === FIELD.BOOL) v = 'h[' + (f + item) + '] !== 0';
+        else if (types[item] === FIELD.STRING) v = 's(' + item + ')';
+        else if (types[item] === FIELD.CHOICE) v = 'c(' + item + ')';
+        else if (types[item] === FIELD.FLAGS) v = 'w(' + item + ')';
+        else v = 'null';
+        return JSON.stringify(name) + ': ' + v;
+      }).join(', ') + '}';
+    }
+    let build = () => members({ trainsize_version: version }, shape);
+    {
+      try {
+        const literal = '{"trainsize_version": v, ' + literalOf(shape).slice(1);
+        const make = new Function('n', 's', 'c', 'w', 'v', 'M',
+          '"use strict"; return function () { const h = M.HEAPF64; return ' + literal + '; };');
+        build = make(finite, textField, choiceField, flagsField, version, M);
+      } catch (e) {
+        /* code generation refused (CSP, --disallow-code-generation-from-strings) */
+      }
+    }
+
+    function estimate(options) {
+      const { argv, files } = commandLine('estimate', options);
+      call(M._tsw_estimate, argv, files, 2);
+      const o = build();
+      o.advice = M._tsw_output_length() > 0 ? jsonOf(output()) : [];
+      return o;
+    }
+
     return {
-      /** The object `trainsize estimate --json` prints for these options. */
-      estimate: (options) => jsonOf(text('estimate', options)),
+      /** The object `trainsize estimate --json` prints for these options (built from the
+       *  result's fields in the module's memory; no JSON is written or parsed). */
+      estimate,
       /** The object `trainsize plan --json` prints for these options. */
       plan: (options) => jsonOf(text('plan', options)),
       /** The built-in model presets (`trainsize models --json`). */
@@ -236,9 +461,85 @@
         return run(command === undefined ? ['trainsize', '--help'] : ['trainsize', command, '--help'], []) + '\n';
       },
       /** The library's version ("major.minor.patch"). */
-      version: run(['trainsize', '--version'], []).replace(/^trainsize /, '').trim(),
+      version,
+      /** For the benchmark: seconds per trainsize_estimate() of this job inside the module
+       *  (the library alone, no options parsed and no result converted), over `count` runs. */
+      benchLibrary: (options, count) => {
+        const { argv } = commandLine('estimate', options);
+        const [vec, block] = place(argv);
+        try {
+          const s = M._tsw_bench_native(argv.length - 2, vec + 8, count);
+          if (s < 0) throw new TrainsizeError('', 'invalid job for the benchmark');
+          return s;
+        } finally {
+          if (block) M._free(block);
+        }
+      },
     };
   }
 
-  return { createTrainsize, TrainsizeError };
+  /* Where trainsize-worker.js is: beside this file (its URL while it loads in a page). */
+  const here = typeof document === 'object' && document.currentScript && document.currentScript.src;
+
+  /* The same API in a worker of its own (trainsize-worker.js): every method returns a
+   * Promise, so that a page stays responsive while plan() searches. `url` is the worker
+   * script's (default: beside trainsize.js). terminate() stops it; calls still waiting
+   * then reject. */
+  function createTrainsizeWorker(url) {
+    let worker;
+    const pending = new Map();
+    let next = 1;
+    let dead = null;
+    function fail(e) {
+      if (dead) return;
+      dead = e instanceof TrainsizeError ? e : new TrainsizeError('', 'the worker failed (' + ((e && e.message) || e) + ')', e);
+      pending.forEach((p) => p.reject(dead));
+      pending.clear();
+    }
+    function settle(m) {
+      const p = m && pending.get(m.id);
+      if (!p) return;
+      pending.delete(m.id);
+      if (m.error) p.reject(new TrainsizeError(m.error.option, m.error.message));
+      else p.resolve(m.result);
+    }
+    if (typeof Worker === 'function') {
+      worker = new Worker(url || (here ? new URL('trainsize-worker.js', here).href : 'trainsize-worker.js'));
+      worker.onmessage = (e) => settle(e.data);
+      worker.onerror = (e) => { if (e.preventDefault) e.preventDefault(); fail(new Error(e.message || 'cannot start')); };
+    } else {
+      const { Worker: NodeWorker } = require('worker_threads');
+      worker = new NodeWorker(url || require('path').join(__dirname, 'trainsize-worker.js'));
+      worker.on('message', settle);
+      worker.on('error', fail);
+      worker.on('exit', () => fail(new TrainsizeError('', 'the worker stopped')));
+      worker.unref(); /* a worker waiting for calls does not keep Node running */
+    }
+    function send(method, args) {
+      if (dead) return Promise.reject(dead);
+      return new Promise((resolve, reject) => {
+        const id = next++;
+        pending.set(id, { resolve, reject });
+        if (pending.size === 1 && worker.ref) worker.ref(); /* while a call is out */
+        try {
+          worker.postMessage({ id, method, args });
+        } catch (e) { /* options that cannot be copied to a worker (a function) */
+          pending.delete(id);
+          reject(new TrainsizeError('options', 'options: cannot be sent to the worker (' + e.message + ')', e));
+        }
+      }).finally(() => { if (pending.size === 0 && worker.unref) worker.unref(); });
+    }
+    return {
+      estimate: (options) => send('estimate', [options]),
+      plan: (options) => send('plan', [options]),
+      models: () => send('models', []),
+      gpus: () => send('gpus', []),
+      json: (command, options) => send('json', [command, options]),
+      help: (command) => send('help', command === undefined ? [] : [command]),
+      version: () => send('version', []),
+      terminate: () => { worker.terminate(); fail(new TrainsizeError('', 'the worker was terminated')); },
+    };
+  }
+
+  return { createTrainsize, createTrainsizeWorker, TrainsizeError };
 });

@@ -23,7 +23,9 @@ const trainsize_param_info *cli_find_param(const char *name, size_t len)
 
     for (i = 0; i < n; i++) {
         const trainsize_param_info *p = trainsize_param_at(i);
-        if (p && p->name && strlen(p->name) == len && memcmp(p->name, name, len) == 0)
+        /* the first letter before the whole name: most rows differ there */
+        if (p && p->name && len > 0 && p->name[0] == name[0] && strncmp(p->name, name, len) == 0 &&
+            p->name[len] == '\0')
             return p;
     }
     return NULL;
@@ -191,6 +193,11 @@ static int load_hf_config(trainsize_job *job, const char *path)
 
 int cli_build_job(const cli_options *opts, trainsize_job **out)
 {
+    return cli_build_job_from(opts, NULL, out);
+}
+
+int cli_build_job_from(const cli_options *opts, const trainsize_job *base, trainsize_job **out)
+{
     trainsize_job *job;
     trainsize_error err;
     int status = CLI_EXIT_OK;
@@ -207,7 +214,7 @@ int cli_build_job(const cli_options *opts, trainsize_job **out)
             return CLI_EXIT_USAGE;
         }
     }
-    job = trainsize_job_new();
+    job = base ? trainsize_job_clone(base) : trainsize_job_new();
     if (!job) {
         cli_error("out of memory");
         return CLI_EXIT_FAILURE;

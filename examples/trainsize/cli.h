@@ -45,8 +45,15 @@ enum {
 #include "text_out.h"
 
 /** Write the buffer to stdout and check that it arrived; frees it. Returns an exit status:
- *  CLI_EXIT_OK, or CLI_EXIT_FAILURE after a message on stderr. */
+ *  CLI_EXIT_OK, or CLI_EXIT_FAILURE after a message on stderr. Built with
+ *  CLI_OUTPUT_TO_MODULE (the WebAssembly module), the buffer goes to cli_module_output
+ *  instead, which the module defines: its caller reads it from memory, not from stdout. */
 int cli_out_flush_stdout(ts_out *o);
+#ifdef CLI_OUTPUT_TO_MODULE
+/** Take the command's output (the buffer's data is the callee's from here). Returns an
+ *  exit status. */
+int cli_module_output(ts_out *o);
+#endif
 
 /** Print "trainsize: <message>" as exactly one line on stderr (control characters in the
  *  message are replaced, so that user text cannot break the line). */
@@ -100,11 +107,32 @@ void cli_options_free(cli_options *opts);
  *  parameter in order. With no job option at all, the built-in example job (not for
  *  plan, whose job is always the user's). */
 int cli_build_job(const cli_options *opts, trainsize_job **out);
+/** The same, starting from a copy of `base` (a job fresh from trainsize_job_new, kept by
+ *  a caller that builds many: a copy costs less than setting every default again), or
+ *  from a new job when `base` is NULL. */
+int cli_build_job_from(const cli_options *opts, const trainsize_job *base, trainsize_job **out);
 
 /** Find a catalogue parameter by name (the first `len` bytes of `name`); NULL if none. */
 const trainsize_param_info *cli_find_param(const char *name, size_t len);
 
 /* ---- commands ---- */
+
+/* Advice the estimate command asks for when a job does not fit. */
+#define CLI_ADVICE_MAX 5
+
+/** An estimate and the changes that would make its job fit. */
+typedef struct cli_estimate {
+    trainsize_result result;
+    trainsize_advice advice[CLI_ADVICE_MAX];
+    size_t advised; /**< Entries of `advice` (0 when the job fits or nothing makes it). */
+} cli_estimate;
+
+/** The estimate command up to its output: parse the options, build the job (from `base`
+ *  as cli_build_job_from does; NULL for a new one), estimate it and, when it does not fit,
+ *  ask for advice. With --help, returns CLI_EXIT_OK, sets `opts->help` and builds nothing.
+ *  The caller frees `*job` (NULL when none was built) and `opts`, whatever the status. */
+int cli_estimate_options(int argc, char **argv, const trainsize_job *base, cli_options *opts,
+                         trainsize_job **job, cli_estimate *e);
 
 int cli_cmd_estimate(int argc, char **argv);
 int cli_cmd_models(int argc, char **argv);
@@ -117,14 +145,13 @@ int cli_cmd_plan(int argc, char **argv);
 void cli_report(ts_out *o, const trainsize_job *job, const trainsize_result *r,
                 const trainsize_advice *advice, size_t n);
 
-/** Append the JSON object of `r` to `o` (with a trailing newline). Returns 0, or -1 (after
- *  a message on stderr) when the library's field catalogue cannot be turned into JSON. */
-/* Advice the estimate command asks for when a job does not fit. */
-#define CLI_ADVICE_MAX 5
-
-/* The estimate as JSON; `advice` (n entries, may be NULL when n is 0) is written as the
- * "advice" array, empty when the job fits. */
+/** Append the JSON object of `r` to `o` (with a trailing newline); `advice` (n entries,
+ *  may be NULL when n is 0) is written as the "advice" array, empty when the job fits.
+ *  Returns 0, or -1 (after a message on stderr) when the library's field catalogue cannot
+ *  be turned into JSON. */
 int cli_json_result(ts_out *o, const trainsize_result *r, const trainsize_advice *advice, size_t n);
+/** The "advice" array alone, as cli_json_result writes it at `depth` 1. */
+void cli_json_advice(ts_out *o, const trainsize_advice *advice, size_t n);
 
 /** JSON pieces, for the catalogue listings. */
 void cli_json_string(ts_out *o, const char *s);

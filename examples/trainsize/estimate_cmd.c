@@ -1,49 +1,60 @@
 /* The `estimate` command: options -> job -> estimate -> report or JSON.
  *
  * The output is built only after the estimate succeeded and written in one go, so an
- * error leaves standard output empty. */
+ * error leaves standard output empty. cli_estimate_options is the part before the output,
+ * which the WebAssembly module also calls to hand the result over without any JSON. */
 #include "cli.h"
+
+int cli_estimate_options(int argc, char **argv, const trainsize_job *base, cli_options *opts,
+                         trainsize_job **job, cli_estimate *e)
+{
+    trainsize_error err;
+    int status, rc;
+
+    *job = NULL;
+    e->advised = 0;
+    status = cli_parse_options(argc, argv, opts);
+    if (status != CLI_EXIT_OK)
+        return status;
+    if (opts->help)
+        return CLI_EXIT_OK;
+    status = cli_build_job_from(opts, base, job);
+    if (status != CLI_EXIT_OK)
+        return status;
+    rc = trainsize_estimate(*job, &e->result, sizeof e->result, &err);
+    if (rc != TRAINSIZE_OK)
+        return cli_library_error(rc, &err);
+    /* A job that does not fit gets the changes that make it fit (none when nothing does). */
+    if (!e->result.memory.fits &&
+        trainsize_advise(*job, e->advice, CLI_ADVICE_MAX, &e->advised, NULL) != TRAINSIZE_OK)
+        e->advised = 0;
+    return CLI_EXIT_OK;
+}
 
 int cli_cmd_estimate(int argc, char **argv)
 {
     cli_options opts;
     trainsize_job *job = NULL;
-    trainsize_result result;
-    trainsize_advice advice[CLI_ADVICE_MAX];
-    size_t advised = 0;
-    trainsize_error err;
+    cli_estimate e;
     ts_out out;
-    int status, rc;
+    int status;
 
-    status = cli_parse_options(argc, argv, &opts);
+    status = cli_estimate_options(argc, argv, NULL, &opts, &job, &e);
     if (status != CLI_EXIT_OK)
-        return status;
+        goto done;
     if (opts.help) {
-        cli_options_free(&opts);
-        return cli_print_help(CLI_HELP_ESTIMATE);
-    }
-    status = cli_build_job(&opts, &job);
-    if (status != CLI_EXIT_OK) {
-        cli_options_free(&opts);
-        return status;
-    }
-    rc = trainsize_estimate(job, &result, sizeof result, &err);
-    if (rc != TRAINSIZE_OK) {
-        status = cli_library_error(rc, &err);
+        status = cli_print_help(CLI_HELP_ESTIMATE);
         goto done;
     }
-    /* A job that does not fit gets the changes that make it fit (none when nothing does). */
-    if (!result.memory.fits && trainsize_advise(job, advice, CLI_ADVICE_MAX, &advised, NULL) != TRAINSIZE_OK)
-        advised = 0;
     ts_out_init(&out);
     if (opts.json) {
-        if (cli_json_result(&out, &result, advice, advised) != 0) {
+        if (cli_json_result(&out, &e.result, e.advice, e.advised) != 0) {
             ts_out_free(&out);
             status = CLI_EXIT_FAILURE;
             goto done;
         }
     } else {
-        cli_report(&out, job, &result, advice, advised);
+        cli_report(&out, job, &e.result, e.advice, e.advised);
     }
     status = cli_out_flush_stdout(&out);
 

@@ -266,12 +266,12 @@ static int write_members(ts_out *o, const tree *t, const trainsize_result *r, si
     return 0;
 }
 
-/* "advice": [{"set": {name: value, ...}, "peak_total": N, ...}, ...] */
-static void write_advice(ts_out *o, const trainsize_advice *advice, size_t n)
+/* [{"set": {name: value, ...}, "peak_total": N, ...}, ...], the value of "advice" */
+void cli_json_advice(ts_out *o, const trainsize_advice *advice, size_t n)
 {
     size_t i, k;
 
-    ts_out_puts(o, ",\n  \"advice\": [");
+    ts_out_putc(o, '[');
     for (i = 0; i < n; i++) {
         const trainsize_advice *a = &advice[i];
         ts_out_puts(o, i ? ",\n    {\"set\": {" : "\n    {\"set\": {");
@@ -338,7 +338,8 @@ int cli_json_result(ts_out *o, const trainsize_result *r, const trainsize_advice
         cli_error("internal error: cannot read a result field");
         rc = -1;
     }
-    write_advice(o, advice, n);
+    ts_out_puts(o, ",\n  \"advice\": ");
+    cli_json_advice(o, advice, n);
     ts_out_puts(o, "\n}\n");
     free(t.nodes);
     return rc;

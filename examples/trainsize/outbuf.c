@@ -19,6 +19,10 @@ int cli_out_flush_stdout(ts_out *o)
         ts_out_free(o);
         return CLI_EXIT_FAILURE;
     }
+#ifdef CLI_OUTPUT_TO_MODULE
+    (void)status;
+    return cli_module_output(o);
+#else
     errno = 0;
     if (o->len > 0 && fwrite(o->data, 1, o->len, stdout) != o->len)
         status = CLI_EXIT_FAILURE;
@@ -29,6 +33,7 @@ int cli_out_flush_stdout(ts_out *o)
                   errno ? strerror(errno) : "write error");
     ts_out_free(o);
     return status;
+#endif
 }
 
 void cli_error(const char *fmt, ...)

@@ -39,7 +39,48 @@ test('estimate() is the command\'s JSON, byte for byte', async () => {
   for (const job of JOBS) {
     const text = ts.json('estimate', job);
     assert.strictEqual(text, native(['estimate', '--json', ...cliArgs(job)]), JSON.stringify(job));
+    // the same object, keys in the same order (the object is built from the result's
+    // fields, not parsed from the text)
+    assert.strictEqual(JSON.stringify(ts.estimate(job)), JSON.stringify(JSON.parse(text)), JSON.stringify(job));
     assert.deepStrictEqual(ts.estimate(job), JSON.parse(text));
+  }
+});
+
+test('estimate() is the same object where a page forbids code generation', () => {
+  // The object literal compiled from the field table (new Function) falls back to a
+  // key-by-key build when strings cannot be compiled (a Content-Security-Policy).
+  const script = `
+    const { createTrainsize } = require(${JSON.stringify(path.resolve(pkg, 'trainsize.js'))});
+    let compiled = true;
+    try { new Function('return 1'); } catch (e) { compiled = false; }
+    createTrainsize().then((ts) => {
+      process.stdout.write(JSON.stringify({ compiled, jobs: ${JSON.stringify(JOBS)}.map((j) => ts.estimate(j)) }));
+    });`;
+  const r = spawnSync(process.execPath, ['--disallow-code-generation-from-strings', '-e', script], { encoding: 'utf8' });
+  assert.strictEqual(r.status, 0, r.stderr);
+  const { compiled, jobs } = JSON.parse(r.stdout);
+  assert.strictEqual(compiled, false); // the fallback is what ran
+  JOBS.forEach((job, i) => {
+    assert.strictEqual(JSON.stringify(jobs[i]), JSON.stringify(JSON.parse(native(['estimate', '--json', ...cliArgs(job)]))));
+  });
+});
+
+test('text fields beyond ASCII read as the command writes them', async () => {
+  const ts = await createTrainsize();
+  const file = path.join(__dirname, '..', '..', '..', 'tests', 'data', 'hf', 'Qwen3-8B.json');
+  const config = JSON.parse(require('node:fs').readFileSync(file, 'utf8'));
+  const os = require('node:os');
+  for (const name of ['modèle-ü/Qwen3 ✓', 'モデル', 'emoji 🚀 and tab\t', 'plain']) {
+    config._name_or_path = name;
+    const tmp = path.join(os.tmpdir(), 'trainsize-name-' + process.pid + '.json');
+    require('node:fs').writeFileSync(tmp, JSON.stringify(config));
+    try {
+      const text = native(['estimate', '--json', '--hf-config', tmp]);
+      const twice = [ts.estimate({ hfConfig: config }), ts.estimate({ hfConfig: config })];
+      for (const r of twice) assert.strictEqual(JSON.stringify(r), JSON.stringify(JSON.parse(text)), name);
+    } finally {
+      require('node:fs').unlinkSync(tmp);
+    }
   }
 });
 

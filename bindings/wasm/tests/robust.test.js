@@ -121,15 +121,18 @@ test('an exception thrown mid-call, or a trap, leaves the module usable', async 
   clockFails(() => refused(() => ts.plan(PLAN), '', /clock failed/));
   stillRight(ts);
   assert.strictEqual(mod._sbrk(0), heap);
-  // A real trap inside the module: an argument vector out of its memory.
-  const run = mod._tsw_run;
-  mod._tsw_run = (argc) => run(argc, 0x7ffffff0);
-  try {
-    refused(() => ts.estimate(JOB), '', /memory access out of bounds/);
-  } finally {
-    mod._tsw_run = run;
+  // A real trap inside the module: an argument vector out of its memory, in each of the
+  // two entries (the command, and the estimate that leaves its fields in memory).
+  for (const [entry, call] of [['_tsw_run', () => ts.plan(PLAN)], ['_tsw_estimate', () => ts.estimate(JOB)]]) {
+    const run = mod[entry];
+    mod[entry] = (argc) => run(argc, 0x7ffffff0);
+    try {
+      refused(call, '', /memory access out of bounds/);
+    } finally {
+      mod[entry] = run;
+    }
+    stillRight(ts);
   }
-  stillRight(ts);
 });
 
 test('help: refused as an option, given by help()', async () => {
