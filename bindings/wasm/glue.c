@@ -57,6 +57,10 @@ EMSCRIPTEN_KEEPALIVE int tsw_init(void);
 EMSCRIPTEN_KEEPALIVE const char *tsw_field_path(size_t index);
 EMSCRIPTEN_KEEPALIVE int tsw_field_type(size_t index);
 EMSCRIPTEN_KEEPALIVE const char *tsw_warning_name(int bit);
+EMSCRIPTEN_KEEPALIVE const char *tsw_warning_text(int bit);
+EMSCRIPTEN_KEEPALIVE const char *tsw_example_setting(size_t index, int value);
+EMSCRIPTEN_KEEPALIVE const char *tsw_param_text(size_t index, int which);
+EMSCRIPTEN_KEEPALIVE double tsw_param_number(size_t index, int which);
 EMSCRIPTEN_KEEPALIVE void *tsw_slots(void);
 EMSCRIPTEN_KEEPALIVE int tsw_estimate(int argc, char **argv);
 EMSCRIPTEN_KEEPALIVE double tsw_bench_native(int argc, char **argv, int count);
@@ -97,6 +101,45 @@ int tsw_field_type(size_t index)
 const char *tsw_warning_name(int bit)
 {
     return bit >= 0 && bit < 64 ? trainsize_warning_name(UINT64_C(1) << bit) : NULL;
+}
+
+const char *tsw_warning_text(int bit)
+{
+    return bit >= 0 && bit < 64 ? trainsize_warning_text(UINT64_C(1) << bit) : NULL;
+}
+
+/* The built-in example job's settings (`trainsize` with no arguments): the name of the
+ * index-th (value 0) or its value (value 1); NULL past the last. */
+const char *tsw_example_setting(size_t index, int value)
+{
+    if (index >= cli_example_job_count)
+        return NULL;
+    return value ? cli_example_job[index].value : cli_example_job[index].name;
+}
+
+/* The parameter catalogue, for trainsize.js's params(): the index-th parameter's name (0),
+ * choices (1), default (2), unit (3) or doc (4); its kind (0), min (1) or max (2). NULL
+ * (or -1) past the last. */
+const char *tsw_param_text(size_t index, int which)
+{
+    const trainsize_param_info *p = trainsize_param_at(index);
+    if (!p)
+        return NULL;
+    switch (which) {
+    case 0: return p->name;
+    case 1: return p->choices ? p->choices : "";
+    case 2: return p->default_text;
+    case 3: return p->unit;
+    default: return p->doc;
+    }
+}
+
+double tsw_param_number(size_t index, int which)
+{
+    const trainsize_param_info *p = trainsize_param_at(index);
+    if (!p)
+        return -1;
+    return which == 0 ? (double)p->kind : which == 1 ? p->min : p->max;
 }
 
 void *tsw_slots(void) { return slots; }

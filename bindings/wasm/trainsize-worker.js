@@ -6,7 +6,7 @@
 'use strict';
 
 (function () {
-  const METHODS = ['estimate', 'plan', 'models', 'gpus', 'json', 'help', 'version'];
+  const METHODS = ['estimate', 'plan', 'models', 'gpus', 'json', 'help', 'version', 'warnings', 'exampleJob', 'params'];
   let ready;
   let post;
 

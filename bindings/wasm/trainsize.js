@@ -6,6 +6,7 @@
  *   ts.estimate({ model: 'llama-2-7b', gpu: 'a100-80gb', gpus: 8, zero: 3 })
  *     // === the object `trainsize estimate --json --model llama-2-7b ...` prints
  *   ts.plan({ model: 'llama-2-70b', tokens: 2e12 }); ts.models(); ts.gpus(); ts.version
+ *   ts.warnings()    // { "low-vram-headroom": "one sentence", ... }; ts.exampleJob()
  *   ts.help('estimate')  // the text `trainsize estimate --help` prints
  *   const w = createTrainsizeWorker(); await w.plan({ ... })  // the same in a worker
  *
@@ -224,9 +225,25 @@
     }
     const shape = shapeOf(paths);
     const warningNames = [];
+    const warningTexts = {};
     for (let bit = 0; bit < 64; bit++) {
       const p = M._tsw_warning_name(bit);
       warningNames.push(p ? M.UTF8ToString(p) : null);
+      const t = M._tsw_warning_text(bit);
+      if (p && t) warningTexts[warningNames[bit]] = M.UTF8ToString(t);
+    }
+    const KINDS = ['int', 'float', 'bool', 'choice', 'name', 'list'];
+    const params = [];
+    for (let i = 0; M._tsw_param_text(i, 0); i++) {
+      const t = (k) => M.UTF8ToString(M._tsw_param_text(i, k));
+      const choices = t(1);
+      params.push({ name: t(0), kind: KINDS[M._tsw_param_number(i, 0)] || 'unknown',
+        choices: choices ? choices.split('|') : [], min: M._tsw_param_number(i, 1),
+        max: M._tsw_param_number(i, 2), default: t(2), unit: t(3), doc: t(4) });
+    }
+    const example = {};
+    for (let i = 0; M._tsw_example_setting(i, 0); i++) {
+      example[M.UTF8ToString(M._tsw_example_setting(i, 0))] = M.UTF8ToString(M._tsw_example_setting(i, 1));
     }
     const slots = M._tsw_slots();
     const choices = new Map(); /* a choice's name is static text: decoded once */
@@ -462,6 +479,14 @@
       },
       /** The library's version ("major.minor.patch"). */
       version,
+      /** Each warning's name (as `warnings` lists it) and its one-sentence explanation. */
+      warnings: () => Object.assign({}, warningTexts),
+      /** The library's parameter catalogue, the options of estimate and plan: name,
+       *  kind ("int", "float", "bool", "choice", "name", "list"), choices, min, max,
+       *  default (as text; "" when it depends on the job), unit and doc. */
+      params: () => params.map((p) => Object.assign({}, p, { choices: p.choices.slice() })),
+      /** The built-in example job (`trainsize` with no arguments) as options. */
+      exampleJob: () => Object.assign({}, example),
       /** For the benchmark: seconds per trainsize_estimate() of this job inside the module
        *  (the library alone, no options parsed and no result converted), over `count` runs. */
       benchLibrary: (options, count) => {
@@ -537,6 +562,9 @@
       json: (command, options) => send('json', [command, options]),
       help: (command) => send('help', command === undefined ? [] : [command]),
       version: () => send('version', []),
+      warnings: () => send('warnings', []),
+      exampleJob: () => send('exampleJob', []),
+      params: () => send('params', []),
       terminate: () => { worker.terminate(); fail(new TrainsizeError('', 'the worker was terminated')); },
     };
   }

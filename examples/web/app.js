@@ -1,147 +1,241 @@
 /* The configurator page: the form's fields are the command's options (names as in
  * `trainsize estimate --help`), the URL's query holds them so that a configuration can be
  * shared as a link, and every figure comes from libtrainsize in WebAssembly
- * (trainsize.js): the same JSON as `trainsize estimate --json`. */
+ * (trainsize.js): the same JSON as `trainsize estimate --json`. A vendor's
+ * configurator.json (vendor.js) sets the title, the GPUs offered, the default job, prices
+ * and a contact link. */
 'use strict';
 
-const CHOICES = { // the command's choice lists, as `trainsize estimate --help` gives them
-  precision: ['fp32', 'bf16-mixed', 'fp16-mixed', 'bf16', 'fp16', 'fp8-mixed'],
-  optimizer: ['adamw', 'adam', 'sgd', 'sgd-momentum', 'adafactor', 'adamw-8bit', 'lion'],
-  recompute: ['none', 'selective', 'full', 'per-op'],
-  'quantize-base': ['none', 'nf4', 'int8'],
-  method: ['sft', 'dpo', 'grpo', 'ppo', 'distill'],
-  'freeze-vision': ['true', 'false'],
-};
-const GIB = 1024 * 1024 * 1024;
-const LAYOUT = ['gpus', 'tp', 'pp', 'ep', 'zero', 'micro-batch', 'recompute', 'gpu'];
-/* Options whose default the page shows (placeholders, the buy-or-rent block), read from the
- * command's help so that they stay the command's. */
-const SHOWN_DEFAULTS = ['utilization', 'colo-usd-per-kw-month', 'amortization-years'];
-
 const form = document.getElementById('job');
-const $ = (id) => document.getElementById(id);
-const gib = (b) => (b / GIB).toFixed(2) + ' GiB';
-const text = (s) => document.createTextNode(s);
-const num = (n) => Number(n).toLocaleString('en-US');
-const kw = (w) => (w / 1000).toFixed(1) + ' kW';
-const plural = (n, one, many) => `${num(n)} ${n === 1 ? one : many || one + 's'}`;
+/* What the planner chooses itself, and the plan's own options. */
+const LAYOUT = ['gpus', 'tp', 'pp', 'ep', 'zero', 'micro-batch', 'recompute', 'gpu'];
+const PLAN_ONLY = ['deadline-days', 'budget', 'objective', 'plan-gpus'];
+/* The buy-or-rent inputs whose default the page writes out. */
+const OWNING = ['utilization', 'colo-usd-per-kw-month', 'amortization-years'];
+/* Options of a job the page has no field for (a link, or advice applied), kept as given. */
+let extra = Object.create(null);
+let ts;
+let tab = 'estimate';
+let gpuInfo = {};
+let params = Object.create(null); /* no inherited names: a link's "?__proto__=" is no option */
+let warningText = {};
+let vendor = { title: '', intro: '', gpus: [], job: null, prices: '', contact: null };
 
-/* Dollars as the command's report writes them: whole dollars with thousands separators,
- * cents below $100, two significant digits below $1. */
-function usd(x) {
-  if (x >= 100) return '$' + num(Math.round(x));
-  if (x >= 1 || x === 0) return '$' + x.toFixed(2);
-  return '$' + Number(x.toPrecision(2));
+/* The form's field of that name, or null (form.elements also answers "length", "item"...). */
+const fieldOf = (name) => {
+  const el = form.elements.namedItem(name);
+  return el instanceof Element ? el : null;
+};
+
+/* A parameter's default as the catalogue gives it ('' when it depends on the job). */
+const defaultOf = (name) => (params[name] ? params[name].default : '');
+
+/* Fill a select: the choices, and first an empty entry that says what the default is. */
+function fillSelect(select, values, emptyLabel) {
+  select.textContent = '';
+  if (emptyLabel !== null) select.appendChild(new Option(emptyLabel, ''));
+  for (const v of values) select.appendChild(new Option(v, v));
 }
 
-function duration(s) {
-  if (s < 120) return s.toFixed(1) + ' s';
-  if (s < 7200) return (s / 60).toFixed(1) + ' min';
-  if (s < 172800) return (s / 3600).toFixed(1) + ' hours';
-  return (s / 86400).toFixed(1) + ' days';
+function defaultLabel(name, value) {
+  return value === '' || value === undefined ? 'default (the job\'s)' : `default (${value})`;
 }
 
-/* The run's time as the page has always shown it: seconds under a day, else days. */
-const runTime = (s) => s < 86400 ? s.toFixed(1) + ' s' : (s / 86400).toFixed(1) + ' days';
-
-/* "default X)" at the end of an option's entry in `trainsize estimate --help`. */
-function helpDefaults(help, names) {
-  const found = {};
-  for (const name of names) {
-    const at = help.indexOf('\n  --' + name + ' ');
-    if (at < 0) continue;
-    const end = help.indexOf('\n  --', at + 1);
-    const entry = help.slice(at, end < 0 ? help.length : end).replace(/\s+/g, ' ');
-    const all = [...entry.matchAll(/default ([^;()]+)\)/g)];
-    if (all.length) found[name] = all[all.length - 1][1].trim();
+function setupFields() {
+  for (const el of form.elements) {
+    const p = params[el.name];
+    if (!el.name || el.name === 'model' || el.name === 'gpu' || el.name === 'hf-config') continue;
+    if (el.tagName === 'SELECT') {
+      const values = p && p.kind === 'bool' ? ['true', 'false']
+        : p && p.kind === 'int' ? Array.from({ length: p.max - p.min + 1 }, (_, i) => String(p.min + i))
+          : p ? p.choices : [];
+      fillSelect(el, values, defaultLabel(el.name, defaultOf(el.name)));
+    } else if (!el.placeholder) {
+      el.placeholder = defaultOf(el.name) !== '' ? 'default: ' + defaultOf(el.name) : 'default: the job\'s';
+    }
   }
-  return found;
+  fillSelect(form.elements.model, ts.models().map((m) => m.name), 'choose a preset');
+  const gpus = vendor.gpus.length ? vendor.gpus : Object.keys(gpuInfo);
+  fillSelect(form.elements.gpu, gpus, vendor.gpus.length ? null : defaultLabel('gpu', defaultOf('gpu')));
+  const checks = $('plan-gpus').querySelector('.checks');
+  for (const g of gpus) {
+    const label = element('label', 'check');
+    const box = element('input');
+    box.type = 'checkbox';
+    box.value = g;
+    box.dataset.planGpu = '1';
+    label.appendChild(box);
+    label.appendChild(document.createTextNode(' ' + g));
+    checks.appendChild(label);
+  }
 }
 
-function fillSelect(select, values, labels) {
-  select.appendChild(new Option('', ''));
-  values.forEach((v, i) => select.appendChild(new Option(labels ? labels[i] : v, v)));
+/* The values the job's own estimate used, shown in the fields left empty. */
+function showEffective(r) {
+  const l = r.layout;
+  const used = { gpus: l.gpus, tp: l.tp, pp: l.pp, ep: l.ep, 'micro-batch': l.micro_batch,
+    'global-batch': l.global_batch, zero: l.zero, recompute: l.recompute, method: l.method, gpu: l.gpu };
+  for (const [name, v] of Object.entries(used)) {
+    const el = fieldOf(name);
+    if (!el) continue;
+    if (el.tagName === 'SELECT') {
+      if (el.options[0] && el.options[0].value === '') el.options[0].textContent = defaultLabel(name, String(v));
+    } else {
+      el.placeholder = 'default: ' + v;
+    }
+  }
 }
 
-/* The options the form sets (empty fields: the command's defaults). */
+function planGpus() {
+  return [...document.querySelectorAll('input[data-plan-gpu]')].filter((b) => b.checked).map((b) => b.value);
+}
+
+/* The options the page sets: the form's fields that are not empty, the options kept from
+ * a link, and the vendor's prices. */
 function options(forPlan) {
   const o = {};
   for (const el of form.elements) {
-    if (!el.name || el.value === '') continue;
-    if (forPlan && LAYOUT.includes(el.name)) continue;
+    if (!el.name || el.value === '' || el.type === 'checkbox') continue;
+    if (forPlan ? LAYOUT.includes(el.name) : PLAN_ONLY.includes(el.name)) continue;
     o[el.name] = el.value;
   }
+  for (const [k, v] of Object.entries(extra)) if (!(forPlan && LAYOUT.includes(k)) && !(k in o)) o[k] = v;
   if (o['hf-config']) delete o.model; else delete o['hf-config'];
+  if (vendor.prices && !o['gpu-prices']) o['gpu-prices'] = vendor.prices;
+  if (forPlan) {
+    const chosen = planGpus();
+    if (chosen.length || vendor.gpus.length) o['plan-gpus'] = (chosen.length ? chosen : vendor.gpus).join(',');
+    o.top = PLAN_TOP;
+  }
   return o;
 }
 
-/* The URL keeps the configuration (not a pasted config.json). */
+/* The URL keeps the configuration and the tab (not a pasted config.json, nor the vendor's
+ * prices, which the page adds itself). */
 function syncUrl() {
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(options(false))) if (k !== 'hf-config') q.set(k, v);
+  if (tab === 'plan') q.set('tab', 'plan');
+  for (const el of form.elements) {
+    if (el.name && el.value !== '' && el.type !== 'checkbox' && el.name !== 'hf-config') q.set(el.name, el.value);
+  }
+  for (const [k, v] of Object.entries(extra)) if (!q.has(k)) q.set(k, v);
+  if (planGpus().length) q.set('plan-gpus', planGpus().join(','));
   history.replaceState(null, '', '?' + q.toString());
 }
 
-function row(table, name, value) {
-  const tr = table.insertRow();
-  tr.insertCell().appendChild(text(name));
-  tr.insertCell().appendChild(text(value));
+/* The form from a link (?model=...&gpus=...), else the vendor's default job, else the
+ * command's own example job (what `trainsize` with no arguments sizes). */
+function loadJob() {
+  const q = new URLSearchParams(location.search);
+  if (q.get('tab') === 'plan') tab = 'plan';
+  q.delete('tab');
+  const given = [...q.keys()].some((k) => params[k] || fieldOf(k));
+  const job = given ? [...q] : Object.entries(vendor.job || ts.exampleJob());
+  for (const [k, v] of job) {
+    if (k === 'plan-gpus') {
+      const names = v.split(',');
+      document.querySelectorAll('input[data-plan-gpu]').forEach((b) => { b.checked = names.includes(b.value); });
+    } else if (fieldOf(k)) {
+      const el = fieldOf(k);
+      el.value = v;
+      if (el.tagName === 'SELECT' && el.value !== v) extra[k] = v; /* not offered here: still sized */
+    } else if (params[k] && k !== 'gpu-prices') {
+      extra[k] = v;
+    }
+  }
 }
 
-function bar(parent, name, bytes, capacity) {
-  const div = document.createElement('div');
-  div.className = 'bar';
-  div.innerHTML = '<span class="name"></span><div class="track"><div class="fill"></div></div><span class="value"></span>';
-  div.querySelector('.name').textContent = name;
-  div.querySelector('.value').textContent = gib(bytes);
-  const fill = div.querySelector('.fill');
-  fill.style.width = Math.min(100, 100 * bytes / capacity) + '%';
-  if (bytes > capacity) fill.classList.add('over');
-  parent.appendChild(div);
+function showError(e, where) {
+  const box = where || $('error');
+  box.hidden = false;
+  box.classList.add('error');
+  box.textContent = e.message;
+  box.dataset.option = e.option || '';
 }
 
-/* A cell holding a warning-style note. */
-function note(cell, message) {
-  const span = document.createElement('span');
-  span.className = 'note warn';
-  span.textContent = message;
-  cell.appendChild(span);
+/* ---- the estimate ---- */
+
+/* Advice in words: each change the library found, as a buyer would say it. */
+const CHANGE_WORDS = {
+  recompute: (v) => (v === 'none' ? 'no activation recomputation' : `${v} activation recomputation`),
+  'micro-batch': (v) => `a micro-batch of ${v}`,
+  attention: (v) => `${v} attention kernels`,
+  zero: (v) => `ZeRO stage ${v} (${['nothing sharded', 'optimizer state sharded', 'optimizer state and gradients sharded',
+    'optimizer state, gradients and weights sharded'][v] || 'sharded'} across the data-parallel GPUs)`,
+  tp: (v) => `tensor parallelism over ${v} GPUs`,
+  offload: (v) => (v === 'optimizer' ? 'the optimizer state in CPU memory (ZeRO-Offload)'
+    : v === 'optimizer+params' ? 'the optimizer state and the weights in CPU memory (ZeRO-Infinity)' : 'no CPU offload'),
+  gpus: (v) => `${num(v)} GPUs`,
+  'lora-rank': (v) => `LoRA adapters of rank ${v} in place of full fine-tuning`,
+  'quantize-base': (v) => `the frozen base quantized to ${v} (QLoRA)`,
+  'global-batch': (v) => `a global batch of ${num(v)} samples`,
+};
+
+function adviceWords(a) {
+  const parts = Object.entries(a.set).map(([k, v]) => (CHANGE_WORDS[k] ? CHANGE_WORDS[k](v) : `${k} ${v}`));
+  const list = parts.length > 1 ? parts.slice(0, -1).join(', ') + ' and ' + parts[parts.length - 1] : parts[0];
+  return `With ${list}: ${gib(a.peak_total)} of ${gib(a.gpu_capacity)} per GPU, ${duration(a.step_seconds)} a step.`;
 }
 
-function showError(e) {
-  $('error').hidden = false;
-  $('error').textContent = e.message;
-  $('error').dataset.option = e.option || '';
+function applyAdvice(a) {
+  for (const [k, v] of Object.entries(a.set)) {
+    const el = fieldOf(k);
+    if (el) {
+      el.value = v;
+      if (el.value !== v) extra[k] = v;
+      else delete extra[k];
+    } else {
+      extra[k] = v;
+    }
+  }
+  update();
 }
 
-function renderEstimate(r) {
-  const m = r.memory, s = r.system, t = r.time;
-  const verdict = $('verdict');
-  verdict.textContent = m.fits ? 'FITS' : 'DOES NOT FIT';
-  verdict.className = m.fits ? 'fits' : 'no-fit';
-  verdict.dataset.peakTotal = String(m.peak_total);
-  $('summary').textContent = `${r.model.name}: peak ${gib(m.peak_total)} of ${gib(m.gpu_capacity)} per GPU on ` +
-    `${r.layout.gpus} x ${r.layout.gpu}`;
+function renderAdvice(r) {
+  const list = $('advice');
+  list.textContent = '';
+  $('advice-box').hidden = r.advice.length === 0;
+  for (const a of r.advice) {
+    const li = element('li', '', adviceWords(a) + ' ');
+    const button = element('button', 'apply', 'Apply');
+    button.type = 'button';
+    button.addEventListener('click', () => applyAdvice(a));
+    li.appendChild(button);
+    list.appendChild(li);
+  }
+}
+
+function renderWarnings(r) {
+  const list = $('warnings');
+  list.textContent = '';
+  for (const name of r.warnings) {
+    if (name === 'does-not-fit') continue; /* the verdict says it */
+    const li = element('li', 'note warn', warningText[name] || name);
+    li.dataset.warning = name;
+    list.appendChild(li);
+  }
+}
+
+function renderMemory(m) {
   const bars = $('bars');
   bars.textContent = '';
   /* what the method's extra models and a vision tower hold, beside the weights they are part of */
   const parts = [['of which reference model', 'reference_weights'], ['of which teacher model', 'teacher_weights'],
     ['of which vision tower', 'vision_weights'], ['critic (all its state)', 'critic_state'],
     ['rollout engine weights', 'rollout_weights'], ['rollout KV cache', 'rollout_kv_cache']];
+  const rows = [];
   for (const [name, key] of [['weights', 'weights'], ...parts, ['gradients', 'gradients'],
     ['optimizer state', 'optimizer'], ['activations', 'activations'], ['transient', 'transient'],
     ['overhead', 'overhead'], ['peak total', 'peak_total']]) {
     if (parts.some(([, k]) => k === key) && !m[key]) continue;
-    bar(bars, name, m[key], m.gpu_capacity);
+    rows.push([name, m[key], key === 'peak_total' ? 'peak' : parts.some(([, k]) => k === key) ? 'part' : '']);
   }
-  const advice = $('advice');
-  advice.textContent = '';
-  for (const a of r.advice) {
-    const li = document.createElement('li');
-    li.textContent = 'fits with ' + Object.entries(a.set).map(([k, v]) => `--${k} ${v}`).join(' ') +
-      `: ${gib(a.peak_total)}`;
-    advice.appendChild(li);
-  }
+  memoryChart(bars, rows, m.gpu_capacity);
+  bars.appendChild(element('p', 'note', `The parts are not all held at once: the peak comes at the ${m.peak_phase} ` +
+    'phase, and it is what must fit.'));
+}
+
+function renderSystem(s) {
   const table = $('system');
   table.textContent = '';
   row(table, 'servers', `${s.nodes} x ${s.gpus_per_node} GPUs`);
@@ -150,7 +244,28 @@ function renderEstimate(r) {
   row(table, 'network', s.network_link ? `${s.network_nics_per_node} x ${s.network_link} per server`
     : s.nodes > 1 ? 'none: the scale-up fabric joins the servers' : 'none needed (one server)');
   row(table, 'storage', s.storage_class);
-  row(table, 'power', (s.power_watts / 1000).toFixed(1) + ' kW');
+  row(table, 'power, all servers', kw(s.power_watts));
+}
+
+/* Time and cost: the run's, or, with no token count, a question for it (one step is not a
+ * run, and a cost of $0 is no answer). */
+function renderTime(r, needsTokens) {
+  const t = r.time, s = r.system;
+  const table = $('time');
+  table.textContent = '';
+  const ask = $('needs-tokens');
+  ask.hidden = !needsTokens;
+  ask.textContent = '';
+  if (needsTokens) {
+    ask.appendChild(document.createTextNode('How long will it train, and what will it cost? Give the run\'s size in tokens ' +
+      '(e.g. 2e12, 300B) '));
+    const b = element('button', '', 'Set tokens');
+    b.type = 'button';
+    b.addEventListener('click', () => form.elements.tokens.focus());
+    ask.appendChild(b);
+    row(table, 'one optimizer step', `${duration(t.step_seconds)} (${num(r.layout.global_batch)} samples)`);
+    return;
+  }
   // The run's time is the wall time: failures, restarts and checkpoint stalls included.
   row(table, 'time', runTime(t.wall_seconds) +
     ` (wall time; ${t.gpu_hours >= 10 ? num(Math.round(t.gpu_hours)) : Number(t.gpu_hours.toPrecision(2))} GPU-hours)`);
@@ -161,10 +276,7 @@ function renderEstimate(r) {
     ? `every ${duration(t.checkpoint_interval)}, stalling ${duration(t.checkpoint_stall)}`
     : 'none inside the run (shorter than the optimum interval)');
   row(table, 'goodput', (100 * t.goodput).toFixed(1) + ' %');
-  row(table, 'cloud cost', '$' + s.cost_cloud_usd.toFixed(2));
-  renderLargest(m);
-  renderFacility(r);
-  renderBuyOrRent(s);
+  row(table, 'cloud cost', s.cost_cloud_usd > 0 ? usd(s.cost_cloud_usd) : 'no cloud price for this GPU');
 }
 
 function renderLargest(m) {
@@ -180,13 +292,11 @@ function renderFacility(r) {
   const table = $('facility');
   table.textContent = '';
   row(table, 'racks', `${plural(s.racks, 'rack')}, up to ${plural(s.servers_per_rack, nvl ? 'tray' : 'server')} a rack`);
-  const tr = table.insertRow();
-  tr.insertCell().textContent = 'fullest rack';
-  const cell = tr.insertCell();
+  const cell = row(table, 'fullest rack', '').cells[1];
   if (!s.rack_power_watts) {
     cell.textContent = 'power unknown: the accelerator\'s power is not published';
   } else if (s.cooling === 'liquid') {
-    cell.appendChild(text(kw(s.rack_power_watts) + ', '));
+    cell.appendChild(document.createTextNode(kw(s.rack_power_watts) + ', '));
     note(cell, nvl ? 'liquid cooling: an NVL72 rack is liquid-cooled'
       : 'liquid cooling: above the air-cooled rack budget (rack-power-watts)');
   } else {
@@ -201,66 +311,79 @@ function renderFacility(r) {
     : 'no scale-out switches (no traffic leaves the scale-up domain)');
 }
 
-function renderBuyOrRent(s) {
-  const priced = s.capex_usd > 0 && s.cost_cloud_usd > 0;
+function renderBuyOrRent(s, needsTokens) {
+  const priced = s.capex_usd > 0 && s.cloud_usd_per_month > 0;
   $('no-prices').hidden = priced;
   $('no-prices').textContent = priced ? '' : 'no comparison: the catalogue has no cloud or purchase price ' +
     'for this GPU (the command\'s --gpu-prices sets them)';
   $('buy-rent').hidden = !priced;
   $('breakeven').hidden = !priced;
   if (!priced) return;
-  const use = Number(form.elements.utilization.value || defaults.utilization);
+  const use = Number(form.elements.utilization.value || defaultOf('utilization'));
+  const thisRun = (v) => (needsTokens ? 'set tokens to see' : usd(v));
   const cloud = $('cloud').querySelector('table');
   cloud.textContent = '';
   row(cloud, 'up front', 'nothing');
   row(cloud, 'per month', usd(s.cloud_usd_per_month) +
     (use ? ` (the busy hours: ${(100 * use).toFixed(0)} % of the year)` : ' (the busy hours)'));
-  row(cloud, 'this run', usd(s.cost_cloud_usd));
+  row(cloud, 'this run', thisRun(s.cost_cloud_usd));
   const owned = $('owned').querySelector('table');
   owned.textContent = '';
   row(owned, 'up front', usd(s.capex_usd));
   for (const [name, v] of [['servers', s.capex_servers_usd], ['network', s.capex_network_usd],
     ['shared storage', s.capex_storage_usd]]) {
-    row(owned, name, usd(v));
-    owned.rows[owned.rows.length - 1].className = 'part';
+    row(owned, name, usd(v)).className = 'part';
   }
   row(owned, 'per month', usd(s.own_usd_per_month) + ' (facility, power, support)');
-  row(owned, 'this run', usd(s.cost_own_usd));
-  const life = Number(defaults['amortization-years']);
+  row(owned, 'this run', thisRun(s.cost_own_usd));
+  const life = Number(defaultOf('amortization-years'));
   $('breakeven').textContent = s.breakeven_months > 0
     ? `break-even: owning pays off after ${s.breakeven_months.toFixed(1)} months` +
       (life ? (s.breakeven_months > 12 * life ? ', beyond the hardware\'s life' : ', within the hardware\'s life') : '')
     : 'break-even: never, renting stays cheaper (it costs less a month than running owned servers)';
 }
 
-function renderPlan(p) {
-  const table = $('candidates');
-  table.textContent = '';
-  const head = table.insertRow();
-  for (const h of ['GPU', 'GPUs', 'tp', 'pp', 'ZeRO', 'micro-batch', 'peak', 'days', 'cost']) {
-    head.appendChild(document.createElement('th')).textContent = h;
-  }
-  for (const c of p.candidates) {
-    const tr = table.insertRow();
-    for (const v of [c.gpu, c.gpus, c.tp, c.pp, c.zero, c.micro_batch, gib(c.peak_total),
-      (c.seconds / 86400).toFixed(1), '$' + (c.cost || 0).toFixed(0)]) tr.insertCell().textContent = String(v);
-  }
+function renderEstimate(r, o) {
+  const m = r.memory;
+  const needsTokens = !o.tokens;
+  const verdict = $('verdict');
+  const warned = r.warnings.some((w) => w !== 'does-not-fit');
+  verdict.textContent = !m.fits ? 'DOES NOT FIT' : warned ? 'FITS, WITH WARNINGS' : 'FITS';
+  verdict.className = !m.fits ? 'no-fit' : warned ? 'fits-warn' : 'fits';
+  verdict.dataset.peakTotal = String(m.peak_total);
+  $('summary').textContent = `${r.model.name}: peak ${gib(m.peak_total)} of ${gib(m.gpu_capacity)} per GPU on ` +
+    `${r.layout.gpus} x ${r.layout.gpu}`;
+  renderWarnings(r);
+  renderAdvice(r);
+  renderLargest(m);
+  renderMemory(m);
+  renderSystem(r.system);
+  renderTime(r, needsTokens);
+  renderFacility(r);
+  renderBuyOrRent(r.system, needsTokens);
+  renderSummary(r, o, vendor, needsTokens);
+  showEffective(r);
 }
 
-let ts;
-let tab = 'estimate';
-let gpuInfo = {};
-let defaults = {};
+/* ---- the page ---- */
 
 function update() {
   syncUrl();
   $('error').hidden = true;
-  try {
-    if (tab === 'estimate') renderEstimate(ts.estimate(Object.assign(options(false), { 'largest-fit': true })));
-    else renderPlan(ts.plan(options(true)));
-  } catch (e) {
-    if (e.name !== 'TrainsizeError') throw e;
-    showError(e);
+  $('result').hidden = false;
+  if (tab === 'estimate') {
+    const o = options(false);
+    try {
+      renderEstimate(ts.estimate(Object.assign({}, o, { 'largest-fit': true })), o);
+    } catch (e) {
+      if (e.name !== 'TrainsizeError') throw e;
+      $('result').hidden = true; /* no verdict of an older configuration beside the message */
+      showError(e);
+    }
+  } else {
+    const o = options(true);
+    const limits = { days: Number(o['deadline-days']) || 0, budget: Number(o.budget) || 0 };
+    updatePlan(ts, o.tokens || o['plan-gpu-count'] ? o : null, limits);
   }
 }
 
@@ -270,28 +393,38 @@ function select(which) {
   $('plan').hidden = which !== 'plan';
   $('tab-estimate').classList.toggle('active', which === 'estimate');
   $('tab-plan').classList.toggle('active', which === 'plan');
+  /* the layout the planner chooses itself, dimmed while it does */
+  for (const name of LAYOUT) {
+    const el = fieldOf(name);
+    if (el && el.closest('label')) el.closest('label').classList.toggle('planner-chooses', which === 'plan');
+  }
   update();
 }
 
-trainsize.createTrainsize().then((instance) => {
+Promise.all([trainsize.createTrainsize(), fetchVendorConfig()]).then(([instance, loaded]) => {
   ts = instance;
-  fillSelect(form.elements.model, ts.models().map((m) => m.name));
-  const gpus = ts.gpus();
-  fillSelect(form.elements.gpu, gpus.map((g) => g.name));
-  for (const g of gpus) gpuInfo[g.name] = g;
-  defaults = helpDefaults(ts.help('estimate'), SHOWN_DEFAULTS);
-  for (const name of SHOWN_DEFAULTS) {
-    if (form.elements[name] && defaults[name]) form.elements[name].placeholder = defaults[name];
+  for (const p of ts.params()) params[p.name] = p;
+  warningText = ts.warnings();
+  for (const g of ts.gpus()) gpuInfo[g.name] = g;
+  const errors = loaded.errors.slice();
+  vendor = checkVendorConfig(loaded.config, ts, Object.keys(gpuInfo), errors);
+  applyVendorText(vendor);
+  if (errors.length) {
+    $('config-error').hidden = false;
+    $('config-error').textContent = errors.join('\n');
   }
-  for (const [name, values] of Object.entries(CHOICES)) fillSelect(form.elements[name], values);
-  const q = new URLSearchParams(location.search);
-  if (!q.has('model')) q.set('model', 'llama-2-7b');
-  for (const [k, v] of q) if (form.elements[k]) form.elements[k].value = v;
-  $('version').textContent = 'libtrainsize ' + ts.version + ' (WebAssembly)';
-  // The form's fields, those outside it (form="job") too.
-  document.addEventListener('change', (e) => { if (e.target.form === form) update(); });
+  setupFields();
+  for (const name of OWNING) {
+    if (fieldOf(name) && defaultOf(name)) fieldOf(name).placeholder = defaultOf(name);
+  }
+  loadJob();
+  $('version').textContent = 'libtrainsize ' + ts.version + ' (WebAssembly)' + (vendor.prices ? '; prices: the vendor\'s' : '');
+  startPlanner();
+  // The form's fields, those outside it (form="job") too, and the plan's GPU types.
+  document.addEventListener('change', (e) => { if (e.target.form === form || e.target.dataset.planGpu) update(); });
   $('tab-estimate').addEventListener('click', () => select('estimate'));
   $('tab-plan').addEventListener('click', () => select('plan'));
-  update();
+  $('print').addEventListener('click', () => { if (tab !== 'estimate') select('estimate'); window.print(); });
+  select(tab);
   document.body.dataset.ready = '1';
 });

@@ -1,13 +1,19 @@
 """The configurator page (examples/web) in headless Chromium, against the native command.
 
 Usage: /usr/bin/python3 tests/web/test_page.py WEB_DIR TRAINSIZE_EXE
-(WEB_DIR: build-wasm/web). Serves WEB_DIR on 127.0.0.1 only, then: loads a configuration
-from the URL and checks the verdict and the peak equal the command's; changes a field and
-sees the page and the URL follow; enters an invalid value and sees the command's message;
-plans; opens the single-file page from file://; checks the largest batch that fits, the
+(WEB_DIR: build-wasm/web). Serves WEB_DIR on 127.0.0.1 only, then: opens the page bare and
+sees the command's example job; loads a configuration from the URL and checks the verdict
+and the peak equal the command's; every field shows its default; changes a field and sees
+the page and the URL follow; enters an invalid value and sees the command's message in
+place of the verdict; warnings in the command's words; the advice in words, applied by its
+button; time and cost ask for tokens; the memory chart; plans (deadline, budget and GPU
+types in the URL, the chart's Pareto front, in a worker); opens the single-file page from
+file:// (and plans there, without a worker); checks the largest batch that fits, the
 facility, buy or rent and goodput against the command's JSON (the buy-or-rent inputs in the
-URL; a liquid-cooled rack; a GPU renting stays cheaper on; one without prices). Leaves
-page.png in WEB_DIR (the whole page, a run of 2e12 tokens on 32 GPUs).
+URL; a liquid-cooled rack; a GPU renting stays cheaper on; one without prices); serves a
+vendor's configurator.json (examples/web/configurator.example.json: title, GPU list, default job,
+prices, contact) and a broken one; the printable summary under print media. Leaves
+page.png (a run of 2e12 tokens on 32 GPUs), plan.png, vendor.png and print.png in WEB_DIR.
 Needs Debian's chromium, chromium-driver and python3-selenium."""
 import functools
 import http.server
@@ -38,12 +44,25 @@ def cli(job):
 
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
+    """WEB_DIR, and configurator.json from `vendor` (bytes) when one is given."""
+    vendor = None
+
     def log_message(self, *args):
         pass
 
+    def do_GET(self):
+        if self.path.split("?")[0] == "/configurator.json" and self.vendor is not None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(self.vendor)))
+            self.end_headers()
+            self.wfile.write(self.vendor)
+            return
+        super().do_GET()
 
-def serve():
-    handler = functools.partial(Quiet, directory=WEB)
+
+def serve(vendor=None):
+    handler = functools.partial(type("Served", (Quiet,), {"vendor": vendor}), directory=WEB)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
@@ -100,8 +119,9 @@ def change(driver, name, value):
     driver.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", el)
 
 
-def check_owning(driver, want):
-    """The largest fit, the facility, buy or rent and goodput: the command's figures."""
+def check_owning(driver, want, job):
+    """The largest fit, the facility, buy or rent and goodput: the command's figures (time
+    and the run's cost only for a job of a token count; without one the page asks for it)."""
     m, s, t = want["memory"], want["system"], want["time"]
     largest = "largest that fits: %s, %s" % (
         "micro-batch {:,}".format(m["max_micro_batch"]) if m["max_micro_batch"] else "no micro-batch",
@@ -126,12 +146,18 @@ def check_owning(driver, want):
     else:
         assert facility["fabric"].startswith("no scale-out switches"), facility
 
-    system = cells(driver, "#system")
+    system = cells(driver, "#time")
+    tokens = "tokens" in job
+    assert driver.find_element(By.ID, "needs-tokens").is_displayed() != tokens
+    if not tokens:
+        assert list(system) == ["one optimizer step"], system
+        assert system["one optimizer step"].startswith("%.1f s" % t["step_seconds"]) or t["step_seconds"] >= 120, system
     days = t["wall_seconds"] >= 86400
     wall = "%.1f days" % (t["wall_seconds"] / 86400) if days else "%.1f s" % t["wall_seconds"]
-    assert system["time"].startswith(wall + " (wall time"), (system["time"], wall)
-    assert system["goodput"] == "%.1f %%" % (100 * t["goodput"]), system["goodput"]
-    if t["expected_interruptions"] > 0:
+    if tokens:
+        assert system["time"].startswith(wall + " (wall time"), (system["time"], wall)
+        assert system["goodput"] == "%.1f %%" % (100 * t["goodput"]), system["goodput"]
+    if tokens and t["expected_interruptions"] > 0:
         count, expected = system["interruptions"].split(" ")
         assert expected == "expected" and float(count) == float("%.3g" % t["expected_interruptions"]), system
         if t["checkpoint_interval"] > 0:
@@ -153,7 +179,9 @@ def check_owning(driver, want):
         assert owned["servers"] == usd(s["capex_servers_usd"]), owned
     if s["own_usd_per_month"] >= 1:
         assert owned["per month"].startswith(usd(s["own_usd_per_month"])), owned
-    if s["cost_cloud_usd"] >= 1:
+    if not tokens:
+        assert cloud["this run"] == owned["this run"] == "set tokens to see", (cloud, owned)
+    elif s["cost_cloud_usd"] >= 1:
         assert cloud["this run"] == usd(s["cost_cloud_usd"]), cloud
         assert owned["this run"] == usd(s["cost_own_usd"]), owned
     breakeven = text_of(driver, "#breakeven")
@@ -163,33 +191,107 @@ def check_owning(driver, want):
         assert "renting stays cheaper" in breakeven, breakeven
 
 
+def url(base, job):
+    return base + "?" + "&".join("%s=%s" % kv for kv in job.items())
+
+
+def report_warnings(job):
+    """The warnings of the command's report, as it words them."""
+    out = native(["estimate"] + cli(job)).stdout
+    section = out.split("\nWarnings\n", 1)[1] if "\nWarnings\n" in out else ""
+    return [line[4:] for line in section.splitlines() if line.startswith("  - ")]
+
+
+def screenshot(driver, name):
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(1000, min(height + 100, 8000))
+    driver.save_screenshot(os.path.join(WEB, name))
+    driver.set_window_size(1000, 1400)
+
+
+def planned(driver, previous=""):
+    WebDriverWait(driver, 120).until(
+        lambda d: d.execute_script("return document.body.dataset.planned") not in ("", None, previous))
+
+
+def pareto(candidates):
+    """The candidates no other beats on both time and cost (as charts.js draws them)."""
+    front = []
+    for c in sorted((c for c in candidates if c["cost"] > 0), key=lambda c: (c["seconds"], c["cost"])):
+        if not front or c["cost"] < front[-1]["cost"]:
+            front.append(c)
+    return front
+
+
+def check_fields_show_defaults(driver):
+    """Every field left empty says what the job gets instead."""
+    for el in driver.find_elements(By.CSS_SELECTOR, "input[name], select[name], textarea[name]"):
+        name = el.get_attribute("name")
+        if el.get_attribute("value"):
+            continue
+        if el.tag_name == "select":
+            first = Select(el).first_selected_option.get_attribute("textContent")  # shown or not
+            assert first.startswith("default (") or (name == "model" and first == "choose a preset"), (name, first)
+        else:
+            assert el.get_attribute("placeholder"), name
+
+
+def check_chart(driver, want):
+    """The memory chart: one bar per part, values the command's."""
+    m = want["memory"]
+    labels = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "#bars svg text.label")]
+    values = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "#bars svg text.value")]
+    shown = dict(zip(labels, values))
+    for name, key in (("weights", "weights"), ("gradients", "gradients"), ("optimizer state", "optimizer"),
+                      ("activations", "activations"), ("overhead", "overhead"), ("peak total", "peak_total")):
+        assert shown[name] == "%.2f GiB" % (m[key] / 2**30), (name, shown)
+    assert driver.find_elements(By.CSS_SELECTOR, "#bars svg line.capacity")
+
+
 def main():
     server = serve()
     base = "http://127.0.0.1:%d/index.html" % server.server_address[1]
     driver = browser()
     try:
+        # 0. A bare first view: the command's own example job (`trainsize` with no arguments).
+        driver.get(base)
+        ready(driver)
+        want = json.loads(native(["estimate", "--json"]).stdout)
+        assert peak(driver) == want["memory"]["peak_total"], (peak(driver), want["memory"]["peak_total"])
+        assert "model=%s" % want["model"]["name"] in driver.current_url, driver.current_url
+        check_fields_show_defaults(driver)
+        check_chart(driver, want)
+        # no tokens: time and cost ask for them, no $0 and no run time of one step
+        assert driver.find_element(By.ID, "needs-tokens").is_displayed()
+        assert list(cells(driver, "#time")) == ["one optimizer step"], cells(driver, "#time")
+        assert "$" not in text_of(driver, "#time") and " 0.0 s" not in text_of(driver, "#time")
+        assert cells(driver, "#cloud table")["this run"] == "set tokens to see"
+
         # 1. A configuration from the URL: the command's verdict and peak.
-        driver.get(base + "?" + "&".join("%s=%s" % kv for kv in JOB.items()))
+        driver.get(url(base, JOB))
         ready(driver)
         want = json.loads(native(["estimate", "--json"] + cli(JOB)).stdout)
+        assert not want["warnings"], want["warnings"]
         assert driver.find_element(By.ID, "verdict").text == "FITS"
         assert peak(driver) == want["memory"]["peak_total"], (peak(driver), want["memory"]["peak_total"])
         assert Select(driver.find_element(By.NAME, "model")).first_selected_option.text == "llama-2-7b"
-        check_owning(driver, estimate(JOB))
+        check_owning(driver, estimate(JOB), JOB)
+        check_fields_show_defaults(driver)
+        # the fields left empty show what the estimate used (tp 1, the global batch it came to)
+        assert driver.find_element(By.NAME, "global-batch").get_attribute("placeholder") == \
+            "default: %d" % want["layout"]["global_batch"]
 
         # 2. A field changed: the page and the URL follow.
-        gpus = driver.find_element(By.NAME, "gpus")
-        gpus.clear()
-        gpus.send_keys("1")
-        driver.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", gpus)
+        change(driver, "gpus", "1")
         one = dict(JOB, gpus="1")
         want = json.loads(native(["estimate", "--json"] + cli(one)).stdout)
         WebDriverWait(driver, 10).until(lambda d: peak(d) == want["memory"]["peak_total"])
         assert "gpus=1" in driver.current_url
-        verdict = "FITS" if want["memory"]["fits"] else "DOES NOT FIT"
+        verdict = "DOES NOT FIT" if not want["memory"]["fits"] else \
+            "FITS, WITH WARNINGS" if want["warnings"] else "FITS"
         assert driver.find_element(By.ID, "verdict").text == verdict
 
-        # 3. An invalid value: the command's own message.
+        # 3. An invalid value: the command's own message, in place of the verdict.
         mb = driver.find_element(By.NAME, "micro-batch")
         mb.send_keys("0")
         driver.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}))", mb)
@@ -198,28 +300,111 @@ def main():
         message = native(["estimate", "--json"] + cli(dict(one, **{"micro-batch": "0"})), ok=False).stderr
         assert "trainsize: " + error.text + "\n" == message, (error.text, message)
         assert error.get_attribute("data-option") == "micro-batch"
+        assert not driver.find_element(By.ID, "verdict").is_displayed()
+        assert not driver.find_element(By.ID, "system").is_displayed()
 
-        # 4. The plan tab: the command's best candidate first.
+        # 3c. A hostile link: markup is text, odd names are no options, nothing breaks.
+        driver.get(base + "?model=%3Cimg%20src%3Dx%20onerror%3D%22document.title%3D1%22%3E&__proto__=1&length=3&item=x")
+        ready(driver)
+        error = driver.find_element(By.ID, "error")
+        assert error.is_displayed() and error.get_attribute("data-option") == "model", error.text
+        assert "<img src=x" in error.text and not driver.find_elements(By.CSS_SELECTOR, "#error img")
+        assert driver.title != "1"
+        assert driver.execute_script("return Object.keys(options(false)).join(',')") == "model"
+
+        # 3a. Warnings in words: 7 % headroom is no plain green FITS.
+        tight = {"model": "llama-2-7b", "gpu": "a100-80gb", "gpus": "2", "zero": "3", "seq": "4096"}
+        want = estimate(tight)
+        assert want["memory"]["fits"] and "low-vram-headroom" in want["warnings"], want["warnings"]
+        driver.get(url(base, tight))
+        ready(driver)
+        assert driver.find_element(By.ID, "verdict").text == "FITS, WITH WARNINGS"
+        shown = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#warnings li")]
+        assert shown == report_warnings(tight), (shown, report_warnings(tight))
+        assert [li.get_attribute("data-warning") for li in driver.find_elements(By.CSS_SELECTOR, "#warnings li")] == \
+            [w for w in want["warnings"] if w != "does-not-fit"]
+
+        # 3b. Advice in words, and its button applies it: the command's estimate of the change.
+        big = {"model": "llama-2-70b", "gpu": "a100-80gb", "gpus": "8", "seq": "4096"}
+        want = estimate(big)
+        assert not want["memory"]["fits"] and want["advice"], want["advice"]
+        driver.get(url(base, big))
+        ready(driver)
+        assert driver.find_element(By.ID, "verdict").text == "DOES NOT FIT"
+        items = driver.find_elements(By.CSS_SELECTOR, "#advice li")
+        assert len(items) == len(want["advice"]), [i.text for i in items]
+        first = want["advice"][0]
+        assert items[0].text.startswith("With ") and "--" not in items[0].text, items[0].text
+        assert "%.2f GiB of %.2f GiB per GPU" % (first["peak_total"] / 2**30, first["gpu_capacity"] / 2**30) in items[0].text
+        items[0].find_element(By.CSS_SELECTOR, "button.apply").click()
+        applied = dict(big, **first["set"])
+        after = estimate(applied)
+        WebDriverWait(driver, 10).until(lambda d: peak(d) == after["memory"]["peak_total"])
+        assert after["memory"]["peak_total"] == first["peak_total"]
+        for k, v in first["set"].items():
+            assert "%s=%s" % (k, v.replace("+", "%2B")) in driver.current_url, (k, driver.current_url)
+        assert driver.find_element(By.ID, "verdict").text.startswith("FITS")
+
+        # 4. The plan tab: the command's ranking, in a worker; deadline, budget and GPU types
+        # kept in the URL, which opens the tab.
         driver.get(base + "?model=gpt2&tokens=1e9")
         ready(driver)
         driver.find_element(By.ID, "tab-plan").click()
-        want = json.loads(native(["plan", "--json", "--model", "gpt2", "--tokens", "1e9"]).stdout)
+        planned(driver)
+        assert driver.execute_script("return planner !== null"), "the served page plans in a worker"
+        want = json.loads(native(["plan", "--json", "--model", "gpt2", "--tokens", "1e9", "--top", "100"]).stdout)
         rows = driver.find_elements(By.CSS_SELECTOR, "#candidates tr")
-        assert len(rows) == len(want["candidates"]) + 1
+        assert len(rows) == min(10, len(want["candidates"])) + 1
         first = [c.text for c in rows[1].find_elements(By.TAG_NAME, "td")]
         assert first[0] == want["candidates"][0]["gpu"] and first[1] == str(want["candidates"][0]["gpus"])
+        assert "tab=plan" in driver.current_url
+        limits = {"model": "llama-3-8b", "tokens": "1e11", "deadline-days": "20", "budget": "5000",
+                  "plan-gpus": "h100-80gb,a100-80gb,mi325x"}
+        driver.get(url(base, dict(limits, tab="plan")))
+        ready(driver)
+        planned(driver)
+        assert driver.find_element(By.ID, "plan").is_displayed()
+        assert driver.find_element(By.NAME, "deadline-days").get_attribute("value") == "20"
+        checked = [b.get_attribute("value") for b in driver.find_elements(By.CSS_SELECTOR, "input[data-plan-gpu]")
+                   if b.is_selected()]
+        assert sorted(checked) == sorted(limits["plan-gpus"].split(",")), checked
+        want = json.loads(native(["plan", "--json", "--model", "llama-3-8b", "--tokens", "1e11", "--deadline-days", "20",
+                                  "--budget", "5000", "--gpu", limits["plan-gpus"], "--top", "100"]).stdout)
+        assert want["candidates"]
+        assert all(c["seconds"] <= 20 * 86400 and c["cost"] <= 5000 for c in want["candidates"])
+        rows = driver.find_elements(By.CSS_SELECTOR, "#candidates tr")[1:]
+        assert [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows] == [c["gpu"] for c in want["candidates"][:10]]
+        points = driver.find_elements(By.CSS_SELECTOR, "#plan-chart circle.point:not(.front)")
+        front = driver.find_elements(By.CSS_SELECTOR, "#plan-chart circle.point.front")
+        assert len(front) - 1 == len(pareto(want["candidates"])), (len(front), len(pareto(want["candidates"])))  # legend dot
+        assert len(points) - 1 + len(front) - 1 == len([c for c in want["candidates"] if c["cost"] > 0])
+        assert driver.find_elements(By.CSS_SELECTOR, "#plan-chart line.limit")  # deadline and budget drawn
+        change(driver, "budget", "4800")
+        planned(driver, driver.execute_script("return document.body.dataset.planned"))
+        assert "budget=4800" in driver.current_url and "deadline-days=20" in driver.current_url
+        assert "plan-gpus=" in driver.current_url
+        screenshot(driver, "plan.png")
 
-        # 5. The single-file page from file://.
+        # 5. The single-file page from file://, planning without a worker.
         driver.get("file://" + os.path.join(WEB, "index-single.html") + "?model=gpt2&gpus=1")
         ready(driver)
         want = json.loads(native(["estimate", "--json", "--model", "gpt2", "--gpus", "1"]).stdout)
         assert peak(driver) == want["memory"]["peak_total"]
+        driver.get("file://" + os.path.join(WEB, "index-single.html") + "?tab=plan&model=gpt2&tokens=1e9&plan-gpus=a100-40gb")
+        ready(driver)
+        planned(driver)
+        assert driver.execute_script("return planner === null")
+        want = json.loads(native(["plan", "--json", "--model", "gpt2", "--tokens", "1e9", "--gpu", "a100-40gb",
+                                  "--top", "100"]).stdout)
+        rows = driver.find_elements(By.CSS_SELECTOR, "#candidates tr")
+        assert len(rows) == min(10, len(want["candidates"])) + 1
 
         # 6. Buy or rent: the defaults shown, the inputs followed and kept in the URL.
         run = dict(JOB, gpus="32", tokens="2e12")
-        driver.get(base + "?" + "&".join("%s=%s" % kv for kv in run.items()))
+        driver.get(url(base, run))
         ready(driver)
-        check_owning(driver, estimate(run))
+        check_owning(driver, estimate(run), run)
+        assert not driver.find_element(By.ID, "needs-tokens").is_displayed()
         use = driver.find_element(By.NAME, "utilization")
         colo = driver.find_element(By.NAME, "colo-usd-per-kw-month")
         assert use.get_attribute("placeholder") == help_default("utilization"), use.get_attribute("placeholder")
@@ -234,26 +419,45 @@ def main():
         WebDriverWait(driver, 10).until(lambda d: text_of(d, "#breakeven").startswith(
             "break-even: owning pays off after %.1f months" % want["system"]["breakeven_months"])
             if want["system"]["breakeven_months"] > 0 else "renting stays cheaper" in text_of(d, "#breakeven"))
-        check_owning(driver, want)
+        check_owning(driver, want, run)
         assert "utilization=0.5" in driver.current_url and "colo-usd-per-kw-month=150" in driver.current_url
         assert "50 % of the year" in cells(driver, "#cloud table")["per month"]
         driver.get(driver.current_url)  # the link keeps them
         ready(driver)
         assert driver.find_element(By.NAME, "utilization").get_attribute("value") == "0.5"
         assert driver.find_element(By.NAME, "colo-usd-per-kw-month").get_attribute("value") == "150"
-        check_owning(driver, want)
-        height = driver.execute_script("return document.documentElement.scrollHeight")
-        driver.set_window_size(1000, height + 200)
-        driver.save_screenshot(os.path.join(WEB, "page.png"))
-        driver.set_window_size(1000, 1400)
+        check_owning(driver, want, run)
+        screenshot(driver, "page.png")
+
+        # 6a. The printable summary, under print media: the servers, facility and buy or rent
+        # of this run, the form and the controls gone.
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        try:
+            assert driver.find_element(By.ID, "printable").is_displayed()
+            assert not driver.find_element(By.ID, "job").is_displayed()
+            assert not driver.find_element(By.ID, "result").is_displayed()
+            summary = cells(driver, "#printable table.servers")
+            s = want["system"]
+            assert summary["servers"] == "%d x %d GPUs" % (s["nodes"], s["gpus_per_node"]), summary
+            assert summary["host RAM per server"].startswith("%.2f GiB" % (s["host_ram_per_node"] / 2**30)), summary
+            assert summary["CPU cores per server"] == str(s["cpu_cores_per_node"])
+            money = cells(driver, "#printable table.money")
+            assert money["cloud cost, this run"] == usd(s["cost_cloud_usd"]), money
+            assert money["owned, up front"] == usd(s["capex_usd"]), money
+            assert cells(driver, "#printable table.facility")["racks"].startswith("%d rack" % s["racks"])
+            command = text_of(driver, "#printable p.command")
+            assert command.startswith("trainsize estimate --model llama-2-7b"), command
+            screenshot(driver, "print.png")
+        finally:
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
 
         # 7. A rack beyond air cooling: the warning-style note (an NVL72 rack; no catalogue prices).
         nvl = {"model": "llama-2-70b", "gpu": "gb200", "gpus": "72", "zero": "3"}
         want = estimate(nvl)
         assert want["system"]["cooling"] == "liquid", want["system"]["cooling"]
-        driver.get(base + "?" + "&".join("%s=%s" % kv for kv in nvl.items()))
+        driver.get(url(base, nvl))
         ready(driver)
-        check_owning(driver, want)
+        check_owning(driver, want, nvl)
         assert "liquid" in text_of(driver, "#facility .note.warn")
 
         # 8. Post-training and a vision-language model: the method's reference and the frozen
@@ -261,7 +465,7 @@ def main():
         dpo = {"model": "llava-1.5-7b", "gpu": "h100-80gb", "gpus": "8", "zero": "3", "method": "dpo",
                "images": "1", "freeze-vision": "true"}
         want = estimate(dpo)
-        driver.get(base + "?" + "&".join("%s=%s" % kv for kv in dpo.items()))
+        driver.get(url(base, dpo))
         ready(driver)
         assert peak(driver) == want["memory"]["peak_total"]
         assert Select(driver.find_element(By.NAME, "method")).first_selected_option.text == "dpo"
@@ -272,14 +476,82 @@ def main():
         small = {"model": "gpt2", "gpu": "rtx-4090", "gpus": "1"}
         want = estimate(small)
         assert want["system"]["breakeven_months"] == 0 and want["system"]["capex_usd"] > 0
-        driver.get(base + "?" + "&".join("%s=%s" % kv for kv in small.items()))
+        driver.get(url(base, small))
         ready(driver)
-        check_owning(driver, want)
+        check_owning(driver, want, small)
     finally:
         driver.quit()
         server.shutdown()
-    print("web page: URL state, live update, error message, plan, file://, largest fit, facility, "
-          "buy or rent, goodput, post-training and a vision tower all as the command")
+
+    check_vendor()
+    print("web page: example job first, URL state, defaults shown, live update, error in place of the verdict, "
+          "warnings and advice in words (applied), tokens asked for, memory chart, plan in a worker (limits in "
+          "the URL, Pareto chart), file://, largest fit, facility, buy or rent, goodput, printable summary, "
+          "post-training and a vision tower, a vendor's configurator.json: all as the command")
+
+
+def check_vendor():
+    """A vendor's configurator.json: its title, contact, GPUs, default job and prices; then
+    a broken one, whose mistakes the page names."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "web",
+                        "configurator.example.json")
+    with open(path, "rb") as f:
+        raw = f.read()
+    config = json.loads(raw)
+    prices = ",".join("%s=%s%s" % (g, p["hourly"], ":%s" % p["purchase"] if "purchase" in p else "")
+                      for g, p in config["prices"].items())
+    server = serve(raw)
+    base = "http://127.0.0.1:%d/index.html" % server.server_address[1]
+    driver = browser()
+    try:
+        driver.get(base)
+        ready(driver)
+        assert driver.title == config["title"] and text_of(driver, "#title") == config["title"]
+        assert text_of(driver, "#intro") == config["intro"]
+        link = driver.find_element(By.CSS_SELECTOR, "#contact a")
+        assert link.text == config["contact"]["text"] and link.get_attribute("href") == config["contact"]["href"]
+        assert not driver.find_element(By.ID, "config-error").is_displayed()
+        offered = [o.get_attribute("value") for o in Select(driver.find_element(By.NAME, "gpu")).options]
+        assert offered == config["gpus"], offered
+        job = {k: str(v) for k, v in config["job"].items()}
+        want = json.loads(native(["estimate", "--json", "--largest-fit", "true", "--gpu-prices", prices] + cli(job)).stdout)
+        assert peak(driver) == want["memory"]["peak_total"]
+        check_owning(driver, want, job)  # the vendor's prices: its cloud cost and capex
+        assert "gpu-prices" not in driver.current_url
+        assert driver.find_element(By.CSS_SELECTOR, "#printable h2").get_attribute("textContent") == config["title"]
+        screenshot(driver, "vendor.png")
+        driver.find_element(By.ID, "tab-plan").click()
+        planned(driver)
+        boxes = [b.get_attribute("value") for b in driver.find_elements(By.CSS_SELECTOR, "input[data-plan-gpu]")]
+        assert boxes == config["gpus"], boxes
+        plan_job = {k: v for k, v in job.items() if k not in ("gpu", "gpus", "zero")}
+        want = json.loads(native(["plan", "--json", "--gpu-prices", prices, "--gpu", ",".join(config["gpus"]),
+                                  "--top", "100"] + cli(plan_job)).stdout)
+        rows = driver.find_elements(By.CSS_SELECTOR, "#candidates tr")[1:]
+        assert [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows] == [c["gpu"] for c in want["candidates"][:10]]
+        assert {r.find_elements(By.TAG_NAME, "td")[0].text for r in rows} <= set(config["gpus"])
+    finally:
+        driver.quit()
+        server.shutdown()
+
+    broken = dict(config, gpus=["h100-80gb", "h999"], colour="red",
+                  contact={"text": "x", "href": "javascript:alert(1)"}, job={"model": "llama-3-9b"})
+    server = serve(json.dumps(broken).encode())
+    base = "http://127.0.0.1:%d/index.html" % server.server_address[1]
+    driver = browser()
+    try:
+        driver.get(base)
+        ready(driver)
+        errors = text_of(driver, "#config-error")
+        for key in ("colour: unknown key", "gpus: unknown GPU \"h999\"", "contact:", "job: model:"):
+            assert "configurator.json: " + key in errors, (key, errors)
+        assert not driver.find_element(By.ID, "contact").is_displayed()
+        assert text_of(driver, "#title") == config["title"]  # the rest still applies
+        # the command's example job, as the vendor's job was refused
+        assert peak(driver) > 0 and "model=llama-2-7b" in driver.current_url, driver.current_url
+    finally:
+        driver.quit()
+        server.shutdown()
 
 
 if __name__ == "__main__":

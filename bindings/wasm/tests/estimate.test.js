@@ -132,3 +132,28 @@ test('the single-file build works alike', async () => {
   const Module = await factory({ print: (l) => lines.push(l), printErr: () => {} });
   assert.strictEqual(typeof Module._tsw_run, 'function');
 });
+
+test('exampleJob(), warnings() and params() are the command\'s', async () => {
+  const ts = await createTrainsize();
+  // the example job is what `trainsize` with no arguments sizes
+  assert.deepStrictEqual(ts.estimate(ts.exampleJob()), JSON.parse(native(['estimate', '--json'])));
+  assert.deepStrictEqual(ts.estimate({}), JSON.parse(native(['estimate', '--json'])));
+  // each warning's words are the report's
+  const job = { model: 'llama-2-7b', gpu: 'a100-40gb', gpus: 4, zero: 3 };
+  const names = ts.estimate(job).warnings;
+  assert.ok(names.includes('low-vram-headroom'), names.join());
+  const report = native(['estimate', ...cliArgs(job)]);
+  for (const name of names) {
+    assert.ok(ts.warnings()[name], name);
+    if (name !== 'does-not-fit') assert.ok(report.includes('  - ' + ts.warnings()[name] + '\n'), name);
+  }
+  // the catalogue: every option of `estimate --help`, with its default and choices
+  const help = native(['estimate', '--help']);
+  const params = ts.params();
+  assert.ok(params.length > 100);
+  for (const p of params) assert.ok(help.includes('\n  --' + p.name + ' '), p.name);
+  const attention = params.find((p) => p.name === 'attention');
+  assert.deepStrictEqual([attention.kind, attention.choices, attention.default], ['choice', ['flash', 'eager'], 'flash']);
+  const gpus = params.find((p) => p.name === 'gpus');
+  assert.deepStrictEqual([gpus.kind, gpus.min, gpus.default], ['int', 1, '1']);
+});

@@ -1,0 +1,52 @@
+/* How the page writes figures and builds its tables: numbers as the command's report
+ * writes them, and the few DOM helpers every view uses. Text only ever goes in through
+ * textContent, so nothing from a URL, a config.json or a vendor's file becomes markup. */
+'use strict';
+
+const GIB = 1024 * 1024 * 1024;
+const $ = (id) => document.getElementById(id);
+const gib = (b) => (b / GIB).toFixed(2) + ' GiB';
+const num = (n) => Number(n).toLocaleString('en-US');
+const kw = (w) => (w / 1000).toFixed(1) + ' kW';
+const plural = (n, one, many) => `${num(n)} ${n === 1 ? one : many || one + 's'}`;
+
+/* Dollars as the command's report writes them: whole dollars with thousands separators,
+ * cents below $100, two significant digits below $1. */
+function usd(x) {
+  if (x >= 100) return '$' + num(Math.round(x));
+  if (x >= 1 || x === 0) return '$' + x.toFixed(2);
+  return '$' + Number(x.toPrecision(2));
+}
+
+function duration(s) {
+  if (s < 120) return s.toFixed(1) + ' s';
+  if (s < 7200) return (s / 60).toFixed(1) + ' min';
+  if (s < 172800) return (s / 3600).toFixed(1) + ' hours';
+  return (s / 86400).toFixed(1) + ' days';
+}
+
+/* The run's time as the page has always shown it: seconds under a day, else days. */
+const runTime = (s) => (s < 86400 ? s.toFixed(1) + ' s' : (s / 86400).toFixed(1) + ' days');
+
+/* An element with a class and text. */
+function element(tag, className, content) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (content !== undefined) e.textContent = content;
+  return e;
+}
+
+/* A two-column row; `value` is text or a node. */
+function row(table, name, value) {
+  const tr = table.insertRow();
+  tr.insertCell().textContent = name;
+  const cell = tr.insertCell();
+  if (typeof value === 'string') cell.textContent = value;
+  else cell.appendChild(value);
+  return tr;
+}
+
+/* A warning-style note inside a cell. */
+function note(cell, message) {
+  cell.appendChild(element('span', 'note warn', message));
+}

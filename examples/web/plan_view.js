@@ -1,0 +1,96 @@
+/* The plan tab: the cheapest (or fastest) configurations that fit, within the deadline,
+ * the budget and the GPU types given, as a chart of cost against time and a table. The
+ * search runs in a worker (trainsize-worker.js) so that the page stays responsive; a page
+ * opened from file://, which cannot start one, searches on its own thread. */
+'use strict';
+
+const PLAN_TOP = 100; /* candidates drawn; the table shows the first PLAN_ROWS */
+const PLAN_ROWS = 10;
+let planner = null;   /* the worker's API, or null: the page's own module */
+let planSeq = 0;      /* the latest search: an older answer is dropped */
+
+function startPlanner() {
+  if (location.protocol === 'file:' || typeof Worker !== 'function') return;
+  try {
+    planner = trainsize.createTrainsizeWorker();
+  } catch (e) {
+    planner = null;
+  }
+}
+
+/* The search, on the worker when there is one, else here after the status is painted. */
+function runPlan(ts, options) {
+  if (planner) {
+    return planner.plan(options).catch((e) => {
+      if (e && e.option !== undefined && !/worker/.test(e.message)) throw e;
+      planner = null; /* the worker could not start (a policy, a missing file): search here */
+      return runPlan(ts, options);
+    });
+  }
+  return new Promise((resolve, reject) => setTimeout(() => {
+    try { resolve(ts.plan(options)); } catch (e) { reject(e); }
+  }, 0));
+}
+
+function candidateLabel(c) {
+  return `${c.gpus} x ${c.gpu} (tp ${c.tp}, pp ${c.pp}, ZeRO ${c.zero}, micro-batch ${c.micro_batch}): ` +
+    `${duration(c.seconds)}, ${usd(c.cost || 0)}`;
+}
+
+function renderPlan(p, limits) {
+  const status = $('plan-status');
+  const chart = $('plan-chart');
+  const table = $('candidates');
+  chart.textContent = '';
+  table.textContent = '';
+  if (!p.candidates.length) {
+    status.textContent = `Nothing fits within these limits (${num(p.evaluated)} configurations examined): ` +
+      'give a later deadline, a larger budget or more GPU types.';
+    return;
+  }
+  const priced = p.candidates.filter((c) => c.cost > 0);
+  status.textContent = `${num(p.evaluated)} configurations examined; the ${p.candidates.length} best ranked by ` +
+    `${p.objective === 'time' ? 'time' : p.objective === 'owned' ? 'the cost of owning' : 'cloud cost'}` +
+    (limits.days > 0 ? `, within ${num(limits.days)} days` : '') + (limits.budget > 0 ? `, within ${usd(limits.budget)}` : '') + '.';
+  let front = [];
+  if (priced.length) {
+    const points = priced.map((c) => ({ x: c.seconds / 86400, y: c.cost, label: candidateLabel(c), c }));
+    front = planChart(chart, points, limits).map((q) => q.c);
+  } else {
+    chart.appendChild(element('p', 'note', 'no cost axis: the catalogue has no cloud price for these GPUs'));
+  }
+  const head = table.insertRow();
+  for (const h of ['GPU', 'GPUs', 'servers', 'tp', 'pp', 'ZeRO', 'micro-batch', 'peak', 'time', 'cloud cost', '']) {
+    head.appendChild(document.createElement('th')).textContent = h;
+  }
+  for (const c of p.candidates.slice(0, PLAN_ROWS)) {
+    const tr = table.insertRow();
+    for (const v of [c.gpu, c.gpus, c.nodes, c.tp, c.pp, c.zero, c.micro_batch, gib(c.peak_total),
+      duration(c.seconds), usd(c.cost || 0), front.includes(c) ? 'on the front' : '']) tr.insertCell().textContent = String(v);
+    if (front.includes(c)) tr.className = 'front';
+  }
+}
+
+/* The plan tab for these options (null: no tokens, nothing to search). */
+function updatePlan(ts, options, limits) {
+  const seq = ++planSeq;
+  $('plan-chart').textContent = '';
+  $('candidates').textContent = '';
+  if (!options) {
+    $('plan-status').textContent = 'Set tokens (the run\'s size, e.g. 2e12 or 300B) above to rank configurations.';
+    return Promise.resolve();
+  }
+  $('plan-status').textContent = 'Searching…';
+  document.body.dataset.planned = '';
+  return runPlan(ts, options).then((p) => {
+    if (seq !== planSeq) return;
+    renderPlan(p, limits);
+    document.body.dataset.planned = String(seq);
+  }, (e) => {
+    if (seq !== planSeq) return;
+    if (e.name !== 'TrainsizeError') throw e;
+    $('plan-status').textContent = '';
+    showError(e, $('plan-status'));
+    document.body.dataset.planned = String(seq);
+  });
+}
