@@ -378,7 +378,10 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_RESNET_WIDTH = 190,            /**< "resnet-width" */
     TRAINSIZE_ID_IMAGE_SIZE = 191,              /**< "image-size" */
     TRAINSIZE_ID_ROLLOUT_GPUS = 192,            /**< "rollout-gpus" */
-    TRAINSIZE_ID_COUNT = 193                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_GEMM_SHARE = 193,              /**< "gemm-share" */
+    TRAINSIZE_ID_SCALE_UP_EFFICIENCY = 194,     /**< "scale-up-efficiency" */
+    TRAINSIZE_ID_NETWORK_EFFICIENCY = 195,      /**< "network-efficiency" */
+    TRAINSIZE_ID_COUNT = 196                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -859,6 +862,57 @@ TRAINSIZE_API int trainsize_job_load_gpu_file(trainsize_job *job, const char *pa
                                               trainsize_error *err);
 
 /**
+ * @brief Apply a site calibration: the efficiency model's shares fitted to the site's own
+ * runs by `trainsize calibrate`.
+ *
+ * The JSON object holds `"trainsize_calibration": 1`, the `library_version` it was fitted
+ * with (refused unless its major.minor is this library's: the model's terms change between
+ * versions), `runs` (how many), `gpus` (the GPUs they ran on), an optional `date`, and
+ * `settings`: values for the parameters ::trainsize_calibration_setting_at lists, each
+ * taken as ::trainsize_job_set takes it (so within the catalogue's range). `fit`, `per_run`
+ * and `sources`, which the command writes for people, are accepted and not read; any other
+ * key is refused. Settings set on the job afterwards win over the calibration's. The
+ * result's `calibration` says it applied; a job on another GPU than those gets
+ * ::TRAINSIZE_WARN_CALIBRATION_GPU. Bounded like ::trainsize_job_load_hf_config.
+ *
+ * @param[in,out] job  The job.
+ * @param[in]     json The JSON text (need not be NUL-terminated).
+ * @param[in]     len  Its length in bytes.
+ * @param[out]    err  Details on failure (the key or setting, named "calibration: ...");
+ *                     may be NULL.
+ * @return ::TRAINSIZE_OK, ::TRAINSIZE_E_PARSE, ::TRAINSIZE_E_LIMIT, ::TRAINSIZE_E_INVALID,
+ *         ::TRAINSIZE_E_NOMEM or ::TRAINSIZE_E_ARGUMENT; on failure the job is unchanged.
+ */
+TRAINSIZE_API int trainsize_job_load_calibration_json(trainsize_job *job, const char *json, size_t len,
+                                                      trainsize_error *err);
+
+/**
+ * @brief Apply a site calibration file (see ::trainsize_job_load_calibration_json).
+ *
+ * Only a regular file is read, bounded as ::trainsize_job_load_hf_config_file reads.
+ *
+ * @param[in,out] job  The job.
+ * @param[in]     path File path (NUL-terminated).
+ * @param[out]    err  Details on failure; may be NULL.
+ * @return As ::trainsize_job_load_calibration_json, plus ::TRAINSIZE_E_IO when the file
+ *         cannot be read; on failure the job is unchanged.
+ */
+TRAINSIZE_API int trainsize_job_load_calibration(trainsize_job *job, const char *path, trainsize_error *err);
+
+/**
+ * @brief Number of parameters a site calibration may set.
+ * @return The count (indices 0..count-1 for ::trainsize_calibration_setting_at).
+ */
+TRAINSIZE_API size_t trainsize_calibration_setting_count(void);
+
+/**
+ * @brief The name of one parameter a calibration may set ("gemm-share", ...).
+ * @param index 0-based index.
+ * @return A static string, or NULL when index is out of range.
+ */
+TRAINSIZE_API const char *trainsize_calibration_setting_at(size_t index);
+
+/**
  * @brief Find a catalogue GPU by name, ignoring ASCII case, '-', '_' and spaces.
  * @param name A name such as "a100-80gb", "H100-80GB" or "rtx-4090".
  * @return A pointer to static, library-owned data, or NULL when there is no such GPU.
@@ -970,6 +1024,8 @@ TRAINSIZE_API const trainsize_storage_info *trainsize_storage_find(const char *n
 #define TRAINSIZE_WARN_STORAGE_NOT_SHARED (UINT64_C(1) << 17) /**< Several servers on a storage
                                                               class that is not shared (a
                                                               local drive). */
+#define TRAINSIZE_WARN_CALIBRATION_GPU (UINT64_C(1) << 18) /**< The job's GPU is not one the site
+                                                              calibration applied was fitted on. */
 /** @} */
 
 /**
@@ -1347,6 +1403,10 @@ typedef struct trainsize_result {
     char reference[16];           /**< Under dpo, where the reference's log-probabilities come
                                        from: "model", "adapters-off" or "precomputed" (the
                                        reference option, or auto's choice); "" otherwise. */
+    char calibration[TRAINSIZE_NAME_MAX]; /**< The site calibration applied
+                                       (::trainsize_job_load_calibration): "12 runs on
+                                       h100-80gb, 2026-12-01"; "" when none. */
+    uint64_t calibration_runs;    /**< Runs that calibration was fitted on; 0 when none. */
 } trainsize_result;
 
 /**

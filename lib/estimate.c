@@ -65,6 +65,8 @@ static void fill_layout(const ts_settings *cfg, const ts_layout *lay, const ts_c
         ts_copy_name(out->reference, sizeof out->reference,
                      lay->reference >= 0 && lay->reference <= TS_REF_NONE ? REFERENCES[lay->reference] : "");
     }
+    out->calibration_runs = cfg->calibration_runs;
+    ts_copy_name(out->calibration, sizeof out->calibration, cfg->calibration_runs ? cfg->calibration_text : "");
     out->gpus = lay->gpus;
     out->data_parallel = lay->dp;
     out->gradient_accumulation = lay->micro_batches;

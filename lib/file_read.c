@@ -105,6 +105,9 @@ void ts_error_name_file(trainsize_error *err, const char *path)
     if (!err) return;
     text = err->message;
     if (strncmp(text, "config.json: ", 13) == 0) text += 13;
+    /* a file named as the message's own first word ("calibration: ..." from a file
+     * called calibration, as the WebAssembly module names them): said once */
+    if (strncmp(text, path, strlen(path)) == 0 && text[strlen(path)] == ':') return;
     used = (size_t)snprintf(message, sizeof message, "%.120s: ", path);
     while (*text && used + 1 < sizeof message) message[used++] = *text++;
     message[used] = '\0';

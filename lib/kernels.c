@@ -40,9 +40,9 @@
 #define TS_MAMF_FP8_GAUDI 0.955
 
 /* The share of that ceiling a training step's GEMMs keep (their shapes, epilogues and
- * tails): the value that best fits the published runs of tests/accuracy/fixtures/time.json
- * (docs/accuracy.md). */
-#define TS_GEMM_TRAINING_SHARE 0.76
+ * tails) is the setting gemm-share: 0.76, the value that best fits the published runs of
+ * tests/accuracy/fixtures/time.json (docs/accuracy.md), until a site's calibration fits its
+ * own. */
 
 /* FlashAttention-2's forward and backward reach 190-200 of A100's 312 TFLOP/s at head
  * dimension 128 (Dao 2023, arXiv 2307.08691, Fig. 5-6), 0.95 of the GEMMs' 0.869 x 0.76. */
@@ -178,8 +178,8 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
     double gpus = (double)lay->gpus, eff_mm, eff_at, rest, softmax, bytes, bw, again, again_softmax, shape;
     double a = cfg->precision == TS_PREC_FP32 ? 4.0 : 2.0;
     if (cfg->hfu > 0.0) return (mm / peak_mm + at / peak_at) / (gpus * cfg->hfu);
-    eff_mm = mamf_share(cfg->gpu, cfg->precision == TS_PREC_FP8_MIXED) * TS_GEMM_TRAINING_SHARE;
-    eff_at = mamf_share(cfg->gpu, 0) * TS_GEMM_TRAINING_SHARE * (cfg->attention == TS_ATTN_FLASH ? TS_FLASH_SHARE : 1.0) *
+    eff_mm = mamf_share(cfg->gpu, cfg->precision == TS_PREC_FP8_MIXED) * cfg->gemm_share;
+    eff_at = mamf_share(cfg->gpu, 0) * cfg->gemm_share * (cfg->attention == TS_ATTN_FLASH ? TS_FLASH_SHARE : 1.0) *
              (ts_fp8_attention(cfg) ? TS_FP8_ATTENTION_GAIN : 1.0);
     if (cfg->gpu_power_limit > 0.0 && cfg->gpu->tdp_watts > 0.0 && cfg->gpu_power_limit < cfg->gpu->tdp_watts) {
         double clock = pow(cfg->gpu_power_limit / cfg->gpu->tdp_watts, TS_POWER_EXPONENT);

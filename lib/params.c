@@ -819,6 +819,21 @@ static const ts_param_def PARAMS[] = {
       "rollout separate: GPUs of the job's type the engines take beside the gpus that train, a "
       "multiple of rollout-tp (OpenRLHF's vllm_num_engines x vllm_tensor_parallel_size)"},
      TS_SET_U64, OFF(s.rollout_gpus), TRAINSIZE_ID_ROLLOUT_GPUS, TS_PLAN_KEEPS},
+    /* The efficiency model's site-dependent shares, which a calibration fits (calibration.c). */
+    {{"gemm-share", TRAINSIZE_PARAM_FLOAT, NULL, 0.05, 1.5, "0.76", "fraction",
+      "the share of the part's measured GEMM ceiling (MAMF) a training step's matmuls keep, "
+      "their shapes, epilogues and tails: 0.76 fits the published runs of "
+      "tests/accuracy/fixtures/time.json (docs/accuracy.md); a site's calibration fits its own"},
+     TS_SET_DOUBLE, OFF(s.gemm_share), TRAINSIZE_ID_GEMM_SHARE, TS_PLAN_KEEPS},
+    {{"scale-up-efficiency", TRAINSIZE_PARAM_FLOAT, NULL, 0.05, 2, "1", "fraction",
+      "a factor on the rate collectives reach inside the scale-up fabric (NVLink, PCIe), "
+      "whose catalogue share is nccl-tests' busbw: 1 keeps it; a site's calibration fits its own"},
+     TS_SET_DOUBLE, OFF(s.scale_up_efficiency), TRAINSIZE_ID_SCALE_UP_EFFICIENCY, TS_PLAN_KEEPS},
+    {{"network-efficiency", TRAINSIZE_PARAM_FLOAT, NULL, 0.05, 2, "1", "fraction",
+      "a factor on the rate collectives reach over the network between servers (InfiniBand, "
+      "Ethernet), whose catalogue share is nccl-tests' busbw: 1 keeps it; a site's calibration "
+      "fits its own"},
+     TS_SET_DOUBLE, OFF(s.network_efficiency), TRAINSIZE_ID_NETWORK_EFFICIENCY, TS_PLAN_KEEPS},
 };
 
 #define PARAM_COUNT (sizeof PARAMS / sizeof PARAMS[0])

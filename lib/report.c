@@ -399,9 +399,10 @@ static void header(ts_out *o, const trainsize_job *job, const trainsize_result *
     header_training(o, job, r);
     key(o, "Conventions");
     {
-        char text[4 * TRAINSIZE_NAME_MAX + 160];
-        snprintf(text, sizeof text, "%s (%s); stack %s (%s); kernels %s", r->framework, r->framework_reason,
-                 r->stack, r->stack_reason, r->kernels);
+        char text[5 * TRAINSIZE_NAME_MAX + 200];
+        snprintf(text, sizeof text, "%s (%s); stack %s (%s); kernels %s%s%s", r->framework, r->framework_reason,
+                 r->stack, r->stack_reason, r->kernels, r->calibration[0] ? "; site calibration: " : "",
+                 r->calibration);
         ts_out_wrapped(o, text, KEY_WIDTH);
     }
     ts_out_putc(o, '\n');

@@ -256,6 +256,11 @@ static const field_def FIELDS[] = {
      R(memory.activations_vision)},
     {{"system.rollout_nodes", U64, "servers", "rollout separate: the engines' servers beside nodes"},
      R(system.rollout_nodes)},
+    {{"layout.calibration", TRAINSIZE_FIELD_STRING, "",
+      "the site calibration applied: its runs, their GPUs, its date; \"\" when none"},
+     R(calibration)},
+    {{"layout.calibration_runs", U64, "runs", "runs that calibration was fitted on; 0 when none"},
+     R(calibration_runs)},
     {{"warnings", TRAINSIZE_FIELD_FLAGS, "", "the checklist (names: trainsize_warning_name)"},
      R(warnings)},
 };

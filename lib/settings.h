@@ -177,6 +177,14 @@ typedef struct ts_settings {
     uint64_t zero3_gather_layers;
     double hfu;                 /* achieved share of dense peak over executed FLOPs */
     double step_overhead;       /* seconds a step spends outside kernels and collectives */
+    double gemm_share;          /* of the GEMM ceiling, what a training step's matmuls keep */
+    double scale_up_efficiency; /* factor on the scale-up fabric's collective rate */
+    double network_efficiency;  /* factor on the network's collective rate */
+    /* The site calibration applied (calibration.c): runs 0 when none. */
+    uint64_t calibration_runs;
+    char calibration_gpus[256];   /* the GPUs its runs ran on, comma-separated */
+    char calibration_date[16];    /* YYYY-MM-DD, or "" */
+    char calibration_text[TRAINSIZE_NAME_MAX]; /* what the result says of it */
     /* Servers. */
     uint64_t data_loader_workers; /* per GPU */
     int sharded_loading;          /* ranks load only their shard of the weights */

@@ -92,10 +92,11 @@ static ts_comm_links fabric_links(const ts_settings *cfg, const ts_layout *lay, 
 {
     const trainsize_gpu_info *gpu = cfg->gpu;
     ts_comm_links k;
-    k.intra = intra;
+    /* scale-up-efficiency: a site's own fabric against nccl-tests' shares (a calibration) */
+    k.intra = intra * cfg->scale_up_efficiency;
     k.gpus_per_node = fabric_span(gpu, lay);
     k.bridge = (double)ts_bridge_span(gpu, lay->gpus_per_node);
-    k.pcie = pcie_rate(gpu);
+    k.pcie = pcie_rate(gpu) * cfg->scale_up_efficiency;
     k.net_per_gpu = 0.0;
     k.nvls = 0.0;
     k.sharp = cfg->sharp;
@@ -104,19 +105,21 @@ static ts_comm_links fabric_links(const ts_settings *cfg, const ts_layout *lay, 
         int hopper = ts_arch_is(gpu, "Hopper"), blackwell = ts_arch_is(gpu, "Blackwell");
         double share = hopper ? TS_NVLS_SHARE_HOPPER : blackwell ? TS_NVLS_SHARE_BLACKWELL : 0.0;
         if (share == 0.0 && cfg->nvls == TS_YES) share = TS_SCALE_UP_SHARE; /* asked, no switch: a ring */
-        k.nvls = (double)gpu->scale_up_bandwidth / 2.0 * share;
+        k.nvls = (double)gpu->scale_up_bandwidth / 2.0 * share * cfg->scale_up_efficiency;
     }
     return k;
 }
 
 /* The links the step's collectives run on with scale-out link `l` (NULL: one server), which
  * only what leaves the fabric uses. */
-static ts_comm_links links_with(const ts_comm_links *fabric, const ts_layout *lay,
+static ts_comm_links links_with(const ts_settings *cfg, const ts_comm_links *fabric, const ts_layout *lay,
                                 const trainsize_link_info *l, double nics)
 {
     ts_comm_links k = *fabric;
+    /* network-efficiency: a site's own network against nccl-tests' shares (a calibration) */
     k.net_per_gpu = l && (double)lay->gpus > k.gpus_per_node
-                        ? (double)l->bandwidth * l->achieved_share * nics / (double)lay->gpus_per_node
+                        ? (double)l->bandwidth * l->achieved_share * cfg->network_efficiency * nics /
+                              (double)lay->gpus_per_node
                         : 0.0;
     return k;
 }
@@ -170,7 +173,7 @@ static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_l
     hi = n; /* the first candidate in [lo, hi) that meets the share; hi = n: none yet */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        ts_comm_links k = links_with(fabric, lay, order[mid], nics);
+        ts_comm_links k = links_with(cfg, fabric, lay, order[mid], nics);
         if (ideal < 0.0) ideal = ideal_exposed(cfg, lay, pc, c, compute_step, &k);
         if (network_cost(cfg, lay, pc, c, compute_step, &k, ideal) <= cfg->comm_share * compute_step) hi = mid;
         else lo = mid + 1;
@@ -476,7 +479,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     }
     found->slow_multinode = beyond_fabric && link && link->bandwidth <= TS_SLOW_NETWORK;
     {
-        ts_comm_links k = links_with(&fabric, lay, link, nics);
+        ts_comm_links k = links_with(cfg, &fabric, lay, link, nics);
         ts_comm cm;
         ts_comm_make(cfg, lay, pc, conv, compute_step, &k, &cm);
         if (beyond_fabric && (cfg->network || sold) &&

@@ -2,6 +2,7 @@
  * trainsize_result.warnings, each with a stable name (the JSON) and a sentence. */
 #include <string.h>
 
+#include "calibration.h"
 #include "catalog.h"
 #include "stages.h"
 
@@ -24,6 +25,9 @@ static const warning_def WARNINGS[] = {
      "several servers on a local drive: checkpoints need one namespace every server reads (a "
      "restart may land anywhere), so put them on shared storage and keep local NVMe as cache "
      "and scratch"},
+    {TRAINSIZE_WARN_CALIBRATION_GPU, "calibration-other-gpu",
+     "the site calibration applied was fitted on runs of other GPUs than this one: its shares "
+     "may not hold here (calibrate with runs on this GPU)"},
     {TRAINSIZE_WARN_NETWORK, "network-too-slow",
      "the inter-node network is slower than the step needs within its communication share"},
     {TRAINSIZE_WARN_TP_WITHOUT_NVLINK, "tensor-parallel-without-nvlink",
@@ -115,4 +119,5 @@ void ts_warnings_make(const ts_settings *cfg, const ts_layout *lay, const trains
     if (cfg->gpu->no_flash_attention && cfg->attention == TS_ATTN_FLASH)
         *warnings |= TRAINSIZE_WARN_NO_FLASH_ATTENTION;
     if (!(cfg->gpu->tdp_watts > 0.0)) *warnings |= TRAINSIZE_WARN_NO_POWER;
+    if (!ts_calibration_covers(cfg, cfg->gpu->name)) *warnings |= TRAINSIZE_WARN_CALIBRATION_GPU;
 }

@@ -197,6 +197,9 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_RESNET_WIDTH, "resnet-width"},
     {TRAINSIZE_ID_IMAGE_SIZE, "image-size"},
     {TRAINSIZE_ID_ROLLOUT_GPUS, "rollout-gpus"},
+    {TRAINSIZE_ID_GEMM_SHARE, "gemm-share"},
+    {TRAINSIZE_ID_SCALE_UP_EFFICIENCY, "scale-up-efficiency"},
+    {TRAINSIZE_ID_NETWORK_EFFICIENCY, "network-efficiency"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

@@ -311,7 +311,7 @@ func (j *Job) LoadHFConfig(json []byte) error {
 // LoadHFConfigFile is LoadHFConfig on a file; the model is named after the file's
 // "_name_or_path" (else its model_type), as the command's --hf-config does.
 func (j *Job) LoadHFConfigFile(path string) error {
-	return j.loadFile(path, true)
+	return j.loadFile(path, fileHFConfig)
 }
 
 // LoadGPUJSON makes the job use a GPU described by a JSON device file's text.
@@ -333,10 +333,41 @@ func (j *Job) LoadGPUJSON(json []byte) error {
 
 // LoadGPUFile is LoadGPUJSON on a file, as the command's --gpu-file.
 func (j *Job) LoadGPUFile(path string) error {
-	return j.loadFile(path, false)
+	return j.loadFile(path, fileGPU)
 }
 
-func (j *Job) loadFile(path string, hf bool) error {
+// LoadCalibration applies a site calibration's JSON text (what `trainsize calibrate`
+// writes): the efficiency model's shares fitted to the site's own runs. Settings set
+// afterwards win over it; on failure the job is unchanged.
+func (j *Job) LoadCalibration(json []byte) error {
+	p, err := j.handle()
+	if err != nil {
+		return err
+	}
+	ptr, n := bytesArg(json)
+	var e C.trainsize_error
+	rc := C.trainsize_job_load_calibration_json(p, ptr, n, &e)
+	runtime.KeepAlive(j)
+	runtime.KeepAlive(json)
+	if rc != C.TRAINSIZE_OK {
+		return libError(rc, &e)
+	}
+	return nil
+}
+
+// LoadCalibrationFile is LoadCalibration on a file, as the command's --calibration.
+func (j *Job) LoadCalibrationFile(path string) error {
+	return j.loadFile(path, fileCalibration)
+}
+
+// The files a job reads.
+const (
+	fileHFConfig = iota
+	fileGPU
+	fileCalibration
+)
+
+func (j *Job) loadFile(path string, kind int) error {
 	p, err := j.handle()
 	if err != nil {
 		return err
@@ -348,10 +379,13 @@ func (j *Job) loadFile(path string, hf bool) error {
 	defer C.free(unsafe.Pointer(cpath))
 	var e C.trainsize_error
 	var rc C.int
-	if hf {
+	switch kind {
+	case fileHFConfig:
 		rc = C.trainsize_job_load_hf_config_file(p, cpath, &e)
-	} else {
+	case fileGPU:
 		rc = C.trainsize_job_load_gpu_file(p, cpath, &e)
+	default:
+		rc = C.trainsize_job_load_calibration(p, cpath, &e)
 	}
 	runtime.KeepAlive(j)
 	if rc != C.TRAINSIZE_OK {

@@ -764,3 +764,47 @@ func TestFIFOFilesAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// A site calibration: applied (the result says so through its field, the step slows with
+// a lower GEMM share), a setting after it wins, a bad one refused with the job unchanged.
+func TestCalibration(t *testing.T) {
+	cal := `{"trainsize_calibration": 1, "library_version": "` + Version() + `", "runs": 3, ` +
+		`"gpus": ["a100-80gb"], "settings": {"gemm-share": 0.6}}`
+	job, err := NewJob()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Close()
+	for _, s := range []setting{{"model", "llama-2-7b"}, {"gpus", "8"}, {"zero", "3"}} {
+		if err := job.Set(s.name, s.value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plain, err := job.Estimate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := job.LoadCalibration([]byte(cal)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := job.Estimate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok, err := got.Field("layout.calibration"); err != nil || !ok || v != "3 runs on a100-80gb" {
+		t.Fatalf("layout.calibration = %v, %v, %v", v, ok, err)
+	}
+	if got.StepSeconds() <= plain.StepSeconds() {
+		t.Fatalf("calibrated step %g, plain %g", got.StepSeconds(), plain.StepSeconds())
+	}
+	err = job.LoadCalibration([]byte(strings.Replace(cal, "gemm-share", "hfu", 1)))
+	if err == nil || !strings.Contains(err.Error(), `"hfu" is not a calibration setting`) {
+		t.Fatalf("a bad calibration: %v", err)
+	}
+	if v, _ := job.Get("gemm-share"); v != "0.6" {
+		t.Fatalf("gemm-share after a refused calibration = %q", v)
+	}
+	if err := job.LoadCalibrationFile("/nonexistent/site.json"); err == nil {
+		t.Fatal("a missing file was taken")
+	}
+}

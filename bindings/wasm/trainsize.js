@@ -11,8 +11,8 @@
  *   const w = createTrainsizeWorker(); await w.plan({ ... })  // the same in a worker
  *
  * Option names are the command's, kebab-case or camelCase (microBatch = micro-batch);
- * values are strings, numbers or booleans (arrays are joined with commas); hfConfig and
- * gpuFile take a config.json as an object or JSON text. Invalid input throws a
+ * values are strings, numbers or booleans (arrays are joined with commas); hfConfig,
+ * gpuFile and calibration take the file's contents as an object or JSON text. Invalid input throws a
  * TrainsizeError with the option it names and the command's message, or this file's when
  * the input cannot be handed to the command at all (see README.md: limits). A failed call
  * leaves the module as it was: the next call gets the right answer. */
@@ -39,7 +39,7 @@
   const VALUE_MAX = 65536;
   const FILE_MAX = 1 << 20;
   const ARGS_MAX = 1 << 20;
-  const FILES = new Set(['hf-config', 'gpu-file']);
+  const FILES = new Set(['hf-config', 'gpu-file', 'calibration']);
   const TOPICS = ['estimate', 'plan', 'models', 'gpus'];
 
   function refuse(option, why) {

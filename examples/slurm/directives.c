@@ -62,7 +62,9 @@ static const char *const SITE_OPTIONS[] = {"gpu",       "gpu-memory",    "host-r
                                            "cpu-cores", "nics-per-node", "host-memory-bandwidth",
                                            "network",   "storage",       "rack-power-watts",
                                            "nvls",      "sharp",         "gpu-power-limit",
-                                           "servers-per-rack", "local-cache-bytes"};
+                                           "servers-per-rack", "local-cache-bytes",
+                                           /* how fast the site's machines run: its calibration's */
+                                           "gemm-share", "scale-up-efficiency", "network-efficiency"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -108,7 +108,8 @@ static int parse(int argc, char **argv, int plan, cli_options *out)
         }
         /* The options that are not job parameters, then the catalogue's. */
         special = name_is(name, len, "model") || name_is(name, len, "hf-config") ||
-                  name_is(name, len, "gpu-file") || (plan && name_is(name, len, "top"));
+                  name_is(name, len, "gpu-file") || name_is(name, len, "calibration") ||
+                  (plan && name_is(name, len, "top"));
         if (plan && name_is(name, len, "gpu"))
             p = cli_find_param("plan-gpus", 9);
         else
@@ -145,6 +146,8 @@ static int parse(int argc, char **argv, int plan, cli_options *out)
             out->top = value;
         } else if (!p && name_is(name, len, "gpu-file")) {
             out->gpu_file = value;
+        } else if (!p && name_is(name, len, "calibration")) {
+            out->calibration = value;
         } else if (!p) {
             out->hf_config = value;
         } else {
@@ -221,27 +224,32 @@ int cli_build_job_from(const cli_options *opts, const trainsize_job *base, train
     }
     if (!opts->plan && !opts->model && !opts->hf_config && opts->set_count == 0) {
         status = cli_apply_example_job(job);
-    } else {
+    } else if (opts->model) {
         /* The model first, so that shape options override single fields of it
          * wherever they stand on the command line. */
-        if (opts->model) {
-            int rc = trainsize_job_set(job, "model", opts->model, &err);
-            if (rc != TRAINSIZE_OK)
-                status = cli_library_error(rc, &err);
-        } else if (opts->hf_config) {
-            status = load_hf_config(job, opts->hf_config);
-        }
-        for (i = 0; status == CLI_EXIT_OK && i < opts->set_count; i++) {
-            int rc = trainsize_job_set(job, opts->sets[i].name, opts->sets[i].value, &err);
-            if (rc != TRAINSIZE_OK && opts->plan && strcmp(opts->sets[i].name, "plan-gpus") == 0 &&
-                strncmp(err.message, "plan-gpus: ", 11) == 0 &&
-                memchr(err.message, '\0', sizeof err.message)) {
-                /* plan's --gpu is the library's "plan-gpus": name the option the user gave. */
-                cli_error("gpu: %s", err.message + 11);
-                status = CLI_EXIT_USAGE;
-            } else if (rc != TRAINSIZE_OK) {
-                status = cli_library_error(rc, &err);
-            }
+        int rc = trainsize_job_set(job, "model", opts->model, &err);
+        if (rc != TRAINSIZE_OK)
+            status = cli_library_error(rc, &err);
+    } else if (opts->hf_config) {
+        status = load_hf_config(job, opts->hf_config);
+    }
+    /* The site's calibration next (of the example job too): the options after it win over
+     * its shares. */
+    if (status == CLI_EXIT_OK && opts->calibration) {
+        int rc = trainsize_job_load_calibration(job, opts->calibration, &err);
+        if (rc != TRAINSIZE_OK)
+            status = cli_library_error(rc, &err);
+    }
+    for (i = 0; status == CLI_EXIT_OK && i < opts->set_count; i++) {
+        int rc = trainsize_job_set(job, opts->sets[i].name, opts->sets[i].value, &err);
+        if (rc != TRAINSIZE_OK && opts->plan && strcmp(opts->sets[i].name, "plan-gpus") == 0 &&
+            strncmp(err.message, "plan-gpus: ", 11) == 0 &&
+            memchr(err.message, '\0', sizeof err.message)) {
+            /* plan's --gpu is the library's "plan-gpus": name the option the user gave. */
+            cli_error("gpu: %s", err.message + 11);
+            status = CLI_EXIT_USAGE;
+        } else if (rc != TRAINSIZE_OK) {
+            status = cli_library_error(rc, &err);
         }
     }
     /* A device file replaces the GPU, of the example job too. */

@@ -87,6 +87,7 @@ typedef struct cli_options {
     const char *model;     /**< --model NAME (the last one) */
     const char *hf_config; /**< --hf-config FILE (the last one) */
     const char *gpu_file;  /**< --gpu-file FILE (the last one) */
+    const char *calibration; /**< --calibration FILE (the last one) */
     cli_setting *sets;     /**< Other parameters, in command-line order. */
     size_t set_count;
     int plan;              /**< Parsed for `plan` (cli_parse_plan_options). */
@@ -168,6 +169,14 @@ enum cli_help_topic {
     CLI_HELP_MODELS,
     CLI_HELP_GPUS
 };
+
+/** An option that reads a file, beside the job's parameters (hf-config, gpu-file,
+ *  calibration, in that order): its name, placeholder and doc. */
+typedef struct cli_file_option {
+    const char *name, *metavar, *doc;
+} cli_file_option;
+extern const cli_file_option cli_file_options[];
+extern const size_t cli_file_option_count;
 
 /** Print the help of a topic to stdout. Returns an exit status. */
 int cli_print_help(enum cli_help_topic topic);

@@ -170,6 +170,37 @@ static void main_help(ts_out *o)
                  "1 for any other failure.\n");
 }
 
+/* The options that read a file, beside the job's parameters: --help and the manual page
+ * list them from here. */
+const cli_file_option cli_file_options[] = {
+    /* The model types of lib/hf_config.c's table (tests/cli_report.sh checks them against
+     * the reader's own list). */
+    {"hf-config", "FILE",
+     "a Hugging Face config.json, of model type gpt2, llama, llama4 (or llama4_text), "
+     "mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3 (or "
+     "gemma3_text), phi3, phimoe, granite, deepseek_v2, deepseek_v3, gpt_oss, olmo2, "
+     "starcoder2, falcon, and the encoders bert, roberta (as BertModel, RobertaModel) and vit "
+     "(the classifier its id2label names, else ViTModel); the multimodal llava, qwen2_5_vl, "
+     "mllama, llama4 and gemma3 by their text_config and vision_config (the vision tower and "
+     "projector counted). The model is named "
+     "by its _name_or_path, else by its folder (NAME/config.json) or file (NAME.json)"},
+    {"gpu-file", "FILE",
+     "a JSON device description: name, memory_bytes or memory_gib, flops_bf16 (or "
+     "flops_fp16 alone), tdp_watts (optional for a TPU) required; memory_bandwidth, "
+     "flops_fp32, flops_fp16, flops_fp8, flops_fp4, ecc, data_center, "
+     "scale_up_bandwidth, scale_up_domain, pcie_generation, per_host, host_ram_bytes, "
+     "host_cores, host_network (a scale-out link), host_nics, cloud_usd_per_hour, "
+     "purchase_usd, architecture, vendor, kind (\"gpu\" or \"tpu\"), bf16, fp16 (true "
+     "when absent, false for a TPU), flash_attention (booleans, true when absent) optional"},
+    {"calibration", "FILE",
+     "a site calibration that `trainsize calibrate` wrote from the site's measured runs: "
+     "the efficiency model's shares (gemm-share, scale-up-efficiency, network-efficiency, "
+     "step-overhead, allocator-slack, sharded-slack) fitted to them; options after it win. "
+     "Refused from another library version; a job on other GPUs than its runs gets the "
+     "calibration-other-gpu warning"},
+};
+const size_t cli_file_option_count = sizeof cli_file_options / sizeof cli_file_options[0];
+
 static void estimate_help(ts_out *o)
 {
     size_t i, n = trainsize_param_count();
@@ -192,26 +223,11 @@ static void estimate_help(ts_out *o)
            model && model->doc && model->doc[0]
                ? model->doc
                : "a built-in model preset (see `trainsize models`)");
-    /* The model types of lib/hf_config.c's table (tests/cli_report.sh checks them against
-     * the reader's own list). */
-    option(o, "hf-config", "FILE",
-           "a Hugging Face config.json, of model type gpt2, llama, llama4 (or llama4_text), "
-           "mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3 (or "
-           "gemma3_text), phi3, phimoe, granite, deepseek_v2, deepseek_v3, gpt_oss, olmo2, "
-           "starcoder2, falcon, and the encoders bert, roberta (as BertModel, RobertaModel) and vit "
-           "(the classifier its id2label names, else ViTModel); the multimodal llava, qwen2_5_vl, "
-           "mllama, llama4 and gemma3 by their text_config and vision_config (the vision tower and "
-           "projector counted). The model is named "
-           "by its _name_or_path, else by its folder (NAME/config.json) or file (NAME.json)");
+    option(o, cli_file_options[0].name, cli_file_options[0].metavar, cli_file_options[0].doc);
     ts_out_puts(o, "\nGPU of your own (instead of --gpu):\n");
-    option(o, "gpu-file", "FILE",
-           "a JSON device description: name, memory_bytes or memory_gib, flops_bf16 (or "
-           "flops_fp16 alone), tdp_watts (optional for a TPU) required; memory_bandwidth, "
-           "flops_fp32, flops_fp16, flops_fp8, flops_fp4, ecc, data_center, "
-           "scale_up_bandwidth, scale_up_domain, pcie_generation, per_host, host_ram_bytes, "
-           "host_cores, host_network (a scale-out link), host_nics, cloud_usd_per_hour, "
-           "purchase_usd, architecture, vendor, kind (\"gpu\" or \"tpu\"), bf16, fp16 (true "
-           "when absent, false for a TPU), flash_attention (booleans, true when absent) optional");
+    option(o, cli_file_options[1].name, cli_file_options[1].metavar, cli_file_options[1].doc);
+    ts_out_puts(o, "\nYour site's own figures:\n");
+    option(o, cli_file_options[2].name, cli_file_options[2].metavar, cli_file_options[2].doc);
     ts_out_puts(o, "\nOutput:\n");
     option(o, "json", "", "print one JSON object on standard output instead of the report");
     option(o, "help", "", "show this help");
@@ -270,6 +286,7 @@ static void plan_help(ts_out *o)
                  "                          --plan-gpu-count\n"
                  "  --gpu NAME[,NAME...]    choose from these catalogue GPUs only (default: all)\n"
                  "  --gpu-file FILE         plan for a GPU of your own description instead\n"
+                 "  --calibration FILE      your site's calibration (trainsize calibrate)\n"
                  "  --max-gpus N            use at most N GPUs (default 4096; up to 131072 reaches\n"
                  "                          16,384 servers of 8)\n"
                  "  --plan-gpu-count N      use exactly N GPUs (\"I have 8 H100s\")\n"

@@ -51,7 +51,14 @@ int cli_print_man(void)
     ts_out_puts(&o, "Sizes one training job: memory per GPU (the most loaded GPU), the servers it needs, "
                     "the time and the cost. Every option is \\fB\\-\\-NAME VALUE\\fR or "
                     "\\fB\\-\\-NAME=VALUE\\fR; see \\fBtrainsize estimate \\-\\-help\\fR for the model "
-                    "and output options. The job's parameters:\n");
+                    "and output options. The options that read a file, then the job's parameters:\n");
+    for (i = 0; i < cli_file_option_count; i++) {
+        ts_out_puts(&o, ".TP\n.B \\-\\-");
+        roff_text(&o, cli_file_options[i].name);
+        ts_out_printf(&o, " \\fI%s\\fR\n", cli_file_options[i].metavar);
+        roff_text(&o, cli_file_options[i].doc);
+        ts_out_putc(&o, '\n');
+    }
     for (i = 0; i < n; i++) {
         const trainsize_param_info *p = trainsize_param_at(i);
         const char *meta;
@@ -115,7 +122,7 @@ int cli_print_bash_completion(void)
                     "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} values=\n"
                     "    local commands='estimate plan models gpus help'\n"
                     "    case $prev in\n"
-                    "    --hf-config|--gpu-file) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+                    "    --hf-config|--gpu-file|--calibration) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
                     "    --model|--teacher) values='");
     for (i = 0; i < trainsize_model_count(); i++)
         ts_out_printf(&o, "%s%s", i ? " " : "", trainsize_model_at(i)->name);
@@ -142,7 +149,7 @@ int cli_print_bash_completion(void)
                     "    if [[ $COMP_CWORD -eq 1 && $cur != -* ]] || [[ ${COMP_WORDS[1]} == help && $COMP_CWORD -eq 2 ]]; then\n"
                     "        COMPREPLY=($(compgen -W \"$commands\" -- \"$cur\")); return\n"
                     "    fi\n"
-                    "    local options='--help --json --model --hf-config --gpu-file");
+                    "    local options='--help --json --model --hf-config --gpu-file --calibration");
     for (i = 0; i < n; i++) {
         const trainsize_param_info *p = trainsize_param_at(i);
         if (p && p->name && strcmp(p->name, "model") != 0) ts_out_printf(&o, " --%s", p->name);

@@ -460,6 +460,8 @@ static void hint(ts_out *o, const cli_options *opts, const trainsize_plan_candid
         hint_option(o, "model", opts->model);
     if (opts->hf_config)
         hint_option(o, "hf-config", opts->hf_config);
+    if (opts->calibration)
+        hint_option(o, "calibration", opts->calibration);
     for (i = 0; i < opts->set_count; i++) {
         if (!is_plan_only(opts->sets[i].name))
             hint_option(o, opts->sets[i].name, opts->sets[i].value);

@@ -178,7 +178,8 @@ static void test_hardware_options(void **state)
     static const char *const site[] = {"gpu", "gpu-memory", "host-ram", "cpu-cores", "nics-per-node",
                                        "host-memory-bandwidth", "network", "storage", "rack-power-watts",
                                        "nvls", "sharp", "gpu-power-limit", "servers-per-rack",
-                                       "local-cache-bytes"};
+                                       "local-cache-bytes", "gemm-share", "scale-up-efficiency",
+                                       "network-efficiency"};
     size_t i, hardware = 0;
     (void)state;
     if (trainsize_param_count() != TSD_CATALOGUE_CLASSIFIED)
@@ -191,7 +192,7 @@ static void test_hardware_options(void **state)
         assert_int_equal(tsd_option_source(tsd_option_name(site[i])), TSD_SITE);
     for (i = 0; i < trainsize_param_count(); i++)
         if (tsd_option_source(trainsize_param_at(i)->name) != TSD_JOB) hardware++;
-    assert_int_equal(hardware, 16);
+    assert_int_equal(hardware, 19);
     assert_int_equal(tsd_option_source("hf-config"), TSD_FILE);
     assert_int_equal(tsd_option_source("gpu-file"), TSD_FILE);
     assert_int_equal(tsd_option_source("micro-batch"), TSD_JOB);

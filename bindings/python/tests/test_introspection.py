@@ -79,8 +79,9 @@ def test_help_plan_lists_its_keywords_and_the_refused_ones():
 def test_signature_lists_the_keywords():
     sig = inspect.signature(trainsize.estimate)
     names = list(sig.parameters)
-    assert names[:3] == ["model", "hf_config", "gpu_file"]
-    assert set(names) == {p.keyword for p in trainsize.parameters()} | {"hf_config", "gpu_file"}
+    assert names[:4] == ["model", "hf_config", "gpu_file", "calibration"]
+    assert set(names) == {p.keyword for p in trainsize.parameters()} | {"hf_config", "gpu_file",
+                                                                        "calibration"}
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is None
                for p in sig.parameters.values())
     psig = inspect.signature(trainsize.plan)

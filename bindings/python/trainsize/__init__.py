@@ -64,6 +64,9 @@ _LIB = _lib.get()
 _MODEL = "model"
 _HF_CONFIG = "hf-config"
 _GPU_FILE = "gpu-file"
+_CALIBRATION = "calibration"
+#: The keywords that name a file or its contents: a job built from them is never kept.
+_FILE_KEYWORDS = ("hf_config", "gpu_file", "calibration")
 
 
 def __getattr__(name: str) -> Any:
@@ -241,7 +244,8 @@ def _json_bytes(option: str, keyword: str, value: Mapping) -> bytes:
 
 
 def _load(option: str, keyword: str, value: Any, job: int, load_text, load_file) -> None:
-    """hf_config= / gpu_file=: a path (str, os.PathLike), a dict, or JSON text as bytes."""
+    """hf_config= / gpu_file= / calibration=: a path (str, os.PathLike), a dict, or JSON
+    text as bytes."""
     if isinstance(value, Mapping):
         load_text(job, _json_bytes(option, keyword, value), keyword)
     elif isinstance(value, (bytes, bytearray)):
@@ -309,8 +313,12 @@ def _new_job(kwargs: Dict[str, Any], for_plan: bool) -> int:
                 lib.job_set(job, "model", _value_bytes(option, key, value), key)
             elif option == _HF_CONFIG:
                 _load(option, key, value, job, lib.load_hf_config_text, lib.load_hf_config_file)
+        # The site's calibration next: the keywords after it win over its shares.
         for key, option, value in items:
-            if option in (_MODEL, _HF_CONFIG, _GPU_FILE):
+            if option == _CALIBRATION:
+                _load(option, key, value, job, lib.load_calibration_text, lib.load_calibration_file)
+        for key, option, value in items:
+            if option in (_MODEL, _HF_CONFIG, _GPU_FILE, _CALIBRATION):
                 continue
             name = "plan-gpus" if for_plan and option == "gpu" else option
             lib.job_set(job, name, _value_bytes(option, key, value), key)
@@ -368,8 +376,7 @@ def _job_key(kwargs: Dict[str, Any]) -> tuple | None:
     subclass (its __eq__ and __hash__ would choose the job)."""
     types = tuple(map(type, kwargs.values()))
     if _SCALAR_TYPES.issuperset(types):  # the common case, at C speed
-        if "hf_config" in kwargs or "gpu_file" in kwargs or \
-                not _STR.issuperset(map(type, kwargs)):
+        if not _STR.issuperset(map(type, kwargs)) or any(k in kwargs for k in _FILE_KEYWORDS):
             return None
         return (tuple(kwargs.items()), types)
     key = []
@@ -383,7 +390,7 @@ def _job_key(kwargs: Dict[str, Any]) -> tuple | None:
             key.append((k, kind, tuple((type(x), x) for x in v)))
         else:
             return None
-    if "hf_config" in kwargs or "gpu_file" in kwargs:
+    if any(k in kwargs for k in _FILE_KEYWORDS):
         return None
     return tuple(key)
 
@@ -452,7 +459,10 @@ def estimate(**kwargs: Any) -> Estimate:
     - ``hf_config``: a Hugging Face ``config.json``, as a path (``str``/``os.PathLike``), a
       ``dict``, or its JSON text as ``bytes`` (excludes ``model``);
     - ``gpu_file``: a JSON device file for a GPU outside the catalogue, as a path, a
-      ``dict`` or ``bytes`` (excludes ``gpu``).
+      ``dict`` or ``bytes`` (excludes ``gpu``);
+    - ``calibration``: a site calibration ``trainsize calibrate`` wrote, as a path, a
+      ``dict`` or ``bytes``: the efficiency model's shares fitted to the site's own runs
+      (``layout.calibration`` says it applied; the keywords win over its shares).
 
     The model is applied first, so shape keywords (``layers``, ``hidden``, ...) override
     single fields of it; the other keywords follow in the order given.
@@ -469,7 +479,7 @@ def estimate(**kwargs: Any) -> Estimate:
     jobs = _PER_THREAD.jobs
     types = tuple(map(type, kwargs.values()))
     if _SCALAR_TYPES.issuperset(types) and "hf_config" not in kwargs \
-            and "gpu_file" not in kwargs:  # the common case, inline: every call counts
+            and "gpu_file" not in kwargs and "calibration" not in kwargs:  # the common case, inline
         job = jobs.by_key.get((tuple(kwargs.items()), types))
         if job is not None:
             return _estimate(job, jobs.scratch, kwargs)

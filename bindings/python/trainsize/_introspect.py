@@ -16,6 +16,9 @@ BINDING_KEYWORDS = (
      "a Hugging Face config.json as the model (excludes model)"),
     ("gpu_file", "a path (str or os.PathLike), a dict or JSON bytes",
      "a JSON device file for a GPU outside the catalogue (excludes gpu)"),
+    ("calibration", "a path (str or os.PathLike), a dict or JSON bytes",
+     "a site calibration (trainsize calibrate): the efficiency model's shares fitted to the "
+     "site's own runs; the keywords win over them"),
 )
 PLAN_GPU_FILE_DOC = "a GPU of your own description, as a JSON device file: plan for it alone"
 #: Line width of the keyword listing (help() indents a docstring by 4 more).

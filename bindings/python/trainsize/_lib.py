@@ -363,6 +363,18 @@ class Lib:
         if rc != OK:
             raise self.error(rc, err, keyword)
 
+    def load_calibration_text(self, job, text, keyword=None):
+        err = S.Error()
+        rc = self.fn.job_load_calibration_json(job, text, len(text), ctypes.byref(err))
+        if rc != OK:
+            raise self.error(rc, err, keyword)
+
+    def load_calibration_file(self, job, path, keyword=None):
+        err = S.Error()
+        rc = self.fn.job_load_calibration(job, path, ctypes.byref(err))
+        if rc != OK:
+            raise self.error(rc, err, keyword)
+
     # ---- estimate ----
 
     def estimate_buffer(self, job, scratch=None):

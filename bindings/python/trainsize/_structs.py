@@ -318,6 +318,8 @@ class Result(ctypes.Structure):
         ("fp8_recipe", c_char * 16),
         ("method", c_char * 8),
         ("reference", c_char * 16),
+        ("calibration", c_char * NAME_MAX),
+        ("calibration_runs", c_uint64),
     ]
 
 
@@ -348,6 +350,8 @@ RESULT_PATHS.update({
     "layout.fp8_recipe": ("fp8_recipe",),
     "layout.method": ("method",),
     "layout.reference": ("reference",),
+    "layout.calibration": ("calibration",),
+    "layout.calibration_runs": ("calibration_runs",),
 })
 for _name, _ in Layout._fields_:
     RESULT_PATHS["layout." + _name] = ("layout", _name)

@@ -401,6 +401,27 @@ impl Job {
         Ok(self)
     }
 
+    /// Applies a site calibration from its JSON text (what `trainsize calibrate` writes):
+    /// the efficiency model's shares fitted to the site's own runs. Settings set afterwards
+    /// win over it; on failure the job is unchanged.
+    pub fn load_calibration_json_str(&mut self, json: &str) -> Result<&mut Self, Error> {
+        let mut err = zeroed_error();
+        let rc = unsafe {
+            sys::trainsize_job_load_calibration_json(self.as_mut_ptr(), json.as_ptr() as *const c_char, json.len(), &mut err)
+        };
+        check(rc, &err)?;
+        Ok(self)
+    }
+
+    /// Applies a site calibration file, as the command's `--calibration`.
+    pub fn load_calibration_file<P: AsRef<Path>>(&mut self, path: P) -> Result<&mut Self, Error> {
+        let c_path = path_cstring(path.as_ref())?;
+        let mut err = zeroed_error();
+        let rc = unsafe { sys::trainsize_job_load_calibration(self.as_mut_ptr(), c_path.as_ptr(), &mut err) };
+        check(rc, &err)?;
+        Ok(self)
+    }
+
     /// Estimates what the job takes.
     pub fn estimate(&self) -> Result<Estimate, Error> {
         let mut raw = zeroed_result();
@@ -711,6 +732,16 @@ impl Estimate {
     /// "adapters-off", "precomputed"); empty otherwise.
     pub fn reference(&self) -> Cow<'_, str> {
         array_str(&self.raw.reference)
+    }
+
+    /// The site calibration applied ("12 runs on h100-80gb, 2026-12-01"); empty when none.
+    pub fn calibration(&self) -> Cow<'_, str> {
+        array_str(&self.raw.calibration)
+    }
+
+    /// Runs that calibration was fitted on; 0 when none.
+    pub fn calibration_runs(&self) -> u64 {
+        self.raw.calibration_runs
     }
 
     /// Layers of the first, each middle and the last pipeline stage.

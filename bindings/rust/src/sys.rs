@@ -409,6 +409,8 @@ pub struct trainsize_result {
     pub fp8_recipe: [c_char; 16],
     pub method: [c_char; 8],
     pub reference: [c_char; 16],
+    pub calibration: [c_char; TRAINSIZE_NAME_MAX],
+    pub calibration_runs: u64,
 }
 
 /* ---- Planning ---- */
@@ -544,6 +546,17 @@ extern "C" {
         err: *mut trainsize_error,
     ) -> c_int;
     pub fn trainsize_job_load_gpu_file(
+        job: *mut trainsize_job,
+        path: *const c_char,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_job_load_calibration_json(
+        job: *mut trainsize_job,
+        json: *const c_char,
+        len: usize,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_job_load_calibration(
         job: *mut trainsize_job,
         path: *const c_char,
         err: *mut trainsize_error,

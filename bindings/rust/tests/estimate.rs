@@ -336,6 +336,8 @@ fn field_table_agrees_with_the_struct_layout() {
                 "layout.fp8_recipe" => FieldValue::Str(e.fp8_recipe()),
                 "layout.method" => FieldValue::Str(e.method()),
                 "layout.reference" => FieldValue::Str(e.reference()),
+                "layout.calibration" => FieldValue::Str(e.calibration()),
+                "layout.calibration_runs" => FieldValue::U64(e.calibration_runs()),
                 "layout.pipeline_first_layers" => FieldValue::U64(e.pipeline_layers().0),
                 "layout.pipeline_layers" => FieldValue::U64(e.pipeline_layers().1),
                 "layout.pipeline_last_layers" => FieldValue::U64(e.pipeline_layers().2),

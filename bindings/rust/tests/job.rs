@@ -111,3 +111,29 @@ fn fifo_files_are_refused() {
     assert_eq!((e.code, e.field.as_str()), (trainsize::Error::IO, "gpu-file"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A site calibration: applied (the result says so, the step slows with a lower GEMM
+/// share), a setting after it wins, and a bad one refused with the job unchanged.
+#[test]
+fn calibration_applies_and_is_checked() {
+    let calibration = format!(
+        "{{\"trainsize_calibration\": 1, \"library_version\": \"{}\", \"runs\": 3, \"gpus\": [\"a100-80gb\"], \
+         \"settings\": {{\"gemm-share\": 0.6}}}}",
+        trainsize::version()
+    );
+    let mut job = example();
+    let plain = job.estimate().unwrap();
+    job.load_calibration_json_str(&calibration).unwrap();
+    let calibrated = job.estimate().unwrap();
+    assert_eq!(calibrated.calibration(), "3 runs on a100-80gb");
+    assert_eq!(calibrated.calibration_runs(), 3);
+    assert!(calibrated.time().step_seconds > plain.time().step_seconds);
+    assert_eq!(job.get("gemm-share").unwrap(), "0.6");
+    job.set("gemm-share", "0.76").unwrap();
+    assert_eq!(job.estimate().unwrap().time().step_seconds, plain.time().step_seconds);
+    let err = job.load_calibration_json_str(&calibration.replace("gemm-share", "hfu")).unwrap_err();
+    assert!(err.message.contains("\"hfu\" is not a calibration setting"), "{}", err.message);
+    assert_eq!(err.field, "calibration");
+    assert_eq!(job.get("gemm-share").unwrap(), "0.76");
+    assert!(job.load_calibration_file("/nonexistent/site.json").is_err());
+}

@@ -157,3 +157,23 @@ test('exampleJob(), warnings() and params() are the command\'s', async () => {
   const gpus = params.find((p) => p.name === 'gpus');
   assert.deepStrictEqual([gpus.kind, gpus.min, gpus.default], ['int', 1, '1']);
 });
+
+test('a calibration given as an object is the file given to the command', async () => {
+  const ts = await createTrainsize();
+  const os = require('node:os');
+  const fs = require('node:fs');
+  const calibration = { trainsize_calibration: 1, library_version: ts.version, runs: 4, gpus: ['h100-80gb'],
+    settings: { 'gemm-share': 0.6, 'step-overhead': 0.2 } };
+  const file = path.join(os.tmpdir(), 'trainsize-calibration-' + process.pid + '.json');
+  fs.writeFileSync(file, JSON.stringify(calibration));
+  try {
+    const job = { model: 'llama-3-8b', gpu: 'h100-80gb', gpus: 8, zero: 3, tokens: 1e10 };
+    const text = native(['estimate', '--json', '--calibration', file, ...cliArgs(job)]);
+    assert.strictEqual(JSON.stringify(ts.estimate({ calibration, ...job })), JSON.stringify(JSON.parse(text)));
+    assert.strictEqual(ts.estimate({ calibration, ...job }).layout.calibration, '4 runs on h100-80gb');
+    assert.throws(() => ts.estimate({ calibration: { ...calibration, settings: { hfu: 1 } }, ...job }),
+      (e) => e instanceof TrainsizeError && e.option === 'calibration' && /not a calibration setting/.test(e.message));
+  } finally {
+    fs.unlinkSync(file);
+  }
+});

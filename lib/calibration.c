@@ -1,0 +1,185 @@
+/* A site's calibration: the efficiency model's shares fitted to the site's own runs
+ * (`trainsize calibrate`), applied to a job. The file is checked whole before anything
+ * changes: its format, the library version it was fitted with (the model's terms change
+ * between versions, so the fit is refused from another major.minor), each setting by the
+ * catalogue's own ranges, and only the settings a calibration may hold. What it came from
+ * (runs, GPUs, date) stays with the job for the result's layout.calibration and for the
+ * warning when the job's GPU is not one it was fitted on. docs/methodology.md,
+ * "Site calibration". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "file_read.h"
+#include "job.h"
+#include "calibration.h"
+#include "json.h"
+
+/* What a calibration may set: the shares a site's machines decide (the rest of the model
+ * is the job's). */
+static const char *const CALIBRATED[] = {"gemm-share",    "scale-up-efficiency", "network-efficiency",
+                                         "step-overhead", "allocator-slack",     "sharded-slack"};
+#define CALIBRATED_COUNT (sizeof CALIBRATED / sizeof CALIBRATED[0])
+
+/* The top-level keys of the file: what the loader reads, and what `calibrate` writes for
+ * people (the fit's errors, the runs' names), which it accepts and ignores. */
+static const char *const KEYS[] = {"trainsize_calibration", "library_version", "date", "runs", "gpus",
+                                   "settings", "fit", "per_run", "sources"};
+#define KEY_COUNT (sizeof KEYS / sizeof KEYS[0])
+
+size_t trainsize_calibration_setting_count(void) { return CALIBRATED_COUNT; }
+
+const char *trainsize_calibration_setting_at(size_t index)
+{
+    return index < CALIBRATED_COUNT ? CALIBRATED[index] : NULL;
+}
+
+static int known(const char *const *list, size_t n, const ts_json_value *key)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (ts_json_string_equals(key, list[i])) return 1;
+    return 0;
+}
+
+/* "major.minor" of the file against this library's. */
+static int same_version(const char *v)
+{
+    unsigned major, minor;
+    return sscanf(v, "%u.%u", &major, &minor) == 2 && major == TRAINSIZE_VERSION_MAJOR &&
+           minor == TRAINSIZE_VERSION_MINOR;
+}
+
+/* The GPU list: catalogue-style names, joined with commas into `out`. */
+static int read_gpus(const ts_json_value *root, char *out, size_t cap, trainsize_error *err)
+{
+    ts_json_value arr, elem;
+    size_t cursor = 0, used = 0;
+    out[0] = '\0';
+    if (!ts_json_object_get(root, "gpus", &arr) || arr.type != TS_JSON_ARRAY)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
+                       "calibration: gpus: expected the list of GPUs its runs ran on");
+    while (ts_json_array_next(&arr, &cursor, &elem)) {
+        char name[TRAINSIZE_NAME_MAX];
+        size_t n;
+        if (ts_json_get_string(&elem, "calibration: gpus", name, sizeof name, err)) return TRAINSIZE_E_INVALID;
+        n = strlen(name);
+        if (n == 0 || strchr(name, ',') || used + n + 2 > cap)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
+                           "calibration: gpus: a name is empty, holds a comma, or the list is too long");
+        if (used) out[used++] = ',';
+        memcpy(out + used, name, n + 1);
+        used += n;
+    }
+    if (used == 0)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: gpus: the list is empty");
+    return TRAINSIZE_OK;
+}
+
+/* Each setting through the catalogue, on `job` (a copy: the caller's job changes only
+ * when every one is taken). */
+static int apply_settings(trainsize_job *job, const ts_json_value *root, trainsize_error *err)
+{
+    ts_json_value settings, key, value;
+    size_t cursor = 0;
+    if (!ts_json_object_get(root, "settings", &settings) || settings.type != TS_JSON_OBJECT)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
+                       "calibration: settings: expected an object of the shares it fitted");
+    while (ts_json_object_next(&settings, &cursor, &key, &value)) {
+        char name[48], text[40];
+        double v;
+        trainsize_error inner;
+        int rc;
+        if (ts_json_string_copy(&key, name, sizeof name) >= sizeof name || !known(CALIBRATED, CALIBRATED_COUNT, &key))
+            return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
+                           "calibration: settings: \"%.40s\" is not a calibration setting (gemm-share, "
+                           "scale-up-efficiency, network-efficiency, step-overhead, allocator-slack, "
+                           "sharded-slack)", name);
+        if (ts_json_get_double(&value, name, &v, &inner))
+            return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: settings: %s: expected a number",
+                           name);
+        snprintf(text, sizeof text, "%.17g", v);
+        if ((rc = trainsize_job_set(job, name, text, &inner)) != TRAINSIZE_OK)
+            return ts_fail(err, rc, "calibration", "calibration: settings: %s", inner.message);
+    }
+    return TRAINSIZE_OK;
+}
+
+int trainsize_job_load_calibration_json(trainsize_job *job, const char *json, size_t len, trainsize_error *err)
+{
+    ts_json_value root, v, key, value;
+    char version[32], date[sizeof job->s.calibration_date];
+    char gpus[sizeof job->s.calibration_gpus];
+    uint64_t format, runs;
+    size_t cursor = 0;
+    trainsize_job *copy;
+    trainsize_error inner;
+    int rc;
+    if (!job || (!json && len))
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "calibration", "calibration: NULL job or text");
+    if ((rc = ts_json_parse(json ? json : "", len, TRAINSIZE_HF_CONFIG_MAX_BYTES, TRAINSIZE_HF_CONFIG_MAX_DEPTH,
+                            &root, &inner)))
+        return ts_fail(err, rc, "calibration", "calibration: %s", inner.message);
+    if (root.type != TS_JSON_OBJECT)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: the top-level value is not an object");
+    while (ts_json_object_next(&root, &cursor, &key, &value)) {
+        char name[40];
+        if (!known(KEYS, KEY_COUNT, &key)) {
+            if (ts_json_string_copy(&key, name, sizeof name) == TS_JSON_BAD_STRING) name[0] = '\0';
+            return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
+                           "calibration: unknown key \"%.32s\" (a file `trainsize calibrate` wrote?)", name);
+        }
+    }
+    if (!ts_json_object_get(&root, "trainsize_calibration", &v) || ts_json_get_u64(&v, "trainsize_calibration", 100, &format, err) ||
+        format != 1)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
+                       "calibration: trainsize_calibration: expected 1, the format `trainsize calibrate` writes");
+    if (!ts_json_object_get(&root, "library_version", &v) || ts_json_get_string(&v, "library_version", version, sizeof version, err))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: library_version: expected the version text");
+    if (!same_version(version))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
+                       "calibration: library_version: fitted with libtrainsize %.16s, this is %s: fit it again "
+                       "with this version (the model's terms change between versions)",
+                       version, trainsize_version_string());
+    if (!ts_json_object_get(&root, "runs", &v) || ts_json_get_u64(&v, "runs", 1000000, &runs, err) || runs == 0)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: runs: expected the number of runs it was fitted on");
+    date[0] = '\0';
+    if (ts_json_object_get(&root, "date", &v) && ts_json_get_string(&v, "date", date, sizeof date, err))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: date: expected a date, YYYY-MM-DD");
+    if ((rc = read_gpus(&root, gpus, sizeof gpus, err))) return rc;
+    copy = trainsize_job_clone(job);
+    if (!copy) return ts_fail(err, TRAINSIZE_E_NOMEM, "calibration", "calibration: out of memory");
+    if ((rc = apply_settings(copy, &root, err)) == TRAINSIZE_OK) {
+        copy->s.calibration_runs = runs;
+        memcpy(copy->s.calibration_gpus, gpus, sizeof gpus);
+        memcpy(copy->s.calibration_date, date, sizeof date);
+        snprintf(copy->s.calibration_text, sizeof copy->s.calibration_text, "%llu run%s on %.60s%s%.15s",
+                 (unsigned long long)runs, runs == 1 ? "" : "s", gpus, date[0] ? ", " : "", date);
+        *job = *copy;
+        ts_job_rebind_custom_gpu(job, copy->s.gpu == &copy->custom_gpu);
+        rc = ts_ok(err);
+    }
+    free(copy);
+    return rc;
+}
+
+int trainsize_job_load_calibration(trainsize_job *job, const char *path, trainsize_error *err)
+{
+    return ts_load_file(job, path, "calibration", trainsize_job_load_calibration_json, err);
+}
+
+/* 1 when the calibration (if any) was fitted on `gpu`'s runs. */
+int ts_calibration_covers(const ts_settings *s, const char *gpu)
+{
+    const char *p = s->calibration_gpus;
+    size_t n = gpu ? strlen(gpu) : 0;
+    if (!s->calibration_runs) return 1;
+    while (n && *p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, gpu, n) == 0) return 1;
+        p += len + (end ? 1 : 0);
+    }
+    return 0;
+}
