@@ -1624,6 +1624,94 @@ TRAINSIZE_API int trainsize_report(const trainsize_job *job, const trainsize_res
 
 /** @} */
 
+/** @name Site calibration: fitting
+ * @{ */
+
+/** The step-time shares a calibration fits, in the order of
+ *  ::trainsize_calibration_summary's arrays: gemm-share, scale-up-efficiency,
+ *  network-efficiency, step-overhead. */
+#define TRAINSIZE_CALIBRATION_SHARES 4
+
+/** One measured run of ::trainsize_calibrate, and what the estimate gives for it. */
+typedef struct trainsize_calibration_run {
+    char name[TRAINSIZE_NAME_MAX]; /**< The run's "name", else "run N" (from 1). */
+    char gpu[TRAINSIZE_NAME_MAX];  /**< Its GPU, as the estimate names it. */
+    double step_seconds;           /**< Measured seconds per optimizer step (from
+                                        tokens_per_s_per_gpu when that was given). */
+    double step_seconds_before;    /**< The estimate with the library's defaults. */
+    double step_seconds_after;     /**< The estimate with the calibration fitted. */
+    double step_seconds_left_out;  /**< The estimate with the calibration fitted on the other
+                                        runs (leave-one-out); 0 when not computed. */
+    uint64_t peak_bytes;           /**< Measured peak memory, bytes; 0 when not measured. */
+    int peak_reserved;             /**< 1: peak_bytes is max_memory_reserved (compared with
+                                        memory.peak_reserved); 0: max_memory_allocated
+                                        (memory.peak_allocated). */
+    uint64_t peak_bytes_before;    /**< The estimate's comparable figure, defaults. */
+    uint64_t peak_bytes_after;     /**< The same, calibrated. */
+} trainsize_calibration_run;
+
+/** What ::trainsize_calibrate fitted and how well. Errors are the median over runs of
+ *  |estimate / measured - 1| (taken on a log scale, so a factor of 2 too slow and too fast
+ *  count alike). */
+typedef struct trainsize_calibration_summary {
+    double step_error_before;   /**< Step time, the library's defaults. */
+    double step_error_after;    /**< Step time, calibrated (the runs it was fitted on). */
+    double step_error_left_out; /**< Step time, each run from the others' fit. */
+    int left_out;               /**< 1 when leave-one-out ran (3 to 64 runs). */
+    double peak_error_before;   /**< Peak memory of the runs that measured it, defaults. */
+    double peak_error_after;    /**< The same, calibrated. */
+    size_t peak_runs;           /**< Runs with a measured peak. */
+    double values[TRAINSIZE_CALIBRATION_SHARES]; /**< The shares as fitted (or left). */
+    int fitted[TRAINSIZE_CALIBRATION_SHARES];    /**< 0: no run's step depends on it (no
+                                                      multi-server run for the network):
+                                                      left at its default and out of the file. */
+    double allocator_slack;     /**< Fitted to non-ZeRO-3 runs' max_memory_reserved; < 0 when
+                                     none measured it. */
+    double sharded_slack;       /**< Fitted to ZeRO-3/FSDP runs' max_memory_reserved; < 0 when
+                                     none measured it. */
+} trainsize_calibration_summary;
+
+/**
+ * @brief Fit a site calibration to measured runs (what `trainsize calibrate` runs).
+ *
+ * `runs_json` is `{"runs": [...]}` or the list alone; each run is an object with `job` (the
+ * command's options: `model` and any parameter but those a calibration sets, `hfu` and the
+ * files), `measured` (`step_seconds` or `tokens_per_s_per_gpu`, and optionally
+ * `peak_allocated_bytes` or `peak_reserved_bytes`, positive numbers), and optionally
+ * `name` and `source`. A run the estimate says does not fit its GPU is refused (a run
+ * that ran fits). The step-time shares are fitted by least squares on the log of
+ * estimated over measured step time, within bounds, with a weak pull to the defaults; the
+ * allocator's reserve to max_memory_reserved where measured; see docs/methodology.md.
+ *
+ * @param[in]  runs_json       The runs' JSON text (need not be NUL-terminated); bounded
+ *                             like ::trainsize_job_load_hf_config, at most 256 runs.
+ * @param[in]  len             Its length in bytes.
+ * @param[in]  date            The date to write into the calibration ("YYYY-MM-DD"); may
+ *                             be NULL ("").
+ * @param[out] runs            Caller array for each run's figures.
+ * @param[in]  cap             Its capacity; fewer than the runs is ::TRAINSIZE_E_LIMIT.
+ * @param[out] count           Runs read.
+ * @param[out] summary         What was fitted and the errors before and after.
+ * @param[out] calibration     Caller buffer for the calibration's JSON text (what
+ *                             ::trainsize_job_load_calibration_json reads), NUL-terminated
+ *                             and truncated to fit; may be NULL when calibration_cap is 0.
+ * @param[in]  calibration_cap Its capacity in bytes.
+ * @param[out] calibration_len The text's full length (>= calibration_cap: truncated); may
+ *                             be NULL.
+ * @param[out] err             Details on failure (field "runs", the message naming the run
+ *                             and its key: `runs[2] ("name"): measured: ...`); may be NULL.
+ * @return ::TRAINSIZE_OK, ::TRAINSIZE_E_PARSE, ::TRAINSIZE_E_LIMIT, ::TRAINSIZE_E_INVALID,
+ *         ::TRAINSIZE_E_UNKNOWN (an unknown option or preset in a run), ::TRAINSIZE_E_NOMEM
+ *         or ::TRAINSIZE_E_ARGUMENT.
+ */
+TRAINSIZE_API int trainsize_calibrate(const char *runs_json, size_t len, const char *date,
+                                      trainsize_calibration_run *runs, size_t cap, size_t *count,
+                                      trainsize_calibration_summary *summary, char *calibration,
+                                      size_t calibration_cap, size_t *calibration_len,
+                                      trainsize_error *err);
+
+/** @} */
+
 /** @name Result fields
  * A flat, named view of ::trainsize_result so that callers in any language (and the
  * command's JSON writer) can walk every figure without mirroring the struct. Paths are

@@ -6,7 +6,7 @@
 'use strict';
 
 (function () {
-  const METHODS = ['estimate', 'plan', 'models', 'gpus', 'json', 'help', 'version', 'warnings', 'exampleJob', 'params'];
+  const METHODS = ['estimate', 'plan', 'models', 'gpus', 'json', 'help', 'version', 'warnings', 'exampleJob', 'params', 'calibrate'];
   let ready;
   let post;
 

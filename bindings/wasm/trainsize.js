@@ -7,6 +7,7 @@
  *     // === the object `trainsize estimate --json --model llama-2-7b ...` prints
  *   ts.plan({ model: 'llama-2-70b', tokens: 2e12 }); ts.models(); ts.gpus(); ts.version
  *   ts.warnings()    // { "low-vram-headroom": "one sentence", ... }; ts.exampleJob()
+ *   ts.calibrate({ runs: [...] })  // a site calibration, for estimate({ calibration })
  *   ts.help('estimate')  // the text `trainsize estimate --help` prints
  *   const w = createTrainsizeWorker(); await w.plan({ ... })  // the same in a worker
  *
@@ -464,6 +465,16 @@
       estimate,
       /** The object `trainsize plan --json` prints for these options. */
       plan: (options) => jsonOf(text('plan', options)),
+      /** A site calibration fitted to measured runs (`trainsize calibrate`): `runs` is the
+       *  RUNS.json contents ({ runs: [...] }, the list alone, or JSON text); `date`
+       *  ("YYYY-MM-DD") what it records (default today). Returns the calibration object,
+       *  which estimate({ calibration }) and plan({ calibration }) take. */
+      calibrate: (runs, date) => {
+        const bytes = fileBytes('runs', Array.isArray(runs) ? { runs } : runs);
+        const argv = ['trainsize', 'calibrate', 'runs'];
+        if (date !== undefined) argv.push('--date=' + optionText('date', date));
+        return jsonOf(run(argv, [['runs', bytes]]));
+      },
       /** The built-in model presets (`trainsize models --json`). */
       models: () => jsonOf(run(['trainsize', 'models', '--json'], [])),
       /** The GPU catalogue (`trainsize gpus --json`). */
@@ -565,6 +576,7 @@
       warnings: () => send('warnings', []),
       exampleJob: () => send('exampleJob', []),
       params: () => send('params', []),
+      calibrate: (runs, date) => send('calibrate', date === undefined ? [runs] : [runs, date]),
       terminate: () => { worker.terminate(); fail(new TrainsizeError('', 'the worker was terminated')); },
     };
   }

@@ -229,6 +229,15 @@ int tsd_job_options(const char *script, const char *comment, tsd_pairs *out, cha
     return options(c, c + n, out, why, cap) ? -1 : 1;
 }
 
+/* One of the settings a calibration holds (the library's list). */
+static int calibrated(const char *name)
+{
+    size_t i;
+    for (i = 0; i < trainsize_calibration_setting_count(); i++)
+        if (strcmp(name, trainsize_calibration_setting_at(i)) == 0) return 1;
+    return 0;
+}
+
 /* Why a directive may not set `name` (NULL when it may). */
 static const char *refusal(const char *name, const tsd_config *cfg)
 {
@@ -242,6 +251,8 @@ static const char *refusal(const char *name, const tsd_config *cfg)
         return "is set by the site (trainsize.conf), not by a directive";
     case TSD_JOB: break;
     }
+    if (cfg && cfg->calibration[0] && calibrated(name))
+        return "is set by the site's calibration (trainsize.conf calibration), not by a directive";
     return cfg && listed(cfg->may_not_set, cfg->may_not_sets, name)
                ? "is set by the site (trainsize.conf job-may-not-set), not by a directive"
                : NULL;
@@ -391,6 +402,16 @@ static int config_line(const char *kb, size_t kn, const char *vb, size_t vn, tsd
             return -1;
         }
         cfg->gres_types++;
+        return 0;
+    }
+    if (key_is(kb, kn, "calibration")) {
+        if (into != &cfg->global || vn == 0 || vn >= sizeof cfg->calibration) {
+            snprintf(why, cap, "line %u: calibration = PATH belongs before the first [partition] section, a path "
+                     "of 1 to %zu bytes", line, sizeof cfg->calibration - 1);
+            return -1;
+        }
+        memcpy(cfg->calibration, vb, vn);
+        cfg->calibration[vn] = '\0';
         return 0;
     }
     if (key_is(kb, kn, "set-mem")) {

@@ -80,6 +80,9 @@ typedef struct tsd_config {
      * job-may-not-set = OPTIONS: training options the site keeps (calibrated overheads). */
     size_t may_sets, may_not_sets;
     const char *may_set[TSD_MAX_PAIRS], *may_not_set[TSD_MAX_PAIRS];
+    /* calibration = PATH: the site's calibration (trainsize calibrate), read once at init;
+     * its settings are then the site's, not a directive's. "" when none. */
+    char calibration[1024];
 } tsd_config;
 
 /* Parse a configuration's text; its keys are spelled as tsd_option_name reads them and

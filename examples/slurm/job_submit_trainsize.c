@@ -63,7 +63,8 @@ static int config_path(char *buf, size_t cap)
     return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
-/* trainsize.conf's text into text[0, *len): 1 when read, 0 when there is none, -1 with
+/* trainsize.conf's text (or the calibration's) into text[0, *len): 1 when read, 0 when
+ * there is none, -1 with
  * `why` when it cannot be used. It is opened without blocking and must be a regular file
  * before a byte is read: a FIFO there would hang slurmctld, a device never end. */
 static int read_config(const char *path, char *text, size_t cap, size_t *len, const char **why)
@@ -94,10 +95,42 @@ static int read_config(const char *path, char *text, size_t cap, size_t *len, co
     }
     close(fd);
     if (*len == cap) {
-        *why = "larger than 64 KiB";
+        *why = "larger than its limit (trainsize.conf: 64 KiB, a calibration: 256 KiB)";
         return -1;
     }
     return 1;
+}
+
+/* The site calibration's text, read once at init (never per job), checked by the library
+ * then, and applied to every job before the site's settings. */
+#define CALIBRATION_MAX (256 * 1024)
+static char calibration_text[CALIBRATION_MAX];
+static size_t calibration_len;
+
+static int load_calibration(const char *path)
+{
+    const char *fail = "";
+    trainsize_job *probe;
+    trainsize_error err;
+    int rc = read_config(path, calibration_text, sizeof calibration_text, &calibration_len, &fail);
+    calibration_len = rc > 0 ? calibration_len : 0;
+    if (rc <= 0) {
+        slurm_error("job_submit/trainsize: calibration %s: %s", path, rc == 0 ? "no such file" : fail);
+        return -1;
+    }
+    probe = trainsize_job_new();
+    if (!probe) {
+        slurm_error("job_submit/trainsize: calibration %s: out of memory", path);
+        return -1;
+    }
+    rc = trainsize_job_load_calibration_json(probe, calibration_text, calibration_len, &err);
+    trainsize_job_free(probe);
+    if (rc != TRAINSIZE_OK) {
+        slurm_error("job_submit/trainsize: calibration %s: %s", path, err.message);
+        calibration_len = 0;
+        return -1;
+    }
+    return 0;
 }
 
 PLUGIN_API int init(void)
@@ -109,6 +142,7 @@ PLUGIN_API int init(void)
     int rc;
     memset(&config, 0, sizeof config);
     config_loaded = 0;
+    calibration_len = 0;
     if (config_path(path, sizeof path) != 0) {
         slurm_error("job_submit/trainsize: the path of trainsize.conf is longer than %zu bytes", sizeof path);
         return SLURM_ERROR;
@@ -123,9 +157,14 @@ PLUGIN_API int init(void)
         memset(&config, 0, sizeof config);
         return SLURM_ERROR;
     }
+    if (config.calibration[0] && load_calibration(config.calibration) != 0) {
+        memset(&config, 0, sizeof config);
+        return SLURM_ERROR;
+    }
     config_loaded = 1;
     /* the line an operator greps slurmctld's log for: the plugin is loaded, and with what */
-    slurm_info("job_submit/trainsize: loaded %s (libtrainsize %s)", path, trainsize_version_string());
+    slurm_info("job_submit/trainsize: loaded %s (libtrainsize %s)%s%s", path, trainsize_version_string(),
+               config.calibration[0] ? "; calibration " : "", config.calibration);
     return SLURM_SUCCESS;
 }
 
@@ -191,6 +230,14 @@ static int build(trainsize_job *job, const job_desc_msg_t *d, const tsd_gpus *g,
     char n[32];
     const char *gpu = tsd_config_gres_gpu(&config, g->type);
     int rc;
+    /* the site's calibration first: its settings then, the job's last */
+    if (config_loaded && calibration_len) {
+        trainsize_error err;
+        if (trainsize_job_load_calibration_json(job, calibration_text, calibration_len, &err) != TRAINSIZE_OK) {
+            snprintf(why, cap, "trainsize.conf calibration: %s", err.message);
+            return SLURM_ERROR;
+        }
+    }
     if ((rc = apply(job, config_loaded ? &config.global : NULL, why, cap)) ||
         (rc = apply(job, config_loaded ? tsd_config_section(&config, d->partition) : NULL, why, cap)))
         return rc;

@@ -10,6 +10,7 @@
  *   json_out.c      the JSON writer (generic, from the result field catalogue)
  *   catalog_cmds.c  the `models` and `gpus` commands
  *   plan_cmd.c      the `plan` command: options -> trainsize_plan -> ranked table or JSON
+ *   calibrate_cmd.c the `calibrate` command: measured runs -> a site calibration
  *   help.c          usage texts
  *   manpage.c       the manual page and the bash completion, from the same texts
  *   fmt.c           number formatting for tables and reports
@@ -139,6 +140,7 @@ int cli_cmd_estimate(int argc, char **argv);
 int cli_cmd_models(int argc, char **argv);
 int cli_cmd_gpus(int argc, char **argv);
 int cli_cmd_plan(int argc, char **argv);
+int cli_cmd_calibrate(int argc, char **argv);
 
 /* ---- report.c / json_out.c ---- */
 
@@ -167,7 +169,8 @@ enum cli_help_topic {
     CLI_HELP_ESTIMATE,
     CLI_HELP_PLAN,
     CLI_HELP_MODELS,
-    CLI_HELP_GPUS
+    CLI_HELP_GPUS,
+    CLI_HELP_CALIBRATE
 };
 
 /** An option that reads a file, beside the job's parameters (hf-config, gpu-file,

@@ -141,6 +141,7 @@ static void main_help(ts_out *o)
                  "                          rank the configurations that fit\n"
                  "  models                  list the built-in model presets\n"
                  "  gpus                    list the built-in GPU catalog\n"
+                 "  calibrate RUNS.json     fit a site calibration to your measured runs\n"
                  "  help [COMMAND]          show the help of a command\n"
                  "\n"
                  "Options:\n"
@@ -341,9 +342,39 @@ static void gpus_help(ts_out *o)
                  "datatypes, the host as sold (TPU VMs, Grace trays) and each figure's source.\n");
 }
 
+static void calibrate_help(ts_out *o)
+{
+    ts_out_puts(o,
+                 "Usage: trainsize calibrate RUNS.json [--date YYYY-MM-DD] > site.json\n"
+                 "\n"
+                 "Fits the efficiency model's site-dependent shares (gemm-share, scale-up-efficiency,\n"
+                 "network-efficiency, step-overhead; allocator-slack and sharded-slack where\n"
+                 "max_memory_reserved was measured) to runs measured on your machines, and writes\n"
+                 "the calibration as JSON on standard output, for --calibration FILE (estimate,\n"
+                 "plan, the bindings, the Slurm plugin's calibration=). How well it fits goes to\n"
+                 "standard error: each run's step time measured, estimated before and after, and\n"
+                 "predicted from the fit of the other runs (leave-one-out), and the median errors.\n"
+                 "A share no run's step depends on (the network, without a multi-server run) is\n"
+                 "left at its default and out of the file.\n"
+                 "\n"
+                 "RUNS.json: {\"runs\": [{\"name\": \"...\", \"job\": {\"model\": \"llama-3-8b\",\n"
+                 "  \"gpu\": \"h100-80gb\", \"gpus\": 16, \"zero\": 3, ...}, \"measured\": {\"step_seconds\": 4.2,\n"
+                 "  \"peak_reserved_bytes\": 61e9}}, ...]}: the job is the command's options (not the\n"
+                 "shares it fits, nor hfu); measured takes step_seconds or tokens_per_s_per_gpu,\n"
+                 "and optionally peak_allocated_bytes (torch.cuda.max_memory_allocated) or\n"
+                 "peak_reserved_bytes (max_memory_reserved). A run the estimate says does not fit\n"
+                 "its GPU is refused: its options are not the run's. At most 256 runs.\n"
+                 "\n"
+                 "  --date YYYY-MM-DD       the date written into the calibration (default: today, UTC)\n"
+                 "\n"
+                 "Exit status: 0 when the calibration was written, 2 for invalid input (one line on\n"
+                 "standard error naming the run and its key), 1 for any other failure.\n");
+}
+
 void cli_help_text(ts_out *out, enum cli_help_topic topic)
 {
     switch (topic) {
+    case CLI_HELP_CALIBRATE: calibrate_help(out); break;
     case CLI_HELP_ESTIMATE: estimate_help(out); break;
     case CLI_HELP_PLAN: plan_help(out); break;
     case CLI_HELP_MODELS: models_help(out); break;

@@ -22,12 +22,13 @@ static const struct {
     {"plan", cli_cmd_plan, CLI_HELP_PLAN},
     {"models", cli_cmd_models, CLI_HELP_MODELS},
     {"gpus", cli_cmd_gpus, CLI_HELP_GPUS},
+    {"calibrate", cli_cmd_calibrate, CLI_HELP_CALIBRATE},
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
 /* For the unknown-command messages: the table's commands and `help`. */
-#define COMMAND_NAMES "estimate, plan, models, gpus, help"
+#define COMMAND_NAMES "estimate, plan, models, gpus, calibrate, help"
 
 static int print_version(void)
 {

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "trainsize.h" /* TRAINSIZE_VERSION_STRING: the library the plugin was built with */
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -398,6 +400,64 @@ static void test_site_policy(void **state)
     assert_int_equal(init_from(conf_dir), SLURM_SUCCESS);
 }
 
+/* Write `text` to DIR/NAME. */
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* trainsize.conf's calibration = PATH: read once at init (the log says so), applied to
+ * every job before the site's settings, its settings kept from directives; a calibration
+ * that is not one, or not a regular file, stops the plugin from loading. */
+static void test_calibration(void **state)
+{
+    static const char cal[] =
+        "{\"trainsize_calibration\": 1, \"library_version\": \"" TRAINSIZE_VERSION_STRING "\", \"runs\": 4, "
+        "\"gpus\": [\"a100-80gb\"], \"settings\": {\"sharded-slack\": 0.4, \"gemm-share\": 0.6}}";
+    char dir[] = "/tmp/trainsize-plugin-XXXXXX", conf[1024], path[600], plain[512], msg[512];
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(submit_script("#TRAINSIZE --model llama-2-7b --zero 3 --seq 4096\n", plain, sizeof plain),
+                     SLURM_SUCCESS);
+    write_file(dir, "calibration.json", cal);
+    snprintf(conf, sizeof conf, "gpu = a100-80gb\ncalibration = %s/calibration.json\n", dir);
+    write_file(dir, "trainsize.conf", conf);
+    assert_int_equal(init_from(dir), SLURM_SUCCESS);
+    assert_non_null(strstr(last_info, "; calibration "));
+    assert_non_null(strstr(last_info, "calibration.json"));
+    /* the same job: fits, with the calibrated reserve a larger peak than the plain one */
+    assert_int_equal(submit_script("#TRAINSIZE --model llama-2-7b --zero 3 --seq 4096\n", msg, sizeof msg),
+                     SLURM_SUCCESS);
+    assert_true(strncmp(msg, "trainsize: fits: peak ", 22) == 0);
+    assert_true(strtod(msg + 22, NULL) > strtod(plain + 22, NULL));
+    /* a directive cannot take the calibration's settings back */
+    assert_int_equal(submit_script("#TRAINSIZE --model gpt2 --sharded-slack 0\n", msg, sizeof msg), SLURM_ERROR);
+    assert_non_null(strstr(msg, "--sharded-slack is set by the site's calibration"));
+    /* one that is not a calibration, one that is missing, one that is a FIFO: no plugin */
+    write_file(dir, "calibration.json", "{\"trainsize_calibration\": 1, \"settings\": {\"hfu\": 1}}");
+    assert_int_equal(init_from(dir), SLURM_ERROR);
+    snprintf(path, sizeof path, "%s/calibration.json", dir);
+    unlink(path);
+    assert_int_equal(init_from(dir), SLURM_ERROR);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(init_from(dir), SLURM_ERROR);
+    unlink(path);
+    /* only in the global part */
+    snprintf(conf, sizeof conf, "gpu = a100-80gb\n[partition big]\ncalibration = %s\n", path);
+    write_file(dir, "trainsize.conf", conf);
+    assert_int_equal(init_from(dir), SLURM_ERROR);
+    snprintf(path, sizeof path, "%s/trainsize.conf", dir);
+    unlink(path);
+    rmdir(dir);
+    assert_int_equal(init_from(conf_dir), SLURM_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -406,7 +466,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_hardware_is_not_the_jobs), cmocka_unit_test(test_ambiguous_directives),
         cmocka_unit_test(test_long_input_is_refused_or_read_whole), cmocka_unit_test(test_err_msg_chain),
         cmocka_unit_test(test_control_bytes_escaped), cmocka_unit_test(test_config_not_a_regular_file),
-        cmocka_unit_test(test_no_config), cmocka_unit_test(test_site_policy),
+        cmocka_unit_test(test_no_config), cmocka_unit_test(test_site_policy), cmocka_unit_test(test_calibration),
     };
     if (argc != 3) {
         fprintf(stderr, "usage: %s PLUGIN.so DIR\n", argv[0]);

@@ -76,3 +76,24 @@ def test_refusals_are_the_library_s(tmp_path):
         trainsize.estimate(model="gpt2", calibration=os.path.join(str(tmp_path), "missing.json"))
     with pytest.raises(trainsize.TrainsizeError, match="calibration"):
         trainsize.estimate(model="gpt2", calibration=42)
+
+
+def test_calibrate_is_the_command_s(tmp_path):
+    runs = {"runs": [
+        {"name": "a", "job": {"model": "llama-3-8b", "gpu": "h100-80gb", "gpus": 8, "zero": 3, "seq": 4096},
+         "measured": {"step_seconds": 0.7}},
+        {"job": {"model": "llama-3-8b", "gpu": "h100-80gb", "gpus": 4, "zero": 3, "seq": 4096,
+                 "recompute": "full"}, "measured": {"step_seconds": 0.9}},
+    ]}
+    p = tmp_path / "runs.json"
+    p.write_text(json.dumps(runs))
+    want = cli_json("calibrate", str(p), "--date", "2026-12-01")
+    for value in (runs, runs["runs"], str(p), json.dumps(runs).encode()):
+        assert trainsize.calibrate(value, date="2026-12-01") == want
+    got = trainsize.calibrate(runs, date="2026-12-01")
+    r = trainsize.estimate(calibration=got, model="llama-3-8b", gpu="h100-80gb", gpus=8, zero=3, seq=4096)
+    assert r.to_dict()["layout"]["calibration"] == "2 runs on h100-80gb, 2026-12-01"
+    with pytest.raises(trainsize.TrainsizeError, match=r'runs\[0\] \("run 1"\): measured: needs'):
+        trainsize.calibrate([{"job": {"model": "gpt2"}, "measured": {}}])
+    with pytest.raises(trainsize.TrainsizeError, match="cannot read"):
+        trainsize.calibrate(str(tmp_path / "missing.json"))

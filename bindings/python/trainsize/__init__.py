@@ -42,7 +42,7 @@ from . import _results
 from ._results import Candidate, Estimate, LargestFit, Parameter, Plan, ResultField, Section
 
 __all__ = [
-    "estimate", "plan", "largest_fit", "version", "abi_version", "parameters", "result_fields",
+    "estimate", "plan", "largest_fit", "calibrate", "version", "abi_version", "parameters", "result_fields",
     "Estimate", "Section", "Plan", "Candidate", "LargestFit", "Parameter", "ResultField",
     "TrainsizeError", "LibraryError", "Status", "EXPECTED_ABI", "PLAN_TOP_DEFAULT",
     "PLAN_TOP_MAX",
@@ -83,6 +83,41 @@ def __dir__() -> List[str]:
 def version() -> str:
     """The release version of the C library actually loaded ("major.minor.patch")."""
     return _LIB.version
+
+
+def calibrate(runs: Any, date: str | None = None) -> Dict[str, Any]:
+    """Fit a site calibration to measured runs, as ``trainsize calibrate RUNS.json`` does.
+
+    ``runs`` is the RUNS.json contents: a dict (``{"runs": [...]}``), the list of runs, a
+    path, or JSON bytes. Each run is ``{"name": ..., "job": {the command's options},
+    "measured": {"step_seconds" or "tokens_per_s_per_gpu", optionally
+    "peak_allocated_bytes" or "peak_reserved_bytes"}}``. ``date`` ("YYYY-MM-DD") is what the
+    calibration records (default: none). Returns the calibration as a dict: pass it as
+    ``calibration=`` to :func:`estimate` and :func:`plan`, or write it with ``json.dump``
+    for the command's ``--calibration``. Its ``fit`` and ``per_run`` say how well it fits.
+
+    Raises:
+        TrainsizeError: a run the library refuses (naming the run and its key).
+    """
+    if isinstance(runs, list):
+        runs = {"runs": runs}
+    if isinstance(runs, Mapping):
+        text = _json_bytes("runs", "runs", runs)
+    elif isinstance(runs, (bytes, bytearray)):
+        text = bytes(runs)
+    elif isinstance(runs, (str, os.PathLike)):
+        try:
+            with open(runs, "rb") as f:
+                text = f.read((1 << 20) + 1)  # the library refuses what is over 1 MiB
+        except OSError as exc:
+            raise _fail(_E_INVALID, "runs", "runs", "cannot read %s: %s" % (_escaped(str(runs)), exc.strerror)) \
+                from None
+    else:
+        raise _fail(_E_INVALID, "runs", "runs", "expected a dict, a list, a path or JSON bytes, got %s"
+                    % type(runs).__name__)
+    import json  # here, not at import: it costs the import a few milliseconds
+    day = None if date is None else _value_bytes("date", "date", date)
+    return json.loads(_LIB.calibrate(text, day))
 
 
 def abi_version() -> int:

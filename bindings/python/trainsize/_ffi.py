@@ -33,6 +33,9 @@ FUNCTIONS = [
     ("trainsize_job_load_gpu_file", [_job, c_char_p, _err], c_int),
     ("trainsize_job_load_calibration_json", [_job, c_char_p, c_size_t, _err], c_int),
     ("trainsize_job_load_calibration", [_job, c_char_p, _err], c_int),
+    ("trainsize_calibrate", [c_char_p, c_size_t, c_char_p, POINTER(S.CalibrationRun), c_size_t,
+                             POINTER(c_size_t), POINTER(S.CalibrationSummary), c_void_p, c_size_t,
+                             POINTER(c_size_t), _err], c_int),
     # Catalogues
     ("trainsize_param_count", [], c_size_t),
     ("trainsize_param_at", [c_size_t], POINTER(S.ParamInfo)),

@@ -375,6 +375,22 @@ class Lib:
         if rc != OK:
             raise self.error(rc, err, keyword)
 
+    def calibrate(self, runs_text, date):
+        """trainsize_calibrate: the calibration's JSON text."""
+        err = S.Error()
+        runs = (S.CalibrationRun * S.CALIBRATION_RUNS_MAX)()
+        summary = S.CalibrationSummary()
+        count, need = ctypes.c_size_t(), ctypes.c_size_t()
+        args = (runs_text, len(runs_text), date, runs, S.CALIBRATION_RUNS_MAX, ctypes.byref(count),
+                ctypes.byref(summary))
+        rc = self.fn.calibrate(*args, None, 0, ctypes.byref(need), ctypes.byref(err))
+        if rc == OK:
+            buf = ctypes.create_string_buffer(need.value + 1)
+            rc = self.fn.calibrate(*args, buf, len(buf), ctypes.byref(need), ctypes.byref(err))
+        if rc != OK:
+            raise self.error(rc, err, "runs")
+        return buf.value.decode("utf-8")
+
     # ---- estimate ----
 
     def estimate_buffer(self, job, scratch=None):

@@ -117,6 +117,45 @@ class Advice(ctypes.Structure):
     ]
 
 
+class CalibrationRun(ctypes.Structure):
+    """trainsize_calibration_run: one measured run of a calibration."""
+
+    _fields_ = [
+        ("name", c_char * NAME_MAX),
+        ("gpu", c_char * NAME_MAX),
+        ("step_seconds", c_double),
+        ("step_seconds_before", c_double),
+        ("step_seconds_after", c_double),
+        ("step_seconds_left_out", c_double),
+        ("peak_bytes", c_uint64),
+        ("peak_reserved", c_int),
+        ("peak_bytes_before", c_uint64),
+        ("peak_bytes_after", c_uint64),
+    ]
+
+
+class CalibrationSummary(ctypes.Structure):
+    """trainsize_calibration_summary: what a calibration fitted and how well."""
+
+    _fields_ = [
+        ("step_error_before", c_double),
+        ("step_error_after", c_double),
+        ("step_error_left_out", c_double),
+        ("left_out", c_int),
+        ("peak_error_before", c_double),
+        ("peak_error_after", c_double),
+        ("peak_runs", c_size_t),
+        ("values", c_double * 4),
+        ("fitted", c_int * 4),
+        ("allocator_slack", c_double),
+        ("sharded_slack", c_double),
+    ]
+
+
+#: Runs trainsize_calibrate reads at the most.
+CALIBRATION_RUNS_MAX = 256
+
+
 # ---- trainsize_result: mirrored only to size (and check) the caller's buffer ----
 
 class ModelCounts(ctypes.Structure):

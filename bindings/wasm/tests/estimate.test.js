@@ -177,3 +177,26 @@ test('a calibration given as an object is the file given to the command', async 
     fs.unlinkSync(file);
   }
 });
+
+test('calibrate() is the command\'s calibration, and estimate() takes it', async () => {
+  const ts = await createTrainsize();
+  const os = require('node:os');
+  const fs = require('node:fs');
+  const runs = { runs: [
+    { name: 'a', job: { model: 'llama-3-8b', gpu: 'h100-80gb', gpus: 8, zero: 3, seq: 4096 }, measured: { step_seconds: 0.7 } },
+    { job: { model: 'llama-3-8b', gpu: 'h100-80gb', gpus: 4, zero: 3, seq: 4096, recompute: 'full' }, measured: { step_seconds: 0.9 } },
+  ] };
+  const file = path.join(os.tmpdir(), 'trainsize-runs-' + process.pid + '.json');
+  fs.writeFileSync(file, JSON.stringify(runs));
+  try {
+    const calibration = ts.calibrate(runs, '2026-12-01');
+    assert.deepStrictEqual(calibration, JSON.parse(execFileSync(exe, ['calibrate', file, '--date', '2026-12-01'],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })));
+    assert.strictEqual(ts.estimate({ calibration, model: 'llama-3-8b', gpu: 'h100-80gb', gpus: 8, zero: 3, seq: 4096 })
+      .layout.calibration, '2 runs on h100-80gb, 2026-12-01');
+    assert.throws(() => ts.calibrate([{ job: { model: 'gpt2' }, measured: {} }]),
+      (e) => e instanceof TrainsizeError && /runs\[0\] \("run 1"\): measured: needs step_seconds/.test(e.message));
+  } finally {
+    fs.unlinkSync(file);
+  }
+});
