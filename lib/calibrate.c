@@ -368,7 +368,7 @@ static int read_run(const ts_json_value *rv, size_t i, run *r, trainsize_calibra
     if (rv->type != TS_JSON_OBJECT)
         return run_fail(err, TRAINSIZE_E_INVALID, i, "", "expected an object: {\"job\": {...}, \"measured\": {...}}");
     if (ts_json_object_get(rv, "name", &v) && ts_json_get_string(&v, "name", out->name, sizeof out->name, NULL))
-        return run_fail(err, TRAINSIZE_E_INVALID, i, "", "name: expected a text");
+        return run_fail(err, TRAINSIZE_E_INVALID, i, "", "name: expected a text of up to 95 bytes");
     if (!out->name[0]) snprintf(out->name, sizeof out->name, "run %zu", i + 1);
     if ((rc = only_keys(rv, RUN_KEYS, sizeof RUN_KEYS / sizeof RUN_KEYS[0], "", i, out->name, err))) return rc;
     r->job = trainsize_job_new();

@@ -54,6 +54,10 @@ printf '{"runs": [' >"$TMP/bad.json"
 expect_error 2 calibrate "$TMP/bad.json"
 expect_error 2 calibrate "$TMP/missing.json"
 err_mentions 'cannot open'
+# not a regular file: refused at once, never waited on
+mkfifo "$TMP/fifo.json"
+expect_error 2 calibrate "$TMP/fifo.json"
+err_mentions 'not a regular file'
 expect_error 2 calibrate
 expect_error 2 calibrate "$TMP/runs.json" --date 1/12/2026
 err_mentions -- '--date'

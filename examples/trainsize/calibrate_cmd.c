@@ -5,22 +5,35 @@
 
 #include "cli.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define RUNS_MAX 256
 
 static const char *const SHARE_NAMES[TRAINSIZE_CALIBRATION_SHARES] = {"gemm-share", "scale-up-efficiency",
                                                                       "network-efficiency", "step-overhead"};
 
-/* The whole file, bounded as the library bounds the files it reads. */
+/* The whole file, bounded as the library bounds the files it reads, and only a regular
+ * one (opened without blocking: a FIFO would wait for a writer, a device never end). */
 static char *read_runs(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat st;
+    FILE *f = NULL;
     char *buf;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        cli_error("calibrate: \"%.200s\" is not a regular file", path);
+        return NULL;
+    }
+    if (fd >= 0) f = fdopen(fd, "rb");
     if (!f) {
+        if (fd >= 0) close(fd);
         cli_error("calibrate: cannot open \"%.200s\"", path);
         return NULL;
     }

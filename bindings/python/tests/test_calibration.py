@@ -97,3 +97,6 @@ def test_calibrate_is_the_command_s(tmp_path):
         trainsize.calibrate([{"job": {"model": "gpt2"}, "measured": {}}])
     with pytest.raises(trainsize.TrainsizeError, match="cannot read"):
         trainsize.calibrate(str(tmp_path / "missing.json"))
+    os.mkfifo(str(tmp_path / "fifo.json"))  # refused at once, never waited on
+    with pytest.raises(trainsize.TrainsizeError, match="not a regular file"):
+        trainsize.calibrate(str(tmp_path / "fifo.json"))

@@ -107,7 +107,11 @@ def calibrate(runs: Any, date: str | None = None) -> Dict[str, Any]:
         text = bytes(runs)
     elif isinstance(runs, (str, os.PathLike)):
         try:
-            with open(runs, "rb") as f:
+            # a regular file only, opened without blocking (a FIFO would wait for a writer)
+            fd = os.open(runs, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with open(fd, "rb") as f:
+                if not __import__("stat").S_ISREG(os.fstat(f.fileno()).st_mode):
+                    raise _fail(_E_INVALID, "runs", "runs", "%s is not a regular file" % _escaped(str(runs)))
                 text = f.read((1 << 20) + 1)  # the library refuses what is over 1 MiB
         except OSError as exc:
             raise _fail(_E_INVALID, "runs", "runs", "cannot read %s: %s" % (_escaped(str(runs)), exc.strerror)) \
