@@ -9,7 +9,7 @@
 expect_ok help --man
 cp "$OUT" "$TMP/trainsize.1"
 check "the page starts with its title" grep -q '^\.TH TRAINSIZE 1 ' "$TMP/trainsize.1"
-for section in NAME SYNOPSIS DESCRIPTION ESTIMATE PLAN MODELS GPUS 'EXIT STATUS'; do
+for section in NAME SYNOPSIS DESCRIPTION ESTIMATE PLAN MODELS GPUS CALIBRATE 'EXIT STATUS'; do
     check "the page has its $section section" grep -q "^\.SH $section\$" "$TMP/trainsize.1"
 done
 # every job option of `estimate --help`, as the page writes it (\-\-NAME)

@@ -41,7 +41,7 @@
   const FILE_MAX = 1 << 20;
   const ARGS_MAX = 1 << 20;
   const FILES = new Set(['hf-config', 'gpu-file', 'calibration']);
-  const TOPICS = ['estimate', 'plan', 'models', 'gpus'];
+  const TOPICS = ['estimate', 'plan', 'models', 'gpus', 'calibrate'];
 
   function refuse(option, why) {
     throw new TrainsizeError(option, option + ': ' + why);

@@ -339,41 +339,35 @@ class Lib:
                 return decode(buf.value)
             cap = n + 1
 
-    def load_hf_config_text(self, job, text, keyword=None):
-        err = S.Error()
-        rc = self.fn.job_load_hf_config(job, text, len(text), ctypes.byref(err))
+    def _checked(self, rc, err, keyword):
         if rc != OK:
             raise self.error(rc, err, keyword)
+
+    # The file loaders: a file's text (bytes) or its path (bytes), for hf_config=,
+    # gpu_file= and calibration=.
+    def load_hf_config_text(self, job, text, keyword=None):
+        err = S.Error()
+        self._checked(self.fn.job_load_hf_config(job, text, len(text), ctypes.byref(err)), err, keyword)
 
     def load_hf_config_file(self, job, path, keyword=None):
         err = S.Error()
-        rc = self.fn.job_load_hf_config_file(job, path, ctypes.byref(err))
-        if rc != OK:
-            raise self.error(rc, err, keyword)
+        self._checked(self.fn.job_load_hf_config_file(job, path, ctypes.byref(err)), err, keyword)
 
     def load_gpu_text(self, job, text, keyword=None):
         err = S.Error()
-        rc = self.fn.job_load_gpu_json(job, text, len(text), ctypes.byref(err))
-        if rc != OK:
-            raise self.error(rc, err, keyword)
+        self._checked(self.fn.job_load_gpu_json(job, text, len(text), ctypes.byref(err)), err, keyword)
 
     def load_gpu_file(self, job, path, keyword=None):
         err = S.Error()
-        rc = self.fn.job_load_gpu_file(job, path, ctypes.byref(err))
-        if rc != OK:
-            raise self.error(rc, err, keyword)
+        self._checked(self.fn.job_load_gpu_file(job, path, ctypes.byref(err)), err, keyword)
 
     def load_calibration_text(self, job, text, keyword=None):
         err = S.Error()
-        rc = self.fn.job_load_calibration_json(job, text, len(text), ctypes.byref(err))
-        if rc != OK:
-            raise self.error(rc, err, keyword)
+        self._checked(self.fn.job_load_calibration_json(job, text, len(text), ctypes.byref(err)), err, keyword)
 
     def load_calibration_file(self, job, path, keyword=None):
         err = S.Error()
-        rc = self.fn.job_load_calibration(job, path, ctypes.byref(err))
-        if rc != OK:
-            raise self.error(rc, err, keyword)
+        self._checked(self.fn.job_load_calibration(job, path, ctypes.byref(err)), err, keyword)
 
     def calibrate(self, runs_text, date):
         """trainsize_calibrate: the calibration's JSON text."""
