@@ -143,7 +143,7 @@ test('help: refused as an option, given by help()', async () => {
   refused(() => ts.estimate({ version: true }), 'version');
   refused(() => ts.estimate({ json: false }), 'json');
   assert.strictEqual(ts.help(), native(['--help']));
-  for (const command of ['estimate', 'plan', 'models', 'gpus']) {
+  for (const command of ['estimate', 'plan', 'models', 'gpus', 'calibrate']) {
     assert.strictEqual(ts.help(command), native([command, '--help']));
   }
   refused(() => ts.help('bogus'), 'command');
