@@ -355,6 +355,47 @@ func (j *Job) LoadCalibration(json []byte) error {
 	return nil
 }
 
+// Calibrate fits a site calibration to measured runs, as `trainsize calibrate RUNS.json`
+// does: runs is the RUNS.json text, date ("YYYY-MM-DD", or "") what the calibration
+// records. It returns the calibration's JSON text, which LoadCalibration takes.
+func Calibrate(runs []byte, date string) ([]byte, error) {
+	const maxRuns = 256
+	var cdate *C.char
+	if date != "" {
+		d, err := cString(date, "date", "date")
+		if err != nil {
+			return nil, err
+		}
+		defer C.free(unsafe.Pointer(d))
+		cdate = d
+	}
+	ptr, n := bytesArg(runs)
+	fitted := (*C.trainsize_calibration_run)(C.calloc(maxRuns, C.sizeof_trainsize_calibration_run))
+	if fitted == nil {
+		return nil, &Error{Code: ErrNoMem, Message: "trainsize: calibrate: out of memory"}
+	}
+	defer C.free(unsafe.Pointer(fitted))
+	var summary C.trainsize_calibration_summary
+	var count, need C.size_t
+	var e C.trainsize_error
+	rc := C.trainsize_calibrate(ptr, n, cdate, fitted, maxRuns, &count, &summary, nil, 0, &need, &e)
+	if rc != C.TRAINSIZE_OK {
+		runtime.KeepAlive(runs)
+		return nil, libError(rc, &e)
+	}
+	buf := (*C.char)(C.malloc(need + 1))
+	if buf == nil {
+		return nil, &Error{Code: ErrNoMem, Message: "trainsize: calibrate: out of memory"}
+	}
+	defer C.free(unsafe.Pointer(buf))
+	rc = C.trainsize_calibrate(ptr, n, cdate, fitted, maxRuns, &count, &summary, buf, need+1, &need, &e)
+	runtime.KeepAlive(runs)
+	if rc != C.TRAINSIZE_OK {
+		return nil, libError(rc, &e)
+	}
+	return C.GoBytes(unsafe.Pointer(buf), C.int(need)), nil
+}
+
 // LoadCalibrationFile is LoadCalibration on a file, as the command's --calibration.
 func (j *Job) LoadCalibrationFile(path string) error {
 	return j.loadFile(path, fileCalibration)

@@ -808,3 +808,37 @@ func TestCalibration(t *testing.T) {
 		t.Fatal("a missing file was taken")
 	}
 }
+
+// Calibrate is the command's: the same text for the same runs, and a job takes it.
+func TestCalibrate(t *testing.T) {
+	runs := []byte(`{"runs": [{"name": "a", "job": {"model": "llama-3-8b", "gpu": "h100-80gb", "gpus": 8, ` +
+		`"zero": 3, "seq": 4096}, "measured": {"step_seconds": 0.7}}, {"job": {"model": "llama-3-8b", ` +
+		`"gpu": "h100-80gb", "gpus": 4, "zero": 3, "seq": 4096, "recompute": "full"}, "measured": {"step_seconds": 0.9}}]}`)
+	got, err := Calibrate(runs, "2026-12-01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "runs.json")
+	if err := os.WriteFile(path, runs, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want, err := exec.Command(os.Getenv("TRAINSIZE_EXE"), "calibrate", path, "--date", "2026-12-01").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("Calibrate:\n%s\nthe command:\n%s", got, want)
+	}
+	job, err := NewJob()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Close()
+	if err := job.LoadCalibration(got); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Calibrate([]byte(`[{"job": {"model": "gpt2"}, "measured": {}}]`), ""); err == nil ||
+		!strings.Contains(err.Error(), "measured: needs step_seconds") {
+		t.Fatalf("a bad run: %v", err)
+	}
+}

@@ -78,6 +78,31 @@ pub fn version() -> String {
     static_str(unsafe { sys::trainsize_version_string() }).to_string()
 }
 
+/// Fits a site calibration to measured runs, as `trainsize calibrate RUNS.json` does:
+/// `runs_json` is the RUNS.json text, `date` ("YYYY-MM-DD") what the calibration records.
+/// Returns the calibration's JSON text, which `Job::load_calibration_json_str` takes.
+pub fn calibrate(runs_json: &str, date: Option<&str>) -> Result<String, Error> {
+    const RUNS: usize = 256;
+    let day = match date {
+        Some(d) => Some(CString::new(d).map_err(|_| Error::new(Error::INVALID, "date", "date: contains a NUL".into()))?),
+        None => None,
+    };
+    let day_ptr = day.as_ref().map_or(std::ptr::null(), |d| d.as_ptr());
+    let mut runs: Vec<sys::trainsize_calibration_run> = Vec::with_capacity(RUNS);
+    let mut summary = std::mem::MaybeUninit::<sys::trainsize_calibration_summary>::zeroed();
+    let (mut count, mut need) = (0usize, 0usize);
+    let mut err = zeroed_error();
+    let mut call = |buf: *mut c_char, cap: usize, need: &mut usize, err: &mut sys::trainsize_error| unsafe {
+        sys::trainsize_calibrate(runs_json.as_ptr() as *const c_char, runs_json.len(), day_ptr, runs.as_mut_ptr(), RUNS,
+                                 &mut count, summary.as_mut_ptr(), buf, cap, need, err)
+    };
+    check(call(std::ptr::null_mut(), 0, &mut need, &mut err), &err)?;
+    let mut text = vec![0u8; need + 1];
+    check(call(text.as_mut_ptr() as *mut c_char, text.len(), &mut need, &mut err), &err)?;
+    text.truncate(need);
+    String::from_utf8(text).map_err(|_| Error::new(Error::INVALID, "runs", "runs: the calibration is not UTF-8".into()))
+}
+
 /// The release version of the linked library as major * 10000 + minor * 100 + patch.
 pub fn version_number() -> u32 {
     unsafe { sys::trainsize_version_number() }

@@ -413,6 +413,41 @@ pub struct trainsize_result {
     pub calibration_runs: u64,
 }
 
+/* ---- Site calibration ---- */
+
+/// `trainsize_calibration_run`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct trainsize_calibration_run {
+    pub name: [c_char; TRAINSIZE_NAME_MAX],
+    pub gpu: [c_char; TRAINSIZE_NAME_MAX],
+    pub step_seconds: f64,
+    pub step_seconds_before: f64,
+    pub step_seconds_after: f64,
+    pub step_seconds_left_out: f64,
+    pub peak_bytes: u64,
+    pub peak_reserved: c_int,
+    pub peak_bytes_before: u64,
+    pub peak_bytes_after: u64,
+}
+
+/// `trainsize_calibration_summary`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct trainsize_calibration_summary {
+    pub step_error_before: f64,
+    pub step_error_after: f64,
+    pub step_error_left_out: f64,
+    pub left_out: c_int,
+    pub peak_error_before: f64,
+    pub peak_error_after: f64,
+    pub peak_runs: usize,
+    pub values: [f64; 4],
+    pub fitted: [c_int; 4],
+    pub allocator_slack: f64,
+    pub sharded_slack: f64,
+}
+
 /* ---- Planning ---- */
 
 /// `trainsize_plan_candidate`
@@ -559,6 +594,19 @@ extern "C" {
     pub fn trainsize_job_load_calibration(
         job: *mut trainsize_job,
         path: *const c_char,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_calibrate(
+        runs_json: *const c_char,
+        len: usize,
+        date: *const c_char,
+        runs: *mut trainsize_calibration_run,
+        cap: usize,
+        count: *mut usize,
+        summary: *mut trainsize_calibration_summary,
+        calibration: *mut c_char,
+        calibration_cap: usize,
+        calibration_len: *mut usize,
         err: *mut trainsize_error,
     ) -> c_int;
     pub fn trainsize_gpu_find(name: *const c_char) -> *const trainsize_gpu_info;

@@ -137,3 +137,25 @@ fn calibration_applies_and_is_checked() {
     assert_eq!(job.get("gemm-share").unwrap(), "0.76");
     assert!(job.load_calibration_file("/nonexistent/site.json").is_err());
 }
+
+/// `calibrate` is the command's: the same text for the same runs, and a job takes it.
+#[test]
+fn calibrate_is_the_command_s() {
+    let runs = r#"{"runs": [{"name": "a", "job": {"model": "llama-3-8b", "gpu": "h100-80gb", "gpus": 8, "zero": 3,
+        "seq": 4096}, "measured": {"step_seconds": 0.7}}, {"job": {"model": "llama-3-8b", "gpu": "h100-80gb",
+        "gpus": 4, "zero": 3, "seq": 4096, "recompute": "full"}, "measured": {"step_seconds": 0.9}}]}"#;
+    let text = trainsize::calibrate(runs, Some("2026-12-01")).unwrap();
+    let path = std::env::temp_dir().join(format!("trainsize-runs-{}.json", std::process::id()));
+    std::fs::write(&path, runs).unwrap();
+    let exe = std::env::var("TRAINSIZE_EXE").expect("TRAINSIZE_EXE");
+    let out = std::process::Command::new(exe).args(["calibrate", path.to_str().unwrap(), "--date", "2026-12-01"])
+        .output().unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(out.status.success());
+    assert_eq!(text, String::from_utf8(out.stdout).unwrap());
+    let mut job = example();
+    job.load_calibration_json_str(&text).unwrap();
+    assert_eq!(job.estimate().unwrap().calibration(), "2 runs on h100-80gb, 2026-12-01");
+    let err = trainsize::calibrate(r#"[{"job": {"model": "gpt2"}, "measured": {}}]"#, None).unwrap_err();
+    assert!(err.message.contains("measured: needs step_seconds"), "{}", err.message);
+}
