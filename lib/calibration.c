@@ -63,7 +63,9 @@ static int read_gpus(const ts_json_value *root, char *out, size_t cap, trainsize
     while (ts_json_array_next(&arr, &cursor, &elem)) {
         char name[TRAINSIZE_NAME_MAX];
         size_t n;
-        if (ts_json_get_string(&elem, "calibration: gpus", name, sizeof name, err)) return TRAINSIZE_E_INVALID;
+        if (ts_json_get_string(&elem, "gpus", name, sizeof name, NULL))
+            return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
+                           "calibration: gpus: expected GPU names (strings of up to 95 bytes)");
         n = strlen(name);
         if (n == 0 || strchr(name, ',') || used + n + 2 > cap)
             return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
