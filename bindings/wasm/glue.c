@@ -49,6 +49,9 @@ static cli_estimate last;
 /* A job fresh from trainsize_job_new, copied for each estimate (setting every default from
  * its text again costs more than the estimate itself). */
 static trainsize_job *base_job;
+/* The last estimate's job, kept for tsw_estimate_again: a call with the same options (the
+ * configurator's redraws, a loop) estimates it again without parsing and building it. */
+static trainsize_job *last_job;
 
 EMSCRIPTEN_KEEPALIVE int tsw_run(int argc, char **argv);
 EMSCRIPTEN_KEEPALIVE const char *tsw_output(void);
@@ -63,6 +66,7 @@ EMSCRIPTEN_KEEPALIVE const char *tsw_param_text(size_t index, int which);
 EMSCRIPTEN_KEEPALIVE double tsw_param_number(size_t index, int which);
 EMSCRIPTEN_KEEPALIVE void *tsw_slots(void);
 EMSCRIPTEN_KEEPALIVE int tsw_estimate(int argc, char **argv);
+EMSCRIPTEN_KEEPALIVE int tsw_estimate_again(void);
 EMSCRIPTEN_KEEPALIVE double tsw_bench_native(int argc, char **argv, int count);
 
 int tsw_run(int argc, char **argv)
@@ -144,28 +148,11 @@ double tsw_param_number(size_t index, int which)
 
 void *tsw_slots(void) { return slots; }
 
-/* The estimate command on argv (as tsw_run takes it, without the command's name): 0 and
- * the fields in `slots` (and the advice's JSON array as the output when the job does not
- * fit, otherwise no output), or the command's exit status after its message on stderr. */
-int tsw_estimate(int argc, char **argv)
+/* The fields of `last` into `slots`, and the advice's JSON array as the output when the
+ * job does not fit. */
+static int fill_slots(void)
 {
-    cli_options opts;
-    trainsize_job *job = NULL;
     size_t i, n = trainsize_result_field_count();
-    int status;
-
-    free(output);
-    output = NULL;
-    output_len = 0;
-    status = cli_estimate_options(argc, argv, base_job, &opts, &job, &last);
-    trainsize_job_free(job);
-    if (status == CLI_EXIT_OK && opts.help) {
-        cli_error("help is not an option of estimate()"); /* trainsize.js refuses it first */
-        status = CLI_EXIT_USAGE;
-    }
-    cli_options_free(&opts);
-    if (status != CLI_EXIT_OK)
-        return status;
     for (i = 0; i < n && i < SLOTS_MAX; i++) {
         trainsize_field_value v;
         if (trainsize_result_field_get(&last.result, i, &v) != TRAINSIZE_OK) {
@@ -189,6 +176,54 @@ int tsw_estimate(int argc, char **argv)
         return cli_out_flush_stdout(&out);
     }
     return CLI_EXIT_OK;
+}
+
+/* The estimate command on argv (as tsw_run takes it, without the command's name): 0 and
+ * the fields in `slots` (and the advice's JSON array as the output when the job does not
+ * fit, otherwise no output), or the command's exit status after its message on stderr.
+ * The job is kept for tsw_estimate_again. */
+int tsw_estimate(int argc, char **argv)
+{
+    cli_options opts;
+    trainsize_job *job = NULL;
+    int status;
+
+    free(output);
+    output = NULL;
+    output_len = 0;
+    trainsize_job_free(last_job);
+    last_job = NULL;
+    status = cli_estimate_options(argc, argv, base_job, &opts, &job, &last);
+    if (status == CLI_EXIT_OK && opts.help) {
+        cli_error("help is not an option of estimate()"); /* trainsize.js refuses it first */
+        status = CLI_EXIT_USAGE;
+    }
+    cli_options_free(&opts);
+    if (status != CLI_EXIT_OK) {
+        trainsize_job_free(job);
+        return status;
+    }
+    last_job = job;
+    return fill_slots();
+}
+
+/* The last estimate's job estimated again (the same options): as tsw_estimate returns;
+ * CLI_EXIT_FAILURE when there is none (trainsize.js then calls tsw_estimate). */
+int tsw_estimate_again(void)
+{
+    trainsize_error err;
+    int rc;
+    free(output);
+    output = NULL;
+    output_len = 0;
+    if (!last_job) return CLI_EXIT_FAILURE;
+    rc = trainsize_estimate(last_job, &last.result, sizeof last.result, &err);
+    if (rc != TRAINSIZE_OK) return cli_library_error(rc, &err);
+    last.advised = 0;
+    if (!last.result.memory.fits &&
+        trainsize_advise(last_job, last.advice, CLI_ADVICE_MAX, &last.advised, NULL) != TRAINSIZE_OK)
+        last.advised = 0;
+    return fill_slots();
 }
 
 /* For the benchmark: seconds per trainsize_estimate() of the job argv describes, as the

@@ -259,7 +259,12 @@
      * to put back when a call is cut short (a trap, or an exception thrown through it),
      * which would leave the C heap, stack and stdio half-way. */
     const fresh = { memory: M.HEAPU8.slice(0, M._sbrk(0)), stack: M.stackSave() };
+    /* The options of the last estimate: the same again (no file among them) estimates the
+     * job the module kept, without parsing and building it (as the Python binding keeps its
+     * recent jobs). Cleared when a call fails and when the module is reset. */
+    let lastKey = null;
     function reset() {
+      lastKey = null;
       M.HEAPU8.set(fresh.memory);
       M.HEAPU8.fill(0, fresh.memory.length);
       M.stackRestore(fresh.stack);
@@ -315,7 +320,7 @@
         } catch (e) {
           reset();
           block = 0;
-          throw new TrainsizeError('', 'the module failed (' + (e && e.message) + '); it was reset', e);
+          throw failed(e);
         }
       } finally {
         if (block) M._free(block);
@@ -323,10 +328,16 @@
           if (M.FS.analyzePath(path).exists) M.FS.unlink(path);
         }
       }
-      if (status !== 0) {
-        const line = err.join('\n').replace(/^trainsize: /, '');
-        throw new TrainsizeError(optionOf(line), line || 'trainsize failed with status ' + status);
-      }
+      if (status !== 0) throw commandError(status);
+    }
+
+    /* A call cut short inside the module (after reset()), and the command's own failure. */
+    function failed(e) {
+      return new TrainsizeError('', 'the module failed (' + (e && e.message) + '); it was reset', e);
+    }
+    function commandError(status) {
+      const line = err.join('\n').replace(/^trainsize: /, '');
+      return new TrainsizeError(optionOf(line), line || 'trainsize failed with status ' + status);
     }
 
     const decoder = new TextDecoder();
@@ -453,7 +464,25 @@
 
     function estimate(options) {
       const { argv, files } = commandLine('estimate', options);
-      call(M._tsw_estimate, argv, files, 2);
+      const key = files.length ? null : argv.join('\0');
+      if (key !== null && key === lastKey) {
+        err.length = 0;
+        let status;
+        try {
+          status = M._tsw_estimate_again();
+        } catch (e) {
+          reset();
+          throw failed(e);
+        }
+        if (status !== 0) {
+          lastKey = null;
+          throw commandError(status);
+        }
+      } else {
+        lastKey = null;
+        call(M._tsw_estimate, argv, files, 2);
+        lastKey = key;
+      }
       const o = build();
       o.advice = M._tsw_output_length() > 0 ? jsonOf(output()) : [];
       return o;

@@ -200,3 +200,20 @@ test('calibrate() is the command\'s calibration, and estimate() takes it', async
     fs.unlinkSync(file);
   }
 });
+
+test('the same options again are estimated afresh, never a stale answer', async () => {
+  const ts = await createTrainsize();
+  const [a, b] = [JOBS[0], JOBS[2]];
+  const want = (job) => JSON.parse(native(['estimate', '--json', ...cliArgs(job)]));
+  assert.deepStrictEqual(ts.estimate(a), want(a));
+  assert.deepStrictEqual(ts.estimate(a), want(a)); // the kept job
+  assert.deepStrictEqual(ts.estimate(b), want(b));
+  assert.deepStrictEqual(ts.estimate(a), want(a));
+  assert.throws(() => ts.estimate({ ...a, microBatch: 0 }), TrainsizeError);
+  assert.deepStrictEqual(ts.estimate(a), want(a));
+  // a file among the options: built every time (its contents may differ)
+  const file = path.join(__dirname, '..', '..', '..', 'tests', 'data', 'hf', 'Qwen3-8B.json');
+  const config = JSON.parse(require('node:fs').readFileSync(file, 'utf8'));
+  const first = ts.estimate({ hfConfig: config });
+  assert.notDeepStrictEqual(ts.estimate({ hfConfig: { ...config, num_hidden_layers: 2 } }).model, first.model);
+});
