@@ -12,11 +12,10 @@
  * widely does not drag every other run's estimate after it: plain least squares made the
  * Ultra-Scale Playbook sweep's median error worse, 8.6 % to 23 %, for two runs missed by
  * 44 % and 66 %. The ridge keeps a share that no run's step depends on at its default
- * instead of wandering. Least squares with bounds, as asked, but robust: stated in
- * docs/methodology.md. A share the runs do
- * not move (no multi-server run for the network) is left out of the file and said so. The
- * search is coordinate descent with a golden-section line search per share: the objective
- * is smooth and one-dimensional along each, and every evaluation is a full estimate per
+ * instead of wandering. A share the runs do not move (no multi-server run for the
+ * network) is left out of the file and said so. The search is coordinate descent with a
+ * golden-section line search per share, from the defaults: the objective is smooth along
+ * each share (not convex: a local minimum), and every evaluation is a full estimate per
  * run (about a microsecond), so a few thousand are cheap. The allocator's reserve, where
  * max_memory_reserved was measured, is fitted apart: one share for ZeRO-3/FSDP runs
  * (sharded-slack) and one for the others (allocator-slack), each by the same line search
