@@ -19,7 +19,7 @@ let tab = 'estimate';
 let gpuInfo = {};
 let params = Object.create(null); /* no inherited names: a link's "?__proto__=" is no option */
 let warningText = {};
-let vendor = { title: '', intro: '', gpus: [], job: null, prices: '', contact: null };
+let vendor = { title: '', intro: '', gpus: [], job: null, prices: '', contact: null, calibration: null };
 
 /* The form's field of that name, or null (form.elements also answers "length", "item"...). */
 const fieldOf = (name) => {
@@ -102,6 +102,7 @@ function options(forPlan) {
   for (const [k, v] of Object.entries(extra)) if (!(forPlan && LAYOUT.includes(k)) && !(k in o)) o[k] = v;
   if (o['hf-config']) delete o.model; else delete o['hf-config'];
   if (vendor.prices && !o['gpu-prices']) o['gpu-prices'] = vendor.prices;
+  if (vendor.calibration) o.calibration = vendor.calibration;
   if (forPlan) {
     const chosen = planGpus();
     if (chosen.length || vendor.gpus.length) o['plan-gpus'] = (chosen.length ? chosen : vendor.gpus).join(',');
@@ -352,7 +353,7 @@ function renderEstimate(r, o) {
   verdict.className = !m.fits ? 'no-fit' : warned ? 'fits-warn' : 'fits';
   verdict.dataset.peakTotal = String(m.peak_total);
   $('summary').textContent = `${r.model.name}: peak ${gib(m.peak_total)} of ${gib(m.gpu_capacity)} per GPU on ` +
-    `${r.layout.gpus} x ${r.layout.gpu}`;
+    `${r.layout.gpus} x ${r.layout.gpu}` + (r.layout.calibration ? ` (calibrated: ${r.layout.calibration})` : '');
   renderWarnings(r);
   renderAdvice(r);
   renderLargest(m);
@@ -418,7 +419,8 @@ Promise.all([trainsize.createTrainsize(), fetchVendorConfig()]).then(([instance,
     if (fieldOf(name) && defaultOf(name)) fieldOf(name).placeholder = defaultOf(name);
   }
   loadJob();
-  $('version').textContent = 'libtrainsize ' + ts.version + ' (WebAssembly)' + (vendor.prices ? '; prices: the vendor\'s' : '');
+  $('version').textContent = 'libtrainsize ' + ts.version + ' (WebAssembly)' + (vendor.prices ? '; prices: the vendor\'s' : '') +
+    (vendor.calibration ? '; calibrated on the vendor\'s measured runs' : '');
   startPlanner();
   // The form's fields, those outside it (form="job") too, and the plan's GPU types.
   document.addEventListener('change', (e) => { if (e.target.form === form || e.target.dataset.planGpu) update(); });

@@ -3,11 +3,12 @@
  * and the command that gives the same figures); shown only when printing (style.css). */
 'use strict';
 
-/* The `trainsize estimate` command line of these options (a pasted config.json is a file). */
+/* The `trainsize estimate` command line of these options (a pasted config.json and the
+ * vendor's calibration are files). */
 function commandLine(o) {
   const quote = (v) => (/^[A-Za-z0-9._:=,+\/-]+$/.test(v) ? v : "'" + v.replace(/'/g, "'\\''") + "'");
   return ['trainsize estimate'].concat(Object.entries(o).map(([k, v]) =>
-    k === 'hf-config' ? '--hf-config config.json' : `--${k} ${quote(String(v))}`)).join(' ');
+    k === 'hf-config' || k === 'calibration' ? `--${k} ${k}.json` : `--${k} ${quote(String(v))}`)).join(' ');
 }
 
 function renderSummary(r, o, vendor, needsTokens) {
@@ -20,6 +21,7 @@ function renderSummary(r, o, vendor, needsTokens) {
   row(job, 'model', `${r.model.name} (${num(r.model.parameters)} parameters)`);
   row(job, 'GPUs', `${r.layout.gpus} x ${r.layout.gpu}: tp ${r.layout.tp}, pp ${r.layout.pp}, ep ${r.layout.ep}, ZeRO ${r.layout.zero}, micro-batch ${r.layout.micro_batch}`);
   row(job, 'per GPU', `${m.fits ? 'fits' : 'does not fit'}: peak ${gib(m.peak_total)} of ${gib(m.gpu_capacity)}`);
+  if (r.layout.calibration) row(job, 'calibration', r.layout.calibration);
   if (r.warnings.length) row(job, 'warnings', r.warnings.join(', '));
   box.appendChild(job);
   box.appendChild(element('h3', '', 'Servers'));

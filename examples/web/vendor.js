@@ -7,13 +7,15 @@
  *     "gpus": ["h100-80gb", "h200-141gb"],          the GPUs offered (catalogue names)
  *     "job": { "model": "llama-3-8b", "gpu": "h100-80gb", "gpus": 8, "tokens": "1e11" },
  *     "prices": { "h100-80gb": { "hourly": 2.2, "purchase": 28000 } },   US dollars
- *     "contact": { "text": "Ask Acme for a quote", "href": "mailto:sales@acme.example" } }
+ *     "contact": { "text": "Ask Acme for a quote", "href": "mailto:sales@acme.example" },
+ *     "calibration": { ... } }   what `trainsize calibrate` wrote from the vendor's own
+ *                                measured runs: every estimate and plan uses it
  *
  * A mistake in the file is shown on the page (for the vendor to see), naming the key, and
  * the rest of the file still applies. */
 'use strict';
 
-const VENDOR_KEYS = ['title', 'intro', 'gpus', 'job', 'prices', 'contact'];
+const VENDOR_KEYS = ['title', 'intro', 'gpus', 'job', 'prices', 'contact', 'calibration'];
 
 async function fetchVendorConfig() {
   if (typeof window.TRAINSIZE_CONFIGURATOR === 'object' && window.TRAINSIZE_CONFIGURATOR) {
@@ -37,7 +39,7 @@ async function fetchVendorConfig() {
 /* The settings the page uses, each checked; `ts` the API (the job and prices are checked
  * by the library itself). */
 function checkVendorConfig(config, ts, gpuNames, errors) {
-  const out = { title: '', intro: '', gpus: [], job: null, prices: '', contact: null };
+  const out = { title: '', intro: '', gpus: [], job: null, prices: '', contact: null, calibration: null };
   const bad = (key, why) => errors.push(`configurator.json: ${key}: ${why}`);
   const isText = (v, max) => typeof v === 'string' && v.length > 0 && v.length <= max;
   for (const key of Object.keys(config)) if (!VENDOR_KEYS.includes(key)) bad(key, 'unknown key (keys: ' + VENDOR_KEYS.join(', ') + ')');
@@ -63,12 +65,23 @@ function checkVendorConfig(config, ts, gpuNames, errors) {
       try { ts.estimate({ model: 'gpt2', 'gpu-prices': text }); out.prices = text; } catch (e) { bad('prices', e.message); }
     }
   }
+  if ('calibration' in config) {
+    const c = config.calibration;
+    if (typeof c !== 'object' || c === null || Array.isArray(c)) bad('calibration', 'expected what trainsize calibrate wrote');
+    else {
+      try {
+        ts.estimate({ model: 'gpt2', calibration: c });
+        out.calibration = c;
+      } catch (e) { bad('calibration', e.message.replace(/^calibration: /, '')); }
+    }
+  }
   if ('job' in config) {
     const job = config.job;
     if (typeof job !== 'object' || job === null || Array.isArray(job)) bad('job', 'expected an object of the command\'s options');
     else {
       try {
-        ts.estimate(Object.assign({}, job, out.prices ? { 'gpu-prices': out.prices } : {}));
+        ts.estimate(Object.assign({}, job, out.prices ? { 'gpu-prices': out.prices } : {},
+          out.calibration ? { calibration: out.calibration } : {}));
         out.job = {};
         for (const [k, v] of Object.entries(job)) out.job[k] = String(v);
       } catch (e) { bad('job', e.message); }

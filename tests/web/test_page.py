@@ -22,6 +22,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import threading
 
 from selenium import webdriver
@@ -534,8 +535,35 @@ def check_vendor():
         driver.quit()
         server.shutdown()
 
+    # A vendor's calibration of its own measured runs: every estimate and plan uses it.
+    version = native(["--version"]).stdout.split()[1]
+    calibration = {"trainsize_calibration": 1, "library_version": version, "date": "2026-12-01", "runs": 6,
+                   "gpus": ["h100-80gb"], "settings": {"gemm-share": 0.62, "step-overhead": 0.25}}
+    server = serve(json.dumps(dict(config, calibration=calibration)).encode())
+    base = "http://127.0.0.1:%d/index.html" % server.server_address[1]
+    driver = browser()
+    try:
+        driver.get(base)
+        ready(driver)
+        assert not driver.find_element(By.ID, "config-error").is_displayed(), text_of(driver, "#config-error")
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            json.dump(calibration, f)
+            f.flush()
+            want = json.loads(native(["estimate", "--json", "--largest-fit", "true", "--gpu-prices", prices,
+                                      "--calibration", f.name] + cli(job)).stdout)
+        assert want["layout"]["calibration"] == "6 runs on h100-80gb, 2026-12-01"
+        assert peak(driver) == want["memory"]["peak_total"]
+        check_owning(driver, want, job)  # the calibrated time and cost
+        assert "(calibrated: 6 runs on h100-80gb, 2026-12-01)" in text_of(driver, "#summary")
+        assert "calibrated on the vendor's measured runs" in text_of(driver, "#version")
+        assert "calibration" not in driver.current_url
+    finally:
+        driver.quit()
+        server.shutdown()
+
     broken = dict(config, gpus=["h100-80gb", "h999"], colour="red",
-                  contact={"text": "x", "href": "javascript:alert(1)"}, job={"model": "llama-3-9b"})
+                  contact={"text": "x", "href": "javascript:alert(1)"}, job={"model": "llama-3-9b"},
+                  calibration={"trainsize_calibration": 1, "library_version": "0.0.1"})
     server = serve(json.dumps(broken).encode())
     base = "http://127.0.0.1:%d/index.html" % server.server_address[1]
     driver = browser()
@@ -543,7 +571,8 @@ def check_vendor():
         driver.get(base)
         ready(driver)
         errors = text_of(driver, "#config-error")
-        for key in ("colour: unknown key", "gpus: unknown GPU \"h999\"", "contact:", "job: model:"):
+        for key in ("colour: unknown key", "gpus: unknown GPU \"h999\"", "contact:", "job: model:",
+                    "calibration: library_version: fitted with libtrainsize 0.0.1"):
             assert "configurator.json: " + key in errors, (key, errors)
         assert not driver.find_element(By.ID, "contact").is_displayed()
         assert text_of(driver, "#title") == config["title"]  # the rest still applies
