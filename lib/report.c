@@ -840,8 +840,16 @@ static void system_section(ts_out *o, const trainsize_job *job, const trainsize_
     if (s->intra_node_rate_per_gpu == 0) {
         ts_out_printf(o, "no traffic inside a %s\n", w->server);
     } else {
+        /* what the step needs, beside what the part's own link gives (a number alone read
+         * as the link's speed: 32 GB/s on an NVLink of 300) */
+        char line[8 * TS_FMT_MAX], link[3 * TS_FMT_MAX];
         rate_text(t, sizeof t, s->intra_node_rate_per_gpu);
-        ts_out_printf(o, "%s per %s, per direction\n", t, w->dev);
+        link[0] = '\0';
+        if (g && g->scale_up_bandwidth) rate_text(link, sizeof link, g->scale_up_bandwidth / 2);
+        snprintf(line, sizeof line, "%s per %s, per direction, needed%s%s", t, w->dev,
+                 link[0] ? "; its link gives " : "", link);
+        ts_out_wrapped(o, line, KEY_WIDTH);
+        ts_out_putc(o, '\n');
     }
     network_line(o, job, r, g, w);
     storage_line(o, job, r, w);
