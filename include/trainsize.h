@@ -1629,7 +1629,7 @@ TRAINSIZE_API int trainsize_report(const trainsize_job *job, const trainsize_res
 
 /** The step-time shares a calibration fits, in the order of
  *  ::trainsize_calibration_summary's arrays: gemm-share, scale-up-efficiency,
- *  network-efficiency, step-overhead. */
+ *  network-efficiency, step-overhead (the first four of ::trainsize_calibration_setting_at). */
 #define TRAINSIZE_CALIBRATION_SHARES 4
 
 /** One measured run of ::trainsize_calibrate, and what the estimate gives for it. */

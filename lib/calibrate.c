@@ -48,7 +48,9 @@ static const share SHARES[] = {
 };
 #define SHARE_COUNT (sizeof SHARES / sizeof SHARES[0])
 
-/* The ridge's weight: a tenth of one run's (10 %)^2 error for a 3 % move of a share. */
+/* The ridge's weight: a weak pull to the defaults. Moving a share by 10 % costs 0.01 x
+ * log(1.1)^2 = 9e-5, about a seventieth of one run missed by 10 % (robust(0.095) = 6e-3):
+ * enough to hold a share the runs do not decide, too little to bend one they do. */
 #define RIDGE 0.01
 /* The linear share's scale for the ridge: a move of this many seconds counts as a factor e. */
 #define LINEAR_SCALE 0.5
@@ -136,40 +138,59 @@ static double objective(run *runs, size_t n, long skip, const double *v, const d
     return sum;
 }
 
-/* Golden-section search of share k in [lo, hi] (on a log scale unless linear). */
-static void line_search(run *runs, size_t n, long skip, double *v, const double *v0, size_t k,
-                        double lo, double hi)
+/* The minimum of f on [a, b] by golden-section search (GOLDEN_STEPS steps), and its value
+ * in *fmin. One search for the shares and the allocator's reserve alike. */
+typedef double (*objective_fn)(double x, void *ctx);
+static double golden(objective_fn f, void *ctx, double a, double b, double *fmin)
 {
     const double g = 0.6180339887498949;
-    int linear = SHARES[k].linear, step;
-    double a = linear ? lo : log(lo), b = linear ? hi : log(hi), best = v[k], fbest;
-    double x1 = b - g * (b - a), x2 = a + g * (b - a), f1, f2;
-#define AT(x) (linear ? (x) : exp(x))
-    fbest = objective(runs, n, skip, v, v0);
-    v[k] = AT(x1);
-    f1 = objective(runs, n, skip, v, v0);
-    v[k] = AT(x2);
-    f2 = objective(runs, n, skip, v, v0);
+    double x1 = b - g * (b - a), x2 = a + g * (b - a), f1 = f(x1, ctx), f2 = f(x2, ctx);
+    int step;
     for (step = 0; step < GOLDEN_STEPS; step++) {
         if (f1 < f2) {
             b = x2;
             x2 = x1;
             f2 = f1;
             x1 = b - g * (b - a);
-            v[k] = AT(x1);
-            f1 = objective(runs, n, skip, v, v0);
+            f1 = f(x1, ctx);
         } else {
             a = x1;
             x1 = x2;
             f1 = f2;
             x2 = a + g * (b - a);
-            v[k] = AT(x2);
-            f2 = objective(runs, n, skip, v, v0);
+            f2 = f(x2, ctx);
         }
     }
-    v[k] = f1 < f2 ? AT(x1) : AT(x2);
-    if ((f1 < f2 ? f1 : f2) > fbest) v[k] = best; /* never worse than where it started */
-#undef AT
+    *fmin = f1 < f2 ? f1 : f2;
+    return f1 < f2 ? x1 : x2;
+}
+
+/* The objective along share k: x on a log scale unless the share is linear. */
+typedef struct along {
+    run *runs;
+    size_t n;
+    long skip;
+    double *v;
+    const double *v0;
+    size_t k;
+} along;
+
+static double share_objective(double x, void *ctx)
+{
+    along *a = ctx;
+    a->v[a->k] = SHARES[a->k].linear ? x : exp(x);
+    return objective(a->runs, a->n, a->skip, a->v, a->v0);
+}
+
+/* Share k at its best within its bounds, the others held; never worse than it started. */
+static void line_search(run *runs, size_t n, long skip, double *v, const double *v0, size_t k)
+{
+    along a = {runs, n, skip, v, v0, k};
+    int linear = SHARES[k].linear;
+    double start = v[k], fstart = objective(runs, n, skip, v, v0), fbest;
+    double x = golden(share_objective, &a, linear ? SHARES[k].lo : log(SHARES[k].lo),
+                      linear ? SHARES[k].hi : log(SHARES[k].hi), &fbest);
+    v[k] = fbest > fstart ? start : linear ? x : exp(x);
 }
 
 static void fit_shares(run *runs, size_t n, long skip, fit *f, const double *v0, int sweeps)
@@ -178,7 +199,7 @@ static void fit_shares(run *runs, size_t n, long skip, fit *f, const double *v0,
     size_t k;
     for (s = 0; s < sweeps; s++)
         for (k = 0; k < SHARE_COUNT; k++)
-            if (f->fitted[k]) line_search(runs, n, skip, f->v, v0, k, SHARES[k].lo, SHARES[k].hi);
+            if (f->fitted[k]) line_search(runs, n, skip, f->v, v0, k);
 }
 
 /* Which shares the runs move: a 10 % change (0.05 s for the overhead) of share k changes
@@ -199,45 +220,44 @@ static int moved(run *runs, size_t n, const double *v0, size_t k)
     return runs_moved >= (n < MOVED_RUNS_MIN ? n : MOVED_RUNS_MIN);
 }
 
-/* The reserve share of one group (sharded or not) of the runs with max_memory_reserved:
- * the value in [0, 1] whose memory.peak_reserved errs least; < 0 when no run has one. */
+/* The allocator's reserve for one group of runs (ZeRO-3/FSDP or not): the error of
+ * memory.peak_reserved over the group's runs with max_memory_reserved, reserve x. */
+typedef struct reserve {
+    run *runs;
+    size_t n;
+    const double *v;
+    int sharded;
+} reserve;
+
+static int in_group(const run *r, int sharded) { return r->peak > 0 && r->reserved && r->sharded == sharded; }
+
+static double reserve_objective(double x, void *ctx)
+{
+    reserve *g = ctx;
+    trainsize_param_id id = g->sharded ? TRAINSIZE_ID_SHARDED_SLACK : TRAINSIZE_ID_ALLOCATOR_SLACK;
+    double sum = 0.0;
+    size_t i;
+    for (i = 0; i < g->n; i++) {
+        trainsize_result e;
+        double d;
+        if (!in_group(&g->runs[i], g->sharded)) continue;
+        trainsize_job_set_f64(g->runs[i].job, id, x, NULL);
+        if (estimate(&g->runs[i], g->v, &e) != 0) return INFINITY;
+        d = log_error((double)e.memory.peak_reserved, g->runs[i].peak);
+        sum += d * d;
+    }
+    return sum;
+}
+
+/* The reserve in [0, 1] whose memory.peak_reserved errs least for the group; < 0 when no
+ * run of it measured max_memory_reserved. */
 static double fit_slack(run *runs, size_t n, const double *v, int sharded)
 {
-    const double g = 0.6180339887498949;
-    trainsize_param_id id = sharded ? TRAINSIZE_ID_SHARDED_SLACK : TRAINSIZE_ID_ALLOCATOR_SLACK;
-    double a = 0.0, b = 1.0, x1, x2, f1, f2;
+    reserve g = {runs, n, v, sharded};
+    double fmin;
     size_t i, any = 0;
-    int step;
-    for (i = 0; i < n; i++) any += runs[i].peak > 0 && runs[i].reserved && runs[i].sharded == sharded;
-    if (!any) return -1.0;
-#define SLACK_ERROR(x, out)                                                                     \
-    do {                                                                                        \
-        out = 0.0;                                                                              \
-        for (i = 0; i < n; i++) {                                                               \
-            trainsize_result e;                                                                 \
-            double d;                                                                           \
-            if (!(runs[i].peak > 0 && runs[i].reserved && runs[i].sharded == sharded)) continue;\
-            trainsize_job_set_f64(runs[i].job, id, (x), NULL);                                  \
-            if (estimate(&runs[i], v, &e) != 0) { out = INFINITY; break; }                      \
-            d = log_error((double)e.memory.peak_reserved, runs[i].peak);                        \
-            out += d * d;                                                                       \
-        }                                                                                       \
-    } while (0)
-    x1 = b - g * (b - a);
-    x2 = a + g * (b - a);
-    SLACK_ERROR(x1, f1);
-    SLACK_ERROR(x2, f2);
-    for (step = 0; step < GOLDEN_STEPS; step++) {
-        if (f1 < f2) {
-            b = x2; x2 = x1; f2 = f1; x1 = b - g * (b - a);
-            SLACK_ERROR(x1, f1);
-        } else {
-            a = x1; x1 = x2; f1 = f2; x2 = a + g * (b - a);
-            SLACK_ERROR(x2, f2);
-        }
-    }
-#undef SLACK_ERROR
-    return f1 < f2 ? x1 : x2;
+    for (i = 0; i < n; i++) any += in_group(&runs[i], sharded);
+    return any ? golden(reserve_objective, &g, 0.0, 1.0, &fmin) : -1.0;
 }
 
 /* ---- reading the runs ---- */

@@ -75,6 +75,11 @@ static void test_the_settings_it_may_hold(void **state)
     for (i = 0; i < trainsize_calibration_setting_count(); i++)
         assert_true(trainsize_param_find(trainsize_calibration_setting_at(i)) >= 0);
     assert_null(trainsize_calibration_setting_at(6));
+    /* the summary's arrays follow the first TRAINSIZE_CALIBRATION_SHARES of them */
+    assert_string_equal(trainsize_calibration_setting_at(0), "gemm-share");
+    assert_string_equal(trainsize_calibration_setting_at(1), "scale-up-efficiency");
+    assert_string_equal(trainsize_calibration_setting_at(2), "network-efficiency");
+    assert_string_equal(trainsize_calibration_setting_at(3), "step-overhead");
 }
 
 /* Each bad file: refused, naming what is wrong, the job unchanged. */

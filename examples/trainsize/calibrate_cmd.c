@@ -15,8 +15,9 @@
 
 #define RUNS_MAX 256
 
-static const char *const SHARE_NAMES[TRAINSIZE_CALIBRATION_SHARES] = {"gemm-share", "scale-up-efficiency",
-                                                                      "network-efficiency", "step-overhead"};
+/* The summary's shares are the library's first TRAINSIZE_CALIBRATION_SHARES calibration
+ * settings, in its order. */
+#define SHARE_NAME(k) trainsize_calibration_setting_at(k)
 
 /* The whole file, bounded as the library bounds the files it reads, and only a regular
  * one (opened without blocking: a FIFO would wait for a writer, a device never end). */
@@ -96,12 +97,12 @@ static void report(ts_out *o, const trainsize_calibration_run *runs, size_t n,
                       s->peak_runs == 1 ? "" : "s", 100.0 * s->peak_error_before, 100.0 * s->peak_error_after);
     ts_out_puts(o, "fitted:");
     for (k = 0; k < TRAINSIZE_CALIBRATION_SHARES; k++)
-        if (s->fitted[k]) ts_out_printf(o, " %s %.3g;", SHARE_NAMES[k], s->values[k]);
+        if (s->fitted[k]) ts_out_printf(o, " %s %.3g;", SHARE_NAME(k), s->values[k]);
     if (s->allocator_slack >= 0) ts_out_printf(o, " allocator-slack %.3g;", s->allocator_slack);
     if (s->sharded_slack >= 0) ts_out_printf(o, " sharded-slack %.3g;", s->sharded_slack);
     ts_out_puts(o, "\nnot fitted (no run's step depends on it, the default kept):");
     for (k = 0, i = 0; k < TRAINSIZE_CALIBRATION_SHARES; k++)
-        if (!s->fitted[k]) ts_out_printf(o, "%s %s", i++ ? "," : "", SHARE_NAMES[k]);
+        if (!s->fitted[k]) ts_out_printf(o, "%s %s", i++ ? "," : "", SHARE_NAME(k));
     ts_out_puts(o, i ? "\n" : " none\n");
 }
 
