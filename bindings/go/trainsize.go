@@ -293,19 +293,7 @@ func bytesArg(data []byte) (*C.char, C.size_t) {
 // LoadHFConfig replaces the model shape with the one of a Hugging Face config.json's
 // text. On failure the job is unchanged.
 func (j *Job) LoadHFConfig(json []byte) error {
-	p, err := j.handle()
-	if err != nil {
-		return err
-	}
-	ptr, n := bytesArg(json)
-	var e C.trainsize_error
-	rc := C.trainsize_job_load_hf_config(p, ptr, n, &e)
-	runtime.KeepAlive(j)
-	runtime.KeepAlive(json)
-	if rc != C.TRAINSIZE_OK {
-		return libError(rc, &e)
-	}
-	return nil
+	return j.loadText(json, fileHFConfig)
 }
 
 // LoadHFConfigFile is LoadHFConfig on a file; the model is named after the file's
@@ -316,19 +304,7 @@ func (j *Job) LoadHFConfigFile(path string) error {
 
 // LoadGPUJSON makes the job use a GPU described by a JSON device file's text.
 func (j *Job) LoadGPUJSON(json []byte) error {
-	p, err := j.handle()
-	if err != nil {
-		return err
-	}
-	ptr, n := bytesArg(json)
-	var e C.trainsize_error
-	rc := C.trainsize_job_load_gpu_json(p, ptr, n, &e)
-	runtime.KeepAlive(j)
-	runtime.KeepAlive(json)
-	if rc != C.TRAINSIZE_OK {
-		return libError(rc, &e)
-	}
-	return nil
+	return j.loadText(json, fileGPU)
 }
 
 // LoadGPUFile is LoadGPUJSON on a file, as the command's --gpu-file.
@@ -340,19 +316,7 @@ func (j *Job) LoadGPUFile(path string) error {
 // writes): the efficiency model's shares fitted to the site's own runs. Settings set
 // afterwards win over it; on failure the job is unchanged.
 func (j *Job) LoadCalibration(json []byte) error {
-	p, err := j.handle()
-	if err != nil {
-		return err
-	}
-	ptr, n := bytesArg(json)
-	var e C.trainsize_error
-	rc := C.trainsize_job_load_calibration_json(p, ptr, n, &e)
-	runtime.KeepAlive(j)
-	runtime.KeepAlive(json)
-	if rc != C.TRAINSIZE_OK {
-		return libError(rc, &e)
-	}
-	return nil
+	return j.loadText(json, fileCalibration)
 }
 
 // Calibrate fits a site calibration to measured runs, as `trainsize calibrate RUNS.json`
@@ -407,6 +371,31 @@ const (
 	fileGPU
 	fileCalibration
 )
+
+// loadText hands a file's text to the library's loader of that kind.
+func (j *Job) loadText(json []byte, kind int) error {
+	p, err := j.handle()
+	if err != nil {
+		return err
+	}
+	ptr, n := bytesArg(json)
+	var e C.trainsize_error
+	var rc C.int
+	switch kind {
+	case fileHFConfig:
+		rc = C.trainsize_job_load_hf_config(p, ptr, n, &e)
+	case fileGPU:
+		rc = C.trainsize_job_load_gpu_json(p, ptr, n, &e)
+	default:
+		rc = C.trainsize_job_load_calibration_json(p, ptr, n, &e)
+	}
+	runtime.KeepAlive(j)
+	runtime.KeepAlive(json)
+	if rc != C.TRAINSIZE_OK {
+		return libError(rc, &e)
+	}
+	return nil
+}
 
 func (j *Job) loadFile(path string, kind int) error {
 	p, err := j.handle()

@@ -26,7 +26,7 @@ mod json;
 use std::borrow::Cow;
 use std::ffi::{CStr, CString};
 use std::fmt;
-use std::os::raw::c_char;
+use std::os::raw::{c_char, c_int};
 use std::path::Path;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -389,60 +389,59 @@ impl Job {
 
     /// As [`Job::load_hf_config_str`], from bytes.
     pub fn load_hf_config_bytes(&mut self, json: &[u8]) -> Result<&mut Self, Error> {
-        let mut err = zeroed_error();
-        let rc = unsafe {
-            sys::trainsize_job_load_hf_config(self.as_mut_ptr(), json.as_ptr() as *const c_char, json.len(), &mut err)
-        };
-        check(rc, &err)?;
-        Ok(self)
+        self.load_text(sys::trainsize_job_load_hf_config, json)
     }
 
     /// Loads a model shape from a Hugging Face `config.json` file (the model's name becomes
     /// its `_name_or_path`, else its `model_type`).
     pub fn load_hf_config_file<P: AsRef<Path>>(&mut self, path: P) -> Result<&mut Self, Error> {
-        let c_path = path_cstring(path.as_ref())?;
-        let mut err = zeroed_error();
-        let rc = unsafe { sys::trainsize_job_load_hf_config_file(self.as_mut_ptr(), c_path.as_ptr(), &mut err) };
-        check(rc, &err)?;
-        Ok(self)
+        self.load_file(sys::trainsize_job_load_hf_config_file, path.as_ref())
     }
 
     /// Uses a GPU described by the text of a JSON device file instead of a catalogue GPU.
     pub fn load_gpu_json_str(&mut self, json: &str) -> Result<&mut Self, Error> {
-        let mut err = zeroed_error();
-        let rc = unsafe {
-            sys::trainsize_job_load_gpu_json(self.as_mut_ptr(), json.as_ptr() as *const c_char, json.len(), &mut err)
-        };
-        check(rc, &err)?;
-        Ok(self)
+        self.load_text(sys::trainsize_job_load_gpu_json, json.as_bytes())
     }
 
     /// Uses a GPU described by a JSON device file.
     pub fn load_gpu_file<P: AsRef<Path>>(&mut self, path: P) -> Result<&mut Self, Error> {
-        let c_path = path_cstring(path.as_ref())?;
-        let mut err = zeroed_error();
-        let rc = unsafe { sys::trainsize_job_load_gpu_file(self.as_mut_ptr(), c_path.as_ptr(), &mut err) };
-        check(rc, &err)?;
-        Ok(self)
+        self.load_file(sys::trainsize_job_load_gpu_file, path.as_ref())
     }
 
     /// Applies a site calibration from its JSON text (what `trainsize calibrate` writes):
     /// the efficiency model's shares fitted to the site's own runs. Settings set afterwards
     /// win over it; on failure the job is unchanged.
     pub fn load_calibration_json_str(&mut self, json: &str) -> Result<&mut Self, Error> {
-        let mut err = zeroed_error();
-        let rc = unsafe {
-            sys::trainsize_job_load_calibration_json(self.as_mut_ptr(), json.as_ptr() as *const c_char, json.len(), &mut err)
-        };
-        check(rc, &err)?;
-        Ok(self)
+        self.load_text(sys::trainsize_job_load_calibration_json, json.as_bytes())
     }
 
     /// Applies a site calibration file, as the command's `--calibration`.
     pub fn load_calibration_file<P: AsRef<Path>>(&mut self, path: P) -> Result<&mut Self, Error> {
-        let c_path = path_cstring(path.as_ref())?;
+        self.load_file(sys::trainsize_job_load_calibration, path.as_ref())
+    }
+
+    /// A file's text through one of the library's loaders (config.json, device file,
+    /// calibration).
+    fn load_text(
+        &mut self,
+        load: unsafe extern "C" fn(*mut sys::trainsize_job, *const c_char, usize, *mut sys::trainsize_error) -> c_int,
+        json: &[u8],
+    ) -> Result<&mut Self, Error> {
         let mut err = zeroed_error();
-        let rc = unsafe { sys::trainsize_job_load_calibration(self.as_mut_ptr(), c_path.as_ptr(), &mut err) };
+        let rc = unsafe { load(self.as_mut_ptr(), json.as_ptr() as *const c_char, json.len(), &mut err) };
+        check(rc, &err)?;
+        Ok(self)
+    }
+
+    /// A file, by its path, through one of the library's file loaders.
+    fn load_file(
+        &mut self,
+        load: unsafe extern "C" fn(*mut sys::trainsize_job, *const c_char, *mut sys::trainsize_error) -> c_int,
+        path: &Path,
+    ) -> Result<&mut Self, Error> {
+        let c_path = path_cstring(path)?;
+        let mut err = zeroed_error();
+        let rc = unsafe { load(self.as_mut_ptr(), c_path.as_ptr(), &mut err) };
         check(rc, &err)?;
         Ok(self)
     }
