@@ -7,7 +7,12 @@
  *
  * `bench_estimate --json` prints each job and its times as one JSON line instead, and
  * skips the planner: bench/bench_wasm.js times the JavaScript package on the same jobs
- * against these figures, in the same run. */
+ * against these figures, in the same run.
+ *
+ * `bench_estimate --instructions K` makes INSTRUCTION_RUNS estimates of case K and
+ * nothing else: bench/instructions.sh runs it under callgrind, which counts the
+ * instructions inside trainsize_estimate exactly (hardware counters are often absent on
+ * virtual machines, and noisy where present). */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +39,7 @@ static unsigned long allocations;
 #endif
 
 #define BATCH 20000
+#define INSTRUCTION_RUNS 100
 #define BATCHES 15
 
 typedef struct bench_case {
@@ -108,13 +114,38 @@ static void print_json_case(const bench_case *bc, double median, double min)
     printf("}, \"median_ns\": %.1f, \"min_ns\": %.1f}\n", median, min);
 }
 
+/* Case K's job, INSTRUCTION_RUNS estimates of it, and its name on stdout. */
+static int run_for_instructions(const char *which)
+{
+    char *end;
+    unsigned long k = strtoul(which, &end, 10);
+    trainsize_job *job;
+    trainsize_result r;
+    size_t i;
+    if (*which == '\0' || *end != '\0' || k >= sizeof CASES / sizeof CASES[0]) {
+        fprintf(stderr, "bench: --instructions takes a case number below %zu\n",
+                sizeof CASES / sizeof CASES[0]);
+        return 2;
+    }
+    job = trainsize_job_new();
+    if (!job) return 1;
+    for (i = 0; CASES[k].pairs[i]; i += 2)
+        if (trainsize_job_set(job, CASES[k].pairs[i], CASES[k].pairs[i + 1], NULL) != 0) return 1;
+    for (i = 0; i < INSTRUCTION_RUNS; i++)
+        if (trainsize_estimate(job, &r, sizeof r, NULL) != 0) return 1;
+    printf("%s\t%d\n", CASES[k].name, INSTRUCTION_RUNS);
+    trainsize_job_free(job);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     size_t c;
     volatile uint64_t sink = 0;
     int json = argc > 1 && strcmp(argv[1], "--json") == 0;
+    if (argc > 2 && strcmp(argv[1], "--instructions") == 0) return run_for_instructions(argv[2]);
     if (argc > 1 && !json) {
-        fprintf(stderr, "usage: bench_estimate [--json]\n");
+        fprintf(stderr, "usage: bench_estimate [--json | --instructions CASE]\n");
         return 2;
     }
     if (json) goto cases;

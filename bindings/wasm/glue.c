@@ -1,7 +1,7 @@
 /* The WebAssembly module's entries, for trainsize.js.
  *
  * tsw_run runs the `trainsize` command itself on an argument vector (the same code path
- * as the native command, examples/trainsize, a client of the public header only); what it
+ * as the native command, programs/trainsize, a client of the public header only); what it
  * would print goes to a buffer in the module's memory (cli_module_output), not to stdout,
  * and trainsize.js decodes it in one go. tsw_estimate runs the estimate command up to its
  * output and leaves the result's fields as numbers in `slots`, so that trainsize.js builds

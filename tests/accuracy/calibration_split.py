@@ -4,7 +4,7 @@ GPU, with stack@gpu), fit `trainsize calibrate` on every other run and predict t
 both ways round; print the median and mean |log(estimated / measured)| of the held-out
 runs' tokens per second per GPU before and after, and the shares fitted.
 
-    python3 tests/accuracy/calibration_split.py build/examples/trainsize [GROUP ...]
+    python3 tests/accuracy/calibration_split.py build/programs/trainsize [GROUP ...]
 
 report.py puts its table in docs/accuracy.md.
 """

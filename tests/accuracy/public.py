@@ -178,7 +178,7 @@ def write_png(path, rows):
 
 
 def main():
-    binary = sys.argv[1] if len(sys.argv) > 1 else "build/examples/trainsize"
+    binary = sys.argv[1] if len(sys.argv) > 1 else "build/programs/trainsize"
     for r in compare(binary):
         if "error" in r:
             print("%-52s %-10s %+6.1f%%" % (r["id"], r["kind"], 100 * r["error"]))

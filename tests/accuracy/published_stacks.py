@@ -150,7 +150,7 @@ def markdown(rows):
 
 
 def main():
-    binary = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "build/examples/trainsize"
+    binary = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "build/programs/trainsize"
     extra = [a for a in sys.argv[1:] if a != binary]
     rows = compare(binary, extra=extra)
     for r in rows:

@@ -85,7 +85,7 @@ def markdown(rows):
 
 
 def main():
-    binary = sys.argv[1] if len(sys.argv) > 1 else "build/examples/trainsize"
+    binary = sys.argv[1] if len(sys.argv) > 1 else "build/programs/trainsize"
     for r in compare(binary):
         if "error" in r:
             print("%-40s %9.2f %9.2f %+6.1f%%" % (r["id"], r["measured"], r["predicted"], 100 * r["error"]))

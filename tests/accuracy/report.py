@@ -5,7 +5,7 @@ Reads every fixture in tests/accuracy/fixtures/*.json, runs `trainsize estimate 
 on each configuration's settings, evaluates the peers' published formulas
 (tests/accuracy/peers.py) and writes docs/accuracy.md and docs/accuracy.png.
 
-    python3 tests/accuracy/report.py [TRAINSIZE]      # default: build/examples/trainsize
+    python3 tests/accuracy/report.py [TRAINSIZE]      # default: build/programs/trainsize
 
 Standard library + matplotlib (Agg) only.  The output is deterministic: same fixtures
 and same trainsize give byte-identical files.
@@ -436,13 +436,13 @@ def write_markdown(path, fixtures, results, version, binary_label):
     L.append("## How to regenerate")
     L.append("")
     L.append("```sh")
-    L.append("cmake -S . -B build && cmake --build build      # builds build/examples/trainsize")
+    L.append("cmake -S . -B build && cmake --build build      # builds build/programs/trainsize")
     L.append("# CPU measurements (needs torch; Debian's python3-torch works):")
     L.append("/usr/bin/python3 tests/accuracy/measure_cpu.py --out tests/accuracy/fixtures/cpu.json")
     L.append("# GPU measurements, on a CUDA machine (see tests/accuracy/README.md):")
     L.append("# python3 tests/accuracy/measure_cuda.py --out tests/accuracy/fixtures/cuda_<gpu>.json")
     L.append("python3 tests/accuracy/peers.py                 # peer formulas vs their published numbers")
-    L.append("/usr/bin/python3 tests/accuracy/report.py build/examples/trainsize")
+    L.append("/usr/bin/python3 tests/accuracy/report.py build/programs/trainsize")
     L.append("                                                 # writes docs/accuracy.md, docs/accuracy.png")
     L.append("                                                 # and docs/accuracy-public.png")
     L.append("```")
@@ -526,8 +526,8 @@ def write_png(path, fixtures, results):
 # --------------------------------------------------------------------------
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("trainsize", nargs="?", default="build/examples/trainsize",
-                    help="path of the trainsize binary (default: build/examples/trainsize, "
+    ap.add_argument("trainsize", nargs="?", default="build/programs/trainsize",
+                    help="path of the trainsize binary (default: build/programs/trainsize, "
                          "relative to the repository root)")
     ap.add_argument("--fixtures", default=os.path.join(HERE, "fixtures"),
                     help="folder of fixture JSON files (default: tests/accuracy/fixtures)")

@@ -13,7 +13,7 @@ PACKAGE_ROOT = os.path.dirname(HERE)  # bindings/python
 _missing = [v for v in ("LIBTRAINSIZE", "TRAINSIZE_EXE") if not os.environ.get(v)]
 if _missing:
     pytest.exit("set %s (the built libtrainsize.so and the trainsize command), e.g. "
-                "LIBTRAINSIZE=build/libtrainsize.so TRAINSIZE_EXE=build/examples/trainsize"
+                "LIBTRAINSIZE=build/libtrainsize.so TRAINSIZE_EXE=build/programs/trainsize"
                 % " and ".join(_missing), returncode=2)
 
 if PACKAGE_ROOT not in sys.path:

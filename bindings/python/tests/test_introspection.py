@@ -2,7 +2,7 @@
 its keywords and results, all built lazily from the library's own tables.
 
 Run from the repository root:
-    LIBTRAINSIZE=build/libtrainsize.so TRAINSIZE_EXE=build/examples/trainsize \
+    LIBTRAINSIZE=build/libtrainsize.so TRAINSIZE_EXE=build/programs/trainsize \
         python3 -m pytest -q bindings/python/tests
 """
 

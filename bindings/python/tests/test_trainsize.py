@@ -1,7 +1,7 @@
 """Tests of the Python binding against the built library and the trainsize command.
 
 Run from the repository root:
-    LIBTRAINSIZE=build/libtrainsize.so TRAINSIZE_EXE=build/examples/trainsize \
+    LIBTRAINSIZE=build/libtrainsize.so TRAINSIZE_EXE=build/programs/trainsize \
         python3 -m pytest -q bindings/python/tests
 """
 

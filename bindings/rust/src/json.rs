@@ -1,5 +1,5 @@
 //! The JSON text of an estimate, written as the command's `trainsize estimate --json`
-//! writes it (examples/trainsize/json_out.c): the field table's dotted paths become nested
+//! writes it (programs/trainsize/json_out.c): the field table's dotted paths become nested
 //! objects in the order their first component appears, "trainsize_version" comes first,
 //! two-space indentation, doubles in the shortest of `%.15g`, `%.16g`, `%.17g` that reads
 //! back as the same double, and strings escaped byte by byte the same way.

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use trainsize::{Estimate, FieldValue};
 
-/// The built-in example job of the command (examples/trainsize/defaults.c): what bare
+/// The built-in example job of the command (programs/trainsize/defaults.c): what bare
 /// `trainsize` sizes.
 pub const EXAMPLE_JOB: &[(&str, &str)] = &[
     ("model", "llama-2-7b"),
@@ -24,7 +24,7 @@ pub fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data")
 }
 
-/// The `trainsize` command: $TRAINSIZE_EXE, else $TRAINSIZE_LIB_DIR/examples/trainsize
+/// The `trainsize` command: $TRAINSIZE_EXE, else $TRAINSIZE_LIB_DIR/programs/trainsize
 /// (a CMake build tree). None when neither exists: the comparisons are then skipped with
 /// a note on standard error.
 pub fn exe() -> Option<PathBuf> {
@@ -36,7 +36,7 @@ pub fn exe() -> Option<PathBuf> {
         }
     }
     if let Some(dir) = std::env::var_os("TRAINSIZE_LIB_DIR") {
-        let p = PathBuf::from(dir).join("examples/trainsize");
+        let p = PathBuf::from(dir).join("programs/trainsize");
         if p.exists() {
             return Some(p);
         }
