@@ -25,8 +25,8 @@ static int read_bias_keys(const ts_json_value *root, int mlp_key, ts_bias *bias,
                           trainsize_error *err)
 {
     int attention = 0, mlp = 0, rc;
-    if ((rc = hf_bool_or(root, "attention_bias", 0, &attention, err)) ||
-        (mlp_key && (rc = hf_bool_or(root, "mlp_bias", 0, &mlp, err))))
+    if ((rc = ts_hf_bool_or(root, "attention_bias", 0, &attention, err)) ||
+        (mlp_key && (rc = ts_hf_bool_or(root, "mlp_bias", 0, &mlp, err))))
         return rc;
     if (mlp && !attention)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "mlp_bias",
@@ -39,15 +39,15 @@ static int parse_gpt2(const hf_type *t, const ts_json_value *root, ts_model *m,
                       trainsize_error *err)
 {
     int rc;
-    if ((rc = hf_size(root, "n_layer", HF_MAX_LAYERS, &m->layers, err)) ||
-        (rc = hf_size(root, "n_embd", HF_MAX_HIDDEN, &m->hidden, err)) ||
-        (rc = hf_size(root, "n_head", HF_MAX_HEADS, &m->heads, err)) ||
-        (rc = hf_derive_head_dim(m->hidden, m->heads, "n_embd", "n_head", &m->head_dim, err)) ||
-        (rc = hf_size_or(root, "n_inner", HF_MAX_FFN, GPT2_FFN_MULTIPLE * m->hidden, &m->ffn,
+    if ((rc = ts_hf_size(root, "n_layer", HF_MAX_LAYERS, &m->layers, err)) ||
+        (rc = ts_hf_size(root, "n_embd", HF_MAX_HIDDEN, &m->hidden, err)) ||
+        (rc = ts_hf_size(root, "n_head", HF_MAX_HEADS, &m->heads, err)) ||
+        (rc = ts_hf_derive_head_dim(m->hidden, m->heads, "n_embd", "n_head", &m->head_dim, err)) ||
+        (rc = ts_hf_size_or(root, "n_inner", HF_MAX_FFN, GPT2_FFN_MULTIPLE * m->hidden, &m->ffn,
                            err)) ||
-        (rc = hf_size(root, "vocab_size", HF_MAX_VOCAB, &m->vocab, err)) ||
-        (rc = hf_size(root, "n_positions", HF_MAX_POSITIONS, &m->positions, err)) ||
-        (rc = hf_bool_or(root, "tie_word_embeddings", t->tied_default, &m->tied_embeddings,
+        (rc = ts_hf_size(root, "vocab_size", HF_MAX_VOCAB, &m->vocab, err)) ||
+        (rc = ts_hf_size(root, "n_positions", HF_MAX_POSITIONS, &m->positions, err)) ||
+        (rc = ts_hf_bool_or(root, "tie_word_embeddings", t->tied_default, &m->tied_embeddings,
                            err)))
         return rc;
     m->kv_heads = m->heads;
@@ -62,8 +62,8 @@ static int parse_gpt2(const hf_type *t, const ts_json_value *root, ts_model *m,
 /* Mixtral's experts: num_local_experts, top-k num_experts_per_tok. */
 static int read_experts(const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
-    int rc = hf_size(root, "num_local_experts", HF_MAX_EXPERTS, &m->experts, err);
-    return rc ? rc : hf_top_k(root, "num_experts_per_tok", m, err);
+    int rc = ts_hf_size(root, "num_local_experts", HF_MAX_EXPERTS, &m->experts, err);
+    return rc ? rc : ts_hf_top_k(root, "num_experts_per_tok", m, err);
 }
 
 /* A shape key: required, or the config class's default when the type has one (a
@@ -71,7 +71,7 @@ static int read_experts(const ts_json_value *root, ts_model *m, trainsize_error 
 static int shape_key(const ts_json_value *root, const char *key, uint64_t max, uint64_t dflt,
                      uint64_t *out, trainsize_error *err)
 {
-    return dflt ? hf_size_or(root, key, max, dflt, out, err) : hf_size(root, key, max, out, err);
+    return dflt ? ts_hf_size_or(root, key, max, dflt, out, err) : ts_hf_size(root, key, max, out, err);
 }
 
 /* Llama and its descendants: RMSNorm, gated MLP, rotary positions; then the family's own
@@ -84,17 +84,17 @@ static int parse_llama_like(const hf_type *t, const ts_json_value *root, ts_mode
     if ((rc = shape_key(root, "num_hidden_layers", HF_MAX_LAYERS, d->layers, &m->layers, err)) ||
         (rc = shape_key(root, "hidden_size", HF_MAX_HIDDEN, d->hidden, &m->hidden, err)) ||
         (rc = shape_key(root, "num_attention_heads", HF_MAX_HEADS, d->heads, &m->heads, err)) ||
-        (rc = hf_kv_heads(root, "num_key_value_heads", d->kv_heads ? d->kv_heads : m->heads, m,
+        (rc = ts_hf_kv_heads(root, "num_key_value_heads", d->kv_heads ? d->kv_heads : m->heads, m,
                           err)) ||
-        (rc = hf_size_or(root, "head_dim", HF_MAX_HEAD_DIM, t->head_dim_default, &m->head_dim, err)))
+        (rc = ts_hf_size_or(root, "head_dim", HF_MAX_HEAD_DIM, t->head_dim_default, &m->head_dim, err)))
         return rc;
     if (m->head_dim == 0 &&
-        (rc = hf_derive_head_dim(m->hidden, m->heads, "hidden_size", "num_attention_heads",
+        (rc = ts_hf_derive_head_dim(m->hidden, m->heads, "hidden_size", "num_attention_heads",
                                  &m->head_dim, err)))
         return rc;
     if ((rc = shape_key(root, "intermediate_size", HF_MAX_FFN, d->ffn, &m->ffn, err)) ||
         (rc = shape_key(root, "vocab_size", HF_MAX_VOCAB, d->vocab, &m->vocab, err)) ||
-        (rc = hf_bool_or(root, "tie_word_embeddings", t->tied_default, &m->tied_embeddings, err)))
+        (rc = ts_hf_bool_or(root, "tie_word_embeddings", t->tied_default, &m->tied_embeddings, err)))
         return rc;
     m->bias = t->bias;
     if (t->bias_keys && (rc = read_bias_keys(root, t->mlp_bias_key, &m->bias, err))) return rc;
@@ -120,19 +120,19 @@ static const hf_type hf_types[] = {
     {"phi3", parse_llama_like, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
     {"granite", parse_llama_like, NULL, 0, 0, TS_BIAS_NONE, 1, 1, 0, {0}, NULL},
     /* Qwen3Config's head_dim defaults to 128; Qwen3MoeConfig's to hidden / heads. */
-    {"qwen3", parse_llama_like, hf_qwen3, 0, 128, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"qwen3_moe", parse_llama_like, hf_qwen_moe, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"qwen2_moe", parse_llama_like, hf_qwen_moe, 0, 0, TS_BIAS_QKV, 0, 0, 0, {0}, NULL},
-    {"phimoe", parse_llama_like, hf_phimoe, 0, 0, TS_BIAS_NONE, 0, 0, 1, {0}, NULL},
-    {"deepseek_v2", parse_llama_like, hf_deepseek, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"deepseek_v3", parse_llama_like, hf_deepseek, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"llama4_text", parse_llama_like, hf_llama4, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"qwen3", parse_llama_like, ts_hf_qwen3, 0, 128, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"qwen3_moe", parse_llama_like, ts_hf_qwen_moe, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"qwen2_moe", parse_llama_like, ts_hf_qwen_moe, 0, 0, TS_BIAS_QKV, 0, 0, 0, {0}, NULL},
+    {"phimoe", parse_llama_like, ts_hf_phimoe, 0, 0, TS_BIAS_NONE, 0, 0, 1, {0}, NULL},
+    {"deepseek_v2", parse_llama_like, ts_hf_deepseek, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"deepseek_v3", parse_llama_like, ts_hf_deepseek, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"llama4_text", parse_llama_like, ts_hf_llama4, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
     {"llama4", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "llama4_text"},
-    {"gpt_oss", parse_llama_like, hf_gpt_oss, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"gemma2", parse_llama_like, hf_gemma2, 1, GEMMA_HEAD_DIM_DEFAULT, TS_BIAS_NONE, 0, 0, 0, {0},
+    {"gpt_oss", parse_llama_like, ts_hf_gpt_oss, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"gemma2", parse_llama_like, ts_hf_gemma2, 1, GEMMA_HEAD_DIM_DEFAULT, TS_BIAS_NONE, 0, 0, 0, {0},
      NULL},
     /* Gemma3TextConfig's defaults: a multimodal config's text_config leaves them out. */
-    {"gemma3_text", parse_llama_like, hf_gemma3, 1, GEMMA_HEAD_DIM_DEFAULT, TS_BIAS_NONE, 0, 0, 0,
+    {"gemma3_text", parse_llama_like, ts_hf_gemma3, 1, GEMMA_HEAD_DIM_DEFAULT, TS_BIAS_NONE, 0, 0, 0,
      {26, 2304, 8, 4, 9216, 262208}, NULL},
     {"gemma3", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "gemma3_text"},
     /* Multimodal checkpoints (their towers: hf_vision.c). LLaVA's sparse text_config leaves
@@ -144,14 +144,14 @@ static const hf_type hf_types[] = {
      NULL},
     {"qwen2_5_vl", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "qwen2"},
     {"mllama", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "mllama_text_model"},
-    {"mllama_text_model", parse_llama_like, hf_mllama_text, 0, 0, TS_BIAS_NONE, 0, 0, 0,
+    {"mllama_text_model", parse_llama_like, ts_hf_mllama_text, 0, 0, TS_BIAS_NONE, 0, 0, 0,
      {40, 4096, 32, 8, 14336, 128256}, NULL},
-    {"olmo2", parse_llama_like, hf_olmo2, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"starcoder2", parse_llama_like, hf_starcoder2, 1, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"falcon", hf_falcon, NULL, 1, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"bert", hf_encoder, NULL, 0, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
-    {"roberta", hf_encoder, NULL, 0, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
-    {"vit", hf_encoder, NULL, 0, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
+    {"olmo2", parse_llama_like, ts_hf_olmo2, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"starcoder2", parse_llama_like, ts_hf_starcoder2, 1, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"falcon", ts_hf_falcon, NULL, 1, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"bert", ts_hf_encoder, NULL, 0, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
+    {"roberta", ts_hf_encoder, NULL, 0, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
+    {"vit", ts_hf_encoder, NULL, 0, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
 };
 #define HF_TYPE_COUNT (sizeof hf_types / sizeof hf_types[0])
 /* For the message: every type, families grouped, no spaces (the error message has 255 bytes,
@@ -178,7 +178,7 @@ static int find_type(const ts_json_value *root, const hf_type **out, trainsize_e
     size_t n;
     ts_json_object_get(root, key, &v);
     if (v.type != TS_JSON_STRING) /* missing or not a string: the reader's message */
-        return hf_prefixed(err, ts_json_get_string(&v, key, name, sizeof name, err));
+        return ts_hf_prefixed(err, ts_json_get_string(&v, key, name, sizeof name, err));
     n = ts_json_string_copy(&v, name, sizeof name);
     if (n < sizeof name && (*out = type_named(name)) != NULL) return TRAINSIZE_OK;
     if (n == TS_JSON_BAD_STRING) name[0] = '\0';
@@ -243,7 +243,7 @@ int ts_hf_config_parse(const char *json, size_t len, ts_model *out, trainsize_er
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", HF_PREFIX "text or model is NULL");
     rc = ts_json_parse(json, len, TRAINSIZE_HF_CONFIG_MAX_BYTES, TRAINSIZE_HF_CONFIG_MAX_DEPTH,
                        &root, err);
-    if (rc) return hf_prefixed(err, rc);
+    if (rc) return ts_hf_prefixed(err, rc);
     if (root.type != TS_JSON_OBJECT)
         return ts_fail(err, TRAINSIZE_E_INVALID, "hf-config", HF_PREFIX "the top-level value is not an object");
     if ((rc = find_type(&root, &type, err)) != TRAINSIZE_OK) return rc;
@@ -258,7 +258,7 @@ int ts_hf_config_parse(const char *json, size_t len, ts_model *out, trainsize_er
         ts_json_value text = root;
         if ((rc = read_text_config(&root, type, &text, &text_type, err))) return rc;
         if ((rc = text_type->parse(text_type, &text, &m, err)) != TRAINSIZE_OK) return rc;
-        if ((rc = hf_vision(type->name, &root, &m, err)) != TRAINSIZE_OK) return rc;
+        if ((rc = ts_hf_vision(type->name, &root, &m, err)) != TRAINSIZE_OK) return rc;
     } else if ((rc = type->parse(type, &root, &m, err)) != TRAINSIZE_OK) {
         return rc;
     }

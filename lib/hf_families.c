@@ -14,7 +14,7 @@
 /* attention_bias: biases on q, k, v and o (Qwen3, OLMo 2, Phi-3.5-MoE). */
 static int attention_bias(const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
-    int on = 0, rc = hf_bool_or(root, "attention_bias", 0, &on, err);
+    int on = 0, rc = ts_hf_bool_or(root, "attention_bias", 0, &on, err);
     if (!rc && on) m->bias = TS_BIAS_ATTENTION;
     return rc;
 }
@@ -24,14 +24,14 @@ static int attention_bias(const ts_json_value *root, ts_model *m, trainsize_erro
 static int sliding_window(const ts_json_value *root, uint64_t global_every, ts_model *m,
                           trainsize_error *err)
 {
-    int rc = hf_count_or(root, "sliding_window", HF_MAX_POSITIONS, 0, &m->sliding_window, err);
+    int rc = ts_hf_count_or(root, "sliding_window", HF_MAX_POSITIONS, 0, &m->sliding_window, err);
     if (rc || m->sliding_window == 0) return rc;
     m->global_every = global_every;
-    return hf_layer_types(root, m, err);
+    return ts_hf_layer_types(root, m, err);
 }
 
 /* Qwen3: a norm per head on queries and keys (q_norm, k_norm: head_dim each). */
-int hf_qwen3(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+int ts_hf_qwen3(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     (void)t;
     m->qk_norm = TS_QK_NORM_HEAD;
@@ -41,23 +41,23 @@ int hf_qwen3(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize
 /* Qwen2-MoE and Qwen3-MoE: num_experts of moe_intermediate_size; intermediate_size is the
  * dense layers' (mlp_only_layers, and those off decoder_sparse_step). Qwen2-MoE has q, k,
  * v biases (qkv_bias) and a shared expert with a sigmoid gate; Qwen3-MoE q/k norms. */
-int hf_qwen_moe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+int ts_hf_qwen_moe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     int qwen2 = strcmp(t->name, "qwen2_moe") == 0, rc, qkv = 1;
     uint64_t shared = 0;
     m->dense_ffn = m->ffn;
-    if ((rc = hf_size(root, "num_experts", HF_MAX_EXPERTS, &m->experts, err)) ||
-        (rc = hf_top_k(root, "num_experts_per_tok", m, err)) ||
-        (rc = hf_size(root, "moe_intermediate_size", HF_MAX_FFN, &m->ffn, err)) ||
-        (rc = hf_size_or(root, "decoder_sparse_step", HF_MAX_LAYERS, 1, &m->moe_every, err)) ||
-        (rc = hf_dense_prefix(root, "mlp_only_layers", m, err)))
+    if ((rc = ts_hf_size(root, "num_experts", HF_MAX_EXPERTS, &m->experts, err)) ||
+        (rc = ts_hf_top_k(root, "num_experts_per_tok", m, err)) ||
+        (rc = ts_hf_size(root, "moe_intermediate_size", HF_MAX_FFN, &m->ffn, err)) ||
+        (rc = ts_hf_size_or(root, "decoder_sparse_step", HF_MAX_LAYERS, 1, &m->moe_every, err)) ||
+        (rc = ts_hf_dense_prefix(root, "mlp_only_layers", m, err)))
         return rc;
     if (!qwen2) {
         m->qk_norm = TS_QK_NORM_HEAD;
         return attention_bias(root, m, err);
     }
-    if ((rc = hf_bool_or(root, "qkv_bias", 1, &qkv, err)) ||
-        (rc = hf_count_or(root, "shared_expert_intermediate_size", HF_MAX_FFN, 0, &shared, err)))
+    if ((rc = ts_hf_bool_or(root, "qkv_bias", 1, &qkv, err)) ||
+        (rc = ts_hf_count_or(root, "shared_expert_intermediate_size", HF_MAX_FFN, 0, &shared, err)))
         return rc;
     m->bias = qkv ? TS_BIAS_QKV : TS_BIAS_NONE;
     if (shared) {
@@ -70,13 +70,13 @@ int hf_qwen_moe(const hf_type *t, const ts_json_value *root, ts_model *m, trains
 
 /* Phi-3.5-MoE: LayerNorm (weight and bias) everywhere, attention_bias on q, k, v and o,
  * lm_head_bias on the output layer; experts of intermediate_size. */
-int hf_phimoe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+int ts_hf_phimoe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     int rc;
     (void)t;
     m->norm = TS_NORM_LAYERNORM;
     if ((rc = attention_bias(root, m, err))) return rc;
-    return hf_bool_or(root, "lm_head_bias", 0, &m->output_bias, err);
+    return ts_hf_bool_or(root, "lm_head_bias", 0, &m->output_bias, err);
 }
 
 /* DeepSeek-V2/V3: multi-head latent attention (q_lora_rank, null for V2-Lite: a full q
@@ -84,26 +84,26 @@ int hf_phimoe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsiz
  * of v_head_dim), the first first_k_dense_replace layers dense (intermediate_size), the
  * rest MoE: n_routed_experts of moe_intermediate_size, n_shared_experts of the same size,
  * and V3's score-correction bias (topk_method "noaux_tc"), kept in the checkpoint. */
-int hf_deepseek(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+int ts_hf_deepseek(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     uint64_t nope = 0, freq = 1;
     ts_json_value v;
     int rc, bias = 0;
     (void)t;
     m->dense_ffn = m->ffn;
-    if ((rc = hf_count_or(root, "q_lora_rank", HF_MAX_HIDDEN, 0, &m->q_lora_rank, err)) ||
-        (rc = hf_size(root, "kv_lora_rank", HF_MAX_HIDDEN, &m->kv_lora_rank, err)) ||
-        (rc = hf_size(root, "qk_nope_head_dim", HF_MAX_HEAD_DIM, &nope, err)) ||
-        (rc = hf_size(root, "qk_rope_head_dim", HF_MAX_HEAD_DIM, &m->qk_rope_head_dim, err)) ||
-        (rc = hf_size(root, "v_head_dim", HF_MAX_HEAD_DIM, &m->v_head_dim, err)) ||
-        (rc = hf_size(root, "n_routed_experts", HF_MAX_EXPERTS, &m->experts, err)) ||
-        (rc = hf_top_k(root, "num_experts_per_tok", m, err)) ||
-        (rc = hf_size(root, "moe_intermediate_size", HF_MAX_FFN, &m->ffn, err)) ||
-        (rc = hf_count_or(root, "n_shared_experts", HF_MAX_SHARED_EXPERTS, 0, &m->shared_experts, err)) ||
-        (rc = hf_count_or(root, "first_k_dense_replace", HF_MAX_LAYERS, 0, &m->first_dense_layers,
+    if ((rc = ts_hf_count_or(root, "q_lora_rank", HF_MAX_HIDDEN, 0, &m->q_lora_rank, err)) ||
+        (rc = ts_hf_size(root, "kv_lora_rank", HF_MAX_HIDDEN, &m->kv_lora_rank, err)) ||
+        (rc = ts_hf_size(root, "qk_nope_head_dim", HF_MAX_HEAD_DIM, &nope, err)) ||
+        (rc = ts_hf_size(root, "qk_rope_head_dim", HF_MAX_HEAD_DIM, &m->qk_rope_head_dim, err)) ||
+        (rc = ts_hf_size(root, "v_head_dim", HF_MAX_HEAD_DIM, &m->v_head_dim, err)) ||
+        (rc = ts_hf_size(root, "n_routed_experts", HF_MAX_EXPERTS, &m->experts, err)) ||
+        (rc = ts_hf_top_k(root, "num_experts_per_tok", m, err)) ||
+        (rc = ts_hf_size(root, "moe_intermediate_size", HF_MAX_FFN, &m->ffn, err)) ||
+        (rc = ts_hf_count_or(root, "n_shared_experts", HF_MAX_SHARED_EXPERTS, 0, &m->shared_experts, err)) ||
+        (rc = ts_hf_count_or(root, "first_k_dense_replace", HF_MAX_LAYERS, 0, &m->first_dense_layers,
                           err)) ||
-        (rc = hf_size_or(root, "moe_layer_freq", HF_MAX_LAYERS, 1, &freq, err)) ||
-        (rc = hf_bool_or(root, "attention_bias", 0, &bias, err)))
+        (rc = ts_hf_size_or(root, "moe_layer_freq", HF_MAX_LAYERS, 1, &freq, err)) ||
+        (rc = ts_hf_bool_or(root, "attention_bias", 0, &bias, err)))
         return rc;
     if (freq != 1 || bias)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, freq != 1 ? "moe_layer_freq" : "attention_bias",
@@ -120,17 +120,17 @@ int hf_deepseek(const hf_type *t, const ts_json_value *root, ts_model *m, trains
  * layers' MLP of intermediate_size_mlp, MoE every interleave_moe_layer_step-th layer; the
  * RoPE layers attend in chunks of attention_chunk_size and every no_rope_layer_interval-th
  * layer (NoPE) globally, counted here as a window; its q/k norm has no weights. */
-int hf_llama4(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+int ts_hf_llama4(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     int rc;
     (void)t;
-    if ((rc = hf_size(root, "num_local_experts", HF_MAX_EXPERTS, &m->experts, err)) ||
-        (rc = hf_top_k(root, "num_experts_per_tok", m, err)) ||
-        (rc = hf_size_or(root, "intermediate_size_mlp", HF_MAX_FFN, m->ffn, &m->dense_ffn, err)) ||
-        (rc = hf_size_or(root, "interleave_moe_layer_step", HF_MAX_LAYERS, 1, &m->moe_every, err)) ||
-        (rc = hf_count_or(root, "attention_chunk_size", HF_MAX_POSITIONS, 0, &m->sliding_window,
+    if ((rc = ts_hf_size(root, "num_local_experts", HF_MAX_EXPERTS, &m->experts, err)) ||
+        (rc = ts_hf_top_k(root, "num_experts_per_tok", m, err)) ||
+        (rc = ts_hf_size_or(root, "intermediate_size_mlp", HF_MAX_FFN, m->ffn, &m->dense_ffn, err)) ||
+        (rc = ts_hf_size_or(root, "interleave_moe_layer_step", HF_MAX_LAYERS, 1, &m->moe_every, err)) ||
+        (rc = ts_hf_count_or(root, "attention_chunk_size", HF_MAX_POSITIONS, 0, &m->sliding_window,
                           err)) ||
-        (rc = hf_size_or(root, "no_rope_layer_interval", HF_MAX_LAYERS, 4, &m->global_every, err)))
+        (rc = ts_hf_size_or(root, "no_rope_layer_interval", HF_MAX_LAYERS, 4, &m->global_every, err)))
         return rc;
     if (m->sliding_window == 0) m->global_every = 0;
     m->shared_experts = 1;
@@ -140,13 +140,13 @@ int hf_llama4(const hf_type *t, const ts_json_value *root, ts_model *m, trainsiz
 
 /* gpt-oss: biases on q, k, v, o and on the experts' projections, a router with a bias, a
  * sink logit per head, experts of intermediate_size, sliding-window layers by layer_types. */
-int hf_gpt_oss(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+int ts_hf_gpt_oss(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     int rc, bias = 1;
     (void)t;
-    if ((rc = hf_size(root, "num_local_experts", HF_MAX_EXPERTS, &m->experts, err)) ||
-        (rc = hf_top_k(root, "num_experts_per_tok", m, err)) ||
-        (rc = hf_bool_or(root, "attention_bias", 1, &bias, err)) ||
+    if ((rc = ts_hf_size(root, "num_local_experts", HF_MAX_EXPERTS, &m->experts, err)) ||
+        (rc = ts_hf_top_k(root, "num_experts_per_tok", m, err)) ||
+        (rc = ts_hf_bool_or(root, "attention_bias", 1, &bias, err)) ||
         (rc = sliding_window(root, 0, m, err)))
         return rc;
     if (!bias)
@@ -161,36 +161,36 @@ int hf_gpt_oss(const hf_type *t, const ts_json_value *root, ts_model *m, trainsi
 /* Gemma 2: four norms a layer (before and after attention and the MLP); even layers
  * attend within sliding_window, odd ones globally; attention scores and final logits
  * soft-capped (attn_logit_softcapping, final_logit_softcapping; null: not). */
-int hf_gemma2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+int ts_hf_gemma2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     (void)t;
     m->norms_per_layer = 4;
-    m->attn_softcap = hf_has(root, "attn_logit_softcapping");
-    m->logit_softcap = hf_has(root, "final_logit_softcapping");
+    m->attn_softcap = ts_hf_has(root, "attn_logit_softcapping");
+    m->logit_softcap = ts_hf_has(root, "final_logit_softcapping");
     return sliding_window(root, 2, m, err);
 }
 
 /* Gemma 3: Gemma 2's four norms plus a norm per head on queries and keys; every
  * sliding_window_pattern-th layer (default 6) global, the others local. */
-int hf_gemma3(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+int ts_hf_gemma3(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     uint64_t pattern = 6;
     int rc;
     (void)t;
     m->norms_per_layer = 4;
     m->qk_norm = TS_QK_NORM_HEAD;
-    m->attn_softcap = hf_has(root, "attn_logit_softcapping");
-    m->logit_softcap = hf_has(root, "final_logit_softcapping");
-    if ((rc = hf_size_or(root, "sliding_window_pattern", HF_MAX_LAYERS, 6, &pattern, err)) ||
-        (rc = hf_size_or(root, "sliding_window", HF_MAX_POSITIONS, 4096, &m->sliding_window, err)))
+    m->attn_softcap = ts_hf_has(root, "attn_logit_softcapping");
+    m->logit_softcap = ts_hf_has(root, "final_logit_softcapping");
+    if ((rc = ts_hf_size_or(root, "sliding_window_pattern", HF_MAX_LAYERS, 6, &pattern, err)) ||
+        (rc = ts_hf_size_or(root, "sliding_window", HF_MAX_POSITIONS, 4096, &m->sliding_window, err)))
         return rc;
     m->global_every = pattern;
-    return hf_layer_types(root, m, err);
+    return ts_hf_layer_types(root, m, err);
 }
 
 /* OLMo 2: norms after attention and after the MLP (two a layer), and norms over the
  * whole q and k projections. */
-int hf_olmo2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+int ts_hf_olmo2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     (void)t;
     m->qk_norm = TS_QK_NORM_FULL;
@@ -199,11 +199,11 @@ int hf_olmo2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize
 
 /* StarCoder2: LayerNorm, a plain (not gated) MLP c_fc/c_proj, use_bias on every linear
  * layer, a sliding window on every layer. */
-int hf_starcoder2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+int ts_hf_starcoder2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     int rc, bias = 1;
     (void)t;
-    if ((rc = hf_bool_or(root, "use_bias", 1, &bias, err))) return rc;
+    if ((rc = ts_hf_bool_or(root, "use_bias", 1, &bias, err))) return rc;
     m->bias = bias ? TS_BIAS_ALL : TS_BIAS_NONE;
     m->norm = TS_NORM_LAYERNORM;
     m->gated_mlp = 0;
@@ -215,25 +215,25 @@ int hf_starcoder2(const hf_type *t, const ts_json_value *root, ts_model *m, trai
  * LayerNorm (two, ln_attn and ln_mlp, in the new architecture); a plain MLP of
  * ffn_hidden_size (4 x hidden); `bias` on every linear layer; ALiBi or rotary positions,
  * neither with weights; lm_head tied. */
-int hf_falcon(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+int ts_hf_falcon(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     int rc, multi_query = 1, new_arch = 0, parallel = 1, bias = 0;
     uint64_t norms = 0;
-    if ((rc = hf_size(root, "num_hidden_layers", HF_MAX_LAYERS, &m->layers, err)) ||
-        (rc = hf_size(root, "hidden_size", HF_MAX_HIDDEN, &m->hidden, err)) ||
-        (rc = hf_size(root, "num_attention_heads", HF_MAX_HEADS, &m->heads, err)) ||
-        (rc = hf_derive_head_dim(m->hidden, m->heads, "hidden_size", "num_attention_heads",
+    if ((rc = ts_hf_size(root, "num_hidden_layers", HF_MAX_LAYERS, &m->layers, err)) ||
+        (rc = ts_hf_size(root, "hidden_size", HF_MAX_HIDDEN, &m->hidden, err)) ||
+        (rc = ts_hf_size(root, "num_attention_heads", HF_MAX_HEADS, &m->heads, err)) ||
+        (rc = ts_hf_derive_head_dim(m->hidden, m->heads, "hidden_size", "num_attention_heads",
                                  &m->head_dim, err)) ||
-        (rc = hf_size(root, "vocab_size", HF_MAX_VOCAB, &m->vocab, err)) ||
-        (rc = hf_size_or(root, "ffn_hidden_size", HF_MAX_FFN, 4 * m->hidden, &m->ffn, err)) ||
-        (rc = hf_bool_or(root, "multi_query", 1, &multi_query, err)) ||
-        (rc = hf_bool_or(root, "new_decoder_architecture", 0, &new_arch, err)) ||
-        (rc = hf_bool_or(root, "parallel_attn", 1, &parallel, err)) ||
-        (rc = hf_bool_or(root, "bias", 0, &bias, err)) ||
-        (rc = hf_bool_or(root, "tie_word_embeddings", t->tied_default, &m->tied_embeddings, err)) ||
-        (rc = hf_count_or(root, "num_ln_in_parallel_attn", 2, new_arch ? 2 : 1, &norms, err)))
+        (rc = ts_hf_size(root, "vocab_size", HF_MAX_VOCAB, &m->vocab, err)) ||
+        (rc = ts_hf_size_or(root, "ffn_hidden_size", HF_MAX_FFN, 4 * m->hidden, &m->ffn, err)) ||
+        (rc = ts_hf_bool_or(root, "multi_query", 1, &multi_query, err)) ||
+        (rc = ts_hf_bool_or(root, "new_decoder_architecture", 0, &new_arch, err)) ||
+        (rc = ts_hf_bool_or(root, "parallel_attn", 1, &parallel, err)) ||
+        (rc = ts_hf_bool_or(root, "bias", 0, &bias, err)) ||
+        (rc = ts_hf_bool_or(root, "tie_word_embeddings", t->tied_default, &m->tied_embeddings, err)) ||
+        (rc = ts_hf_count_or(root, "num_ln_in_parallel_attn", 2, new_arch ? 2 : 1, &norms, err)))
         return rc;
-    if (new_arch) rc = hf_kv_heads(root, "num_kv_heads", m->heads, m, err);
+    if (new_arch) rc = ts_hf_kv_heads(root, "num_kv_heads", m->heads, m, err);
     else m->kv_heads = multi_query ? 1 : m->heads;
     if (rc) return rc;
     m->norm = TS_NORM_LAYERNORM;
@@ -250,17 +250,17 @@ int hf_falcon(const hf_type *t, const ts_json_value *root, ts_model *m, trainsiz
  * when the config names its labels (id2label: the classifier on the class token), else
  * ViTModel with its pooler. ViT is pre-norm with a final LayerNorm; its positions are the
  * patches and the class token; qkv_bias (true by default) puts biases on q, k and v. */
-int hf_encoder(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+int ts_hf_encoder(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     int vit = strcmp(t->name, "vit") == 0, rc, qkv_bias = 1;
     uint64_t image = 0;
     ts_json_value labels;
-    if ((rc = hf_size(root, "num_hidden_layers", HF_MAX_LAYERS, &m->layers, err)) ||
-        (rc = hf_size(root, "hidden_size", HF_MAX_HIDDEN, &m->hidden, err)) ||
-        (rc = hf_size(root, "num_attention_heads", HF_MAX_HEADS, &m->heads, err)) ||
-        (rc = hf_derive_head_dim(m->hidden, m->heads, "hidden_size", "num_attention_heads",
+    if ((rc = ts_hf_size(root, "num_hidden_layers", HF_MAX_LAYERS, &m->layers, err)) ||
+        (rc = ts_hf_size(root, "hidden_size", HF_MAX_HIDDEN, &m->hidden, err)) ||
+        (rc = ts_hf_size(root, "num_attention_heads", HF_MAX_HEADS, &m->heads, err)) ||
+        (rc = ts_hf_derive_head_dim(m->hidden, m->heads, "hidden_size", "num_attention_heads",
                                  &m->head_dim, err)) ||
-        (rc = hf_size(root, "intermediate_size", HF_MAX_FFN, &m->ffn, err)))
+        (rc = ts_hf_size(root, "intermediate_size", HF_MAX_FFN, &m->ffn, err)))
         return rc;
     m->kv_heads = m->heads;
     m->norm = TS_NORM_LAYERNORM;
@@ -273,18 +273,18 @@ int hf_encoder(const hf_type *t, const ts_json_value *root, ts_model *m, trainsi
             return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "position_embedding_type",
                            HF_PREFIX "\"position_embedding_type\": only \"absolute\" positions are "
                            "modelled (relative ones add their own embeddings)");
-        if ((rc = hf_size(root, "vocab_size", HF_MAX_VOCAB, &m->vocab, err)) ||
-            (rc = hf_size(root, "max_position_embeddings", HF_MAX_POSITIONS, &m->positions, err)) ||
-            (rc = hf_count_or(root, "type_vocab_size", 1000000, 2, &m->token_types, err)))
+        if ((rc = ts_hf_size(root, "vocab_size", HF_MAX_VOCAB, &m->vocab, err)) ||
+            (rc = ts_hf_size(root, "max_position_embeddings", HF_MAX_POSITIONS, &m->positions, err)) ||
+            (rc = ts_hf_count_or(root, "type_vocab_size", 1000000, 2, &m->token_types, err)))
             return rc;
         m->post_norm = 1;
         m->head = TS_HEAD_POOLER;
         return TRAINSIZE_OK;
     }
-    if ((rc = hf_size(root, "image_size", 1000000, &image, err)) ||
-        (rc = hf_size(root, "patch_size", 10000, &m->patch_size, err)) ||
-        (rc = hf_size_or(root, "num_channels", 10000, 3, &m->channels, err)) ||
-        (rc = hf_bool_or(root, "qkv_bias", 1, &qkv_bias, err)))
+    if ((rc = ts_hf_size(root, "image_size", 1000000, &image, err)) ||
+        (rc = ts_hf_size(root, "patch_size", 10000, &m->patch_size, err)) ||
+        (rc = ts_hf_size_or(root, "num_channels", 10000, 3, &m->channels, err)) ||
+        (rc = ts_hf_bool_or(root, "qkv_bias", 1, &qkv_bias, err)))
         return rc;
     if (image < m->patch_size)
         return ts_fail(err, TRAINSIZE_E_INVALID, "patch_size",

@@ -30,18 +30,18 @@ struct hf_type {
     const char *text_type;     /* multimodal: the type of its text_config */
 };
 
-int hf_qwen3(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
-int hf_qwen_moe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
-int hf_phimoe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
-int hf_deepseek(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
-int hf_llama4(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
-int hf_gpt_oss(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
-int hf_gemma2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
-int hf_gemma3(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
-int hf_olmo2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
-int hf_starcoder2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_qwen3(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_qwen_moe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_phimoe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_deepseek(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_llama4(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_gpt_oss(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_gemma2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_gemma3(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_olmo2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_starcoder2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
 /* Falcon reads its own shape keys (a fused, multi-query attention in a parallel block). */
-int hf_falcon(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
-int hf_encoder(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_falcon(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_encoder(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
 
 #endif

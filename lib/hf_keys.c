@@ -6,7 +6,7 @@
 #include "error.h"
 #include "hf_keys.h"
 
-int hf_prefixed(trainsize_error *err, int rc)
+int ts_hf_prefixed(trainsize_error *err, int rc)
 {
     size_t plen = sizeof HF_PREFIX - 1, mlen, room;
     if (!err || rc == TRAINSIZE_OK) return rc;
@@ -22,13 +22,13 @@ int hf_prefixed(trainsize_error *err, int rc)
     return rc;
 }
 
-int hf_has(const ts_json_value *obj, const char *key)
+int ts_hf_has(const ts_json_value *obj, const char *key)
 {
     ts_json_value v;
     return ts_json_object_get(obj, key, &v) && !ts_json_is_null(&v);
 }
 
-int hf_count_or(const ts_json_value *obj, const char *key, uint64_t max, uint64_t fallback,
+int ts_hf_count_or(const ts_json_value *obj, const char *key, uint64_t max, uint64_t fallback,
                 uint64_t *out, trainsize_error *err)
 {
     ts_json_value v;
@@ -36,10 +36,10 @@ int hf_count_or(const ts_json_value *obj, const char *key, uint64_t max, uint64_
         *out = fallback;
         return TRAINSIZE_OK;
     }
-    return hf_prefixed(err, ts_json_get_u64(&v, key, max, out, err));
+    return ts_hf_prefixed(err, ts_json_get_u64(&v, key, max, out, err));
 }
 
-int hf_size(const ts_json_value *obj, const char *key, uint64_t max, uint64_t *out,
+int ts_hf_size(const ts_json_value *obj, const char *key, uint64_t max, uint64_t *out,
             trainsize_error *err)
 {
     ts_json_value v;
@@ -47,24 +47,24 @@ int hf_size(const ts_json_value *obj, const char *key, uint64_t max, uint64_t *o
     int rc;
     ts_json_object_get(obj, key, &v);
     rc = ts_json_get_u64(&v, key, max, &n, err);
-    if (rc) return hf_prefixed(err, rc);
+    if (rc) return ts_hf_prefixed(err, rc);
     if (n == 0)
         return ts_fail(err, TRAINSIZE_E_INVALID, key, HF_PREFIX "\"%s\" must be at least 1", key);
     *out = n;
     return TRAINSIZE_OK;
 }
 
-int hf_size_or(const ts_json_value *obj, const char *key, uint64_t max, uint64_t fallback,
+int ts_hf_size_or(const ts_json_value *obj, const char *key, uint64_t max, uint64_t fallback,
                uint64_t *out, trainsize_error *err)
 {
-    if (!hf_has(obj, key)) {
+    if (!ts_hf_has(obj, key)) {
         *out = fallback;
         return TRAINSIZE_OK;
     }
-    return hf_size(obj, key, max, out, err);
+    return ts_hf_size(obj, key, max, out, err);
 }
 
-int hf_bool_or(const ts_json_value *obj, const char *key, int fallback, int *out,
+int ts_hf_bool_or(const ts_json_value *obj, const char *key, int fallback, int *out,
                trainsize_error *err)
 {
     ts_json_value v;
@@ -72,10 +72,10 @@ int hf_bool_or(const ts_json_value *obj, const char *key, int fallback, int *out
         *out = fallback;
         return TRAINSIZE_OK;
     }
-    return hf_prefixed(err, ts_json_get_bool(&v, key, out, err));
+    return ts_hf_prefixed(err, ts_json_get_bool(&v, key, out, err));
 }
 
-int hf_derive_head_dim(uint64_t hidden, uint64_t heads, const char *hidden_key,
+int ts_hf_derive_head_dim(uint64_t hidden, uint64_t heads, const char *hidden_key,
                        const char *heads_key, uint64_t *out, trainsize_error *err)
 {
     if (hidden % heads != 0)
@@ -86,10 +86,10 @@ int hf_derive_head_dim(uint64_t hidden, uint64_t heads, const char *hidden_key,
     return TRAINSIZE_OK;
 }
 
-int hf_kv_heads(const ts_json_value *obj, const char *key, uint64_t fallback, ts_model *m,
+int ts_hf_kv_heads(const ts_json_value *obj, const char *key, uint64_t fallback, ts_model *m,
                 trainsize_error *err)
 {
-    int rc = hf_size_or(obj, key, HF_MAX_HEADS, fallback, &m->kv_heads, err);
+    int rc = ts_hf_size_or(obj, key, HF_MAX_HEADS, fallback, &m->kv_heads, err);
     if (rc) return rc;
     if (m->kv_heads > m->heads || m->heads % m->kv_heads != 0)
         return ts_fail(err, TRAINSIZE_E_INVALID, key,
@@ -98,9 +98,9 @@ int hf_kv_heads(const ts_json_value *obj, const char *key, uint64_t fallback, ts
     return TRAINSIZE_OK;
 }
 
-int hf_top_k(const ts_json_value *obj, const char *key, ts_model *m, trainsize_error *err)
+int ts_hf_top_k(const ts_json_value *obj, const char *key, ts_model *m, trainsize_error *err)
 {
-    int rc = hf_size(obj, key, HF_MAX_EXPERTS, &m->experts_per_token, err);
+    int rc = ts_hf_size(obj, key, HF_MAX_EXPERTS, &m->experts_per_token, err);
     if (rc) return rc;
     if (m->experts_per_token > m->experts)
         return ts_fail(err, TRAINSIZE_E_INVALID, key,
@@ -120,7 +120,7 @@ static int optional_list(const ts_json_value *obj, const char *key, ts_json_valu
     return 1;
 }
 
-int hf_layer_types(const ts_json_value *obj, ts_model *m, trainsize_error *err)
+int ts_hf_layer_types(const ts_json_value *obj, ts_model *m, trainsize_error *err)
 {
     static const char key[] = "layer_types";
     ts_json_value list, item;
@@ -146,7 +146,7 @@ int hf_layer_types(const ts_json_value *obj, ts_model *m, trainsize_error *err)
     return TRAINSIZE_OK;
 }
 
-int hf_dense_prefix(const ts_json_value *obj, const char *key, ts_model *m, trainsize_error *err)
+int ts_hf_dense_prefix(const ts_json_value *obj, const char *key, ts_model *m, trainsize_error *err)
 {
     ts_json_value list, item;
     size_t cursor = 0;
@@ -154,7 +154,7 @@ int hf_dense_prefix(const ts_json_value *obj, const char *key, ts_model *m, trai
     int rc = optional_list(obj, key, &list, err);
     if (rc <= 0) return rc;
     while (ts_json_array_next(&list, &cursor, &item)) {
-        if ((rc = hf_prefixed(err, ts_json_get_u64(&item, key, HF_MAX_LAYERS, &layer, err)))) return rc;
+        if ((rc = ts_hf_prefixed(err, ts_json_get_u64(&item, key, HF_MAX_LAYERS, &layer, err)))) return rc;
         if (layer != expected)
             return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, key,
                            HF_PREFIX "\"%s\": dense layers other than the first ones are not "

@@ -28,10 +28,10 @@ static const tower_keys VIT_KEYS = {"num_hidden_layers", "hidden_size", "num_att
 static int read_tower(const ts_json_value *v, const tower_keys *k, ts_model *m, trainsize_error *err)
 {
     int rc;
-    if ((rc = hf_size(v, k->layers, HF_MAX_LAYERS, &m->vision_layers, err)) ||
-        (rc = hf_size(v, k->hidden, HF_MAX_HIDDEN, &m->vision_hidden, err)) ||
-        (rc = hf_size(v, k->heads, HF_MAX_HEADS, &m->vision_heads, err)) ||
-        (rc = hf_size(v, k->ffn, HF_MAX_FFN, &m->vision_ffn, err)))
+    if ((rc = ts_hf_size(v, k->layers, HF_MAX_LAYERS, &m->vision_layers, err)) ||
+        (rc = ts_hf_size(v, k->hidden, HF_MAX_HIDDEN, &m->vision_hidden, err)) ||
+        (rc = ts_hf_size(v, k->heads, HF_MAX_HEADS, &m->vision_heads, err)) ||
+        (rc = ts_hf_size(v, k->ffn, HF_MAX_FFN, &m->vision_ffn, err)))
         return rc;
     if (m->vision_hidden % m->vision_heads != 0)
         return ts_fail(err, TRAINSIZE_E_INVALID, k->heads,
@@ -45,8 +45,8 @@ static int patches_side(const ts_json_value *v, uint64_t *side, uint64_t *patch,
 {
     uint64_t image = 0;
     int rc;
-    if ((rc = hf_size(v, "image_size", HF_MAX_IMAGE, &image, err)) ||
-        (rc = hf_size(v, "patch_size", HF_MAX_IMAGE, patch, err)))
+    if ((rc = ts_hf_size(v, "image_size", HF_MAX_IMAGE, &image, err)) ||
+        (rc = ts_hf_size(v, "patch_size", HF_MAX_IMAGE, patch, err)))
         return rc;
     if (*patch > image)
         return ts_fail(err, TRAINSIZE_E_INVALID, "patch_size",
@@ -103,8 +103,8 @@ static int llava(const ts_json_value *root, const ts_json_value *v, ts_model *m,
     int rc, bias = 1;
     ts_json_value layers, item, strategy;
     if ((rc = read_tower(v, &VIT_KEYS, m, err)) || (rc = patches_side(v, &side, &patch, err)) ||
-        (rc = hf_size_or(v, "num_channels", 10000, 3, &channels, err)) ||
-        (rc = hf_bool_or(root, "multimodal_projector_bias", 1, &bias, err)))
+        (rc = ts_hf_size_or(v, "num_channels", 10000, 3, &channels, err)) ||
+        (rc = ts_hf_bool_or(root, "multimodal_projector_bias", 1, &bias, err)))
         return rc;
     if (ts_json_object_get(root, "vision_feature_layer", &layers) && layers.type == TS_JSON_ARRAY) {
         size_t cursor = 0;
@@ -145,14 +145,14 @@ static int llama4(const ts_json_value *root, const ts_json_value *v, ts_model *m
     ts_json_value r;
     (void)root;
     if ((rc = read_tower(v, &VIT_KEYS, m, err)) || (rc = patches_side(v, &side, &patch, err)) ||
-        (rc = hf_size_or(v, "num_channels", 10000, 3, &channels, err)) ||
-        (rc = hf_size(v, "projector_input_dim", HF_MAX_HIDDEN, &pin, err)) ||
-        (rc = hf_size(v, "projector_output_dim", HF_MAX_HIDDEN, &pout, err)) ||
-        (rc = hf_size(v, "vision_output_dim", HF_MAX_HIDDEN, &vout, err)) ||
-        (rc = hf_bool_or(v, "multi_modal_projector_bias", 0, &bias, err)))
+        (rc = ts_hf_size_or(v, "num_channels", 10000, 3, &channels, err)) ||
+        (rc = ts_hf_size(v, "projector_input_dim", HF_MAX_HIDDEN, &pin, err)) ||
+        (rc = ts_hf_size(v, "projector_output_dim", HF_MAX_HIDDEN, &pout, err)) ||
+        (rc = ts_hf_size(v, "vision_output_dim", HF_MAX_HIDDEN, &vout, err)) ||
+        (rc = ts_hf_bool_or(v, "multi_modal_projector_bias", 0, &bias, err)))
         return rc;
     if (ts_json_object_get(v, "pixel_shuffle_ratio", &r) && !ts_json_is_null(&r) &&
-        (rc = hf_prefixed(err, ts_json_get_double(&r, "pixel_shuffle_ratio", &ratio, err))))
+        (rc = ts_hf_prefixed(err, ts_json_get_double(&r, "pixel_shuffle_ratio", &ratio, err))))
         return rc;
     if (!(ratio > 0.0 && ratio <= 1.0))
         return ts_fail(err, TRAINSIZE_E_INVALID, "pixel_shuffle_ratio",
@@ -182,9 +182,9 @@ static int gemma3(const ts_json_value *root, const ts_json_value *v, ts_model *m
     uint64_t side = 0, patch = 0, channels = 3, h, tokens = 256;
     int rc, head = 1;
     if ((rc = read_tower(v, &VIT_KEYS, m, err)) || (rc = patches_side(v, &side, &patch, err)) ||
-        (rc = hf_size_or(v, "num_channels", 10000, 3, &channels, err)) ||
-        (rc = hf_bool_or(v, "vision_use_head", 1, &head, err)) ||
-        (rc = hf_size_or(root, "mm_tokens_per_image", HF_MAX_POSITIONS, 256, &tokens, err)))
+        (rc = ts_hf_size_or(v, "num_channels", 10000, 3, &channels, err)) ||
+        (rc = ts_hf_bool_or(v, "vision_use_head", 1, &head, err)) ||
+        (rc = ts_hf_size_or(root, "mm_tokens_per_image", HF_MAX_POSITIONS, 256, &tokens, err)))
         return rc;
     h = m->vision_hidden;
     m->vision_patches = side * side;
@@ -227,11 +227,11 @@ static int qwen2_5_vl(const ts_json_value *root, const ts_json_value *v, ts_mode
     int rc;
     (void)root;
     if ((rc = read_tower(v, &KEYS, m, err)) ||
-        (rc = hf_size_or(v, "patch_size", HF_MAX_IMAGE, 14, &patch, err)) ||
-        (rc = hf_size_or(v, "temporal_patch_size", 100, 2, &temporal, err)) ||
-        (rc = hf_size_or(v, "spatial_merge_size", 100, 2, &merge, err)) ||
-        (rc = hf_size_or(v, "in_chans", 10000, 3, &channels, err)) ||
-        (rc = hf_size_or(v, "out_hidden_size", HF_MAX_HIDDEN, m->hidden, &out, err)))
+        (rc = ts_hf_size_or(v, "patch_size", HF_MAX_IMAGE, 14, &patch, err)) ||
+        (rc = ts_hf_size_or(v, "temporal_patch_size", 100, 2, &temporal, err)) ||
+        (rc = ts_hf_size_or(v, "spatial_merge_size", 100, 2, &merge, err)) ||
+        (rc = ts_hf_size_or(v, "in_chans", 10000, 3, &channels, err)) ||
+        (rc = ts_hf_size_or(v, "out_hidden_size", HF_MAX_HIDDEN, m->hidden, &out, err)))
         return rc;
     h = m->vision_hidden;
     m->vision_gated = 1;
@@ -281,10 +281,10 @@ static int mllama(const ts_json_value *root, const ts_json_value *v, ts_model *m
     int rc;
     (void)root;
     if ((rc = read_tower(v, &KEYS, m, err)) || (rc = patches_side(v, &side, &patch, err)) ||
-        (rc = hf_size_or(v, "num_channels", 10000, 3, &channels, err)) ||
-        (rc = hf_size_or(v, "max_num_tiles", HF_MAX_TILES, 4, &tiles, err)) ||
-        (rc = hf_count_or(v, "num_global_layers", HF_MAX_LAYERS, 8, &global, err)) ||
-        (rc = hf_size(v, "vision_output_dim", HF_MAX_HIDDEN, &vout, err)))
+        (rc = ts_hf_size_or(v, "num_channels", 10000, 3, &channels, err)) ||
+        (rc = ts_hf_size_or(v, "max_num_tiles", HF_MAX_TILES, 4, &tiles, err)) ||
+        (rc = ts_hf_count_or(v, "num_global_layers", HF_MAX_LAYERS, 8, &global, err)) ||
+        (rc = ts_hf_size(v, "vision_output_dim", HF_MAX_HIDDEN, &vout, err)))
         return rc;
     if (m->vision_layers + global > HF_MAX_LAYERS)
         return ts_fail(err, TRAINSIZE_E_INVALID, "num_global_layers",
@@ -312,7 +312,7 @@ static int mllama(const ts_json_value *root, const ts_json_value *v, ts_model *m
 
 /* Llama 3.2 Vision's text model: cross_attention_layers lists the layers that attend to
  * the image (each with q and k norms and two gates, vision.c). */
-int hf_mllama_text(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+int ts_hf_mllama_text(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     (void)t;
     m->cross_attention_layers = list_length(root, "cross_attention_layers");
@@ -333,7 +333,7 @@ static const struct {
     {"mllama", mllama},
 };
 
-int hf_vision(const char *model_type, const ts_json_value *root, ts_model *m, trainsize_error *err)
+int ts_hf_vision(const char *model_type, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     size_t i;
     ts_json_value v;

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int ts_go_field_get(const trainsize_result *r, size_t index, ts_go_value *out, char *text,
+int tsgo_field_get(const trainsize_result *r, size_t index, tsgo_value *out, char *text,
                     size_t cap)
 {
     trainsize_field_value v;
@@ -33,7 +33,7 @@ int ts_go_field_get(const trainsize_result *r, size_t index, ts_go_value *out, c
     return TRAINSIZE_OK;
 }
 
-int ts_go_format_g(char *buf, size_t cap, int prec, double d)
+int tsgo_format_g(char *buf, size_t cap, int prec, double d)
 {
     return snprintf(buf, cap, "%.*g", prec, d);
 }

@@ -9,18 +9,18 @@
 
 /* One field of a result, without pointers, so that no C pointer into the Go-held result
  * outlives the call: the text is copied into the caller's buffer. */
-typedef struct ts_go_value {
+typedef struct tsgo_value {
     int type;        /* a trainsize_field_type */
     int has_text;    /* 1 when the library gave a text (STRING, CHOICE) */
     uint64_t u64;
     double f64;
     size_t text_len; /* the text's full length; the copy is cut at cap - 1 bytes */
-} ts_go_value;
+} tsgo_value;
 
-int ts_go_field_get(const trainsize_result *r, size_t index, ts_go_value *out, char *text,
+int tsgo_field_get(const trainsize_result *r, size_t index, tsgo_value *out, char *text,
                     size_t cap);
 
 /* C's "%.*g", for the tests of the JSON number format. */
-int ts_go_format_g(char *buf, size_t cap, int prec, double d);
+int tsgo_format_g(char *buf, size_t cap, int prec, double d);
 
 #endif

@@ -239,10 +239,10 @@ func resultFields() ([]fieldInfo, error) {
 
 // value reads field i of the result as a Go value.
 func (e *Estimate) value(i int) (any, error) {
-	var v C.ts_go_value
+	var v C.tsgo_value
 	buf := make([]byte, 256)
 	for tries := 0; tries < 4; tries++ {
-		rc := C.ts_go_field_get(&e.r, C.size_t(i), &v, (*C.char)(unsafe.Pointer(&buf[0])), C.size_t(len(buf)))
+		rc := C.tsgo_field_get(&e.r, C.size_t(i), &v, (*C.char)(unsafe.Pointer(&buf[0])), C.size_t(len(buf)))
 		if rc != C.TRAINSIZE_OK {
 			return nil, &Error{Code: int(rc), Message: fmt.Sprintf(
 				"trainsize: cannot read result field %d: %s", i, StrError(int(rc)))}

@@ -692,7 +692,7 @@ func warningNames(w uint64) []string {
 // formatG is C's "%.*g" (for the tests of the JSON writer).
 func formatG(d float64, prec int) string {
 	var buf [64]C.char
-	n := C.ts_go_format_g(&buf[0], C.size_t(len(buf)), C.int(prec), C.double(d))
+	n := C.tsgo_format_g(&buf[0], C.size_t(len(buf)), C.int(prec), C.double(d))
 	if n < 0 {
 		return ""
 	}
