@@ -1622,6 +1622,40 @@ TRAINSIZE_API int trainsize_report(const trainsize_job *job, const trainsize_res
                                    const trainsize_advice *advice, size_t advice_count, char *buf,
                                    size_t cap, trainsize_error *err);
 
+/** Largest JSON text trainsize_result_json() and trainsize_plan_json() write, in bytes (far
+ *  above any real one). */
+#define TRAINSIZE_JSON_MAX_BYTES (1u << 20)
+
+/**
+ * @brief The estimate as JSON: the object `trainsize estimate --json` prints.
+ *
+ * "trainsize_version" first, then every field of the result field catalogue
+ * (trainsize_result_field_at()) nested by its dotted path, objects in the order their
+ * names first appear, warnings as an array of their names, and last "advice", an array of
+ * {"set": {name: value, ...}, "peak_total", "gpu_capacity", "fits", "gpus",
+ * "step_seconds", "seconds"}. Two-space indentation, a final newline; numbers in the
+ * shortest form that reads back as the same double, in the C locale's form whatever
+ * LC_NUMERIC the program set; strings escaped, invalid UTF-8 bytes as U+FFFD. The same
+ * bytes as the command's, the WebAssembly module's and the Rust and Go bindings' JSON,
+ * which all call this. No heap allocation; reentrant.
+ *
+ * @param[in]  result       An estimate (::trainsize_estimate).
+ * @param[in]  advice       Fit advice to list (::trainsize_advise), or NULL.
+ * @param[in]  advice_count Entries of `advice` (0 when NULL).
+ * @param[out] buf          Caller buffer for the NUL-terminated text; may be NULL when cap
+ *                          is 0 (then only the length is returned).
+ * @param[in]  cap          Capacity of `buf` in bytes.
+ * @param[out] err          Details on failure; may be NULL.
+ * @return The text's length in bytes without the NUL, which may be >= cap, in which case
+ *         the text was truncated (snprintf-style: call again with length + 1 bytes); a
+ *         negative ::trainsize_status on failure: ::TRAINSIZE_E_ARGUMENT (NULL result,
+ *         NULL buf with cap > 0, NULL advice with a count), ::TRAINSIZE_E_LIMIT (longer
+ *         than ::TRAINSIZE_JSON_MAX_BYTES).
+ */
+TRAINSIZE_API int trainsize_result_json(const trainsize_result *result, const trainsize_advice *advice,
+                                        size_t advice_count, char *buf, size_t cap,
+                                        trainsize_error *err);
+
 /** @} */
 
 /** @name Site calibration: fitting

@@ -476,20 +476,6 @@ int trainsize_job_set_choice(trainsize_job *job, trainsize_param_id id, int inde
     return set_typed(job, (int)id, TS_SET_CHOICE, "trainsize_job_set_choice", 0, 0.0, index, err);
 }
 
-/* The shortest text that reads back as the same double, in the C locale's form whatever
- * LC_NUMERIC the embedding program set, so that get-then-set holds. */
-static int format_double(double v, char *buf, size_t cap)
-{
-    char tmp[64];
-    int precision;
-    for (precision = 15; precision <= 17; precision++) {
-        double back;
-        ts_format_double(tmp, sizeof tmp, precision, v);
-        if (ts_parse_double(tmp, &back) == 0 && back == v) break;
-    }
-    return snprintf(buf, cap, "%s", tmp);
-}
-
 static int get_bits(const trainsize_job *job, const ts_param_def *def, char *out, size_t cap)
 {
     char text[128] = "";
@@ -546,7 +532,7 @@ int trainsize_job_get(const trainsize_job *job, const char *name, char *buf, siz
     case TS_SET_DOUBLE: {
         double v;
         memcpy(&v, base + def->offset, sizeof v);
-        n = format_double(v, buf, cap);
+        n = ts_format_shortest(buf, cap, v);
         break;
     }
     case TS_SET_BOOL: {

@@ -15,11 +15,35 @@ void ts_out_init(ts_out *o)
     o->len = 0;
     o->cap = 0;
     o->failed = 0;
+    o->fixed = 0;
+}
+
+void ts_out_fixed(ts_out *o, char *buf, size_t cap)
+{
+    o->data = buf;
+    o->len = 0;
+    o->cap = cap;
+    o->failed = 0;
+    o->fixed = 1;
+    if (cap) buf[0] = '\0';
+}
+
+/* A fixed buffer takes what still fits of n bytes, keeps its NUL and counts them all. */
+static void fixed_take(ts_out *o, const char *s, char c, size_t n)
+{
+    size_t room = o->len + 1 < o->cap ? o->cap - 1 - o->len : 0;
+    size_t take = n < room ? n : room;
+    if (take) {
+        if (s) memcpy(o->data + o->len, s, take);
+        else memset(o->data + o->len, c, take);
+        o->data[o->len + take] = '\0';
+    }
+    o->len = n > (size_t)-1 - o->len ? (size_t)-1 : o->len + n;
 }
 
 void ts_out_free(ts_out *o)
 {
-    free(o->data);
+    if (!o->fixed) free(o->data);
     ts_out_init(o);
 }
 
@@ -52,6 +76,10 @@ static int reserve(ts_out *o, size_t extra)
 
 void ts_out_write(ts_out *o, const char *s, size_t n)
 {
+    if (o->fixed) {
+        fixed_take(o, s, 0, n);
+        return;
+    }
     if (n == 0 || reserve(o, n) != 0)
         return;
     memcpy(o->data + o->len, s, n);
@@ -71,6 +99,10 @@ void ts_out_putc(ts_out *o, char c)
 
 void ts_out_repeat(ts_out *o, char c, size_t n)
 {
+    if (o->fixed) {
+        fixed_take(o, NULL, c, n);
+        return;
+    }
     if (n == 0 || reserve(o, n) != 0)
         return;
     memset(o->data + o->len, c, n);
@@ -92,6 +124,16 @@ void ts_out_printf(ts_out *o, const char *fmt, ...)
         o->failed = 1;
         return;
     }
+    if (o->fixed) {
+        size_t room = o->len < o->cap ? o->cap - o->len : 0;
+        if (room) {
+            va_start(ap, fmt);
+            vsnprintf(o->data + o->len, room, fmt, ap);
+            va_end(ap);
+        }
+        o->len += (size_t)n;
+        return;
+    }
     if (reserve(o, (size_t)n) != 0)
         return;
     va_start(ap, fmt);
@@ -102,7 +144,9 @@ void ts_out_printf(ts_out *o, const char *fmt, ...)
 
 size_t ts_out_column(const ts_out *o)
 {
-    size_t i = o->len;
+    /* a fixed buffer past its end holds only cap - 1 bytes to look back through */
+    size_t stored = o->fixed && o->len >= o->cap ? (o->cap ? o->cap - 1 : 0) : o->len;
+    size_t i = stored;
 
     while (i > 0 && o->data[i - 1] != '\n')
         i--;

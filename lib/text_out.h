@@ -15,15 +15,20 @@
 /** Width human output keeps to. */
 #define TS_COLUMNS 100
 
-/** A growable text buffer. `failed` is set once an allocation fails. */
+/** A growable text buffer. `failed` is set once an allocation fails. A fixed one
+ * (ts_out_fixed) writes into a caller's array instead and never allocates: what does not
+ * fit is dropped but counted in `len`, as snprintf counts. */
 typedef struct ts_out {
     char *data;
     size_t len;
     size_t cap;
     int failed;
+    int fixed;
 } ts_out;
 
 void ts_out_init(ts_out *o);
+/** Write into buf (cap bytes, NUL-terminated when cap > 0; buf may be NULL when cap is 0). */
+void ts_out_fixed(ts_out *o, char *buf, size_t cap);
 void ts_out_free(ts_out *o);
 void ts_out_write(ts_out *o, const char *s, size_t n);
 void ts_out_puts(ts_out *o, const char *s);

@@ -68,6 +68,18 @@ const char *ts_number_text(ts_number *n, double v)
     return n->text;
 }
 
+int ts_format_shortest(char *buf, size_t cap, double v)
+{
+    char tmp[64];
+    int precision;
+    for (precision = 15; precision <= 17; precision++) {
+        double back;
+        ts_format_double(tmp, sizeof tmp, precision, v);
+        if (ts_parse_double(tmp, &back) == 0 && back == v) break;
+    }
+    return snprintf(buf, cap, "%s", tmp);
+}
+
 static char lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c; }
 
 int ts_streq_nocase(const char *a, const char *b)

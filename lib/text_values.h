@@ -17,6 +17,9 @@ int ts_parse_double(const char *text, double *out);
 /* Write v as printf's "%.*g" would in the C locale (a '.' whatever LC_NUMERIC says), into
  * buf of cap bytes. Returns what snprintf returns. */
 int ts_format_double(char *buf, size_t cap, int precision, double v);
+/* The shortest of %.15g, %.16g and %.17g that reads back as the same double, in the C
+ * locale's form whatever LC_NUMERIC the program set (get-then-set, JSON). */
+int ts_format_shortest(char *buf, size_t cap, double v);
 
 /* A number for a message, as "%g" writes it in the C locale: ts_number_text(&n, v) gives
  * n.text, so that several numbers can stand in one ts_fail call. */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The trainsize command's JSON: the shape of the contract (README.md, "The command"), valid
+# The trainsize command's JSON: the shape of the contract (docs/cli.md), valid
 # JSON, the catalogue listings, and options that must give the same job. Usage:
 #   sh cli_json.sh TRAINSIZE DATA_DIR
 # shellcheck source=data/cli/lib.sh

@@ -1,5 +1,5 @@
 #!/bin/sh
-# `trainsize plan`: the JSON of the contract (README.md, "The command" and "The planner"),
+# `trainsize plan`: the JSON of the contract (docs/cli.md, "The planner"),
 # the ranking, the constraints, every candidate given back to `estimate` (same fit, peak and
 # time), the human table and the command it ends with, and the errors. Small models and short
 # GPU lists keep it quick.

@@ -48,14 +48,19 @@ static void snapshot(char *out, size_t cap)
     trainsize_job_free(job);
 }
 
-/* The human report (trainsize_report): its printf-formatted figures, under any locale. */
+/* The human report (trainsize_report) then the JSON (trainsize_result_json): their
+ * printf-formatted figures, under any locale. */
 static void report(char *out, size_t cap)
 {
     trainsize_job *job = fractional_job();
     trainsize_result r;
     trainsize_error err;
+    int len;
     if (trainsize_estimate(job, &r, sizeof r, &err) != TRAINSIZE_OK) fail_msg("%s", err.message);
-    if (trainsize_report(job, &r, NULL, 0, out, cap, &err) < 0) fail_msg("%s", err.message);
+    if ((len = trainsize_report(job, &r, NULL, 0, out, cap, &err)) < 0) fail_msg("%s", err.message);
+    assert_true((size_t)len < cap);
+    if (trainsize_result_json(&r, NULL, 0, out + len, cap - (size_t)len, &err) < 0)
+        fail_msg("%s", err.message);
     trainsize_job_free(job);
 }
 
@@ -80,6 +85,8 @@ static void test_same_text_and_figures_in_every_locale(void **state)
     estimate(&c_result);
     report(c_report, sizeof c_report);
     assert_non_null(strstr(c_report, "% of the GPU)")); /* a "%.1f%%" figure is in it */
+    assert_non_null(strstr(c_report, "\"trainsize_version\"")); /* the JSON follows */
+    assert_non_null(strstr(strstr(c_report, "\"trainsize_version\""), ": 0.")); /* a fraction */
     assert_non_null(strstr(c_text, "hfu=0.45\n"));
     assert_non_null(strstr(c_text, "from 0 to 1, got \"1e300\"")); /* hfu */
     assert_non_null(strstr(c_text, "from 0 to 0.999,")); /* a fractional bound: dropout */

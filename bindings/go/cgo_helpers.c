@@ -1,7 +1,6 @@
 /* C helpers of the Go binding (compiled by cgo with the package). */
 #include "cgo_helpers.h"
 
-#include <stdio.h>
 #include <string.h>
 
 int tsgo_field_get(const trainsize_result *r, size_t index, tsgo_value *out, char *text,
@@ -31,9 +30,4 @@ int tsgo_field_get(const trainsize_result *r, size_t index, tsgo_value *out, cha
         text[n] = '\0';
     }
     return TRAINSIZE_OK;
-}
-
-int tsgo_format_g(char *buf, size_t cap, int prec, double d)
-{
-    return snprintf(buf, cap, "%.*g", prec, d);
 }

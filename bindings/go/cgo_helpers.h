@@ -20,7 +20,4 @@ typedef struct tsgo_value {
 int tsgo_field_get(const trainsize_result *r, size_t index, tsgo_value *out, char *text,
                     size_t cap);
 
-/* C's "%.*g", for the tests of the JSON number format. */
-int tsgo_format_g(char *buf, size_t cap, int prec, double d);
-
 #endif

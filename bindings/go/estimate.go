@@ -6,13 +6,9 @@ package trainsize
 import "C"
 
 import (
-	"bytes"
 	"fmt"
-	"math"
 	"strconv"
-	"strings"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -309,221 +305,26 @@ func (e *Estimate) Field(path string) (value any, ok bool, err error) {
 
 // ---- JSON ----
 
-// jsonNode is a member of the JSON tree: a leaf (field >= 0) or an object.
-type jsonNode struct {
-	name     string
-	field    int
-	children []*jsonNode
-	index    map[string]*jsonNode
-}
-
-func (n *jsonNode) child(name string) *jsonNode {
-	if n.index == nil {
-		return nil
-	}
-	return n.index[name]
-}
-
-func (n *jsonNode) add(c *jsonNode) {
-	if n.index == nil {
-		n.index = map[string]*jsonNode{}
-	}
-	n.children = append(n.children, c)
-	n.index[c.name] = c
-}
-
-// jsonTree turns the dotted paths into nested objects that keep the order in which the
-// paths first appear, as the command does.
-func jsonTree(infos []fieldInfo) (*jsonNode, error) {
-	root := &jsonNode{field: -1}
-	for i, f := range infos {
-		if f.path == "trainsize_version" {
-			continue // written first
-		}
-		at := root
-		parts := strings.Split(f.path, ".")
-		for k, part := range parts {
-			clash := &Error{Code: ErrArgument, Message: fmt.Sprintf(
-				"trainsize: result field path %q clashes with another", f.path)}
-			if part == "" {
-				return nil, clash
-			}
-			c := at.child(part)
-			if k == len(parts)-1 {
-				if c != nil {
-					return nil, clash
-				}
-				at.add(&jsonNode{name: part, field: i})
-				break
-			}
-			if c == nil {
-				c = &jsonNode{name: part, field: -1}
-				at.add(c)
-			} else if c.field >= 0 {
-				return nil, clash
-			}
-			at = c
-		}
-	}
-	return root, nil
-}
-
-// JSON gives the estimate as the command's `trainsize estimate --json` prints it: the
-// same structure ("trainsize_version" first, then the result fields nested by their
-// dotted paths in field-table order, warnings as a list of names) and the same text,
-// byte for byte, final newline included.
+// JSON gives the estimate as the command's `trainsize estimate --json` prints it, byte for
+// byte, final newline included: the library's trainsize_result_json, which the command
+// calls too ("trainsize_version" first, then the result fields nested by their dotted
+// paths, warnings as a list of names, then "advice").
 func (e *Estimate) JSON() ([]byte, error) {
-	infos, err := resultFields()
-	if err != nil {
-		return nil, err
+	var cerr C.trainsize_error
+	var advice *C.trainsize_advice
+	if e.advised > 0 {
+		advice = &e.advice[0]
 	}
-	root, err := jsonTree(infos)
-	if err != nil {
-		return nil, err
+	// The length first, then the text into a buffer of that size and its NUL.
+	n := C.trainsize_result_json(&e.r, advice, C.size_t(e.advised), nil, 0, &cerr)
+	if n < 0 {
+		return nil, libError(n, &cerr)
 	}
-	var b bytes.Buffer
-	b.WriteString("{")
-	indent(&b, 1)
-	b.WriteString(`"trainsize_version": `)
-	writeString(&b, Version())
-	if err := e.writeMembers(&b, root, 1, false); err != nil {
-		return nil, err
+	buf := make([]byte, int(n)+1)
+	got := C.trainsize_result_json(&e.r, advice, C.size_t(e.advised), (*C.char)(unsafe.Pointer(&buf[0])),
+		C.size_t(len(buf)), &cerr)
+	if got != n {
+		return nil, libError(got, &cerr)
 	}
-	writeAdvice(&b, e.Advice())
-	b.WriteString("\n}\n")
-	return b.Bytes(), nil
-}
-
-// writeAdvice writes the "advice" array as the command prints it.
-func writeAdvice(b *bytes.Buffer, advice []Advice) {
-	b.WriteString(",\n  \"advice\": [")
-	for i, a := range advice {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString("\n    {\"set\": {")
-		for k, s := range a.Settings {
-			if k > 0 {
-				b.WriteString(", ")
-			}
-			writeString(b, s.Name)
-			b.WriteString(": ")
-			writeString(b, s.Value)
-		}
-		fmt.Fprintf(b, "}, \"peak_total\": %d, \"gpu_capacity\": %d, \"fits\": true, \"gpus\": %d, \"step_seconds\": ",
-			a.PeakTotal, a.GPUCapacity, a.GPUs)
-		b.WriteString(formatNumber(a.StepSeconds))
-		b.WriteString(", \"seconds\": ")
-		b.WriteString(formatNumber(a.Seconds))
-		b.WriteByte('}')
-	}
-	if len(advice) > 0 {
-		b.WriteString("\n  ]")
-	} else {
-		b.WriteString("]")
-	}
-}
-
-func indent(b *bytes.Buffer, depth int) {
-	b.WriteByte('\n')
-	b.WriteString(strings.Repeat("  ", depth))
-}
-
-func (e *Estimate) writeMembers(b *bytes.Buffer, n *jsonNode, depth int, first bool) error {
-	for _, c := range n.children {
-		if !first {
-			b.WriteByte(',')
-		}
-		first = false
-		indent(b, depth)
-		writeString(b, c.name)
-		b.WriteString(": ")
-		if c.field >= 0 {
-			v, err := e.value(c.field)
-			if err != nil {
-				return err
-			}
-			writeValue(b, v)
-			continue
-		}
-		b.WriteByte('{')
-		if err := e.writeMembers(b, c, depth+1, true); err != nil {
-			return err
-		}
-		indent(b, depth)
-		b.WriteByte('}')
-	}
-	return nil
-}
-
-func writeValue(b *bytes.Buffer, v any) {
-	switch x := v.(type) {
-	case uint64:
-		b.WriteString(strconv.FormatUint(x, 10))
-	case float64:
-		b.WriteString(formatNumber(x))
-	case bool:
-		b.WriteString(strconv.FormatBool(x))
-	case string:
-		writeString(b, x)
-	case []string:
-		b.WriteByte('[')
-		for i, s := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeString(b, s)
-		}
-		b.WriteByte(']')
-	default:
-		b.WriteString("null") // a type newer than this binding
-	}
-}
-
-// writeString writes s as a JSON string: '"' and '\\' escaped, control characters and
-// DEL as \u00XX, an invalid UTF-8 byte as \ufffd, everything else as it is.
-func writeString(b *bytes.Buffer, s string) {
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-			i++
-		case c < 0x20 || c == 0x7f:
-			fmt.Fprintf(b, "\\u%04x", c)
-			i++
-		case c < 0x80:
-			b.WriteByte(c)
-			i++
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size <= 1 {
-				b.WriteString(`\ufffd`)
-				i++
-				continue
-			}
-			b.WriteString(s[i : i+size])
-			i += size
-		}
-	}
-	b.WriteByte('"')
-}
-
-// formatNumber writes a double as the command does: the shortest of C's %.15g, %.16g
-// and %.17g that reads back as the same double; null for a non-finite value.
-func formatNumber(d float64) string {
-	if math.IsInf(d, 0) || math.IsNaN(d) {
-		return "null"
-	}
-	// Go's 'g' with an explicit precision is C's "%.Pg": correctly rounded, trailing zeros
-	// removed, the exponent form when the exponent is < -4 or >= P.
-	for prec := 15; prec < 17; prec++ {
-		s := strconv.FormatFloat(d, 'g', prec, 64)
-		if back, err := strconv.ParseFloat(s, 64); err == nil && back == d {
-			return s
-		}
-	}
-	return strconv.FormatFloat(d, 'g', 17, 64)
+	return buf[:n], nil
 }

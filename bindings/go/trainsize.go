@@ -689,12 +689,3 @@ func warningNames(w uint64) []string {
 	return names
 }
 
-// formatG is C's "%.*g" (for the tests of the JSON writer).
-func formatG(d float64, prec int) string {
-	var buf [64]C.char
-	n := C.tsgo_format_g(&buf[0], C.size_t(len(buf)), C.int(prec), C.double(d))
-	if n < 0 {
-		return ""
-	}
-	return goStr(buf[:])
-}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"math"
-	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -332,55 +330,6 @@ func TestJSONKeyOrder(t *testing.T) {
 	groups = append(groups, "advice") // last, after the result fields
 	if !reflect.DeepEqual(top, groups) {
 		t.Errorf("top-level keys %v, want %v", top, groups)
-	}
-}
-
-func TestNumberFormatMatchesC(t *testing.T) {
-	values := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 1.0 / 3, 5760, 19653.9264, 1e14, 1e15,
-		1e16, 1e17, 1e20, 1e21, 1e-4, 1e-5, 123456789012345678, 4.286552858529733e+19,
-		math.MaxFloat64, math.SmallestNonzeroFloat64, 2.2250738585072014e-308, 0.008947848533333334}
-	for e := -30; e <= 60; e++ {
-		values = append(values, math.Ldexp(1, e), math.Ldexp(1, e)*(1+1e-16), math.Pow(10, float64(e)))
-	}
-	r := rand.New(rand.NewSource(1))
-	for i := 0; i < 20000; i++ {
-		values = append(values, math.Float64frombits(r.Uint64()), r.Float64()*math.Pow(10, float64(r.Intn(40)-10)))
-	}
-	for _, d := range values {
-		if math.IsNaN(d) || math.IsInf(d, 0) {
-			continue
-		}
-		want := ""
-		for prec := 15; prec <= 17; prec++ {
-			want = formatG(d, prec)
-			if back, err := strconv.ParseFloat(want, 64); err == nil && back == d {
-				break
-			}
-		}
-		if got := formatNumber(d); got != want {
-			t.Fatalf("formatNumber(%v) = %q, the command writes %q", d, got, want)
-		}
-	}
-	if formatNumber(math.Inf(1)) != "null" || formatNumber(math.NaN()) != "null" {
-		t.Error("non-finite numbers must be null")
-	}
-}
-
-func TestWriteString(t *testing.T) {
-	cases := map[string]string{
-		"plain":         `"plain"`,
-		`q"b\`:          `"q\"b\\"`,
-		"ctl\x01\n\x7f": `"ctl\u0001\u000a\u007f"`,
-		"é€😀":           `"é€😀"`,
-		"bad\xffbyte":   `"bad\ufffdbyte"`,
-		"<&>":           `"<&>"`,
-	}
-	for in, want := range cases {
-		var b bytes.Buffer
-		writeString(&b, in)
-		if b.String() != want {
-			t.Errorf("writeString(%q) = %s, want %s", in, b.String(), want)
-		}
 	}
 }
 

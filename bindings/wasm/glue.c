@@ -148,8 +148,8 @@ double tsw_param_number(size_t index, int which)
 
 void *tsw_slots(void) { return slots; }
 
-/* The fields of `last` into `slots`, and the advice's JSON array as the output when the
- * job does not fit. */
+/* The fields of `last` into `slots`, and the estimate's JSON (trainsize.js takes its
+ * "advice") as the output when the job does not fit. */
 static int fill_slots(void)
 {
     size_t i, n = trainsize_result_field_count();
@@ -172,14 +172,17 @@ static int fill_slots(void)
     if (last.advised > 0) {
         ts_out out;
         ts_out_init(&out);
-        cli_json_advice(&out, last.advice, last.advised);
+        if (cli_result_json(&out, &last.result, last.advice, last.advised) != 0) {
+            ts_out_free(&out);
+            return CLI_EXIT_FAILURE;
+        }
         return cli_out_flush_stdout(&out);
     }
     return CLI_EXIT_OK;
 }
 
 /* The estimate command on argv (as tsw_run takes it, without the command's name): 0 and
- * the fields in `slots` (and the advice's JSON array as the output when the job does not
+ * the fields in `slots` (and the estimate's JSON as the output when the job does not
  * fit, otherwise no output), or the command's exit status after its message on stderr.
  * The job is kept for tsw_estimate_again. */
 int tsw_estimate(int argc, char **argv)

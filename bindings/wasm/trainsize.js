@@ -484,7 +484,7 @@
         lastKey = key;
       }
       const o = build();
-      o.advice = M._tsw_output_length() > 0 ? jsonOf(output()) : [];
+      o.advice = M._tsw_output_length() > 0 ? jsonOf(output()).advice : [];
       return o;
     }
 

@@ -6,7 +6,7 @@
  * directives describe the model and the training; the hardware is never the job's word:
  * the GPUs come from the job's request (--gres=gpu[:TYPE]:N per node x nodes, --gpus),
  * the nodes' GPU model, host RAM and cores from trainsize.conf next to slurm.conf, read
- * once at init (README.md, "Security"). Written for the Slurm 22.05 plugin interface
+ * once at init (examples/slurm/README.md, "Security"). Written for the Slurm 22.05 plugin interface
  * (src/slurmctld/job_submit.c): Slurm loads only a plugin built against its exact
  * version. */
 #define _POSIX_C_SOURCE 200809L /* open's O_CLOEXEC, fstat */

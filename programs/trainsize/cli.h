@@ -6,8 +6,8 @@
  *   defaults.c      the built-in example job (`trainsize` with no arguments)
  *   args.c          option parsing into a trainsize_job
  *   estimate_cmd.c  the `estimate` command
- *   report.c        the human report of an estimate
- *   json_out.c      the JSON writer (generic, from the result field catalogue)
+ *   report.c        the human report and the JSON of an estimate (the library's)
+ *   json_out.c      JSON scalars for the listings and the plan
  *   catalog_cmds.c  the `models` and `gpus` commands
  *   plan_cmd.c      the `plan` command: options -> trainsize_plan -> ranked table or JSON
  *   calibrate_cmd.c the `calibrate` command: measured runs -> a site calibration
@@ -148,13 +148,10 @@ int cli_cmd_calibrate(int argc, char **argv);
 void cli_report(ts_out *o, const trainsize_job *job, const trainsize_result *r,
                 const trainsize_advice *advice, size_t n);
 
-/** Append the JSON object of `r` to `o` (with a trailing newline); `advice` (n entries,
- *  may be NULL when n is 0) is written as the "advice" array, empty when the job fits.
- *  Returns 0, or -1 (after a message on stderr) when the library's field catalogue cannot
- *  be turned into JSON. */
-int cli_json_result(ts_out *o, const trainsize_result *r, const trainsize_advice *advice, size_t n);
-/** The "advice" array alone, as cli_json_result writes it at `depth` 1. */
-void cli_json_advice(ts_out *o, const trainsize_advice *advice, size_t n);
+/** Append the JSON object of `r` to `o`: the library's trainsize_result_json, with
+ *  `advice` (n entries, may be NULL when n is 0) as its "advice" array. Returns 0, or -1
+ *  after a message on stderr. */
+int cli_result_json(ts_out *o, const trainsize_result *r, const trainsize_advice *advice, size_t n);
 
 /** JSON pieces, for the catalogue listings. */
 void cli_json_string(ts_out *o, const char *s);

@@ -48,7 +48,7 @@ int cli_cmd_estimate(int argc, char **argv)
     }
     ts_out_init(&out);
     if (opts.json) {
-        if (cli_json_result(&out, &e.result, e.advice, e.advised) != 0) {
+        if (cli_result_json(&out, &e.result, e.advice, e.advised) != 0) {
             ts_out_free(&out);
             status = CLI_EXIT_FAILURE;
             goto done;

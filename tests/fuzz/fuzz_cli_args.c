@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     advised = 0;
                 ts_out_init(&out);
                 cli_report(&out, job, &r, advice, advised);
-                (void)cli_json_result(&out, &r, advice, advised);
+                (void)cli_result_json(&out, &r, advice, advised);
                 ts_out_free(&out);
             }
             trainsize_job_free(job);

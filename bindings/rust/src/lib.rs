@@ -21,7 +21,6 @@
 
 pub mod sys;
 
-mod json;
 
 use std::borrow::Cow;
 use std::ffi::{CStr, CString};
@@ -868,10 +867,30 @@ impl Estimate {
     }
 
     /// The JSON text `trainsize estimate --json` prints for the same job, byte for byte
-    /// (final newline included): first "trainsize_version", then the field table's paths
-    /// as nested objects.
+    /// (final newline included): the library's `trainsize_result_json`, which the command
+    /// calls too. First "trainsize_version", then the field table's paths as nested
+    /// objects, then "advice".
     pub fn to_json(&self) -> String {
-        json::result(&self.raw, &self.advice())
+        let advice = if self.advised > 0 { self.advice.as_ptr() } else { std::ptr::null() };
+        let mut err = zeroed_error();
+        // The length first, then the text into a buffer of that size and its NUL.
+        let len = unsafe {
+            sys::trainsize_result_json(&self.raw, advice, self.advised, std::ptr::null_mut(), 0, &mut err)
+        };
+        if len < 0 {
+            return String::new(); // only for arguments this type cannot hold
+        }
+        let mut buf = vec![0u8; len as usize + 1];
+        let written = unsafe {
+            sys::trainsize_result_json(&self.raw, advice, self.advised, buf.as_mut_ptr() as *mut c_char,
+                                       buf.len(), &mut err)
+        };
+        if written != len {
+            return String::new();
+        }
+        buf.truncate(len as usize);
+        // Invalid UTF-8 in a name is written as the escape \ufffd: the text is valid UTF-8.
+        String::from_utf8(buf).unwrap_or_default()
     }
 
     fn field_value(&self, index: usize) -> Option<FieldValue<'_>> {
@@ -963,7 +982,8 @@ impl<'a> fmt::Display for FieldValue<'a> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FieldValue::U64(v) => write!(f, "{}", v),
-            FieldValue::F64(v) => f.write_str(&json::number(*v)),
+            // Rust's shortest text that reads back as the same double (1e300, 0.45).
+            FieldValue::F64(v) => write!(f, "{:?}", v),
             FieldValue::Bool(v) => write!(f, "{}", v),
             FieldValue::Str(s) => f.write_str(s),
             FieldValue::Choice(s) => f.write_str(s),

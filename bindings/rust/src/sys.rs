@@ -657,6 +657,15 @@ extern "C" {
         err: *mut trainsize_error,
     ) -> c_int;
 
+    pub fn trainsize_result_json(
+        result: *const trainsize_result,
+        advice: *const trainsize_advice,
+        advice_count: usize,
+        buf: *mut c_char,
+        cap: usize,
+        err: *mut trainsize_error,
+    ) -> c_int;
+
     pub fn trainsize_result_field_count() -> usize;
     pub fn trainsize_result_field_at(index: usize) -> *const trainsize_field_info;
     pub fn trainsize_result_field_get(
