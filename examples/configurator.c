@@ -68,10 +68,23 @@ static int set(trainsize_job *job, const char *name, const char *value)
     return -1;
 }
 
+/* The candidate's recompute setting as the "recompute" option names it: a field of the
+ * library's plan table, found by its name. */
+static const char *recompute_name(const trainsize_plan_candidate *c)
+{
+    size_t i;
+    for (i = 0; i < trainsize_plan_field_count(); i++) {
+        trainsize_field_value v;
+        if (strcmp(trainsize_plan_field_at(i)->path, "recompute") == 0 &&
+            trainsize_plan_field_get(c, i, &v) == TRAINSIZE_OK)
+            return v.text;
+    }
+    return "?";
+}
+
 /* One candidate as a server build. Returns 0, or 1 when the estimate disagrees. */
 static int print_build(const trainsize_job *job, size_t rank, const trainsize_plan_candidate *c)
 {
-    static const char *const recompute[] = {"none", "selective", "full", "per-op"};
     const trainsize_gpu_info *gpu = trainsize_gpu_find(c->gpu);
     trainsize_job *build = trainsize_job_clone(job);
     trainsize_result r;
@@ -97,8 +110,7 @@ static int print_build(const trainsize_job *job, size_t rank, const trainsize_pl
     printf("    servers      %" PRIu64 " x %" PRIu64 " GPUs; tp %" PRIu64 ", pp %" PRIu64
            ", ZeRO %" PRIu64 ", micro-batch %" PRIu64 ", recompute %s\n",
            s->nodes, s->gpus_per_node, c->layout.tp, c->layout.pp, c->layout.zero,
-           c->layout.micro_batch,
-           c->layout.recompute >= 0 && c->layout.recompute <= 3 ? recompute[c->layout.recompute] : "?");
+           c->layout.micro_batch, recompute_name(c));
     printf("    per server   %.0f GiB host RAM, %" PRIu64 " CPU cores, %.1f kW\n",
            gib(s->host_ram_per_node), s->cpu_cores_per_node, s->power_per_node_watts / 1000.0);
     printf("    storage      %s, %.0f GiB (dataset and checkpoints)\n", s->storage_class,

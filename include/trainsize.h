@@ -1622,8 +1622,8 @@ TRAINSIZE_API int trainsize_report(const trainsize_job *job, const trainsize_res
                                    const trainsize_advice *advice, size_t advice_count, char *buf,
                                    size_t cap, trainsize_error *err);
 
-/** Largest JSON text trainsize_result_json() and trainsize_plan_json() write, in bytes (far
- *  above any real one). */
+/** Largest JSON text trainsize_result_json() and the other JSON writers write, in bytes
+ *  (far above any real one). */
 #define TRAINSIZE_JSON_MAX_BYTES (1u << 20)
 
 /**
@@ -1801,6 +1801,120 @@ TRAINSIZE_API const trainsize_field_info *trainsize_result_field_at(size_t index
  */
 TRAINSIZE_API int trainsize_result_field_get(const trainsize_result *result, size_t index,
                                              trainsize_field_value *out);
+
+/* The planner's candidates, the GPU catalogue and the model presets as named fields, in
+ * the order of their JSON objects (trainsize_plan_json(), trainsize_gpus_json(),
+ * trainsize_models_json()). A STRING field whose unit is "list" holds comma-separated
+ * names (a GPU's "datatypes"), written to JSON as an array of strings. */
+
+/** @brief Number of plan candidate fields (::trainsize_plan_field_at). @return The count. */
+TRAINSIZE_API size_t trainsize_plan_field_count(void);
+
+/**
+ * @brief One plan candidate field's description: its JSON key (a flat name), type, unit and meaning.
+ * @param index 0-based index.
+ * @return A pointer to static, library-owned data, or NULL when index is out of range.
+ */
+TRAINSIZE_API const trainsize_field_info *trainsize_plan_field_at(size_t index);
+
+/**
+ * @brief Read one field of a plan candidate (::trainsize_plan), as the JSON has it (derived values included).
+ * @param[in]  candidate The plan candidate.
+ * @param[in]  index  0-based field index.
+ * @param[out] out    Caller-owned value; `text` points into `candidate` or static storage
+ *                    and lives as long as they do.
+ * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers or a bad index.
+ */
+TRAINSIZE_API int trainsize_plan_field_get(const trainsize_plan_candidate *candidate, size_t index,
+                                         trainsize_field_value *out);
+
+/** @brief Number of GPU fields (::trainsize_gpu_field_at). @return The count. */
+TRAINSIZE_API size_t trainsize_gpu_field_count(void);
+
+/**
+ * @brief One GPU field's description: its JSON key (a flat name), type, unit and meaning.
+ * @param index 0-based index.
+ * @return A pointer to static, library-owned data, or NULL when index is out of range.
+ */
+TRAINSIZE_API const trainsize_field_info *trainsize_gpu_field_at(size_t index);
+
+/**
+ * @brief Read one field of a GPU (::trainsize_gpu_at, or a caller's own), as the JSON has it (derived values included).
+ * @param[in]  gpu The GPU.
+ * @param[in]  index  0-based field index.
+ * @param[out] out    Caller-owned value; `text` points into `gpu` or static storage
+ *                    and lives as long as they do.
+ * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers or a bad index.
+ */
+TRAINSIZE_API int trainsize_gpu_field_get(const trainsize_gpu_info *gpu, size_t index,
+                                         trainsize_field_value *out);
+
+/** @brief Number of model preset fields (::trainsize_model_field_at). @return The count. */
+TRAINSIZE_API size_t trainsize_model_field_count(void);
+
+/**
+ * @brief One model preset field's description: its JSON key (a flat name), type, unit and meaning.
+ * @param index 0-based index.
+ * @return A pointer to static, library-owned data, or NULL when index is out of range.
+ */
+TRAINSIZE_API const trainsize_field_info *trainsize_model_field_at(size_t index);
+
+/**
+ * @brief Read one field of a model preset (::trainsize_model_at), as the JSON has it (derived values included).
+ * @param[in]  model The model preset.
+ * @param[in]  index  0-based field index.
+ * @param[out] out    Caller-owned value; `text` points into `model` or static storage
+ *                    and lives as long as they do.
+ * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers or a bad index.
+ */
+TRAINSIZE_API int trainsize_model_field_get(const trainsize_model_info *model, size_t index,
+                                         trainsize_field_value *out);
+
+/**
+ * @brief The planner's answer as JSON: the object `trainsize plan --json` prints.
+ *
+ * The search's figures ("evaluated", "estimated", "feasible", "fit_memory",
+ * "fastest_fit_seconds", "cheapest_fit_cost", "least_overshoot"), the job's "objective",
+ * and "candidates": one object per candidate, one per line, with the fields of
+ * ::trainsize_plan_field_at (warnings as an array of names). Numbers and strings as in
+ * trainsize_result_json(). No heap allocation; reentrant.
+ *
+ * @param[in]  job        The job that was planned (its objective is named).
+ * @param[in]  candidates What ::trainsize_plan wrote; may be NULL when count is 0.
+ * @param[in]  count      Candidates.
+ * @param[in]  stats      What ::trainsize_plan reported of the search.
+ * @param[out] buf        Caller buffer for the NUL-terminated text; may be NULL when cap is 0.
+ * @param[in]  cap        Capacity of `buf` in bytes.
+ * @param[out] err        Details on failure; may be NULL.
+ * @return The text's length in bytes without the NUL (>= cap: truncated, snprintf-style),
+ *         or a negative ::trainsize_status: ::TRAINSIZE_E_ARGUMENT (NULL job, stats,
+ *         candidates with a count, or buf with cap > 0), ::TRAINSIZE_E_LIMIT (longer than
+ *         ::TRAINSIZE_JSON_MAX_BYTES).
+ */
+TRAINSIZE_API int trainsize_plan_json(const trainsize_job *job, const trainsize_plan_candidate *candidates,
+                                      size_t count, const trainsize_plan_stats *stats, char *buf,
+                                      size_t cap, trainsize_error *err);
+
+/**
+ * @brief The GPU catalogue as JSON: the array `trainsize gpus --json` prints, one object
+ *        per GPU and line, with the fields of ::trainsize_gpu_field_at. No heap; reentrant.
+ * @param[out] buf Caller buffer for the NUL-terminated text; may be NULL when cap is 0.
+ * @param[in]  cap Capacity of `buf` in bytes.
+ * @param[out] err Details on failure; may be NULL.
+ * @return The length without the NUL (>= cap: truncated), or ::TRAINSIZE_E_ARGUMENT (NULL
+ *         buf with cap > 0), ::TRAINSIZE_E_LIMIT.
+ */
+TRAINSIZE_API int trainsize_gpus_json(char *buf, size_t cap, trainsize_error *err);
+
+/**
+ * @brief The model presets as JSON: the array `trainsize models --json` prints, one object
+ *        per preset and line, with the fields of ::trainsize_model_field_at. No heap; reentrant.
+ * @param[out] buf Caller buffer for the NUL-terminated text; may be NULL when cap is 0.
+ * @param[in]  cap Capacity of `buf` in bytes.
+ * @param[out] err Details on failure; may be NULL.
+ * @return As trainsize_gpus_json().
+ */
+TRAINSIZE_API int trainsize_models_json(char *buf, size_t cap, trainsize_error *err);
 
 /** @} */
 

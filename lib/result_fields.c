@@ -1,23 +1,23 @@
-/* A flat, named view of trainsize_result: the command's JSON and the bindings walk this
- * table, so a figure has one name everywhere. Order is the JSON's order (cli.md). */
+/* A flat, named view of trainsize_result: the JSON (result_json.c) and the bindings walk
+ * this table, so a figure has one name everywhere. Order is the JSON's order
+ * (docs/cli.md); a field appended later joins its object there. */
 #include <stddef.h>
 
 #include "error.h"
+#include "field_table.h"
 #include "trainsize.h"
 
-typedef struct field_def {
-    trainsize_field_info info;
-    size_t offset;
-} field_def;
-
-#define R(member) offsetof(trainsize_result, member)
+/* A member read by its field's type; one kept in an int; a choice with its names. */
+#define R(member) offsetof(trainsize_result, member), TS_MEMBER_AUTO, NULL, 0, NULL
+#define R_INT(member) offsetof(trainsize_result, member), TS_MEMBER_INT, NULL, 0, NULL
+#define R_CHOICE(member, list) \
+    offsetof(trainsize_result, member), TS_MEMBER_AUTO, list, sizeof list / sizeof list[0], NULL
 #define U64 TRAINSIZE_FIELD_U64
 #define F64 TRAINSIZE_FIELD_F64
 
 static const char *const PHASES[] = {"forward-backward", "backward-end", "optimizer-step", "loading", "rollout"};
-static const char *const RECOMPUTE[] = {"none", "selective", "full", "per-op"}; /* the parameter's order */
 
-static const field_def FIELDS[] = {
+static const ts_field_def FIELDS[] = {
     {{"model.name", TRAINSIZE_FIELD_STRING, "", "preset or config name"}, R(model.name)},
     {{"model.parameters", U64, "parameters", "total parameters"}, R(model.parameters)},
     {{"model.trainable_parameters", U64, "parameters", "parameters the optimizer updates"},
@@ -68,9 +68,9 @@ static const field_def FIELDS[] = {
     {{"memory.host_offload", U64, "bytes", "host memory per GPU used by CPU offload (state, activations)"},
      R(memory.host_offload)},
     {{"memory.peak_phase", TRAINSIZE_FIELD_CHOICE, "", "phase of the step at the peak"},
-     R(memory.peak_phase)},
+     R_CHOICE(memory.peak_phase, PHASES)},
     {{"memory.pipeline_stage", U64, "", "pipeline stage of the most loaded GPU"},
-     R(memory.pipeline_stage)},
+     R_INT(memory.pipeline_stage)},
     {{"memory.peak_includes_activations", TRAINSIZE_FIELD_BOOL, "",
       "activations are part of peak_allocated"}, R(memory.peak_includes_activations)},
     {{"memory.peak_includes_gradients", TRAINSIZE_FIELD_BOOL, "",
@@ -156,7 +156,7 @@ static const field_def FIELDS[] = {
       "or the default's rule (a pretraining batch of about 4M tokens with --tokens)"},
      R(global_batch_reason)},
     {{"layout.recompute", TRAINSIZE_FIELD_CHOICE, "", "activation recomputation: none, selective, full or per-op"},
-     R(layout.recompute)},
+     R_CHOICE(layout.recompute, ts_recompute_names)},
     {{"layout.data_parallel", U64, "", "data-parallel degree"}, R(data_parallel)},
     {{"layout.gradient_accumulation", U64, "micro-batches", "micro-batches per step per rank"},
      R(gradient_accumulation)},
@@ -274,46 +274,7 @@ const trainsize_field_info *trainsize_result_field_at(size_t index)
     return index < FIELD_COUNT ? &FIELDS[index].info : NULL;
 }
 
-/* The names of a CHOICE field's values, by value. */
-static const char *choice_name(size_t offset, int v)
-{
-    const char *const *names = offset == R(layout.recompute) ? RECOMPUTE : PHASES;
-    int count = offset == R(layout.recompute) ? (int)(sizeof RECOMPUTE / sizeof RECOMPUTE[0])
-                                              : (int)(sizeof PHASES / sizeof PHASES[0]);
-    return v >= 0 && v < count ? names[v] : "unknown";
-}
-
-/* Fields are uint64_t, double, int or char[]: read each through its own type. */
 int trainsize_result_field_get(const trainsize_result *result, size_t index, trainsize_field_value *out)
 {
-    const char *base = (const char *)result;
-    const field_def *f;
-    if (!result || !out || index >= FIELD_COUNT) return TRAINSIZE_E_ARGUMENT;
-    f = &FIELDS[index];
-    out->type = f->info.type;
-    out->u64 = 0;
-    out->f64 = 0;
-    out->text = NULL;
-    switch (f->info.type) {
-    case TRAINSIZE_FIELD_U64:
-        if (f->offset == R(memory.pipeline_stage))
-            out->u64 = (uint64_t)result->memory.pipeline_stage;
-        else
-            out->u64 = *(const uint64_t *)(const void *)(base + f->offset);
-        out->f64 = (double)out->u64;
-        break;
-    case TRAINSIZE_FIELD_F64: out->f64 = *(const double *)(const void *)(base + f->offset); break;
-    case TRAINSIZE_FIELD_FLAGS: out->u64 = *(const uint64_t *)(const void *)(base + f->offset); break;
-    case TRAINSIZE_FIELD_BOOL:
-        out->u64 = *(const int *)(const void *)(base + f->offset) ? 1u : 0u;
-        break;
-    case TRAINSIZE_FIELD_STRING: out->text = base + f->offset; break;
-    case TRAINSIZE_FIELD_CHOICE: {
-        int v = *(const int *)(const void *)(base + f->offset);
-        out->text = choice_name(f->offset, v);
-        out->u64 = (uint64_t)(v < 0 ? 0 : v);
-        break;
-    }
-    }
-    return TRAINSIZE_OK;
+    return ts_field_read(FIELDS, FIELD_COUNT, result, index, out);
 }

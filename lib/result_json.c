@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "field_table.h"
 #include "json_write.h"
 #include "trainsize.h"
 
@@ -20,15 +21,7 @@ static int write_value(ts_out *o, const trainsize_result *r, size_t index)
 {
     trainsize_field_value v;
     if (trainsize_result_field_get(r, index, &v) != TRAINSIZE_OK) return -1;
-    switch (v.type) {
-    case TRAINSIZE_FIELD_U64: ts_json_u64(o, v.u64); break;
-    case TRAINSIZE_FIELD_F64: ts_json_number(o, v.f64); break;
-    case TRAINSIZE_FIELD_BOOL: ts_out_puts(o, v.u64 ? "true" : "false"); break;
-    case TRAINSIZE_FIELD_STRING:
-    case TRAINSIZE_FIELD_CHOICE: ts_json_string(o, v.text); break;
-    case TRAINSIZE_FIELD_FLAGS: ts_json_warnings(o, v.u64); break;
-    default: return -1;
-    }
+    ts_field_json_value(o, trainsize_result_field_at(index), &v);
     return 0;
 }
 

@@ -52,31 +52,6 @@ static void cell(ts_out *o, const char *s, size_t width)
 
 /* ---- models ---- */
 
-static void models_json(ts_out *o)
-{
-    size_t i, written = 0, n = trainsize_model_count();
-
-    ts_out_putc(o, '[');
-    for (i = 0; i < n; i++) {
-        const trainsize_model_info *m = trainsize_model_at(i);
-        if (!m)
-            continue;
-        ts_out_puts(o, written++ ? ",\n  {" : "\n  {");
-        ts_out_puts(o, "\"name\": ");
-        cli_json_string(o, m->name);
-        ts_out_puts(o, ", \"family\": ");
-        cli_json_string(o, m->family);
-        ts_out_puts(o, ", \"parameters\": ");
-        cli_json_u64(o, m->parameters);
-        ts_out_puts(o, ", \"active_parameters\": ");
-        cli_json_u64(o, m->active_parameters);
-        ts_out_puts(o, ", \"source\": ");
-        cli_json_string(o, m->source);
-        ts_out_putc(o, '}');
-    }
-    ts_out_puts(o, written ? "\n]\n" : "]\n");
-}
-
 static void models_table(ts_out *o)
 {
     size_t i, n = trainsize_model_count();
@@ -115,105 +90,23 @@ int cli_cmd_models(int argc, char **argv)
     if (status >= 0)
         return status;
     ts_out_init(&out);
-    if (json)
-        models_json(&out);
-    else
+    if (!json)
         models_table(&out);
+    else if (cli_catalogue_json(&out, 0) != 0) {
+        ts_out_free(&out);
+        return CLI_EXIT_FAILURE;
+    }
     return cli_out_flush_stdout(&out);
 }
 
 /* ---- gpus ---- */
 
-/* The FP16 rate: the part's own figure, the BF16 one where they are the same, 0 without. */
+/* The FP16 rate as the library's GPU field table gives it (the BF16 one where the same). */
 static double fp16_rate(const trainsize_gpu_info *g)
 {
-    if (g->no_fp16) return 0.0;
-    return g->flops_fp16 > 0 ? g->flops_fp16 : g->flops_bf16;
-}
-
-/* The datatypes the matrix units take, as a JSON array. */
-static void datatypes_json(ts_out *o, const trainsize_gpu_info *g)
-{
-    int n = 0;
-
-    ts_out_puts(o, ", \"datatypes\": [");
-    if (g->flops_fp32 > 0) ts_out_puts(o, n++ ? ", \"fp32\"" : "\"fp32\"");
-    if (!g->no_bf16) ts_out_puts(o, n++ ? ", \"bf16\"" : "\"bf16\"");
-    if (fp16_rate(g) > 0) ts_out_puts(o, n++ ? ", \"fp16\"" : "\"fp16\"");
-    if (g->flops_fp8 > 0) ts_out_puts(o, n++ ? ", \"fp8\"" : "\"fp8\"");
-    if (g->flops_fp4 > 0) ts_out_puts(o, n++ ? ", \"fp4\"" : "\"fp4\"");
-    ts_out_putc(o, ']');
-}
-
-static void gpus_json(ts_out *o)
-{
-    size_t i, written = 0, n = trainsize_gpu_count();
-
-    ts_out_putc(o, '[');
-    for (i = 0; i < n; i++) {
-        const trainsize_gpu_info *g = trainsize_gpu_at(i);
-        if (!g)
-            continue;
-        ts_out_puts(o, written++ ? ",\n  {" : "\n  {");
-        ts_out_puts(o, "\"name\": ");
-        cli_json_string(o, g->name);
-        ts_out_puts(o, ", \"full_name\": ");
-        cli_json_string(o, g->full_name);
-        ts_out_puts(o, ", \"vendor\": ");
-        cli_json_string(o, g->vendor ? g->vendor : "");
-        ts_out_puts(o, g->kind == TRAINSIZE_ACCELERATOR_TPU ? ", \"kind\": \"tpu\"" : ", \"kind\": \"gpu\"");
-        ts_out_puts(o, ", \"memory_bytes\": ");
-        cli_json_u64(o, g->memory_bytes);
-        ts_out_puts(o, ", \"usable_bytes\": ");
-        cli_json_u64(o, g->usable_bytes);
-        ts_out_puts(o, ", \"memory_bandwidth\": ");
-        cli_json_u64(o, g->memory_bandwidth);
-        ts_out_puts(o, ", \"flops_fp32\": ");
-        cli_json_number(o, g->flops_fp32);
-        ts_out_puts(o, ", \"flops_bf16\": ");
-        cli_json_number(o, g->flops_bf16);
-        ts_out_puts(o, ", \"flops_fp16\": ");
-        cli_json_number(o, fp16_rate(g));
-        ts_out_puts(o, ", \"flops_fp8\": ");
-        cli_json_number(o, g->flops_fp8);
-        ts_out_puts(o, ", \"flops_fp4\": ");
-        cli_json_number(o, g->flops_fp4);
-        datatypes_json(o, g);
-        ts_out_puts(o, ", \"tdp_watts\": ");
-        cli_json_number(o, g->tdp_watts);
-        ts_out_puts(o, g->ecc ? ", \"ecc\": true" : ", \"ecc\": false");
-        ts_out_puts(o, g->data_center ? ", \"data_center\": true" : ", \"data_center\": false");
-        ts_out_puts(o, ", \"scale_up_bandwidth\": ");
-        cli_json_u64(o, g->scale_up_bandwidth);
-        ts_out_puts(o, ", \"scale_up_domain\": ");
-        cli_json_u64(o, g->scale_up_domain);
-        ts_out_printf(o, ", \"per_host\": %d", g->per_host);
-        ts_out_puts(o, ", \"host_ram_bytes\": ");
-        cli_json_u64(o, g->host_ram_bytes);
-        ts_out_printf(o, ", \"host_cores\": %d", g->host_cores);
-        ts_out_puts(o, ", \"host_network\": ");
-        cli_json_string(o, g->host_network ? g->host_network : "");
-        ts_out_printf(o, ", \"host_nics\": %d", g->host_nics);
-        ts_out_printf(o, ", \"pcie_generation\": %d", g->pcie_generation);
-        ts_out_puts(o, ", \"architecture\": ");
-        cli_json_string(o, g->architecture ? g->architecture : "");
-        ts_out_puts(o, g->no_bf16 ? ", \"bf16\": false" : ", \"bf16\": true");
-        ts_out_puts(o, g->no_fp16 ? ", \"fp16\": false" : ", \"fp16\": true");
-        ts_out_puts(o, g->no_flash_attention ? ", \"flash_attention\": false"
-                                              : ", \"flash_attention\": true");
-        ts_out_puts(o, ", \"source\": ");
-        cli_json_string(o, g->source);
-        ts_out_puts(o, ", \"cloud_usd_per_hour\": ");
-        cli_json_number(o, g->cloud_usd_per_hour);
-        ts_out_puts(o, ", \"purchase_usd\": ");
-        cli_json_number(o, g->purchase_usd);
-        ts_out_puts(o, ", \"price_source\": ");
-        cli_json_string(o, g->price_source ? g->price_source : "");
-        ts_out_puts(o, ", \"price_date\": ");
-        cli_json_string(o, g->price_date ? g->price_date : "");
-        ts_out_putc(o, '}');
-    }
-    ts_out_puts(o, written ? "\n]\n" : "]\n");
+    trainsize_field_value v;
+    size_t at = cli_field_index(trainsize_gpu_field_count, trainsize_gpu_field_at, "flops_fp16");
+    return trainsize_gpu_field_get(g, at, &v) == TRAINSIZE_OK ? v.f64 : 0.0;
 }
 
 /* A TFLOP/s column: "-" for a datatype the part does not take. */
@@ -356,9 +249,11 @@ int cli_cmd_gpus(int argc, char **argv)
     if (status >= 0)
         return status;
     ts_out_init(&out);
-    if (json)
-        gpus_json(&out);
-    else
+    if (!json)
         gpus_table(&out);
+    else if (cli_catalogue_json(&out, 1) != 0) {
+        ts_out_free(&out);
+        return CLI_EXIT_FAILURE;
+    }
     return cli_out_flush_stdout(&out);
 }

@@ -6,14 +6,12 @@
  *   defaults.c      the built-in example job (`trainsize` with no arguments)
  *   args.c          option parsing into a trainsize_job
  *   estimate_cmd.c  the `estimate` command
- *   report.c        the human report and the JSON of an estimate (the library's)
- *   json_out.c      JSON scalars for the listings and the plan
+ *   report.c        what the library writes: the report, the JSON texts
  *   catalog_cmds.c  the `models` and `gpus` commands
  *   plan_cmd.c      the `plan` command: options -> trainsize_plan -> ranked table or JSON
  *   calibrate_cmd.c the `calibrate` command: measured runs -> a site calibration
  *   help.c          usage texts
  *   manpage.c       the manual page and the bash completion, from the same texts
- *   fmt.c           number formatting for tables and reports
  *   outbuf.c        output buffering, the checked write to stdout, one-line errors
  */
 #ifndef TRAINSIZE_CLI_H
@@ -142,22 +140,22 @@ int cli_cmd_gpus(int argc, char **argv);
 int cli_cmd_plan(int argc, char **argv);
 int cli_cmd_calibrate(int argc, char **argv);
 
-/* ---- report.c / json_out.c ---- */
+/* ---- report.c: what the library writes ---- */
 
-/** Append the human report of `r` (for `job`) to `o`: the library's trainsize_report. */
-void cli_report(ts_out *o, const trainsize_job *job, const trainsize_result *r,
-                const trainsize_advice *advice, size_t n);
-
-/** Append the JSON object of `r` to `o`: the library's trainsize_result_json, with
- *  `advice` (n entries, may be NULL when n is 0) as its "advice" array. Returns 0, or -1
- *  after a message on stderr. */
+/** Append the human report of `r` (for `job`) to `o`: the library's trainsize_report.
+ *  Each of these returns 0, or -1 after a message on stderr. */
+int cli_report(ts_out *o, const trainsize_job *job, const trainsize_result *r,
+               const trainsize_advice *advice, size_t n);
+/** The estimate's JSON (trainsize_result_json), `advice` (n entries) as its "advice". */
 int cli_result_json(ts_out *o, const trainsize_result *r, const trainsize_advice *advice, size_t n);
-
-/** JSON pieces, for the catalogue listings. */
-void cli_json_string(ts_out *o, const char *s);
-void cli_json_number(ts_out *o, double d);
-void cli_json_u64(ts_out *o, uint64_t v);
-
+/** The plan's JSON (trainsize_plan_json). */
+int cli_plan_json(ts_out *o, const trainsize_job *job, const trainsize_plan_candidate *c, size_t count,
+                  const trainsize_plan_stats *st);
+/** The GPU catalogue's (gpus) or the presets' JSON (trainsize_gpus_json, trainsize_models_json). */
+int cli_catalogue_json(ts_out *o, int gpus);
+/** The index of the field `name` in one of the library's tables (count, at), e.g.
+ *  trainsize_gpu_field_count and trainsize_gpu_field_at; count() when it has none. */
+size_t cli_field_index(size_t (*count)(void), const trainsize_field_info *(*at)(size_t), const char *name);
 
 /* ---- help.c ---- */
 

@@ -52,24 +52,13 @@ bad:
     return CLI_EXIT_USAGE;
 }
 
-/* "none", "selective", "full", "per-op": the index-th name of the "recompute" parameter. */
-static void recompute_name(int index, char *buf, size_t cap)
+/* The candidate's recompute setting, as the "recompute" option names it (the library's
+ * plan field table). */
+static void recompute_name(const trainsize_plan_candidate *c, char *buf, size_t cap)
 {
-    const trainsize_param_info *p = cli_find_param("recompute", 9);
-    const char *s = p && p->choices ? p->choices : "none|selective|full|per-op";
-    int i;
-
-    for (i = 0; i < index && s; i++) {
-        s = strchr(s, '|');
-        if (s)
-            s++;
-    }
-    if (!s || index < 0) {
-        snprintf(buf, cap, "%d", index);
-        return;
-    }
-    snprintf(buf, cap, "%.*s", (int)(strchr(s, '|') ? (size_t)(strchr(s, '|') - s) : strlen(s)),
-             s);
+    trainsize_field_value v;
+    size_t at = cli_field_index(trainsize_plan_field_count, trainsize_plan_field_at, "recompute");
+    snprintf(buf, cap, "%s", trainsize_plan_field_get(c, at, &v) == TRAINSIZE_OK && v.text ? v.text : "?");
 }
 
 /* A job parameter as text ("" when the library has no such parameter). */
@@ -94,79 +83,6 @@ static int batch_mode(const trainsize_job *job)
 {
     char b[32];
     return fixed_count(job) > 0 && strcmp(job_text(job, "tokens", b, sizeof b), "0") == 0;
-}
-
-/* ---- JSON ---- */
-
-static void json_warnings(ts_out *o, uint64_t bits)
-{
-    int bit, first = 1;
-
-    ts_out_putc(o, '[');
-    for (bit = 0; bit < 64; bit++) {
-        const char *name = trainsize_warning_name(UINT64_C(1) << bit);
-        if (!(bits & (UINT64_C(1) << bit)) || !name)
-            continue;
-        if (!first)
-            ts_out_puts(o, ", ");
-        cli_json_string(o, name);
-        first = 0;
-    }
-    ts_out_putc(o, ']');
-}
-
-static void json_candidate(ts_out *o, const trainsize_plan_candidate *c)
-{
-    char rec[32];
-
-    recompute_name(c->layout.recompute, rec, sizeof rec);
-    ts_out_puts(o, "    {\"gpu\": ");
-    cli_json_string(o, c->gpu);
-    ts_out_printf(o, ", \"gpus\": %" PRIu64 ", \"gpus_per_node\": %" PRIu64
-                      ", \"nodes\": %" PRIu64 ",\n     \"tp\": %" PRIu64 ", \"pp\": %" PRIu64
-                      ", \"pp_interleave\": %" PRIu64 ", \"cp\": %" PRIu64 ", \"ep\": %" PRIu64
-                      ", \"zero\": %" PRIu64
-                      ", \"micro_batch\": %" PRIu64 ", \"global_batch\": %" PRIu64
-                      ", \"recompute\": ",
-                   c->gpus, c->gpus_per_node, c->gpus_per_node ? c->gpus / c->gpus_per_node : 0,
-                   c->layout.tp, c->layout.pp, c->layout.pp_interleave, c->layout.cp, c->layout.ep,
-                   c->layout.zero,
-                   c->layout.micro_batch, c->layout.global_batch);
-    cli_json_string(o, rec);
-    ts_out_printf(o, ",\n     \"peak_total\": %" PRIu64 ", \"seconds\": ", c->peak_total);
-    cli_json_number(o, c->seconds);
-    ts_out_puts(o, ", \"cost\": ");
-    cli_json_number(o, c->cost);
-    ts_out_puts(o, ", \"cost_own\": ");
-    cli_json_number(o, c->cost_own);
-    ts_out_puts(o, ", \"warnings\": ");
-    json_warnings(o, c->warnings);
-    ts_out_putc(o, '}');
-}
-
-static void json_plan(ts_out *o, const trainsize_job *job, const trainsize_plan_candidate *c,
-                      size_t count, const trainsize_plan_stats *st)
-{
-    char objective[32];
-    size_t i;
-
-    ts_out_printf(o, "{\n  \"evaluated\": %" PRIu64 ",\n  \"estimated\": %" PRIu64
-                      ",\n  \"feasible\": %" PRIu64 ",\n  \"fit_memory\": %" PRIu64
-                      ",\n  \"fastest_fit_seconds\": ",
-                   st->evaluated, st->estimated, st->feasible, st->fit_memory);
-    cli_json_number(o, st->fastest_fit_seconds);
-    ts_out_puts(o, ",\n  \"cheapest_fit_cost\": ");
-    cli_json_number(o, st->cheapest_fit_cost);
-    ts_out_puts(o, ",\n  \"least_overshoot\": ");
-    cli_json_number(o, st->least_overshoot);
-    ts_out_puts(o, ",\n  \"objective\": ");
-    cli_json_string(o, job_text(job, "objective", objective, sizeof objective));
-    ts_out_puts(o, ",\n  \"candidates\": [");
-    for (i = 0; i < count; i++) {
-        ts_out_puts(o, i ? ",\n" : "\n");
-        json_candidate(o, &c[i]);
-    }
-    ts_out_puts(o, count ? "\n  ]\n}\n" : "]\n}\n");
 }
 
 /* ---- human output ---- */
@@ -364,7 +280,7 @@ static void row(ts_out *o, size_t rank, const trainsize_plan_candidate *c, int o
     snprintf(ep, sizeof ep, "%" PRIu64, c->layout.ep);
     snprintf(z, sizeof z, "%" PRIu64, c->layout.zero);
     snprintf(mb, sizeof mb, "%" PRIu64, c->layout.micro_batch);
-    recompute_name(c->layout.recompute, rec, sizeof rec);
+    recompute_name(c, rec, sizeof rec);
     ts_fmt_gib_col(peak, sizeof peak, c->peak_total, 0);
     if (batch) {
         ts_fmt_thousands(gb, sizeof gb, c->layout.global_batch);
@@ -489,7 +405,7 @@ static void hint(ts_out *o, const cli_options *opts, const trainsize_plan_candid
     HINT_U64("micro-batch", c->layout.micro_batch);
     HINT_U64("global-batch", c->layout.global_batch);
 #undef HINT_U64
-    recompute_name(c->layout.recompute, v, sizeof v);
+    recompute_name(c, v, sizeof v);
     hint_option(o, "recompute", v);
     ts_out_putc(o, '\n');
 }
@@ -675,10 +591,13 @@ int cli_cmd_plan(int argc, char **argv)
     if (count > top)
         count = top;
     ts_out_init(&out);
-    if (opts.json)
-        json_plan(&out, job, cand, count, &stats);
-    else
+    if (!opts.json)
         human_plan(&out, &opts, job, cand, count, &stats, seconds_between(&t0, &t1));
+    else if (cli_plan_json(&out, job, cand, count, &stats) != 0) {
+        ts_out_free(&out);
+        status = CLI_EXIT_FAILURE;
+        goto done;
+    }
     status = cli_out_flush_stdout(&out);
 
 done:

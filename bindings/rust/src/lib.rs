@@ -1187,15 +1187,23 @@ impl Candidate {
     pub fn recompute(&self) -> i32 {
         self.raw.layout.recompute
     }
-    /// The recomputation as the "recompute" parameter names it.
+    /// The recomputation as the "recompute" parameter names it (the library's plan field
+    /// table, whose names are static); "unknown" for a value it has no name for.
     pub fn recompute_name(&self) -> &'static str {
-        match self.raw.layout.recompute {
-            0 => "none",
-            1 => "selective",
-            2 => "full",
-            3 => "per-op",
-            _ => "unknown",
+        let count = unsafe { sys::trainsize_plan_field_count() };
+        for i in 0..count {
+            let info = unsafe { sys::trainsize_plan_field_at(i) };
+            if info.is_null() || unsafe { CStr::from_ptr((*info).path) }.to_bytes() != b"recompute" {
+                continue;
+            }
+            let mut v = sys::trainsize_field_value { type_: 0, u64: 0, f64: 0.0, text: std::ptr::null() };
+            if unsafe { sys::trainsize_plan_field_get(&self.raw, i, &mut v) } != sys::TRAINSIZE_OK || v.text.is_null() {
+                break;
+            }
+            // Static storage in the library: it lives as long as the program.
+            return unsafe { CStr::from_ptr(v.text) }.to_str().unwrap_or("unknown");
         }
+        "unknown"
     }
     /// Per-GPU memory, bytes (as memory.peak_total).
     pub fn peak_total(&self) -> u64 {

@@ -673,4 +673,40 @@ extern "C" {
         index: usize,
         out: *mut trainsize_field_value,
     ) -> c_int;
+
+    pub fn trainsize_plan_field_count() -> usize;
+    pub fn trainsize_plan_field_at(index: usize) -> *const trainsize_field_info;
+    pub fn trainsize_plan_field_get(
+        candidate: *const trainsize_plan_candidate,
+        index: usize,
+        out: *mut trainsize_field_value,
+    ) -> c_int;
+
+    pub fn trainsize_gpu_field_count() -> usize;
+    pub fn trainsize_gpu_field_at(index: usize) -> *const trainsize_field_info;
+    pub fn trainsize_gpu_field_get(
+        gpu: *const trainsize_gpu_info,
+        index: usize,
+        out: *mut trainsize_field_value,
+    ) -> c_int;
+
+    pub fn trainsize_model_field_count() -> usize;
+    pub fn trainsize_model_field_at(index: usize) -> *const trainsize_field_info;
+    pub fn trainsize_model_field_get(
+        model: *const trainsize_model_info,
+        index: usize,
+        out: *mut trainsize_field_value,
+    ) -> c_int;
+
+    pub fn trainsize_plan_json(
+        job: *const trainsize_job,
+        candidates: *const trainsize_plan_candidate,
+        count: usize,
+        stats: *const trainsize_plan_stats,
+        buf: *mut c_char,
+        cap: usize,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_gpus_json(buf: *mut c_char, cap: usize, err: *mut trainsize_error) -> c_int;
+    pub fn trainsize_models_json(buf: *mut c_char, cap: usize, err: *mut trainsize_error) -> c_int;
 }

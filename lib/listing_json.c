@@ -1,0 +1,71 @@
+/* The planner's answer and the catalogues as JSON: the texts `trainsize plan --json`,
+ * `trainsize gpus --json` and `trainsize models --json` print, written here once from the
+ * field tables (record_fields.c). No heap: into the caller's buffer, snprintf-style. */
+#include <inttypes.h>
+
+#include "error.h"
+#include "field_table.h"
+#include "json_write.h"
+#include "trainsize.h"
+
+int trainsize_plan_json(const trainsize_job *job, const trainsize_plan_candidate *candidates, size_t count,
+                        const trainsize_plan_stats *stats, char *buf, size_t cap, trainsize_error *err)
+{
+    char objective[32];
+    ts_out o;
+    size_t i;
+    int rc;
+    if (!job || !stats || (!candidates && count) || (!buf && cap))
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_plan_json: NULL job, stats, candidates or buffer");
+    if ((rc = trainsize_job_get(job, "objective", objective, sizeof objective, err)) < 0) return rc;
+    ts_out_fixed(&o, buf, cap);
+    ts_out_printf(&o, "{\n  \"evaluated\": %" PRIu64 ",\n  \"estimated\": %" PRIu64
+                      ",\n  \"feasible\": %" PRIu64 ",\n  \"fit_memory\": %" PRIu64
+                      ",\n  \"fastest_fit_seconds\": ",
+                  stats->evaluated, stats->estimated, stats->feasible, stats->fit_memory);
+    ts_json_number(&o, stats->fastest_fit_seconds);
+    ts_out_puts(&o, ",\n  \"cheapest_fit_cost\": ");
+    ts_json_number(&o, stats->cheapest_fit_cost);
+    ts_out_puts(&o, ",\n  \"least_overshoot\": ");
+    ts_json_number(&o, stats->least_overshoot);
+    ts_out_puts(&o, ",\n  \"objective\": ");
+    ts_json_string(&o, objective);
+    ts_out_puts(&o, ",\n  \"candidates\": [");
+    for (i = 0; i < count; i++) {
+        ts_out_puts(&o, i ? ",\n    " : "\n    ");
+        if (ts_plan_candidate_json(&o, &candidates[i]) != 0)
+            return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_plan_json: candidate %zu cannot be read", i);
+    }
+    ts_out_puts(&o, count ? "\n  ]\n}\n" : "]\n}\n");
+    return ts_json_done(&o, "trainsize_plan_json", err);
+}
+
+int trainsize_gpus_json(char *buf, size_t cap, trainsize_error *err)
+{
+    ts_out o;
+    size_t i, n = trainsize_gpu_count();
+    if (!buf && cap) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_gpus_json: NULL buffer");
+    ts_out_fixed(&o, buf, cap);
+    ts_out_putc(&o, '[');
+    for (i = 0; i < n; i++) {
+        ts_out_puts(&o, i ? ",\n  " : "\n  ");
+        ts_gpu_json(&o, trainsize_gpu_at(i));
+    }
+    ts_out_puts(&o, n ? "\n]\n" : "]\n");
+    return ts_json_done(&o, "trainsize_gpus_json", err);
+}
+
+int trainsize_models_json(char *buf, size_t cap, trainsize_error *err)
+{
+    ts_out o;
+    size_t i, n = trainsize_model_count();
+    if (!buf && cap) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_models_json: NULL buffer");
+    ts_out_fixed(&o, buf, cap);
+    ts_out_putc(&o, '[');
+    for (i = 0; i < n; i++) {
+        ts_out_puts(&o, i ? ",\n  " : "\n  ");
+        ts_model_json(&o, trainsize_model_at(i));
+    }
+    ts_out_puts(&o, n ? "\n]\n" : "]\n");
+    return ts_json_done(&o, "trainsize_models_json", err);
+}
