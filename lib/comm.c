@@ -9,6 +9,7 @@
  * each server: bus_rate) and the ring's factor of the message: (n - 1)/n for all-gather and
  * reduce-scatter, 2 (n - 1)/n for all-reduce. */
 #include <math.h>
+#include <stdint.h>
 
 #include "stages.h"
 
@@ -16,9 +17,21 @@
 static double ag_factor(double n) { return n > 1.0 ? (n - 1.0) / n : 0.0; }
 static double ar_factor(double n) { return 2.0 * ag_factor(n); }
 
+/* ceil(log2(n)) of a rank count (a whole number >= 2) without libm: the bits of n - 1. */
+static double ceil_log2(double n)
+{
+    uint64_t v = (uint64_t)n - 1;
+    int bits = 0;
+    while (v) {
+        bits++;
+        v >>= 1;
+    }
+    return (double)bits;
+}
+
 /* Latency of one collective over n ranks: NCCL's tree and PAT algorithms at scale take
  * about 2 log2(n) steps of the per-step latency. */
-static double latency(double n, double alpha) { return n > 1.0 ? 2.0 * ceil(log2(n)) * alpha : 0.0; }
+static double latency(double n, double alpha) { return n > 1.0 ? 2.0 * ceil_log2(n) * alpha : 0.0; }
 
 /* The rate inside a server for a group of `span` ranks: NVLink, or PCIe once the group is
  * wider than an NVLink bridge joins (bridged PCIe cards link pairs only). */
@@ -67,12 +80,15 @@ static double zero3_weight_bytes(const ts_settings *cfg, const ts_conv *c, doubl
     return stage_params * (cfg->lora_rank ? c->frozen_layer : c->weight_compute);
 }
 
-void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
-                  const ts_conv *c, double compute_step, const ts_comm_links *links, ts_comm *out)
+/* What does not depend on the links, worked out once per step (ts_comm_terms_make); the
+ * links then only set the rates (ts_comm_time), so that timing a step on each candidate
+ * network repeats no more than that. */
+void ts_comm_terms_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                        const ts_conv *c, double compute_step, ts_comm_terms *k)
 {
     const ts_model *m = &cfg->model;
     double t = (double)lay->tp, p = (double)lay->pp, cp = (double)lay->cp;
-    double ep = (double)lay->ep, mb = (double)lay->micro_batches, gpn = links->gpus_per_node;
+    double ep = (double)lay->ep, mb = (double)lay->micro_batches;
     double D = (double)lay->dense_shard, alpha = cfg->collective_latency;
     double layers = (double)lay->layers_per_stage, all_layers = (double)m->layers;
     double slots = mb * lay->bubble;             /* micro-batch slots on the critical path */
@@ -84,18 +100,25 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
      * expert_data_parallel group; DeepSpeed-MoE's expert data parallelism), so its
      * gradients and ZeRO-3 gathers run there, on 1/ep of the bytes. */
     double etp = (double)lay->etp;
-    double experts_all = ts_model_is_moe(m) ? (double)m->experts * (double)pc->expert * (double)pc->moe_layers : 0.0;
+    int moe = ts_model_is_moe(m);
+    double experts_all = moe ? (double)m->experts * (double)pc->expert * (double)pc->moe_layers : 0.0;
     double experts_stage = experts_all / (etp * p); /* split over etp, not tp, when folded */
     double experts_rank = experts_stage / ep, dense_stage = stage_params - experts_all / (t * p);
     double De = (double)lay->expert_shard;
     double grads = cfg->lora_rank ? lay->lora_layer * all_layers / (t * p) * c->reduce
                                   : dense_stage * c->reduce;
     double expert_grads = cfg->lora_rank ? 0.0 : experts_rank * c->reduce;
-    double bwd = 2.0 / 3.0 * c_mb;               /* backward: twice the forward */
     /* the layers' matmuls' share of a micro-batch's compute (the rest: attention) */
     double layer_mm = 2.0 * (double)pc->layer, attn = ts_model_attention_flops(m, cfg->seq, 1) / all_layers;
     double mm_share = layer_mm / (layer_mm + attn);
-    *out = (ts_comm){0};
+    *k = (ts_comm_terms){0};
+    k->t = t;
+    k->mb = mb;
+    k->slots = slots;
+    k->c_mb = c_mb;
+    k->bwd = 2.0 / 3.0 * c_mb; /* backward: twice the forward */
+    k->alpha = alpha;
+    k->layers = layers;
 
     /* Tensor parallelism (Megatron-LM, Shoeybi et al. 2019 §3; Korthikanti et al. 2022 with
      * sequence parallelism, the same bytes): two all-reduces of s b h in each layer's forward,
@@ -108,26 +131,24 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
                        : cfg->recompute == TS_RECOMPUTE_PER_OP ? (lay->sp ? 1.0 : 2.0)
                                                                : 0.0;
         double n = 4.0 + again * lay->recompute_share;
-        double rate = bus_rate(t, 1.0, !cfg->sp, links);
-        double bytes = n * layers * ar_factor(t) * sbh * c->act;
-        double per_mb = bytes / rate + n * layers * latency(t, alpha);
+        k->tp = 1;
+        k->tp_all_reduce = !cfg->sp;
+        k->tp_bytes = n * layers * ar_factor(t) * sbh * c->act;
+        k->tp_latency = n * layers * latency(t, alpha);
         /* tp-overlap: the all-gathers and reduce-scatters run in chunks under the layer's
          * matmuls (Transformer Engine's userbuffers overlap, PyTorch's async TP); only what
          * exceeds the matmuls' time adds. */
-        out->tp_seconds = slots * (c->tp_overlap ? fmax(0.0, per_mb - c_mb * mm_share) : per_mb);
-        if (t <= gpn) out->intra_bytes_per_gpu += slots * bytes;
-        else count_bytes(out, mb * bytes, t, 1.0, links);
+        k->tp_overlap = c->tp_overlap;
+        k->tp_window = c_mb * mm_share;
     }
     /* Pipeline parallelism: each micro-batch slot sends its activations forward and receives
      * their gradient backward across a stage boundary, on the critical path of 1F1B; Megatron
      * splits the tensor over the tp ranks (scatter-gather), so each GPU sends s b h / t. The
      * neighbouring stage is t x cp x dp ranks away: another server when that fills one. */
     if (lay->pp > 1) {
-        double bytes = sbh * c->act / t;
-        double span = t * cp * (double)lay->dp + 1.0;
-        double rate = bus_rate(2.0, span - 1.0, 0, links); /* a pair, on the GPU's own NIC */
-        out->pp_seconds = slots * 2.0 * (bytes / rate + alpha);
-        count_bytes(out, mb * 2.0 * bytes, 2.0, span - 1.0, links);
+        k->pp = 1;
+        k->pp_bytes = sbh * c->act / t;
+        k->pp_stride = t * cp * (double)lay->dp;
     }
     /* Context parallelism (ring attention, as Transformer Engine runs it): each layer passes
      * the key/value blocks around the cp ring, (cp - 1) hops of s/cp b kv_dim x 2 in the
@@ -135,53 +156,49 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
      * with the attention blocks it feeds: only what exceeds the attention's time adds. */
     if (lay->cp > 1) {
         double kv = 2.0 * lay->tokens_mb * (double)ts_model_kv_dim(m) / t;
-        double bytes = 3.0 * (cp - 1.0) * kv * c->act * layers;
-        double rate = bus_rate(cp, t, 0, links);
-        double window = c_mb * (1.0 - mm_share);
-        out->cp_seconds = slots * fmax(0.0, bytes / rate + (cp - 1.0) * layers * alpha - window);
-        count_bytes(out, mb * bytes, cp, t, links);
+        k->cp = cp;
+        k->cp_bytes = 3.0 * (cp - 1.0) * kv * c->act * layers;
+        k->cp_latency = (cp - 1.0) * layers * alpha;
+        k->cp_window = c_mb * (1.0 - mm_share);
     }
     /* Expert parallelism: dispatch and combine all-to-alls, forward and backward, of each
      * token's k expert copies, (e - 1)/e of them to other ranks. Across servers a token goes
      * to at most moe-max-nodes servers when routing is node-limited (DeepSeek-V3 §3.2.2: 4),
      * once per server, and is forwarded over NVLink inside it. ep-overlap hides the
      * all-to-all under the other micro-batch's compute (DeepSeek-V3's DualPipe). */
-    if (ts_model_is_moe(m) && lay->ep > 1) {
-        double k = (double)m->experts_per_token, per_token = (double)m->hidden * c->act;
+    if (moe && lay->ep > 1) {
         double tokens = lay->tokens_mb / t;
         /* the fullest stage is all MoE layers unless the model has fewer */
         double moe_layers = fmin(layers, (double)pc->moe_layers);
-        double intra_bytes, inter_bytes = 0.0, a2a;
-        if (ep <= gpn) {
-            intra_bytes = 4.0 * k * tokens * per_token * (ep - 1.0) / ep * moe_layers;
-        } else {
-            double nodes = ep / gpn, copies = cfg->moe_max_nodes ? fmin(k, (double)cfg->moe_max_nodes) : k;
-            inter_bytes = 4.0 * copies * tokens * per_token * (nodes - 1.0) / nodes * moe_layers;
-            intra_bytes = 4.0 * k * tokens * per_token * moe_layers;
-        }
-        a2a = fmax(intra_bytes / local_rate(fmin(ep, gpn), links),
-                   links->net_per_gpu > 0.0 ? inter_bytes / links->net_per_gpu : 0.0) +
-              4.0 * moe_layers * latency(ep, alpha);
-        out->ep_seconds = slots * (cfg->ep_overlap ? fmax(0.0, a2a - c_mb) : a2a);
-        out->intra_bytes_per_gpu += mb * intra_bytes;
-        out->inter_bytes_per_gpu += mb * inter_bytes;
+        double topk = (double)m->experts_per_token, per_token = (double)m->hidden * c->act;
+        double copies = cfg->moe_max_nodes ? fmin(topk, (double)cfg->moe_max_nodes) : topk;
+        k->ep = ep;
+        k->ep_layers = moe_layers;
+        k->ep_all = 4.0 * topk * tokens * per_token;     /* every copy of a layer's tokens */
+        k->ep_across = 4.0 * copies * tokens * per_token; /* the copies that cross servers */
+        k->ep_latency = 4.0 * moe_layers * latency(ep, alpha);
+        k->ep_overlap = cfg->ep_overlap;
     }
     /* Data parallelism over D = dp x cp ranks, t apart; the routed experts over their De
      * ranks, t x ep apart (Megatron-Core's rank order: tp, then cp or ep, then dp). */
     if (D > 1.0) {
-        int all_reduce = lay->zero == 0; /* ZeRO-1/2 and FSDP: reduce-scatter, all-gather */
+        double R = (double)lay->shard_replicas;
+        k->D = D;
+        k->De = De;
+        k->R = R;
+        k->dp_all_reduce = lay->zero == 0; /* ZeRO-1/2 and FSDP: reduce-scatter, all-gather */
         /* dp-nics own: the group's bytes leave each rank on its own NIC share alone */
-        int own = c->dp_nics_own;
-        double stride = own ? gpn : t, stride_e = own ? gpn : etp * ep;
-        double rate = bus_rate(D, stride, all_reduce, links), rate_e = bus_rate(De, stride_e, all_reduce, links);
+        k->dp_own = c->dp_nics_own;
+        k->dp_stride_e = etp * ep;
         /* hybrid sharding (shard-group): each group's reduced gradient shard is all-reduced
          * across the R groups, t x D ranks apart, after its reduce-scatter (FSDP
          * HYBRID_SHARD, torch FSDP docs; torchtitan's HSDP) */
-        double R = (double)lay->shard_replicas, stride_r = own ? gpn : t * D;
-        double ar_r = R > 1.0 ? ar_factor(R) * (grads / D + expert_grads / De) : 0.0;
-        double t_ar = R > 1.0 ? ar_r / bus_rate(R, stride_r, 1, links) + layers * latency(R, alpha) : 0.0;
-        double exposed;
-        if (lay->zero >= 3) {
+        k->dp_ar_r = R > 1.0 ? ar_factor(R) * (grads / D + expert_grads / De) : 0.0;
+        k->dp_latency_r = R > 1.0 ? layers * latency(R, alpha) : 0.0;
+        k->zero3 = lay->zero >= 3;
+        k->dp_overlap = c->dp_overlap;
+        k->pipelined = lay->pp > 1;
+        if (k->zero3) {
             /* ZeRO-3/FSDP: every forward, recomputed forward and backward pass of every
              * micro-batch all-gathers the stage's weights, layer by layer, prefetched under
              * that micro-batch's compute (dp-overlap no: not prefetched); the gradients are
@@ -189,24 +206,81 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
              * unsharded (no_sync, and a pipeline's default). */
             double passes = 2.0 + (ts_recompute_repeats_matmuls(cfg) ? lay->recompute_share : 0.0);
             /* FSDP with a pipeline gathers the stage's weights once, for the whole step */
-            double gathers = lay->fsdp_pipeline ? 1.0 : mb, per_gather = lay->fsdp_pipeline ? 1.0 : passes;
-            double gather = per_gather * ag_factor(D) * zero3_weight_bytes(cfg, c, dense_stage);
-            double gather_e = per_gather * ag_factor(De) * zero3_weight_bytes(cfg, c, experts_rank);
-            double rs = ag_factor(D) * grads, rs_e = ag_factor(De) * expert_grads;
-            double rs_time = rs / rate + rs_e / rate_e + t_ar;
-            int once = c->grad_sync_step, overlap = c->dp_overlap != TS_NO;
+            double per_gather = lay->fsdp_pipeline ? 1.0 : passes;
+            k->dp_gathers = lay->fsdp_pipeline ? 1.0 : mb;
+            k->dp_gather = per_gather * ag_factor(D) * zero3_weight_bytes(cfg, c, dense_stage);
+            k->dp_gather_e = per_gather * ag_factor(De) * zero3_weight_bytes(cfg, c, experts_rank);
+            k->dp_rs = ag_factor(D) * grads;
+            k->dp_rs_e = ag_factor(De) * expert_grads;
+            k->dp_once = c->grad_sync_step;
             /* reduce-scatters priced apart from the gathers: once a step under the last
              * backward, or, beside a pipeline's one gather a step, after each micro-batch
              * under the next micro-batch slot (1F1B's steady state) */
-            int apart = once || lay->fsdp_pipeline;
-            double sync = once ? 1.0 : mb, window = once ? bwd : c_mb, per_mb;
-            per_mb = gather / rate + gather_e / rate_e + (apart ? 0.0 : rs_time) +
-                     (passes + 1.0) * layers * latency(D, alpha);
-            exposed = gathers * (overlap ? fmax(0.0, per_mb - c_mb) : per_mb);
-            if (apart) exposed += sync * (overlap ? fmax(0.0, rs_time - window) : rs_time);
-            count_bytes(out, gathers * gather + sync * rs, D, stride, links);
-            count_bytes(out, gathers * gather_e + sync * rs_e, De, stride_e, links);
-            if (R > 1.0) count_bytes(out, sync * ar_r, R, stride_r, links);
+            k->dp_apart = k->dp_once || lay->fsdp_pipeline;
+            k->dp_latency = (passes + 1.0) * layers * latency(D, alpha);
+        } else {
+            k->dp_rs = ar_factor(D) * grads; /* the all-reduce's bytes */
+            k->dp_rs_e = ar_factor(De) * expert_grads;
+            k->dp_latency = layers * latency(D, alpha);
+        }
+    }
+}
+
+void ts_comm_time(const ts_comm_terms *k, const ts_comm_links *links, ts_comm *out)
+{
+    double gpn = links->gpus_per_node, t = k->t, mb = k->mb, slots = k->slots, c_mb = k->c_mb;
+    *out = (ts_comm){0};
+    if (k->tp) {
+        double rate = bus_rate(t, 1.0, k->tp_all_reduce, links);
+        double per_mb = k->tp_bytes / rate + k->tp_latency;
+        out->tp_seconds = slots * (k->tp_overlap ? fmax(0.0, per_mb - k->tp_window) : per_mb);
+        if (t <= gpn) out->intra_bytes_per_gpu += slots * k->tp_bytes;
+        else count_bytes(out, mb * k->tp_bytes, t, 1.0, links);
+    }
+    if (k->pp) {
+        double rate = bus_rate(2.0, k->pp_stride, 0, links); /* a pair, on the GPU's own NIC */
+        out->pp_seconds = slots * 2.0 * (k->pp_bytes / rate + k->alpha);
+        count_bytes(out, mb * 2.0 * k->pp_bytes, 2.0, k->pp_stride, links);
+    }
+    if (k->cp > 1.0) {
+        double rate = bus_rate(k->cp, t, 0, links);
+        out->cp_seconds = slots * fmax(0.0, k->cp_bytes / rate + k->cp_latency - k->cp_window);
+        count_bytes(out, mb * k->cp_bytes, k->cp, t, links);
+    }
+    if (k->ep > 1.0) {
+        double ep = k->ep, intra_bytes, inter_bytes = 0.0, a2a;
+        if (ep <= gpn) {
+            intra_bytes = k->ep_all * (ep - 1.0) / ep * k->ep_layers;
+        } else {
+            double nodes = ep / gpn;
+            inter_bytes = k->ep_across * (nodes - 1.0) / nodes * k->ep_layers;
+            intra_bytes = k->ep_all * k->ep_layers;
+        }
+        a2a = fmax(intra_bytes / local_rate(fmin(ep, gpn), links),
+                   links->net_per_gpu > 0.0 ? inter_bytes / links->net_per_gpu : 0.0) +
+              k->ep_latency;
+        out->ep_seconds = slots * (k->ep_overlap ? fmax(0.0, a2a - c_mb) : a2a);
+        out->intra_bytes_per_gpu += mb * intra_bytes;
+        out->inter_bytes_per_gpu += mb * inter_bytes;
+    }
+    if (k->D > 1.0) {
+        double D = k->D, De = k->De, R = k->R, bwd = k->bwd;
+        int all_reduce = k->dp_all_reduce;
+        double stride = k->dp_own ? gpn : t, stride_e = k->dp_own ? gpn : k->dp_stride_e;
+        double stride_r = k->dp_own ? gpn : t * D;
+        double rate = bus_rate(D, stride, all_reduce, links), rate_e = bus_rate(De, stride_e, all_reduce, links);
+        double t_ar = R > 1.0 ? k->dp_ar_r / bus_rate(R, stride_r, 1, links) + k->dp_latency_r : 0.0;
+        double exposed;
+        if (k->zero3) {
+            double rs_time = k->dp_rs / rate + k->dp_rs_e / rate_e + t_ar;
+            int overlap = k->dp_overlap != TS_NO;
+            double sync = k->dp_once ? 1.0 : mb, window = k->dp_once ? bwd : c_mb, per_mb;
+            per_mb = k->dp_gather / rate + k->dp_gather_e / rate_e + (k->dp_apart ? 0.0 : rs_time) + k->dp_latency;
+            exposed = k->dp_gathers * (overlap ? fmax(0.0, per_mb - c_mb) : per_mb);
+            if (k->dp_apart) exposed += sync * (overlap ? fmax(0.0, rs_time - window) : rs_time);
+            count_bytes(out, k->dp_gathers * k->dp_gather + sync * k->dp_rs, D, stride, links);
+            count_bytes(out, k->dp_gathers * k->dp_gather_e + sync * k->dp_rs_e, De, stride_e, links);
+            if (R > 1.0) count_bytes(out, sync * k->dp_ar_r, R, stride_r, links);
         } else {
             /* DDP and ZeRO-1/2: one reduction of the gradients per step (ring all-reduce, or
              * reduce-scatter plus the all-gather of the updated weights: the same bytes).
@@ -215,16 +289,15 @@ void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_c
              * yes (Megatron-Core's overlap_grad_reduce and overlap_param_gather, DeepSpeed's
              * overlap_comm): the reduction overlaps the last backward and, under ZeRO-1/2, the
              * weights' all-gather the next step's first forward, pipeline or not. no: nothing. */
-            double ar = ar_factor(D) * grads, ar_e = ar_factor(De) * expert_grads;
-            double total = ar / rate + ar_e / rate_e + layers * latency(D, alpha) + t_ar;
-            if (c->dp_overlap == TS_YES)
+            double total = k->dp_rs / rate + k->dp_rs_e / rate_e + k->dp_latency + t_ar;
+            if (k->dp_overlap == TS_YES)
                 exposed = all_reduce ? fmax(0.0, total - bwd)
                                      : fmax(0.0, 0.5 * total - bwd) + fmax(0.0, 0.5 * total - 0.5 * bwd);
             else
-                exposed = fmax(0.0, total - (c->dp_overlap == TS_NO || lay->pp > 1 ? 0.0 : bwd));
-            count_bytes(out, ar, D, stride, links);
-            count_bytes(out, ar_e, De, stride_e, links);
-            if (R > 1.0) count_bytes(out, ar_r, R, stride_r, links);
+                exposed = fmax(0.0, total - (k->dp_overlap == TS_NO || k->pipelined ? 0.0 : bwd));
+            count_bytes(out, k->dp_rs, D, stride, links);
+            count_bytes(out, k->dp_rs_e, De, stride_e, links);
+            if (R > 1.0) count_bytes(out, k->dp_ar_r, R, stride_r, links);
         }
         out->dp_seconds = exposed;
     }

@@ -608,7 +608,9 @@ const trainsize_gpu_info *trainsize_gpu_find(const char *name)
 
 int ts_arch_is(const trainsize_gpu_info *gpu, const char *family)
 {
-    return gpu && gpu->architecture && strncmp(gpu->architecture, family, strlen(family)) == 0;
+    /* the first letter first: most checks fail there, without a call */
+    return gpu && gpu->architecture && gpu->architecture[0] == family[0] &&
+           strncmp(gpu->architecture, family, strlen(family)) == 0;
 }
 
 uint64_t ts_host_size(const trainsize_gpu_info *gpu)

@@ -3,70 +3,92 @@
  * the last the output layer and the loss, and with uneven stages the first middle one its
  * extra layers), the largest is kept and its figures rounded to whole bytes. The estimate
  * and the largest-fit search both read memory through here, so they agree to the byte. */
-#include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "error.h"
 #include "stages.h"
 
-/* Bytes are computed in double (exact below 2^53) and rounded up once, here. Too large a
- * figure is the caller's input at fault: the error names that input (err->field) and the
- * figure it would have overflowed. */
+/* A figure's whole bytes, rounded up. Below 2^63 the conversion truncates exactly, and a
+ * double of 2^53 or more is whole already (no call to libm's ceil). */
+static uint64_t bytes_up(double v)
+{
+    uint64_t u = (uint64_t)v;
+    return (double)u < v ? u + 1 : u;
+}
+
+/* Too large a figure is the caller's input at fault: the error names that input
+ * (err->field) and the figure it would have overflowed. */
+static int too_large(const char *result, const char *input, trainsize_error *err)
+{
+    return ts_fail(err, TRAINSIZE_E_OVERFLOW, input,
+                   "%s: the job is too large to estimate (%s would pass 2^63 bytes); %s", input, result,
+                   strcmp(input, "micro-batch") == 0 ? "lower micro-batch or seq" : "check the model's sizes");
+}
+
+/* Bytes are computed in double (exact below 2^53) and rounded up once, here. */
 int ts_result_bytes(double v, uint64_t *out, const char *result, const char *input,
                     trainsize_error *err)
 {
-    if (!(v >= 0) || v >= 9.2e18)
-        return ts_fail(err, TRAINSIZE_E_OVERFLOW, input,
-                       "%s: the job is too large to estimate (%s would pass 2^63 bytes); %s",
-                       input, result,
-                       strcmp(input, "micro-batch") == 0 ? "lower micro-batch or seq"
-                                                          : "check the model's sizes");
-    *out = (uint64_t)ceil(v);
+    if (!(v >= 0) || v >= 9.2e18) return too_large(result, input, err);
+    *out = bytes_up(v);
     return TRAINSIZE_OK;
 }
+
+/* Each figure with the input that drives it: model state grows with the model, the rest
+ * with the tokens of a micro-batch. A table, not built per call: the estimate reads it
+ * every time. */
+static const char MODEL[] = "model", BATCH[] = "micro-batch";
+#define FIGURE(stage, result, input) \
+    {offsetof(ts_stage_memory, stage), offsetof(trainsize_memory, result), "memory." #result, input}
+static const struct figure {
+    size_t from, to;
+    const char *name, *input;
+} FIGURES[] = {
+    FIGURE(weights, weights, MODEL),
+    FIGURE(gradients, gradients, MODEL),
+    FIGURE(optimizer, optimizer, MODEL),
+    FIGURE(master, master_weights, MODEL),
+    FIGURE(activations, activations, BATCH),
+    FIGURE(act_layers, activations_layers, BATCH),
+    FIGURE(act_embedding, activations_embedding, BATCH),
+    FIGURE(act_output, activations_output, BATCH),
+    FIGURE(act_loss, activations_loss, BATCH),
+    FIGURE(act_per_layer, activations_per_layer, BATCH),
+    FIGURE(transient, transient, BATCH),
+    FIGURE(peak_allocated, peak_allocated, BATCH),
+    FIGURE(cuda_context, cuda_context, MODEL),
+    FIGURE(comm_buffers, comm_buffers, MODEL),
+    FIGURE(allocator_slack, allocator_slack, BATCH),
+    FIGURE(host_offload, host_offload, MODEL),
+    FIGURE(act_offloaded, activations_offloaded, BATCH),
+    FIGURE(load_peak, loading_peak, MODEL),
+    FIGURE(reference, reference_weights, MODEL),
+    FIGURE(critic, critic_state, MODEL),
+    FIGURE(rollout_weights, rollout_weights, MODEL),
+    FIGURE(rollout_kv, rollout_kv_cache, MODEL),
+    FIGURE(teacher, teacher_weights, MODEL),
+    FIGURE(vision_weights, vision_weights, MODEL),
+    FIGURE(act_vision, activations_vision, BATCH),
+};
 
 static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout *lay,
                        trainsize_memory *m, trainsize_error *err)
 {
-    /* Each figure with the input that drives it: model state grows with the model, the
-     * rest with the tokens of a micro-batch. */
-    static const char model[] = "model", batch[] = "micro-batch";
-    struct { double v; uint64_t *dst; const char *name, *input; } items[] = {
-        {s->weights, &m->weights, "memory.weights", model},
-        {s->gradients, &m->gradients, "memory.gradients", model},
-        {s->optimizer, &m->optimizer, "memory.optimizer", model},
-        {s->master, &m->master_weights, "memory.master_weights", model},
-        {s->activations, &m->activations, "memory.activations", batch},
-        {s->act_layers, &m->activations_layers, "memory.activations_layers", batch},
-        {s->act_embedding, &m->activations_embedding, "memory.activations_embedding", batch},
-        {s->act_output, &m->activations_output, "memory.activations_output", batch},
-        {s->act_loss, &m->activations_loss, "memory.activations_loss", batch},
-        {s->act_per_layer, &m->activations_per_layer, "memory.activations_per_layer", batch},
-        {s->transient, &m->transient, "memory.transient", batch},
-        {s->peak_allocated, &m->peak_allocated, "memory.peak_allocated", batch},
-        {s->cuda_context, &m->cuda_context, "memory.cuda_context", model},
-        {s->comm_buffers, &m->comm_buffers, "memory.comm_buffers", model},
-        {s->allocator_slack, &m->allocator_slack, "memory.allocator_slack", batch},
-        {s->host_offload, &m->host_offload, "memory.host_offload", model},
-        {s->act_offloaded, &m->activations_offloaded, "memory.activations_offloaded", batch},
-        {s->load_peak, &m->loading_peak, "memory.loading_peak", model},
-        {s->reference, &m->reference_weights, "memory.reference_weights", model},
-        {s->critic, &m->critic_state, "memory.critic_state", model},
-        {s->rollout_weights, &m->rollout_weights, "memory.rollout_weights", model},
-        {s->rollout_kv, &m->rollout_kv_cache, "memory.rollout_kv_cache", model},
-        {s->teacher, &m->teacher_weights, "memory.teacher_weights", model},
-        {s->vision_weights, &m->vision_weights, "memory.vision_weights", model},
-        {s->act_vision, &m->activations_vision, "memory.activations_vision", batch},
-    };
     size_t i;
-    int rc;
-    for (i = 0; i < sizeof items / sizeof items[0]; i++)
-        if ((rc = ts_result_bytes(items[i].v, items[i].dst, items[i].name, items[i].input, err))) return rc;
+    for (i = 0; i < sizeof FIGURES / sizeof FIGURES[0]; i++) {
+        const struct figure *f = &FIGURES[i];
+        double v;
+        uint64_t u;
+        memcpy(&v, (const char *)s + f->from, sizeof v);
+        if (!(v >= 0) || v >= 9.2e18) return too_large(f->name, f->input, err);
+        u = bytes_up(v);
+        memcpy((char *)m + f->to, &u, sizeof u);
+    }
     /* Totals are sums of the rounded parts, so the report adds up to the byte. */
     m->overhead = m->cuda_context + m->comm_buffers + m->allocator_slack;
-    if ((rc = ts_result_bytes((double)m->peak_allocated + (double)m->overhead, &m->peak_total,
-                       "memory.peak_total", batch, err)))
-        return rc;
+    if ((double)m->peak_allocated + (double)m->overhead >= 9.2e18)
+        return too_large("memory.peak_total", BATCH, err);
     m->peak_total = m->peak_allocated + m->overhead;
     m->peak_reserved = m->peak_allocated + m->allocator_slack;
     m->in_flight_microbatches = s->in_flight;

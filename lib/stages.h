@@ -345,8 +345,27 @@ typedef struct ts_comm {
     double intra_bytes_per_gpu, inter_bytes_per_gpu;
 } ts_comm;
 
-void ts_comm_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
-                  const ts_conv *c, double compute_step, const ts_comm_links *links, ts_comm *out);
+/* A step's collectives without their links: bytes, rank counts, latencies and the compute
+ * each may hide under, for ts_comm_time to time on any links. Only the parallelisms in use
+ * are set (tp, pp: 1; cp, ep, D: their degree > 1). */
+typedef struct ts_comm_terms {
+    double t, mb, slots, c_mb, bwd, alpha, layers;
+    int tp, tp_all_reduce, tp_overlap;
+    double tp_bytes, tp_latency, tp_window;
+    int pp;
+    double pp_bytes, pp_stride;
+    double cp, cp_bytes, cp_latency, cp_window;
+    double ep, ep_layers, ep_all, ep_across, ep_latency;
+    int ep_overlap;
+    double D, De, R, dp_stride_e, dp_ar_r, dp_latency_r, dp_latency;
+    double dp_gathers, dp_gather, dp_gather_e, dp_rs, dp_rs_e;
+    int dp_all_reduce, dp_own, zero3, dp_overlap, pipelined, dp_once, dp_apart;
+} ts_comm_terms;
+
+void ts_comm_terms_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                        const ts_conv *c, double compute_step, ts_comm_terms *terms);
+/* The step's exposed communication and bytes per GPU on `links`. */
+void ts_comm_time(const ts_comm_terms *terms, const ts_comm_links *links, ts_comm *out);
 
 /* Seconds the job's GPUs take to compute one token (kernels.c): executed matmul and
  * attention FLOPs per token at the matmul and attention peaks given, and the element-wise

@@ -126,23 +126,21 @@ static ts_comm_links links_with(const ts_settings *cfg, const ts_comm_links *fab
 
 /* Exposed communication were the network as fast as the GPUs' own link: the baseline a
  * network's cost is measured from (the same for every link, so computed once). */
-static double ideal_exposed(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
-                            const ts_conv *c, double compute_step, const ts_comm_links *k)
+static double ideal_exposed(const ts_comm_terms *terms, const ts_comm_links *k)
 {
     ts_comm ideal;
     ts_comm_links fast = *k;
     fast.net_per_gpu = k->net_per_gpu > 0.0 ? k->intra : 0.0;
-    ts_comm_make(cfg, lay, pc, c, compute_step, &fast, &ideal);
+    ts_comm_time(terms, &fast, &ideal);
     return ideal.exposed;
 }
 
 /* What a network adds to a step's exposed communication: the exposed time with it, less
  * the ideal one. */
-static double network_cost(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
-                           const ts_conv *c, double compute_step, const ts_comm_links *k, double ideal)
+static double network_cost(const ts_comm_terms *terms, const ts_comm_links *k, double ideal)
 {
     ts_comm with;
-    ts_comm_make(cfg, lay, pc, c, compute_step, k, &with);
+    ts_comm_time(terms, k, &with);
     return with.exposed - ideal;
 }
 
@@ -151,9 +149,8 @@ static double network_cost(const ts_settings *cfg, const ts_layout *lay, const t
  * the candidates, ordered by achieved rate (catalogue order among equals), are searched by
  * halves: a few timings of the step's collectives instead of one per link. */
 static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_layout *lay,
-                                              const ts_param_counts *pc, const ts_conv *c,
-                                              double compute_step, const ts_comm_links *fabric,
-                                              double nics)
+                                              const ts_comm_terms *terms, double compute_step,
+                                              const ts_comm_links *fabric, double nics)
 {
     const trainsize_link_info *order[32];
     size_t n = 0, i, lo, hi;
@@ -174,8 +171,8 @@ static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_l
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         ts_comm_links k = links_with(cfg, fabric, lay, order[mid], nics);
-        if (ideal < 0.0) ideal = ideal_exposed(cfg, lay, pc, c, compute_step, &k);
-        if (network_cost(cfg, lay, pc, c, compute_step, &k, ideal) <= cfg->comm_share * compute_step) hi = mid;
+        if (ideal < 0.0) ideal = ideal_exposed(terms, &k);
+        if (network_cost(terms, &k, ideal) <= cfg->comm_share * compute_step) hi = mid;
         else lo = mid + 1;
     }
     return lo < n ? order[lo] : NULL;
@@ -394,6 +391,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
      * and communication cannot hide whatever the schedule. */
     double window = compute_step, intra = scale_up_rate(cfg->gpu);
     const ts_comm_links fabric = fabric_links(cfg, lay, intra);
+    ts_comm_terms terms; /* the step's collectives, timed below on each link tried */
     int beyond_fabric = (double)lay->gpus > fabric_span(cfg->gpu, lay); /* the network carries traffic */
     int fixed_host = cfg->gpu->host_ram_bytes && (int)lay->gpus_per_node == cfg->gpu->per_host;
     /* The host's own NICs (a TPU VM's data-centre network), unless a network is set. */
@@ -465,13 +463,14 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     found->storage_not_shared = st && !storage_shared_ok(st, lay->nodes);
     ts_copy_name(out->storage_class, sizeof out->storage_class, st ? st->name : "");
 
+    ts_comm_terms_make(cfg, lay, pc, conv, compute_step, &terms);
     /* Links: the slowest network that keeps exposed communication under comm-share of the
      * step (or the one set); the rates each GPU and each server move at within that share. */
     /* Within the scale-up domain nothing uses a network, set or not. */
     if (beyond_fabric && (cfg->network || sold)) {
         link = cfg->network ? cfg->network : sold;
     } else if (beyond_fabric) {
-        link = choose_link(cfg, lay, pc, conv, compute_step, &fabric, nics);
+        link = choose_link(cfg, lay, &terms, compute_step, &fabric, nics);
         if (!link) {
             link = fastest_link(); /* none keeps it under the share: time it on the best there is */
             found->network_short = 1;
@@ -481,9 +480,9 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     {
         ts_comm_links k = links_with(cfg, &fabric, lay, link, nics);
         ts_comm cm;
-        ts_comm_make(cfg, lay, pc, conv, compute_step, &k, &cm);
+        ts_comm_time(&terms, &k, &cm);
         if (beyond_fabric && (cfg->network || sold) &&
-            cm.exposed - ideal_exposed(cfg, lay, pc, conv, compute_step, &k) > cfg->comm_share * compute_step)
+            cm.exposed - ideal_exposed(&terms, &k) > cfg->comm_share * compute_step)
             found->network_short = 1;
         if ((rc = to_u64(cm.intra_bytes_per_gpu / window, &out->intra_node_rate_per_gpu,
                          "intra_node_rate_per_gpu", "model", err)) ||
