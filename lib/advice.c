@@ -58,7 +58,7 @@ typedef struct advisor {
 static void copy_job(trainsize_job *dst, const trainsize_job *src)
 {
     *dst = *src;
-    ts_job_rebind_custom_gpu(dst, src->s.gpu == &src->custom_gpu);
+    ts_job_rebind_custom_gpu(dst, src->s.gpu == &src->custom.info);
 }
 
 /* Set name=value on job and note it in a (replacing an earlier value of that name); 0 when

@@ -1,19 +1,16 @@
-/* A site's calibration: the efficiency model's shares fitted to the site's own runs
- * (`trainsize calibrate`), applied to a job. The file is checked whole before anything
- * changes: its format, the library version it was fitted with (the model's terms change
- * between versions, so the fit is refused from another major.minor), each setting by the
- * catalogue's own ranges, and only the settings a calibration may hold. What it came from
+/* A site's calibration file read: the efficiency model's shares fitted to the site's own
+ * runs (`trainsize calibrate`). The file is checked whole: its format, the library version
+ * it was fitted with (the model's terms change between versions, so the fit is refused
+ * from another major.minor), and only the settings a calibration may hold; job_load.c then
+ * sets each through the catalogue (its ranges) on a copy of the job. What it came from
  * (runs, GPUs, date) stays with the job for the result's layout.calibration and for the
  * warning when the job's GPU is not one it was fitted on. docs/methodology.md,
  * "Site calibration". */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "file_read.h"
-#include "job.h"
 #include "calibration.h"
+#include "error.h"
 #include "json.h"
 
 /* What a calibration may set: the shares a site's machines decide (the rest of the model
@@ -21,6 +18,7 @@
 static const char *const CALIBRATED[] = {"gemm-share",    "scale-up-efficiency", "network-efficiency",
                                          "step-overhead", "allocator-slack",     "sharded-slack"};
 #define CALIBRATED_COUNT (sizeof CALIBRATED / sizeof CALIBRATED[0])
+typedef char ts_calibrated_fit_the_file[CALIBRATED_COUNT == TS_CALIBRATION_SETTINGS_MAX ? 1 : -1];
 
 /* The top-level keys of the file: what the loader reads, and what `calibrate` writes for
  * people (the fit's errors, the runs' names), which it accepts and ignores. */
@@ -79,9 +77,8 @@ static int read_gpus(const ts_json_value *root, char *out, size_t cap, trainsize
     return TRAINSIZE_OK;
 }
 
-/* Each setting through the catalogue, on `job` (a copy: the caller's job changes only
- * when every one is taken). */
-static int apply_settings(trainsize_job *job, const ts_json_value *root, trainsize_error *err)
+/* The settings it fitted, each a calibration setting with a number. */
+static int read_settings(const ts_json_value *root, ts_calibration_file *out, trainsize_error *err)
 {
     ts_json_value settings, key, value;
     size_t cursor = 0;
@@ -89,37 +86,33 @@ static int apply_settings(trainsize_job *job, const ts_json_value *root, trainsi
         return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
                        "calibration: settings: expected an object of the shares it fitted");
     while (ts_json_object_next(&settings, &cursor, &key, &value)) {
-        char name[48], text[40];
-        double v;
+        char name[48];
         trainsize_error inner;
-        int rc;
         if (ts_json_string_copy(&key, name, sizeof name) >= sizeof name || !known(CALIBRATED, CALIBRATED_COUNT, &key))
             return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
                            "calibration: settings: \"%.40s\" is not a calibration setting (gemm-share, "
                            "scale-up-efficiency, network-efficiency, step-overhead, allocator-slack, "
                            "sharded-slack)", name);
-        if (ts_json_get_double(&value, name, &v, &inner))
+        if (out->settings == TS_CALIBRATION_SETTINGS_MAX)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: settings: %s given twice", name);
+        if (ts_json_get_double(&value, name, &out->values[out->settings], &inner))
             return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: settings: %s: expected a number",
                            name);
-        snprintf(text, sizeof text, "%.17g", v);
-        if ((rc = trainsize_job_set(job, name, text, &inner)) != TRAINSIZE_OK)
-            return ts_fail(err, rc, "calibration", "calibration: settings: %s", inner.message);
+        memcpy(out->names[out->settings++], name, sizeof name);
     }
     return TRAINSIZE_OK;
 }
 
-int trainsize_job_load_calibration_json(trainsize_job *job, const char *json, size_t len, trainsize_error *err)
+int ts_calibration_read(const char *json, size_t len, ts_calibration_file *out, trainsize_error *err)
 {
     ts_json_value root, v, key, value;
-    char version[32], date[sizeof job->s.calibration_date];
-    char gpus[sizeof job->s.calibration_gpus];
-    uint64_t format, runs;
+    char version[32];
+    uint64_t format;
     size_t cursor = 0;
-    trainsize_job *copy;
     trainsize_error inner;
     int rc;
-    if (!job || (!json && len))
-        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "calibration", "calibration: NULL job or text");
+    if (!json && len) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "calibration", "calibration: NULL job or text");
+    memset(out, 0, sizeof *out);
     if ((rc = ts_json_parse(json ? json : "", len, TRAINSIZE_HF_CONFIG_MAX_BYTES, TRAINSIZE_HF_CONFIG_MAX_DEPTH,
                             &root, &inner)))
         return ts_fail(err, rc, "calibration", "calibration: %s", inner.message);
@@ -144,31 +137,12 @@ int trainsize_job_load_calibration_json(trainsize_job *job, const char *json, si
                        "calibration: library_version: fitted with libtrainsize %.16s, this is %s: fit it again "
                        "with this version (the model's terms change between versions)",
                        version, trainsize_version_string());
-    if (!ts_json_object_get(&root, "runs", &v) || ts_json_get_u64(&v, "runs", 1000000, &runs, err) || runs == 0)
+    if (!ts_json_object_get(&root, "runs", &v) || ts_json_get_u64(&v, "runs", 1000000, &out->runs, err) || out->runs == 0)
         return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: runs: expected the number of runs it was fitted on");
-    date[0] = '\0';
-    if (ts_json_object_get(&root, "date", &v) && ts_json_get_string(&v, "date", date, sizeof date, err))
+    if (ts_json_object_get(&root, "date", &v) && ts_json_get_string(&v, "date", out->date, sizeof out->date, err))
         return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: date: expected a date, YYYY-MM-DD");
-    if ((rc = read_gpus(&root, gpus, sizeof gpus, err))) return rc;
-    copy = trainsize_job_clone(job);
-    if (!copy) return ts_fail(err, TRAINSIZE_E_NOMEM, "calibration", "calibration: out of memory");
-    if ((rc = apply_settings(copy, &root, err)) == TRAINSIZE_OK) {
-        copy->s.calibration_runs = runs;
-        memcpy(copy->s.calibration_gpus, gpus, sizeof gpus);
-        memcpy(copy->s.calibration_date, date, sizeof date);
-        snprintf(copy->s.calibration_text, sizeof copy->s.calibration_text, "%llu run%s on %.60s%s%.15s",
-                 (unsigned long long)runs, runs == 1 ? "" : "s", gpus, date[0] ? ", " : "", date);
-        *job = *copy;
-        ts_job_rebind_custom_gpu(job, copy->s.gpu == &copy->custom_gpu);
-        rc = ts_ok(err);
-    }
-    free(copy);
-    return rc;
-}
-
-int trainsize_job_load_calibration(trainsize_job *job, const char *path, trainsize_error *err)
-{
-    return ts_load_file(job, path, "calibration", trainsize_job_load_calibration_json, err);
+    if ((rc = read_gpus(&root, out->gpus, sizeof out->gpus, err))) return rc;
+    return read_settings(&root, out, err);
 }
 
 /* 1 when the calibration (if any) was fitted on `gpu`'s runs. */

@@ -1,8 +1,28 @@
-/* The site calibration a job carries (internal; calibration.c). */
+/* The site calibration a job carries (internal; calibration.c): the file read into a
+ * struct, and whether it covers a GPU. */
 #ifndef TS_CALIBRATION_H
 #define TS_CALIBRATION_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "settings.h"
+
+/* The settings a calibration may hold (trainsize_calibration_setting_count). */
+#define TS_CALIBRATION_SETTINGS_MAX 6
+
+typedef struct ts_calibration_file {
+    uint64_t runs;                                /* the runs it was fitted on, >= 1 */
+    char date[sizeof ((ts_settings *)0)->calibration_date]; /* YYYY-MM-DD, or "" */
+    char gpus[sizeof ((ts_settings *)0)->calibration_gpus]; /* comma-separated */
+    size_t settings;                              /* names[] and values[] in use */
+    char names[TS_CALIBRATION_SETTINGS_MAX][48];  /* calibration settings, as the catalogue names them */
+    double values[TS_CALIBRATION_SETTINGS_MAX];
+} ts_calibration_file;
+
+/* A calibration file's text checked whole and read into *out (the settings' ranges are
+ * the catalogue's, checked when they are set). Errors name "calibration". */
+int ts_calibration_read(const char *json, size_t len, ts_calibration_file *out, trainsize_error *err);
 
 /* 1 when no calibration applies or its runs ran on `gpu` (a catalogue or device name). */
 int ts_calibration_covers(const ts_settings *s, const char *gpu);

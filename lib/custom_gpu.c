@@ -1,12 +1,12 @@
-/* GPUs of the caller's own description: from a struct, or from a JSON device file. The
- * job keeps a copy, so the catalogue's entries and the caller's stay interchangeable. */
+/* GPUs of the caller's own description, checked and completed into a description of
+ * their own (custom_gpu.h): from a struct, or from a JSON device file. Nothing here
+ * touches a job; job_load.c gives the description to one. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "custom_gpu.h"
 #include "error.h"
-#include "file_read.h"
-#include "job.h"
 #include "json.h"
 #include "text_values.h"
 #include "text.h"
@@ -25,11 +25,23 @@ static int positive(double v, const char *field, trainsize_error *err)
     return TRAINSIZE_OK;
 }
 
-int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, trainsize_error *err)
+void ts_gpu_description_bind(ts_gpu_description *d)
+{
+    d->info.name = d->name;
+    d->info.full_name = d->full_name;
+    d->info.source = d->source;
+    d->info.architecture = d->architecture;
+    d->info.vendor = d->vendor;
+    d->info.host_network = d->host_network;
+    d->info.price_source = "";
+    d->info.price_date = "";
+}
+
+int ts_gpu_description_make(const trainsize_gpu_info *info, ts_gpu_description *out, trainsize_error *err)
 {
     trainsize_gpu_info g;
     int rc;
-    if (!job || !info) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "gpu", "gpu: NULL job or description");
+    if (!info) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "gpu", "gpu: NULL job or description");
     if (!info->name || !info->name[0])
         return ts_fail(err, TRAINSIZE_E_INVALID, "name", "gpu: the description needs a name");
     if (strlen(info->name) >= TRAINSIZE_NAME_MAX)
@@ -111,27 +123,25 @@ int trainsize_job_set_gpu(trainsize_job *job, const trainsize_gpu_info *info, tr
     if (!(g.flops_fp32 > 0))
         g.flops_fp32 = (g.flops_bf16 > 0 ? g.flops_bf16 : g.flops_fp16) * TS_FP32_FALLBACK_SHARE;
     if (g.pcie_generation <= 0) g.pcie_generation = TS_DEFAULT_PCIE;
-    job->custom_gpu = g;
-    ts_copy_name(job->custom_name, sizeof job->custom_name, info->name);
-    ts_copy_name(job->custom_full_name, sizeof job->custom_full_name,
-                 info->full_name && info->full_name[0] ? info->full_name : info->name);
-    ts_copy_name(job->custom_source, sizeof job->custom_source,
+    out->info = g;
+    ts_copy_name(out->name, sizeof out->name, info->name);
+    ts_copy_name(out->full_name, sizeof out->full_name, info->full_name && info->full_name[0] ? info->full_name : info->name);
+    ts_copy_name(out->source, sizeof out->source,
                  info->source && info->source[0] ? info->source : "caller's description");
-    ts_copy_name(job->custom_architecture, sizeof job->custom_architecture, info->architecture);
-    ts_copy_name(job->custom_vendor, sizeof job->custom_vendor, info->vendor);
-    ts_copy_name(job->custom_host_network, sizeof job->custom_host_network, info->host_network);
+    ts_copy_name(out->architecture, sizeof out->architecture, info->architecture);
+    ts_copy_name(out->vendor, sizeof out->vendor, info->vendor);
+    ts_copy_name(out->host_network, sizeof out->host_network, info->host_network);
     /* The caller's text is handed back in results and JSON: one printable line of UTF-8. */
-    ts_text_tidy(job->custom_name, sizeof job->custom_name);
-    ts_text_tidy(job->custom_full_name, sizeof job->custom_full_name);
-    ts_text_tidy(job->custom_source, sizeof job->custom_source);
-    ts_text_tidy(job->custom_architecture, sizeof job->custom_architecture);
-    ts_text_tidy(job->custom_vendor, sizeof job->custom_vendor);
+    ts_text_tidy(out->name, sizeof out->name);
+    ts_text_tidy(out->full_name, sizeof out->full_name);
+    ts_text_tidy(out->source, sizeof out->source);
+    ts_text_tidy(out->architecture, sizeof out->architecture);
+    ts_text_tidy(out->vendor, sizeof out->vendor);
     /* Without a BF16 figure bf16 runs as fp16 (warned), as on a part without bf16. */
-    job->custom_gpu.no_bf16 = info->no_bf16 != 0 || !(info->flops_bf16 > 0);
-    job->custom_gpu.no_fp16 = info->no_fp16 != 0;
-    job->custom_gpu.no_flash_attention = info->no_flash_attention != 0;
-    ts_job_rebind_custom_gpu(job, 1);
-    ts_job_fit_device(job);
+    out->info.no_bf16 = info->no_bf16 != 0 || !(info->flops_bf16 > 0);
+    out->info.no_fp16 = info->no_fp16 != 0;
+    out->info.no_flash_attention = info->no_flash_attention != 0;
+    ts_gpu_description_bind(out);
     return ts_ok(err);
 }
 
@@ -157,7 +167,7 @@ static int read_text(const ts_json_value *root, const char *key, char *buf, size
     return ts_json_get_string(&v, key, buf, cap, err);
 }
 
-int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len, trainsize_error *err)
+int ts_gpu_description_read(const char *json, size_t len, ts_gpu_description *out, trainsize_error *err)
 {
     ts_json_value root;
     trainsize_gpu_info g;
@@ -168,7 +178,7 @@ int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len
     double domain = 0, per_host = 0, host_ram = 0, host_cores = 0, nics = 0;
     double bf16 = 1, fp16 = -1, flash = 1; /* absent: the part has them (fp16: unless a TPU) */
     int rc;
-    if (!job || (!json && len)) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "gpu-file", "gpu-file: NULL job or text");
+    if (!json && len) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "gpu-file", "gpu-file: NULL job or text");
     memset(&g, 0, sizeof g);
     if ((rc = ts_json_parse(json ? json : "", len, TRAINSIZE_HF_CONFIG_MAX_BYTES,
                             TRAINSIZE_HF_CONFIG_MAX_DEPTH, &root, err))) {
@@ -243,10 +253,5 @@ int trainsize_job_load_gpu_json(trainsize_job *job, const char *json, size_t len
     g.ecc = ecc != 0;
     g.data_center = dc != 0;
     g.pcie_generation = (int)pcie;
-    return trainsize_job_set_gpu(job, &g, err);
-}
-
-int trainsize_job_load_gpu_file(trainsize_job *job, const char *path, trainsize_error *err)
-{
-    return ts_load_file(job, path, "gpu-file", trainsize_job_load_gpu_json, err);
+    return ts_gpu_description_make(&g, out, err);
 }

@@ -112,15 +112,8 @@ static void mark_overhead_given(trainsize_job *job, int id)
 /* A custom GPU's strings live in the job: point them (and job->gpu) at this job's copy. */
 void ts_job_rebind_custom_gpu(trainsize_job *job, int in_use)
 {
-    job->custom_gpu.name = job->custom_name;
-    job->custom_gpu.full_name = job->custom_full_name;
-    job->custom_gpu.source = job->custom_source;
-    job->custom_gpu.architecture = job->custom_architecture;
-    job->custom_gpu.vendor = job->custom_vendor;
-    job->custom_gpu.host_network = job->custom_host_network;
-    job->custom_gpu.price_source = "";
-    job->custom_gpu.price_date = "";
-    if (in_use) job->s.gpu = &job->custom_gpu;
+    ts_gpu_description_bind(&job->custom);
+    if (in_use) job->s.gpu = &job->custom.info;
 }
 
 trainsize_job *trainsize_job_clone(const trainsize_job *job)
@@ -130,7 +123,7 @@ trainsize_job *trainsize_job_clone(const trainsize_job *job)
     copy = malloc(sizeof *copy);
     if (copy) {
         *copy = *job;
-        ts_job_rebind_custom_gpu(copy, job->s.gpu == &job->custom_gpu);
+        ts_job_rebind_custom_gpu(copy, job->s.gpu == &job->custom.info);
     }
     return copy;
 }
@@ -218,7 +211,7 @@ static int set_plan_gpus(trainsize_job *job, const ts_param_def *def, const char
     const char *p = value;
     char item[TRAINSIZE_NAME_MAX];
     int more;
-    if (strlen(value) >= sizeof job->plan_gpus)
+    if (strlen(value) >= sizeof job->plan.gpus)
         return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name, "plan-gpus: list too long");
     while ((more = ts_list_next(&p, ',', item, sizeof item)) > 0)
         if (!trainsize_gpu_find(item))
@@ -228,7 +221,7 @@ static int set_plan_gpus(trainsize_job *job, const ts_param_def *def, const char
         return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
                        "plan-gpus: expected a comma-separated list of catalogue GPUs (no empty "
                        "item, no trailing comma)");
-    memcpy(job->plan_gpus, value, strlen(value) + 1);
+    memcpy(job->plan.gpus, value, strlen(value) + 1);
     return ts_ok(err);
 }
 
@@ -285,7 +278,7 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
     const char *given = value; /* messages quote what the caller wrote */
     if (def->setter == TS_SET_U64 || def->setter == TS_SET_DOUBLE) {
         const char *why = "";
-        int u = ts_units_expand(def, value, plain, sizeof plain, &why);
+        int u = ts_units_expand(def->info.unit, def->info.name, value, plain, sizeof plain, &why);
         if (u < 0 && why)
             return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: \"%.40s\" has a unit it does not take "
                            "(units: %s)", name, value, why);
@@ -552,7 +545,7 @@ int trainsize_job_get(const trainsize_job *job, const char *name, char *buf, siz
     case TS_SET_LINK: n = snprintf(buf, cap, "%s", job->s.network ? job->s.network->name : ""); break;
     case TS_SET_STORAGE: n = snprintf(buf, cap, "%s", job->s.storage ? job->s.storage->name : ""); break;
     case TS_SET_TEACHER: n = snprintf(buf, cap, "%s", job->s.teacher ? job->s.teacher->name : ""); break;
-    case TS_SET_PLAN_GPUS: n = snprintf(buf, cap, "%s", job->plan_gpus); break;
+    case TS_SET_PLAN_GPUS: n = snprintf(buf, cap, "%s", job->plan.gpus); break;
     case TS_SET_GPU_PRICES: n = snprintf(buf, cap, "%s", job->gpu_prices_text); break;
     case TS_SET_BITS: n = get_bits(job, def, buf, cap); break;
     }

@@ -1,33 +1,34 @@
 /* The training job (internal): the settings an estimate reads (settings.h), plus what only
- * the job needs: the storage behind a caller's own GPU, whether seq was set, and the
- * planner's options. */
+ * the job needs: a caller's own GPU (custom_gpu.h), whether seq was set, and the planner's
+ * options. */
 #ifndef TS_JOB_H
 #define TS_JOB_H
 
 #include <stdint.h>
 
+#include "custom_gpu.h"
 #include "settings.h"
 #include "trainsize.h"
 
-struct trainsize_job {
-    ts_settings s;         /* what the estimate reads */
-    int seq_given;         /* the caller set seq: it no longer follows the model */
-    trainsize_gpu_info custom_gpu; /* a caller's device; its strings point into the arrays */
-    char custom_name[TRAINSIZE_NAME_MAX], custom_full_name[TRAINSIZE_NAME_MAX];
-    char custom_source[TRAINSIZE_NAME_MAX];
-    char custom_architecture[TRAINSIZE_NAME_MAX];
-    char custom_vendor[TRAINSIZE_NAME_MAX];
-    char custom_host_network[32];
-    unsigned overheads_given;     /* bit i: overhead setting i of ts_job_fit_device was set */
-    int overheads_kind;           /* the accelerator kind the unset overheads follow */
-    char plan_gpus[512];          /* comma-separated catalogue names; "" = the whole catalogue */
-    char gpu_prices_text[512];    /* gpu-prices as set */
+/* What the planner reads of a job beside its settings: where and how far to search. */
+typedef struct ts_plan_options {
+    char gpus[512];               /* plan-gpus: comma-separated catalogue names; "" = the whole catalogue */
     uint64_t max_gpus;
     double deadline_days;         /* 0: none */
     double budget_usd;            /* 0: none */
     int objective;                /* 0 cloud cost, 1 time, 2 owned cost */
-    uint64_t plan_gpu_count;      /* 0: search the counts */
-    int plan_ranking;             /* 0 best by the objective, 1 the Pareto front */
+    uint64_t gpu_count;           /* plan-gpu-count; 0: search the counts */
+    int ranking;                  /* 0 best by the objective, 1 the Pareto front */
+} ts_plan_options;
+
+struct trainsize_job {
+    ts_settings s;                /* what the estimate reads */
+    int seq_given;                /* the caller set seq: it no longer follows the model */
+    ts_gpu_description custom;    /* a caller's device (job_load.c) */
+    unsigned overheads_given;     /* bit i: overhead setting i of ts_job_fit_device was set */
+    int overheads_kind;           /* the accelerator kind the unset overheads follow */
+    char gpu_prices_text[512];    /* gpu-prices as set */
+    ts_plan_options plan;         /* the planner's */
 };
 
 /* Fill a job with the defaults of the parameter catalogue (no model). */

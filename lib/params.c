@@ -616,24 +616,24 @@ static const ts_param_def PARAMS[] = {
       "GPUs the planner may choose from, comma-separated catalogue names (the command's plan "
       "--gpu); default: empty, the whole catalogue"}, TS_SET_PLAN_GPUS, 0, TRAINSIZE_ID_PLAN_GPUS, TS_PLAN_KEEPS},
     {{"max-gpus", TRAINSIZE_PARAM_INT, NULL, 1, LIM_GPUS, "4096", "GPUs",
-      "most GPUs the planner may use (it searches up to 16,384 servers)"}, TS_SET_U64, OFF(max_gpus), TRAINSIZE_ID_MAX_GPUS, TS_PLAN_KEEPS},
+      "most GPUs the planner may use (it searches up to 16,384 servers)"}, TS_SET_U64, OFF(plan.max_gpus), TRAINSIZE_ID_MAX_GPUS, TS_PLAN_KEEPS},
     {{"deadline-days", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e6, "0", "days",
       "the planner keeps configurations that finish within this; 0: no deadline"}, TS_SET_DOUBLE,
-     OFF(deadline_days), TRAINSIZE_ID_DEADLINE_DAYS, TS_PLAN_KEEPS},
+     OFF(plan.deadline_days), TRAINSIZE_ID_DEADLINE_DAYS, TS_PLAN_KEEPS},
     {{"budget", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e15, "0", "USD",
       "the planner keeps configurations that cost at most this; 0: no budget"}, TS_SET_DOUBLE,
-     OFF(budget_usd), TRAINSIZE_ID_BUDGET, TS_PLAN_KEEPS},
+     OFF(plan.budget_usd), TRAINSIZE_ID_BUDGET, TS_PLAN_KEEPS},
     {{"objective", TRAINSIZE_PARAM_CHOICE, "cost|time|owned", 0, 0, "cost", "",
       "what the planner ranks by first: cloud cost, time, or the cost of owning the GPUs"},
-     TS_SET_CHOICE, OFF(objective), TRAINSIZE_ID_OBJECTIVE, TS_PLAN_KEEPS},
+     TS_SET_CHOICE, OFF(plan.objective), TRAINSIZE_ID_OBJECTIVE, TS_PLAN_KEEPS},
     {{"plan-ranking", TRAINSIZE_PARAM_CHOICE, "best|pareto", 0, 0, "best", "",
       "what the planner returns: the best by the objective (one per layout), or the Pareto front "
       "of cost (cloud, or owned with objective owned) against time, fastest first"},
-     TS_SET_CHOICE, OFF(plan_ranking), TRAINSIZE_ID_PLAN_RANKING, TS_PLAN_KEEPS},
+     TS_SET_CHOICE, OFF(plan.ranking), TRAINSIZE_ID_PLAN_RANKING, TS_PLAN_KEEPS},
     {{"plan-gpu-count", TRAINSIZE_PARAM_INT, NULL, 0, LIM_GPUS, "0", "GPUs",
       "the planner uses exactly this many GPUs (\"I have 8 H100s\"); without tokens it lists the "
       "layouts that fit there and the largest batch each takes; 0: it searches counts up to "
-      "max-gpus"}, TS_SET_U64, OFF(plan_gpu_count), TRAINSIZE_ID_PLAN_GPU_COUNT, TS_PLAN_KEEPS},
+      "max-gpus"}, TS_SET_U64, OFF(plan.gpu_count), TRAINSIZE_ID_PLAN_GPU_COUNT, TS_PLAN_KEEPS},
     {{"rack-power-watts", TRAINSIZE_PARAM_FLOAT, NULL, 100, 1e7, "41000", "watts",
       "air-cooled rack budget: NVIDIA's DGX SuperPOD racks four DGX H100, 40.8 kW; a typical "
       "enterprise room takes 20000 (Uptime 2023: most operators have no racks above 20 kW)"},

@@ -92,7 +92,7 @@ static int compare_close(double x, double y)
 static uint64_t ranked_warnings(const search *s, const trainsize_job *job,
                                 const trainsize_plan_candidate *c)
 {
-    double price = job->objective == TRAINSIZE_OBJECTIVE_OWNED ? c->cost_own : c->cost;
+    double price = job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED ? c->cost_own : c->cost;
     return s->batch_mode || price > 0 ? c->warnings & ~TRAINSIZE_WARN_NO_PRICE : c->warnings;
 }
 
@@ -119,14 +119,14 @@ static int better(const search *s, const trainsize_job *job, const trainsize_pla
     double first_a, first_b, second_a, second_b;
     int k, wa, wb;
     if (s->batch_mode) return better_batch(s, job, a, b);
-    if (job->objective == TRAINSIZE_OBJECTIVE_OWNED) {
+    if (job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED) {
         ca = a->cost_own > 0 ? a->cost_own : HUGE_VAL;
         cb = b->cost_own > 0 ? b->cost_own : HUGE_VAL;
     }
-    first_a = job->objective == TRAINSIZE_OBJECTIVE_TIME ? a->seconds : ca;
-    first_b = job->objective == TRAINSIZE_OBJECTIVE_TIME ? b->seconds : cb;
-    second_a = job->objective == TRAINSIZE_OBJECTIVE_TIME ? ca : a->seconds;
-    second_b = job->objective == TRAINSIZE_OBJECTIVE_TIME ? cb : b->seconds;
+    first_a = job->plan.objective == TRAINSIZE_OBJECTIVE_TIME ? a->seconds : ca;
+    first_b = job->plan.objective == TRAINSIZE_OBJECTIVE_TIME ? b->seconds : cb;
+    second_a = job->plan.objective == TRAINSIZE_OBJECTIVE_TIME ? ca : a->seconds;
+    second_b = job->plan.objective == TRAINSIZE_OBJECTIVE_TIME ? cb : b->seconds;
     if ((k = compare_close(first_a, first_b)) != 0) return k < 0;
     wa = ranked_warnings(s, job, a) != 0;
     wb = ranked_warnings(s, job, b) != 0;
@@ -148,7 +148,7 @@ static int same_layout(const trainsize_plan_candidate *a, const trainsize_plan_c
  * without a price has none. */
 static double cost_of(const trainsize_job *job, const trainsize_plan_candidate *c)
 {
-    double v = job->objective == TRAINSIZE_OBJECTIVE_OWNED ? c->cost_own : c->cost;
+    double v = job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED ? c->cost_own : c->cost;
     return v > 0 ? v : HUGE_VAL;
 }
 
@@ -254,7 +254,7 @@ static int try_config(search *s, const trainsize_job *job)
     if (r.system.cost_cloud_usd > 0 &&
         (s->stats.cheapest_fit_cost == 0.0 || r.system.cost_cloud_usd < s->stats.cheapest_fit_cost))
         s->stats.cheapest_fit_cost = r.system.cost_cloud_usd;
-    if (job->deadline_days > 0 && r.time.wall_seconds > job->deadline_days * 86400.0) return 1;
+    if (job->plan.deadline_days > 0 && r.time.wall_seconds > job->plan.deadline_days * 86400.0) return 1;
     memset(&c, 0, sizeof c);
     snprintf(c.gpu, sizeof c.gpu, "%s", w->s.gpu->name);
     c.gpus = w->s.gpus;
@@ -265,9 +265,9 @@ static int try_config(search *s, const trainsize_job *job)
     c.cost = r.system.cost_cloud_usd; /* one kind of cost, comparable across GPUs */
     c.cost_own = r.system.cost_own_usd;
     c.warnings = r.warnings;
-    if (job->budget_usd > 0 && !(c.cost > 0 && c.cost <= job->budget_usd)) return 1;
+    if (job->plan.budget_usd > 0 && !(c.cost > 0 && c.cost <= job->plan.budget_usd)) return 1;
     s->stats.feasible++;
-    if (job->plan_ranking == 1) keep_pareto(s, job, &c);
+    if (job->plan.ranking == 1) keep_pareto(s, job, &c);
     else keep(s, job, &c);
     return 1;
 }
@@ -437,7 +437,7 @@ static void search_whole_domains(search *s, const trainsize_job *job, const trai
     if (!gpu->scale_up_domain || gpu->scale_up_domain <= ts_host_size(gpu) ||
         gpu->scale_up_domain % gpn != 0 || per_domain <= 1)
         return;
-    for (nodes = per_domain; nodes * gpn <= job->max_gpus; nodes *= 2) {
+    for (nodes = per_domain; nodes * gpn <= job->plan.max_gpus; nodes *= 2) {
         for (i = 0; i < COUNT_OF(NODE_COUNTS) && NODE_COUNTS[i] != nodes; i++) {}
         if (i == COUNT_OF(NODE_COUNTS)) search_gpu_count(s, job, nodes * gpn, gpn);
     }
@@ -451,9 +451,9 @@ static void search_gpu(search *s, const trainsize_job *job, const trainsize_gpu_
     size_t i;
     /* A catalogue GPU by its name, as a caller would set it; the job's own GPU is already
      * bound to the work copy. */
-    if (gpu != &s->work.custom_gpu && trainsize_job_set(&s->work, "gpu", gpu->name, NULL)) return;
-    if (job->plan_gpu_count) { /* the GPUs one has: that count only */
-        uint64_t n = job->plan_gpu_count;
+    if (gpu != &s->work.custom.info && trainsize_job_set(&s->work, "gpu", gpu->name, NULL)) return;
+    if (job->plan.gpu_count) { /* the GPUs one has: that count only */
+        uint64_t n = job->plan.gpu_count;
         uint64_t per = job->s.gpus_per_node ? job->s.gpus_per_node : (n < host ? n : host);
         if (n % per == 0) search_gpu_count(s, job, n, per);
         return;
@@ -462,10 +462,10 @@ static void search_gpu(search *s, const trainsize_job *job, const trainsize_gpu_
      * TPU VM or a Grace tray, comes whole). */
     if (!job->s.gpus_per_node && !gpu->host_ram_bytes)
         for (i = 0; i < COUNT_OF(SMALL_COUNTS); i++)
-            if (SMALL_COUNTS[i] <= job->max_gpus && SMALL_COUNTS[i] < host)
+            if (SMALL_COUNTS[i] <= job->plan.max_gpus && SMALL_COUNTS[i] < host)
                 search_gpu_count(s, job, SMALL_COUNTS[i], SMALL_COUNTS[i]);
     for (i = 0; i < COUNT_OF(NODE_COUNTS); i++)
-        if (NODE_COUNTS[i] * gpn <= job->max_gpus) search_gpu_count(s, job, NODE_COUNTS[i] * gpn, gpn);
+        if (NODE_COUNTS[i] * gpn <= job->plan.max_gpus) search_gpu_count(s, job, NODE_COUNTS[i] * gpn, gpn);
     search_whole_domains(s, job, gpu, gpn);
 }
 
@@ -473,8 +473,8 @@ static void search_gpu(search *s, const trainsize_job *job, const trainsize_gpu_
 static size_t gpu_choices(const trainsize_job *job, const trainsize_gpu_info **out, size_t cap)
 {
     size_t n = 0;
-    if (job->plan_gpus[0]) {
-        const char *p = job->plan_gpus;
+    if (job->plan.gpus[0]) {
+        const char *p = job->plan.gpus;
         char item[TRAINSIZE_NAME_MAX];
         while (*p && n < cap) {
             const char *end = strchr(p, ',');
@@ -507,16 +507,16 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_plan: NULL job, result or count");
     *count = 0;
     if ((rc = ts_model_validate(&job->s.model, err))) return rc;
-    if (job->s.tokens == 0 && !job->plan_gpu_count)
+    if (job->s.tokens == 0 && !job->plan.gpu_count)
         return ts_fail(err, TRAINSIZE_E_INVALID, "tokens",
                        "tokens: the planner needs the training tokens (for time and cost), or "
                        "plan-gpu-count to ask what fits on that many GPUs");
     /* Without tokens there is no run to time or price: a deadline, a budget or a front of
      * cost against time would be met by one step. */
-    if (job->s.tokens == 0 && (job->deadline_days > 0 || job->budget_usd > 0 || job->plan_ranking == 1))
+    if (job->s.tokens == 0 && (job->plan.deadline_days > 0 || job->plan.budget_usd > 0 || job->plan.ranking == 1))
         return ts_fail(err, TRAINSIZE_E_INVALID, "tokens",
                        "tokens: %s needs the training tokens",
-                       job->deadline_days > 0 ? "deadline-days" : job->budget_usd > 0 ? "budget"
+                       job->plan.deadline_days > 0 ? "deadline-days" : job->plan.budget_usd > 0 ? "budget"
                                                                                  : "plan-ranking pareto");
     memset(&s, 0, sizeof s);
     s.work = *job;
@@ -534,10 +534,10 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
     if ((s.global_batch && (rc = trainsize_job_set_u64(&s.work, TRAINSIZE_ID_GLOBAL_BATCH, s.global_batch, err))) ||
         (rc = trainsize_job_set_u64(&s.work, TRAINSIZE_ID_GPU_MEMORY, 0, err)))
         return rc;
-    if (job->s.gpu == &job->custom_gpu && !job->plan_gpus[0]) {
+    if (job->s.gpu == &job->custom.info && !job->plan.gpus[0]) {
         /* A GPU of the caller's own description: search it alone. */
         ts_job_rebind_custom_gpu(&s.work, 1);
-        gpus[0] = &s.work.custom_gpu;
+        gpus[0] = &s.work.custom.info;
         n = 1;
     } else {
         n = gpu_choices(job, gpus, TS_PLAN_MAX_GPU_TYPES);
@@ -566,14 +566,14 @@ int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, 
     if (memchr(c->gpu, '\0', sizeof c->gpu) == NULL)
         return ts_fail(err, TRAINSIZE_E_INVALID, "gpu", "gpu: the candidate's name is not terminated");
     gpu = trainsize_gpu_find(c->gpu);
-    if (!gpu && job->s.gpu == &job->custom_gpu && strcmp(job->custom_name, c->gpu) == 0)
-        gpu = &job->custom_gpu; /* the job's own GPU, as planned */
+    if (!gpu && job->s.gpu == &job->custom.info && strcmp(job->custom.name, c->gpu) == 0)
+        gpu = &job->custom.info; /* the job's own GPU, as planned */
     if (!gpu) return ts_fail(err, TRAINSIZE_E_UNKNOWN, "gpu", "gpu: unknown GPU \"%.40s\"", c->gpu);
     /* On a copy, through the typed setters (the checks of trainsize_job_set); the job changes
      * only when all of them pass. */
     work = *job;
-    ts_job_rebind_custom_gpu(&work, job->s.gpu == &job->custom_gpu);
-    if (gpu != &job->custom_gpu && (rc = trainsize_job_set(&work, "gpu", gpu->name, err))) return rc;
+    ts_job_rebind_custom_gpu(&work, job->s.gpu == &job->custom.info);
+    if (gpu != &job->custom.info && (rc = trainsize_job_set(&work, "gpu", gpu->name, err))) return rc;
     if ((rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPU_MEMORY, 0, err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPUS, c->gpus, err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GPUS_PER_NODE, c->gpus_per_node, err)) ||
@@ -589,6 +589,6 @@ int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, 
         (rc = trainsize_job_set_choice(&work, TRAINSIZE_ID_RECOMPUTE, c->layout.recompute, err)))
         return rc;
     *job = work;
-    ts_job_rebind_custom_gpu(job, work.s.gpu == &work.custom_gpu);
+    ts_job_rebind_custom_gpu(job, work.s.gpu == &work.custom.info);
     return ts_ok(err);
 }

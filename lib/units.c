@@ -38,21 +38,22 @@ static int is_number_char(char c)
 }
 
 /* The units a parameter takes, by its unit and name. */
-static const unit *units_of(const ts_param_def *def, size_t *count, int *rate, const char **help)
+static const unit *units_of(const char *unit_name, const char *name, size_t *count, int *rate,
+                            const char **help)
 {
     *rate = 0;
-    if (strcmp(def->info.unit, "bytes") == 0) {
+    if (strcmp(unit_name, "bytes") == 0) {
         *count = sizeof BYTE_UNITS / sizeof BYTE_UNITS[0];
         *help = BYTE_HELP;
         return BYTE_UNITS;
     }
-    if (strcmp(def->info.unit, "bytes/s") == 0) {
+    if (strcmp(unit_name, "bytes/s") == 0) {
         *count = sizeof BYTE_UNITS / sizeof BYTE_UNITS[0];
         *rate = 1;
         *help = RATE_HELP;
         return BYTE_UNITS;
     }
-    if (strcmp(def->info.name, "tokens") == 0) {
+    if (strcmp(name, "tokens") == 0) {
         *count = sizeof COUNT_UNITS / sizeof COUNT_UNITS[0];
         *help = COUNT_HELP;
         return COUNT_UNITS;
@@ -62,7 +63,7 @@ static const unit *units_of(const ts_param_def *def, size_t *count, int *rate, c
     return NULL;
 }
 
-int ts_units_expand(const ts_param_def *def, const char *text, char *buf, size_t cap,
+int ts_units_expand(const char *unit_name, const char *name, const char *text, char *buf, size_t cap,
                     const char **why)
 {
     char number[64], suffix[16];
@@ -79,7 +80,7 @@ int ts_units_expand(const ts_param_def *def, const char *text, char *buf, size_t
         n++;
     if (n == len || n == 0) return 0; /* no suffix, or no number: the plain parser decides */
     s = text[n] == ' ' ? n + 1 : n;
-    units = units_of(def, &count, &rate, &help);
+    units = units_of(unit_name, name, &count, &rate, &help);
     *why = help;
     if (len - s >= sizeof suffix || n >= sizeof number) return -1;
     memcpy(number, text, n);

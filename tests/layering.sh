@@ -2,8 +2,10 @@
 # The estimate runs one way (docs/architecture.md, "The estimate pipeline"): the pipeline
 # (estimate.c) includes the job and the stages; a stage includes the stage types
 # (stages.h) and the settings, never the job (job.h), the parameter table (params.h) or
-# the public entry points above it, so it cannot reach back up. Fails naming each file
-# that breaks the rule.
+# the public entry points above it, so it cannot reach back up. The readers (config.json,
+# device files, calibrations) and the base code (text, numbers, JSON, units) fill structs
+# and never see the job or the parameter table either: job_load.c and job.c hand what
+# they read to a job. Fails naming each file that breaks the rule.
 # Usage: layering.sh LIB_DIR
 lib=${1:?usage: layering.sh LIB_DIR}
 fail=0
@@ -30,5 +32,19 @@ done
 for f in planner.c advice.c job.c params.c; do
     grep -q '#include "stages.h"' "$lib/$f" && bad "$f (above the pipeline) includes stages.h"
 done
-[ $fail -eq 0 ] && echo "layering: $stages stages, none includes the job"
+# Readers and base code: no job, no parameter table, no call into a job.
+below=0
+for name in hf_config hf_families hf_keys hf_vision custom_gpu calibration json decimal units text \
+            text_out text_format text_values json_write error file_read field_table; do
+    for f in "$lib/$name.c" "$lib/$name.h"; do
+        [ -f "$f" ] || continue
+        below=$((below + 1))
+        grep -q '#include "job.h"' "$f" && bad "$(basename "$f") (a reader or base code) includes job.h"
+        grep -q '#include "params.h"' "$f" && bad "$(basename "$f") (a reader or base code) includes params.h"
+        grep -nE '\b(ts_job_[a-z_]+|trainsize_job_[a-z_]+)\(' "$f" >/dev/null &&
+            bad "$(basename "$f") (a reader or base code) calls into a job"
+    done
+done
+[ "$below" -ge 20 ] || bad "found $below reader and base files (expected 20 or more)"
+[ $fail -eq 0 ] && echo "layering: $stages stages and $below reader and base files, none includes the job"
 exit $fail
