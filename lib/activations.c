@@ -93,7 +93,7 @@ static void make_dims(const ts_settings *cfg, const ts_layout *lay, layer_dims *
 static double attention_terms(const ts_settings *cfg, const ts_conv *c, const layer_dims *d,
                               unsigned drop)
 {
-    int eager = cfg->attention == TS_ATTN_EAGER, dropout = cfg->dropout > 0;
+    int eager = cfg->attention == TRAINSIZE_ATTENTION_EAGER, dropout = cfg->dropout > 0;
     int core = !(drop & TS_RC_CORE_ATTN), up_proj = !(d->latent > 0 && (drop & TS_RC_MLA_UP_PROJ));
     double sb = d->sb, bytes = 0;
     /* eager kernels expand k and v to all heads */
@@ -191,7 +191,7 @@ static double per_op_terms(const ts_settings *cfg, const ts_conv *c, const layer
         bytes += c->act * sb * width;
     }
     if (lay->sp) bytes += 2.0 * c->act * sb * d->h / d->rep; /* the reduce-scatters' outputs */
-    if (cfg->attention == TS_ATTN_EAGER)
+    if (cfg->attention == TRAINSIZE_ATTENTION_EAGER)
         /* both products are bmm: the scores and the context (softmax, its dropout and a
          * soft-cap's tanh are recomputed from the scores) */
         bytes += c->act * sb * (d->heads_rank * d->s_full + d->v_rank);
@@ -208,9 +208,9 @@ static double per_op_terms(const ts_settings *cfg, const ts_conv *c, const layer
 static double layer_bytes(const ts_settings *cfg, const ts_conv *c, const layer_dims *d,
                           const ts_layout *lay, int recompute, int moe)
 {
-    if (recompute == TS_RECOMPUTE_FULL) return c->residual * d->sb * d->h / d->rep; /* layer input */
-    if (recompute == TS_RECOMPUTE_PER_OP) return per_op_terms(cfg, c, d, lay, moe);
-    unsigned drop = recompute == TS_RECOMPUTE_NONE ? 0u : ts_recompute_dropped(cfg, recompute);
+    if (recompute == TRAINSIZE_RECOMPUTE_FULL) return c->residual * d->sb * d->h / d->rep; /* layer input */
+    if (recompute == TRAINSIZE_RECOMPUTE_PER_OP) return per_op_terms(cfg, c, d, lay, moe);
+    unsigned drop = recompute == TRAINSIZE_RECOMPUTE_NONE ? 0u : ts_recompute_dropped(cfg, recompute);
     return attention_terms(cfg, c, d, drop) + mlp_block_terms(cfg, c, d, moe, drop) + lora_terms(cfg, c, d);
 }
 
@@ -221,7 +221,7 @@ static double blend(const ts_settings *cfg, const ts_conv *c, const layer_dims *
                     const ts_layout *lay, double share, int moe, double *largest)
 {
     double policy = share > 0.0 ? layer_bytes(cfg, c, d, lay, cfg->recompute, moe) : 0.0;
-    double none = share < 1.0 ? layer_bytes(cfg, c, d, lay, TS_RECOMPUTE_NONE, moe) : 0.0;
+    double none = share < 1.0 ? layer_bytes(cfg, c, d, lay, TRAINSIZE_RECOMPUTE_NONE, moe) : 0.0;
     if (share >= 1.0) return *largest = policy;
     if (share <= 0.0) return *largest = none;
     *largest = policy > none ? policy : none;
@@ -252,8 +252,8 @@ static double vision_bytes(const ts_settings *cfg, const ts_layout *lay, const t
     tower.model.heads = m->vision_heads;
     tower.model.ffn = m->vision_ffn;
     tower.model.gated_mlp = m->vision_gated;
-    tower.model.norm = TS_NORM_LAYERNORM;
-    tower.model.bias = TS_BIAS_ALL;
+    tower.model.norm = TRAINSIZE_NORM_LAYERNORM;
+    tower.model.bias = TRAINSIZE_BIAS_ALL;
     tower.model.positions = m->vision_patches; /* learned positions: no causal mask */
     tower.seq = m->vision_patches;
     tl = *lay;
@@ -265,7 +265,8 @@ static double vision_bytes(const ts_settings *cfg, const ts_layout *lay, const t
     bytes = (double)m->vision_layers * layer_bytes(&tower, &tc, &d, &tl, cfg->recompute, 0);
     /* autocast's 16-bit copies of the tower's fp32 weights, kept for backward unless the
      * layers are checkpointed (as for the language model's layers, memory.c) */
-    if (c->autocast_copies && cfg->recompute != TS_RECOMPUTE_FULL && cfg->recompute != TS_RECOMPUTE_PER_OP)
+    if (c->autocast_copies && cfg->recompute != TRAINSIZE_RECOMPUTE_FULL &&
+        cfg->recompute != TRAINSIZE_RECOMPUTE_PER_OP)
         copies = c->layer_copy * (double)ts_model_vision_layer(m) * (double)m->vision_layers / (double)lay->tp;
     return bytes + copies;
 }
@@ -346,7 +347,7 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
         share = out->recomputed_layers / layers;
         if (moe > 0) as_moe = blend(cfg, c, &d, lay, share, 1, &big_moe);
         if (dense > 0) as_dense = blend(cfg, c, &d, lay, share, 0, &big_dense);
-        out->per_layer_full = layer_bytes(cfg, c, &d, lay, TS_RECOMPUTE_NONE, moe_model);
+        out->per_layer_full = layer_bytes(cfg, c, &d, lay, TRAINSIZE_RECOMPUTE_NONE, moe_model);
         /* the largest layer the stage stores: one the policy applies to, or one it leaves */
         out->per_layer = max2(big_moe, big_dense);
         out->layers = (moe * as_moe + dense * as_dense) * out->in_flight;
@@ -383,7 +384,7 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
         out->output = o;
         out->loss_backward = c->loss_backward * d.sb * vocab_rank;
     }
-    if ((cfg->recompute == TS_RECOMPUTE_FULL || cfg->recompute == TS_RECOMPUTE_PER_OP) &&
+    if ((cfg->recompute == TRAINSIZE_RECOMPUTE_FULL || cfg->recompute == TRAINSIZE_RECOMPUTE_PER_OP) &&
         out->recomputed_layers > 0) {
         /* A checkpointed layer's backward first runs its forward again. */
         out->recompute = out->per_layer_full;

@@ -122,9 +122,9 @@ static int try_fit(advisor *ad, const trainsize_job *job, const trainsize_advice
 static int recompute_rank(int recompute)
 {
     switch (recompute) {
-    case TS_RECOMPUTE_SELECTIVE: return 1;
-    case TS_RECOMPUTE_PER_OP: return 2;
-    case TS_RECOMPUTE_FULL: return 3;
+    case TRAINSIZE_RECOMPUTE_SELECTIVE: return 1;
+    case TRAINSIZE_RECOMPUTE_PER_OP: return 2;
+    case TRAINSIZE_RECOMPUTE_FULL: return 3;
     default: return 0;
     }
 }
@@ -151,20 +151,21 @@ static int apply_step(const advisor *ad, trainsize_job *job, trainsize_advice *a
             /* what the job recomputes: as set, else as the estimate defaulted it; never
              * less (none < selective < per-op < full) */
             int now = job->s.recompute_given ? job->s.recompute : ad->recompute;
-            int offered = strcmp(st->value, "full") == 0     ? TS_RECOMPUTE_FULL
-                          : strcmp(st->value, "per-op") == 0 ? TS_RECOMPUTE_PER_OP
-                                                             : TS_RECOMPUTE_SELECTIVE;
+            int offered = strcmp(st->value, "full") == 0     ? TRAINSIZE_RECOMPUTE_FULL
+                          : strcmp(st->value, "per-op") == 0 ? TRAINSIZE_RECOMPUTE_PER_OP
+                                                             : TRAINSIZE_RECOMPUTE_SELECTIVE;
             if (recompute_rank(now) >= recompute_rank(offered)) return 0;
         } else if (strcmp(st->name, "attention") == 0) {
-            if (job->s.attention == TS_ATTN_FLASH) return 0;
+            if (job->s.attention == TRAINSIZE_ATTENTION_FLASH) return 0;
         } else if (strcmp(st->name, "lora-rank") == 0) {
             if (job->s.lora_rank) return 0;
         } else if (strcmp(st->name, "quantize-base") == 0) {
-            if (job->s.quantize_base != TS_QUANT_NONE) return 0;
+            if (job->s.quantize_base != TRAINSIZE_QUANTIZE_NONE) return 0;
             if (!job->s.lora_rank && !apply(job, a, "lora-rank", "16")) return 0;
         } else if (strcmp(st->name, "offload") == 0) {
             int params = strcmp(st->value, "optimizer+params") == 0;
-            if (job->s.offload == (params ? TS_OFFLOAD_OPTIMIZER_PARAMS : TS_OFFLOAD_OPTIMIZER)) return 0;
+            if (job->s.offload == (params ? TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS : TRAINSIZE_OFFLOAD_OPTIMIZER))
+                return 0;
             if (job->s.zero < (params ? 3u : 1u) && !apply(job, a, "zero", params ? "3" : "1")) return 0;
         }
         if (!apply(job, a, st->name, st->value)) return 0;

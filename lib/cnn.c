@@ -64,7 +64,8 @@ int ts_cnn_walk(const ts_model *m, ts_cnn *n)
     int bottleneck = stages_of(m->resnet_depth, &blocks);
     double in = 64.0, h, px, group = (double)(m->resnet_width ? m->resnet_width : 64);
     uint64_t image = m->image_size ? m->image_size : 224, side, s, b;
-    double channels = (double)(m->channels ? m->channels : 3), classes = (double)(m->classes ? m->classes : 1000);
+    double channels = (double)(m->channels ? m->channels : 3),
+           classes = (double)(m->classes ? m->classes : 1000);
     memset(n, 0, sizeof *n);
     if (bottleneck < 0 || image < 32) return -1;
     /* the stem: 7 x 7 stride 2, BatchNorm, ReLU, 3 x 3 max pooling stride 2; the image is
@@ -137,6 +138,6 @@ void ts_cnn_shape(ts_model *m)
     c.ffn = 1;
     c.positions = 1;
     c.head = TS_HEAD_CLASSIFIER;
-    c.norm = TS_NORM_LAYERNORM;
+    c.norm = TRAINSIZE_NORM_LAYERNORM;
     *m = c;
 }

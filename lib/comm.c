@@ -127,8 +127,8 @@ void ts_comm_terms_make(const ts_settings *cfg, const ts_layout *lay, const ts_p
     if (lay->tp > 1) {
         /* recomputation repeats the forward's two (per-op with SP: the all-gathers only; its
          * reduce-scatter outputs are kept), over the share of the layers it applies to */
-        double again = cfg->recompute == TS_RECOMPUTE_FULL     ? 2.0
-                       : cfg->recompute == TS_RECOMPUTE_PER_OP ? (lay->sp ? 1.0 : 2.0)
+        double again = cfg->recompute == TRAINSIZE_RECOMPUTE_FULL     ? 2.0
+                       : cfg->recompute == TRAINSIZE_RECOMPUTE_PER_OP ? (lay->sp ? 1.0 : 2.0)
                                                                : 0.0;
         double n = 4.0 + again * lay->recompute_share;
         k->tp = 1;
@@ -268,14 +268,16 @@ void ts_comm_time(const ts_comm_terms *k, const ts_comm_links *links, ts_comm *o
         int all_reduce = k->dp_all_reduce;
         double stride = k->dp_own ? gpn : t, stride_e = k->dp_own ? gpn : k->dp_stride_e;
         double stride_r = k->dp_own ? gpn : t * D;
-        double rate = bus_rate(D, stride, all_reduce, links), rate_e = bus_rate(De, stride_e, all_reduce, links);
+        double rate = bus_rate(D, stride, all_reduce, links),
+               rate_e = bus_rate(De, stride_e, all_reduce, links);
         double t_ar = R > 1.0 ? k->dp_ar_r / bus_rate(R, stride_r, 1, links) + k->dp_latency_r : 0.0;
         double exposed;
         if (k->zero3) {
             double rs_time = k->dp_rs / rate + k->dp_rs_e / rate_e + t_ar;
-            int overlap = k->dp_overlap != TS_NO;
+            int overlap = k->dp_overlap != TRAINSIZE_TRISTATE_NO;
             double sync = k->dp_once ? 1.0 : mb, window = k->dp_once ? bwd : c_mb, per_mb;
-            per_mb = k->dp_gather / rate + k->dp_gather_e / rate_e + (k->dp_apart ? 0.0 : rs_time) + k->dp_latency;
+            per_mb =
+                k->dp_gather / rate + k->dp_gather_e / rate_e + (k->dp_apart ? 0.0 : rs_time) + k->dp_latency;
             exposed = k->dp_gathers * (overlap ? fmax(0.0, per_mb - c_mb) : per_mb);
             if (k->dp_apart) exposed += sync * (overlap ? fmax(0.0, rs_time - window) : rs_time);
             count_bytes(out, k->dp_gathers * k->dp_gather + sync * k->dp_rs, D, stride, links);
@@ -290,11 +292,12 @@ void ts_comm_time(const ts_comm_terms *k, const ts_comm_links *links, ts_comm *o
              * overlap_comm): the reduction overlaps the last backward and, under ZeRO-1/2, the
              * weights' all-gather the next step's first forward, pipeline or not. no: nothing. */
             double total = k->dp_rs / rate + k->dp_rs_e / rate_e + k->dp_latency + t_ar;
-            if (k->dp_overlap == TS_YES)
+            if (k->dp_overlap == TRAINSIZE_TRISTATE_YES)
                 exposed = all_reduce ? fmax(0.0, total - bwd)
                                      : fmax(0.0, 0.5 * total - bwd) + fmax(0.0, 0.5 * total - 0.5 * bwd);
             else
-                exposed = fmax(0.0, total - (k->dp_overlap == TS_NO || k->pipelined ? 0.0 : bwd));
+                exposed =
+                    fmax(0.0, total - (k->dp_overlap == TRAINSIZE_TRISTATE_NO || k->pipelined ? 0.0 : bwd));
             count_bytes(out, k->dp_rs, D, stride, links);
             count_bytes(out, k->dp_rs_e, De, stride_e, links);
             if (R > 1.0) count_bytes(out, k->dp_ar_r, R, stride_r, links);

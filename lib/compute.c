@@ -50,7 +50,7 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     double matmul = 2.0 * ((double)pc->active - lookups - (double)pc->head + (double)pc->head / seq);
     /* FlashAttention skips the blocks outside a sliding window; eager attention computes
      * every score and masks them. */
-    double layer_at = ts_model_attention_flops(m, cfg->seq, cfg->attention == TS_ATTN_FLASH);
+    double layer_at = ts_model_attention_flops(m, cfg->seq, cfg->attention == TRAINSIZE_ATTENTION_FLASH);
     /* a ResNet: its convolutions and classifier, 2 FLOPs a multiply-accumulate, an image a
      * token; no attention */
     if (ts_model_is_cnn(m)) {
@@ -58,7 +58,8 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
         layer_at = 0.0;
     }
     double attention = layer_at;
-    double lm_head = m->head != TS_HEAD_LM ? 0.0 : 2.0 * (double)pc->token_embedding * (1.0 + (double)m->mtp_layers);
+    double lm_head =
+        m->head != TS_HEAD_LM ? 0.0 : 2.0 * (double)pc->token_embedding * (1.0 + (double)m->mtp_layers);
     double tokens_step = (double)lay->global_batch * seq * (double)lay->seqs_per_sample;
     /* Multi-token prediction: its modules' matmuls (active experts), the output head once
      * more and a layer's attention, per depth. */
@@ -72,7 +73,8 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     /* RL (verl): one more forward for the old policy's log-probabilities; ppo's critic a
      * forward for its values and its own update (forward and backward) */
     double rl = lay->rl ? 1.0 + (cfg->method == TS_METHOD_PPO ? 4.0 : 0.0) : 0.0;
-    double mm = matmul * ((cfg->lora_rank ? 2.0 : 3.0) + reference + rl), at = attention * (3.0 + reference + rl);
+    double mm = matmul * ((cfg->lora_rank ? 2.0 : 3.0) + reference + rl),
+           at = attention * (3.0 + reference + rl);
     /* distillation: the teacher's forward of every token (0 otherwise) */
     mm += 2.0 * lay->teacher_mm;
     at += lay->teacher_attention;
@@ -85,35 +87,40 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     mm += (lay->vision_flops * (tower_runs + extra) + lay->projector_flops * (proj_runs + extra)) / seq;
     double mm_model = mm, at_model = at;
     /* full recomputation repeats a trained tower's forward too */
-    if (cfg->recompute == TS_RECOMPUTE_FULL && lay->vision_trained) mm += lay->vision_flops / seq;
+    if (cfg->recompute == TRAINSIZE_RECOMPUTE_FULL && lay->vision_trained) mm += lay->vision_flops / seq;
     double peak_mm, peak_at, seconds_per_token;
     /* The layers' share that is checkpointed (recompute-layers); the MTP modules' layers
      * follow the policy whole, as their activations do (activations.c). */
     double share = lay->recompute_share, mtp_mm = 2.0 * (double)pc->mtp_active;
     double again_mm = share >= 1.0 ? matmul - lm_head : share * (matmul - lm_head - mtp_mm) + mtp_mm;
     double again_at = share >= 1.0 ? attention : share * layer_at + (attention - layer_at);
-    if (cfg->recompute == TS_RECOMPUTE_FULL) { mm += again_mm; at += again_at; }
-    if (cfg->recompute == TS_RECOMPUTE_SELECTIVE && (cfg->recompute_modules & TS_RC_CORE_ATTN)) at += again_at;
-    if (cfg->recompute == TS_RECOMPUTE_PER_OP || cfg->recompute == TS_RECOMPUTE_SELECTIVE) {
+    if (cfg->recompute == TRAINSIZE_RECOMPUTE_FULL) { mm += again_mm; at += again_at; }
+    if (cfg->recompute == TRAINSIZE_RECOMPUTE_SELECTIVE && (cfg->recompute_modules & TS_RC_CORE_ATTN))
+        at += again_at;
+    if (cfg->recompute == TRAINSIZE_RECOMPUTE_PER_OP || cfg->recompute == TRAINSIZE_RECOMPUTE_SELECTIVE) {
         /* the matmuls the policy (per-op) or the modules (selective) compute again */
-        double (*again)(const ts_settings *, int) =
-            cfg->recompute == TS_RECOMPUTE_PER_OP ? ts_per_op_recompute_flops : ts_recompute_module_flops;
+        double (*again)(const ts_settings *, int) = cfg->recompute == TRAINSIZE_RECOMPUTE_PER_OP
+                                                        ? ts_per_op_recompute_flops
+                                                        : ts_recompute_module_flops;
         double moe = (double)pc->moe_layers, dense = layers - moe;
         double as_dense = dense > 0 ? again(cfg, 0) : 0.0;
         double as_moe = moe > 0 ? again(cfg, 1) : 0.0;
         mm += share * (moe * as_moe + dense * as_dense) + mtp * (moe > 0 ? as_moe : as_dense);
     }
     switch (cfg->precision) {
-    case TS_PREC_FP32: peak_mm = peak_at = gpu->flops_fp32; break;
-    case TS_PREC_FP8_MIXED: peak_mm = gpu->flops_fp8; peak_at = peak_16bit(gpu, 0); break;
-    case TS_PREC_FP16: case TS_PREC_FP16_MIXED: peak_mm = peak_at = peak_16bit(gpu, 1); break;
+    case TRAINSIZE_PRECISION_FP32: peak_mm = peak_at = gpu->flops_fp32; break;
+    case TRAINSIZE_PRECISION_FP8_MIXED: peak_mm = gpu->flops_fp8; peak_at = peak_16bit(gpu, 0); break;
+    case TRAINSIZE_PRECISION_FP16:
+    case TRAINSIZE_PRECISION_FP16_MIXED:
+        peak_mm = peak_at = peak_16bit(gpu, 1);
+        break;
     default: peak_mm = peak_at = peak_16bit(gpu, 0); break;
     }
     if (!(peak_mm > 0) || !(peak_at > 0))
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
                        "precision: %s has no published peak FLOP/s for %s (TPUs and H20 publish no FP32 "
                        "rate); use bf16-mixed, or a gpu-file with the rate", gpu->name,
-                       cfg->precision == TS_PREC_FP32 ? "fp32" : "this precision");
+                       cfg->precision == TRAINSIZE_PRECISION_FP32 ? "fp32" : "this precision");
     seconds_per_token = ts_kernel_token_seconds(cfg, lay, conv, mm, at, peak_mm, peak_at);
     out->step_flops = (mm + at) * tokens_step;
     /* The pipeline bubble: the schedule's idle share of the ideal step (layout.c). The
@@ -132,7 +139,8 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
                        "rollout-memory-share of an engine GPU (%.1f GiB): raise rollout-tp or the share",
                        ts_rollout_weight_bytes(cfg, pc) / 1073741824.0,
                        cfg->rollout_memory_share * (double)lay->capacity / 1073741824.0);
-    out->serial_seconds = ts_kernel_optimizer_seconds(cfg, conv, mem) + cfg->step_overhead + out->rollout_seconds;
+    out->serial_seconds =
+        ts_kernel_optimizer_seconds(cfg, conv, mem) + cfg->step_overhead + out->rollout_seconds;
     out->steps = cfg->tokens ? (uint64_t)ceil((double)cfg->tokens / tokens_step) : 1;
     out->tokens = tokens_step * (double)out->steps; /* whole steps, as trained */
     out->flops = out->step_flops * (double)out->steps;

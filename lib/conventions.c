@@ -18,16 +18,20 @@
  * scale is ~4/hidden bytes per parameter and is added by the caller. */
 #define TS_INT8_BYTES 1.0
 
-static int is_mixed(int p) { return p == TS_PREC_BF16_MIXED || p == TS_PREC_FP16_MIXED || p == TS_PREC_FP8_MIXED; }
+static int is_mixed(int p)
+{
+    return p == TRAINSIZE_PRECISION_BF16_MIXED || p == TRAINSIZE_PRECISION_FP16_MIXED ||
+           p == TRAINSIZE_PRECISION_FP8_MIXED;
+}
 
 /* Optimizer states per parameter, in units of the state element. */
 static double state_count(int optimizer)
 {
     switch (optimizer) {
-    case TS_OPT_ADAMW:
-    case TS_OPT_ADAM: return 2.0;   /* exp_avg, exp_avg_sq */
-    case TS_OPT_SGD_MOMENTUM:
-    case TS_OPT_LION: return 1.0;   /* momentum buffer / Lion's exp_avg */
+    case TRAINSIZE_OPTIMIZER_ADAMW:
+    case TRAINSIZE_OPTIMIZER_ADAM: return 2.0;   /* exp_avg, exp_avg_sq */
+    case TRAINSIZE_OPTIMIZER_SGD_MOMENTUM:
+    case TRAINSIZE_OPTIMIZER_LION: return 1.0;   /* momentum buffer / Lion's exp_avg */
     default: return 0.0;            /* SGD; Adafactor and 8-bit Adam are handled apart */
     }
 }
@@ -35,14 +39,14 @@ static double state_count(int optimizer)
 /* An auto|yes|no setting: yes, or auto where the framework's default is on. */
 static int tristate_on(int setting, int auto_default)
 {
-    return setting == TS_YES || (setting == TS_AUTO && auto_default);
+    return setting == TRAINSIZE_TRISTATE_YES || (setting == TRAINSIZE_TRISTATE_AUTO && auto_default);
 }
 
 static void set_model_state_bytes(const ts_settings *cfg, int fw, ts_conv *c)
 {
     int p = cfg->precision;
-    double state_elem = (p == TS_PREC_BF16 || p == TS_PREC_FP16) ? 2.0 : 4.0;
-    if (p == TS_PREC_FP32) {
+    double state_elem = (p == TRAINSIZE_PRECISION_BF16 || p == TRAINSIZE_PRECISION_FP16) ? 2.0 : 4.0;
+    if (p == TRAINSIZE_PRECISION_FP32) {
         c->weight = c->weight_compute = 4.0;
         c->grad = 4.0;
         c->master = 0.0;
@@ -50,7 +54,7 @@ static void set_model_state_bytes(const ts_settings *cfg, int fw, ts_conv *c)
         c->weight = c->weight_compute = 2.0;
         c->grad = 2.0;
         c->master = 0.0;
-    } else if (fw == TS_FW_PYTORCH) { /* autocast: the fp32 parameters are the master copy */
+    } else if (fw == TRAINSIZE_FRAMEWORK_PYTORCH) { /* autocast: the fp32 parameters are the master copy */
         c->weight = 4.0;
         c->weight_compute = 2.0;
         c->grad = 4.0;
@@ -58,17 +62,18 @@ static void set_model_state_bytes(const ts_settings *cfg, int fw, ts_conv *c)
     } else { /* Megatron-LM and DeepSpeed: 16-bit weights + fp32 master in the optimizer */
         c->weight = 2.0;
         c->weight_compute = 2.0;
-        c->grad = fw == TS_FW_MEGATRON ? 4.0 : 2.0; /* main_grad in fp32 vs ZeRO paper's 2Ψ */
+        c->grad = fw == TRAINSIZE_FRAMEWORK_MEGATRON ? 4.0 : 2.0; /* main_grad in fp32 vs ZeRO paper's 2Ψ */
         c->master = 4.0;
     }
-    if (p == TS_PREC_FP8_MIXED && fw != TS_FW_PYTORCH) { /* Transformer Engine's cached fp8 weights */
+    /* Transformer Engine's cached fp8 weights */
+    if (p == TRAINSIZE_PRECISION_FP8_MIXED && fw != TRAINSIZE_FRAMEWORK_PYTORCH) {
         if (cfg->fp8_params && c->master > 0.0) c->weight = 0.0; /* no 16-bit copy beside the master */
         c->weight += ts_fp8_weight_bytes(cfg);
     }
     if (cfg->grad_precision == TS_GRAD_FP32) c->grad = 4.0;
     if (cfg->grad_precision == TS_GRAD_HALF) c->grad = 2.0;
-    c->adafactor = cfg->optimizer == TS_OPT_ADAFACTOR;
-    if (cfg->optimizer == TS_OPT_ADAMW_8BIT)
+    c->adafactor = cfg->optimizer == TRAINSIZE_OPTIMIZER_ADAFACTOR;
+    if (cfg->optimizer == TRAINSIZE_OPTIMIZER_ADAMW_8BIT)
         c->state = 2.0 * (1.0 + 4.0 / TS_BNB_BLOCK);
     else
         c->state = state_count(cfg->optimizer) * state_elem;
@@ -76,15 +81,16 @@ static void set_model_state_bytes(const ts_settings *cfg, int fw, ts_conv *c)
     /* The Hugging Face Trainer overrides bitsandbytes' 8-bit state to 32-bit for every
      * nn.Embedding (transformers trainer.py, create_optimizer): two fp32 states. */
     c->embedding_state = c->state;
-    if (cfg->optimizer == TS_OPT_ADAMW_8BIT &&
-        tristate_on(cfg->embedding_state_fp32, fw == TS_FW_PYTORCH))
+    if (cfg->optimizer == TRAINSIZE_OPTIMIZER_ADAMW_8BIT &&
+        tristate_on(cfg->embedding_state_fp32, fw == TRAINSIZE_FRAMEWORK_PYTORCH))
         c->embedding_state = 8.0;
 }
 
 /* fp8-attention applies to fp8-mixed training with a flash kernel only. */
 int ts_fp8_attention(const ts_settings *cfg)
 {
-    return cfg->fp8_attention && cfg->precision == TS_PREC_FP8_MIXED && cfg->attention == TS_ATTN_FLASH;
+    return cfg->fp8_attention && cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED &&
+           cfg->attention == TRAINSIZE_ATTENTION_FLASH;
 }
 
 /* The recipe fp8-mixed runs: auto is MXFP8 on Blackwell (Transformer Engine's default
@@ -120,15 +126,15 @@ double ts_fp8_weight_bytes(const ts_settings *cfg)
 static void set_lora_bytes(const ts_settings *cfg, int upcast, ts_conv *c)
 {
     int p = cfg->precision;
-    double base = (p == TS_PREC_FP32) ? 4.0 : 2.0;
-    double adapter = (p == TS_PREC_BF16 || p == TS_PREC_FP16) ? 2.0 : 4.0;
+    double base = (p == TRAINSIZE_PRECISION_FP32) ? 4.0 : 2.0;
+    double adapter = (p == TRAINSIZE_PRECISION_BF16 || p == TRAINSIZE_PRECISION_FP16) ? 2.0 : 4.0;
     if (cfg->base_dtype == TS_BASE_FP32) base = 4.0;
     if (cfg->base_dtype == TS_BASE_16BIT) base = 2.0;
     c->frozen_other = upcast ? 4.0 : base;
     c->frozen_layer = base;
-    if (p == TS_PREC_FP8_MIXED && cfg->fp8_params) c->frozen_layer = ts_fp8_weight_bytes(cfg);
-    if (cfg->quantize_base == TS_QUANT_NF4) c->frozen_layer = TS_NF4_BITS / 8.0;
-    if (cfg->quantize_base == TS_QUANT_INT8)
+    if (p == TRAINSIZE_PRECISION_FP8_MIXED && cfg->fp8_params) c->frozen_layer = ts_fp8_weight_bytes(cfg);
+    if (cfg->quantize_base == TRAINSIZE_QUANTIZE_NF4) c->frozen_layer = TS_NF4_BITS / 8.0;
+    if (cfg->quantize_base == TRAINSIZE_QUANTIZE_INT8)
         c->frozen_layer = TS_INT8_BYTES + 4.0 / (double)cfg->model.hidden;
     c->adapter_weight = adapter;
     c->adapter_grad = adapter;
@@ -146,11 +152,11 @@ void ts_conv_set_kernels(const ts_settings *cfg, ts_conv *c)
     /* the stack's kernels (fused-kernels): fused ones keep what Megatron-LM's keep */
     int eager = !c->fused;
     int cpu_autocast = c->autocast_copies && cfg->autocast_ops == 1;
-    c->act = cfg->precision == TS_PREC_FP32 ? 4.0 : 2.0;
+    c->act = cfg->precision == TRAINSIZE_PRECISION_FP32 ? 4.0 : 2.0;
     /* Under autocast with fp32 weights the embedding output and every residual add stay
      * fp32; only the matmuls' outputs are 16-bit. */
     c->residual = c->autocast_copies ? 4.0 : c->act;
-    c->linear_in = cfg->precision == TS_PREC_FP8_MIXED ? 1.0 : c->act;
+    c->linear_in = cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED ? 1.0 : c->act;
     c->glu_elem = cfg->fp8_act_store ? 1.0 : c->act;
     c->attn_saved = ts_fp8_attention(cfg) ? 1.0 : c->act;
     c->dropout_mask = (double)cfg->dropout_mask_bytes;
@@ -162,7 +168,7 @@ void ts_conv_set_kernels(const ts_settings *cfg, ts_conv *c)
         /* HF RMSNorm upcasts: keeps its fp32 input (pow, mul) and the normalised tensor in
          * the input's type; torch <= 1.13's mean() keeps x^2 too. nn.LayerNorm keeps its
          * input. */
-        c->norm_saved = m->norm == TS_NORM_RMSNORM
+        c->norm_saved = m->norm == TRAINSIZE_NORM_RMSNORM
                             ? 4.0 + c->residual + (cfg->mean_keeps_input ? 4.0 : 0.0)
                             : c->residual;
     }
@@ -204,7 +210,7 @@ void ts_conv_set_kernels(const ts_settings *cfg, ts_conv *c)
         }
         /* With full recomputation the rotary lineage's 4-D causal mask (eager attention) is
          * an input of every checkpointed layer and stays alive. */
-        c->mask_held = cfg->attention == TS_ATTN_EAGER && m->positions == 0;
+        c->mask_held = cfg->attention == TRAINSIZE_ATTENTION_EAGER && m->positions == 0;
     }
     c->loss_saved = cfg->loss_upcast ? 4.0 : c->act; /* softmax / log_softmax output */
     if (!cfg->loss_upcast && eager) c->loss_backward = 2.0 * c->act;
@@ -224,11 +230,11 @@ void ts_conv_set_kernels(const ts_settings *cfg, ts_conv *c)
  * dequantized copy is a transient). */
 static void set_autocast(const ts_settings *cfg, const ts_layout *lay, int mixed, ts_conv *c)
 {
-    int lora = cfg->lora_rank > 0, quant = cfg->quantize_base != TS_QUANT_NONE;
+    int lora = cfg->lora_rank > 0, quant = cfg->quantize_base != TRAINSIZE_QUANTIZE_NONE;
     int fp32_layers = !lora || (!quant && c->frozen_layer >= 4.0);
     int fp32_other = !lora || c->frozen_other >= 4.0;
     /* FSDP's MixedPrecision (ZeRO-3) gathers 16-bit weights instead of running autocast. */
-    c->autocast_copies = c->framework == TS_FW_PYTORCH && mixed && lay->zero < 3 &&
+    c->autocast_copies = c->framework == TRAINSIZE_FRAMEWORK_PYTORCH && mixed && lay->zero < 3 &&
                          (fp32_layers || fp32_other);
     if (!c->autocast_copies) return;
     c->layer_copy = fp32_layers ? 2.0 : 0.0;
@@ -245,50 +251,57 @@ static void set_stack(const ts_settings *cfg, ts_conv *c)
 {
     int s = c->stack = ts_stack_resolve(cfg, &c->stack_reason);
     int megatron = s == TS_STACK_MEGATRON_LM || s == TS_STACK_MEGATRON_CORE || s == TS_STACK_NANOTRON;
-    c->fused = cfg->fused_kernels != TS_AUTO ? cfg->fused_kernels == TS_YES : megatron || cfg->compile;
+    c->fused = cfg->fused_kernels != TRAINSIZE_TRISTATE_AUTO ? cfg->fused_kernels == TRAINSIZE_TRISTATE_YES
+                                                             : megatron || cfg->compile;
     /* each kernel group follows fused-kernels unless set; nanotron's LLaMA runs silu(gate) *
      * up as two operations (huggingface/nanotron@0e0a27e, models/llama.py GLUActivation) */
-    c->fused_norm = cfg->fused_norm != TS_AUTO ? cfg->fused_norm == TS_YES : c->fused;
-    c->fused_act = cfg->fused_activation != TS_AUTO ? cfg->fused_activation == TS_YES
-                                                    : c->fused && (s != TS_STACK_NANOTRON || cfg->compile);
-    c->fused_rope = cfg->fused_rope != TS_AUTO ? cfg->fused_rope == TS_YES : c->fused;
+    c->fused_norm =
+        cfg->fused_norm != TRAINSIZE_TRISTATE_AUTO ? cfg->fused_norm == TRAINSIZE_TRISTATE_YES : c->fused;
+    c->fused_act = cfg->fused_activation != TRAINSIZE_TRISTATE_AUTO
+                       ? cfg->fused_activation == TRAINSIZE_TRISTATE_YES
+                       : c->fused && (s != TS_STACK_NANOTRON || cfg->compile);
+    c->fused_rope =
+        cfg->fused_rope != TRAINSIZE_TRISTATE_AUTO ? cfg->fused_rope == TRAINSIZE_TRISTATE_YES : c->fused;
     /* nanotron's ZeRO-1 (no DDP with fp32 accumulation) all-reduces the gradient buffer
      * after the backward (trainer.py sync_gradients_across_dp, huggingface/nanotron@0e0a27e) */
-    c->dp_overlap = cfg->dp_overlap != TS_AUTO              ? cfg->dp_overlap
-                    : s == TS_STACK_MEGATRON_CORE           ? TS_YES
-                    : s == TS_STACK_NANOTRON && cfg->zero >= 1 ? TS_NO
-                                                            : TS_AUTO;
-    c->tp_overlap = cfg->tp_overlap != TS_AUTO ? cfg->tp_overlap == TS_YES : s == TS_STACK_MEGATRON_CORE;
-    c->dp_nics_own = cfg->dp_nics != TS_DP_NICS_AUTO ? cfg->dp_nics == TS_DP_NICS_OWN
-                                                     : s == TS_STACK_MEGATRON_LM || (s == TS_STACK_DEEPSPEED && cfg->zero >= 3);
+    c->dp_overlap = cfg->dp_overlap != TRAINSIZE_TRISTATE_AUTO              ? cfg->dp_overlap
+                    : s == TS_STACK_MEGATRON_CORE           ? TRAINSIZE_TRISTATE_YES
+                    : s == TS_STACK_NANOTRON && cfg->zero >= 1 ? TRAINSIZE_TRISTATE_NO
+                                                            : TRAINSIZE_TRISTATE_AUTO;
+    c->tp_overlap = cfg->tp_overlap != TRAINSIZE_TRISTATE_AUTO ? cfg->tp_overlap == TRAINSIZE_TRISTATE_YES
+                                                               : s == TS_STACK_MEGATRON_CORE;
+    c->dp_nics_own = cfg->dp_nics != TS_DP_NICS_AUTO
+                         ? cfg->dp_nics == TS_DP_NICS_OWN
+                         : s == TS_STACK_MEGATRON_LM || (s == TS_STACK_DEEPSPEED && cfg->zero >= 3);
 }
 
 int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, trainsize_error *err)
 {
-    int mixed = is_mixed(cfg->precision), fw, quant = cfg->quantize_base != TS_QUANT_NONE;
+    int mixed = is_mixed(cfg->precision), fw, quant = cfg->quantize_base != TRAINSIZE_QUANTIZE_NONE;
     int upcast;
     *c = (ts_conv){0};
     fw = c->framework = ts_framework_resolve(cfg, &c->framework_reason);
     set_stack(cfg, c);
-    upcast = quant && tristate_on(cfg->kbit_upcast, fw == TS_FW_PYTORCH);
+    upcast = quant && tristate_on(cfg->kbit_upcast, fw == TRAINSIZE_FRAMEWORK_PYTORCH);
     set_model_state_bytes(cfg, fw, c);
     if (cfg->lora_rank) set_lora_bytes(cfg, upcast, c);
     set_autocast(cfg, lay, mixed, c);
     ts_conv_set_kernels(cfg, c);
     /* Megatron's grad buffer and DeepSpeed's partitioned gradients live across steps;
      * PyTorch frees .grad at zero_grad(set_to_none=True) unless micro-batches accumulate. */
-    c->grads_persistent = fw != TS_FW_PYTORCH || lay->micro_batches > 1;
+    c->grads_persistent = fw != TRAINSIZE_FRAMEWORK_PYTORCH || lay->micro_batches > 1;
     /* torch.optim's default foreach Adam/AdamW makes one state-sized temporary
      * (the square root of exp_avg_sq); Megatron and DeepSpeed use fused kernels. */
-    if (fw == TS_FW_PYTORCH &&
-        (cfg->optimizer == TS_OPT_ADAMW || cfg->optimizer == TS_OPT_ADAM))
+    if (fw == TRAINSIZE_FRAMEWORK_PYTORCH &&
+        (cfg->optimizer == TRAINSIZE_OPTIMIZER_ADAMW || cfg->optimizer == TRAINSIZE_OPTIMIZER_ADAM))
         c->optimizer_temp = c->state / 2.0;
     /* DeepSpeed's mixed-precision optimizers convert the 16-bit gradient partition to an
      * fp32 copy for the step ("2 fp16 grads + 4 fp32 grads + 4 fp32 params + 8 Adam",
      * deepspeed/runtime/zero/stage_1_and_2.py). */
-    if (fw == TS_FW_DEEPSPEED && mixed && cfg->lora_rank == 0 && c->grad < 4.0) c->optimizer_temp = 4.0;
+    if (fw == TRAINSIZE_FRAMEWORK_DEEPSPEED && mixed && cfg->lora_rank == 0 && c->grad < 4.0)
+        c->optimizer_temp = 4.0;
     /* DDP's default (gradient_as_bucket_view=False) keeps bucket copies of the grads. */
-    c->ddp_buckets = fw == TS_FW_PYTORCH && lay->zero == 0 && lay->dense_shard > 1;
+    c->ddp_buckets = fw == TRAINSIZE_FRAMEWORK_PYTORCH && lay->zero == 0 && lay->dense_shard > 1;
     if (c->stack == TS_STACK_NANOTRON && cfg->lora_rank == 0) {
         /* nanotron (huggingface/nanotron@0e0a27e, optim/gradient_accumulator.py): each
          * micro-batch's backward leaves bf16 .grad beside the fp32 accumulation buffer until
@@ -310,7 +323,8 @@ int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, train
      * bf16); torchtitan reduces in fp32 (mixed_precision_reduce). Others reduce what they hold. */
     {
         double held = cfg->lora_rank ? c->adapter_grad : c->grad;
-        int fsdp_half = fw == TS_FW_PYTORCH && lay->zero >= 3 && mixed && c->stack != TS_STACK_TORCHTITAN;
+        int fsdp_half =
+            fw == TRAINSIZE_FRAMEWORK_PYTORCH && lay->zero >= 3 && mixed && c->stack != TS_STACK_TORCHTITAN;
         c->reduce = cfg->reduce_precision == TS_GRAD_FP32   ? 4.0
                     : cfg->reduce_precision == TS_GRAD_HALF ? 2.0
                     : fsdp_half                             ? 2.0
@@ -325,22 +339,23 @@ int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, train
      * parallelism shards the gradients: Dubey et al. 2024, arXiv 2407.21783, §3.3.2). */
     c->grad_sync_step = lay->zero >= 2 && lay->micro_batches > 1 &&
                         (cfg->grad_sync == TS_SYNC_STEP ||
-                         (cfg->grad_sync == TS_SYNC_AUTO && fw == TS_FW_PYTORCH &&
+                         (cfg->grad_sync == TS_SYNC_AUTO && fw == TRAINSIZE_FRAMEWORK_PYTORCH &&
                           !lay->pretraining_batch) ||
                          (cfg->grad_sync == TS_SYNC_AUTO && lay->fsdp_pipeline));
     /* bitsandbytes' MatMul4Bit and MatMul8bitLt save their input whenever it needs a
      * gradient, frozen weight or not, and dequantize the weight to the compute type for
      * the forward and again for the backward matmul (bitsandbytes autograd/_functions.py). */
     c->quant_keeps_input = quant && cfg->quantize_keeps_input;
-    c->dequant = quant ? (cfg->precision == TS_PREC_FP32 ? 4.0 : 2.0) : 0.0;
+    c->dequant = quant ? (cfg->precision == TRAINSIZE_PRECISION_FP32 ? 4.0 : 2.0) : 0.0;
     /* bitsandbytes' quant_state is an attribute, not a parameter: FSDP and ZeRO-3 leave
      * it whole on every rank (AnswerDotAI/fsdp_qlora PR 4; bitsandbytes issue 1945). */
     if (quant && tristate_on(cfg->quant_state_replicated, cfg->quantize_keeps_input))
-        c->quant_state = c->frozen_layer - (cfg->quantize_base == TS_QUANT_NF4 ? 0.5 : TS_INT8_BYTES);
+        c->quant_state = c->frozen_layer - (cfg->quantize_base == TRAINSIZE_QUANTIZE_NF4 ? 0.5 : TS_INT8_BYTES);
     /* FSDP does not reshard the root unit (what no layer wraps: embeddings, final norm,
      * output layer) between forward and backward (torch FSDP, _root_pre_forward). */
-    c->root_unsharded = fw == TS_FW_PYTORCH && lay->zero >= 3;
-    c->lora_unit_grads = cfg->lora_rank && fw == TS_FW_PYTORCH && lay->zero >= 2 && cfg->fsdp_lora_wrap;
+    c->root_unsharded = fw == TRAINSIZE_FRAMEWORK_PYTORCH && lay->zero >= 3;
+    c->lora_unit_grads =
+        cfg->lora_rank && fw == TRAINSIZE_FRAMEWORK_PYTORCH && lay->zero >= 2 && cfg->fsdp_lora_wrap;
     if (cfg->loading == TS_LOAD_GPU && !quant) {
         double trained = cfg->lora_rank ? c->frozen_layer : c->weight;
         c->load = cfg->load_dtype == TS_BASE_FP32 ? 4.0 : cfg->load_dtype == TS_BASE_16BIT ? 2.0 : trained;

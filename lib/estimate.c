@@ -54,7 +54,9 @@ static void fill_layout(const ts_settings *cfg, const ts_layout *lay, const ts_c
     out->pipeline_bubble = lay->bubble;
     ts_conv_kernels_text(conv, out->kernels, sizeof out->kernels);
     ts_copy_name(out->fp8_recipe, sizeof out->fp8_recipe,
-                 cfg->precision == TS_PREC_FP8_MIXED ? ts_fp8_recipe_name(ts_fp8_recipe_resolve(cfg)) : "");
+                 cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED
+                     ? ts_fp8_recipe_name(ts_fp8_recipe_resolve(cfg))
+                     : "");
     ts_copy_name(out->global_batch_reason, sizeof out->global_batch_reason, lay->global_batch_reason);
     {
         /* the method and reference options' choice names, in their order */
@@ -103,7 +105,7 @@ static int prepare(const trainsize_job *job, ts_settings *adjusted, const ts_set
             if (!cfg->sample_bytes) adjusted->sample_bytes = TS_CNN_IMAGE_BYTES;
         }
         if (ts_framework_qlora_recomputes(cfg)) {
-            adjusted->recompute = TS_RECOMPUTE_FULL;
+            adjusted->recompute = TRAINSIZE_RECOMPUTE_FULL;
             adjusted->recompute_auto = 1;
         }
         if ((rc = ts_dataset_run_tokens(adjusted, &adjusted->tokens, err))) return rc;

@@ -12,7 +12,8 @@ enum { RULE_SET, RULE_MODEL_PARALLEL, RULE_LORA, RULE_OFFLOAD, RULE_ZERO12, RULE
 static const char *const REASONS[][2] = {
     {"set by the framework option", "set by the framework option; XLA on a TPU: no CUDA context or "
                                     "allocator reserve"},
-    {"tensor, pipeline, context or expert parallelism: a Megatron-LM layout", TS_XLA "; a Megatron-style layout"},
+    {"tensor, pipeline, context or expert parallelism: a Megatron-LM layout",
+     TS_XLA "; a Megatron-style layout"},
     {"LoRA/QLoRA: Hugging Face PEFT on PyTorch", TS_XLA "; LoRA as PEFT"},
     {"CPU offload: DeepSpeed ZeRO-Offload", TS_XLA "; ZeRO-Offload"},
     {"ZeRO stage 1 or 2 without model parallelism: DeepSpeed", TS_XLA "; ZeRO 1/2 as DeepSpeed"},
@@ -27,7 +28,7 @@ static int stack_framework(int stack);
 int ts_framework_resolve(const ts_settings *cfg, const char **reason)
 {
     int rule, fw;
-    if (cfg->framework != TS_FW_AUTO) {
+    if (cfg->framework != TRAINSIZE_FRAMEWORK_AUTO) {
         rule = RULE_SET;
         fw = cfg->framework;
     } else if (cfg->stack != TS_STACK_AUTO) {
@@ -35,22 +36,22 @@ int ts_framework_resolve(const ts_settings *cfg, const char **reason)
         fw = stack_framework(cfg->stack);
     } else if (cfg->tp > 1 || cfg->pp > 1 || cfg->cp > 1 || cfg->ep > 1 || cfg->sp) {
         rule = RULE_MODEL_PARALLEL;
-        fw = TS_FW_MEGATRON;
-    } else if (cfg->lora_rank || cfg->quantize_base != TS_QUANT_NONE) {
-        rule = cfg->recompute_auto && cfg->recompute == TS_RECOMPUTE_FULL ? RULE_QLORA : RULE_LORA;
-        fw = TS_FW_PYTORCH;
-    } else if (cfg->offload != TS_OFFLOAD_NONE) {
+        fw = TRAINSIZE_FRAMEWORK_MEGATRON;
+    } else if (cfg->lora_rank || cfg->quantize_base != TRAINSIZE_QUANTIZE_NONE) {
+        rule = cfg->recompute_auto && cfg->recompute == TRAINSIZE_RECOMPUTE_FULL ? RULE_QLORA : RULE_LORA;
+        fw = TRAINSIZE_FRAMEWORK_PYTORCH;
+    } else if (cfg->offload != TRAINSIZE_OFFLOAD_NONE) {
         rule = RULE_OFFLOAD;
-        fw = TS_FW_DEEPSPEED;
+        fw = TRAINSIZE_FRAMEWORK_DEEPSPEED;
     } else if (cfg->zero == 1 || cfg->zero == 2) {
         rule = RULE_ZERO12;
-        fw = TS_FW_DEEPSPEED;
+        fw = TRAINSIZE_FRAMEWORK_DEEPSPEED;
     } else if (cfg->zero >= 3) {
         rule = RULE_ZERO3;
-        fw = TS_FW_PYTORCH;
+        fw = TRAINSIZE_FRAMEWORK_PYTORCH;
     } else {
         rule = RULE_PLAIN;
-        fw = TS_FW_PYTORCH;
+        fw = TRAINSIZE_FRAMEWORK_PYTORCH;
     }
     *reason = REASONS[rule][cfg->gpu && cfg->gpu->kind == TRAINSIZE_ACCELERATOR_TPU];
     return fw;
@@ -59,16 +60,17 @@ int ts_framework_resolve(const ts_settings *cfg, const char **reason)
 int ts_framework_qlora_recomputes(const ts_settings *cfg)
 {
     const char *reason;
-    return !cfg->recompute_given && cfg->recompute == TS_RECOMPUTE_NONE &&
-           cfg->quantize_base != TS_QUANT_NONE && ts_framework_resolve(cfg, &reason) == TS_FW_PYTORCH;
+    return !cfg->recompute_given && cfg->recompute == TRAINSIZE_RECOMPUTE_NONE &&
+           cfg->quantize_base != TRAINSIZE_QUANTIZE_NONE &&
+           ts_framework_resolve(cfg, &reason) == TRAINSIZE_FRAMEWORK_PYTORCH;
 }
 
 const char *ts_framework_name(int framework)
 {
     switch (framework) {
-    case TS_FW_MEGATRON: return "megatron";
-    case TS_FW_DEEPSPEED: return "deepspeed";
-    case TS_FW_PYTORCH: return "pytorch";
+    case TRAINSIZE_FRAMEWORK_MEGATRON: return "megatron";
+    case TRAINSIZE_FRAMEWORK_DEEPSPEED: return "deepspeed";
+    case TRAINSIZE_FRAMEWORK_PYTORCH: return "pytorch";
     default: return "auto";
     }
 }
@@ -78,10 +80,14 @@ const char *ts_framework_name(int framework)
 static const struct {
     const char *name;
     int framework;
-} STACKS[] = {
-    {"auto", TS_FW_AUTO},           {"megatron-lm", TS_FW_MEGATRON}, {"megatron-core", TS_FW_MEGATRON},
-    {"nanotron", TS_FW_MEGATRON},   {"torchtitan", TS_FW_PYTORCH},   {"fsdp", TS_FW_PYTORCH},
-    {"hf", TS_FW_PYTORCH},          {"deepspeed", TS_FW_DEEPSPEED}};
+} STACKS[] = {{"auto", TRAINSIZE_FRAMEWORK_AUTO},
+              {"megatron-lm", TRAINSIZE_FRAMEWORK_MEGATRON},
+              {"megatron-core", TRAINSIZE_FRAMEWORK_MEGATRON},
+              {"nanotron", TRAINSIZE_FRAMEWORK_MEGATRON},
+              {"torchtitan", TRAINSIZE_FRAMEWORK_PYTORCH},
+              {"fsdp", TRAINSIZE_FRAMEWORK_PYTORCH},
+              {"hf", TRAINSIZE_FRAMEWORK_PYTORCH},
+              {"deepspeed", TRAINSIZE_FRAMEWORK_DEEPSPEED}};
 
 int ts_stack_resolve(const ts_settings *cfg, const char **reason)
 {
@@ -92,21 +98,22 @@ int ts_stack_resolve(const ts_settings *cfg, const char **reason)
         return cfg->stack;
     }
     fw = ts_framework_resolve(cfg, &why);
-    if (cfg->framework != TS_FW_AUTO) {
-        *reason = fw == TS_FW_MEGATRON  ? "the megatron framework: Megatron-LM as its published runs"
-                  : fw == TS_FW_DEEPSPEED ? "the deepspeed framework"
-                  : cfg->zero >= 3        ? "the pytorch framework with ZeRO-3: PyTorch FSDP"
-                                          : "the pytorch framework: Hugging Face Trainer";
-        return fw == TS_FW_MEGATRON ? TS_STACK_MEGATRON_LM
-               : fw == TS_FW_DEEPSPEED ? TS_STACK_DEEPSPEED
+    if (cfg->framework != TRAINSIZE_FRAMEWORK_AUTO) {
+        *reason = fw == TRAINSIZE_FRAMEWORK_MEGATRON
+                      ? "the megatron framework: Megatron-LM as its published runs"
+                  : fw == TRAINSIZE_FRAMEWORK_DEEPSPEED ? "the deepspeed framework"
+                  : cfg->zero >= 3                      ? "the pytorch framework with ZeRO-3: PyTorch FSDP"
+                                                        : "the pytorch framework: Hugging Face Trainer";
+        return fw == TRAINSIZE_FRAMEWORK_MEGATRON ? TS_STACK_MEGATRON_LM
+               : fw == TRAINSIZE_FRAMEWORK_DEEPSPEED ? TS_STACK_DEEPSPEED
                : cfg->zero >= 3 ? TS_STACK_FSDP : TS_STACK_HF;
     }
-    if (fw == TS_FW_MEGATRON) {
+    if (fw == TRAINSIZE_FRAMEWORK_MEGATRON) {
         /* under TRAINSIZE_NAME_MAX (96) with its NUL: result.stack_reason holds it whole */
         *reason = "Megatron-Core as NeMo runs it: gradient reduction, weight gathers and TP traffic overlapped";
         return TS_STACK_MEGATRON_CORE;
     }
-    if (fw == TS_FW_DEEPSPEED) {
+    if (fw == TRAINSIZE_FRAMEWORK_DEEPSPEED) {
         *reason = "DeepSpeed, the stack of those conventions";
         return TS_STACK_DEEPSPEED;
     }
@@ -122,5 +129,6 @@ const char *ts_stack_name(int stack)
 
 static int stack_framework(int stack)
 {
-    return stack > 0 && (size_t)stack < sizeof STACKS / sizeof STACKS[0] ? STACKS[stack].framework : TS_FW_PYTORCH;
+    return stack > 0 && (size_t)stack < sizeof STACKS / sizeof STACKS[0] ? STACKS[stack].framework
+                                                                         : TRAINSIZE_FRAMEWORK_PYTORCH;
 }

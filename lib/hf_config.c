@@ -20,8 +20,8 @@
 #define HF_MODEL_TYPE_MAX 64 /* enough to quote an unknown model_type in a message */
 
 /* Llama's attention_bias (q, k, v and o) and mlp_bias (gate, up and down): both are
- * TS_BIAS_ALL, attention alone TS_BIAS_ATTENTION; the MLP's alone has no ts_bias value. */
-static int read_bias_keys(const ts_json_value *root, int mlp_key, ts_bias *bias,
+ * TRAINSIZE_BIAS_ALL, attention alone TRAINSIZE_BIAS_ATTENTION; the MLP's alone has no trainsize_bias value. */
+static int read_bias_keys(const ts_json_value *root, int mlp_key, trainsize_bias *bias,
                           trainsize_error *err)
 {
     int attention = 0, mlp = 0, rc;
@@ -31,7 +31,7 @@ static int read_bias_keys(const ts_json_value *root, int mlp_key, ts_bias *bias,
     if (mlp && !attention)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "mlp_bias",
                        HF_PREFIX "\"mlp_bias\": true without \"attention_bias\" is not supported");
-    if (attention) *bias = mlp ? TS_BIAS_ALL : TS_BIAS_ATTENTION;
+    if (attention) *bias = mlp ? TRAINSIZE_BIAS_ALL : TRAINSIZE_BIAS_ATTENTION;
     return TRAINSIZE_OK;
 }
 
@@ -52,8 +52,8 @@ static int parse_gpt2(const hf_type *t, const ts_json_value *root, ts_model *m,
         return rc;
     m->kv_heads = m->heads;
     m->gated_mlp = 0;
-    m->norm = TS_NORM_LAYERNORM;
-    m->bias = TS_BIAS_ALL;
+    m->norm = TRAINSIZE_NORM_LAYERNORM;
+    m->bias = TRAINSIZE_BIAS_ALL;
     m->fused_qkv = 1;        /* c_attn */
     m->residual_dropout = 1; /* embd_pdrop, resid_pdrop */
     return TRAINSIZE_OK;
@@ -101,7 +101,7 @@ static int parse_llama_like(const hf_type *t, const ts_json_value *root, ts_mode
     if (t->moe && (rc = read_experts(root, m, err))) return rc;
     m->positions = 0;
     m->gated_mlp = 1;
-    m->norm = TS_NORM_RMSNORM;
+    m->norm = TRAINSIZE_NORM_RMSNORM;
     /* Phi-3 projects q, k, v (qkv_proj) and gate, up (gate_up_proj) in one matrix each. */
     m->fused_qkv = m->fused_gate_up = strcmp(t->name, "phi3") == 0;
     return t->family ? t->family(t, root, m, err) : TRAINSIZE_OK;
@@ -111,47 +111,83 @@ static int parse_llama_like(const hf_type *t, const ts_json_value *root, ts_mode
  * biases those of each modelling file (Qwen2: q, k, v only; Mistral: none, fixed). The
  * families' keys are read by their hf_families.c function. */
 static const hf_type hf_types[] = {
-    {"gpt2", parse_gpt2, NULL, 1, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
-    {"llama", parse_llama_like, NULL, 0, 0, TS_BIAS_NONE, 1, 1, 0, {0}, NULL},
-    {"mistral", parse_llama_like, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"mixtral", parse_llama_like, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 1, {0}, NULL},
-    {"qwen2", parse_llama_like, NULL, 0, 0, TS_BIAS_QKV, 0, 0, 0, {0}, NULL},
-    {"gemma", parse_llama_like, NULL, 1, GEMMA_HEAD_DIM_DEFAULT, TS_BIAS_NONE, 1, 0, 0, {0}, NULL},
-    {"phi3", parse_llama_like, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"granite", parse_llama_like, NULL, 0, 0, TS_BIAS_NONE, 1, 1, 0, {0}, NULL},
+    {"gpt2", parse_gpt2, NULL, 1, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL},
+    {"llama", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 1, 1, 0, {0}, NULL},
+    {"mistral", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"mixtral", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 1, {0}, NULL},
+    {"qwen2", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_QKV, 0, 0, 0, {0}, NULL},
+    {"gemma", parse_llama_like, NULL, 1, GEMMA_HEAD_DIM_DEFAULT, TRAINSIZE_BIAS_NONE, 1, 0, 0, {0}, NULL},
+    {"phi3", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"granite", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 1, 1, 0, {0}, NULL},
     /* Qwen3Config's head_dim defaults to 128; Qwen3MoeConfig's to hidden / heads. */
-    {"qwen3", parse_llama_like, ts_hf_qwen3, 0, 128, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"qwen3_moe", parse_llama_like, ts_hf_qwen_moe, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"qwen2_moe", parse_llama_like, ts_hf_qwen_moe, 0, 0, TS_BIAS_QKV, 0, 0, 0, {0}, NULL},
-    {"phimoe", parse_llama_like, ts_hf_phimoe, 0, 0, TS_BIAS_NONE, 0, 0, 1, {0}, NULL},
-    {"deepseek_v2", parse_llama_like, ts_hf_deepseek, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"deepseek_v3", parse_llama_like, ts_hf_deepseek, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"llama4_text", parse_llama_like, ts_hf_llama4, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"llama4", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "llama4_text"},
-    {"gpt_oss", parse_llama_like, ts_hf_gpt_oss, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"gemma2", parse_llama_like, ts_hf_gemma2, 1, GEMMA_HEAD_DIM_DEFAULT, TS_BIAS_NONE, 0, 0, 0, {0},
+    {"qwen3", parse_llama_like, ts_hf_qwen3, 0, 128, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"qwen3_moe", parse_llama_like, ts_hf_qwen_moe, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"qwen2_moe", parse_llama_like, ts_hf_qwen_moe, 0, 0, TRAINSIZE_BIAS_QKV, 0, 0, 0, {0}, NULL},
+    {"phimoe", parse_llama_like, ts_hf_phimoe, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 1, {0}, NULL},
+    {"deepseek_v2", parse_llama_like, ts_hf_deepseek, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"deepseek_v3", parse_llama_like, ts_hf_deepseek, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"llama4_text", parse_llama_like, ts_hf_llama4, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"llama4", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "llama4_text"},
+    {"gpt_oss", parse_llama_like, ts_hf_gpt_oss, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"gemma2",
+     parse_llama_like,
+     ts_hf_gemma2,
+     1,
+     GEMMA_HEAD_DIM_DEFAULT,
+     TRAINSIZE_BIAS_NONE,
+     0,
+     0,
+     0,
+     {0},
      NULL},
     /* Gemma3TextConfig's defaults: a multimodal config's text_config leaves them out. */
-    {"gemma3_text", parse_llama_like, ts_hf_gemma3, 1, GEMMA_HEAD_DIM_DEFAULT, TS_BIAS_NONE, 0, 0, 0,
-     {26, 2304, 8, 4, 9216, 262208}, NULL},
-    {"gemma3", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "gemma3_text"},
+    {"gemma3_text",
+     parse_llama_like,
+     ts_hf_gemma3,
+     1,
+     GEMMA_HEAD_DIM_DEFAULT,
+     TRAINSIZE_BIAS_NONE,
+     0,
+     0,
+     0,
+     {26, 2304, 8, 4, 9216, 262208},
+     NULL},
+    {"gemma3", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "gemma3_text"},
     /* Multimodal checkpoints (their towers: hf_vision.c). LLaVA's sparse text_config leaves
      * out what equals LlamaConfig's defaults; Qwen2.5-VL's text keys sit at the top level
      * (a text_config in later saves); Llama 3.2 Vision's text model adds cross-attention
      * layers, MllamaTextConfig's defaults. */
-    {"llava", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "llava_llama"},
-    {"llava_llama", parse_llama_like, NULL, 0, 0, TS_BIAS_NONE, 1, 1, 0, {32, 4096, 32, 32, 11008, 32000},
+    {"llava", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "llava_llama"},
+    {"llava_llama",
+     parse_llama_like,
+     NULL,
+     0,
+     0,
+     TRAINSIZE_BIAS_NONE,
+     1,
+     1,
+     0,
+     {32, 4096, 32, 32, 11008, 32000},
      NULL},
-    {"qwen2_5_vl", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "qwen2"},
-    {"mllama", NULL, NULL, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, "mllama_text_model"},
-    {"mllama_text_model", parse_llama_like, ts_hf_mllama_text, 0, 0, TS_BIAS_NONE, 0, 0, 0,
-     {40, 4096, 32, 8, 14336, 128256}, NULL},
-    {"olmo2", parse_llama_like, ts_hf_olmo2, 0, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"starcoder2", parse_llama_like, ts_hf_starcoder2, 1, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"falcon", ts_hf_falcon, NULL, 1, 0, TS_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"bert", ts_hf_encoder, NULL, 0, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
-    {"roberta", ts_hf_encoder, NULL, 0, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
-    {"vit", ts_hf_encoder, NULL, 0, 0, TS_BIAS_ALL, 0, 0, 0, {0}, NULL},
+    {"qwen2_5_vl", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "qwen2"},
+    {"mllama", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "mllama_text_model"},
+    {"mllama_text_model",
+     parse_llama_like,
+     ts_hf_mllama_text,
+     0,
+     0,
+     TRAINSIZE_BIAS_NONE,
+     0,
+     0,
+     0,
+     {40, 4096, 32, 8, 14336, 128256},
+     NULL},
+    {"olmo2", parse_llama_like, ts_hf_olmo2, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"starcoder2", parse_llama_like, ts_hf_starcoder2, 1, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"falcon", ts_hf_falcon, NULL, 1, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"bert", ts_hf_encoder, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL},
+    {"roberta", ts_hf_encoder, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL},
+    {"vit", ts_hf_encoder, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL},
 };
 #define HF_TYPE_COUNT (sizeof hf_types / sizeof hf_types[0])
 /* For the message: every type, families grouped, no spaces (the error message has 255 bytes,

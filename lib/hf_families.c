@@ -15,7 +15,7 @@
 static int attention_bias(const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     int on = 0, rc = ts_hf_bool_or(root, "attention_bias", 0, &on, err);
-    if (!rc && on) m->bias = TS_BIAS_ATTENTION;
+    if (!rc && on) m->bias = TRAINSIZE_BIAS_ATTENTION;
     return rc;
 }
 
@@ -34,7 +34,7 @@ static int sliding_window(const ts_json_value *root, uint64_t global_every, ts_m
 int ts_hf_qwen3(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     (void)t;
-    m->qk_norm = TS_QK_NORM_HEAD;
+    m->qk_norm = TRAINSIZE_QK_NORM_HEAD;
     return attention_bias(root, m, err);
 }
 
@@ -53,13 +53,13 @@ int ts_hf_qwen_moe(const hf_type *t, const ts_json_value *root, ts_model *m, tra
         (rc = ts_hf_dense_prefix(root, "mlp_only_layers", m, err)))
         return rc;
     if (!qwen2) {
-        m->qk_norm = TS_QK_NORM_HEAD;
+        m->qk_norm = TRAINSIZE_QK_NORM_HEAD;
         return attention_bias(root, m, err);
     }
     if ((rc = ts_hf_bool_or(root, "qkv_bias", 1, &qkv, err)) ||
         (rc = ts_hf_count_or(root, "shared_expert_intermediate_size", HF_MAX_FFN, 0, &shared, err)))
         return rc;
-    m->bias = qkv ? TS_BIAS_QKV : TS_BIAS_NONE;
+    m->bias = qkv ? TRAINSIZE_BIAS_QKV : TRAINSIZE_BIAS_NONE;
     if (shared) {
         m->shared_experts = 1;
         m->shared_expert_ffn = shared;
@@ -74,7 +74,7 @@ int ts_hf_phimoe(const hf_type *t, const ts_json_value *root, ts_model *m, train
 {
     int rc;
     (void)t;
-    m->norm = TS_NORM_LAYERNORM;
+    m->norm = TRAINSIZE_NORM_LAYERNORM;
     if ((rc = attention_bias(root, m, err))) return rc;
     return ts_hf_bool_or(root, "lm_head_bias", 0, &m->output_bias, err);
 }
@@ -152,7 +152,7 @@ int ts_hf_gpt_oss(const hf_type *t, const ts_json_value *root, ts_model *m, trai
     if (!bias)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "attention_bias",
                        HF_PREFIX "\"attention_bias\": false with the experts' biases is not modelled");
-    m->bias = TS_BIAS_ALL;
+    m->bias = TRAINSIZE_BIAS_ALL;
     m->router_bias = 1;
     m->attention_sinks = 1;
     return TRAINSIZE_OK;
@@ -178,7 +178,7 @@ int ts_hf_gemma3(const hf_type *t, const ts_json_value *root, ts_model *m, train
     int rc;
     (void)t;
     m->norms_per_layer = 4;
-    m->qk_norm = TS_QK_NORM_HEAD;
+    m->qk_norm = TRAINSIZE_QK_NORM_HEAD;
     m->attn_softcap = ts_hf_has(root, "attn_logit_softcapping");
     m->logit_softcap = ts_hf_has(root, "final_logit_softcapping");
     if ((rc = ts_hf_size_or(root, "sliding_window_pattern", HF_MAX_LAYERS, 6, &pattern, err)) ||
@@ -193,7 +193,7 @@ int ts_hf_gemma3(const hf_type *t, const ts_json_value *root, ts_model *m, train
 int ts_hf_olmo2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
     (void)t;
-    m->qk_norm = TS_QK_NORM_FULL;
+    m->qk_norm = TRAINSIZE_QK_NORM_FULL;
     return attention_bias(root, m, err);
 }
 
@@ -204,8 +204,8 @@ int ts_hf_starcoder2(const hf_type *t, const ts_json_value *root, ts_model *m, t
     int rc, bias = 1;
     (void)t;
     if ((rc = ts_hf_bool_or(root, "use_bias", 1, &bias, err))) return rc;
-    m->bias = bias ? TS_BIAS_ALL : TS_BIAS_NONE;
-    m->norm = TS_NORM_LAYERNORM;
+    m->bias = bias ? TRAINSIZE_BIAS_ALL : TRAINSIZE_BIAS_NONE;
+    m->norm = TRAINSIZE_NORM_LAYERNORM;
     m->gated_mlp = 0;
     return sliding_window(root, 0, m, err);
 }
@@ -236,8 +236,8 @@ int ts_hf_falcon(const hf_type *t, const ts_json_value *root, ts_model *m, train
     if (new_arch) rc = ts_hf_kv_heads(root, "num_kv_heads", m->heads, m, err);
     else m->kv_heads = multi_query ? 1 : m->heads;
     if (rc) return rc;
-    m->norm = TS_NORM_LAYERNORM;
-    m->bias = bias ? TS_BIAS_ALL : TS_BIAS_NONE;
+    m->norm = TRAINSIZE_NORM_LAYERNORM;
+    m->bias = bias ? TRAINSIZE_BIAS_ALL : TRAINSIZE_BIAS_NONE;
     m->fused_qkv = 1;
     m->parallel_block = parallel || new_arch;
     m->norms_per_layer = m->parallel_block ? (norms ? norms : 1) : 2;
@@ -263,8 +263,8 @@ int ts_hf_encoder(const hf_type *t, const ts_json_value *root, ts_model *m, trai
         (rc = ts_hf_size(root, "intermediate_size", HF_MAX_FFN, &m->ffn, err)))
         return rc;
     m->kv_heads = m->heads;
-    m->norm = TS_NORM_LAYERNORM;
-    m->bias = TS_BIAS_ALL;
+    m->norm = TRAINSIZE_NORM_LAYERNORM;
+    m->bias = TRAINSIZE_BIAS_ALL;
     m->residual_dropout = 1;
     if (!vit) {
         ts_json_value kind;

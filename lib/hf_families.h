@@ -22,7 +22,7 @@ struct hf_type {
     hf_parse_fn family;        /* then the family's own keys (NULL: none) */
     int tied_default;          /* the config class's tie_word_embeddings default */
     uint64_t head_dim_default; /* 0: hidden / heads */
-    ts_bias bias;              /* fixed by the architecture */
+    trainsize_bias bias;              /* fixed by the architecture */
     int bias_keys;             /* honours attention_bias ... */
     int mlp_bias_key;          /* ... and mlp_bias */
     int moe;                   /* num_local_experts / num_experts_per_tok */

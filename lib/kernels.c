@@ -113,19 +113,22 @@ static void layer_elementwise(const ts_settings *cfg, const ts_layout *lay, cons
     double f = k * (double)m->ffn + (double)m->shared_experts * (double)m->shared_expert_ffn;
     double qk = (double)(ts_model_q_dim(m) + ts_model_kv_dim(m));
     double replicated = lay->sp ? 1.0 : t, other = passes(c->fused);
-    double hidden_work = norms * 2.0 * h * passes(c->fused_norm) + 2.0 * 3.0 * h * other; /* norms; residual (bias-dropout-)adds */
-    double split_work = (m->gated_mlp ? 3.0 : 2.0) * f * passes(c->fused_act); /* the MLP's activation function */
+    double hidden_work = norms * 2.0 * h * passes(c->fused_norm) +
+                         2.0 * 3.0 * h * other; /* norms; residual (bias-dropout-)adds */
+    double split_work =
+        (m->gated_mlp ? 3.0 : 2.0) * f * passes(c->fused_act); /* the MLP's activation function */
     if (!m->positions) split_work += 2.0 * qk * passes(c->fused_rope);         /* rotary embedding of q and k */
-    if (ts_model_is_moe(m)) split_work += 4.0 * k * h * other;                 /* tokens permuted to experts and back */
+    if (ts_model_is_moe(m)) split_work += 4.0 * k * h * other; /* tokens permuted to experts and back */
     *rest = a * (hidden_work * replicated + split_work);
     /* scale, mask and softmax over the s keys of every head, and the probabilities' dropout */
-    *softmax = cfg->attention == TS_ATTN_EAGER
+    *softmax = cfg->attention == TRAINSIZE_ATTENTION_EAGER
                    ? a * 2.0 * (double)m->heads * s * (cfg->dropout > 0 ? 2.0 : 1.0) * other
                    : 0.0;
     /* fp8-mixed: each linear's input is cast to fp8 before its GEMM (read at 2 bytes, written
      * at 1: Transformer Engine's and torchao's recipes), and in backward its output
      * gradient and the transposes the weight gradient needs, twice the forward's */
-    if (cfg->precision == TS_PREC_FP8_MIXED) /* current scaling reads each tensor once more for its amax */
+    if (cfg->precision ==
+        TRAINSIZE_PRECISION_FP8_MIXED) /* current scaling reads each tensor once more for its amax */
         *rest += (ts_fp8_recipe_resolve(cfg) == TS_FP8_CURRENT ? 5.0 : 3.0) *
                  ((2.0 * h + (double)ts_model_q_dim(m)) * replicated + 2.0 * f) * other;
 }
@@ -154,8 +157,9 @@ double ts_kernel_gemm_roofline(const ts_settings *cfg, const ts_layout *lay, con
         d = fmin(d, (kv >= t ? kv / t : 1.0) * (double)ts_model_head_dim(m)); /* a rank's keys */
         d = fmin(d, (double)(ts_model_is_moe(m) && m->dense_ffn ? m->dense_ffn : m->ffn) / t);
         if (m->kv_lora_rank) /* MLA: the latents, and the value heads' width (the output's input) */
-            d = fmin(fmin(d, (double)m->kv_lora_rank), fmin(m->q_lora_rank ? (double)m->q_lora_rank : d,
-                                                            (double)m->heads * (double)ts_model_v_head_dim(m) / t));
+            d = fmin(fmin(d, (double)m->kv_lora_rank),
+                     fmin(m->q_lora_rank ? (double)m->q_lora_rank : d,
+                          (double)m->heads * (double)ts_model_v_head_dim(m) / t));
         if (cfg->lora_rank) d = fmin(d, (double)cfg->lora_rank);
         if (2.0 * d / (3.0 * width) >= rate / bw) return 1.0;
     }
@@ -176,10 +180,11 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
 {
     const ts_model *m = &cfg->model;
     double gpus = (double)lay->gpus, eff_mm, eff_at, rest, softmax, bytes, bw, again, again_softmax, shape;
-    double a = cfg->precision == TS_PREC_FP32 ? 4.0 : 2.0;
+    double a = cfg->precision == TRAINSIZE_PRECISION_FP32 ? 4.0 : 2.0;
     if (cfg->hfu > 0.0) return (mm / peak_mm + at / peak_at) / (gpus * cfg->hfu);
-    eff_mm = mamf_share(cfg->gpu, cfg->precision == TS_PREC_FP8_MIXED) * cfg->gemm_share;
-    eff_at = mamf_share(cfg->gpu, 0) * cfg->gemm_share * (cfg->attention == TS_ATTN_FLASH ? TS_FLASH_SHARE : 1.0) *
+    eff_mm = mamf_share(cfg->gpu, cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED) * cfg->gemm_share;
+    eff_at = mamf_share(cfg->gpu, 0) * cfg->gemm_share *
+             (cfg->attention == TRAINSIZE_ATTENTION_FLASH ? TS_FLASH_SHARE : 1.0) *
              (ts_fp8_attention(cfg) ? TS_FP8_ATTENTION_GAIN : 1.0);
     if (cfg->gpu_power_limit > 0.0 && cfg->gpu->tdp_watts > 0.0 && cfg->gpu_power_limit < cfg->gpu->tdp_watts) {
         double clock = pow(cfg->gpu_power_limit / cfg->gpu->tdp_watts, TS_POWER_EXPONENT);
@@ -199,11 +204,12 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
     /* forward, backward (about twice the forward's traffic), and what recomputation repeats
      * over the share of the layers it applies to: full and per-op every element-wise op,
      * selective the softmax */
-    again = cfg->recompute == TS_RECOMPUTE_NONE ? 0.0 : lay->recompute_share;
+    again = cfg->recompute == TRAINSIZE_RECOMPUTE_NONE ? 0.0 : lay->recompute_share;
     /* selective repeats the softmax only when it recomputes attention's core */
-    again_softmax = cfg->recompute == TS_RECOMPUTE_SELECTIVE && !(cfg->recompute_modules & TS_RC_CORE_ATTN)
-                        ? 0.0
-                        : again;
+    again_softmax =
+        cfg->recompute == TRAINSIZE_RECOMPUTE_SELECTIVE && !(cfg->recompute_modules & TS_RC_CORE_ATTN)
+            ? 0.0
+            : again;
     bytes = (double)m->layers * ((3.0 + (ts_recompute_repeats_matmuls(cfg) ? again : 0.0)) * rest +
                                  (3.0 + again_softmax) * softmax);
     /* the loss over the vocabulary: 32-bit logits written, read and their gradient written */

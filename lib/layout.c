@@ -33,7 +33,8 @@ static int check_divides(uint64_t d, uint64_t n, const char *field, const char *
 static int embedding_split_fits(const ts_settings *cfg, const ts_layout *l)
 {
     uint64_t n = cfg->model.layers, chunks = l->pp * l->vpp;
-    if (cfg->pp_account_embedding == TS_NO || cfg->pp_first_layers || cfg->pp_last_layers) return 0;
+    if (cfg->pp_account_embedding == TRAINSIZE_TRISTATE_NO || cfg->pp_first_layers || cfg->pp_last_layers)
+        return 0;
     return (n + 2) % chunks == 0 && (n + 2) / chunks >= 1 && (l->pp > 2 || l->vpp * ((n + 2) / chunks) >= 2);
 }
 
@@ -53,15 +54,15 @@ static int split_stages(const ts_settings *cfg, ts_layout *l, trainsize_error *e
         l->first_layers = l->mid_layers = l->last_layers = n;
         return TRAINSIZE_OK;
     }
-    if (cfg->pp_account_embedding != TS_NO && !f && !e) {
+    if (cfg->pp_account_embedding != TRAINSIZE_TRISTATE_NO && !f && !e) {
         /* the embedding and the loss as a layer each: the first and the last stage a layer short */
         uint64_t chunks = p * l->vpp, k = (n + 2) / chunks;
         int fits = embedding_split_fits(cfg, l);
-        if (cfg->pp_account_embedding == TS_YES && !fits)
+        if (cfg->pp_account_embedding == TRAINSIZE_TRISTATE_YES && !fits)
             return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-account-embedding",
                            "pp-account-embedding: the %llu layers + the embedding and the loss do not "
                            "divide over pp x pp-interleave = %llu chunks", U(n), U(chunks));
-        if (fits && (cfg->pp_account_embedding == TS_YES || n % chunks != 0)) {
+        if (fits && (cfg->pp_account_embedding == TRAINSIZE_TRISTATE_YES || n % chunks != 0)) {
             l->first_layers = l->last_layers = l->vpp * k - 1;
             l->mid_layers = p > 2 ? l->vpp * k : l->first_layers;
             l->embedding_slots = 1;
@@ -152,9 +153,9 @@ static int check_cnn(const ts_settings *cfg, const ts_layout *l, trainsize_error
 {
     const char *f = l->tp > 1 ? "tp" : l->pp > 1 ? "pp" : l->cp > 1 ? "cp" : l->ep > 1 ? "ep"
                     : cfg->lora_rank ? "lora-rank" : cfg->method != TS_METHOD_SFT ? "method"
-                    : cfg->recompute != TS_RECOMPUTE_NONE ? "recompute"
+                    : cfg->recompute != TRAINSIZE_RECOMPUTE_NONE ? "recompute"
                     : cfg->activation_offload ? "activation-offload"
-                    : cfg->precision == TS_PREC_FP8_MIXED ? "precision" : NULL;
+                    : cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED ? "precision" : NULL;
     if (!f) return TRAINSIZE_OK;
     return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, f,
                    "%s: not modelled for a convolutional network (ResNets train data-parallel, "
@@ -199,7 +200,8 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
         return rc;
     /* Load-balanced context parallelism splits the sequence into 2 x cp chunks
      * (Transformer Engine's causal ring attention). */
-    if (l->cp > 1 && (rc = check_divides(2 * l->cp, cfg->seq, "cp", "the sequence length (2 x cp chunks)", err)))
+    if (l->cp > 1 &&
+        (rc = check_divides(2 * l->cp, cfg->seq, "cp", "the sequence length (2 x cp chunks)", err)))
         return rc;
     /* Sequence parallelism scatters the sequence over the tensor-parallel ranks, which
      * Megatron-LM's split along the sequence dimension requires to divide evenly. */
@@ -221,7 +223,8 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
                            "teacher: %s's logits (vocabulary %llu) do not match the student's (%llu): "
                            "distillation compares them token by token", t->name, U(t->vocab), U(m->vocab));
         if (cfg->reference != TS_REF_AUTO)
-            return ts_fail(err, TRAINSIZE_E_INVALID, "reference", "reference: distill has a teacher, not a reference");
+            return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
+                           "reference: distill has a teacher, not a reference");
     } else if (cfg->teacher) {
         return ts_fail(err, TRAINSIZE_E_INVALID, "teacher", "teacher: a teacher belongs to method distill");
     }
@@ -269,7 +272,7 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
 
 static int check_setup(const ts_settings *cfg, const ts_layout *l, trainsize_error *err)
 {
-    if (cfg->cp > 1 && cfg->attention == TS_ATTN_EAGER)
+    if (cfg->cp > 1 && cfg->attention == TRAINSIZE_ATTENTION_EAGER)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "cp",
                        "cp: context parallelism needs flash (ring) attention");
     if (cfg->zero >= 2 && l->pp > 1) {
@@ -281,10 +284,10 @@ static int check_setup(const ts_settings *cfg, const ts_layout *l, trainsize_err
                            "the %s stack (DeepSpeed and Megatron-LM refuse it); FSDP2 with a "
                            "pipeline runs under torchtitan (--stack torchtitan)", ts_stack_name(stack));
     }
-    if (cfg->offload == TS_OFFLOAD_OPTIMIZER_PARAMS && cfg->zero != 3)
+    if (cfg->offload == TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS && cfg->zero != 3)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "offload",
                        "offload: optimizer+params needs zero 3 (ZeRO-Infinity)");
-    if (cfg->offload == TS_OFFLOAD_OPTIMIZER && cfg->zero == 0)
+    if (cfg->offload == TRAINSIZE_OFFLOAD_OPTIMIZER && cfg->zero == 0)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "offload",
                        "offload: optimizer offload needs zero 1, 2 or 3 (ZeRO-Offload)");
     if (cfg->lora_rank && (cfg->lora_targets & TS_LORA_GATE) && !cfg->model.gated_mlp)
@@ -294,14 +297,14 @@ static int check_setup(const ts_settings *cfg, const ts_layout *l, trainsize_err
         return ts_fail(err, TRAINSIZE_E_INVALID, "lora-rank",
                        "lora-rank: %llu is larger than the hidden size (%llu)", U(cfg->lora_rank),
                        U(cfg->model.hidden));
-    if (cfg->quantize_base != TS_QUANT_NONE && cfg->lora_rank == 0)
+    if (cfg->quantize_base != TRAINSIZE_QUANTIZE_NONE && cfg->lora_rank == 0)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "quantize-base",
                        "quantize-base: a quantized base is frozen; set lora-rank");
-    if (cfg->precision == TS_PREC_FP8_MIXED && cfg->gpu && cfg->gpu->flops_fp8 <= 0)
+    if (cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED && cfg->gpu && cfg->gpu->flops_fp8 <= 0)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
                        "precision: %s has no FP8 tensor cores", cfg->gpu->name);
-    if ((cfg->precision == TS_PREC_FP16_MIXED || cfg->precision == TS_PREC_FP16) && cfg->gpu &&
-        cfg->gpu->no_fp16)
+    if ((cfg->precision == TRAINSIZE_PRECISION_FP16_MIXED || cfg->precision == TRAINSIZE_PRECISION_FP16) &&
+        cfg->gpu && cfg->gpu->no_fp16)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
                        "precision: %s has no fp16 matrix units (XLA trains TPUs in bf16); use "
                        "bf16-mixed", cfg->gpu->name);
@@ -390,7 +393,10 @@ static int set_schedule(const ts_settings *cfg, ts_layout *l, trainsize_error *e
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-schedule",
                        s == TS_PP_INTERLEAVED ? "pp-schedule: interleaved needs pp-interleave > 1"
                                               : "pp-schedule: %s runs one chunk per stage (pp-interleave 1)",
-                       s == TS_PP_ZB_H1 ? "zb-h1" : s == TS_PP_ZB_H2 ? "zb-h2" : s == TS_PP_DUALPIPE ? "dualpipe" : "1f1b");
+                       s == TS_PP_ZB_H1      ? "zb-h1"
+                       : s == TS_PP_ZB_H2    ? "zb-h2"
+                       : s == TS_PP_DUALPIPE ? "dualpipe"
+                                             : "1f1b");
     if (s == TS_PP_DUALPIPE && (l->pp % 2 != 0 || l->micro_batches % 2 != 0))
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-schedule",
                        "pp-schedule: dualpipe needs an even pp and an even number of micro-batches per "
@@ -536,14 +542,15 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
         l->teacher_params = (double)tc.total;
         l->teacher_mm = (double)tc.active - (double)tc.position_embedding -
                         (t->tied_embeddings ? 0.0 : (double)tc.token_embedding);
-        l->teacher_attention = ts_model_attention_flops(t, cfg->seq, cfg->attention == TS_ATTN_FLASH);
+        l->teacher_attention =
+            ts_model_attention_flops(t, cfg->seq, cfg->attention == TRAINSIZE_ATTENTION_FLASH);
     }
     vision_figures(cfg, l);
     /* a ResNet's figures per image, walked once for every later stage */
     memset(&l->cnn, 0, sizeof l->cnn);
     if (ts_model_is_cnn(&cfg->model)) ts_cnn_walk(&cfg->model, &l->cnn);
     l->lora_layer = ts_model_lora_layer_params(&cfg->model, cfg->lora_rank, cfg->lora_targets);
-    l->recompute_on = cfg->recompute != TS_RECOMPUTE_NONE;
+    l->recompute_on = cfg->recompute != TRAINSIZE_RECOMPUTE_NONE;
     l->recompute_layers = cfg->recompute_layers;
     l->recompute_share = recompute_share(l, cfg->model.layers);
     return ts_ok(err);

@@ -29,7 +29,7 @@ typedef struct stage_params {
 static double attention_rank(const ts_model *m, const ts_param_counts *pc, double t)
 {
     double kv_heads = (double)ts_model_kv_heads(m), kv_dim = (double)ts_model_kv_dim(m);
-    double kv_part = 2.0 * (double)m->hidden * kv_dim + (m->bias != TS_BIAS_NONE ? 2.0 * kv_dim : 0.0);
+    double kv_part = 2.0 * (double)m->hidden * kv_dim + (m->bias != TRAINSIZE_BIAS_NONE ? 2.0 * kv_dim : 0.0);
     double kv_share = kv_heads >= t ? 1.0 / t : 1.0 / kv_heads;
     return ((double)pc->attention - kv_part) / t + kv_part * kv_share;
 }
@@ -141,7 +141,7 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
         out->states = shard * (lora ? c->adapter_state : c->state);
     if (!lora) out->states += sp->embedding / o1 * (c->embedding_state - c->state);
     out->optimizer = out->master + out->states;
-    if (cfg->offload != TS_OFFLOAD_NONE) {
+    if (cfg->offload != TRAINSIZE_OFFLOAD_NONE) {
         /* ZeRO-Offload (Ren et al. 2021, §4): gradients are reduced and moved to the host,
          * where the master copy, the optimizer states and an fp32 gradient copy live; the
          * GPU keeps only the reduction buckets (counted with ZeRO-3's gathers). */
@@ -149,7 +149,7 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
         out->optimizer = out->master = out->states = 0.0;
         out->gradients = 0.0;
     }
-    if (cfg->offload == TS_OFFLOAD_OPTIMIZER_PARAMS) {
+    if (cfg->offload == TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS) {
         out->host_offload += out->weights;
         out->weights = 0.0;
     }
@@ -202,7 +202,7 @@ static double autocast_copies(const ts_settings *cfg, const ts_conv *c, const ts
 {
     double layers = sp->layers, output;
     if (!c->autocast_copies) return 0.0;
-    if (cfg->recompute == TS_RECOMPUTE_FULL || cfg->recompute == TS_RECOMPUTE_PER_OP)
+    if (cfg->recompute == TRAINSIZE_RECOMPUTE_FULL || cfg->recompute == TRAINSIZE_RECOMPUTE_PER_OP)
         layers -= checkpointed;
     layers *= sp->layer_unsharded - (double)pc->norms;
     output = sp->output_layer > 0 ? sp->output_layer : (sp->last ? sp->embedding_rank : 0.0);
@@ -266,7 +266,8 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
 {
     stage_params sp;
     ts_activations act;
-    double base, buckets, t_fb, zero3 = 0.0, fb, end, step, opt_temp = 0.0, out_grad, dequant, load, flat, cached;
+    double base, buckets, t_fb, zero3 = 0.0, fb, end, step, opt_temp = 0.0, out_grad, dequant, load, flat,
+                                cached;
     double rollout, engine = 0.0;
     *out = (ts_stage_memory){0};
     stage_params_make(cfg, lay, pc, stage, &sp);
@@ -288,12 +289,14 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
     if (lay->zero >= 3 && !lay->fsdp_pipeline) zero3 = zero3_buffers(cfg, c, &sp);
     /* A quantized layer's weight, dequantized for its matmul (forward and backward). */
     dequant = c->dequant * largest_matrix(&cfg->model, lay);
-    if (cfg->offload == TS_OFFLOAD_NONE)
+    if (cfg->offload == TRAINSIZE_OFFLOAD_NONE)
         opt_temp = c->optimizer_temp * (sp.dense / (lay->zero >= 1 ? (double)lay->dense_shard : 1.0) +
                                         sp.expert / (lay->zero >= 1 ? (double)lay->expert_shard : 1.0));
     /* DDP's bucket copy of the gradients lives through every phase; it is reported with
      * the buffers (transient), so the gradients stay the gradients. */
-    buckets = !c->ddp_buckets ? 0.0 : c->bucket_bytes > 0.0 ? (sp.dense + sp.expert) * c->bucket_bytes : out->gradients;
+    buckets = !c->ddp_buckets         ? 0.0
+              : c->bucket_bytes > 0.0 ? (sp.dense + sp.expert) * c->bucket_bytes
+                                      : out->gradients;
     base = out->weights + out->optimizer;
     /* Start of backward: every activation, the loss gradient, a recomputed layer and
      * (when gradients are allocated on demand) the output layer's gradient. */

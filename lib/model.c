@@ -75,7 +75,8 @@ int ts_model_validate(const ts_model *m, trainsize_error *err)
     if (m->hidden == 0) return ts_fail(err, TRAINSIZE_E_INVALID, "hidden", "hidden: must be set");
     if (m->heads == 0) return ts_fail(err, TRAINSIZE_E_INVALID, "heads", "heads: must be set");
     if (m->ffn == 0) return ts_fail(err, TRAINSIZE_E_INVALID, "ffn", "ffn: must be set");
-    if (m->vocab == 0 && !m->patch_size) return ts_fail(err, TRAINSIZE_E_INVALID, "vocab", "vocab: must be set");
+    if (m->vocab == 0 && !m->patch_size)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "vocab", "vocab: must be set");
     if (m->patch_size && (m->positions == 0 || m->channels == 0))
         return ts_fail(err, TRAINSIZE_E_INVALID, m->positions ? "channels" : "positions",
                        "%s: an image transformer (patch-size) needs its positions (patches + 1) "
@@ -121,10 +122,10 @@ int ts_model_validate(const ts_model *m, trainsize_error *err)
             return ts_fail(err, TRAINSIZE_E_INVALID, "qk-rope-head-dim",
                            "qk-rope-head-dim: %llu is more than head-dim %llu",
                            (unsigned long long)m->qk_rope_head_dim, (unsigned long long)m->head_dim);
-        if (m->bias != TS_BIAS_NONE || m->qk_norm != TS_QK_NORM_NONE)
-            return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, m->bias != TS_BIAS_NONE ? "bias" : "qk-norm",
+        if (m->bias != TRAINSIZE_BIAS_NONE || m->qk_norm != TRAINSIZE_QK_NORM_NONE)
+            return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, m->bias != TRAINSIZE_BIAS_NONE ? "bias" : "qk-norm",
                            "%s: not modelled with multi-head latent attention (no family has it)",
-                           m->bias != TS_BIAS_NONE ? "bias" : "qk-norm");
+                           m->bias != TRAINSIZE_BIAS_NONE ? "bias" : "qk-norm");
     } else if (m->q_lora_rank) {
         return ts_fail(err, TRAINSIZE_E_INVALID, "q-lora-rank",
                        "q-lora-rank: a query down-projection is part of multi-head latent "
@@ -138,19 +139,19 @@ static int mlp_params(const ts_model *m, uint64_t f, uint64_t *out)
 {
     uint64_t mats = m->gated_mlp ? 3 : 2, weights = 0, bias = 0;
     if (ts_mul3_u64(mats, m->hidden, f, &weights) != 0) return -1;
-    if (m->bias == TS_BIAS_ALL) bias = (m->gated_mlp ? 2 * f : f) + m->hidden;
+    if (m->bias == TRAINSIZE_BIAS_ALL) bias = (m->gated_mlp ? 2 * f : f) + m->hidden;
     return ts_add_u64(weights, bias, out);
 }
 
 static uint64_t norm_params(const ts_model *m)
 {
-    return m->norm == TS_NORM_LAYERNORM ? 2 * m->hidden : m->hidden;
+    return m->norm == TRAINSIZE_NORM_LAYERNORM ? 2 * m->hidden : m->hidden;
 }
 
 /* Parameters of a norm over `width` elements, of the model's kind. */
 static uint64_t norm_of(const ts_model *m, uint64_t width)
 {
-    return m->norm == TS_NORM_LAYERNORM ? 2 * width : width;
+    return m->norm == TRAINSIZE_NORM_LAYERNORM ? 2 * width : width;
 }
 
 /* Multi-head latent attention (DeepSeek-V2 §2.1, arXiv 2405.04434; DeepSeek-V3): queries
@@ -189,10 +190,10 @@ static int attention_params(const ts_model *m, uint64_t *out)
     if (ts_add_u64(q, 2 * kv, &qkv_out) != 0) return -1;
     if (ts_mul_u64(h, qkv_out, &weights) != 0 || ts_mul_u64(q, h, &proj) != 0) return -1;
     if (ts_add_u64(weights, proj, &weights) != 0) return -1;
-    if (m->bias == TS_BIAS_QKV) bias = qkv_out;
-    if (m->bias == TS_BIAS_ALL || m->bias == TS_BIAS_ATTENTION) bias = qkv_out + h;
-    if (m->qk_norm == TS_QK_NORM_HEAD) extra = 2 * norm_of(m, ts_model_head_dim(m));
-    if (m->qk_norm == TS_QK_NORM_FULL) extra = norm_of(m, q) + norm_of(m, kv);
+    if (m->bias == TRAINSIZE_BIAS_QKV) bias = qkv_out;
+    if (m->bias == TRAINSIZE_BIAS_ALL || m->bias == TRAINSIZE_BIAS_ATTENTION) bias = qkv_out + h;
+    if (m->qk_norm == TRAINSIZE_QK_NORM_HEAD) extra = 2 * norm_of(m, ts_model_head_dim(m));
+    if (m->qk_norm == TRAINSIZE_QK_NORM_FULL) extra = norm_of(m, q) + norm_of(m, kv);
     if (m->attention_sinks) extra += m->heads;
     if (ts_add_u64(weights, bias, &weights) != 0) return -1;
     return ts_add_u64(weights, extra, out);
@@ -234,7 +235,8 @@ int ts_model_count(const ts_model *m, ts_param_counts *c, trainsize_error *err)
         /* a ResNet: its convolutions and BatchNorms, and the classifier (exact in double) */
         ts_cnn n;
         if (ts_cnn_walk(m, &n) != 0 || !(n.conv_params + n.fc_params < 9e15))
-            return ts_fail(err, TRAINSIZE_E_OVERFLOW, "model", "model: the network is beyond the sizes modelled");
+            return ts_fail(err, TRAINSIZE_E_OVERFLOW, "model",
+                           "model: the network is beyond the sizes modelled");
         c->conv = (uint64_t)n.conv_params;
         c->head = (uint64_t)n.fc_params;
         c->total = c->active = c->conv + c->head;
@@ -339,7 +341,7 @@ static size_t add_mlp(const ts_model *m, ts_layer_mm *out, size_t n, double f, i
                       int out_kind, double r, unsigned t, int lora)
 {
     double h = (double)m->hidden;
-    int bias = m->bias == TS_BIAS_ALL;
+    int bias = m->bias == TRAINSIZE_BIAS_ALL;
     if (m->gated_mlp && m->fused_gate_up) {
         n = add_mm(out, n, h, 2.0 * f, in_kind, bias, 0.0, 0);
     } else {
@@ -353,7 +355,8 @@ size_t ts_model_layer_mms(const ts_model *m, int moe, uint64_t lora_rank, unsign
 {
     double h = (double)m->hidden, q = (double)ts_model_q_dim(m), kv = (double)ts_model_kv_dim(m);
     double r = (double)lora_rank, heads = (double)m->heads, hd = (double)ts_model_head_dim(m);
-    int qkv_bias = m->bias != TS_BIAS_NONE, o_bias = m->bias == TS_BIAS_ALL || m->bias == TS_BIAS_ATTENTION;
+    int qkv_bias = m->bias != TRAINSIZE_BIAS_NONE,
+        o_bias = m->bias == TRAINSIZE_BIAS_ALL || m->bias == TRAINSIZE_BIAS_ATTENTION;
     size_t n = 0;
     if (m->kv_lora_rank) {
         /* MLA (mla_params): q through its latent (or whole), then the kv latent and its
@@ -367,7 +370,8 @@ size_t ts_model_layer_mms(const ts_model *m, int moe, uint64_t lora_rank, unsign
             n = add_mm(out, n, h, heads * hd, TS_MM_COLUMN, 0, r, (t & TS_LORA_Q) != 0);
         }
         n = add_mm(out, n, h, kvr + rope, TS_MM_WHOLE, 0, 0.0, 0);
-        n = add_mm(out, n, kvr, heads * (hd - rope + v), TS_MM_COLUMN, 0, r, (t & (TS_LORA_K | TS_LORA_V)) != 0);
+        n = add_mm(out, n, kvr, heads * (hd - rope + v), TS_MM_COLUMN, 0, r,
+                   (t & (TS_LORA_K | TS_LORA_V)) != 0);
         n = add_mm(out, n, heads * v, h, TS_MM_ROW, 0, r, (t & TS_LORA_O) != 0);
     } else {
         if (m->fused_qkv) {
@@ -434,8 +438,8 @@ double ts_model_adafactor_elements(const ts_model *m, const ts_param_counts *pc)
     double kv = (double)ts_model_kv_dim(m), v = (double)m->vocab;
     double mlp = (m->gated_mlp ? 3.0 : 2.0) * (h + f);
     double vectors = (double)pc->norms;            /* norms and biases stay whole */
-    double qkv_bias = m->bias != TS_BIAS_NONE ? q + 2.0 * kv : 0.0;
-    double other_bias = m->bias == TS_BIAS_ALL ? h + (m->gated_mlp ? 2.0 : 1.0) * f + h : 0.0;
+    double qkv_bias = m->bias != TRAINSIZE_BIAS_NONE ? q + 2.0 * kv : 0.0;
+    double other_bias = m->bias == TRAINSIZE_BIAS_ALL ? h + (m->gated_mlp ? 2.0 : 1.0) * f + h : 0.0;
     double layer = (h + q) + 2.0 * (h + kv) + (q + h) + vectors + qkv_bias + other_bias;
     if (ts_model_is_moe(m))
         layer += (double)m->experts * mlp + (h + (double)m->experts);

@@ -21,8 +21,10 @@
 #define TS_LIM_SHARED_EXPERTS UINT64_C(10000)
 #define TS_LIM_NORMS_PER_LAYER 8
 
-/** Normalisation layer kind: LayerNorm has a weight and a bias, RMSNorm a weight only. */
-typedef enum ts_norm { TS_NORM_LAYERNORM = TRAINSIZE_NORM_LAYERNORM, TS_NORM_RMSNORM = TRAINSIZE_NORM_RMSNORM } ts_norm;
+/* The norm (LayerNorm: weight and bias; RMSNorm: weight), the biases (trainsize_bias: ALL
+ * is GPT-2's, QKV Qwen2's, ATTENTION q, k, v and o) and the query/key norms
+ * (trainsize_qk_norm: per head as in Qwen3 and Gemma 3, or over the whole projection as in
+ * OLMo 2) are the public header's enums, used as they are. */
 
 /* LoRA target modules, as bits. */
 enum {
@@ -35,14 +37,6 @@ enum {
     TS_LORA_DOWN = 1u << 6
 };
 
-/** Which linear layers carry a bias. ALL is GPT-2 style (every linear layer); QKV is
- *  Qwen2 style (the query/key/value projections only); ATTENTION q, k, v and o. */
-typedef enum ts_bias {
-    TS_BIAS_NONE = TRAINSIZE_BIAS_NONE,
-    TS_BIAS_QKV = TRAINSIZE_BIAS_QKV,
-    TS_BIAS_ALL = TRAINSIZE_BIAS_ALL,
-    TS_BIAS_ATTENTION = TRAINSIZE_BIAS_ATTENTION
-} ts_bias;
 
 /** A decoder-only transformer as real model families describe it. */
 typedef struct ts_model {
@@ -58,8 +52,8 @@ typedef struct ts_model {
     uint64_t positions;         /* learned position embeddings; 0 for rotary */
     int tied_embeddings;        /* output layer shares the token embedding */
     int gated_mlp;              /* SwiGLU/GeGLU: gate, up and down projections */
-    ts_norm norm;
-    ts_bias bias;
+    trainsize_norm norm;
+    trainsize_bias bias;
     uint64_t experts;           /* routed experts; 0 or 1 for a dense model */
     uint64_t experts_per_token; /* top-k */
     uint64_t shared_experts;    /* always-active experts (DeepSeek/Qwen-MoE style) */
@@ -76,7 +70,7 @@ typedef struct ts_model {
                                    head (no-rope + rope part) */
     uint64_t qk_rope_head_dim;  /* MLA: the rotary part of each query/key head */
     uint64_t v_head_dim;        /* MLA: width of each value head */
-    int qk_norm;                /* ts_qk_norm: norms on queries and keys (Qwen3, OLMo 2) */
+    int qk_norm;                /* trainsize_qk_norm: norms on queries and keys (Qwen3, OLMo 2) */
     int attention_sinks;        /* a learned sink logit per head (gpt-oss) */
     uint64_t sliding_window;    /* local attention window, tokens; 0 = all layers global */
     uint64_t global_every;      /* with a window, every n-th layer is global; 0 = none */
@@ -160,14 +154,6 @@ void ts_cnn_shape(ts_model *m);
  * when set, or a classifier of `classes` on the first token (ViT). */
 typedef enum ts_head { TS_HEAD_LM = 0, TS_HEAD_POOLER, TS_HEAD_CLASSIFIER } ts_head;
 
-/* Norms on queries and keys before attention: none, one per head shared across heads
- * (Qwen3, Gemma 3: head_dim weights each), or over the whole projection (OLMo 2: q and
- * k widths). */
-typedef enum ts_qk_norm {
-    TS_QK_NORM_NONE = TRAINSIZE_QK_NORM_NONE,
-    TS_QK_NORM_HEAD = TRAINSIZE_QK_NORM_HEAD,
-    TS_QK_NORM_FULL = TRAINSIZE_QK_NORM_FULL
-} ts_qk_norm;
 
 /** Parameter counts of a model (exact integers). */
 typedef struct ts_param_counts {

@@ -43,8 +43,8 @@ static const uint64_t MB_CHOICES[] = {1, 2, 4, 8, 16};
  * searched too: with flash attention (the default) selective saves only the log-sum-exp,
  * and per-op is what sits between none and full in memory and in time. recompute-layers
  * and activation-offload stay as the job sets them. */
-static const int RECOMPUTE_ORDER[] = {TS_RECOMPUTE_FULL, TS_RECOMPUTE_PER_OP, TS_RECOMPUTE_SELECTIVE,
-                                      TS_RECOMPUTE_NONE};
+static const int RECOMPUTE_ORDER[] = {TRAINSIZE_RECOMPUTE_FULL, TRAINSIZE_RECOMPUTE_PER_OP,
+                                      TRAINSIZE_RECOMPUTE_SELECTIVE, TRAINSIZE_RECOMPUTE_NONE};
 /* GPU counts: whole small servers, then servers of `gpus_per_node`, up to 16,384 of them
  * (131,072 GPUs of 8, beyond Llama 3 405B's 16,384 H100s: Dubey et al. 2024, section 3.3),
  * as far as max-gpus lets. */
@@ -367,7 +367,7 @@ static size_t cp_choices(const trainsize_job *job, uint64_t *out)
         return 1;
     }
     for (i = 0; i < COUNT_OF(CP_CHOICES); i++)
-        if (CP_CHOICES[i] == 1 || (job->s.attention == TS_ATTN_FLASH &&
+        if (CP_CHOICES[i] == 1 || (job->s.attention == TRAINSIZE_ATTENTION_FLASH &&
                                    job->s.seq / CP_CHOICES[i] >= TS_PLAN_CP_MIN_TOKENS &&
                                    job->s.seq % (2 * CP_CHOICES[i]) == 0))
             out[n++] = CP_CHOICES[i];
@@ -513,7 +513,8 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
                        "plan-gpu-count to ask what fits on that many GPUs");
     /* Without tokens there is no run to time or price: a deadline, a budget or a front of
      * cost against time would be met by one step. */
-    if (job->s.tokens == 0 && (job->plan.deadline_days > 0 || job->plan.budget_usd > 0 || job->plan.ranking == 1))
+    if (job->s.tokens == 0 &&
+        (job->plan.deadline_days > 0 || job->plan.budget_usd > 0 || job->plan.ranking == 1))
         return ts_fail(err, TRAINSIZE_E_INVALID, "tokens",
                        "tokens: %s needs the training tokens",
                        job->plan.deadline_days > 0 ? "deadline-days" : job->plan.budget_usd > 0 ? "budget"
@@ -528,10 +529,12 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
     /* The job's step, or (with tokens) the planner's own, given to every configuration so
      * that none depends on estimate's default; the batch mode finds it per layout. */
     s.global_batch = job->s.global_batch ? job->s.global_batch
-                     : s.batch_mode      ? 0
-                                         : (uint64_t)fmax(1.0, floor(TS_PRETRAIN_STEP_TOKENS / (double)job->s.seq));
+                     : s.batch_mode
+                         ? 0
+                         : (uint64_t)fmax(1.0, floor(TS_PRETRAIN_STEP_TOKENS / (double)job->s.seq));
     /* The catalogue's capacity of each candidate GPU. */
-    if ((s.global_batch && (rc = trainsize_job_set_u64(&s.work, TRAINSIZE_ID_GLOBAL_BATCH, s.global_batch, err))) ||
+    if ((s.global_batch &&
+         (rc = trainsize_job_set_u64(&s.work, TRAINSIZE_ID_GLOBAL_BATCH, s.global_batch, err))) ||
         (rc = trainsize_job_set_u64(&s.work, TRAINSIZE_ID_GPU_MEMORY, 0, err)))
         return rc;
     if (job->s.gpu == &job->custom.info && !job->plan.gpus[0]) {

@@ -12,22 +12,22 @@
  * initializers, so a field added to ts_model is 0 here until a preset sets it). */
 #define GPT2(n, l, h, a, f)                                                                   \
     {.name = n, .family = "gpt2", .layers = l, .hidden = h, .heads = a, .ffn = f, .vocab = 50257, \
-     .positions = 1024, .tied_embeddings = 1, .norm = TS_NORM_LAYERNORM, .bias = TS_BIAS_ALL,   \
+     .positions = 1024, .tied_embeddings = 1, .norm = TRAINSIZE_NORM_LAYERNORM, .bias = TRAINSIZE_BIAS_ALL,   \
      .fused_qkv = 1, .residual_dropout = 1}
 #define LLAMA(n, fam, l, h, a, kv, f, v)                                                      \
     {.name = n, .family = fam, .layers = l, .hidden = h, .heads = a, .kv_heads = kv, .ffn = f,  \
-     .vocab = v, .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .bias = TS_BIAS_NONE}
+     .vocab = v, .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM, .bias = TRAINSIZE_BIAS_NONE}
 #define MOE(n, fam, l, h, a, kv, f, v, e, k)                                                  \
     {.name = n, .family = fam, .layers = l, .hidden = h, .heads = a, .kv_heads = kv, .ffn = f,  \
-     .vocab = v, .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .bias = TS_BIAS_NONE, .experts = e,  \
+     .vocab = v, .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM, .bias = TRAINSIZE_BIAS_NONE, .experts = e,  \
      .experts_per_token = k}
 #define QWEN2(n, l, h, a, kv, f, v)                                                           \
     {.name = n, .family = "qwen2", .layers = l, .hidden = h, .heads = a, .kv_heads = kv, .ffn = f, \
-     .vocab = v, .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .bias = TS_BIAS_QKV}
+     .vocab = v, .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM, .bias = TRAINSIZE_BIAS_QKV}
 #define GEMMA(n, l, h, a, kv, hd, f)                                                          \
     {.name = n, .family = "gemma", .layers = l, .hidden = h, .heads = a, .kv_heads = kv,        \
      .head_dim = hd, .ffn = f, .vocab = 256000, .tied_embeddings = 1, .gated_mlp = 1,           \
-     .norm = TS_NORM_RMSNORM, .bias = TS_BIAS_NONE}
+     .norm = TRAINSIZE_NORM_RMSNORM, .bias = TRAINSIZE_BIAS_NONE}
 
 /* Encoders and image transformers: post-norm BERT and RoBERTa (BertModel, RobertaModel:
  * segment embeddings, the embeddings' LayerNorm, the pooler), pre-norm ViT as the ImageNet-1k
@@ -35,12 +35,12 @@
  * 4 x hidden, biases on every linear layer. */
 #define ENCODER(n, fam, l, h, a, v, p, types)                                                 \
     {.name = n, .family = fam, .layers = l, .hidden = h, .heads = a, .ffn = 4 * h, .vocab = v,  \
-     .positions = p, .norm = TS_NORM_LAYERNORM, .bias = TS_BIAS_ALL, .residual_dropout = 1,     \
+     .positions = p, .norm = TRAINSIZE_NORM_LAYERNORM, .bias = TRAINSIZE_BIAS_ALL, .residual_dropout = 1,     \
      .head = TS_HEAD_POOLER, .token_types = types, .post_norm = 1}
 #define VIT(n, l, h, a, patch, image)                                                         \
     {.name = n, .family = "vit", .layers = l, .hidden = h, .heads = a, .ffn = 4 * h,            \
-     .positions = (image / patch) * (image / patch) + 1, .norm = TS_NORM_LAYERNORM,           \
-     .bias = TS_BIAS_ALL, .residual_dropout = 1, .head = TS_HEAD_CLASSIFIER, .classes = 1000,  \
+     .positions = (image / patch) * (image / patch) + 1, .norm = TRAINSIZE_NORM_LAYERNORM,           \
+     .bias = TRAINSIZE_BIAS_ALL, .residual_dropout = 1, .head = TS_HEAD_CLASSIFIER, .classes = 1000,  \
      .patch_size = patch, .channels = 3, .fused_qkv = 1}
 
 /* torchvision's ResNets for ImageNet-1k at 224 x 224 (cnn.c); one position: a sample is an
@@ -70,8 +70,8 @@ static const ts_model PRESETS[] = {
     GEMMA("gemma-2b", 18, 2048, 8, 1, 256, 16384),
     GEMMA("gemma-7b", 28, 3072, 16, 16, 256, 24576),
     {.name = "phi-3-mini", .family = "phi3", .layers = 32, .hidden = 3072, .heads = 32,
-     .kv_heads = 32, .ffn = 8192, .vocab = 32064, .gated_mlp = 1, .norm = TS_NORM_RMSNORM,
-     .bias = TS_BIAS_NONE, .fused_qkv = 1, .fused_gate_up = 1},
+     .kv_heads = 32, .ffn = 8192, .vocab = 32064, .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM,
+     .bias = TRAINSIZE_BIAS_NONE, .fused_qkv = 1, .fused_gate_up = 1},
     /* 2024-2026 families; each shape is its config.json's as tests/data/hf holds it, and
      * tests/test_presets.c checks the two agree. Counts as transformers builds the model:
      * DeepSeek-V3's main model (its 14B multi-token-prediction module apart), Llama 4
@@ -80,89 +80,89 @@ static const ts_model PRESETS[] = {
      * 70B's shape. */
     LLAMA("llama-3.3-70b", "llama", 80, 8192, 64, 8, 28672, 128256),
     {.name = "qwen3-8b", .family = "qwen3", .layers = 36, .hidden = 4096, .heads = 32, .kv_heads = 8,
-     .head_dim = 128, .ffn = 12288, .vocab = 151936, .gated_mlp = 1, .norm = TS_NORM_RMSNORM,
-     .qk_norm = TS_QK_NORM_HEAD},
+     .head_dim = 128, .ffn = 12288, .vocab = 151936, .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM,
+     .qk_norm = TRAINSIZE_QK_NORM_HEAD},
     {.name = "qwen3-30b-a3b", .family = "qwen3_moe", .layers = 48, .hidden = 2048, .heads = 32,
      .kv_heads = 4, .head_dim = 128, .ffn = 768, .dense_ffn = 6144, .vocab = 151936,
-     .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .qk_norm = TS_QK_NORM_HEAD, .experts = 128,
+     .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM, .qk_norm = TRAINSIZE_QK_NORM_HEAD, .experts = 128,
      .experts_per_token = 8, .moe_every = 1},
     {.name = "qwen1.5-moe-a2.7b", .family = "qwen2_moe", .layers = 24, .hidden = 2048, .heads = 16,
      .kv_heads = 16, .head_dim = 128, .ffn = 1408, .dense_ffn = 5632, .vocab = 151936,
-     .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .bias = TS_BIAS_QKV, .experts = 60,
+     .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM, .bias = TRAINSIZE_BIAS_QKV, .experts = 60,
      .experts_per_token = 4, .moe_every = 1, .shared_experts = 1, .shared_expert_ffn = 5632,
      .shared_expert_gate = 1},
     {.name = "phi-3.5-moe", .family = "phimoe", .layers = 32, .hidden = 4096, .heads = 32,
      .kv_heads = 8, .head_dim = 128, .ffn = 6400, .vocab = 32064, .gated_mlp = 1,
-     .norm = TS_NORM_LAYERNORM, .bias = TS_BIAS_ATTENTION, .experts = 16, .experts_per_token = 2,
+     .norm = TRAINSIZE_NORM_LAYERNORM, .bias = TRAINSIZE_BIAS_ATTENTION, .experts = 16, .experts_per_token = 2,
      .output_bias = 1},
     {.name = "deepseek-v2-lite", .family = "deepseek_v2", .layers = 27, .hidden = 2048, .heads = 16,
      .kv_heads = 16, .head_dim = 192, .ffn = 1408, .dense_ffn = 10944, .vocab = 102400,
-     .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .kv_lora_rank = 512, .qk_rope_head_dim = 64,
+     .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM, .kv_lora_rank = 512, .qk_rope_head_dim = 64,
      .v_head_dim = 128, .experts = 64, .experts_per_token = 6, .shared_experts = 2,
      .shared_expert_ffn = 1408, .first_dense_layers = 1},
     {.name = "deepseek-v3", .family = "deepseek_v3", .layers = 61, .hidden = 7168, .heads = 128,
      .kv_heads = 128, .head_dim = 192, .ffn = 2048, .dense_ffn = 18432, .vocab = 129280,
-     .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .q_lora_rank = 1536, .kv_lora_rank = 512,
+     .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM, .q_lora_rank = 1536, .kv_lora_rank = 512,
      .qk_rope_head_dim = 64, .v_head_dim = 128, .experts = 256, .experts_per_token = 8,
      .shared_experts = 1, .shared_expert_ffn = 2048, .first_dense_layers = 3, .router_bias = 1},
     {.name = "llama-4-scout", .family = "llama4", .layers = 48, .hidden = 5120, .heads = 40,
      .kv_heads = 8, .head_dim = 128, .ffn = 8192, .dense_ffn = 16384, .vocab = 202048,
-     .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .experts = 16, .experts_per_token = 1,
+     .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM, .experts = 16, .experts_per_token = 1,
      .moe_every = 1, .shared_experts = 1, .shared_expert_ffn = 8192, .sliding_window = 8192,
      .global_every = 4, .vision_layers = 34, .vision_hidden = 1408, .vision_heads = 16,
      .vision_ffn = 5632, .vision_patches = 577, .vision_other = 2269696, .projector = 60817408,
      .image_tokens = 144},
     {.name = "gpt-oss-20b", .family = "gpt_oss", .layers = 24, .hidden = 2880, .heads = 64,
      .kv_heads = 8, .head_dim = 64, .ffn = 2880, .vocab = 201088, .gated_mlp = 1,
-     .norm = TS_NORM_RMSNORM, .bias = TS_BIAS_ALL, .experts = 32, .experts_per_token = 4,
+     .norm = TRAINSIZE_NORM_RMSNORM, .bias = TRAINSIZE_BIAS_ALL, .experts = 32, .experts_per_token = 4,
      .router_bias = 1, .attention_sinks = 1, .sliding_window = 128, .global_every = 2},
     {.name = "gemma-2-9b", .family = "gemma2", .layers = 42, .hidden = 3584, .heads = 16,
      .kv_heads = 8, .head_dim = 256, .ffn = 14336, .vocab = 256000, .tied_embeddings = 1,
-     .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .norms_per_layer = 4, .sliding_window = 4096,
+     .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM, .norms_per_layer = 4, .sliding_window = 4096,
      .global_every = 2, .attn_softcap = 1, .logit_softcap = 1},
     {.name = "gemma-3-1b", .family = "gemma3_text", .layers = 26, .hidden = 1152, .heads = 4,
      .kv_heads = 1, .head_dim = 256, .ffn = 6912, .vocab = 262144, .tied_embeddings = 1,
-     .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .norms_per_layer = 4, .qk_norm = TS_QK_NORM_HEAD,
+     .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM, .norms_per_layer = 4, .qk_norm = TRAINSIZE_QK_NORM_HEAD,
      .sliding_window = 512, .global_every = 6},
     {.name = "olmo-2-7b", .family = "olmo2", .layers = 32, .hidden = 4096, .heads = 32,
      .kv_heads = 32, .head_dim = 128, .ffn = 11008, .vocab = 100352, .gated_mlp = 1,
-     .norm = TS_NORM_RMSNORM, .qk_norm = TS_QK_NORM_FULL},
+     .norm = TRAINSIZE_NORM_RMSNORM, .qk_norm = TRAINSIZE_QK_NORM_FULL},
     {.name = "granite-3.3-8b", .family = "granite", .layers = 40, .hidden = 4096, .heads = 32,
      .kv_heads = 8, .head_dim = 128, .ffn = 12800, .vocab = 49159, .tied_embeddings = 1,
-     .gated_mlp = 1, .norm = TS_NORM_RMSNORM},
+     .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM},
     {.name = "starcoder2-3b", .family = "starcoder2", .layers = 30, .hidden = 3072, .heads = 24,
      .kv_heads = 2, .head_dim = 128, .ffn = 12288, .vocab = 49152, .tied_embeddings = 1,
-     .norm = TS_NORM_LAYERNORM, .bias = TS_BIAS_ALL, .sliding_window = 4096},
+     .norm = TRAINSIZE_NORM_LAYERNORM, .bias = TRAINSIZE_BIAS_ALL, .sliding_window = 4096},
     {.name = "llama-3.2-1b", .family = "llama", .layers = 16, .hidden = 2048, .heads = 32,
      .kv_heads = 8, .ffn = 8192, .vocab = 128256, .tied_embeddings = 1, .gated_mlp = 1,
-     .norm = TS_NORM_RMSNORM},
+     .norm = TRAINSIZE_NORM_RMSNORM},
     {.name = "llama-3.2-3b", .family = "llama", .layers = 28, .hidden = 3072, .heads = 24,
      .kv_heads = 8, .ffn = 8192, .vocab = 128256, .tied_embeddings = 1, .gated_mlp = 1,
-     .norm = TS_NORM_RMSNORM},
+     .norm = TRAINSIZE_NORM_RMSNORM},
     {.name = "mistral-nemo-12b", .family = "mistral", .layers = 40, .hidden = 5120, .heads = 32,
      .kv_heads = 8, .head_dim = 128, .ffn = 14336, .vocab = 131072, .gated_mlp = 1,
-     .norm = TS_NORM_RMSNORM},
+     .norm = TRAINSIZE_NORM_RMSNORM},
     {.name = "phi-4", .family = "phi3", .layers = 40, .hidden = 5120, .heads = 40, .kv_heads = 10,
-     .ffn = 17920, .vocab = 100352, .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .fused_qkv = 1,
+     .ffn = 17920, .vocab = 100352, .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM, .fused_qkv = 1,
      .fused_gate_up = 1},
     {.name = "qwen3-32b", .family = "qwen3", .layers = 64, .hidden = 5120, .heads = 64, .kv_heads = 8,
-     .head_dim = 128, .ffn = 25600, .vocab = 151936, .gated_mlp = 1, .norm = TS_NORM_RMSNORM,
-     .qk_norm = TS_QK_NORM_HEAD},
+     .head_dim = 128, .ffn = 25600, .vocab = 151936, .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM,
+     .qk_norm = TRAINSIZE_QK_NORM_HEAD},
     {.name = "qwen3-235b-a22b", .family = "qwen3_moe", .layers = 94, .hidden = 4096, .heads = 64,
      .kv_heads = 4, .head_dim = 128, .ffn = 1536, .dense_ffn = 12288, .vocab = 151936,
-     .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .qk_norm = TS_QK_NORM_HEAD, .experts = 128,
+     .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM, .qk_norm = TRAINSIZE_QK_NORM_HEAD, .experts = 128,
      .experts_per_token = 8, .moe_every = 1},
     {.name = "gpt-oss-120b", .family = "gpt_oss", .layers = 36, .hidden = 2880, .heads = 64,
      .kv_heads = 8, .head_dim = 64, .ffn = 2880, .vocab = 201088, .gated_mlp = 1,
-     .norm = TS_NORM_RMSNORM, .bias = TS_BIAS_ALL, .experts = 128, .experts_per_token = 4,
+     .norm = TRAINSIZE_NORM_RMSNORM, .bias = TRAINSIZE_BIAS_ALL, .experts = 128, .experts_per_token = 4,
      .router_bias = 1, .attention_sinks = 1, .sliding_window = 128, .global_every = 2},
     {.name = "gemma-2-27b", .family = "gemma2", .layers = 46, .hidden = 4608, .heads = 32,
      .kv_heads = 16, .head_dim = 128, .ffn = 36864, .vocab = 256000, .tied_embeddings = 1,
-     .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .norms_per_layer = 4, .sliding_window = 4096,
+     .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM, .norms_per_layer = 4, .sliding_window = 4096,
      .global_every = 2, .attn_softcap = 1, .logit_softcap = 1},
     {.name = "falcon-7b", .family = "falcon", .layers = 32, .hidden = 4544, .heads = 71,
      .kv_heads = 1, .head_dim = 64, .ffn = 18176, .vocab = 65024, .tied_embeddings = 1,
-     .norm = TS_NORM_LAYERNORM, .fused_qkv = 1, .parallel_block = 1, .norms_per_layer = 1},
+     .norm = TRAINSIZE_NORM_LAYERNORM, .fused_qkv = 1, .parallel_block = 1, .norms_per_layer = 1},
     ENCODER("bert-base", "bert", 12, 768, 12, 30522, 512, 2),
     ENCODER("bert-large", "bert", 24, 1024, 16, 30522, 512, 2),
     ENCODER("roberta-base", "roberta", 12, 768, 12, 50265, 514, 1),
@@ -171,23 +171,23 @@ static const ts_model PRESETS[] = {
      * readers count them (hf_vision.c). */
     {.name = "llava-1.5-7b", .family = "llava", .layers = 32, .hidden = 4096, .heads = 32,
      .kv_heads = 32, .head_dim = 128, .ffn = 11008, .vocab = 32064, .gated_mlp = 1,
-     .norm = TS_NORM_RMSNORM, .vision_layers = 24, .vision_hidden = 1024, .vision_heads = 16,
+     .norm = TRAINSIZE_NORM_RMSNORM, .vision_layers = 24, .vision_hidden = 1024, .vision_heads = 16,
      .vision_ffn = 4096, .vision_patches = 577, .vision_other = 1517568, .projector = 20979712,
      .image_tokens = 576},
     {.name = "gemma-3-4b", .family = "gemma3", .layers = 34, .hidden = 2560, .heads = 8,
      .kv_heads = 4, .head_dim = 256, .ffn = 10240, .vocab = 262208, .tied_embeddings = 1,
-     .gated_mlp = 1, .norm = TS_NORM_RMSNORM, .norms_per_layer = 4, .qk_norm = TS_QK_NORM_HEAD,
+     .gated_mlp = 1, .norm = TRAINSIZE_NORM_RMSNORM, .norms_per_layer = 4, .qk_norm = TRAINSIZE_QK_NORM_HEAD,
      .sliding_window = 1024, .global_every = 6, .vision_layers = 27, .vision_hidden = 1152,
      .vision_heads = 16, .vision_ffn = 4304, .vision_patches = 4096, .vision_other = 5795568,
      .projector = 2950272, .image_tokens = 256},
     {.name = "qwen2.5-vl-7b", .family = "qwen2_5_vl", .layers = 28, .hidden = 3584, .heads = 28,
      .kv_heads = 4, .head_dim = 128, .ffn = 18944, .vocab = 152064, .gated_mlp = 1,
-     .norm = TS_NORM_RMSNORM, .bias = TS_BIAS_QKV, .vision_layers = 32, .vision_hidden = 1280,
+     .norm = TRAINSIZE_NORM_RMSNORM, .bias = TRAINSIZE_BIAS_QKV, .vision_layers = 32, .vision_hidden = 1280,
      .vision_heads = 16, .vision_ffn = 3420, .vision_gated = 1, .vision_patches = 1024,
      .vision_other = 2010880, .projector = 44574464, .image_tokens = 256},
     {.name = "llama-3.2-11b-vision", .family = "mllama", .layers = 40, .hidden = 4096, .heads = 32,
      .kv_heads = 8, .head_dim = 128, .ffn = 14336, .vocab = 128256, .gated_mlp = 1,
-     .norm = TS_NORM_RMSNORM, .vision_layers = 40, .vision_hidden = 1280, .vision_heads = 16,
+     .norm = TRAINSIZE_NORM_RMSNORM, .vision_layers = 40, .vision_hidden = 1280, .vision_heads = 16,
      .vision_ffn = 5120, .vision_patches = 6432, .vision_other = 77168147, .projector = 31461376,
      .cross_attention_layers = 8},
     VIT("vit-b-16", 12, 768, 12, 16, 224),

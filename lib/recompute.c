@@ -37,7 +37,7 @@ size_t ts_per_op_layer(const ts_settings *cfg, int moe, ts_layer_mm *mm, int *sa
 {
     size_t n = ts_model_layer_mms(&cfg->model, moe, cfg->lora_rank, cfg->lora_targets, mm);
     /* torchao's float8 linears (torchtitan's fp8 training) run as _scaled_mm */
-    ts_per_op_policy(mm, n, cfg->precision == TS_PREC_FP8_MIXED, saved);
+    ts_per_op_policy(mm, n, cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED, saved);
     return n;
 }
 
@@ -54,12 +54,12 @@ double ts_per_op_recompute_flops(const ts_settings *cfg, int moe)
 
 int ts_recompute_repeats_matmuls(const ts_settings *cfg)
 {
-    return cfg->recompute == TS_RECOMPUTE_FULL || cfg->recompute == TS_RECOMPUTE_PER_OP;
+    return cfg->recompute == TRAINSIZE_RECOMPUTE_FULL || cfg->recompute == TRAINSIZE_RECOMPUTE_PER_OP;
 }
 
 unsigned ts_recompute_dropped(const ts_settings *cfg, int recompute)
 {
-    return recompute == TS_RECOMPUTE_SELECTIVE ? cfg->recompute_modules : 0u;
+    return recompute == TRAINSIZE_RECOMPUTE_SELECTIVE ? cfg->recompute_modules : 0u;
 }
 
 double ts_recompute_module_flops(const ts_settings *cfg, int moe)

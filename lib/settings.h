@@ -14,40 +14,12 @@
  * al. 2023, section 2.2). */
 #define TS_PRETRAIN_STEP_TOKENS 4194304.0
 
-/* The choices the public header names keep its values (trainsize_precision, ...): a
- * parameter's choice index, the internal value and the public one are the same number. */
-typedef enum ts_precision {
-    TS_PREC_FP32 = TRAINSIZE_PRECISION_FP32,
-    TS_PREC_BF16_MIXED = TRAINSIZE_PRECISION_BF16_MIXED,
-    TS_PREC_FP16_MIXED = TRAINSIZE_PRECISION_FP16_MIXED,
-    TS_PREC_BF16 = TRAINSIZE_PRECISION_BF16,
-    TS_PREC_FP16 = TRAINSIZE_PRECISION_FP16,
-    TS_PREC_FP8_MIXED = TRAINSIZE_PRECISION_FP8_MIXED
-} ts_precision;
-
-typedef enum ts_optimizer {
-    TS_OPT_ADAMW = TRAINSIZE_OPTIMIZER_ADAMW,
-    TS_OPT_ADAM = TRAINSIZE_OPTIMIZER_ADAM,
-    TS_OPT_SGD = TRAINSIZE_OPTIMIZER_SGD,
-    TS_OPT_SGD_MOMENTUM = TRAINSIZE_OPTIMIZER_SGD_MOMENTUM,
-    TS_OPT_ADAFACTOR = TRAINSIZE_OPTIMIZER_ADAFACTOR,
-    TS_OPT_ADAMW_8BIT = TRAINSIZE_OPTIMIZER_ADAMW_8BIT,
-    TS_OPT_LION = TRAINSIZE_OPTIMIZER_LION
-} ts_optimizer;
-
-/* Framework conventions: which copies exist and which kernels save what. AUTO is resolved
- * from the job (framework.c); the others are the resolved values. */
-typedef enum ts_framework {
-    TS_FW_MEGATRON = TRAINSIZE_FRAMEWORK_MEGATRON,
-    TS_FW_DEEPSPEED = TRAINSIZE_FRAMEWORK_DEEPSPEED,
-    TS_FW_PYTORCH = TRAINSIZE_FRAMEWORK_PYTORCH,
-    TS_FW_AUTO = TRAINSIZE_FRAMEWORK_AUTO
-} ts_framework;
-
-/* "auto|yes|no" settings whose default depends on the framework. */
-typedef enum ts_tristate {
-    TS_AUTO = TRAINSIZE_TRISTATE_AUTO, TS_YES = TRAINSIZE_TRISTATE_YES, TS_NO = TRAINSIZE_TRISTATE_NO
-} ts_tristate;
+/* The choices the public header names (trainsize_precision, trainsize_optimizer,
+ * trainsize_framework, trainsize_tristate, trainsize_recompute, trainsize_attention,
+ * trainsize_offload, trainsize_quantize) are used here as they are: a parameter's choice
+ * index and the public value are the same number, and no internal copy of them exists.
+ * The enums below are the choices the header does not name. TRAINSIZE_FRAMEWORK_AUTO is
+ * resolved from the job (framework.c); "auto|yes|no" settings default by the framework. */
 /* When sharded gradients are reduced under gradient accumulation. */
 typedef enum ts_grad_sync { TS_SYNC_AUTO = 0, TS_SYNC_MICRO_BATCH, TS_SYNC_STEP } ts_grad_sync;
 /* Training stacks: the defaults of the kernel, overlap and collective settings each sets
@@ -82,12 +54,6 @@ typedef enum ts_reference {
 } ts_reference;
 typedef enum ts_rollout { TS_ROLLOUT_COLOCATED = 0, TS_ROLLOUT_SEPARATE } ts_rollout;
 
-typedef enum ts_recompute {
-    TS_RECOMPUTE_NONE = TRAINSIZE_RECOMPUTE_NONE,
-    TS_RECOMPUTE_SELECTIVE = TRAINSIZE_RECOMPUTE_SELECTIVE,
-    TS_RECOMPUTE_FULL = TRAINSIZE_RECOMPUTE_FULL,
-    TS_RECOMPUTE_PER_OP = TRAINSIZE_RECOMPUTE_PER_OP
-} ts_recompute;
 /* What selective recomputation recomputes (recompute-modules, in its choices' order). */
 typedef enum ts_recompute_module {
     TS_RC_CORE_ATTN = 1u << 0,
@@ -97,15 +63,6 @@ typedef enum ts_recompute_module {
     TS_RC_MLP = 1u << 4,
     TS_RC_MOE = 1u << 5
 } ts_recompute_module;
-typedef enum ts_attention { TS_ATTN_FLASH = TRAINSIZE_ATTENTION_FLASH, TS_ATTN_EAGER = TRAINSIZE_ATTENTION_EAGER } ts_attention;
-typedef enum ts_offload {
-    TS_OFFLOAD_NONE = TRAINSIZE_OFFLOAD_NONE,
-    TS_OFFLOAD_OPTIMIZER = TRAINSIZE_OFFLOAD_OPTIMIZER,
-    TS_OFFLOAD_OPTIMIZER_PARAMS = TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS
-} ts_offload;
-typedef enum ts_quant {
-    TS_QUANT_NONE = TRAINSIZE_QUANTIZE_NONE, TS_QUANT_NF4 = TRAINSIZE_QUANTIZE_NF4, TS_QUANT_INT8 = TRAINSIZE_QUANTIZE_INT8
-} ts_quant;
 typedef enum ts_grad_precision { TS_GRAD_AUTO = 0, TS_GRAD_FP32, TS_GRAD_HALF } ts_grad_precision;
 
 typedef struct ts_settings {
@@ -115,13 +72,13 @@ typedef struct ts_settings {
     uint64_t micro_batch;
     uint64_t global_batch; /* 0: micro_batch x data-parallel degree */
     uint64_t tokens;       /* 0: one optimizer step */
-    int precision;         /* ts_precision */
+    int precision;         /* trainsize_precision */
     int fp8_recipe;        /* ts_fp8_recipe */
     int fp8_params;        /* fp8-mixed keeps no 16-bit copy of the weights */
     int fp8_act_store;     /* the MLP activation's input is saved in fp8 (any precision) */
     int fp8_attention;     /* fp8-mixed runs attention in fp8 and keeps its tensors so */
-    int optimizer;         /* ts_optimizer */
-    int framework;         /* ts_framework */
+    int optimizer;         /* trainsize_optimizer */
+    int framework;         /* trainsize_framework */
     int stack;             /* ts_stack */
     int grad_precision;    /* ts_grad_precision */
     int reduce_precision;  /* ts_grad_precision: the gradients' type on the wire */
@@ -139,12 +96,12 @@ typedef struct ts_settings {
     uint64_t tp, pp, pp_interleave, cp, ep;
     uint64_t etp;          /* expert tensor parallelism; 0: tp */
     uint64_t pp_first_layers, pp_last_layers; /* 0: derived (even, or Megatron's uneven split) */
-    int pp_account_embedding; /* ts_tristate: the embedding and the loss each take a layer's slot */
+    int pp_account_embedding; /* trainsize_tristate: the embedding and the loss each take a layer's slot */
     int pp_schedule;       /* ts_pp_schedule */
     int sp;
     uint64_t zero;
     uint64_t shard_group;  /* data-parallel ranks one ZeRO/FSDP shard spans; 0: all (dp x cp) */
-    int recompute;         /* ts_recompute */
+    int recompute;         /* trainsize_recompute */
     int recompute_given;   /* the caller set recompute (else it follows QLoRA: framework.c) */
     int step_overhead_given;      /* the caller set step-overhead: it no longer follows the model */
     int recompute_auto;    /* set on the pipeline's copy when it did follow QLoRA */
@@ -152,17 +109,17 @@ typedef struct ts_settings {
                                   to, the first ones (Megatron's block method); 0: all */
     int activation_offload;    /* the layers' saved activations go to pinned host memory */
     unsigned recompute_modules; /* TS_RC_* bits: what selective recomputes */
-    int attention;         /* ts_attention */
+    int attention;         /* trainsize_attention */
     double dropout;
-    int offload;           /* ts_offload */
+    int offload;           /* trainsize_offload */
     uint64_t lora_rank;
     unsigned lora_targets; /* TS_LORA_* bits */
-    int quantize_base;     /* ts_quant */
+    int quantize_base;     /* trainsize_quantize */
     int quantize_keeps_input; /* quantized linears keep their input (bitsandbytes) */
     double quantize_scratch;  /* bytes per element of quantizing a matrix on the GPU */
-    int kbit_upcast;       /* ts_tristate: non-quantized weights upcast to fp32 (PEFT) */
-    int embedding_state_fp32; /* ts_tristate: 8-bit optimizers keep 32-bit embedding state */
-    int quant_state_replicated; /* ts_tristate: quantization scales on every rank, on the GPU */
+    int kbit_upcast;       /* trainsize_tristate: non-quantized weights upcast to fp32 (PEFT) */
+    int embedding_state_fp32; /* trainsize_tristate: 8-bit optimizers keep 32-bit embedding state */
+    int quant_state_replicated; /* trainsize_tristate: quantization scales on every rank, on the GPU */
     int base_dtype;        /* ts_base_dtype */
     int grad_sync;         /* ts_grad_sync */
     int fsdp_lora_wrap;    /* 0: adapters wrapped apart (PEFT's policy), 1: whole layers */
@@ -198,15 +155,15 @@ typedef struct ts_settings {
     double collective_latency;    /* seconds per algorithm step of a collective */
     uint64_t moe_max_nodes;       /* node-limited expert routing (0: unlimited) */
     int ep_overlap;               /* expert all-to-all hidden under compute (DualPipe) */
-    int nvls;                     /* ts_tristate: NVLink SHARP all-reduces inside a server */
+    int nvls;                     /* trainsize_tristate: NVLink SHARP all-reduces inside a server */
     int sharp;                    /* the network's switches reduce all-reduces (SHARP) */
-    int dp_overlap;               /* ts_tristate: data-parallel traffic under compute */
-    int tp_overlap;               /* ts_tristate: tensor-parallel traffic under the matmuls */
+    int dp_overlap;               /* trainsize_tristate: data-parallel traffic under compute */
+    int tp_overlap;               /* trainsize_tristate: tensor-parallel traffic under the matmuls */
     int dp_nics;                  /* ts_dp_nics: the NICs data-parallel traffic uses */
-    int fused_kernels;            /* ts_tristate: element-wise work in fused kernels */
-    int fused_norm;               /* ts_tristate: the norms in one kernel each (auto: fused_kernels) */
-    int fused_activation;         /* ts_tristate: the MLP's activation function in one kernel */
-    int fused_rope;               /* ts_tristate: the rotary embedding in one kernel */
+    int fused_kernels;            /* trainsize_tristate: element-wise work in fused kernels */
+    int fused_norm;               /* trainsize_tristate: the norms in one kernel each (auto: fused_kernels) */
+    int fused_activation;         /* trainsize_tristate: the MLP's activation function in one kernel */
+    int fused_rope;               /* trainsize_tristate: the rotary embedding in one kernel */
     int compile;                  /* torch.compile: Inductor fuses the element-wise work */
     double headroom;              /* GPU memory to keep free, as a share */
     /* Power and cost. */

@@ -111,14 +111,14 @@ typedef struct ts_conv {
     double fc1_in_copies; /* copies of the gate/up projections' input kept */
     int mask_held;        /* a 4-D causal mask stays alive with full recomputation */
     /* framework and the mechanisms it decides (docs/methodology.md, "Which framework") */
-    int framework;              /* resolved ts_framework (never TS_FW_AUTO) */
+    int framework;              /* resolved trainsize_framework (never TRAINSIZE_FRAMEWORK_AUTO) */
     const char *framework_reason; /* static text: why that framework */
     int stack;                  /* resolved ts_stack (never TS_STACK_AUTO) */
     const char *stack_reason;   /* static text: why that stack */
     /* what the stack sets where the job leaves the setting auto */
     int fused;                  /* element-wise work in fused kernels */
     int fused_norm, fused_act, fused_rope; /* those kernel groups fused (each its own option) */
-    int dp_overlap;             /* ts_tristate: TS_AUTO keeps Megatron-LM's (overlap without a pipeline) */
+    int dp_overlap; /* trainsize_tristate: TRAINSIZE_TRISTATE_AUTO keeps Megatron-LM's (overlap without a pipeline) */
     int tp_overlap;             /* tensor-parallel traffic under the matmuls */
     int dp_nics_own;            /* data-parallel traffic on each rank's own NIC share */
     int grad_sync_step;         /* sharded gradients accumulate unsharded until the step */
@@ -132,7 +132,7 @@ typedef struct ts_conv {
     double load;                /* bytes per parameter loaded onto the GPU (0: loaded via CPU) */
 } ts_conv;
 
-/* The framework whose conventions apply (TS_FW_AUTO resolved from the cfg), and why. */
+/* The framework whose conventions apply (TRAINSIZE_FRAMEWORK_AUTO resolved from the cfg), and why. */
 int ts_framework_resolve(const ts_settings *cfg, const char **reason);
 /* fp8-mixed: the recipe (auto resolved by the GPU) and the bytes per weight of its cached
  * fp8 copies (conventions.c). */

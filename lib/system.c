@@ -32,7 +32,8 @@
 #define TS_NVLS_SHARE_BLACKWELL 0.93
 
 /* Host RAM sizes servers are sold with, GiB. */
-static const double RAM_SIZES[] = {64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384};
+static const double RAM_SIZES[] = {64,   128,  192,  256,  384,  512,  768,   1024,
+                                   1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384};
 
 static double round_up_ram(double bytes)
 {
@@ -64,8 +65,10 @@ static double checkpoint_bytes(const ts_settings *cfg, const ts_layout *lay, con
                                 : c->state;
     /* Transformer Engine's fp8 copies are not saved; with fp8 params the weights are saved
      * in 16 bits, cast from the master (an assumption) */
-    int te_fp8 = cfg->precision == TS_PREC_FP8_MIXED && c->framework != TS_FW_PYTORCH;
-    double weight = !te_fp8 ? c->weight : cfg->fp8_params && c->master > 0.0 ? 2.0 : c->weight - ts_fp8_weight_bytes(cfg);
+    int te_fp8 = cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED && c->framework != TRAINSIZE_FRAMEWORK_PYTORCH;
+    double weight = !te_fp8                              ? c->weight
+                    : cfg->fp8_params && c->master > 0.0 ? 2.0
+                                                         : c->weight - ts_fp8_weight_bytes(cfg);
     if (cfg->lora_rank) {
         double adapters = lay->lora_layer * (double)cfg->model.layers;
         return adapters * (c->adapter_weight + c->adapter_state);
@@ -101,10 +104,11 @@ static ts_comm_links fabric_links(const ts_settings *cfg, const ts_layout *lay, 
     k.nvls = 0.0;
     k.sharp = cfg->sharp;
     /* NVLink SHARP needs NVSwitches (no bridges) of NVIDIA Hopper or Blackwell parts */
-    if (cfg->nvls != TS_NO && gpu->scale_up_bandwidth && k.bridge == 0.0) {
+    if (cfg->nvls != TRAINSIZE_TRISTATE_NO && gpu->scale_up_bandwidth && k.bridge == 0.0) {
         int hopper = ts_arch_is(gpu, "Hopper"), blackwell = ts_arch_is(gpu, "Blackwell");
         double share = hopper ? TS_NVLS_SHARE_HOPPER : blackwell ? TS_NVLS_SHARE_BLACKWELL : 0.0;
-        if (share == 0.0 && cfg->nvls == TS_YES) share = TS_SCALE_UP_SHARE; /* asked, no switch: a ring */
+        if (share == 0.0 && cfg->nvls == TRAINSIZE_TRISTATE_YES)
+            share = TS_SCALE_UP_SHARE; /* asked, no switch: a ring */
         k.nvls = (double)gpu->scale_up_bandwidth / 2.0 * share * cfg->scale_up_efficiency;
     }
     return k;
@@ -186,7 +190,8 @@ static const trainsize_link_info *fastest_link(void)
     for (i = 0; i < ts_link_count; i++) {
         const trainsize_link_info *l = &ts_links[i];
         if (l->kind == TRAINSIZE_LINK_SCALE_OUT &&
-            (!best || (double)l->bandwidth * l->achieved_share > (double)best->bandwidth * best->achieved_share))
+            (!best ||
+             (double)l->bandwidth * l->achieved_share > (double)best->bandwidth * best->achieved_share))
             best = l;
     }
     return best;
@@ -218,7 +223,8 @@ static int storage_shared_ok(const trainsize_storage_info *st, uint64_t nodes)
 static double storage_rank(const trainsize_storage_info *st)
 {
     double tier = !st->shared ? 0.0 : st->aggregate_read_rate ? 1.0 : 2.0;
-    double rate = st->shared && st->aggregate_read_rate ? (double)st->aggregate_read_rate : (double)st->read_rate;
+    double rate =
+        st->shared && st->aggregate_read_rate ? (double)st->aggregate_read_rate : (double)st->read_rate;
     return tier * 1e15 + rate; /* rates stay below 1e15 B/s */
 }
 
@@ -278,7 +284,8 @@ static const trainsize_storage_info *fastest_storage(int shared)
     size_t i;
     for (i = 0; i < ts_storage_count; i++) {
         const trainsize_storage_info *st = &ts_storage[i];
-        double rate = st->shared && st->aggregate_write_rate ? (double)st->aggregate_write_rate : (double)st->write_rate;
+        double rate = st->shared && st->aggregate_write_rate ? (double)st->aggregate_write_rate
+                                                             : (double)st->write_rate;
         if (shared && !st->shared) continue;
         if (!best || rate > (best->shared && best->aggregate_write_rate ? (double)best->aggregate_write_rate
                                                                           : (double)best->write_rate))
@@ -305,7 +312,8 @@ static double pcie_rate(const trainsize_gpu_info *gpu)
     size_t i;
     const char *name = gpu->pcie_generation == 0 ? "nvlink-c2c" : NULL;
     for (i = 0; name && i < ts_link_count; i++)
-        if (strcmp(ts_links[i].name, name) == 0) return (double)ts_links[i].bandwidth * ts_links[i].achieved_share;
+        if (strcmp(ts_links[i].name, name) == 0)
+            return (double)ts_links[i].bandwidth * ts_links[i].achieved_share;
     if (gpu->pcie_generation < 1 || gpu->pcie_generation > 9) return 1e9;
     for (i = 0; i < ts_link_count; i++) {
         const trainsize_link_info *l = &ts_links[i];
@@ -334,7 +342,7 @@ static double load_bytes_per_node(const ts_settings *cfg, const ts_layout *lay, 
 {
     double gpn = (double)lay->gpus_per_node, model_parallel = (double)(lay->tp * lay->pp);
     if (cfg->sharded_loading) return 2.0 * params;
-    if (lay->zero >= 3 && c->framework != TS_FW_MEGATRON) return 2.0 * params;
+    if (lay->zero >= 3 && c->framework != TRAINSIZE_FRAMEWORK_MEGATRON) return 2.0 * params;
     return gpn * 2.0 * params / model_parallel;
 }
 
@@ -354,11 +362,11 @@ static double offload_seconds(const ts_settings *cfg, const ts_layout *lay, cons
 {
     double shard = trainable / (double)lay->dense_shard, pcie = pcie_rate(cfg->gpu);
     double cpu, up, t;
-    if (cfg->offload == TS_OFFLOAD_NONE) return 0.0;
+    if (cfg->offload == TRAINSIZE_OFFLOAD_NONE) return 0.0;
     cpu = (double)lay->gpus_per_node * shard * TS_CPU_ADAM_BYTES / cfg->host_memory_bandwidth;
     up = shard * c->weight_compute / pcie;
     t = cpu + up;
-    if (cfg->offload == TS_OFFLOAD_OPTIMIZER_PARAMS) {
+    if (cfg->offload == TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS) {
         double passes = 2.0 + (ts_recompute_repeats_matmuls(cfg) ? lay->recompute_share : 0.0);
         double fetch = passes * shard * c->weight_compute / pcie;
         double per_micro = compute_step / (double)lay->micro_batches;
@@ -382,7 +390,8 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     double label = cfg->gpu_memory ? (double)cfg->gpu_memory : (double)cfg->gpu->memory_bytes;
     double ram_floor = cfg->host_ram_factor * gpn * label;
     double cores = fmax(TS_MIN_CORES, gpn * ((double)cfg->data_loader_workers + 1.0));
-    double tokens_per_s = (double)lay->global_batch * (double)cfg->seq * (double)lay->seqs_per_sample / compute_step;
+    double tokens_per_s =
+        (double)lay->global_batch * (double)cfg->seq * (double)lay->seqs_per_sample / compute_step;
     double ckpt = checkpoint_bytes(cfg, lay, pc, conv);
     double read_need = tokens_per_s * ts_dataset_read_per_token(cfg) / nodes;
     double dataset = ts_dataset_bytes(cfg, cmp->tokens);
@@ -399,7 +408,9 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
                                               cfg->gpu->host_network[0]
                                           ? trainsize_link_find(cfg->gpu->host_network)
                                           : NULL;
-    double have_ram = cfg->host_ram ? (double)cfg->host_ram : fixed_host ? (double)cfg->gpu->host_ram_bytes : 0.0;
+    double have_ram = cfg->host_ram ? (double)cfg->host_ram
+                      : fixed_host  ? (double)cfg->gpu->host_ram_bytes
+                                    : 0.0;
     double have_cores = cfg->cpu_cores  ? (double)cfg->cpu_cores
                         : fixed_host ? (double)cfg->gpu->host_cores
                                      : 0.0;
@@ -432,11 +443,13 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     /* Storage: capacity, the read rate that feeds the GPUs, the checkpoint write rate. */
     if ((rc = to_u64(dataset + (double)cfg->checkpoints_kept * ckpt, &out->storage_capacity,
                      "storage_capacity", cfg->dataset_bytes ? "dataset-bytes" : "tokens", err)) ||
-        (rc = to_u64(dataset, &out->dataset_bytes, "dataset_bytes", cfg->dataset_bytes ? "dataset-bytes" : "tokens", err)) ||
+        (rc = to_u64(dataset, &out->dataset_bytes, "dataset_bytes",
+                     cfg->dataset_bytes ? "dataset-bytes" : "tokens", err)) ||
         (rc = to_u64(read_need * nodes, &out->storage_read_rate, "storage_read_rate", "micro-batch", err)) ||
         (rc = to_u64(ckpt, &out->checkpoint_bytes, "checkpoint_bytes", "model", err)) ||
         (rc = to_u64(write_need, &out->checkpoint_write_rate, "checkpoint_write_rate", "model", err)) ||
-        (rc = to_u64(write_need * nodes, &out->checkpoint_write_rate_total, "checkpoint_write_rate_total", "model", err)))
+        (rc = to_u64(write_need * nodes, &out->checkpoint_write_rate_total, "checkpoint_write_rate_total",
+                     "model", err)))
         return rc;
     /* Several servers whose dataset fits each one's NVMe cache stage it there once (each
      * reads the whole dataset over the run) and read it locally; the shared file system
@@ -446,15 +459,18 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     shared_read = cached ? fmin(read_need, dataset / (cmp->tokens / tokens_per_s)) : read_need;
     {
         const trainsize_storage_info *local; /* every GPU server's NVMe: cache and scratch */
-        st = choose_storage(read_need, shared_read, write_need, shared_read * nodes, write_need * nodes, lay->nodes, &local);
+        st = choose_storage(read_need, shared_read, write_need, shared_read * nodes, write_need * nodes,
+                            lay->nodes, &local);
         if (cfg->storage) st = cfg->storage;
         ts_copy_name(out->local_storage_class, sizeof out->local_storage_class, local ? local->name : "");
     }
     ts_copy_name(out->dataset_source, sizeof out->dataset_source,
                  lay->nodes <= 1 ? (st && st->shared ? "shared" : "local") : cached ? "local-cache" : "shared");
-    found->storage_short = !st || !storage_meets(st, shared_read, write_need, shared_read * nodes, write_need * nodes);
+    found->storage_short =
+        !st || !storage_meets(st, shared_read, write_need, shared_read * nodes, write_need * nodes);
     /* None serves the job (storage-too-slow): the checkpoints are timed on the fastest there is */
-    out->checkpoint_write_seconds = checkpoint_write_seconds(st ? st : fastest_storage(lay->nodes > 1), ckpt, nodes);
+    out->checkpoint_write_seconds =
+        checkpoint_write_seconds(st ? st : fastest_storage(lay->nodes > 1), ckpt, nodes);
     /* owning, several servers: the shared file system is bought with them */
     out->capex_storage_usd = lay->nodes > 1 && (!st || st->shared)
                                  ? (double)out->storage_capacity / 1e12 * cfg->storage_usd_per_tb
@@ -492,7 +508,8 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
         /* Bridged cards in a server wider than a bridge reach the others over PCIe. */
         found->gpu_link_short =
             (double)out->intra_node_rate_per_gpu >
-            (fabric.bridge > 0.0 && (double)lay->gpus_per_node > fabric.bridge ? fmin(intra, fabric.pcie) : intra);
+            (fabric.bridge > 0.0 && (double)lay->gpus_per_node > fabric.bridge ? fmin(intra, fabric.pcie)
+                                                                               : intra);
         ts_copy_name(out->network_link, sizeof out->network_link, link ? link->name : "");
         out->network_nics_per_node = link ? (uint64_t)nics : 0;
         losses->comm = cm.exposed;

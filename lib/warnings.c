@@ -114,9 +114,10 @@ void ts_warnings_make(const ts_settings *cfg, const ts_layout *lay, const trains
         *warnings |= TRAINSIZE_WARN_NO_ECC;
     if (r->system.cooling[0] == 'l') *warnings |= TRAINSIZE_WARN_RACK_POWER; /* "liquid" */
     /* What the GPU cannot run: the estimate goes on with the nearest thing that runs. */
-    if (cfg->gpu->no_bf16 && (cfg->precision == TS_PREC_BF16 || cfg->precision == TS_PREC_BF16_MIXED))
+    if (cfg->gpu->no_bf16 &&
+        (cfg->precision == TRAINSIZE_PRECISION_BF16 || cfg->precision == TRAINSIZE_PRECISION_BF16_MIXED))
         *warnings |= TRAINSIZE_WARN_NO_BF16;
-    if (cfg->gpu->no_flash_attention && cfg->attention == TS_ATTN_FLASH)
+    if (cfg->gpu->no_flash_attention && cfg->attention == TRAINSIZE_ATTENTION_FLASH)
         *warnings |= TRAINSIZE_WARN_NO_FLASH_ATTENTION;
     if (!(cfg->gpu->tdp_watts > 0.0)) *warnings |= TRAINSIZE_WARN_NO_POWER;
     if (!ts_calibration_covers(cfg, cfg->gpu->name)) *warnings |= TRAINSIZE_WARN_CALIBRATION_GPU;

@@ -46,33 +46,33 @@ typedef struct expected {
     const char *family;
     uint64_t layers, hidden, heads, kv_heads, head_dim, ffn, vocab, positions;
     int tied, gated;
-    ts_norm norm;
-    ts_bias bias;
+    trainsize_norm norm;
+    trainsize_bias bias;
     uint64_t experts, experts_per_token;
     uint64_t parameters; /* the published total */
 } expected;
 
 static const expected real_configs[] = {
     {"gpt2.json", "gpt2", "gpt2", 12, 768, 12, 12, 64, 3072, 50257, 1024, 1, 0,
-     TS_NORM_LAYERNORM, TS_BIAS_ALL, 0, 0, UINT64_C(124439808)},
+     TRAINSIZE_NORM_LAYERNORM, TRAINSIZE_BIAS_ALL, 0, 0, UINT64_C(124439808)},
     {"gpt2-xl.json", "gpt2", "gpt2", 48, 1600, 25, 25, 64, 6400, 50257, 1024, 1, 0,
-     TS_NORM_LAYERNORM, TS_BIAS_ALL, 0, 0, UINT64_C(1557611200)},
+     TRAINSIZE_NORM_LAYERNORM, TRAINSIZE_BIAS_ALL, 0, 0, UINT64_C(1557611200)},
     {"Llama-2-7b-hf.json", "meta-llama/Llama-2-7b-hf", "llama", 32, 4096, 32, 32, 128, 11008,
-     32000, 0, 0, 1, TS_NORM_RMSNORM, TS_BIAS_NONE, 0, 0, UINT64_C(6738415616)},
+     32000, 0, 0, 1, TRAINSIZE_NORM_RMSNORM, TRAINSIZE_BIAS_NONE, 0, 0, UINT64_C(6738415616)},
     {"Meta-Llama-3-8B.json", "llama", "llama", 32, 4096, 32, 8, 128, 14336, 128256, 0, 0, 1,
-     TS_NORM_RMSNORM, TS_BIAS_NONE, 0, 0, UINT64_C(8030261248)},
+     TRAINSIZE_NORM_RMSNORM, TRAINSIZE_BIAS_NONE, 0, 0, UINT64_C(8030261248)},
     {"Mistral-7B-v0.1.json", "mistral", "mistral", 32, 4096, 32, 8, 128, 14336, 32000, 0, 0, 1,
-     TS_NORM_RMSNORM, TS_BIAS_NONE, 0, 0, UINT64_C(7241732096)},
+     TRAINSIZE_NORM_RMSNORM, TRAINSIZE_BIAS_NONE, 0, 0, UINT64_C(7241732096)},
     {"Mixtral-8x7B-v0.1.json", "mixtral", "mixtral", 32, 4096, 32, 8, 128, 14336, 32000, 0, 0,
-     1, TS_NORM_RMSNORM, TS_BIAS_NONE, 8, 2, UINT64_C(46702792704)},
+     1, TRAINSIZE_NORM_RMSNORM, TRAINSIZE_BIAS_NONE, 8, 2, UINT64_C(46702792704)},
     {"Qwen2.5-7B.json", "qwen2", "qwen2", 28, 3584, 28, 4, 128, 18944, 152064, 0, 0, 1,
-     TS_NORM_RMSNORM, TS_BIAS_QKV, 0, 0, UINT64_C(7615616512)},
+     TRAINSIZE_NORM_RMSNORM, TRAINSIZE_BIAS_QKV, 0, 0, UINT64_C(7615616512)},
     {"gemma-2b.json", "gemma", "gemma", 18, 2048, 8, 1, 256, 16384, 256000, 0, 1, 1,
-     TS_NORM_RMSNORM, TS_BIAS_NONE, 0, 0, UINT64_C(2506172416)},
+     TRAINSIZE_NORM_RMSNORM, TRAINSIZE_BIAS_NONE, 0, 0, UINT64_C(2506172416)},
     {"gemma-7b.json", "gemma", "gemma", 28, 3072, 16, 16, 256, 24576, 256000, 0, 1, 1,
-     TS_NORM_RMSNORM, TS_BIAS_NONE, 0, 0, UINT64_C(8537680896)},
+     TRAINSIZE_NORM_RMSNORM, TRAINSIZE_BIAS_NONE, 0, 0, UINT64_C(8537680896)},
     {"Phi-3-mini-4k-instruct.json", "Phi-3-mini-4k-instruct", "phi3", 32, 3072, 32, 32, 96,
-     8192, 32064, 0, 0, 1, TS_NORM_RMSNORM, TS_BIAS_NONE, 0, 0, UINT64_C(3821079552)},
+     8192, 32064, 0, 0, 1, TRAINSIZE_NORM_RMSNORM, TRAINSIZE_BIAS_NONE, 0, 0, UINT64_C(3821079552)},
 };
 
 /* An independent count from the parsed shape, as the modelling files in transformers
@@ -82,10 +82,10 @@ static uint64_t reference_parameters(const ts_model *m)
     uint64_t q = m->heads * m->head_dim, kv = m->kv_heads * m->head_dim;
     uint64_t attention = 2 * m->hidden * q + 2 * m->hidden * kv;
     uint64_t mlp = (m->gated_mlp ? 3 : 2) * m->hidden * m->ffn;
-    uint64_t norm = m->norm == TS_NORM_LAYERNORM ? 2 * m->hidden : m->hidden;
+    uint64_t norm = m->norm == TRAINSIZE_NORM_LAYERNORM ? 2 * m->hidden : m->hidden;
     uint64_t layer, total;
-    if (m->bias == TS_BIAS_QKV) attention += q + 2 * kv;
-    if (m->bias == TS_BIAS_ALL) {
+    if (m->bias == TRAINSIZE_BIAS_QKV) attention += q + 2 * kv;
+    if (m->bias == TRAINSIZE_BIAS_ALL) {
         attention += q + 2 * kv + m->hidden;
         mlp += m->ffn + m->hidden;
     }
@@ -208,10 +208,10 @@ static void test_defaults(void **state)
     /* Llama with attention_bias and mlp_bias both true: every linear layer has a bias. */
     assert_int_equal(parse(LLAMA_MIN ", \"attention_bias\": true, \"mlp_bias\": true}", &m, &err),
                      TRAINSIZE_OK);
-    assert_int_equal(m.bias, TS_BIAS_ALL);
+    assert_int_equal(m.bias, TRAINSIZE_BIAS_ALL);
     assert_int_equal(parse(LLAMA_MIN ", \"attention_bias\": false, \"mlp_bias\": null}", &m, &err),
                      TRAINSIZE_OK);
-    assert_int_equal(m.bias, TS_BIAS_NONE);
+    assert_int_equal(m.bias, TRAINSIZE_BIAS_NONE);
     /* Qwen2's q, k, v biases are fixed by the architecture; Mistral has none. */
     assert_int_equal(parse("{\"model_type\": \"qwen2\", \"num_hidden_layers\": 2, "
                            "\"hidden_size\": 64, \"num_attention_heads\": 4, "
@@ -219,13 +219,13 @@ static void test_defaults(void **state)
                            "\"attention_bias\": false}",
                            &m, &err),
                      TRAINSIZE_OK);
-    assert_int_equal(m.bias, TS_BIAS_QKV);
+    assert_int_equal(m.bias, TRAINSIZE_BIAS_QKV);
     assert_int_equal(parse("{\"model_type\": \"mistral\", \"num_hidden_layers\": 2, "
                            "\"hidden_size\": 64, \"num_attention_heads\": 4, "
                            "\"intermediate_size\": 128, \"vocab_size\": 100}",
                            &m, &err),
                      TRAINSIZE_OK);
-    assert_int_equal(m.bias, TS_BIAS_NONE);
+    assert_int_equal(m.bias, TRAINSIZE_BIAS_NONE);
 
     /* Integral numbers in other spellings are accepted; the last duplicate wins. */
     assert_int_equal(parse(LLAMA_MIN ", \"hidden_size\": 1.28e2, \"vocab_size\": 2e2}", &m, &err),

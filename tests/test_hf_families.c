@@ -180,9 +180,9 @@ static void test_mechanisms(void **state)
     assert_false(m.router_bias);
 
     ts_test_load_hf("Qwen3-8B.json", &m, &c);
-    assert_int_equal(m.qk_norm, TS_QK_NORM_HEAD);
+    assert_int_equal(m.qk_norm, TRAINSIZE_QK_NORM_HEAD);
     ts_test_load_hf("OLMo-2-1124-7B-Instruct.json", &m, &c);
-    assert_int_equal(m.qk_norm, TS_QK_NORM_FULL);
+    assert_int_equal(m.qk_norm, TRAINSIZE_QK_NORM_FULL);
     ts_test_load_hf("gemma-2-9b.json", &m, &c);
     assert_int_equal(m.norms_per_layer, 4);
     assert_int_equal(m.global_every, 2);
@@ -194,8 +194,8 @@ static void test_mechanisms(void **state)
     assert_true(m.shared_expert_gate);
     assert_int_equal(m.shared_expert_ffn, 5632);
     ts_test_load_hf("Phi-3.5-MoE-instruct.json", &m, &c);
-    assert_int_equal(m.norm, TS_NORM_LAYERNORM);
-    assert_int_equal(m.bias, TS_BIAS_ATTENTION);
+    assert_int_equal(m.norm, TRAINSIZE_NORM_LAYERNORM);
+    assert_int_equal(m.bias, TRAINSIZE_BIAS_ATTENTION);
     assert_true(m.output_bias);
 }
 
