@@ -19,16 +19,12 @@
 
 const trainsize_param_info *cli_find_param(const char *name, size_t len)
 {
-    size_t i, n = trainsize_param_count();
-
-    for (i = 0; i < n; i++) {
-        const trainsize_param_info *p = trainsize_param_at(i);
-        /* the first letter before the whole name: most rows differ there */
-        if (p && p->name && len > 0 && p->name[0] == name[0] && strncmp(p->name, name, len) == 0 &&
-            p->name[len] == '\0')
-            return p;
-    }
-    return NULL;
+    char whole[64]; /* longer than any parameter's name */
+    /* an option's name is the part of "--name=value" before '=': the library looks it up */
+    if (len == 0 || len >= sizeof whole) return NULL;
+    memcpy(whole, name, len);
+    whole[len] = '\0';
+    return trainsize_param_by_id(trainsize_param_find(whole));
 }
 
 static int name_is(const char *name, size_t len, const char *want)

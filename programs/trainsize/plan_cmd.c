@@ -52,13 +52,19 @@ bad:
     return CLI_EXIT_USAGE;
 }
 
-/* The candidate's recompute setting, as the "recompute" option names it (the library's
- * plan field table). */
+/* A candidate's field as the library's plan table gives it (the recompute setting's name,
+ * the server count). */
+static int candidate_field(const trainsize_plan_candidate *c, const char *name, trainsize_field_value *v)
+{
+    size_t at = cli_field_index(trainsize_plan_field_count, trainsize_plan_field_at, name);
+    return trainsize_plan_field_get(c, at, v) == TRAINSIZE_OK;
+}
+
+/* The candidate's recompute setting, as the "recompute" option names it. */
 static void recompute_name(const trainsize_plan_candidate *c, char *buf, size_t cap)
 {
     trainsize_field_value v;
-    size_t at = cli_field_index(trainsize_plan_field_count, trainsize_plan_field_at, "recompute");
-    snprintf(buf, cap, "%s", trainsize_plan_field_get(c, at, &v) == TRAINSIZE_OK && v.text ? v.text : "?");
+    snprintf(buf, cap, "%s", candidate_field(c, "recompute", &v) && v.text ? v.text : "?");
 }
 
 /* A job parameter as text ("" when the library has no such parameter). */
@@ -265,12 +271,13 @@ static void row(ts_out *o, size_t rank, const trainsize_plan_candidate *c, int o
     char r[24], gpus[24], nodes[48], tp[24], cp[24], pp[48], ep[24], z[24], mb[24], rec[32],
         peak[32], days[32], cost[48], gb[32], tok[48];
     uint64_t warn = shown_warnings(c, owned, batch);
+    trainsize_field_value v;
     int bit;
 
     snprintf(r, sizeof r, "%zu", rank);
     snprintf(gpus, sizeof gpus, "%" PRIu64, c->gpus);
-    snprintf(nodes, sizeof nodes, "%" PRIu64 " x %" PRIu64,
-             c->gpus_per_node ? c->gpus / c->gpus_per_node : 0, c->gpus_per_node);
+    snprintf(nodes, sizeof nodes, "%" PRIu64 " x %" PRIu64, candidate_field(c, "nodes", &v) ? v.u64 : 0,
+             c->gpus_per_node);
     snprintf(tp, sizeof tp, "%" PRIu64, c->layout.tp);
     snprintf(cp, sizeof cp, "%" PRIu64, c->layout.cp ? c->layout.cp : 1);
     if (c->layout.pp_interleave > 1)
