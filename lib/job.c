@@ -132,11 +132,18 @@ void trainsize_job_free(trainsize_job *job) { free(job); }
 
 int ts_choice_index(const char *choices, const char *name)
 {
+    /* compared in place, item by item: every new job looks up each choice's default */
     const char *p = choices;
-    char item[64];
     int index = 0;
-    while (ts_list_next(&p, '|', item, sizeof item) > 0) {
-        if (strcmp(item, name) == 0) return index;
+    while (p && *p) {
+        const char *n = name;
+        while (*p && *p != '|' && *p == *n) {
+            p++;
+            n++;
+        }
+        if ((*p == '|' || *p == '\0') && *n == '\0') return index;
+        while (*p && *p != '|') p++;
+        if (*p == '|') p++;
         index++;
     }
     return -1;
@@ -261,12 +268,12 @@ static int store_int(trainsize_job *job, const ts_param_def *def, int v, int cou
     return ts_ok(err);
 }
 
+/* The choices of a parameter: its "a|b|c" list's items (none is empty). */
 static int choice_count(const ts_param_def *def)
 {
     const char *p = def->info.choices;
-    char item[64];
-    int n = 0;
-    while (ts_list_next(&p, '|', item, sizeof item) > 0) n++;
+    int n = p && *p ? 1 : 0;
+    for (; p && *p; p++) n += *p == '|';
     return n;
 }
 
