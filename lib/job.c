@@ -436,14 +436,11 @@ int trainsize_job_set(trainsize_job *job, const char *name, const char *value, t
 
 /* The typed setters: the parameter by id, of the kind the setter takes, stored through
  * the same checks as its text. */
-static int set_typed(trainsize_job *job, int id, ts_setter want, const char *fn, uint64_t u,
+int ts_job_set_typed(trainsize_job *job, const ts_param_def *def, ts_setter want, const char *fn, uint64_t u,
                      double d, int i, trainsize_error *err)
 {
-    const ts_param_def *def = ts_param_def_by_id(id);
     ts_model before;
     int rc;
-    if (!job) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "%s: NULL job", fn);
-    if (!def) return ts_fail(err, TRAINSIZE_E_UNKNOWN, "", "%s: no parameter has id %d", fn, id);
     if (def->setter != want)
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, def->info.name,
                        "%s: %s is not a parameter of that kind (trainsize_job_set takes any)", fn,
@@ -454,6 +451,15 @@ static int set_typed(trainsize_job *job, int id, ts_setter want, const char *fn,
     else rc = store_int(job, def, i, want == TS_SET_BOOL ? 2 : choice_count(def), err);
     if (rc == TRAINSIZE_OK) after_set(job, def, &before);
     return rc;
+}
+
+static int set_typed(trainsize_job *job, int id, ts_setter want, const char *fn, uint64_t u,
+                     double d, int i, trainsize_error *err)
+{
+    const ts_param_def *def = ts_param_def_by_id(id);
+    if (!job) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "%s: NULL job", fn);
+    if (!def) return ts_fail(err, TRAINSIZE_E_UNKNOWN, "", "%s: no parameter has id %d", fn, id);
+    return ts_job_set_typed(job, def, want, fn, u, d, i, err);
 }
 
 int trainsize_job_set_u64(trainsize_job *job, trainsize_param_id id, uint64_t value, trainsize_error *err)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "custom_gpu.h"
+#include "params.h"
 #include "settings.h"
 #include "trainsize.h"
 
@@ -47,6 +48,12 @@ void ts_job_fit_device(trainsize_job *job);
  * options' ranges, so that what trainsize_job_get returns trainsize_job_set accepts: 0, or
  * TRAINSIZE_E_INVALID naming the option whose range a value (given or derived) leaves. */
 int ts_job_model_in_range(const ts_model *model, trainsize_error *err);
+
+/* trainsize_job_set_u64/_f64/_bool/_choice on a parameter already looked up (the planner
+ * sets the same few in its innermost loop): `want` the setter it must have, `fn` the name
+ * errors give, u, d or i the value. */
+int ts_job_set_typed(trainsize_job *job, const ts_param_def *def, ts_setter want, const char *fn, uint64_t u,
+                     double d, int i, trainsize_error *err);
 
 /* Point the custom GPU's strings at this job's arrays; with in_use, select it. */
 void ts_job_rebind_custom_gpu(trainsize_job *job, int in_use);

@@ -66,6 +66,11 @@ typedef struct search {
     uint64_t valid;                  /* configurations that estimated at all */
     int first_rc;                    /* the first refusal, kept for when none did */
     trainsize_error first_err;
+    /* the parameters the search sets, looked up once (by id the table is searched) */
+    struct {
+        const ts_param_def *recompute, *micro_batch, *global_batch, *gpus, *gpus_per_node;
+        const ts_param_def *tp, *pp, *cp, *pp_interleave, *ep, *zero;
+    } def;
 } search;
 
 /* Values in the same 1 % step of a logarithmic scale are a tie: a run that scales
@@ -274,9 +279,15 @@ static int try_config(search *s, const trainsize_job *job)
 
 /* A candidate's setting goes through the typed setter, held to the checks of any caller's
  * value; a value it refuses is no candidate. */
-static int set_u64(search *s, trainsize_param_id id, uint64_t v)
+static int set_u64(search *s, const ts_param_def *def, uint64_t v)
 {
-    return trainsize_job_set_u64(&s->work, id, v, NULL) == TRAINSIZE_OK;
+    return ts_job_set_typed(&s->work, def, TS_SET_U64, "trainsize_plan", v, 0.0, 0, NULL) == TRAINSIZE_OK;
+}
+
+static int set_recompute(search *s, int index)
+{
+    return ts_job_set_typed(&s->work, s->def.recompute, TS_SET_CHOICE, "trainsize_plan", 0, 0.0, index, NULL) ==
+           TRAINSIZE_OK;
 }
 
 /* All micro-batch x recomputation configurations of the layout now in s->work. */
@@ -285,7 +296,7 @@ static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
     size_t r, m, per_layout = COUNT_OF(RECOMPUTE_ORDER) * COUNT_OF(MB_CHOICES);
     uint64_t covered = 0;
     for (r = 0; r < COUNT_OF(RECOMPUTE_ORDER); r++) {
-        if (trainsize_job_set_choice(&s->work, TRAINSIZE_ID_RECOMPUTE, RECOMPUTE_ORDER[r], NULL)) {
+        if (!set_recompute(s, RECOMPUTE_ORDER[r])) {
             s->stats.evaluated += COUNT_OF(MB_CHOICES);
             continue;
         }
@@ -293,7 +304,7 @@ static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
             int fit;
             covered++;
             if (s->global_batch % (MB_CHOICES[m] * dp) != 0 ||
-                !set_u64(s, TRAINSIZE_ID_MICRO_BATCH, MB_CHOICES[m])) {
+                !set_u64(s, s->def.micro_batch, MB_CHOICES[m])) {
                 s->stats.evaluated++;
                 continue;
             }
@@ -318,8 +329,8 @@ static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
  * beyond. 1 fits, 0 does not, -1 refused (a batch past the settings' ranges, a bad layout). */
 static int try_micro_batch(search *s, const trainsize_job *job, uint64_t mb, uint64_t per_step)
 {
-    if (mb > UINT64_MAX / per_step || !set_u64(s, TRAINSIZE_ID_MICRO_BATCH, mb) ||
-        !set_u64(s, TRAINSIZE_ID_GLOBAL_BATCH, mb * per_step)) {
+    if (mb > UINT64_MAX / per_step || !set_u64(s, s->def.micro_batch, mb) ||
+        !set_u64(s, s->def.global_batch, mb * per_step)) {
         s->stats.evaluated++;
         return -1;
     }
@@ -336,7 +347,7 @@ static void try_layout_largest(search *s, const trainsize_job *job, uint64_t dp,
     for (r = 0; r < COUNT_OF(RECOMPUTE_ORDER); r++) {
         uint64_t lo = 0, hi = 0, mb;
         int fit;
-        if (trainsize_job_set_choice(&s->work, TRAINSIZE_ID_RECOMPUTE, RECOMPUTE_ORDER[r], NULL)) continue;
+        if (!set_recompute(s, RECOMPUTE_ORDER[r])) continue;
         for (mb = 1; !hi; mb *= 2) {
             if ((fit = try_micro_batch(s, job, mb, per_step)) > 0) lo = mb;
             else hi = mb;
@@ -390,7 +401,7 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
     uint64_t span = ts_fabric_span(s->work.s.gpu, gpn, gpus);
     uint64_t cps[COUNT_OF(CP_CHOICES)];
     size_t a, b, c, d, z, ncp = cp_choices(job, cps);
-    if (!set_u64(s, TRAINSIZE_ID_GPUS, gpus) || !set_u64(s, TRAINSIZE_ID_GPUS_PER_NODE, gpn)) return;
+    if (!set_u64(s, s->def.gpus, gpus) || !set_u64(s, s->def.gpus_per_node, gpn)) return;
     for (a = 0; a < COUNT_OF(TP_CHOICES); a++) {
         uint64_t tp = TP_CHOICES[a];
         if (tp > span || model->heads % tp != 0) continue;
@@ -411,10 +422,10 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
                             continue;
                         for (z = 0; z <= 3; z++) {
                             if (z >= 2 && pp > 1) continue; /* refused by DeepSpeed and Megatron */
-                            if (!set_u64(s, TRAINSIZE_ID_TP, tp) || !set_u64(s, TRAINSIZE_ID_PP, pp) ||
-                                !set_u64(s, TRAINSIZE_ID_CP, cps[c]) ||
-                                !set_u64(s, TRAINSIZE_ID_PP_INTERLEAVE, vpp) ||
-                                !set_u64(s, TRAINSIZE_ID_EP, ep) || !set_u64(s, TRAINSIZE_ID_ZERO, z))
+                            if (!set_u64(s, s->def.tp, tp) || !set_u64(s, s->def.pp, pp) ||
+                                !set_u64(s, s->def.cp, cps[c]) ||
+                                !set_u64(s, s->def.pp_interleave, vpp) ||
+                                !set_u64(s, s->def.ep, ep) || !set_u64(s, s->def.zero, z))
                                 continue;
                             if (s->batch_mode && !s->global_batch) try_layout_largest(s, job, dp, pp);
                             else try_layout(s, job, dp);
@@ -522,6 +533,17 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
     memset(&s, 0, sizeof s);
     s.work = *job;
     ts_job_rebind_custom_gpu(&s.work, 0);
+    s.def.recompute = ts_param_def_by_id(TRAINSIZE_ID_RECOMPUTE);
+    s.def.micro_batch = ts_param_def_by_id(TRAINSIZE_ID_MICRO_BATCH);
+    s.def.global_batch = ts_param_def_by_id(TRAINSIZE_ID_GLOBAL_BATCH);
+    s.def.gpus = ts_param_def_by_id(TRAINSIZE_ID_GPUS);
+    s.def.gpus_per_node = ts_param_def_by_id(TRAINSIZE_ID_GPUS_PER_NODE);
+    s.def.tp = ts_param_def_by_id(TRAINSIZE_ID_TP);
+    s.def.pp = ts_param_def_by_id(TRAINSIZE_ID_PP);
+    s.def.cp = ts_param_def_by_id(TRAINSIZE_ID_CP);
+    s.def.pp_interleave = ts_param_def_by_id(TRAINSIZE_ID_PP_INTERLEAVE);
+    s.def.ep = ts_param_def_by_id(TRAINSIZE_ID_EP);
+    s.def.zero = ts_param_def_by_id(TRAINSIZE_ID_ZERO);
     s.out = out;
     s.cap = cap;
     /* a ResNet steps its micro-batches (no 4M-token pretraining step of images) */
