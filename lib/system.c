@@ -317,8 +317,9 @@ static double pcie_rate(const trainsize_gpu_info *gpu)
     if (gpu->pcie_generation < 1 || gpu->pcie_generation > 9) return 1e9;
     for (i = 0; i < ts_link_count; i++) {
         const trainsize_link_info *l = &ts_links[i];
-        if (strncmp(l->name, "pcie", 4) == 0 && l->name[4] == (char)('0' + gpu->pcie_generation) &&
-            l->name[5] == '\0')
+        /* "pcieN" compared letter by letter: the estimate asks for it several times */
+        if (l->name[0] == 'p' && l->name[1] == 'c' && l->name[2] == 'i' && l->name[3] == 'e' &&
+            l->name[4] == (char)('0' + gpu->pcie_generation) && l->name[5] == '\0')
             return (double)l->bandwidth * l->achieved_share;
     }
     return 1e9; /* an unknown generation: PCIe 1-class, so the warning shows */
