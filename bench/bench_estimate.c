@@ -152,6 +152,7 @@ int main(int argc, char **argv)
     printf("libtrainsize %s benchmark: one full estimate (memory, servers, time)\n",
            trainsize_version_string());
     printf("allocations on the estimate path: %s\n", ALLOCATION_COUNTING);
+    printf("instructions per estimate: bench/instructions.sh (callgrind) counts them\n");
     {
         /* The counter must see the one allocation trainsize_job_new makes, or it is blind. */
         unsigned long before = allocations;

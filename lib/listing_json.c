@@ -40,32 +40,32 @@ int trainsize_plan_json(const trainsize_job *job, const trainsize_plan_candidate
     return ts_json_done(&o, "trainsize_plan_json", err);
 }
 
-int trainsize_gpus_json(char *buf, size_t cap, trainsize_error *err)
+/* A catalogue as an array, one object per entry and line. */
+static int catalogue_json(size_t n, int (*entry)(ts_out *, size_t), const char *what, char *buf, size_t cap,
+                          trainsize_error *err)
 {
     ts_out o;
-    size_t i, n = trainsize_gpu_count();
-    if (!buf && cap) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_gpus_json: NULL buffer");
+    size_t i;
+    if (!buf && cap) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "%s: NULL buffer", what);
     ts_out_fixed(&o, buf, cap);
     ts_out_putc(&o, '[');
     for (i = 0; i < n; i++) {
         ts_out_puts(&o, i ? ",\n  " : "\n  ");
-        ts_gpu_json(&o, trainsize_gpu_at(i));
+        entry(&o, i);
     }
     ts_out_puts(&o, n ? "\n]\n" : "]\n");
-    return ts_json_done(&o, "trainsize_gpus_json", err);
+    return ts_json_done(&o, what, err);
+}
+
+static int gpu_entry(ts_out *o, size_t i) { return ts_gpu_json(o, trainsize_gpu_at(i)); }
+static int model_entry(ts_out *o, size_t i) { return ts_model_json(o, trainsize_model_at(i)); }
+
+int trainsize_gpus_json(char *buf, size_t cap, trainsize_error *err)
+{
+    return catalogue_json(trainsize_gpu_count(), gpu_entry, "trainsize_gpus_json", buf, cap, err);
 }
 
 int trainsize_models_json(char *buf, size_t cap, trainsize_error *err)
 {
-    ts_out o;
-    size_t i, n = trainsize_model_count();
-    if (!buf && cap) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_models_json: NULL buffer");
-    ts_out_fixed(&o, buf, cap);
-    ts_out_putc(&o, '[');
-    for (i = 0; i < n; i++) {
-        ts_out_puts(&o, i ? ",\n  " : "\n  ");
-        ts_model_json(&o, trainsize_model_at(i));
-    }
-    ts_out_puts(&o, n ? "\n]\n" : "]\n");
-    return ts_json_done(&o, "trainsize_models_json", err);
+    return catalogue_json(trainsize_model_count(), model_entry, "trainsize_models_json", buf, cap, err);
 }

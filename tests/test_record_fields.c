@@ -83,34 +83,58 @@ static void check_value(const char *what, const trainsize_field_info *f, const t
     }
 }
 
-static void test_gpus_json(void **state)
+/* Entry i of a catalogue checked field by field against element i of its JSON array. */
+typedef void (*check_entry)(size_t i, const ts_json_value *elem);
+
+static void check_gpu(size_t g, const ts_json_value *elem)
+{
+    const trainsize_gpu_info *gpu = trainsize_gpu_at(g);
+    size_t i;
+    assert_non_null(gpu);
+    for (i = 0; i < trainsize_gpu_field_count(); i++) {
+        trainsize_field_value v;
+        assert_int_equal(trainsize_gpu_field_get(gpu, i, &v), TRAINSIZE_OK);
+        check_value(gpu->name, trainsize_gpu_field_at(i), &v, elem);
+    }
+}
+
+static void check_model(size_t m, const ts_json_value *elem)
+{
+    const trainsize_model_info *model = trainsize_model_at(m);
+    size_t i;
+    assert_non_null(model);
+    for (i = 0; i < trainsize_model_field_count(); i++) {
+        trainsize_field_value v;
+        assert_int_equal(trainsize_model_field_get(model, i, &v), TRAINSIZE_OK);
+        check_value(model->name, trainsize_model_field_at(i), &v, elem);
+    }
+}
+
+/* A catalogue's JSON: every entry in order, truncation as snprintf, the arguments refused. */
+static void check_catalogue(int (*write)(char *, size_t, trainsize_error *), size_t count, check_entry check)
 {
     char *text = malloc(TEXT_CAP);
     trainsize_error err;
     ts_json_value root, elem;
-    size_t cursor = 0, g = 0, i;
+    size_t cursor = 0, n = 0;
     int len;
-    (void)state;
     assert_non_null(text);
-    len = trainsize_gpus_json(text, TEXT_CAP, &err);
+    len = write(text, TEXT_CAP, &err);
     assert_true(len > 0 && (size_t)len < TEXT_CAP);
     assert_int_equal(ts_json_parse(text, (size_t)len, TEXT_CAP, 4, &root, &err), TRAINSIZE_OK);
-    while (ts_json_array_next(&root, &cursor, &elem)) {
-        const trainsize_gpu_info *gpu = trainsize_gpu_at(g++);
-        assert_non_null(gpu);
-        for (i = 0; i < trainsize_gpu_field_count(); i++) {
-            trainsize_field_value v;
-            assert_int_equal(trainsize_gpu_field_get(gpu, i, &v), TRAINSIZE_OK);
-            check_value(gpu->name, trainsize_gpu_field_at(i), &v, &elem);
-        }
-    }
-    assert_int_equal(g, trainsize_gpu_count());
-    /* truncation as snprintf, and the arguments refused */
-    assert_int_equal(trainsize_gpus_json(NULL, 0, &err), len);
-    assert_int_equal(trainsize_gpus_json(text, 10, &err), len);
+    while (ts_json_array_next(&root, &cursor, &elem)) check(n++, &elem);
+    assert_int_equal(n, count);
+    assert_int_equal(write(NULL, 0, &err), len);
+    assert_int_equal(write(text, 10, &err), len);
     assert_int_equal(strlen(text), 9);
-    assert_int_equal(trainsize_gpus_json(NULL, 10, &err), TRAINSIZE_E_ARGUMENT);
+    assert_int_equal(write(NULL, 10, &err), TRAINSIZE_E_ARGUMENT);
     free(text);
+}
+
+static void test_gpus_json(void **state)
+{
+    (void)state;
+    check_catalogue(trainsize_gpus_json, trainsize_gpu_count(), check_gpu);
 }
 
 /* The datatypes follow the part's rates: fp8 listed exactly when it has an FP8 rate. */
@@ -135,26 +159,8 @@ static void test_gpu_datatypes(void **state)
 
 static void test_models_json(void **state)
 {
-    char *text = malloc(TEXT_CAP);
-    trainsize_error err;
-    ts_json_value root, elem;
-    size_t cursor = 0, m = 0, i;
-    int len;
     (void)state;
-    assert_non_null(text);
-    len = trainsize_models_json(text, TEXT_CAP, &err);
-    assert_true(len > 0);
-    assert_int_equal(ts_json_parse(text, (size_t)len, TEXT_CAP, 4, &root, &err), TRAINSIZE_OK);
-    while (ts_json_array_next(&root, &cursor, &elem)) {
-        const trainsize_model_info *model = trainsize_model_at(m++);
-        for (i = 0; i < trainsize_model_field_count(); i++) {
-            trainsize_field_value v;
-            assert_int_equal(trainsize_model_field_get(model, i, &v), TRAINSIZE_OK);
-            check_value(model->name, trainsize_model_field_at(i), &v, &elem);
-        }
-    }
-    assert_int_equal(m, trainsize_model_count());
-    free(text);
+    check_catalogue(trainsize_models_json, trainsize_model_count(), check_model);
 }
 
 static void test_plan_json(void **state)

@@ -82,21 +82,21 @@ static void models_table(ts_out *o)
     }
 }
 
-int cli_cmd_models(int argc, char **argv)
+/* `models` and `gpus`: the options, then the table or the library's JSON. */
+static int listing(int argc, char **argv, const char *command, enum cli_help_topic help, void (*table)(ts_out *),
+                   int gpus)
 {
     ts_out out;
-    int json, status = listing_options(argc, argv, "models", CLI_HELP_MODELS, &json);
-
-    if (status >= 0)
-        return status;
+    int json, status = listing_options(argc, argv, command, help, &json);
+    if (status >= 0) return status;
     ts_out_init(&out);
-    if (!json)
-        models_table(&out);
-    else if (cli_catalogue_json(&out, 0) != 0) {
-        ts_out_free(&out);
-        return CLI_EXIT_FAILURE;
-    }
-    return cli_out_flush_stdout(&out);
+    if (!json) table(&out);
+    return cli_out_finish(&out, json ? cli_catalogue_json(&out, gpus) : 0);
+}
+
+int cli_cmd_models(int argc, char **argv)
+{
+    return listing(argc, argv, "models", CLI_HELP_MODELS, models_table, 0);
 }
 
 /* ---- gpus ---- */
@@ -243,17 +243,5 @@ static void gpus_table(ts_out *o)
 
 int cli_cmd_gpus(int argc, char **argv)
 {
-    ts_out out;
-    int json, status = listing_options(argc, argv, "gpus", CLI_HELP_GPUS, &json);
-
-    if (status >= 0)
-        return status;
-    ts_out_init(&out);
-    if (!json)
-        gpus_table(&out);
-    else if (cli_catalogue_json(&out, 1) != 0) {
-        ts_out_free(&out);
-        return CLI_EXIT_FAILURE;
-    }
-    return cli_out_flush_stdout(&out);
+    return listing(argc, argv, "gpus", CLI_HELP_GPUS, gpus_table, 1);
 }

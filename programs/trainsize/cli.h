@@ -48,6 +48,9 @@ enum {
  *  CLI_OUTPUT_TO_MODULE (the WebAssembly module), the buffer goes to cli_module_output
  *  instead, which the module defines: its caller reads it from memory, not from stdout. */
 int cli_out_flush_stdout(ts_out *o);
+/** cli_out_flush_stdout after a writer's status: 0 flushes, anything else (the writer has
+ *  said why on stderr) frees the output and gives CLI_EXIT_FAILURE. */
+int cli_out_finish(ts_out *o, int written);
 #ifdef CLI_OUTPUT_TO_MODULE
 /** Take the command's output (the buffer's data is the callee's from here). Returns an
  *  exit status. */

@@ -47,13 +47,8 @@ int cli_cmd_estimate(int argc, char **argv)
         goto done;
     }
     ts_out_init(&out);
-    if ((opts.json ? cli_result_json(&out, &e.result, e.advice, e.advised)
-                   : cli_report(&out, job, &e.result, e.advice, e.advised)) != 0) {
-        ts_out_free(&out);
-        status = CLI_EXIT_FAILURE;
-        goto done;
-    }
-    status = cli_out_flush_stdout(&out);
+    status = cli_out_finish(&out, opts.json ? cli_result_json(&out, &e.result, e.advice, e.advised)
+                                            : cli_report(&out, job, &e.result, e.advice, e.advised));
 
 done:
     trainsize_job_free(job);

@@ -10,6 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+int cli_out_finish(ts_out *o, int written)
+{
+    if (written != 0) { /* the writer said why on stderr */
+        ts_out_free(o);
+        return CLI_EXIT_FAILURE;
+    }
+    return cli_out_flush_stdout(o);
+}
+
 int cli_out_flush_stdout(ts_out *o)
 {
     int status = CLI_EXIT_OK;

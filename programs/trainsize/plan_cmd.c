@@ -598,14 +598,8 @@ int cli_cmd_plan(int argc, char **argv)
     if (count > top)
         count = top;
     ts_out_init(&out);
-    if (!opts.json)
-        human_plan(&out, &opts, job, cand, count, &stats, seconds_between(&t0, &t1));
-    else if (cli_plan_json(&out, job, cand, count, &stats) != 0) {
-        ts_out_free(&out);
-        status = CLI_EXIT_FAILURE;
-        goto done;
-    }
-    status = cli_out_flush_stdout(&out);
+    if (!opts.json) human_plan(&out, &opts, job, cand, count, &stats, seconds_between(&t0, &t1));
+    status = cli_out_finish(&out, opts.json ? cli_plan_json(&out, job, cand, count, &stats) : 0);
 
 done:
     trainsize_job_free(job);
