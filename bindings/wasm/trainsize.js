@@ -167,8 +167,8 @@
     return root;
   }
 
-  /* The text at `ptr` (NUL-terminated) as the command's JSON writer gives it: valid UTF-8
-   * decoded, each byte of an invalid sequence one U+FFFD (json_out.c, utf8_len). */
+  /* The text at `ptr` (NUL-terminated) as the library's JSON writer gives it: valid UTF-8
+   * decoded, each byte of an invalid sequence one U+FFFD (lib/json_write.c, ts_json_string). */
   function cText(heap, ptr) {
     let end = ptr;
     let ascii = true;

@@ -41,7 +41,7 @@ PARAM_KIND_NAMES = {0: "int", 1: "float", 2: "bool", 3: "choice", 4: "name", 5: 
 
 
 def _replace_per_byte(exc):
-    # As the command's JSON writer does: every byte that does not start a valid UTF-8
+    # As the library's JSON writer (trainsize_result_json) does: every byte that does not start a valid UTF-8
     # sequence becomes one U+FFFD, and decoding resumes at the next byte.
     return ("\ufffd", exc.start + 1)
 
