@@ -1648,9 +1648,10 @@ TRAINSIZE_API int trainsize_report(const trainsize_job *job, const trainsize_res
  * @param[out] err          Details on failure; may be NULL.
  * @return The text's length in bytes without the NUL, which may be >= cap, in which case
  *         the text was truncated (snprintf-style: call again with length + 1 bytes); a
- *         negative ::trainsize_status on failure: ::TRAINSIZE_E_ARGUMENT (NULL result,
- *         NULL buf with cap > 0, NULL advice with a count), ::TRAINSIZE_E_LIMIT (longer
- *         than ::TRAINSIZE_JSON_MAX_BYTES).
+ *         negative ::trainsize_status on failure (then `buf` holds ""):
+ *         ::TRAINSIZE_E_ARGUMENT (NULL result, NULL buf with cap > 0, NULL advice with a
+ *         count, a text of the result or an advice without its NUL: not what the library
+ *         filled), ::TRAINSIZE_E_LIMIT (longer than ::TRAINSIZE_JSON_MAX_BYTES).
  */
 TRAINSIZE_API int trainsize_result_json(const trainsize_result *result, const trainsize_advice *advice,
                                         size_t advice_count, char *buf, size_t cap,
@@ -1797,7 +1798,8 @@ TRAINSIZE_API const trainsize_field_info *trainsize_result_field_at(size_t index
  * @param[in]  index  0-based field index.
  * @param[out] out    Caller-owned value; `text` points into `result` or static storage
  *                    and lives as long as they do.
- * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers or a bad index.
+ * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers, a bad index, or a
+ *         text field whose array holds no NUL (a struct the library did not fill).
  */
 TRAINSIZE_API int trainsize_result_field_get(const trainsize_result *result, size_t index,
                                              trainsize_field_value *out);
@@ -1823,7 +1825,8 @@ TRAINSIZE_API const trainsize_field_info *trainsize_plan_field_at(size_t index);
  * @param[in]  index  0-based field index.
  * @param[out] out    Caller-owned value; `text` points into `candidate` or static storage
  *                    and lives as long as they do.
- * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers or a bad index.
+ * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers, a bad index, or a
+ *         text field whose array holds no NUL (a struct the library did not fill).
  */
 TRAINSIZE_API int trainsize_plan_field_get(const trainsize_plan_candidate *candidate, size_t index,
                                          trainsize_field_value *out);
@@ -1844,7 +1847,8 @@ TRAINSIZE_API const trainsize_field_info *trainsize_gpu_field_at(size_t index);
  * @param[in]  index  0-based field index.
  * @param[out] out    Caller-owned value; `text` points into `gpu` or static storage
  *                    and lives as long as they do.
- * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers or a bad index.
+ * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers, a bad index, or a
+ *         text field whose array holds no NUL (a struct the library did not fill).
  */
 TRAINSIZE_API int trainsize_gpu_field_get(const trainsize_gpu_info *gpu, size_t index,
                                          trainsize_field_value *out);
@@ -1865,7 +1869,8 @@ TRAINSIZE_API const trainsize_field_info *trainsize_model_field_at(size_t index)
  * @param[in]  index  0-based field index.
  * @param[out] out    Caller-owned value; `text` points into `model` or static storage
  *                    and lives as long as they do.
- * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers or a bad index.
+ * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers, a bad index, or a
+ *         text field whose array holds no NUL (a struct the library did not fill).
  */
 TRAINSIZE_API int trainsize_model_field_get(const trainsize_model_info *model, size_t index,
                                          trainsize_field_value *out);
@@ -1888,8 +1893,8 @@ TRAINSIZE_API int trainsize_model_field_get(const trainsize_model_info *model, s
  * @param[out] err        Details on failure; may be NULL.
  * @return The text's length in bytes without the NUL (>= cap: truncated, snprintf-style),
  *         or a negative ::trainsize_status: ::TRAINSIZE_E_ARGUMENT (NULL job, stats,
- *         candidates with a count, or buf with cap > 0), ::TRAINSIZE_E_LIMIT (longer than
- *         ::TRAINSIZE_JSON_MAX_BYTES).
+ *         candidates with a count, or buf with cap > 0; a candidate's gpu without its NUL),
+ *         ::TRAINSIZE_E_LIMIT (longer than ::TRAINSIZE_JSON_MAX_BYTES).
  */
 TRAINSIZE_API int trainsize_plan_json(const trainsize_job *job, const trainsize_plan_candidate *candidates,
                                       size_t count, const trainsize_plan_stats *stats, char *buf,

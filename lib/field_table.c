@@ -49,7 +49,10 @@ int ts_field_read(const ts_field_def *table, size_t count, const void *item, siz
         memcpy(&v, base + f->offset, sizeof v);
         out->u64 = v ? 1u : 0u;
         break;
-    case TRAINSIZE_FIELD_STRING: out->text = base + f->offset; break;
+    case TRAINSIZE_FIELD_STRING:
+        if (!memchr(base + f->offset, '\0', f->size)) return TRAINSIZE_E_ARGUMENT;
+        out->text = base + f->offset;
+        break;
     case TRAINSIZE_FIELD_CHOICE:
         memcpy(&v, base + f->offset, sizeof v);
         out->text = v >= 0 && (size_t)v < f->name_count ? f->names[v] : "unknown";

@@ -27,10 +27,12 @@ typedef struct ts_field_def {
     const char *const *names; /* CHOICE: the names by value */
     size_t name_count;
     void (*derive)(const void *item, trainsize_field_value *out);
+    size_t size; /* the member's bytes: a STRING array must hold its NUL within them */
 } ts_field_def;
 
 /* Field `index` of the table (count rows) for the struct at item: TRAINSIZE_OK, or
- * TRAINSIZE_E_ARGUMENT for NULL pointers or an index past the table. */
+ * TRAINSIZE_E_ARGUMENT for NULL pointers, an index past the table, or a text array without
+ * its NUL (a struct the library did not fill). */
 int ts_field_read(const ts_field_def *table, size_t count, const void *item, size_t index,
                   trainsize_field_value *out);
 

@@ -33,8 +33,11 @@ int trainsize_plan_json(const trainsize_job *job, const trainsize_plan_candidate
     ts_out_puts(&o, ",\n  \"candidates\": [");
     for (i = 0; i < count; i++) {
         ts_out_puts(&o, i ? ",\n    " : "\n    ");
-        if (ts_plan_candidate_json(&o, &candidates[i]) != 0)
-            return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_plan_json: candidate %zu cannot be read", i);
+        if (ts_plan_candidate_json(&o, &candidates[i]) != 0) {
+            if (cap) buf[0] = '\0'; /* no partial text */
+            return ts_fail(err, TRAINSIZE_E_ARGUMENT, "",
+                           "trainsize_plan_json: candidate %zu cannot be read (its gpu name has no end)", i);
+        }
     }
     ts_out_puts(&o, count ? "\n  ]\n}\n" : "]\n}\n");
     return ts_json_done(&o, "trainsize_plan_json", err);

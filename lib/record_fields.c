@@ -11,8 +11,8 @@
 #define BOOL TRAINSIZE_FIELD_BOOL
 #define STR TRAINSIZE_FIELD_STRING
 #define COUNT_OF(table) (sizeof table / sizeof table[0])
-#define AT(type, member, how) offsetof(type, member), how, NULL, 0, NULL
-#define DERIVED(fn) 0, TS_MEMBER_DERIVED, NULL, 0, fn
+#define AT(type, member, how) offsetof(type, member), how, NULL, 0, NULL, sizeof(((const type *)0)->member)
+#define DERIVED(fn) 0, TS_MEMBER_DERIVED, NULL, 0, fn, 0
 
 /* ---- plan candidates ---- */
 
@@ -40,7 +40,7 @@ static const ts_field_def CANDIDATE[] = {
     {{"global_batch", U64, "samples", "samples per optimizer step"}, C(layout.global_batch)},
     {{"recompute", TRAINSIZE_FIELD_CHOICE, "", "activation recomputation"},
      offsetof(trainsize_plan_candidate, layout.recompute), TS_MEMBER_AUTO, ts_recompute_names,
-     COUNT_OF(ts_recompute_names), NULL},
+     COUNT_OF(ts_recompute_names), NULL, sizeof(int)},
     {{"peak_total", U64, "bytes", "per-GPU memory (as memory.peak_total)"}, C(peak_total)},
     {{"seconds", F64, "seconds", "the whole run on the wall clock (as time.wall_seconds)"}, C(seconds)},
     {{"cost", F64, "USD", "cloud cost of the run (0 without a price)"}, C(cost)},
@@ -108,7 +108,7 @@ static const ts_field_def GPU[] = {
     {{"full_name", STR, "", "the vendor's name"}, G_STR(full_name)},
     {{"vendor", STR, "", "NVIDIA, AMD, Intel, Google"}, G_STR(vendor)},
     {{"kind", TRAINSIZE_FIELD_CHOICE, "", "gpu or tpu"},
-     offsetof(trainsize_gpu_info, kind), TS_MEMBER_AUTO, KINDS, COUNT_OF(KINDS), NULL},
+     offsetof(trainsize_gpu_info, kind), TS_MEMBER_AUTO, KINDS, COUNT_OF(KINDS), NULL, sizeof(int)},
     {{"memory_bytes", U64, "bytes", "device memory as labelled"}, G(memory_bytes)},
     {{"usable_bytes", U64, "bytes", "device memory as the runtime reports it; 0: unknown"}, G(usable_bytes)},
     {{"memory_bandwidth", U64, "bytes/s", "memory bandwidth"}, G(memory_bandwidth)},

@@ -8,10 +8,11 @@
 #include "trainsize.h"
 
 /* A member read by its field's type; one kept in an int; a choice with its names. */
-#define R(member) offsetof(trainsize_result, member), TS_MEMBER_AUTO, NULL, 0, NULL
-#define R_INT(member) offsetof(trainsize_result, member), TS_MEMBER_INT, NULL, 0, NULL
+#define SIZE(member) sizeof(((const trainsize_result *)0)->member)
+#define R(member) offsetof(trainsize_result, member), TS_MEMBER_AUTO, NULL, 0, NULL, SIZE(member)
+#define R_INT(member) offsetof(trainsize_result, member), TS_MEMBER_INT, NULL, 0, NULL, SIZE(member)
 #define R_CHOICE(member, list) \
-    offsetof(trainsize_result, member), TS_MEMBER_AUTO, list, sizeof list / sizeof list[0], NULL
+    offsetof(trainsize_result, member), TS_MEMBER_AUTO, list, sizeof list / sizeof list[0], NULL, SIZE(member)
 #define U64 TRAINSIZE_FIELD_U64
 #define F64 TRAINSIZE_FIELD_F64
 

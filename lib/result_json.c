@@ -68,7 +68,15 @@ static int write_members(ts_out *o, const trainsize_result *r, const char *prefi
     return 0;
 }
 
-static void write_advice(ts_out *o, const trainsize_advice *advice, size_t n)
+/* A name or value of an advice: its array must hold its NUL. */
+static int advice_text(ts_out *o, const char *s, size_t size)
+{
+    if (!memchr(s, '\0', size)) return -1;
+    ts_json_string(o, s);
+    return 0;
+}
+
+static int write_advice(ts_out *o, const trainsize_advice *advice, size_t n)
 {
     size_t i, k;
     ts_out_putc(o, '[');
@@ -77,9 +85,9 @@ static void write_advice(ts_out *o, const trainsize_advice *advice, size_t n)
         ts_out_puts(o, i ? ",\n    {\"set\": {" : "\n    {\"set\": {");
         for (k = 0; k < a->settings && k < TRAINSIZE_ADVICE_MAX_SETTINGS; k++) {
             if (k) ts_out_puts(o, ", ");
-            ts_json_string(o, a->names[k]);
+            if (advice_text(o, a->names[k], sizeof a->names[k]) != 0) return -1;
             ts_out_puts(o, ": ");
-            ts_json_string(o, a->values[k]);
+            if (advice_text(o, a->values[k], sizeof a->values[k]) != 0) return -1;
         }
         ts_out_printf(o, "}, \"peak_total\": %" PRIu64 ", \"gpu_capacity\": %" PRIu64
                          ", \"fits\": true, \"gpus\": %" PRIu64 ", \"step_seconds\": ",
@@ -90,6 +98,7 @@ static void write_advice(ts_out *o, const trainsize_advice *advice, size_t n)
         ts_out_putc(o, '}');
     }
     ts_out_puts(o, n ? "\n  ]" : "]");
+    return 0;
 }
 
 int trainsize_result_json(const trainsize_result *result, const trainsize_advice *advice,
@@ -101,10 +110,17 @@ int trainsize_result_json(const trainsize_result *result, const trainsize_advice
     ts_out_fixed(&o, buf, cap);
     ts_out_puts(&o, "{\n  \"trainsize_version\": ");
     ts_json_string(&o, trainsize_version_string());
-    if (write_members(&o, result, "", 0, 1, 0) != 0)
-        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_result_json: a result field cannot be read");
+    if (write_members(&o, result, "", 0, 1, 0) != 0) {
+        if (cap) buf[0] = '\0'; /* no partial text */
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "",
+                       "trainsize_result_json: a result field cannot be read (a text without its end: a "
+                       "result trainsize_estimate did not fill?)");
+    }
     ts_out_puts(&o, ",\n  \"advice\": ");
-    write_advice(&o, advice, advice_count);
+    if (write_advice(&o, advice, advice_count) != 0) {
+        if (cap) buf[0] = '\0';
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_result_json: an advice's name or value has no end");
+    }
     ts_out_puts(&o, "\n}\n");
     return ts_json_done(&o, "trainsize_result_json", err);
 }

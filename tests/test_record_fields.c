@@ -203,6 +203,9 @@ static void test_plan_json(void **state)
     assert_int_equal(trainsize_plan_json(NULL, c, n, &st, text, TEXT_CAP, &err), TRAINSIZE_E_ARGUMENT);
     assert_int_equal(trainsize_plan_json(job, NULL, 2, &st, text, TEXT_CAP, &err), TRAINSIZE_E_ARGUMENT);
     assert_int_equal(trainsize_plan_json(job, c, n, NULL, text, TEXT_CAP, &err), TRAINSIZE_E_ARGUMENT);
+    memset(c[0].gpu, 'x', sizeof c[0].gpu); /* not what the planner wrote: refused, not read past */
+    assert_int_equal(trainsize_plan_json(job, c, n, &st, text, TEXT_CAP, &err), TRAINSIZE_E_ARGUMENT);
+    assert_string_equal(text, "");
     trainsize_job_free(job);
     free(text);
 }

@@ -170,6 +170,14 @@ static void test_bad_arguments(void **state)
     /* an advice whose count of settings is garbage is clamped, not read past */
     adv.settings = 1000;
     assert_true(trainsize_result_json(&r, &adv, 1, NULL, 0, &err) > 0);
+    /* texts without their NUL (a struct the library did not fill) are refused, not read past */
+    memset(adv.names[0], 'x', sizeof adv.names[0]);
+    assert_int_equal(trainsize_result_json(&r, &adv, 1, buf, sizeof buf, &err), TRAINSIZE_E_ARGUMENT);
+    assert_string_equal(buf, "");
+    memset(r.model.name, 'x', sizeof r.model.name);
+    assert_int_equal(trainsize_result_json(&r, NULL, 0, buf, sizeof buf, &err), TRAINSIZE_E_ARGUMENT);
+    assert_non_null(strstr(err.message, "without its end"));
+    assert_string_equal(buf, "");
 }
 
 int main(void)
