@@ -21,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     trainsize_error err;
     size_t pos = 0, i, count = trainsize_param_count();
     char value[MAX_VALUE + 1], text[64];
+    static char json[65536]; /* the estimate's JSON is about 9 kB */
     if (!job) return 0;
     while (pos < size) {
         const trainsize_param_info *p = trainsize_param_at(data[pos++] % count);
@@ -36,6 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             trainsize_field_value v;
             (void)trainsize_result_field_get(&r, i, &v);
         }
+        /* the JSON every consumer prints, whole and cut short */
+        (void)trainsize_result_json(&r, NULL, 0, json, sizeof json, &err);
+        (void)trainsize_result_json(&r, NULL, 0, json, (size_t)(size % 64), &err);
     }
     if (size > 0 && (data[0] & 7u) == 1u) {
         trainsize_plan_candidate best[4];
@@ -46,7 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (trainsize_job_get(job, "gpu", gpu, sizeof gpu, &err) == TRAINSIZE_OK)
             (void)trainsize_job_set(job, "plan-gpus", gpu, &err);
         (void)trainsize_job_set(job, "plan-gpu-count", "8", &err);
-        if (trainsize_plan(job, best, 4, &found, &stats, &err) == TRAINSIZE_OK && found > 0 &&
+        if (trainsize_plan(job, best, 4, &found, &stats, &err) == TRAINSIZE_OK &&
+            trainsize_plan_json(job, best, found, &stats, json, sizeof json, &err) >= 0 && found > 0 &&
             trainsize_plan_apply(job, &best[0], &err) == TRAINSIZE_OK)
             (void)trainsize_estimate(job, &r, sizeof r, &err);
     }
