@@ -551,6 +551,16 @@ def _report(kwargs: Dict[str, Any]) -> str:
 _results._REPORT = _report
 
 
+def _json(kwargs: Dict[str, Any]) -> str:
+    """Estimate.to_json(): the job built again from its keywords, and the library's JSON of
+    it (trainsize_result_json, with the fit advice the command lists)."""
+    with _job(kwargs, for_plan=False) as handle:
+        return _LIB.result_json(_lib.ctypes.c_void_p(handle), ADVICE_MAX)
+
+
+_results._JSON = _json
+
+
 def _recompute_name(index: int) -> str:
     p = _LIB.param("recompute")
     choices = p["choices"] if p else ("none", "selective", "full")

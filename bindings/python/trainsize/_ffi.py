@@ -59,6 +59,9 @@ FUNCTIONS = [
     # The human report
     ("trainsize_report", [_job, c_void_p, POINTER(S.Advice), c_size_t, c_void_p, c_size_t, _err],
      c_int, "optional"),
+    # The estimate's JSON, as the command prints it
+    ("trainsize_result_json", [c_void_p, POINTER(S.Advice), c_size_t, c_void_p, c_size_t, _err], c_int,
+     "optional"),
     # The largest micro-batch and sequence that fit
     ("trainsize_largest_fit", [_job, POINTER(c_uint64), POINTER(c_uint64), _err], c_int,
      "optional"),

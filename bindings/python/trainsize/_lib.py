@@ -515,6 +515,20 @@ class Lib:
         if self.fn.report is None:
             raise TrainsizeError(E_UNSUPPORTED, "report",
                                  "report: the loaded library has no trainsize_report")
+        return self._text_of_estimate(job, advice_cap, lambda buf, out, n, text, cap, err:
+                                      self.fn.report(job, buf, out, n, text, cap, err))
+
+    def result_json(self, job, advice_cap):
+        """trainsize_result_json of a fresh estimate of ``job`` with its fit advice: the
+        text ``trainsize estimate --json`` prints."""
+        if self.fn.result_json is None:
+            raise TrainsizeError(E_UNSUPPORTED, "to_json",
+                                 "to_json: the loaded library has no trainsize_result_json")
+        return self._text_of_estimate(job, advice_cap, self.fn.result_json)
+
+    def _text_of_estimate(self, job, advice_cap, write):
+        """A text the library writes of an estimate and its advice (snprintf-style: its
+        length first, then the text)."""
         buf = self.estimate_buffer(job)
         out = (S.Advice * advice_cap)()
         count = ctypes.c_size_t(0)
@@ -523,11 +537,11 @@ class Lib:
             rc = self.fn.advise(job, out, advice_cap, ctypes.byref(count), ctypes.byref(err))
             if rc != OK:
                 raise self.error(rc, err)
-        n = self.fn.report(job, buf, out, count.value, None, 0, ctypes.byref(err))
+        n = write(buf, out, count.value, None, 0, ctypes.byref(err))
         if n < 0:
             raise self.error(n, err)
         text = ctypes.create_string_buffer(n + 1)
-        n = self.fn.report(job, buf, out, count.value, text, n + 1, ctypes.byref(err))
+        n = write(buf, out, count.value, text, n + 1, ctypes.byref(err))
         if n < 0:
             raise self.error(n, err)
         return text.value.decode("utf-8", "replace")

@@ -298,6 +298,27 @@ class Estimate:
                                  "trainsize.estimate() knows its job")
         return _REPORT(kwargs)
 
+    def to_json(self) -> str:
+        """The JSON text ``trainsize estimate --json`` prints for the same job, byte for
+        byte (the library's trainsize_result_json, which the command calls too; the fit
+        advice included). The job is built again from the keywords of
+        :func:`trainsize.estimate`; ``json.loads`` of it equals :meth:`to_dict` with
+        ``trainsize_version`` and ``advice``.
+
+        Raises:
+            TrainsizeError: for an estimate not made by :func:`trainsize.estimate`, or when
+                the library cannot write it.
+        """
+        try:
+            kwargs = self._job
+        except AttributeError:
+            kwargs = None
+        if kwargs is None or _JSON is None:
+            from ._errors import E_INVALID, TrainsizeError
+            raise TrainsizeError(E_INVALID, "to_json", "to_json: only an estimate made by "
+                                 "trainsize.estimate() knows its job")
+        return _JSON(kwargs)
+
     # _groups and _decoded are set when first needed: an estimate that is only turned
     # into a dict never builds them.
     @property
@@ -380,9 +401,10 @@ _set_advice = Estimate.advice.__set__  # type: ignore[attr-defined]
 _set_raw = Estimate._raw.__set__  # type: ignore[attr-defined]
 _set_table = Estimate._table.__set__  # type: ignore[attr-defined]
 _set_job = Estimate._job.__set__  # type: ignore[attr-defined]
-# Estimate.report(): the package's builder of a job's report from its keywords (set at
-# import, as the job is built where the keywords are read).
+# Estimate.report() and .to_json(): the package's builders of a job's report and JSON from
+# its keywords (set at import, as the job is built where the keywords are read).
 _REPORT = None
+_JSON = None
 _set_groups = Estimate._groups.__set__  # type: ignore[attr-defined]
 _set_decoded = Estimate._decoded.__set__  # type: ignore[attr-defined]
 _new = object.__new__
