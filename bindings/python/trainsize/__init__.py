@@ -561,12 +561,6 @@ def _json(kwargs: Dict[str, Any]) -> str:
 _results._JSON = _json
 
 
-def _recompute_name(index: int) -> str:
-    p = _LIB.param("recompute")
-    choices = p["choices"] if p else ("none", "selective", "full")
-    return choices[index] if 0 <= index < len(choices) else str(index)
-
-
 def _plan_top(top: Any) -> int:
     """top= as an int from 1 to PLAN_TOP_MAX (an int subclass by its value, another
     Integral through int()), else TrainsizeError."""
@@ -611,17 +605,13 @@ def plan(top: int = PLAN_TOP_DEFAULT, **kwargs: Any) -> Plan:
     with _job(kwargs, for_plan=True) as job:
         stats, found = _LIB.plan(job, top)
         objective = _LIB.job_get(job, "objective") or ""
+    # Each candidate from the library's plan field table: its keys are the JSON's, and a
+    # key a later library adds that this binding does not know is left out.
+    known = set(Candidate._fields)
     candidates = []
     for c in found:
-        gpus, per_node, lay = int(c.gpus), int(c.gpus_per_node), c.layout
-        candidates.append(Candidate(
-            gpu=_lib.decode(c.gpu), gpus=gpus, gpus_per_node=per_node,
-            nodes=gpus // per_node if per_node else 0, tp=int(lay.tp), pp=int(lay.pp),
-            pp_interleave=int(lay.pp_interleave), cp=int(lay.cp), ep=int(lay.ep), zero=int(lay.zero),
-            micro_batch=int(lay.micro_batch), global_batch=int(lay.global_batch),
-            recompute=_recompute_name(int(lay.recompute)), peak_total=int(c.peak_total),
-            seconds=float(c.seconds), cost=float(c.cost),
-            warnings=_LIB.flag_names(int(c.warnings)), cost_own=float(c.cost_own)))
+        fields = _LIB.candidate_fields(c)
+        candidates.append(Candidate(**{k: v for k, v in fields.items() if k in known}))
     return Plan(evaluated=int(stats.evaluated), estimated=int(stats.estimated),
                 feasible=int(stats.feasible), objective=objective, candidates=candidates,
                 fit_memory=int(stats.fit_memory), fastest_fit_seconds=float(stats.fastest_fit_seconds),

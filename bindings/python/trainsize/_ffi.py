@@ -53,6 +53,10 @@ FUNCTIONS = [
     # Planning
     ("trainsize_plan", [_job, POINTER(S.PlanCandidate), c_size_t, POINTER(c_size_t),
                         POINTER(S.PlanStats), _err], c_int),
+    # The plan candidates' field table (its keys are trainsize plan --json's)
+    ("trainsize_plan_field_count", [], c_size_t),
+    ("trainsize_plan_field_at", [c_size_t], POINTER(S.FieldInfo)),
+    ("trainsize_plan_field_get", [POINTER(S.PlanCandidate), c_size_t, POINTER(S.FieldValue)], c_int),
     # Fit advice
     ("trainsize_advise", [_job, POINTER(S.Advice), c_size_t, POINTER(c_size_t), _err], c_int,
      "optional"),

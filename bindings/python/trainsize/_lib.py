@@ -407,6 +407,24 @@ class Lib:
         if rc != OK:
             raise TrainsizeError(rc, f.path, "cannot read result field %r: %s"
                                  % (f.path, decode(self.fn.strerror(rc))))
+        return self.value_of(v)
+
+    def candidate_fields(self, candidate):
+        """A plan candidate as {key: value}, in the order of the library's plan field
+        table (the keys of ``trainsize plan --json``)."""
+        out = {}
+        v = S.FieldValue()
+        for i in range(self.fn.plan_field_count()):
+            key = decode(self.fn.plan_field_at(i).contents.path)
+            rc = self.fn.plan_field_get(ctypes.byref(candidate), i, ctypes.byref(v))
+            if rc != OK:
+                raise TrainsizeError(rc, key, "cannot read plan field %r: %s"
+                                     % (key, decode(self.fn.strerror(rc))))
+            out[key] = self.value_of(v)
+        return out
+
+    def value_of(self, v):
+        """A field value (trainsize_field_value) as a Python value."""
         if v.type == FIELD_U64:
             return int(v.u64)
         if v.type == FIELD_F64:

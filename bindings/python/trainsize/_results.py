@@ -441,13 +441,18 @@ class Candidate(_Record):
             ``time.wall_seconds``).
         cost: cloud cost of the run, US dollars (0 when the GPU has no price).
         warnings: names of the checklist warnings of the estimate.
+        cost_own: owning cost of the run, US dollars (0 when the GPU has no price).
+        sp: whether sequence parallelism applies.
+
+    The planner's candidates are read through the library's plan field table, whose keys
+    these are.
     """
 
     _fields = ("gpu", "gpus", "gpus_per_node", "nodes", "tp", "pp", "pp_interleave", "cp", "ep",
                "zero", "micro_batch", "global_batch", "recompute", "peak_total", "seconds",
-               "cost", "warnings", "cost_own")
+               "cost", "warnings", "cost_own", "sp")
     __slots__ = _fields
-    _defaults = {"warnings": [], "cost_own": 0.0, "cp": 1}
+    _defaults = {"warnings": [], "cost_own": 0.0, "cp": 1, "sp": False}
 
     def layout(self) -> Dict[str, Any]:
         """The keyword arguments that give this layout to :func:`trainsize.estimate`
@@ -475,7 +480,7 @@ class Candidate(_Record):
             "micro_batch": self.micro_batch, "global_batch": self.global_batch,
             "recompute": self.recompute, "peak_total": self.peak_total,
             "seconds": _plain(self.seconds), "cost": _plain(self.cost),
-            "cost_own": _plain(self.cost_own), "warnings": list(self.warnings),
+            "cost_own": _plain(self.cost_own), "warnings": list(self.warnings), "sp": self.sp,
         }
 
 
