@@ -9,12 +9,13 @@
 #include "error.h"
 #include "stages.h"
 
-/* A figure's whole bytes, rounded up. Below 2^63 the conversion truncates exactly, and a
- * double of 2^53 or more is whole already (no call to libm's ceil). */
+/* A figure's whole bytes, rounded up, for 0 <= v < 9.2e18 (checked first). The signed
+ * conversion truncates exactly there in one instruction (the unsigned one branches), and a
+ * double of 2^53 or more is whole already: no call to libm's ceil. */
 static uint64_t bytes_up(double v)
 {
-    uint64_t u = (uint64_t)v;
-    return (double)u < v ? u + 1 : u;
+    int64_t i = (int64_t)v;
+    return (uint64_t)((double)i < v ? i + 1 : i);
 }
 
 /* Too large a figure is the caller's input at fault: the error names that input
