@@ -196,7 +196,7 @@ void ts_copy_name(char *dst, size_t cap, const char *src)
     /* strlen + memcpy (sources are NUL-terminated names): names are copied on every
      * estimate, and a byte loop costs tens of nanoseconds. */
     size_t n = 0;
-    if (src) {
+    if (src && src[0]) { /* many are empty ("" when a setting does not apply): no calls */
         n = strlen(src);
         if (n > cap - 1) n = ts_utf8_prefix(src, cap - 1); /* whole characters only */
         memcpy(dst, src, n);
