@@ -24,6 +24,7 @@ FUNCTIONS = [
     ("trainsize_strerror", [c_int], c_char_p),
     # Jobs
     ("trainsize_job_new", [], _job),
+    ("trainsize_job_clone", [_job], _job),
     ("trainsize_job_free", [_job], None),
     ("trainsize_job_set", [_job, c_char_p, c_char_p, _err], c_int),
     ("trainsize_job_get", [_job, c_char_p, c_void_p, c_size_t, _err], c_int),

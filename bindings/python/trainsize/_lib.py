@@ -206,6 +206,8 @@ class Lib:
         self._check_struct_sizes()
         self.fields = self._read_fields()
         self._params = None  # read when first needed (about 1 ms)
+        self._default_job = None  # new_job() copies it; made when first needed
+        self._default_lock = _thread.allocate_lock()
         self.warning_bits = self._read_warnings()
         self._check_result_layout()
         self._build_reader()
@@ -311,10 +313,21 @@ class Lib:
     # ---- jobs ----
 
     def new_job(self):
-        """A new job handle (an int); free it with free_job()."""
-        job = self.fn.job_new()
+        """A new job handle (an int); free it with free_job(). A copy of one default job
+        made once: trainsize_job_new reads every default from the catalogue's text (about
+        60,000 instructions), a copy is a memcpy."""
+        base = self._default_job
+        if base is None:
+            with self._default_lock:
+                base = self._default_job
+                if base is None:
+                    base = self.fn.job_new()
+                    if not base:
+                        raise MemoryError("trainsize_job_new: out of memory")
+                    self._default_job = base  # never changed, never freed: only copied
+        job = self.fn.job_clone(base)
         if not job:
-            raise MemoryError("trainsize_job_new: out of memory")
+            raise MemoryError("trainsize_job_clone: out of memory")
         return job
 
     def free_job(self, job):
