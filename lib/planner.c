@@ -402,31 +402,30 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
     uint64_t cps[COUNT_OF(CP_CHOICES)];
     size_t a, b, c, d, z, ncp = cp_choices(job, cps);
     if (!set_u64(s, s->def.gpus, gpus) || !set_u64(s, s->def.gpus_per_node, gpn)) return;
+    /* Each degree is set at its own loop's level: the inner loops change only theirs. */
     for (a = 0; a < COUNT_OF(TP_CHOICES); a++) {
         uint64_t tp = TP_CHOICES[a];
-        if (tp > span || model->heads % tp != 0) continue;
+        if (tp > span || model->heads % tp != 0 || !set_u64(s, s->def.tp, tp)) continue;
         for (b = 0; b < COUNT_OF(PP_CHOICES); b++) {
             uint64_t pp = PP_CHOICES[b], vmax = max_interleave(job, pp), vpp;
             /* Stages need not be even (layout.c splits like Megatron-LM), only non-empty. */
-            if (pp > model->layers) continue;
+            if (pp > model->layers || !set_u64(s, s->def.pp, pp)) continue;
             for (c = 0; c < ncp; c++) {
                 uint64_t mp = tp * pp * cps[c], dp;
-                if (mp > gpus || gpus % mp != 0) continue;
+                if (mp > gpus || gpus % mp != 0 || !set_u64(s, s->def.cp, cps[c])) continue;
                 dp = gpus / mp;
                 for (vpp = 1; vpp <= vmax; vpp++) {
-                    if (vpp > 1 && (model->layers / pp) % vpp != 0) continue;
+                    if ((vpp > 1 && (model->layers / pp) % vpp != 0) || !set_u64(s, s->def.pp_interleave, vpp))
+                        continue;
                     for (d = 0; d < COUNT_OF(EP_CHOICES); d++) {
                         uint64_t ep = EP_CHOICES[d];
                         if (ep > 1 && (!ts_model_is_moe(model) || model->experts % ep != 0 ||
                                        (dp * cps[c]) % ep != 0))
                             continue;
+                        if (!set_u64(s, s->def.ep, ep)) continue;
                         for (z = 0; z <= 3; z++) {
                             if (z >= 2 && pp > 1) continue; /* refused by DeepSpeed and Megatron */
-                            if (!set_u64(s, s->def.tp, tp) || !set_u64(s, s->def.pp, pp) ||
-                                !set_u64(s, s->def.cp, cps[c]) ||
-                                !set_u64(s, s->def.pp_interleave, vpp) ||
-                                !set_u64(s, s->def.ep, ep) || !set_u64(s, s->def.zero, z))
-                                continue;
+                            if (!set_u64(s, s->def.zero, z)) continue;
                             if (s->batch_mode && !s->global_batch) try_layout_largest(s, job, dp, pp);
                             else try_layout(s, job, dp);
                         }
