@@ -1820,7 +1820,8 @@ TRAINSIZE_API size_t trainsize_plan_field_count(void);
 TRAINSIZE_API const trainsize_field_info *trainsize_plan_field_at(size_t index);
 
 /**
- * @brief Read one field of a plan candidate (::trainsize_plan), as the JSON has it (derived values included).
+ * @brief Read one field of a plan candidate (::trainsize_plan), as the JSON has it
+ *        (derived values included).
  * @param[in]  candidate The plan candidate.
  * @param[in]  index  0-based field index.
  * @param[out] out    Caller-owned value; `text` points into `candidate` or static storage
@@ -1842,11 +1843,13 @@ TRAINSIZE_API size_t trainsize_gpu_field_count(void);
 TRAINSIZE_API const trainsize_field_info *trainsize_gpu_field_at(size_t index);
 
 /**
- * @brief Read one field of a GPU (::trainsize_gpu_at, or a caller's own), as the JSON has it (derived values included).
+ * @brief Read one field of a GPU (::trainsize_gpu_at, or a caller's own), as the JSON has it
+ *        (derived values included).
  * @param[in]  gpu The GPU.
  * @param[in]  index  0-based field index.
- * @param[out] out    Caller-owned value; `text` points into `gpu` or static storage
- *                    and lives as long as they do.
+ * @param[out] out    Caller-owned value; `text` points where `gpu`'s own strings point (a
+ *                    catalogue GPU's are static; a caller's own, the caller's), or into
+ *                    static storage, and lives as long as they do.
  * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers, a bad index, or a
  *         text field whose array holds no NUL (a struct the library did not fill).
  */
@@ -1864,7 +1867,8 @@ TRAINSIZE_API size_t trainsize_model_field_count(void);
 TRAINSIZE_API const trainsize_field_info *trainsize_model_field_at(size_t index);
 
 /**
- * @brief Read one field of a model preset (::trainsize_model_at), as the JSON has it (derived values included).
+ * @brief Read one field of a model preset (::trainsize_model_at), as the JSON has it
+ *        (derived values included).
  * @param[in]  model The model preset.
  * @param[in]  index  0-based field index.
  * @param[out] out    Caller-owned value; `text` points into `model` or static storage

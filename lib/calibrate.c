@@ -30,6 +30,7 @@
 #include "error.h"
 #include "json.h"
 #include "text_out.h"
+#include "text_values.h"
 
 /* The step-time shares, their bounds, and how the fit moves each: on a log scale (a
  * factor), or on a linear one in seconds (the step overhead, whose default may be 0). */
@@ -290,7 +291,7 @@ static int option_text(const ts_json_value *v, char *buf, size_t cap)
         return 0;
     }
     if (v->type == TS_JSON_NUMBER && ts_json_get_double(v, "value", &d, NULL) == TRAINSIZE_OK) {
-        snprintf(buf, cap, "%.17g", d);
+        ts_format_shortest(buf, cap, d); /* the C locale's form, whatever LC_NUMERIC says */
         return 0;
     }
     return -1;

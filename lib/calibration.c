@@ -88,17 +88,20 @@ static int read_settings(const ts_json_value *root, ts_calibration_file *out, tr
     while (ts_json_object_next(&settings, &cursor, &key, &value)) {
         char name[48];
         trainsize_error inner;
+        double value_read;
+        size_t i;
         if (ts_json_string_copy(&key, name, sizeof name) >= sizeof name || !known(CALIBRATED, CALIBRATED_COUNT, &key))
             return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
                            "calibration: settings: \"%.40s\" is not a calibration setting (gemm-share, "
                            "scale-up-efficiency, network-efficiency, step-overhead, allocator-slack, "
                            "sharded-slack)", name);
-        if (out->settings == TS_CALIBRATION_SETTINGS_MAX)
-            return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: settings: %s given twice", name);
-        if (ts_json_get_double(&value, name, &out->values[out->settings], &inner))
+        /* a key given twice: the last one wins, as everywhere JSON is read here (json.h) */
+        for (i = 0; i < out->settings && strcmp(out->names[i], name) != 0; i++) {}
+        if (ts_json_get_double(&value, name, &value_read, &inner))
             return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: settings: %s: expected a number",
                            name);
-        memcpy(out->names[out->settings++], name, sizeof name);
+        out->values[i] = value_read;
+        if (i == out->settings) memcpy(out->names[out->settings++], name, sizeof name);
     }
     return TRAINSIZE_OK;
 }

@@ -12,6 +12,7 @@
 #include "file_read.h"
 #include "job.h"
 #include "text.h"
+#include "text_values.h"
 
 /* ---- a model's config.json ---- */
 
@@ -124,7 +125,7 @@ int trainsize_job_load_calibration_json(trainsize_job *job, const char *json, si
     for (i = 0; i < f.settings; i++) {
         char text[40];
         trainsize_error inner;
-        snprintf(text, sizeof text, "%.17g", f.values[i]);
+        ts_format_shortest(text, sizeof text, f.values[i]); /* the C locale's form, whatever LC_NUMERIC says */
         if ((rc = trainsize_job_set(copy, f.names[i], text, &inner)) != TRAINSIZE_OK) {
             free(copy);
             return ts_fail(err, rc, "calibration", "calibration: settings: %s", inner.message);

@@ -73,9 +73,11 @@ void ts_json_indent(ts_out *o, int depth)
 
 int ts_json_done(const ts_out *o, const char *what, trainsize_error *err)
 {
-    if (o->failed || o->len > (size_t)TRAINSIZE_JSON_MAX_BYTES)
+    if (o->failed || o->len > (size_t)TRAINSIZE_JSON_MAX_BYTES) {
+        if (o->cap) o->data[0] = '\0'; /* no partial text */
         return ts_fail(err, TRAINSIZE_E_LIMIT, "", "%s: the text would pass %u bytes", what,
                        (unsigned)TRAINSIZE_JSON_MAX_BYTES);
+    }
     ts_ok(err);
     return (int)o->len;
 }

@@ -15,6 +15,7 @@ int trainsize_plan_json(const trainsize_job *job, const trainsize_plan_candidate
     ts_out o;
     size_t i;
     int rc;
+    if (buf && cap) buf[0] = '\0'; /* "" whatever fails */
     if (!job || !stats || (!candidates && count) || (!buf && cap))
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_plan_json: NULL job, stats, candidates or buffer");
     if ((rc = trainsize_job_get(job, "objective", objective, sizeof objective, err)) < 0) return rc;

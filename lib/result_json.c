@@ -105,6 +105,7 @@ int trainsize_result_json(const trainsize_result *result, const trainsize_advice
                           size_t advice_count, char *buf, size_t cap, trainsize_error *err)
 {
     ts_out o;
+    if (buf && cap) buf[0] = '\0'; /* "" whatever fails */
     if (!result || (!buf && cap) || (!advice && advice_count))
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_result_json: NULL result, buffer or advice");
     ts_out_fixed(&o, buf, cap);

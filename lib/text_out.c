@@ -131,7 +131,7 @@ void ts_out_printf(ts_out *o, const char *fmt, ...)
             vsnprintf(o->data + o->len, room, fmt, ap);
             va_end(ap);
         }
-        o->len += (size_t)n;
+        o->len = (size_t)n > (size_t)-1 - o->len ? (size_t)-1 : o->len + (size_t)n;
         return;
     }
     if (reserve(o, (size_t)n) != 0)

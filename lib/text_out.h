@@ -17,7 +17,9 @@
 
 /** A growable text buffer. `failed` is set once an allocation fails. A fixed one
  * (ts_out_fixed) writes into a caller's array instead and never allocates: what does not
- * fit is dropped but counted in `len`, as snprintf counts. */
+ * fit is dropped but counted in `len`, as snprintf counts. A fixed buffer is for text that
+ * needs no columns (the JSON writers): once it is cut short, ts_out_column cannot see the
+ * newlines it dropped, so the column and wrapping functions want a growable one. */
 typedef struct ts_out {
     char *data;
     size_t len;

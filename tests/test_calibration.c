@@ -159,10 +159,29 @@ static void test_file(void **state)
     trainsize_job_free(job);
 }
 
+/* A setting given twice: the last one wins, as for any JSON key the library reads; seven
+ * entries of six names are not refused as too many. */
+static void test_a_setting_given_twice(void **state)
+{
+    static const char twice[] =
+        "{\"trainsize_calibration\": 1, \"library_version\": \"" TRAINSIZE_VERSION_STRING "\", \"runs\": 3, "
+        "\"gpus\": [\"h100-80gb\"], \"settings\": {\"gemm-share\": 0.5, \"gemm-share\": 0.5, "
+        "\"gemm-share\": 0.5, \"gemm-share\": 0.5, \"gemm-share\": 0.5, \"gemm-share\": 0.5, "
+        "\"step-overhead\": 0.3, \"gemm-share\": 0.7}}";
+    trainsize_job *job = ts_test_job(PAIRS("model", "gpt2"));
+    trainsize_error err;
+    (void)state;
+    if (load(job, twice, &err) != TRAINSIZE_OK) fail_msg("%s", err.message);
+    assert_true(fabs(get_double(job, "gemm-share") - 0.7) < 1e-12);
+    assert_true(fabs(get_double(job, "step-overhead") - 0.3) < 1e-12);
+    trainsize_job_free(job);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_applies_and_says_so),
+        cmocka_unit_test(test_a_setting_given_twice),
         cmocka_unit_test(test_the_settings_it_may_hold),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_file),

@@ -112,6 +112,32 @@ static void test_same_text_and_figures_in_every_locale(void **state)
     }
 }
 
+/* A site calibration's shares are set through the catalogue as text: under de_DE that
+ * text read "0,55000000000000004" and every calibration was refused. */
+static void test_calibration_in_every_locale(void **state)
+{
+    static const char file[] =
+        "{\"trainsize_calibration\": 1, \"library_version\": \"" TRAINSIZE_VERSION_STRING "\", \"runs\": 3, "
+        "\"gpus\": [\"h100-80gb\"], \"settings\": {\"gemm-share\": 0.55, \"step-overhead\": 0.125}}";
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof LOCALES / sizeof LOCALES[0]; i++) {
+        trainsize_job *job = trainsize_job_new();
+        trainsize_error err;
+        char text[64];
+        assert_non_null(job);
+        assert_non_null(setlocale(LC_ALL, LOCALES[i]));
+        if (trainsize_job_load_calibration_json(job, file, sizeof file - 1, &err) != TRAINSIZE_OK) {
+            setlocale(LC_ALL, "C");
+            fail_msg("%s: %s", LOCALES[i], err.message);
+        }
+        assert_true(trainsize_job_get(job, "gemm-share", text, sizeof text, &err) > 0);
+        setlocale(LC_ALL, "C");
+        assert_string_equal(text, "0.55");
+        trainsize_job_free(job);
+    }
+}
+
 /* Numbers with units go through a formatted intermediate (units.c): a decimal comma there
  * made "1.5e20GiB" read as malformed instead of out of range. */
 static void test_units_in_every_locale(void **state)
@@ -142,6 +168,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_text_and_figures_in_every_locale),
         cmocka_unit_test(test_units_in_every_locale),
+        cmocka_unit_test(test_calibration_in_every_locale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

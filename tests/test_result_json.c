@@ -163,7 +163,9 @@ static void test_bad_arguments(void **state)
     (void)state;
     memset(&r, 0, sizeof r);
     memset(&adv, 0, sizeof adv);
+    strcpy(buf, "XYZ");
     assert_int_equal(trainsize_result_json(NULL, NULL, 0, buf, sizeof buf, &err), TRAINSIZE_E_ARGUMENT);
+    assert_string_equal(buf, ""); /* "" whatever fails */
     assert_non_null(strstr(err.message, "trainsize_result_json"));
     assert_int_equal(trainsize_result_json(&r, NULL, 0, NULL, 8, &err), TRAINSIZE_E_ARGUMENT);
     assert_int_equal(trainsize_result_json(&r, NULL, 2, buf, sizeof buf, &err), TRAINSIZE_E_ARGUMENT);
@@ -180,6 +182,26 @@ static void test_bad_arguments(void **state)
     assert_string_equal(buf, "");
 }
 
+/* Past TRAINSIZE_JSON_MAX_BYTES (10,000 advice entries): refused, and no partial text. */
+static void test_too_long(void **state)
+{
+    static const char *const pairs[] = {"model", "gpt2", NULL};
+    trainsize_result r;
+    trainsize_error err;
+    size_t n = 10000;
+    trainsize_advice *adv = calloc(n, sizeof *adv);
+    char *buf = malloc(4u << 20);
+    (void)state;
+    assert_non_null(adv);
+    assert_non_null(buf);
+    estimate(pairs, &r);
+    assert_int_equal(trainsize_result_json(&r, adv, n, buf, 4u << 20, &err), TRAINSIZE_E_LIMIT);
+    assert_string_equal(buf, "");
+    assert_int_equal(trainsize_result_json(&r, adv, n, NULL, 0, &err), TRAINSIZE_E_LIMIT);
+    free(adv);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +210,7 @@ int main(void)
         cmocka_unit_test(test_strings_escaped),
         cmocka_unit_test(test_truncates_like_snprintf),
         cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_too_long),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,8 @@
 # Usage: sh check_internal_names.sh LIBTRAINSIZE.a
 set -eu
 bad=$(nm -g --defined-only "$1" 2>/dev/null | awk 'NF == 3 { print $3 }' |
-      grep -v -e '^trainsize_' -e '^ts_' | sort -u || true)
+      grep -v -e '^trainsize_' -e '^ts_' -e '^__odr_asan' -e '^__asan' -e '^__ubsan' -e '^__tsan' \
+              -e '^__sancov' -e '^__llvm' | sort -u || true)
 if [ -n "$bad" ]; then
     echo "globals without the trainsize_ or ts_ prefix:"
     printf '%s\n' "$bad"
