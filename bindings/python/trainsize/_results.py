@@ -288,15 +288,7 @@ class Estimate:
             TrainsizeError: for an estimate not made by :func:`trainsize.estimate`, or when
                 the library cannot build the report.
         """
-        try:
-            kwargs = self._job
-        except AttributeError:
-            kwargs = None
-        if kwargs is None or _REPORT is None:
-            from ._errors import E_INVALID, TrainsizeError
-            raise TrainsizeError(E_INVALID, "report", "report: only an estimate made by "
-                                 "trainsize.estimate() knows its job")
-        return _REPORT(kwargs)
+        return self._of_job("report", _REPORT)
 
     def to_json(self) -> str:
         """The JSON text ``trainsize estimate --json`` prints for the same job, byte for
@@ -309,15 +301,20 @@ class Estimate:
             TrainsizeError: for an estimate not made by :func:`trainsize.estimate`, or when
                 the library cannot write it.
         """
+        return self._of_job("to_json", _JSON)
+
+    def _of_job(self, what: str, build) -> str:
+        """A text the library writes of this estimate's job, built again from its keywords
+        by ``build`` (the package's, set at import)."""
         try:
             kwargs = self._job
         except AttributeError:
             kwargs = None
-        if kwargs is None or _JSON is None:
+        if kwargs is None or build is None:
             from ._errors import E_INVALID, TrainsizeError
-            raise TrainsizeError(E_INVALID, "to_json", "to_json: only an estimate made by "
-                                 "trainsize.estimate() knows its job")
-        return _JSON(kwargs)
+            raise TrainsizeError(E_INVALID, what, "%s: only an estimate made by "
+                                 "trainsize.estimate() knows its job" % what)
+        return build(kwargs)
 
     # _groups and _decoded are set when first needed: an estimate that is only turned
     # into a dict never builds them.
