@@ -87,11 +87,9 @@ static double fabric_span(const trainsize_gpu_info *gpu, const ts_layout *lay)
     return (double)ts_fabric_span(gpu, lay->gpus_per_node, lay->gpus);
 }
 
-static double pcie_rate(const trainsize_gpu_info *gpu);
-
 /* The links inside the fabric, the same for every scale-out link a step is timed on (so
  * built once): the GPU link's rate, the fabric's span, an NVLink bridge's and PCIe's. */
-static ts_comm_links fabric_links(const ts_settings *cfg, const ts_layout *lay, double intra)
+static ts_comm_links fabric_links(const ts_settings *cfg, const ts_layout *lay, double intra, double pcie)
 {
     const trainsize_gpu_info *gpu = cfg->gpu;
     ts_comm_links k;
@@ -99,7 +97,7 @@ static ts_comm_links fabric_links(const ts_settings *cfg, const ts_layout *lay, 
     k.intra = intra * cfg->scale_up_efficiency;
     k.gpus_per_node = fabric_span(gpu, lay);
     k.bridge = (double)ts_bridge_span(gpu, lay->gpus_per_node);
-    k.pcie = pcie_rate(gpu) * cfg->scale_up_efficiency;
+    k.pcie = pcie * cfg->scale_up_efficiency;
     k.net_per_gpu = 0.0;
     k.nvls = 0.0;
     k.sharp = cfg->sharp;
@@ -294,15 +292,13 @@ static const trainsize_storage_info *fastest_storage(int shared)
     return best;
 }
 
-static double pcie_rate(const trainsize_gpu_info *gpu);
-
 /* checkpoint-async: the step waits while each saving GPU copies its shard to pinned host
  * memory over its host link. The shard: the checkpoint over the model-parallel ranks, and
  * over the data-parallel ranks too where ZeRO shards the state. */
-static double checkpoint_copy_seconds(const ts_settings *cfg, const ts_layout *lay, double ckpt)
+static double checkpoint_copy_seconds(const ts_layout *lay, double ckpt, double pcie)
 {
     double ranks = (double)(lay->tp * lay->pp * lay->ep) * (lay->zero >= 1 ? (double)lay->dense_shard : 1.0);
-    return ckpt / ranks / pcie_rate(cfg->gpu);
+    return ckpt / ranks / pcie;
 }
 
 /* Per-direction rate one GPU achieves over its host link: its PCIe generation's catalogue
@@ -327,10 +323,10 @@ static double pcie_rate(const trainsize_gpu_info *gpu)
 
 /* Per-direction GPU-to-GPU bandwidth one GPU achieves inside a server: its NVLink-class
  * link, or else PCIe. */
-static double scale_up_rate(const trainsize_gpu_info *gpu)
+static double scale_up_rate(const trainsize_gpu_info *gpu, double pcie)
 {
     if (gpu->scale_up_bandwidth) return (double)gpu->scale_up_bandwidth / 2.0 * TS_SCALE_UP_SHARE;
-    return pcie_rate(gpu);
+    return pcie;
 }
 
 /* Bytes the host loads per server while the model is read: the checkpoint in 16 bits, as
@@ -359,9 +355,9 @@ static double load_bytes_per_node(const ts_settings *cfg, const ts_layout *lay, 
  * backward pass of every micro-batch fetches the rank's partition, prefetched under that
  * pass's compute: only what exceeds it adds time. */
 static double offload_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
-                              double trainable, double compute_step)
+                              double trainable, double compute_step, double pcie)
 {
-    double shard = trainable / (double)lay->dense_shard, pcie = pcie_rate(cfg->gpu);
+    double shard = trainable / (double)lay->dense_shard;
     double cpu, up, t;
     if (cfg->offload == TRAINSIZE_OFFLOAD_NONE) return 0.0;
     cpu = (double)lay->gpus_per_node * shard * TS_CPU_ADAM_BYTES / cfg->host_memory_bandwidth;
@@ -399,8 +395,10 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     double write_need = ckpt / nodes / cfg->checkpoint_seconds;
     /* The rates the links must keep to move a step's traffic within its compute: slower,
      * and communication cannot hide whatever the schedule. */
-    double window = compute_step, intra = scale_up_rate(cfg->gpu);
-    const ts_comm_links fabric = fabric_links(cfg, lay, intra);
+    /* the host link, looked up once: the fabric, checkpoints and offload all use it */
+    double pcie = pcie_rate(cfg->gpu);
+    double window = compute_step, intra = scale_up_rate(cfg->gpu, pcie);
+    const ts_comm_links fabric = fabric_links(cfg, lay, intra, pcie);
     ts_comm_terms terms; /* the step's collectives, timed below on each link tried */
     int beyond_fabric = (double)lay->gpus > fabric_span(cfg->gpu, lay); /* the network carries traffic */
     int fixed_host = cfg->gpu->host_ram_bytes && (int)lay->gpus_per_node == cfg->gpu->per_host;
@@ -476,7 +474,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     out->capex_storage_usd = lay->nodes > 1 && (!st || st->shared)
                                  ? (double)out->storage_capacity / 1e12 * cfg->storage_usd_per_tb
                                  : 0.0;
-    losses->checkpoint_copy = checkpoint_copy_seconds(cfg, lay, ckpt);
+    losses->checkpoint_copy = checkpoint_copy_seconds(lay, ckpt, pcie);
     found->storage_not_shared = st && !storage_shared_ok(st, lay->nodes);
     ts_copy_name(out->storage_class, sizeof out->storage_class, st ? st->name : "");
 
@@ -519,7 +517,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
          * (ZeRO-3 gathers the weights for every micro-batch: its cure is a larger
          * micro-batch, not a larger global batch.) */
         found->small_batch = (lay->zero < 3 || conv->grad_sync_step) && cm.dp_seconds > compute_step;
-        losses->offload = offload_seconds(cfg, lay, conv, trainable, compute_step);
+        losses->offload = offload_seconds(cfg, lay, conv, trainable, compute_step, pcie);
     }
     return ts_ok(err);
 }
