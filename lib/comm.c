@@ -33,18 +33,25 @@ static double ceil_log2(double n)
  * about 2 log2(n) steps of the per-step latency. */
 static double latency(double n, double alpha) { return n > 1.0 ? 2.0 * ceil_log2(n) * alpha : 0.0; }
 
+/* The smaller and the larger of two rates or rank counts (never NaN): without the calls
+ * to libm's fmin and fmax, which each link the search tries would make dozens of. */
+static double lesser(double a, double b) { return a < b ? a : b; }
+static double greater(double a, double b) { return a > b ? a : b; }
+
 /* The rate inside a server for a group of `span` ranks: NVLink, or PCIe once the group is
  * wider than an NVLink bridge joins (bridged PCIe cards link pairs only). */
 static double local_rate(double span, const ts_comm_links *l)
 {
-    return l->bridge > 0.0 && span > l->bridge ? fmin(l->intra, l->pcie) : l->intra;
+    return l->bridge > 0.0 && span > l->bridge ? lesser(l->intra, l->pcie) : l->intra;
 }
 
-/* How many of a group's n ranks, `stride` ranks apart, share one server (one fabric). */
+/* How many of a group's n ranks, `stride` ranks apart, share one server (one fabric). Both
+ * counts are whole, so the floor of their quotient is integer division. */
 static double ranks_per_server(double n, double stride, const ts_comm_links *l)
 {
-    double g = stride >= l->gpus_per_node ? 1.0 : floor(l->gpus_per_node / stride);
-    return fmin(n, fmax(1.0, g));
+    double g = stride >= l->gpus_per_node ? 1.0
+                                          : (double)((uint64_t)l->gpus_per_node / (uint64_t)stride);
+    return lesser(n, greater(1.0, g));
 }
 
 /* Bus bandwidth of a collective over n ranks `stride` apart. Inside a server: the GPU's
@@ -59,7 +66,7 @@ static double bus_rate(double n, double stride, int all_reduce, const ts_comm_li
     double span = n * stride, g = ranks_per_server(n, stride, l);
     double local = all_reduce && l->nvls > 0.0 && g > 4.0 ? l->nvls : local_rate(span, l);
     if (span <= l->gpus_per_node || l->net_per_gpu <= 0.0) return local;
-    return fmin(local, g * l->net_per_gpu * (all_reduce && l->sharp ? 2.0 : 1.0));
+    return lesser(local, g * l->net_per_gpu * (all_reduce && l->sharp ? 2.0 : 1.0));
 }
 
 /* Adds a group's bytes per GPU to the server's links or the network: across servers each
