@@ -37,6 +37,8 @@ static double latency(double n, double alpha) { return n > 1.0 ? 2.0 * ceil_log2
  * to libm's fmin and fmax, which each link the search tries would make dozens of. */
 static double lesser(double a, double b) { return a < b ? a : b; }
 static double greater(double a, double b) { return a > b ? a : b; }
+/* What exceeds the compute it overlaps, or 0: fmax(0, x) for any x, NaN included. */
+static double positive(double x) { return x > 0.0 ? x : 0.0; }
 
 /* The rate inside a server for a group of `span` ranks: NVLink, or PCIe once the group is
  * wider than an NVLink bridge joins (bridged PCIe cards link pairs only). */
@@ -240,7 +242,7 @@ void ts_comm_time(const ts_comm_terms *k, const ts_comm_links *links, ts_comm *o
     if (k->tp) {
         double rate = bus_rate(t, 1.0, k->tp_all_reduce, links);
         double per_mb = k->tp_bytes / rate + k->tp_latency;
-        out->tp_seconds = slots * (k->tp_overlap ? fmax(0.0, per_mb - k->tp_window) : per_mb);
+        out->tp_seconds = slots * (k->tp_overlap ? positive(per_mb - k->tp_window) : per_mb);
         if (t <= gpn) out->intra_bytes_per_gpu += slots * k->tp_bytes;
         else count_bytes(out, mb * k->tp_bytes, t, 1.0, links);
     }
@@ -251,7 +253,7 @@ void ts_comm_time(const ts_comm_terms *k, const ts_comm_links *links, ts_comm *o
     }
     if (k->cp > 1.0) {
         double rate = bus_rate(k->cp, t, 0, links);
-        out->cp_seconds = slots * fmax(0.0, k->cp_bytes / rate + k->cp_latency - k->cp_window);
+        out->cp_seconds = slots * positive(k->cp_bytes / rate + k->cp_latency - k->cp_window);
         count_bytes(out, mb * k->cp_bytes, k->cp, t, links);
     }
     if (k->ep > 1.0) {
@@ -263,10 +265,10 @@ void ts_comm_time(const ts_comm_terms *k, const ts_comm_links *links, ts_comm *o
             inter_bytes = k->ep_across * (nodes - 1.0) / nodes * k->ep_layers;
             intra_bytes = k->ep_all * k->ep_layers;
         }
-        a2a = fmax(intra_bytes / local_rate(fmin(ep, gpn), links),
+        a2a = greater(intra_bytes / local_rate(lesser(ep, gpn), links),
                    links->net_per_gpu > 0.0 ? inter_bytes / links->net_per_gpu : 0.0) +
               k->ep_latency;
-        out->ep_seconds = slots * (k->ep_overlap ? fmax(0.0, a2a - c_mb) : a2a);
+        out->ep_seconds = slots * (k->ep_overlap ? positive(a2a - c_mb) : a2a);
         out->intra_bytes_per_gpu += mb * intra_bytes;
         out->inter_bytes_per_gpu += mb * inter_bytes;
     }
@@ -285,8 +287,8 @@ void ts_comm_time(const ts_comm_terms *k, const ts_comm_links *links, ts_comm *o
             double sync = k->dp_once ? 1.0 : mb, window = k->dp_once ? bwd : c_mb, per_mb;
             per_mb =
                 k->dp_gather / rate + k->dp_gather_e / rate_e + (k->dp_apart ? 0.0 : rs_time) + k->dp_latency;
-            exposed = k->dp_gathers * (overlap ? fmax(0.0, per_mb - c_mb) : per_mb);
-            if (k->dp_apart) exposed += sync * (overlap ? fmax(0.0, rs_time - window) : rs_time);
+            exposed = k->dp_gathers * (overlap ? positive(per_mb - c_mb) : per_mb);
+            if (k->dp_apart) exposed += sync * (overlap ? positive(rs_time - window) : rs_time);
             count_bytes(out, k->dp_gathers * k->dp_gather + sync * k->dp_rs, D, stride, links);
             count_bytes(out, k->dp_gathers * k->dp_gather_e + sync * k->dp_rs_e, De, stride_e, links);
             if (R > 1.0) count_bytes(out, sync * k->dp_ar_r, R, stride_r, links);
@@ -300,11 +302,11 @@ void ts_comm_time(const ts_comm_terms *k, const ts_comm_links *links, ts_comm *o
              * weights' all-gather the next step's first forward, pipeline or not. no: nothing. */
             double total = k->dp_rs / rate + k->dp_rs_e / rate_e + k->dp_latency + t_ar;
             if (k->dp_overlap == TRAINSIZE_TRISTATE_YES)
-                exposed = all_reduce ? fmax(0.0, total - bwd)
-                                     : fmax(0.0, 0.5 * total - bwd) + fmax(0.0, 0.5 * total - 0.5 * bwd);
+                exposed = all_reduce ? positive(total - bwd)
+                                     : positive(0.5 * total - bwd) + positive(0.5 * total - 0.5 * bwd);
             else
                 exposed =
-                    fmax(0.0, total - (k->dp_overlap == TRAINSIZE_TRISTATE_NO || k->pipelined ? 0.0 : bwd));
+                    positive(total - (k->dp_overlap == TRAINSIZE_TRISTATE_NO || k->pipelined ? 0.0 : bwd));
             count_bytes(out, k->dp_rs, D, stride, links);
             count_bytes(out, k->dp_rs_e, De, stride_e, links);
             if (R > 1.0) count_bytes(out, k->dp_ar_r, R, stride_r, links);
