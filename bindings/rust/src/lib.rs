@@ -894,31 +894,40 @@ impl Estimate {
     }
 
     fn field_value(&self, index: usize) -> Option<FieldValue<'_>> {
-        let mut v = sys::trainsize_field_value {
-            type_: 0,
-            u64: 0,
-            f64: 0.0,
-            text: std::ptr::null(),
-        };
+        let mut v = empty_field_value();
         let rc = unsafe { sys::trainsize_result_field_get(&self.raw, index, &mut v) };
         if rc != sys::TRAINSIZE_OK {
             return None;
         }
-        Some(match v.type_ {
+        // SAFETY: a STRING's text points into self.raw, NUL-terminated within its array.
+        Some(unsafe { value_of(self, &v) })
+    }
+}
+
+fn empty_field_value() -> sys::trainsize_field_value {
+    sys::trainsize_field_value { type_: 0, u64: 0, f64: 0.0, text: std::ptr::null() }
+}
+
+/// A field's value from the library, its text borrowed for as long as `_owner`, the struct
+/// it was read from.
+///
+/// # Safety
+/// A STRING's `text` must point into `_owner` (or static storage), NUL-terminated.
+unsafe fn value_of<'a, T>(_owner: &'a T, v: &sys::trainsize_field_value) -> FieldValue<'a> {
+    {
+        match v.type_ {
             sys::TRAINSIZE_FIELD_U64 => FieldValue::U64(v.u64),
             sys::TRAINSIZE_FIELD_F64 => FieldValue::F64(v.f64),
             sys::TRAINSIZE_FIELD_BOOL => FieldValue::Bool(v.u64 != 0),
             sys::TRAINSIZE_FIELD_STRING => FieldValue::Str(if v.text.is_null() {
                 Cow::Borrowed("")
             } else {
-                // SAFETY: the text points into self.raw, NUL-terminated within its array,
-                // and lives as long as &self.
-                String::from_utf8_lossy(unsafe { CStr::from_ptr(v.text) }.to_bytes())
+                String::from_utf8_lossy(CStr::from_ptr(v.text).to_bytes())
             }),
             sys::TRAINSIZE_FIELD_CHOICE => FieldValue::Choice(static_str(v.text)),
             sys::TRAINSIZE_FIELD_FLAGS => FieldValue::Flags(Warnings(v.u64)),
             other => FieldValue::Unknown(other),
-        })
+        }
     }
 }
 
@@ -1143,6 +1152,24 @@ impl Candidate {
     pub fn raw(&self) -> &sys::trainsize_plan_candidate {
         &self.raw
     }
+
+    /// Every field through the library's plan field table: (key, value), in the order and
+    /// with the keys of `trainsize plan --json`'s candidates (derived ones included: the
+    /// servers, the recompute setting's name).
+    pub fn fields(&self) -> Vec<(&'static str, FieldValue<'_>)> {
+        let count = unsafe { sys::trainsize_plan_field_count() };
+        let mut out = Vec::with_capacity(count);
+        for i in 0..count {
+            let info = unsafe { sys::trainsize_plan_field_at(i) };
+            let mut v = empty_field_value();
+            if info.is_null() || unsafe { sys::trainsize_plan_field_get(&self.raw, i, &mut v) } != sys::TRAINSIZE_OK {
+                continue;
+            }
+            // SAFETY: the key is static; a STRING's text points into self.raw.
+            out.push((static_str(unsafe { (*info).path }), unsafe { value_of(self, &v) }));
+        }
+        out
+    }
     /// Catalogue GPU.
     pub fn gpu(&self) -> Cow<'_, str> {
         array_str(&self.raw.gpu)
@@ -1190,18 +1217,10 @@ impl Candidate {
     /// The recomputation as the "recompute" parameter names it (the library's plan field
     /// table, whose names are static); "unknown" for a value it has no name for.
     pub fn recompute_name(&self) -> &'static str {
-        let count = unsafe { sys::trainsize_plan_field_count() };
-        for i in 0..count {
-            let info = unsafe { sys::trainsize_plan_field_at(i) };
-            if info.is_null() || unsafe { CStr::from_ptr((*info).path) }.to_bytes() != b"recompute" {
-                continue;
+        for (key, value) in self.fields() {
+            if let (true, FieldValue::Choice(name)) = (key == "recompute", value) {
+                return name;
             }
-            let mut v = sys::trainsize_field_value { type_: 0, u64: 0, f64: 0.0, text: std::ptr::null() };
-            if unsafe { sys::trainsize_plan_field_get(&self.raw, i, &mut v) } != sys::TRAINSIZE_OK || v.text.is_null() {
-                break;
-            }
-            // Static storage in the library: it lives as long as the program.
-            return unsafe { CStr::from_ptr(v.text) }.to_str().unwrap_or("unknown");
         }
         "unknown"
     }

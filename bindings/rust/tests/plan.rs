@@ -93,3 +93,23 @@ fn apply_sets_only_the_gpu_and_layout() {
     let e = other.estimate().unwrap_err();
     assert_eq!((e.code, e.field.as_str()), (Error::INVALID, "model"));
 }
+
+/// A candidate's fields are the library's plan field table: the keys of `trainsize plan
+/// --json`'s candidates, in that order, with the values the accessors give.
+#[test]
+fn candidate_fields_are_the_tables() {
+    use trainsize::FieldValue;
+    let plan = job().plan(2).unwrap();
+    let c = &plan.candidates[0];
+    let fields = c.fields();
+    let keys: Vec<&str> = fields.iter().map(|(k, _)| *k).collect();
+    assert_eq!(&keys[..4], &["gpu", "gpus", "gpus_per_node", "nodes"]);
+    assert!(keys.contains(&"recompute") && keys.contains(&"warnings") && keys.contains(&"sp"));
+    let get = |key: &str| fields.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone()).unwrap();
+    assert_eq!(get("gpu"), FieldValue::Str(c.gpu().to_string().into()));
+    assert_eq!(get("gpus"), FieldValue::U64(c.gpus()));
+    assert_eq!(get("nodes"), FieldValue::U64(c.gpus() / c.gpus_per_node()));
+    assert_eq!(get("peak_total"), FieldValue::U64(c.peak_total()));
+    assert_eq!(get("recompute"), FieldValue::Choice(c.recompute_name()));
+    assert_ne!(c.recompute_name(), "unknown");
+}
