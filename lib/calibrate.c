@@ -29,6 +29,7 @@
 
 #include "error.h"
 #include "json.h"
+#include "json_write.h"
 #include "text_out.h"
 #include "text_values.h"
 
@@ -446,28 +447,16 @@ static int read_run(const ts_json_value *rv, size_t i, run *r, trainsize_calibra
 
 /* ---- writing the calibration ---- */
 
-static void json_text(ts_out *o, const char *s)
-{
-    ts_out_putc(o, '"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') ts_out_printf(o, "\\%c", c);
-        else if (c < 0x20 || c == 0x7f) ts_out_printf(o, "\\u%04x", c);
-        else ts_out_putc(o, (char)c);
-    }
-    ts_out_putc(o, '"');
-}
-
-/* A number as the shortest text that reads back as the same double, so that the file
- * reproduces the fit's figures exactly. */
-static void json_number(ts_out *o, double d)
+/* A figure for people (the fit's errors, each run's seconds): `precision` significant
+ * digits, in the C locale's form whatever LC_NUMERIC says. */
+static void json_rounded(ts_out *o, int precision, double d)
 {
     char buf[40];
-    int prec;
-    for (prec = 6; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, d);
-        if (strtod(buf, NULL) == d) break;
+    if (!isfinite(d)) {
+        ts_out_puts(o, "null");
+        return;
     }
+    ts_format_double(buf, sizeof buf, precision, d);
     ts_out_puts(o, buf);
 }
 
@@ -492,54 +481,65 @@ static void write_calibration(ts_out *o, const fit *f, const trainsize_calibrati
     size_t i, k, j;
     int first;
     ts_out_printf(o, "{\n  \"trainsize_calibration\": 1,\n  \"library_version\": ");
-    json_text(o, trainsize_version_string());
+    ts_json_string(o, trainsize_version_string());
     ts_out_puts(o, ",\n  \"date\": ");
-    json_text(o, date ? date : "");
+    ts_json_string(o, date ? date : "");
     ts_out_printf(o, ",\n  \"runs\": %zu,\n  \"gpus\": [", n);
     for (i = 0, first = 1; i < n; i++) {
         for (j = 0; j < i; j++)
             if (strcmp(out[j].gpu, out[i].gpu) == 0) break;
         if (j < i) continue;
         if (!first) ts_out_puts(o, ", ");
-        json_text(o, out[i].gpu);
+        ts_json_string(o, out[i].gpu);
         first = 0;
     }
     ts_out_puts(o, "],\n  \"settings\": {");
     for (k = 0, first = 1; k < SHARE_COUNT; k++) {
         if (!f->fitted[k]) continue;
         ts_out_printf(o, "%s\n    \"%s\": ", first ? "" : ",", SHARES[k].name);
-        json_number(o, f->v[k]);
+        ts_json_number(o, f->v[k]);
         first = 0;
     }
     for (k = 0; k < 2; k++) {
         if (f->slack[k] < 0) continue;
         ts_out_printf(o, "%s\n    \"%s\": ", first ? "" : ",", k ? "sharded-slack" : "allocator-slack");
-        json_number(o, f->slack[k]);
+        ts_json_number(o, f->slack[k]);
         first = 0;
     }
     ts_out_puts(o, first ? "},\n" : "\n  },\n");
-    ts_out_printf(o, "  \"fit\": {\"step_error_before\": %.4g, \"step_error_after\": %.4g, \"step_error_left_out\": ",
-                  sum->step_error_before, sum->step_error_after);
-    if (sum->left_out) ts_out_printf(o, "%.4g", sum->step_error_left_out);
+    ts_out_puts(o, "  \"fit\": {\"step_error_before\": ");
+    json_rounded(o, 4, sum->step_error_before);
+    ts_out_puts(o, ", \"step_error_after\": ");
+    json_rounded(o, 4, sum->step_error_after);
+    ts_out_puts(o, ", \"step_error_left_out\": ");
+    if (sum->left_out) json_rounded(o, 4, sum->step_error_left_out);
     else ts_out_puts(o, "null");
-    ts_out_printf(o, ", \"peak_error_before\": %.4g, \"peak_error_after\": %.4g, \"not_fitted\": [",
-                  sum->peak_error_before, sum->peak_error_after);
+    ts_out_puts(o, ", \"peak_error_before\": ");
+    json_rounded(o, 4, sum->peak_error_before);
+    ts_out_puts(o, ", \"peak_error_after\": ");
+    json_rounded(o, 4, sum->peak_error_after);
+    ts_out_puts(o, ", \"not_fitted\": [");
     for (k = 0, first = 1; k < SHARE_COUNT; k++) {
         if (f->fitted[k]) continue;
         if (!first) ts_out_puts(o, ", ");
-        json_text(o, SHARES[k].name);
+        ts_json_string(o, SHARES[k].name);
         first = 0;
     }
     ts_out_puts(o, "]},\n  \"per_run\": [");
     for (i = 0; i < n; i++) {
         const trainsize_calibration_run *r = &out[i];
         ts_out_puts(o, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
-        json_text(o, r->name);
+        ts_json_string(o, r->name);
         ts_out_puts(o, ", \"gpu\": ");
-        json_text(o, r->gpu);
-        ts_out_printf(o, ", \"step_seconds\": %.6g, \"before\": %.6g, \"after\": %.6g, \"left_out\": ", r->step_seconds,
-                      r->step_seconds_before, r->step_seconds_after);
-        if (r->step_seconds_left_out > 0) ts_out_printf(o, "%.6g", r->step_seconds_left_out);
+        ts_json_string(o, r->gpu);
+        ts_out_puts(o, ", \"step_seconds\": ");
+        json_rounded(o, 6, r->step_seconds);
+        ts_out_puts(o, ", \"before\": ");
+        json_rounded(o, 6, r->step_seconds_before);
+        ts_out_puts(o, ", \"after\": ");
+        json_rounded(o, 6, r->step_seconds_after);
+        ts_out_puts(o, ", \"left_out\": ");
+        if (r->step_seconds_left_out > 0) json_rounded(o, 6, r->step_seconds_left_out);
         else ts_out_puts(o, "null");
         if (r->peak_bytes)
             ts_out_printf(o, ", \"%s\": %llu, \"peak_before\": %llu, \"peak_after\": %llu",
@@ -612,8 +612,10 @@ int trainsize_calibrate(const char *runs_json, size_t len, const char *date, tra
             return ts_fail(err, TRAINSIZE_E_NOMEM, "runs", "runs: out of memory");
         }
         for (k = 0; k < SHARE_COUNT; k++) {
-            trainsize_job_get(fresh, SHARES[k].name, text, sizeof text, NULL);
-            v0[k] = strtod(text, NULL);
+            /* read back with the library's own reader: strtod follows LC_NUMERIC */
+            if (trainsize_job_get(fresh, SHARES[k].name, text, sizeof text, NULL) < 0 ||
+                ts_parse_double(text, &v0[k]) != 0)
+                v0[k] = 0.0;
         }
         trainsize_job_free(fresh);
     }

@@ -138,6 +138,40 @@ static void test_calibration_in_every_locale(void **state)
     }
 }
 
+/* trainsize_calibrate writes a JSON file and reads the defaults it starts from as text:
+ * under a decimal-comma locale the same runs must give the same file, byte for byte. */
+static void calibrate_text(char *out, size_t cap)
+{
+    static const char runs[] =
+        "[{\"job\": {\"model\": \"llama-3-8b\", \"gpu\": \"h100-80gb\", \"gpus\": 8, \"zero\": 3, "
+        "\"seq\": 4096}, \"measured\": {\"step_seconds\": 0.7, \"peak_reserved_bytes\": 60e9}}, "
+        "{\"job\": {\"model\": \"llama-3-8b\", \"gpu\": \"h100-80gb\", \"gpus\": 4, \"zero\": 3, "
+        "\"seq\": 4096, \"dropout\": 0.1}, \"measured\": {\"step_seconds\": 0.9}}]";
+    trainsize_calibration_run fitted[4];
+    trainsize_calibration_summary sum;
+    trainsize_error err;
+    size_t count, len;
+    if (trainsize_calibrate(runs, sizeof runs - 1, "2026-12-01", fitted, 4, &count, &sum, out, cap, &len, &err) !=
+        TRAINSIZE_OK)
+        fail_msg("calibrate: %s", err.message);
+}
+
+static void test_calibrate_in_every_locale(void **state)
+{
+    static char c_text[16384], text[16384];
+    size_t i;
+    (void)state;
+    assert_non_null(setlocale(LC_ALL, "C"));
+    calibrate_text(c_text, sizeof c_text);
+    assert_non_null(strstr(c_text, "\"step_error_before\": 0.")); /* a fraction is in it */
+    for (i = 0; i < sizeof LOCALES / sizeof LOCALES[0]; i++) {
+        assert_non_null(setlocale(LC_ALL, LOCALES[i]));
+        calibrate_text(text, sizeof text);
+        setlocale(LC_ALL, "C");
+        assert_string_equal(text, c_text);
+    }
+}
+
 /* Numbers with units go through a formatted intermediate (units.c): a decimal comma there
  * made "1.5e20GiB" read as malformed instead of out of range. */
 static void test_units_in_every_locale(void **state)
@@ -169,6 +203,7 @@ int main(void)
         cmocka_unit_test(test_same_text_and_figures_in_every_locale),
         cmocka_unit_test(test_units_in_every_locale),
         cmocka_unit_test(test_calibration_in_every_locale),
+        cmocka_unit_test(test_calibrate_in_every_locale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
