@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "json_write.h"
+#include "text_values.h"
 
 const char *const ts_recompute_names[4] = {"none", "selective", "full", "per-op"};
 
@@ -62,21 +63,16 @@ int ts_field_read(const ts_field_def *table, size_t count, const void *item, siz
     return TRAINSIZE_OK;
 }
 
-/* "a,b,c" as ["a", "b", "c"]. */
+/* "a,b,c" as ["a", "b", "c"], through the one list iterator (text_values.c). */
 static void json_list(ts_out *o, const char *s)
 {
     char item[64];
     int first = 1;
     ts_out_putc(o, '[');
-    while (s && *s) {
-        size_t len = strcspn(s, ",");
-        size_t keep = len < sizeof item - 1 ? len : sizeof item - 1;
-        memcpy(item, s, keep);
-        item[keep] = '\0';
+    while (ts_list_next(&s, ',', item, sizeof item) > 0) {
         if (!first) ts_out_puts(o, ", ");
         ts_json_string(o, item);
         first = 0;
-        s += len + (s[len] == ',');
     }
     ts_out_putc(o, ']');
 }
