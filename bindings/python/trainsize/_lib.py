@@ -207,6 +207,7 @@ class Lib:
         self.fields = self._read_fields()
         self._params = None  # read when first needed (about 1 ms)
         self._default_job = None  # new_job() copies it; made when first needed
+        self._plan_keys = None  # the plan field table's keys, read when first needed
         self._default_lock = _thread.allocate_lock()
         self.warning_bits = self._read_warnings()
         self._check_result_layout()
@@ -425,10 +426,13 @@ class Lib:
     def candidate_fields(self, candidate):
         """A plan candidate as {key: value}, in the order of the library's plan field
         table (the keys of ``trainsize plan --json``)."""
+        keys = self._plan_keys
+        if keys is None:  # the table is static: its keys are read once
+            keys = self._plan_keys = [decode(self.fn.plan_field_at(i).contents.path)
+                                      for i in range(self.fn.plan_field_count())]
         out = {}
         v = S.FieldValue()
-        for i in range(self.fn.plan_field_count()):
-            key = decode(self.fn.plan_field_at(i).contents.path)
+        for i, key in enumerate(keys):
             rc = self.fn.plan_field_get(ctypes.byref(candidate), i, ctypes.byref(v))
             if rc != OK:
                 raise TrainsizeError(rc, key, "cannot read plan field %r: %s"
