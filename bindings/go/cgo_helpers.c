@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-int tsgo_field_get(const trainsize_result *r, size_t index, tsgo_value *out, char *text,
-                    size_t cap)
+int tsgo_field_get(int table, const void *record, size_t index, tsgo_value *out, char *text,
+                   size_t cap)
 {
     trainsize_field_value v;
     int rc;
@@ -13,7 +13,8 @@ int tsgo_field_get(const trainsize_result *r, size_t index, tsgo_value *out, cha
         return TRAINSIZE_E_ARGUMENT;
     memset(&v, 0, sizeof v);
     memset(out, 0, sizeof *out);
-    rc = trainsize_result_field_get(r, index, &v);
+    rc = table == TSGO_TABLE_PLAN ? trainsize_plan_field_get(record, index, &v)
+                                  : trainsize_result_field_get(record, index, &v);
     if (rc != TRAINSIZE_OK)
         return rc;
     out->type = (int)v.type;

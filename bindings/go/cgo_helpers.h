@@ -7,8 +7,9 @@
 
 #include "trainsize.h"
 
-/* One field of a result, without pointers, so that no C pointer into the Go-held result
- * outlives the call: the text is copied into the caller's buffer. */
+/* One field of a record (a result, a plan candidate), without pointers, so that no C
+ * pointer into the Go-held record outlives the call: the text is copied into the caller's
+ * buffer. */
 typedef struct tsgo_value {
     int type;        /* a trainsize_field_type */
     int has_text;    /* 1 when the library gave a text (STRING, CHOICE) */
@@ -17,7 +18,12 @@ typedef struct tsgo_value {
     size_t text_len; /* the text's full length; the copy is cut at cap - 1 bytes */
 } tsgo_value;
 
-int tsgo_field_get(const trainsize_result *r, size_t index, tsgo_value *out, char *text,
-                    size_t cap);
+/* The field tables tsgo_field_get reads. */
+enum { TSGO_TABLE_RESULT = 0, TSGO_TABLE_PLAN = 1 };
+
+/* Field `index` of a trainsize_result (TSGO_TABLE_RESULT) or a trainsize_plan_candidate
+ * (TSGO_TABLE_PLAN), through the library's field table. */
+int tsgo_field_get(int table, const void *record, size_t index, tsgo_value *out, char *text,
+                   size_t cap);
 
 #endif

@@ -187,9 +187,10 @@ func (t FieldType) String() string {
 	return "FieldType(" + strconv.Itoa(int(t)) + ")"
 }
 
-// Field is one figure of an estimate, named by its dotted JSON path.
+// Field is one figure of an estimate (named by its dotted JSON path) or of a plan
+// candidate (named by its key in the plan JSON).
 type Field struct {
-	Path  string    // dotted path, e.g. "memory.peak_total"
+	Path  string    // dotted path, e.g. "memory.peak_total"; a candidate's key, e.g. "nodes"
 	Type  FieldType // its type
 	Unit  string    // "bytes", "bytes/s", "seconds", ... or ""
 	Doc   string    // one-line description
@@ -201,22 +202,36 @@ type fieldInfo struct {
 	typ             FieldType
 }
 
+// fieldTable is one of the library's field tables, read once.
+type fieldTable struct {
+	what  string // "result", "plan"
+	id    C.int  // TSGO_TABLE_*
+	count func() C.size_t
+	at    func(C.size_t) *C.trainsize_field_info
+	once  sync.Once
+	infos []fieldInfo
+	err   error
+}
+
 var (
-	fieldsOnce sync.Once
-	fieldInfos []fieldInfo
-	fieldsErr  error
+	resultTable = &fieldTable{what: "result", id: C.TSGO_TABLE_RESULT,
+		count: func() C.size_t { return C.trainsize_result_field_count() },
+		at:    func(i C.size_t) *C.trainsize_field_info { return C.trainsize_result_field_at(i) }}
+	planTable = &fieldTable{what: "plan", id: C.TSGO_TABLE_PLAN,
+		count: func() C.size_t { return C.trainsize_plan_field_count() },
+		at:    func(i C.size_t) *C.trainsize_field_info { return C.trainsize_plan_field_at(i) }}
 )
 
-// resultFields reads the library's result field table once.
-func resultFields() ([]fieldInfo, error) {
-	fieldsOnce.Do(func() {
-		n := int(C.trainsize_result_field_count())
+// fields gives the table's descriptions.
+func (t *fieldTable) fields() ([]fieldInfo, error) {
+	t.once.Do(func() {
+		n := int(t.count())
 		infos := make([]fieldInfo, 0, n)
 		for i := 0; i < n; i++ {
-			f := C.trainsize_result_field_at(C.size_t(i))
+			f := t.at(C.size_t(i))
 			if f == nil || f.path == nil {
-				fieldsErr = &Error{Code: ErrArgument, Message: fmt.Sprintf(
-					"trainsize: result field %d has no path", i)}
+				t.err = &Error{Code: ErrArgument, Message: fmt.Sprintf(
+					"trainsize: %s field %d has no path", t.what, i)}
 				return
 			}
 			info := fieldInfo{path: C.GoString(f.path), typ: FieldType(f._type)}
@@ -228,20 +243,20 @@ func resultFields() ([]fieldInfo, error) {
 			}
 			infos = append(infos, info)
 		}
-		fieldInfos = infos
+		t.infos = infos
 	})
-	return fieldInfos, fieldsErr
+	return t.infos, t.err
 }
 
-// value reads field i of the result as a Go value.
-func (e *Estimate) value(i int) (any, error) {
+// value reads field i of a record of the table (a C struct held by Go) as a Go value.
+func (t *fieldTable) value(record unsafe.Pointer, i int) (any, error) {
 	var v C.tsgo_value
 	buf := make([]byte, 256)
 	for tries := 0; tries < 4; tries++ {
-		rc := C.tsgo_field_get(&e.r, C.size_t(i), &v, (*C.char)(unsafe.Pointer(&buf[0])), C.size_t(len(buf)))
+		rc := C.tsgo_field_get(t.id, record, C.size_t(i), &v, (*C.char)(unsafe.Pointer(&buf[0])), C.size_t(len(buf)))
 		if rc != C.TRAINSIZE_OK {
 			return nil, &Error{Code: int(rc), Message: fmt.Sprintf(
-				"trainsize: cannot read result field %d: %s", i, StrError(int(rc)))}
+				"trainsize: cannot read %s field %d: %s", t.what, i, StrError(int(rc)))}
 		}
 		if int(v.text_len) < len(buf) {
 			break
@@ -270,15 +285,15 @@ func (e *Estimate) value(i int) (any, error) {
 	return nil, nil
 }
 
-// Fields lists every figure of the estimate, in the library's field-table order.
-func (e *Estimate) Fields() ([]Field, error) {
-	infos, err := resultFields()
+// all lists every field of a record, in the table's order.
+func (t *fieldTable) all(record unsafe.Pointer) ([]Field, error) {
+	infos, err := t.fields()
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Field, len(infos))
 	for i, f := range infos {
-		v, err := e.value(i)
+		v, err := t.value(record, i)
 		if err != nil {
 			return nil, err
 		}
@@ -287,20 +302,28 @@ func (e *Estimate) Fields() ([]Field, error) {
 	return out, nil
 }
 
-// Field gives one figure by its dotted path ("memory.peak_total"); ok is false when the
-// library has no such field.
-func (e *Estimate) Field(path string) (value any, ok bool, err error) {
-	infos, err := resultFields()
+// one gives a record's field by its path; ok is false when the table has no such field.
+func (t *fieldTable) one(record unsafe.Pointer, path string) (value any, ok bool, err error) {
+	infos, err := t.fields()
 	if err != nil {
 		return nil, false, err
 	}
 	for i, f := range infos {
 		if f.path == path {
-			v, err := e.value(i)
+			v, err := t.value(record, i)
 			return v, err == nil, err
 		}
 	}
 	return nil, false, nil
+}
+
+// Fields lists every figure of the estimate, in the library's field-table order.
+func (e *Estimate) Fields() ([]Field, error) { return resultTable.all(unsafe.Pointer(&e.r)) }
+
+// Field gives one figure by its dotted path ("memory.peak_total"); ok is false when the
+// library has no such field.
+func (e *Estimate) Field(path string) (value any, ok bool, err error) {
+	return resultTable.one(unsafe.Pointer(&e.r), path)
 }
 
 // ---- JSON ----

@@ -543,6 +543,61 @@ type Candidate struct {
 	Cost         float64 // cloud cost of the run, US dollars (as Estimate.CostCloudUSD)
 	Warnings     uint64  // warning bits of the estimate (as Estimate.WarningBits)
 	CostOwn      float64 // owning cost of the run, US dollars (0 when the GPU has no price)
+	CP           uint64  // context-parallel degree
+	SP           bool    // sequence parallelism applies
+}
+
+// raw is the candidate as the library's struct.
+func (c Candidate) raw() (C.trainsize_plan_candidate, error) {
+	var cc C.trainsize_plan_candidate
+	if len(c.GPU) >= len(cc.gpu) || strings.IndexByte(c.GPU, 0) >= 0 {
+		return cc, &Error{Code: ErrUnknown, Field: "gpu",
+			Message: fmt.Sprintf("gpu: %q is not a catalogue GPU name", c.GPU)}
+	}
+	for i := 0; i < len(c.GPU); i++ {
+		cc.gpu[i] = C.char(c.GPU[i])
+	}
+	cc.gpus = C.uint64_t(c.GPUs)
+	cc.gpus_per_node = C.uint64_t(c.GPUsPerNode)
+	cc.layout.tp = C.uint64_t(c.TP)
+	cc.layout.pp = C.uint64_t(c.PP)
+	cc.layout.pp_interleave = C.uint64_t(c.PPInterleave)
+	cc.layout.cp = C.uint64_t(c.CP)
+	cc.layout.ep = C.uint64_t(c.EP)
+	cc.layout.zero = C.uint64_t(c.Zero)
+	cc.layout.micro_batch = C.uint64_t(c.MicroBatch)
+	cc.layout.global_batch = C.uint64_t(c.GlobalBatch)
+	cc.layout.recompute = C.int(c.Recompute)
+	if c.SP {
+		cc.layout.sp = 1
+	}
+	cc.peak_total = C.uint64_t(c.PeakTotal)
+	cc.seconds = C.double(c.Seconds)
+	cc.cost = C.double(c.Cost)
+	cc.warnings = C.uint64_t(c.Warnings)
+	cc.cost_own = C.double(c.CostOwn)
+	return cc, nil
+}
+
+// Fields lists the candidate as the plan JSON writes it, through the library's plan field
+// table: the members above and what follows from them ("nodes", "recompute" by name,
+// "warnings" as names), keyed as in the JSON.
+func (c Candidate) Fields() ([]Field, error) {
+	cc, err := c.raw()
+	if err != nil {
+		return nil, err
+	}
+	return planTable.all(unsafe.Pointer(&cc))
+}
+
+// Field gives one of the candidate's fields by its plan JSON key ("nodes"); ok is false
+// when the library has no such field.
+func (c Candidate) Field(key string) (value any, ok bool, err error) {
+	cc, err := c.raw()
+	if err != nil {
+		return nil, false, err
+	}
+	return planTable.one(unsafe.Pointer(&cc), key)
 }
 
 // PlanStats says what a search covered.
@@ -611,6 +666,7 @@ func (j *Job) Plan(max int) (*Plan, error) {
 			Zero: uint64(l.zero), MicroBatch: uint64(l.micro_batch), GlobalBatch: uint64(l.global_batch),
 			Recompute: int(l.recompute), PeakTotal: uint64(c.peak_total), Seconds: float64(c.seconds),
 			Cost: float64(c.cost), Warnings: uint64(c.warnings), CostOwn: float64(c.cost_own),
+			CP: uint64(l.cp), SP: l.sp != 0,
 		}
 	}
 	return plan, nil
@@ -623,28 +679,10 @@ func (j *Job) Apply(c Candidate) error {
 	if err != nil {
 		return err
 	}
-	var cc C.trainsize_plan_candidate
-	if len(c.GPU) >= len(cc.gpu) || strings.IndexByte(c.GPU, 0) >= 0 {
-		return &Error{Code: ErrUnknown, Field: "gpu",
-			Message: fmt.Sprintf("gpu: %q is not a catalogue GPU name", c.GPU)}
+	cc, err := c.raw()
+	if err != nil {
+		return err
 	}
-	for i := 0; i < len(c.GPU); i++ {
-		cc.gpu[i] = C.char(c.GPU[i])
-	}
-	cc.gpus = C.uint64_t(c.GPUs)
-	cc.gpus_per_node = C.uint64_t(c.GPUsPerNode)
-	cc.layout.tp = C.uint64_t(c.TP)
-	cc.layout.pp = C.uint64_t(c.PP)
-	cc.layout.pp_interleave = C.uint64_t(c.PPInterleave)
-	cc.layout.ep = C.uint64_t(c.EP)
-	cc.layout.zero = C.uint64_t(c.Zero)
-	cc.layout.micro_batch = C.uint64_t(c.MicroBatch)
-	cc.layout.global_batch = C.uint64_t(c.GlobalBatch)
-	cc.layout.recompute = C.int(c.Recompute)
-	cc.peak_total = C.uint64_t(c.PeakTotal)
-	cc.seconds = C.double(c.Seconds)
-	cc.cost = C.double(c.Cost)
-	cc.warnings = C.uint64_t(c.Warnings)
 	var e C.trainsize_error
 	rc := C.trainsize_plan_apply(p, &cc, &e)
 	runtime.KeepAlive(j)

@@ -502,13 +502,93 @@ func TestPlanCandidatesMatchEstimates(t *testing.T) {
 		l := est.Layout()
 		if l.TP != c.TP || l.PP != c.PP || l.PPInterleave != c.PPInterleave || l.EP != c.EP ||
 			l.Zero != c.Zero || l.MicroBatch != c.MicroBatch || l.GlobalBatch != c.GlobalBatch ||
-			l.Recompute != c.Recompute {
+			l.Recompute != c.Recompute || l.CP != c.CP || l.SP != c.SP {
 			t.Errorf("candidate %d %+v: estimate's layout %+v", i, c, l)
 		}
 	}
 	zero, err := job.Plan(0)
 	if err != nil || len(zero.Candidates) != 0 || zero.Stats.Evaluated == 0 {
 		t.Errorf("Plan(0) = %+v, %v", zero, err)
+	}
+}
+
+// A candidate's Fields are the plan JSON's candidate, key for key and value for value, and
+// Apply keeps its context-parallel degree (long sequences: the planner picks cp 4 and 8).
+func TestCandidateFieldsMatchPlanJSON(t *testing.T) {
+	args := []setting{{"model", "llama-3-8b"}, {"tokens", "1e11"}, {"max-gpus", "64"},
+		{"seq", "32768"}, {"plan-gpus", "h100-sxm"}}
+	cmd := []string{"plan", "--json", "--gpu", "h100-sxm"}
+	job, err := NewJob()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Close()
+	for _, s := range args {
+		if err := job.Set(s.name, s.value); err != nil {
+			t.Fatal(err)
+		}
+		if s.name != "plan-gpus" {
+			cmd = append(cmd, "--"+s.name, s.value)
+		}
+	}
+	var want struct {
+		Candidates []map[string]any `json:"candidates"`
+	}
+	if err := json.Unmarshal(runCommand(t, cmd...), &want); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := job.Plan(10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Candidates) != len(want.Candidates) || len(plan.Candidates) == 0 {
+		t.Fatalf("%d candidates, the command %d", len(plan.Candidates), len(want.Candidates))
+	}
+	withCP := 0
+	for i, c := range plan.Candidates {
+		fields, err := c.Fields()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fields) != len(want.Candidates[i]) {
+			t.Errorf("candidate %d: %d fields, the JSON %d keys", i, len(fields), len(want.Candidates[i]))
+		}
+		for _, f := range fields {
+			got, _ := json.Marshal(f.Value)
+			exp, _ := json.Marshal(want.Candidates[i][f.Path])
+			if string(got) != string(exp) {
+				t.Errorf("candidate %d: %s = %s, the JSON %s", i, f.Path, got, exp)
+			}
+		}
+		if nodes, ok, err := c.Field("nodes"); !ok || err != nil || nodes != c.GPUs/c.GPUsPerNode {
+			t.Errorf("candidate %d: nodes = %v (%v, %v)", i, nodes, ok, err)
+		}
+		if _, ok, _ := c.Field("no-such-key"); ok {
+			t.Error("a key the table lacks was found")
+		}
+		if c.CP > 1 {
+			withCP++
+			clone, err := job.Clone()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := clone.Apply(c); err != nil {
+				t.Fatal(err)
+			}
+			est, err := clone.Estimate()
+			clone.Close()
+			if err != nil || est.Layout().CP != c.CP || est.WallSeconds() != c.Seconds {
+				t.Errorf("candidate %d: cp %d applied: %+v, %v s, %v", i, c.CP, est.Layout(), est.WallSeconds(), err)
+			}
+		}
+	}
+	if withCP == 0 {
+		t.Error("no candidate with context parallelism: the test checks nothing of cp")
+	}
+	bad := plan.Candidates[0]
+	bad.GPU = "x\x00y"
+	if _, err := bad.Fields(); err == nil {
+		t.Error("a GPU name with a NUL was read")
 	}
 }
 

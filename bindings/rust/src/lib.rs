@@ -908,6 +908,31 @@ fn empty_field_value() -> sys::trainsize_field_value {
     sys::trainsize_field_value { type_: 0, u64: 0, f64: 0.0, text: std::ptr::null() }
 }
 
+/// Every field of `record` through one of the library's record field tables (plan
+/// candidates, GPUs): (key, value), in the table's order; a field the library cannot read
+/// is left out.
+///
+/// # Safety
+/// `at` and `get` must be the table's functions for `T`, and `count` its length.
+unsafe fn table_fields<'a, T>(
+    record: &'a T,
+    count: usize,
+    at: unsafe extern "C" fn(usize) -> *const sys::trainsize_field_info,
+    get: unsafe extern "C" fn(*const T, usize, *mut sys::trainsize_field_value) -> c_int,
+) -> Vec<(&'static str, FieldValue<'a>)> {
+    let mut out = Vec::with_capacity(count);
+    for i in 0..count {
+        let info = at(i);
+        let mut v = empty_field_value();
+        if info.is_null() || get(record, i, &mut v) != sys::TRAINSIZE_OK {
+            continue;
+        }
+        // The key is static; a STRING's text points into `record` or static storage.
+        out.push((static_str((*info).path), value_of(record, &v)));
+    }
+    out
+}
+
 /// A field's value from the library, its text borrowed for as long as `_owner`, the struct
 /// it was read from.
 ///
@@ -1157,18 +1182,15 @@ impl Candidate {
     /// with the keys of `trainsize plan --json`'s candidates (derived ones included: the
     /// servers, the recompute setting's name).
     pub fn fields(&self) -> Vec<(&'static str, FieldValue<'_>)> {
-        let count = unsafe { sys::trainsize_plan_field_count() };
-        let mut out = Vec::with_capacity(count);
-        for i in 0..count {
-            let info = unsafe { sys::trainsize_plan_field_at(i) };
-            let mut v = empty_field_value();
-            if info.is_null() || unsafe { sys::trainsize_plan_field_get(&self.raw, i, &mut v) } != sys::TRAINSIZE_OK {
-                continue;
-            }
-            // SAFETY: the key is static; a STRING's text points into self.raw.
-            out.push((static_str(unsafe { (*info).path }), unsafe { value_of(self, &v) }));
+        // SAFETY: the plan table's functions, with the record they read.
+        unsafe {
+            table_fields(
+                &self.raw,
+                sys::trainsize_plan_field_count(),
+                sys::trainsize_plan_field_at,
+                sys::trainsize_plan_field_get,
+            )
         }
-        out
     }
     /// Catalogue GPU.
     pub fn gpu(&self) -> Cow<'_, str> {
@@ -1453,6 +1475,27 @@ impl GpuInfo {
             price_date: static_str(g.price_date),
             host_network: static_str(g.host_network),
             host_nics: g.host_nics,
+        }
+    }
+
+    /// Every field of the catalogue entry through the library's GPU field table: (key,
+    /// value), in the order and with the keys of `trainsize gpus --json` (derived ones
+    /// included: "kind", "flops_fp16" as the tensor cores run it, "datatypes" as a
+    /// comma-separated list). Empty for a `GpuInfo` that names no catalogue GPU.
+    pub fn fields(&self) -> Vec<(&'static str, FieldValue<'static>)> {
+        let Ok(name) = CString::new(self.name) else { return Vec::new() };
+        let p = unsafe { sys::trainsize_gpu_find(name.as_ptr()) };
+        if p.is_null() {
+            return Vec::new();
+        }
+        // SAFETY: catalogue entries are static; the GPU table's functions read them.
+        unsafe {
+            table_fields(
+                &*p,
+                sys::trainsize_gpu_field_count(),
+                sys::trainsize_gpu_field_at,
+                sys::trainsize_gpu_field_get,
+            )
         }
     }
 }

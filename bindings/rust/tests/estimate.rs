@@ -436,6 +436,24 @@ fn catalogues() {
     assert!(gpus.iter().any(|g| g.name == "v100-32gb" && !g.bf16 && !g.flash_attention && g.architecture == "Volta"));
     assert_eq!(trainsize::find_gpu("A100-80GB").map(|g| g.name), Some("a100-80gb"));
     assert_eq!(trainsize::find_gpu("no-such-gpu"), None);
+    // A GPU's fields are the catalogue listing's: `trainsize gpus --json`, key for key.
+    let h100 = trainsize::find_gpu("h100-80gb").unwrap();
+    let fields = h100.fields();
+    let get = |key: &str| fields.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
+    assert_eq!(get("name"), Some(FieldValue::Str("h100-80gb".into())));
+    assert_eq!(get("memory_bytes"), Some(FieldValue::U64(h100.memory_bytes)));
+    assert_eq!(get("kind"), Some(FieldValue::Choice("gpu")));
+    if let Some(exe) = exe() {
+        let listing = parse(&run(&exe, &["gpus".to_string(), "--json".to_string()]).stdout).unwrap();
+        let Json::Arr(entries) = listing else { panic!("gpus --json is not an array") };
+        let entry = entries.iter().find(|e| e.at("name") == Some(&Json::Str("h100-80gb".into()))).expect("h100-80gb");
+        let keys: Vec<&str> = fields.iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, entry.keys());
+        assert_eq!(entry.at("memory_bytes"), Some(&Json::Num(h100.memory_bytes.to_string())));
+    }
+    let mut made = h100;
+    made.name = "not-in-the-catalogue";
+    assert!(made.fields().is_empty());
     let models = trainsize::models();
     assert!(models.iter().any(|m| m.name == "llama-2-7b" && m.parameters == 6_738_415_616));
     let params = trainsize::params();
