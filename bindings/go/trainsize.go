@@ -726,4 +726,3 @@ func warningNames(w uint64) []string {
 	}
 	return names
 }
-
