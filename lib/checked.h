@@ -21,6 +21,15 @@ static inline int ts_mul_u64(uint64_t a, uint64_t b, uint64_t *out)
     return 0;
 }
 
+/* ceil(v) as an integer, for 0 <= v < 9.2e18 (the caller checks): the signed conversion
+ * truncates in one instruction (the unsigned one branches), and a double of 2^53 or more is
+ * whole already, so no call to libm's ceil. */
+static inline uint64_t ts_ceil_u64(double v)
+{
+    int64_t i = (int64_t)v;
+    return (uint64_t)((double)i < v ? i + 1 : i);
+}
+
 static inline int ts_mul3_u64(uint64_t a, uint64_t b, uint64_t c, uint64_t *out)
 {
     uint64_t ab;

@@ -6,17 +6,9 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "checked.h"
 #include "error.h"
 #include "stages.h"
-
-/* A figure's whole bytes, rounded up, for 0 <= v < 9.2e18 (checked first). The signed
- * conversion truncates exactly there in one instruction (the unsigned one branches), and a
- * double of 2^53 or more is whole already: no call to libm's ceil. */
-static uint64_t bytes_up(double v)
-{
-    int64_t i = (int64_t)v;
-    return (uint64_t)((double)i < v ? i + 1 : i);
-}
 
 /* Too large a figure is the caller's input at fault: the error names that input
  * (err->field) and the figure it would have overflowed. */
@@ -32,7 +24,7 @@ int ts_result_bytes(double v, uint64_t *out, const char *result, const char *inp
                     trainsize_error *err)
 {
     if (!(v >= 0) || v >= 9.2e18) return too_large(result, input, err);
-    *out = bytes_up(v);
+    *out = ts_ceil_u64(v);
     return TRAINSIZE_OK;
 }
 
@@ -83,7 +75,7 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
         uint64_t u;
         memcpy(&v, (const char *)s + f->from, sizeof v);
         if (!(v >= 0) || v >= 9.2e18) return too_large(f->name, f->input, err);
-        u = bytes_up(v);
+        u = ts_ceil_u64(v);
         memcpy((char *)m + f->to, &u, sizeof u);
     }
     /* Totals are sums of the rounded parts, so the report adds up to the byte. */

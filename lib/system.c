@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "catalog.h"
+#include "checked.h"
 #include "stages.h"
 #include "text_values.h"
 
@@ -51,7 +52,7 @@ static int to_u64(double v, uint64_t *out, const char *result, const char *input
         return ts_fail(err, TRAINSIZE_E_OVERFLOW, input,
                        "%s: the job is too large to estimate (system.%s would pass 2^63)", input,
                        result);
-    *out = (uint64_t)ceil(v);
+    *out = ts_ceil_u64(v);
     return TRAINSIZE_OK;
 }
 
@@ -155,18 +156,21 @@ static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_l
                                               const ts_comm_links *fabric, double nics)
 {
     const trainsize_link_info *order[32];
+    double rates[32]; /* order's achieved rates, so the sort compares them without recomputing */
     size_t n = 0, i, lo, hi;
     double ideal = -1.0;
     for (i = 0; i < ts_link_count && n < sizeof order / sizeof order[0]; i++) {
         const trainsize_link_info *l = &ts_links[i];
-        double rate = (double)l->bandwidth * l->achieved_share;
-        size_t at = n++;
-        if (l->kind != TRAINSIZE_LINK_SCALE_OUT || l->bandwidth <= TS_SLOW_NETWORK) { n--; continue; }
-        while (at > 0 && (double)order[at - 1]->bandwidth * order[at - 1]->achieved_share > rate) {
-            order[at] = order[at - 1]; /* insertion sort, stable */
-            at--;
+        double rate;
+        size_t at;
+        if (l->kind != TRAINSIZE_LINK_SCALE_OUT || l->bandwidth <= TS_SLOW_NETWORK) continue;
+        rate = (double)l->bandwidth * l->achieved_share;
+        for (at = n++; at > 0 && rates[at - 1] > rate; at--) { /* insertion sort, stable */
+            order[at] = order[at - 1];
+            rates[at] = rates[at - 1];
         }
         order[at] = l;
+        rates[at] = rate;
     }
     lo = 0;
     hi = n; /* the first candidate in [lo, hi) that meets the share; hi = n: none yet */
