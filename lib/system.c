@@ -138,22 +138,16 @@ static double ideal_exposed(const ts_comm_terms *terms, const ts_comm_links *k)
     return ideal.exposed;
 }
 
-/* What a network adds to a step's exposed communication: the exposed time with it, less
- * the ideal one. */
-static double network_cost(const ts_comm_terms *terms, const ts_comm_links *k, double ideal)
-{
-    ts_comm with;
-    ts_comm_time(terms, k, &with);
-    return with.exposed - ideal;
-}
 
 /* The slowest scale-out link faster than 10 GbE that adds at most comm-share of the step's
- * compute to its exposed communication; NULL if none. A faster link never exposes more, so
- * the candidates, ordered by achieved rate (catalogue order among equals), are searched by
- * halves: a few timings of the step's collectives instead of one per link. */
+ * compute to its exposed communication (its exposed time with it, less the ideal one); NULL
+ * if none. A faster link never exposes more, so the candidates, ordered by achieved rate
+ * (catalogue order among equals), are searched by halves: a few timings of the step's
+ * collectives instead of one per link. The link chosen was one of them: its timing is left
+ * in *timed, so that the step is not timed on it again. */
 static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_layout *lay,
                                               const ts_comm_terms *terms, double compute_step,
-                                              const ts_comm_links *fabric, double nics)
+                                              const ts_comm_links *fabric, double nics, ts_comm *timed)
 {
     const trainsize_link_info *order[32];
     double rates[32]; /* order's achieved rates, so the sort compares them without recomputing */
@@ -177,9 +171,15 @@ static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_l
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         ts_comm_links k = links_with(cfg, fabric, lay, order[mid], nics);
+        ts_comm with;
         if (ideal < 0.0) ideal = ideal_exposed(terms, &k);
-        if (network_cost(terms, &k, ideal) <= cfg->comm_share * compute_step) hi = mid;
-        else lo = mid + 1;
+        ts_comm_time(terms, &k, &with);
+        if (with.exposed - ideal <= cfg->comm_share * compute_step) {
+            hi = mid; /* the answer so far: the last one kept is the one returned */
+            *timed = with;
+        } else {
+            lo = mid + 1;
+        }
     }
     return lo < n ? order[lo] : NULL;
 }
@@ -418,6 +418,8 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
                         : fixed_host ? (double)cfg->gpu->host_cores
                                      : 0.0;
     const trainsize_link_info *link = NULL;
+    ts_comm cm;       /* the step's communication on the links it runs on */
+    int timed = 0;    /* cm holds it already (choose_link timed the link it chose) */
     const trainsize_storage_info *st;
     double shared_read; /* per server, from the shared file system (or the one storage) */
     int rc, cached;
@@ -489,7 +491,8 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     if (beyond_fabric && (cfg->network || sold)) {
         link = cfg->network ? cfg->network : sold;
     } else if (beyond_fabric) {
-        link = choose_link(cfg, lay, &terms, compute_step, &fabric, nics);
+        link = choose_link(cfg, lay, &terms, compute_step, &fabric, nics, &cm);
+        timed = link != NULL;
         if (!link) {
             link = fastest_link(); /* none keeps it under the share: time it on the best there is */
             found->network_short = 1;
@@ -498,8 +501,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     found->slow_multinode = beyond_fabric && link && link->bandwidth <= TS_SLOW_NETWORK;
     {
         ts_comm_links k = links_with(cfg, &fabric, lay, link, nics);
-        ts_comm cm;
-        ts_comm_time(&terms, &k, &cm);
+        if (!timed) ts_comm_time(&terms, &k, &cm);
         if (beyond_fabric && (cfg->network || sold) &&
             cm.exposed - ideal_exposed(&terms, &k) > cfg->comm_share * compute_step)
             found->network_short = 1;
