@@ -417,11 +417,15 @@ void ts_mm_rank_shape(const ts_model *m, const ts_layer_mm *mm, double t, double
 
 double ts_model_lora_layer_params(const ts_model *m, uint64_t rank, unsigned targets)
 {
-    double h = (double)m->hidden, q = (double)ts_model_q_dim(m), kv = (double)ts_model_kv_dim(m);
-    double f = (double)m->ffn, r = (double)rank, n = 0;
-    double experts = ts_model_is_moe(m) ? (double)m->experts : 1.0;
+    double h, q, kv, f, r, n = 0, experts;
     unsigned t = targets;
-    if (rank == 0) return 0;
+    if (rank == 0) return 0; /* before the dimensions' lookups: most jobs have no adapters */
+    h = (double)m->hidden;
+    q = (double)ts_model_q_dim(m);
+    kv = (double)ts_model_kv_dim(m);
+    f = (double)m->ffn;
+    r = (double)rank;
+    experts = ts_model_is_moe(m) ? (double)m->experts : 1.0;
     if (t & TS_LORA_Q) n += r * (h + q);
     if (t & TS_LORA_K) n += r * (h + kv);
     if (t & TS_LORA_V) n += r * (h + kv);

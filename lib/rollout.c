@@ -41,7 +41,8 @@ double ts_rollout_kv_bytes_per_token(const ts_settings *cfg)
     return per_layer * 2.0 * (double)m->layers / (double)cfg->rollout_tp;
 }
 
-double ts_rollout_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc)
+/* The rollout of an RL job's step on its engines (ts_rollout_seconds). */
+static double engine_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc)
 {
     const trainsize_gpu_info *gpu = cfg->gpu;
     /* colocated: an engine on every rollout-tp training GPUs; separate: on its own GPUs */
@@ -54,11 +55,17 @@ double ts_rollout_seconds(const ts_settings *cfg, const ts_layout *lay, const ts
     double active = 2.0 * (double)pc->active / tp; /* FLOPs a token on one GPU of the engine */
     double kv = ts_rollout_kv_bytes_per_token(cfg), weights = ts_rollout_weight_bytes(cfg, pc);
     double bytes, flops, decode, prefill;
-    if (!lay->rl || !(bw > 0.0) || !(rate > 0.0)) return 0.0;
+    if (!(bw > 0.0) || !(rate > 0.0)) return 0.0;
     /* r steps: the weights each time, the KV of prompt + t tokens of every sequence at t */
     bytes = r * weights + batch * kv * (r * prompt + r * (r + 1.0) / 2.0);
     flops = r * batch * active;
     decode = fmax(bytes / bw, flops / rate);
     prefill = batch / (double)cfg->group_size * prompt * active / rate;
     return waves * (decode + prefill);
+}
+
+/* Checked first: every estimate asks, and only RL's jobs have a rollout. */
+double ts_rollout_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc)
+{
+    return lay->rl ? engine_seconds(cfg, lay, pc) : 0.0;
 }
