@@ -1,5 +1,6 @@
 /* Overflow-checked unsigned arithmetic (internal). Each returns 0, or -1 on overflow
- * (leaving *out unspecified). Values are kept below 2^63 so they also fit int64_t. */
+ * (leaving *out unspecified). Values are kept below 2^63 so they also fit int64_t. Also the
+ * rounding up of a range-checked figure to a whole count (ts_ceil_u64). */
 #ifndef TS_CHECKED_H
 #define TS_CHECKED_H
 
