@@ -34,6 +34,9 @@ struct trainsize_job {
 
 /* Fill a job with the defaults of the parameter catalogue (no model). */
 void ts_job_defaults(trainsize_job *job);
+/* The same with every default through its parser, zeros too: what ts_job_defaults must
+ * equal byte for byte (test_job_defaults). */
+void ts_job_defaults_parsed(trainsize_job *job);
 
 /* The default sequence length, shortened to a model's learned positions (GPT-2: 1024)
  * unless the caller set seq. Called whenever the model changes. */
