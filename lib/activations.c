@@ -214,14 +214,28 @@ static double layer_bytes(const ts_settings *cfg, const ts_conv *c, const layer_
     return attention_terms(cfg, c, d, drop) + mlp_block_terms(cfg, c, d, moe, drop) + lora_terms(cfg, c, d);
 }
 
+/* One layer's bytes with nothing recomputed (policy 0) or under the recompute policy
+ * (policy 1), dense or MoE, from the memo when a stage before worked it out. */
+static double layer_memo(const ts_settings *cfg, const ts_conv *c, const layer_dims *d,
+                         const ts_layout *lay, ts_layer_memo *memo, int policy, int moe)
+{
+    int mode = policy ? cfg->recompute : TRAINSIZE_RECOMPUTE_NONE;
+    int slot = mode != TRAINSIZE_RECOMPUTE_NONE, kind = moe != 0;
+    if (!memo->known[slot][kind]) {
+        memo->bytes[slot][kind] = layer_bytes(cfg, c, d, lay, mode, kind);
+        memo->known[slot][kind] = 1;
+    }
+    return memo->bytes[slot][kind];
+}
+
 /* Checkpointed layers keep what their policy keeps; the others of the stage
  * (recompute-layers) everything. One layer of each kind, blended by that share; *largest
  * is the larger of the two a stage holds. */
 static double blend(const ts_settings *cfg, const ts_conv *c, const layer_dims *d,
-                    const ts_layout *lay, double share, int moe, double *largest)
+                    const ts_layout *lay, ts_layer_memo *memo, double share, int moe, double *largest)
 {
-    double policy = share > 0.0 ? layer_bytes(cfg, c, d, lay, cfg->recompute, moe) : 0.0;
-    double none = share < 1.0 ? layer_bytes(cfg, c, d, lay, TRAINSIZE_RECOMPUTE_NONE, moe) : 0.0;
+    double policy = share > 0.0 ? layer_memo(cfg, c, d, lay, memo, 1, moe) : 0.0;
+    double none = share < 1.0 ? layer_memo(cfg, c, d, lay, memo, 0, moe) : 0.0;
     if (share >= 1.0) return *largest = policy;
     if (share <= 0.0) return *largest = none;
     *largest = policy > none ? policy : none;
@@ -321,7 +335,7 @@ static void cnn_activations(const ts_layout *lay, const ts_conv *c, ts_activatio
 }
 
 void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
-                          uint64_t stage, ts_activations *out)
+                          uint64_t stage, ts_layer_memo *memo, ts_activations *out)
 {
     const ts_model *m = &cfg->model;
     layer_dims d;
@@ -345,9 +359,9 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
         int moe_model = ts_model_is_moe(m);
         out->recomputed_layers = (double)ts_stage_recomputed_layers(lay, stage);
         share = out->recomputed_layers / layers;
-        if (moe > 0) as_moe = blend(cfg, c, &d, lay, share, 1, &big_moe);
-        if (dense > 0) as_dense = blend(cfg, c, &d, lay, share, 0, &big_dense);
-        out->per_layer_full = layer_bytes(cfg, c, &d, lay, TRAINSIZE_RECOMPUTE_NONE, moe_model);
+        if (moe > 0) as_moe = blend(cfg, c, &d, lay, memo, share, 1, &big_moe);
+        if (dense > 0) as_dense = blend(cfg, c, &d, lay, memo, share, 0, &big_dense);
+        out->per_layer_full = layer_memo(cfg, c, &d, lay, memo, 0, moe_model);
         /* the largest layer the stage stores: one the policy applies to, or one it leaves */
         out->per_layer = max2(big_moe, big_dense);
         out->layers = (moe * as_moe + dense * as_dense) * out->in_flight;
@@ -378,7 +392,7 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
              * a layer (its activations, like the model's last), and another pass through
              * the final norm, the output head and the loss */
             double inputs = 2.0 * c->norm_saved * d.sb * d.h / d.rep + c->linear_in * d.sb * 2.0 * d.h / d.rep;
-            double layer = layer_bytes(cfg, c, &d, lay, cfg->recompute, ts_model_is_moe(m));
+            double layer = layer_memo(cfg, c, &d, lay, memo, 1, ts_model_is_moe(m));
             o += (double)m->mtp_layers * (inputs + layer + o);
         }
         out->output = o;

@@ -262,7 +262,8 @@ static double comm_groups(const ts_layout *lay)
 }
 
 void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
-                    const ts_param_counts *pc, uint64_t stage, ts_stage_memory *out)
+                    const ts_param_counts *pc, uint64_t stage, ts_layer_memo *memo,
+                    ts_stage_memory *out)
 {
     stage_params sp;
     ts_activations act;
@@ -272,7 +273,7 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
     *out = (ts_stage_memory){0};
     stage_params_make(cfg, lay, pc, stage, &sp);
     model_state(cfg, lay, c, pc, &sp, out);
-    ts_activations_stage(cfg, lay, c, stage, &act);
+    ts_activations_stage(cfg, lay, c, stage, memo, &act);
     out->act_layers = act.layers + autocast_copies(cfg, c, pc, &sp, act.recomputed_layers);
     out->act_offloaded = act.offloaded;
     out->act_offload_moved = act.offload_moved;

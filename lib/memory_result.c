@@ -100,16 +100,18 @@ int ts_memory_result(const ts_settings *cfg, const ts_layout *lay, const ts_conv
                      trainsize_error *err)
 {
     ts_stage_memory other;
+    ts_layer_memo memo; /* the stages' layers are the same: each is worked out once */
     uint64_t stage = 0;
-    ts_memory_stage(cfg, lay, conv, pc, 0, worst);
+    memset(&memo, 0, sizeof memo);
+    ts_memory_stage(cfg, lay, conv, pc, 0, &memo, worst);
     if (lay->pp > 1) {
-        ts_memory_stage(cfg, lay, conv, pc, lay->pp - 1, &other);
+        ts_memory_stage(cfg, lay, conv, pc, lay->pp - 1, &memo, &other);
         if (other.peak_total > worst->peak_total) { *worst = other; stage = lay->pp - 1; }
     }
     /* Uneven stages: the first middle stage has more layers than the first and nearly as
      * many micro-batches in flight. */
     if (lay->pp > 2 && lay->mid_layers > lay->first_layers) {
-        ts_memory_stage(cfg, lay, conv, pc, 1, &other);
+        ts_memory_stage(cfg, lay, conv, pc, 1, &memo, &other);
         if (other.peak_total > worst->peak_total) { *worst = other; stage = 1; }
     }
     m->max_micro_batch = m->max_seq = 0; /* fill_memory sets every other field */

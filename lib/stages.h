@@ -201,8 +201,16 @@ typedef struct ts_activations {
     double recomputed_layers;  /* layers of the stage the recomputation applies to */
 } ts_activations;
 
+/* One layer's saved bytes, worked out once per estimate for every stage sized (a pipeline
+ * sizes two or three, each of the same layers): [0] nothing recomputed, [1] under the
+ * recompute policy; each [dense layer, MoE layer]. Zero it before the first stage. */
+typedef struct ts_layer_memo {
+    double bytes[2][2];
+    unsigned char known[2][2];
+} ts_layer_memo;
+
 void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv,
-                          uint64_t stage, ts_activations *out);
+                          uint64_t stage, ts_layer_memo *memo, ts_activations *out);
 
 /* Per-GPU memory of one pipeline stage, in bytes (double until checked). */
 typedef struct ts_stage_memory {
@@ -224,7 +232,8 @@ typedef struct ts_stage_memory {
 } ts_stage_memory;
 
 void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv,
-                    const ts_param_counts *pc, uint64_t stage, ts_stage_memory *out);
+                    const ts_param_counts *pc, uint64_t stage, ts_layer_memo *memo,
+                    ts_stage_memory *out);
 
 /* A figure in whole bytes (rounded up) into *out; too large a figure fails naming the
  * input that drives it (`input`) and the result (`result`). */
