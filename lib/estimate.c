@@ -112,8 +112,13 @@ static int prepare(const trainsize_job *job, ts_settings *adjusted, const ts_set
         cfg = adjusted;
     }
     *cfg_out = cfg;
-    if ((rc = ts_model_validate(&cfg->model, err))) return rc;
-    if ((rc = ts_model_count(&cfg->model, pc, err))) return rc;
+    /* the model as counted when it was set (a ResNet's, reshaped above, is not) */
+    if (job->counted_ok && memcmp(&cfg->model, &job->counted_model, sizeof cfg->model) == 0) {
+        *pc = job->counted;
+    } else {
+        if ((rc = ts_model_validate(&cfg->model, err))) return rc;
+        if ((rc = ts_model_count(&cfg->model, pc, err))) return rc;
+    }
     if ((rc = ts_layout_make(cfg, lay, err))) return rc;
     return ts_conv_make(cfg, lay, conv, err);
 }

@@ -101,6 +101,14 @@ void ts_job_fit_seq(trainsize_job *job)
     job->s.seq = seq;
 }
 
+void ts_job_count_model(trainsize_job *job)
+{
+    job->counted_ok = ts_model_validate(&job->s.model, NULL) == TRAINSIZE_OK &&
+                      ts_model_count(&job->s.model, &job->counted, NULL) == TRAINSIZE_OK;
+    /* memcpy, not assignment, so that padding is copied too and compares equal */
+    memcpy(&job->counted_model, &job->s.model, sizeof job->counted_model);
+}
+
 /* The overhead settings whose defaults are a GPU runtime's (docs/methodology.md, "TPUs"). */
 static const trainsize_param_id ts_device_overheads[] = {
     TRAINSIZE_ID_CUDA_CONTEXT, TRAINSIZE_ID_COMM_BUFFER, TRAINSIZE_ID_ALLOCATOR_SLACK,
@@ -430,6 +438,7 @@ static void after_set(trainsize_job *job, const ts_param_def *def, const ts_mode
         mark_modified(&job->s.model, before);
     if (def->id == TRAINSIZE_ID_SEQ) job->seq_given = 1;
     if (shapes_model(def) || def->id == TRAINSIZE_ID_SEQ) ts_job_fit_seq(job);
+    if (shapes_model(def)) ts_job_count_model(job);
     if (def->id == TRAINSIZE_ID_GPU) ts_job_fit_device(job);
     if (def->id == TRAINSIZE_ID_RECOMPUTE) job->s.recompute_given = 1; /* no longer follows QLoRA */
     if (def->id == TRAINSIZE_ID_STEP_OVERHEAD) job->s.step_overhead_given = 1; /* nor the model kind */

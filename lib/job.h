@@ -30,6 +30,12 @@ struct trainsize_job {
     int overheads_kind;           /* the accelerator kind the unset overheads follow */
     char gpu_prices_text[512];    /* gpu-prices as set */
     ts_plan_options plan;         /* the planner's */
+    /* The model as last validated and counted when it was set (ts_job_count_model), and
+     * its counts: an estimate of a byte-identical model skips validating and counting it
+     * again. A model written any other way differs from counted_model, and is counted. */
+    int counted_ok;               /* the model was valid, and counted */
+    ts_model counted_model;
+    ts_param_counts counted;
 };
 
 /* Fill a job with the defaults of the parameter catalogue (no model). */
@@ -41,6 +47,10 @@ void ts_job_defaults_parsed(trainsize_job *job);
 /* The default sequence length, shortened to a model's learned positions (GPT-2: 1024)
  * unless the caller set seq. Called whenever the model changes. */
 void ts_job_fit_seq(trainsize_job *job);
+
+/* Validate and count the job's model once, where it changes (a shape set, a preset, a
+ * config file), for the estimates that follow (see counted_model). */
+void ts_job_count_model(trainsize_job *job);
 
 /* The overheads the caller did not set follow the accelerator: a GPU's defaults, or 0 on
  * a TPU (XLA: no CUDA context, NCCL buffers or caching allocator). Called whenever the GPU

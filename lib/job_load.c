@@ -32,6 +32,7 @@ int trainsize_job_load_hf_config(trainsize_job *job, const char *json, size_t le
         return rc;
     job->s.model = parsed;
     ts_job_fit_seq(job);
+    ts_job_count_model(job);
     return ts_ok(err);
 }
 
@@ -70,6 +71,7 @@ int trainsize_job_load_hf_config_file(trainsize_job *job, const char *path, trai
     len = ts_utf8_prefix(name, len < sizeof m->name ? len : sizeof m->name - 1);
     snprintf(m->name, sizeof m->name, "%.*s", (int)len, name);
     ts_text_tidy(m->name, sizeof m->name); /* the path is the caller's bytes */
+    ts_job_count_model(job);               /* its name is part of the model counted */
     return rc;
 }
 
