@@ -249,7 +249,7 @@ static void set_autocast(const ts_settings *cfg, const ts_layout *lay, int mixed
  * calibrated like Megatron-LM's runs on its published ones. */
 static void set_stack(const ts_settings *cfg, ts_conv *c)
 {
-    int s = c->stack = ts_stack_resolve(cfg, &c->stack_reason);
+    int s = c->stack = ts_stack_resolve_with(cfg, c->framework, &c->stack_reason);
     int megatron = s == TS_STACK_MEGATRON_LM || s == TS_STACK_MEGATRON_CORE || s == TS_STACK_NANOTRON;
     c->fused = cfg->fused_kernels != TRAINSIZE_TRISTATE_AUTO ? cfg->fused_kernels == TRAINSIZE_TRISTATE_YES
                                                              : megatron || cfg->compile;

@@ -92,12 +92,17 @@ static const struct {
 int ts_stack_resolve(const ts_settings *cfg, const char **reason)
 {
     const char *why;
-    int fw;
+    /* the framework decides only a stack left to auto */
+    int fw = cfg->stack == TS_STACK_AUTO ? ts_framework_resolve(cfg, &why) : TRAINSIZE_FRAMEWORK_AUTO;
+    return ts_stack_resolve_with(cfg, fw, reason);
+}
+
+int ts_stack_resolve_with(const ts_settings *cfg, int fw, const char **reason)
+{
     if (cfg->stack != TS_STACK_AUTO) {
         *reason = "set by the stack option";
         return cfg->stack;
     }
-    fw = ts_framework_resolve(cfg, &why);
     if (cfg->framework != TRAINSIZE_FRAMEWORK_AUTO) {
         *reason = fw == TRAINSIZE_FRAMEWORK_MEGATRON
                       ? "the megatron framework: Megatron-LM as its published runs"

@@ -180,10 +180,12 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
 {
     const ts_model *m = &cfg->model;
     double gpus = (double)lay->gpus, eff_mm, eff_at, rest, softmax, bytes, bw, again, again_softmax, shape;
-    double a = cfg->precision == TRAINSIZE_PRECISION_FP32 ? 4.0 : 2.0;
+    double a = cfg->precision == TRAINSIZE_PRECISION_FP32 ? 4.0 : 2.0, share16;
+    int fp8 = cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED;
     if (cfg->hfu > 0.0) return (mm / peak_mm + at / peak_at) / (gpus * cfg->hfu);
-    eff_mm = mamf_share(cfg->gpu, cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED) * cfg->gemm_share;
-    eff_at = mamf_share(cfg->gpu, 0) * cfg->gemm_share *
+    share16 = mamf_share(cfg->gpu, 0); /* the attention's, and the matmuls' but in fp8 */
+    eff_mm = (fp8 ? mamf_share(cfg->gpu, 1) : share16) * cfg->gemm_share;
+    eff_at = share16 * cfg->gemm_share *
              (cfg->attention == TRAINSIZE_ATTENTION_FLASH ? TS_FLASH_SHARE : 1.0) *
              (ts_fp8_attention(cfg) ? TS_FP8_ATTENTION_GAIN : 1.0);
     if (cfg->gpu_power_limit > 0.0 && cfg->gpu->tdp_watts > 0.0 && cfg->gpu_power_limit < cfg->gpu->tdp_watts) {

@@ -144,6 +144,9 @@ double ts_fp8_weight_bytes(const ts_settings *cfg);
 int ts_fp8_attention(const ts_settings *cfg);
 /* The training stack (TS_STACK_AUTO resolved from the framework and the job), and why. */
 int ts_stack_resolve(const ts_settings *cfg, const char **reason);
+/* The same, given the framework ts_framework_resolve gives for cfg (read unless the stack
+ * is set), when the caller has it already. */
+int ts_stack_resolve_with(const ts_settings *cfg, int framework, const char **reason);
 const char *ts_stack_name(int stack);
 /* 1 when the job is QLoRA under the pytorch conventions and the caller left recompute
  * unset: PEFT's prepare_model_for_kbit_training turns gradient checkpointing on (full
