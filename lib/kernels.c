@@ -169,8 +169,9 @@ double ts_kernel_gemm_roofline(const ts_settings *cfg, const ts_layout *lay, con
         ts_mm_rank_shape(&cfg->model, &mm[i], t, &K, &N);
         flops = 2.0 * M * K * N;
         bytes = e * (M * K + K * N) + c->act * M * N;
-        compute += flops / rate;
-        bound += fmax(flops / rate, bytes / bw);
+        double at_rate = flops / rate, at_bw = bytes / bw; /* both finite: rate, bw, M > 0 */
+        compute += at_rate;
+        bound += at_rate > at_bw ? at_rate : at_bw; /* fmax, without the call per matmul */
     }
     return compute > 0.0 ? bound / compute : 1.0;
 }

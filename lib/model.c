@@ -402,14 +402,18 @@ size_t ts_model_layer_mms(const ts_model *m, int moe, uint64_t lora_rank, unsign
 
 void ts_mm_rank_shape(const ts_model *m, const ts_layer_mm *mm, double t, double *in, double *out)
 {
-    double kv_heads = (double)ts_model_kv_heads(m), hd = (double)ts_model_head_dim(m);
-    double kv_rank = (kv_heads >= t ? kv_heads / t : 1.0) * hd;
+    /* the heads looked up only for the matmuls they shape: a layer lists many others */
+    double kv_heads = mm->kind == TS_MM_KV || mm->kind == TS_MM_QKV ? (double)ts_model_kv_heads(m) : 0.0;
     *in = mm->in;
     *out = mm->out;
     switch (mm->kind) {
     case TS_MM_COLUMN: *out = mm->out / t; break;
     case TS_MM_KV: *out = mm->out / (kv_heads >= t ? t : kv_heads); break;
-    case TS_MM_QKV: *out = (double)ts_model_q_dim(m) / t + 2.0 * kv_rank; break;
+    case TS_MM_QKV: {
+        double kv_rank = (kv_heads >= t ? kv_heads / t : 1.0) * (double)ts_model_head_dim(m);
+        *out = (double)ts_model_q_dim(m) / t + 2.0 * kv_rank;
+        break;
+    }
     case TS_MM_ROW: *in = mm->in / t; break;
     default: break; /* replicated */
     }
