@@ -425,17 +425,27 @@ static void mark_modified(ts_model *m, const ts_model *before)
     memcpy(m->name + len, suffix, sizeof suffix);
 }
 
-/* Does setting this parameter change the model's shape (so its name and seq follow)? */
-static int shapes_model(const ts_param_def *def)
+/* Is the parameter a member of the model's shape? Only the setters that store at their
+ * offset have one (the catalogue pointers' rows say 0). */
+static int in_model(const ts_param_def *def)
 {
-    return def->setter == TS_SET_MODEL || def->offset < sizeof(ts_model);
+    switch (def->setter) {
+    case TS_SET_U64:
+    case TS_SET_DOUBLE:
+    case TS_SET_BOOL:
+    case TS_SET_CHOICE:
+    case TS_SET_BITS: return def->offset < sizeof(ts_model);
+    default: return 0;
+    }
 }
+
+/* Does setting this parameter change the model's shape (so its name and seq follow)? */
+static int shapes_model(const ts_param_def *def) { return def->setter == TS_SET_MODEL || in_model(def); }
 
 /* After any successful set: a changed shape renames the model, and seq follows it. */
 static void after_set(trainsize_job *job, const ts_param_def *def, const ts_model *before)
 {
-    if (def->setter != TS_SET_MODEL && def->offset < sizeof(ts_model))
-        mark_modified(&job->s.model, before);
+    if (in_model(def)) mark_modified(&job->s.model, before);
     if (def->id == TRAINSIZE_ID_SEQ) job->seq_given = 1;
     if (shapes_model(def) || def->id == TRAINSIZE_ID_SEQ) ts_job_fit_seq(job);
     if (shapes_model(def)) ts_job_count_model(job);

@@ -73,6 +73,39 @@ static void test_model_changed_behind_the_job_is_recounted(void **state)
     trainsize_job_free(job);
 }
 
+/* The estimate reads the counts kept (a bogus total shows), after a preset, after typed
+ * sets, on a clone and after a plan candidate is applied: each path leaves a model that
+ * compares equal to the one counted. */
+static void test_estimate_takes_the_counts(void **state)
+{
+    trainsize_job *job = ts_test_job(PAIRS("model", "llama-3-8b", "gpus", "8", "tokens", "1e9"));
+    trainsize_job *copy;
+    trainsize_plan_candidate cand[1];
+    trainsize_plan_stats stats;
+    trainsize_result r;
+    trainsize_error err;
+    size_t n = 0;
+    (void)state;
+    assert_int_equal(trainsize_job_set_u64(job, TRAINSIZE_ID_LAYERS, 30, &err), TRAINSIZE_OK);
+    assert_true(job->counted_ok);
+    assert_same_as_fresh(job, "layers set by id");
+    copy = trainsize_job_clone(job);
+    assert_non_null(copy);
+    copy->counted.total = 12345;
+    assert_int_equal(trainsize_estimate(copy, &r, sizeof r, &err), TRAINSIZE_OK);
+    assert_int_equal(r.model.parameters, 12345); /* the clone's estimate took the kept counts */
+    trainsize_job_free(copy);
+    assert_int_equal(trainsize_plan(job, cand, 1, &n, &stats, &err), TRAINSIZE_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(trainsize_plan_apply(job, &cand[0], &err), TRAINSIZE_OK);
+    assert_true(job->counted_ok);
+    assert_memory_equal(&job->counted_model, &job->s.model, sizeof job->s.model);
+    job->counted.total = 12345;
+    assert_int_equal(trainsize_estimate(job, &r, sizeof r, &err), TRAINSIZE_OK);
+    assert_int_equal(r.model.parameters, 12345);
+    trainsize_job_free(job);
+}
+
 /* A model that fails validation is not counted; its estimate names the error. */
 static void test_invalid_model_is_not_counted(void **state)
 {
@@ -93,6 +126,7 @@ int main(void)
         cmocka_unit_test(test_config_file_is_counted),
         cmocka_unit_test(test_model_changed_behind_the_job_is_recounted),
         cmocka_unit_test(test_invalid_model_is_not_counted),
+        cmocka_unit_test(test_estimate_takes_the_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
