@@ -1481,7 +1481,9 @@ impl GpuInfo {
     /// Every field of the catalogue entry through the library's GPU field table: (key,
     /// value), in the order and with the keys of `trainsize gpus --json` (derived ones
     /// included: "kind", "flops_fp16" as the tensor cores run it, "datatypes" as a
-    /// comma-separated list). Empty for a `GpuInfo` that names no catalogue GPU.
+    /// comma-separated list). The figures are the catalogue entry's of this name, not this
+    /// value's members (an edited copy reports the catalogue's); empty for a `GpuInfo` that
+    /// names no catalogue GPU.
     pub fn fields(&self) -> Vec<(&'static str, FieldValue<'static>)> {
         let Ok(name) = CString::new(self.name) else { return Vec::new() };
         let p = unsafe { sys::trainsize_gpu_find(name.as_ptr()) };
