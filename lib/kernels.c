@@ -165,11 +165,12 @@ double ts_kernel_gemm_roofline(const ts_settings *cfg, const ts_layout *lay, con
     }
     n = ts_model_layer_mms(&cfg->model, 0, cfg->lora_rank, cfg->lora_targets, mm);
     for (i = 0; i < n; i++) {
-        double K, N, flops, bytes, e = c->linear_in;
+        double K, N, flops, bytes, e = c->linear_in, at_rate, at_bw;
         ts_mm_rank_shape(&cfg->model, &mm[i], t, &K, &N);
         flops = 2.0 * M * K * N;
         bytes = e * (M * K + K * N) + c->act * M * N;
-        double at_rate = flops / rate, at_bw = bytes / bw; /* both finite: rate, bw, M > 0 */
+        at_rate = flops / rate; /* both finite: rate, bw and M are positive (checked above) */
+        at_bw = bytes / bw;
         compute += at_rate;
         bound += at_rate > at_bw ? at_rate : at_bw; /* fmax, without the call per matmul */
     }
