@@ -3,7 +3,8 @@
  *
  * Runs a set of representative jobs (dense, MoE, 3D parallel, LoRA), each many times,
  * reports nanoseconds per estimate (median of repeated batches) and the number of heap
- * allocations made on the estimate path (counted through link-time wrappers).
+ * allocations made on the estimate path (counted by interposing malloc). It links the
+ * shared library, which is what the command and the bindings load.
  *
  * `bench_estimate --json` prints each job and its times as one JSON line instead, and
  * skips the planner: bench/bench_wasm.js times the JavaScript package on the same jobs
@@ -21,18 +22,19 @@
 
 #include "trainsize.h"
 
-#ifdef TS_BENCH_COUNT_ALLOCATIONS
+#ifdef __GLIBC__
+/* The benchmark links the shared library, as its users do: its calls to malloc bind to
+ * these definitions in the program (ELF interposition), which count and hand on to
+ * glibc's own allocator. They must be visible, against the build's hidden default. */
+#define INTERPOSED __attribute__((visibility("default")))
 static unsigned long allocations;
-void *__real_malloc(size_t size);
-void *__real_calloc(size_t n, size_t size);
-void *__real_realloc(void *p, size_t size);
-void *__wrap_malloc(size_t size);
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_realloc(void *p, size_t size);
-void *__wrap_malloc(size_t size) { allocations++; return __real_malloc(size); }
-void *__wrap_calloc(size_t n, size_t size) { allocations++; return __real_calloc(n, size); }
-void *__wrap_realloc(void *p, size_t size) { allocations++; return __real_realloc(p, size); }
-#define ALLOCATION_COUNTING "counted (malloc/calloc/realloc wrapped at link time)"
+void *__libc_malloc(size_t size);
+void *__libc_calloc(size_t n, size_t size);
+void *__libc_realloc(void *p, size_t size);
+INTERPOSED void *malloc(size_t size) { allocations++; return __libc_malloc(size); }
+INTERPOSED void *calloc(size_t n, size_t size) { allocations++; return __libc_calloc(n, size); }
+INTERPOSED void *realloc(void *p, size_t size) { allocations++; return __libc_realloc(p, size); }
+#define ALLOCATION_COUNTING "counted (malloc/calloc/realloc interposed)"
 #else
 static unsigned long allocations;
 #define ALLOCATION_COUNTING "not counted on this platform"
