@@ -190,16 +190,3 @@ int ts_list_next(const char **cursor, char sep, char *item, size_t cap)
     *cursor = !end ? p + len : end[1] ? end + 1 : end;
     return 1;
 }
-
-void ts_copy_name(char *dst, size_t cap, const char *src)
-{
-    /* strlen + memcpy (sources are NUL-terminated names): names are copied on every
-     * estimate, and a byte loop costs tens of nanoseconds. */
-    size_t n = 0;
-    if (src && src[0]) { /* many are empty ("" when a setting does not apply): no calls */
-        n = strlen(src);
-        if (n > cap - 1) n = ts_utf8_prefix(src, cap - 1); /* whole characters only */
-        memcpy(dst, src, n);
-    }
-    dst[n] = '\0';
-}

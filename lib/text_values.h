@@ -5,6 +5,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "text.h"
 
 /* Parse a non-negative integer: decimal digits, or a decimal number with an exponent
  * whose value is integral ("2e12", "1.5e3"). Returns 0 on success, -1 when malformed,
@@ -50,8 +53,18 @@ int ts_name_blank(const char *name);
  * a leading or trailing separator) or one of cap bytes or more. */
 int ts_list_next(const char **cursor, char sep, char *item, size_t cap);
 
-/* Copy a NUL-terminated name into dst of cap > 0 bytes, truncating; cheaper than snprintf
- * on the estimate path. */
-void ts_copy_name(char *dst, size_t cap, const char *src);
+/* Copy a NUL-terminated name into dst of cap > 0 bytes, truncating to whole UTF-8
+ * characters. An estimate copies a dozen names: inline, strlen + memcpy, no byte loop and
+ * no call of its own (its prologue and epilogue were half of each copy's cost). */
+static inline void ts_copy_name(char *dst, size_t cap, const char *src)
+{
+    size_t n = 0;
+    if (src && src[0]) { /* many are empty ("" when a setting does not apply): no calls */
+        n = strlen(src);
+        if (n > cap - 1) n = ts_utf8_prefix(src, cap - 1);
+        memcpy(dst, src, n);
+    }
+    dst[n] = '\0';
+}
 
 #endif
