@@ -22,7 +22,7 @@
 static int fill_model(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
                       trainsize_model_counts *mc, trainsize_error *err)
 {
-    memset(mc, 0, sizeof *mc);
+    /* mc is in the result, which the estimate has zeroed */
     ts_copy_name(mc->name, sizeof mc->name, cfg->model.name[0] ? cfg->model.name : "custom");
     mc->parameters = pc->total;
     mc->active_parameters = pc->active;

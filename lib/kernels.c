@@ -133,6 +133,9 @@ static void layer_elementwise(const ts_settings *cfg, const ts_layout *lay, cons
                  ((2.0 * h + (double)ts_model_q_dim(m)) * replicated + 2.0 * f) * other;
 }
 
+/* The smaller of two positive, finite figures: fmin without libm's call. */
+static double lesser(double a, double b) { return a < b ? a : b; }
+
 /* The GEMMs' roofline (Williams, Waterman and Patterson, CACM 2009): a matmul takes the
  * longer of its FLOPs at the compute rate and its bytes (read A and B, write C) at memory
  * bandwidth, so skinny ones (LoRA's rank-r adapters, small per-rank shards, fp8 where it
@@ -151,16 +154,16 @@ double ts_kernel_gemm_roofline(const ts_settings *cfg, const ts_layout *lay, con
          * when even the narrowest dimension any of the layer's GEMMs can have clears the
          * ridge point, all of them are compute-bound and the listing is not needed. */
         const ts_model *m = &cfg->model;
-        double width = fmax(c->linear_in, c->act), d = fmin(M, (double)m->hidden);
+        double width = c->linear_in > c->act ? c->linear_in : c->act, d = lesser(M, (double)m->hidden);
         double kv = (double)ts_model_kv_heads(m);
-        d = fmin(d, (double)ts_model_q_dim(m) / t);
-        d = fmin(d, (kv >= t ? kv / t : 1.0) * (double)ts_model_head_dim(m)); /* a rank's keys */
-        d = fmin(d, (double)(ts_model_is_moe(m) && m->dense_ffn ? m->dense_ffn : m->ffn) / t);
+        d = lesser(d, (double)ts_model_q_dim(m) / t);
+        d = lesser(d, (kv >= t ? kv / t : 1.0) * (double)ts_model_head_dim(m)); /* a rank's keys */
+        d = lesser(d, (double)(ts_model_is_moe(m) && m->dense_ffn ? m->dense_ffn : m->ffn) / t);
         if (m->kv_lora_rank) /* MLA: the latents, and the value heads' width (the output's input) */
-            d = fmin(fmin(d, (double)m->kv_lora_rank),
-                     fmin(m->q_lora_rank ? (double)m->q_lora_rank : d,
-                          (double)m->heads * (double)ts_model_v_head_dim(m) / t));
-        if (cfg->lora_rank) d = fmin(d, (double)cfg->lora_rank);
+            d = lesser(lesser(d, (double)m->kv_lora_rank),
+                       lesser(m->q_lora_rank ? (double)m->q_lora_rank : d,
+                              (double)m->heads * (double)ts_model_v_head_dim(m) / t));
+        if (cfg->lora_rank) d = lesser(d, (double)cfg->lora_rank);
         if (2.0 * d / (3.0 * width) >= rate / bw) return 1.0;
     }
     n = ts_model_layer_mms(&cfg->model, 0, cfg->lora_rank, cfg->lora_targets, mm);
