@@ -9,6 +9,13 @@
 
 extern const trainsize_link_info ts_links[];
 extern const size_t ts_link_count;
+/* 10 GbE: the checklist calls multi-node training over it (or slower) unbalanced; the
+ * estimate never picks such a link for a job. */
+#define TS_SLOW_NETWORK 1250000000ull
+/* Indices into ts_links of the scale-out links above TS_SLOW_NETWORK, slowest first by
+ * achieved rate, catalogue order among equals. */
+extern const unsigned char ts_links_by_rate[];
+extern const size_t ts_links_by_rate_count;
 extern const trainsize_storage_info ts_storage[];
 extern const size_t ts_storage_count;
 

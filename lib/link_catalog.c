@@ -194,6 +194,24 @@ const trainsize_link_info ts_links[] = {
 
 const size_t ts_link_count = TS_COUNT(ts_links);
 
+/* The scale-out links faster than TS_SLOW_NETWORK, slowest first by achieved rate
+ * (bandwidth x achieved_share; catalogue order among equals): the order in which the
+ * estimate searches them by halves for the network (system.c). It follows from the rows
+ * above, so it is not sorted on every estimate; test_link_storage_catalog sorts them and
+ * fails when a row changes and this does not. */
+const unsigned char ts_links_by_rate[] = {
+    19, /* eth-25g   2.5 GB/s */
+    20, /* eth-40g   4 */
+    21, /* eth-100g  10 */
+    14, /* ib-edr    10.6 */
+    22, /* eth-200g  20 */
+    15, /* ib-hdr    21.3 */
+    23, /* eth-400g  40 */
+    16, /* ib-ndr    42.5 */
+    24, /* eth-800g  80 */
+    17, /* ib-xdr    85 */
+};
+const size_t ts_links_by_rate_count = TS_COUNT(ts_links_by_rate);
 
 size_t trainsize_link_count(void)
 {

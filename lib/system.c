@@ -77,9 +77,6 @@ static double checkpoint_bytes(const ts_settings *cfg, const ts_layout *lay, con
     return params * (weight + c->master + state);
 }
 
-/* 10 GbE: the checklist calls multi-node training over it (or slower) unbalanced. */
-#define TS_SLOW_NETWORK 1250000000ull
-
 /* The GPUs one scale-up fabric joins in this job (ts_fabric_span): NVL72's NVLink switches
  * join 18 trays of 4, a TPU slice's ICI joins its hosts. Collectives inside it run at the
  * GPU link's rate. */
@@ -141,36 +138,20 @@ static double ideal_exposed(const ts_comm_terms *terms, const ts_comm_links *k)
 
 /* The slowest scale-out link faster than 10 GbE that adds at most comm-share of the step's
  * compute to its exposed communication (its exposed time with it, less the ideal one); NULL
- * if none. A faster link never exposes more, so the candidates, ordered by achieved rate
- * (catalogue order among equals), are searched by halves: a few timings of the step's
+ * if none. A faster link never exposes more, so the candidates, in the catalogue's order by
+ * achieved rate (ts_links_by_rate), are searched by halves: a few timings of the step's
  * collectives instead of one per link. The link chosen was one of them: its timing is left
  * in *timed, so that the step is not timed on it again. */
 static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_layout *lay,
                                               const ts_comm_terms *terms, double compute_step,
                                               const ts_comm_links *fabric, double nics, ts_comm *timed)
 {
-    const trainsize_link_info *order[32];
-    double rates[32]; /* order's achieved rates, so the sort compares them without recomputing */
-    size_t n = 0, i, lo, hi;
+    /* the first candidate in [lo, hi) that meets the share; hi = n: none yet */
+    size_t n = ts_links_by_rate_count, lo = 0, hi = n;
     double ideal = -1.0;
-    for (i = 0; i < ts_link_count && n < sizeof order / sizeof order[0]; i++) {
-        const trainsize_link_info *l = &ts_links[i];
-        double rate;
-        size_t at;
-        if (l->kind != TRAINSIZE_LINK_SCALE_OUT || l->bandwidth <= TS_SLOW_NETWORK) continue;
-        rate = (double)l->bandwidth * l->achieved_share;
-        for (at = n++; at > 0 && rates[at - 1] > rate; at--) { /* insertion sort, stable */
-            order[at] = order[at - 1];
-            rates[at] = rates[at - 1];
-        }
-        order[at] = l;
-        rates[at] = rate;
-    }
-    lo = 0;
-    hi = n; /* the first candidate in [lo, hi) that meets the share; hi = n: none yet */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        ts_comm_links k = links_with(cfg, fabric, lay, order[mid], nics);
+        ts_comm_links k = links_with(cfg, fabric, lay, &ts_links[ts_links_by_rate[mid]], nics);
         ts_comm with;
         if (ideal < 0.0) ideal = ideal_exposed(terms, &k);
         ts_comm_time(terms, &k, &with);
@@ -181,7 +162,7 @@ static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_l
             lo = mid + 1;
         }
     }
-    return lo < n ? order[lo] : NULL;
+    return lo < n ? &ts_links[ts_links_by_rate[lo]] : NULL;
 }
 
 /* The fastest scale-out link of the catalogue. */

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "catalog.h"
 #include "trainsize.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -201,6 +202,29 @@ static void test_link_kinds_and_assumptions(void **state)
 
 /* ---- Storage ---- */
 
+/* ts_links_by_rate is the catalogue's scale-out links above 10 GbE sorted by achieved rate
+ * (a stable sort: catalogue order among equals), which the estimate searches by halves. A
+ * row added or changed without it fails here. */
+static double achieved(size_t i)
+{
+    return (double)ts_links[i].bandwidth * ts_links[i].achieved_share;
+}
+
+static void test_links_by_rate(void **state)
+{
+    size_t order[64], n = 0, i, at;
+    (void)state;
+    for (i = 0; i < ts_link_count; i++) {
+        if (ts_links[i].kind != TRAINSIZE_LINK_SCALE_OUT || ts_links[i].bandwidth <= TS_SLOW_NETWORK) continue;
+        assert_true(n < sizeof order / sizeof order[0]);
+        for (at = n++; at > 0 && achieved(order[at - 1]) > achieved(i); at--) order[at] = order[at - 1];
+        order[at] = i;
+    }
+    assert_int_equal(ts_links_by_rate_count, n);
+    for (i = 0; i < n; i++) assert_int_equal(ts_links_by_rate[i], order[i]);
+    assert_true(n >= 8); /* Ethernet and InfiniBand from 25 Gb/s up */
+}
+
 static void test_storage_rows_valid(void **state)
 {
     size_t i, j, n = trainsize_storage_count();
@@ -358,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_link_find),
         cmocka_unit_test(test_link_datasheet_values),
         cmocka_unit_test(test_link_kinds_and_assumptions),
+        cmocka_unit_test(test_links_by_rate),
         cmocka_unit_test(test_storage_rows_valid),
         cmocka_unit_test(test_storage_find),
         cmocka_unit_test(test_storage_values),
