@@ -18,6 +18,13 @@ extern const unsigned char ts_links_by_rate[];
 extern const size_t ts_links_by_rate_count;
 extern const trainsize_storage_info ts_storage[];
 extern const size_t ts_storage_count;
+/* Indices into ts_storage: the local NVMe classes, slowest read first; the shared classes,
+ * lowest of what they serve first (NFS by its filer's aggregate rate, then the file systems
+ * that scale out, by per-client rate). Catalogue order among equals. */
+extern const unsigned char ts_storage_nvme_by_read[];
+extern const size_t ts_storage_nvme_count;
+extern const unsigned char ts_storage_shared_by_rank[];
+extern const size_t ts_storage_shared_count;
 
 #include <stdint.h>
 

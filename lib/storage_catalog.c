@@ -99,6 +99,37 @@ const trainsize_storage_info ts_storage[] = {
 
 const size_t ts_storage_count = TS_COUNT(ts_storage);
 
+/* The orders in which the estimate offers the classes (system.c takes the first whose
+ * rates are enough). They follow from the rows above, so they are not worked out on every
+ * estimate; test_link_storage_catalog derives them from the rows and fails when a row
+ * changes and these do not. */
+
+/* Local NVMe, what a GPU server carries for data and scratch, slowest read first (a hard
+ * disk or a SATA SSD is never what the library recommends for a GPU server; either can
+ * still be set). */
+const unsigned char ts_storage_nvme_by_read[] = {
+    2, /* nvme-gen3 */
+    3, /* nvme-gen4 */
+    4, /* nvme-gen5 */
+};
+const size_t ts_storage_nvme_count = TS_COUNT(ts_storage_nvme_by_read);
+
+/* Shared file systems in the order of what they serve, lowest first (catalogue order among
+ * equals): NFS, whose one filer bounds every client together (by that aggregate rate), then
+ * the file systems that scale out with their servers, Lustre and Ceph (by per-client rate).
+ * A legacy Lustre client reads about as fast as one NFS mount, but the file system serves
+ * every client at that rate; a filer does not. */
+const unsigned char ts_storage_shared_by_rank[] = {
+    5,  /* nfs-10g            filer 1.25 GB/s */
+    6,  /* nfs                filer 12.5 GB/s */
+    7,  /* nfs-nconnect-100g  filer 12.5 GB/s */
+    8,  /* nfs-rdma-400g      filer 50 GB/s */
+    9,  /* lustre             client 1 GB/s */
+    11, /* ceph               client 1 GB/s */
+    10, /* lustre-multirail   client 10 GB/s */
+};
+const size_t ts_storage_shared_count = TS_COUNT(ts_storage_shared_by_rank);
+
 
 size_t trainsize_storage_count(void)
 {

@@ -198,56 +198,29 @@ static int storage_shared_ok(const trainsize_storage_info *st, uint64_t nodes)
     return nodes <= 1 || st->shared;
 }
 
-/* A class's place in the order of what it serves, lowest first: local drives (by read
- * rate), then NFS, whose one filer bounds every client together (by that aggregate rate),
- * then file systems that scale out with their servers, Ceph and Lustre (by per-client
- * rate). A legacy Lustre client reads about as fast as one NFS mount, but the file system
- * serves every client at that rate; a filer does not. */
-static double storage_rank(const trainsize_storage_info *st)
+/* The first class of `order` (indices into the catalogue) whose rates are enough; NULL if
+ * none. */
+static const trainsize_storage_info *first_meeting(const unsigned char *order, size_t n, double read,
+                                                  double write, double total_read, double total_write)
 {
-    double tier = !st->shared ? 0.0 : st->aggregate_read_rate ? 1.0 : 2.0;
-    double rate =
-        st->shared && st->aggregate_read_rate ? (double)st->aggregate_read_rate : (double)st->read_rate;
-    return tier * 1e15 + rate; /* rates stay below 1e15 B/s */
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (storage_meets(&ts_storage[order[i]], read, write, total_read, total_write)) return &ts_storage[order[i]];
+    return NULL;
 }
 
-/* Local NVMe: what a GPU server carries for data and scratch. A hard disk or a SATA SSD is
- * never what the library recommends for a GPU server (either can still be set). */
-static int is_nvme(const trainsize_storage_info *st)
-{
-    return !st->shared && st->name[0] == 'n' && st->name[1] == 'v' && st->name[2] == 'm' && st->name[3] == 'e';
-}
-
-/* In one pass over the catalogue: the first class in storage_rank's order that serves the
- * job (NVMe on one server, shared storage on several: `read` per server from it), and the
- * NVMe each server carries, which serves one server's rates (`local_read`: all of the
- * reads when the dataset is cached there). NULL where none does. */
+/* The storage the job reads and checkpoints to: the NVMe each server carries where one
+ * server runs it (*local: the slowest that serves one server's rates, `local_read` being all
+ * of the reads when the dataset is cached there); on several servers, or one that no NVMe
+ * drive keeps up with (checkpoints in seconds), the first shared class in the catalogue's
+ * order that serves the job (`read` per server from it). NULL where none does. */
 static const trainsize_storage_info *choose_storage(double local_read, double read, double write,
                                                    double total_read, double total_write, uint64_t nodes,
                                                    const trainsize_storage_info **local)
 {
-    const trainsize_storage_info *best = NULL;
-    size_t i;
-    *local = NULL;
-    for (i = 0; i < ts_storage_count; i++) {
-        const trainsize_storage_info *st = &ts_storage[i];
-        if (is_nvme(st) && storage_meets(st, local_read, write, local_read, write) &&
-            (!*local || st->read_rate < (*local)->read_rate))
-            *local = st;
-        if (nodes > 1 && st->shared && storage_meets(st, read, write, total_read, total_write) &&
-            (!best || storage_rank(st) < storage_rank(best)))
-            best = st;
-    }
-    if (nodes > 1 || *local) return nodes > 1 ? best : *local;
-    /* One server that no NVMe drive keeps up with (checkpoints in seconds): the first
-     * shared class that does. */
-    for (i = 0; i < ts_storage_count; i++) {
-        const trainsize_storage_info *st = &ts_storage[i];
-        if (st->shared && storage_meets(st, read, write, total_read, total_write) &&
-            (!best || storage_rank(st) < storage_rank(best)))
-            best = st;
-    }
-    return best;
+    *local = first_meeting(ts_storage_nvme_by_read, ts_storage_nvme_count, local_read, write, local_read, write);
+    if (nodes <= 1 && *local) return *local;
+    return first_meeting(ts_storage_shared_by_rank, ts_storage_shared_count, read, write, total_read, total_write);
 }
 
 /* One checkpoint written to a class: every server its share at the class's per-client rate,

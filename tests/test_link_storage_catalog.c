@@ -252,6 +252,46 @@ static void test_storage_rows_valid(void **state)
     }
 }
 
+/* The orders the estimate offers storage in, derived here from the rows: local NVMe by read
+ * rate; shared classes by tier (an NFS filer, by its aggregate rate; then the file systems
+ * that scale out, by per-client rate). Stable sorts: catalogue order among equals. */
+static double storage_key(size_t i)
+{
+    const trainsize_storage_info *st = &ts_storage[i];
+    if (!st->shared) return (double)st->read_rate;
+    return st->aggregate_read_rate ? 1e15 + (double)st->aggregate_read_rate : 2e15 + (double)st->read_rate;
+}
+
+static size_t sorted_storage(int shared, size_t *order, size_t cap)
+{
+    size_t n = 0, i, at;
+    for (i = 0; i < ts_storage_count; i++) {
+        const trainsize_storage_info *st = &ts_storage[i];
+        if (shared ? !st->shared : st->shared || strncmp(st->name, "nvme", 4) != 0) continue;
+        assert_true(n < cap);
+        for (at = n++; at > 0 && storage_key(order[at - 1]) > storage_key(i); at--) order[at] = order[at - 1];
+        order[at] = i;
+    }
+    return n;
+}
+
+static void test_storage_orders(void **state)
+{
+    size_t order[64], n, i;
+    (void)state;
+    n = sorted_storage(0, order, 64);
+    assert_int_equal(ts_storage_nvme_count, n);
+    for (i = 0; i < n; i++) assert_int_equal(ts_storage_nvme_by_read[i], order[i]);
+    assert_true(n >= 3);
+    n = sorted_storage(1, order, 64);
+    assert_int_equal(ts_storage_shared_count, n);
+    for (i = 0; i < n; i++) assert_int_equal(ts_storage_shared_by_rank[i], order[i]);
+    assert_true(n >= 5);
+    /* the rule's two tiers: NFS before the file systems that scale out, whatever the rates */
+    assert_string_equal(ts_storage[ts_storage_shared_by_rank[0]].name, "nfs-10g");
+    assert_string_equal(ts_storage[ts_storage_shared_by_rank[n - 1]].name, "lustre-multirail");
+}
+
 static void test_storage_find(void **state)
 {
     char buf[64];
@@ -384,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_link_kinds_and_assumptions),
         cmocka_unit_test(test_links_by_rate),
         cmocka_unit_test(test_storage_rows_valid),
+        cmocka_unit_test(test_storage_orders),
         cmocka_unit_test(test_storage_find),
         cmocka_unit_test(test_storage_values),
         cmocka_unit_test(test_gpu_prices),
