@@ -103,8 +103,8 @@ int ts_fp8_recipe_resolve(const ts_settings *cfg)
 
 const char *ts_fp8_recipe_name(int recipe)
 {
-    static const char *const names[] = {"auto", "delayed", "current", "mxfp8", "blockwise"};
-    return recipe >= 0 && recipe < (int)(sizeof names / sizeof names[0]) ? names[recipe] : "";
+    static const char NAMES[][TS_NAME_WIDTH(fp8_recipe)] = {"", "auto", "delayed", "current", "mxfp8", "blockwise"};
+    return NAMES[recipe >= 0 && recipe < (int)(sizeof NAMES / sizeof NAMES[0]) - 1 ? recipe + 1 : 0];
 }
 
 /* Bytes per weight of Transformer Engine's fp8 copies: the row-wise copy the forward's GEMM

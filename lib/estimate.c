@@ -46,17 +46,16 @@ static void fill_layout(const ts_settings *cfg, const ts_layout *lay, const ts_c
                         trainsize_result *out)
 {
     ts_copy_name(out->gpu, sizeof out->gpu, cfg->gpu->name);
-    ts_copy_name(out->framework, sizeof out->framework, ts_framework_name(conv->framework));
+    /* the option names come from tables as wide as their fields (stages.h): whole copies */
+    memcpy(out->framework, ts_framework_name(conv->framework), sizeof out->framework);
     ts_copy_name(out->framework_reason, sizeof out->framework_reason, conv->framework_reason);
-    ts_copy_name(out->stack, sizeof out->stack, ts_stack_name(conv->stack));
+    memcpy(out->stack, ts_stack_name(conv->stack), sizeof out->stack);
     ts_copy_name(out->stack_reason, sizeof out->stack_reason, conv->stack_reason);
-    ts_copy_name(out->pp_schedule, sizeof out->pp_schedule, ts_pp_schedule_name(lay->schedule));
+    memcpy(out->pp_schedule, ts_pp_schedule_name(lay->schedule), sizeof out->pp_schedule);
     out->pipeline_bubble = lay->bubble;
     ts_conv_kernels_text(conv, out->kernels, sizeof out->kernels);
-    ts_copy_name(out->fp8_recipe, sizeof out->fp8_recipe,
-                 cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED
-                     ? ts_fp8_recipe_name(ts_fp8_recipe_resolve(cfg))
-                     : "");
+    if (cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED)
+        memcpy(out->fp8_recipe, ts_fp8_recipe_name(ts_fp8_recipe_resolve(cfg)), sizeof out->fp8_recipe);
     ts_copy_name(out->global_batch_reason, sizeof out->global_batch_reason, lay->global_batch_reason);
     {
         /* the method and reference options' choice names, in their order */

@@ -67,18 +67,15 @@ int ts_framework_qlora_recomputes(const ts_settings *cfg)
 
 const char *ts_framework_name(int framework)
 {
-    switch (framework) {
-    case TRAINSIZE_FRAMEWORK_MEGATRON: return "megatron";
-    case TRAINSIZE_FRAMEWORK_DEEPSPEED: return "deepspeed";
-    case TRAINSIZE_FRAMEWORK_PYTORCH: return "pytorch";
-    default: return "auto";
-    }
+    /* in the enum's order: megatron 0, deepspeed 1, pytorch 2, auto 3 */
+    static const char NAMES[][TS_NAME_WIDTH(framework)] = {"megatron", "deepspeed", "pytorch", "auto"};
+    return NAMES[framework >= 0 && framework < TRAINSIZE_FRAMEWORK_AUTO ? framework : TRAINSIZE_FRAMEWORK_AUTO];
 }
 
 /* The stacks' names, in the "stack" option's order, and the framework (byte conventions)
  * each runs. */
 static const struct {
-    const char *name;
+    char name[TS_NAME_WIDTH(stack)];
     int framework;
 } STACKS[] = {{"auto", TRAINSIZE_FRAMEWORK_AUTO},
               {"megatron-lm", TRAINSIZE_FRAMEWORK_MEGATRON},
@@ -129,7 +126,7 @@ int ts_stack_resolve_with(const ts_settings *cfg, int fw, const char **reason)
 
 const char *ts_stack_name(int stack)
 {
-    return stack >= 0 && (size_t)stack < sizeof STACKS / sizeof STACKS[0] ? STACKS[stack].name : "auto";
+    return STACKS[stack >= 0 && (size_t)stack < sizeof STACKS / sizeof STACKS[0] ? stack : 0].name;
 }
 
 static int stack_framework(int stack)

@@ -373,8 +373,9 @@ static void default_global_batch(const ts_settings *cfg, ts_layout *l, uint64_t 
 
 const char *ts_pp_schedule_name(int schedule)
 {
-    static const char *const NAMES[] = {"auto", "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe"};
-    return schedule >= 0 && schedule < (int)(sizeof NAMES / sizeof NAMES[0]) ? NAMES[schedule] : "auto";
+    static const char NAMES[][TS_NAME_WIDTH(pp_schedule)] = {"auto",  "1f1b",  "interleaved",
+                                                             "zb-h1", "zb-h2", "dualpipe"};
+    return NAMES[schedule >= 0 && schedule < (int)(sizeof NAMES / sizeof NAMES[0]) ? schedule : 0];
 }
 
 /* The pipeline schedule and its bubble, as a share of the ideal step: 1F1B's (p - 1)/m

@@ -29,55 +29,45 @@ int ts_result_bytes(double v, uint64_t *out, const char *result, const char *inp
 }
 
 /* Each figure with the input that drives it: model state grows with the model, the rest
- * with the tokens of a micro-batch. A table, not built per call: the estimate reads it
- * every time. */
+ * with the tokens of a micro-batch. A list expanded into straight-line code: the estimate
+ * converts every figure every time, and a table walked by offsets cost twice as much. */
 static const char MODEL[] = "model", BATCH[] = "micro-batch";
-#define FIGURE(stage, result, input) \
-    {offsetof(ts_stage_memory, stage), offsetof(trainsize_memory, result), "memory." #result, input}
-static const struct figure {
-    size_t from, to;
-    const char *name, *input;
-} FIGURES[] = {
-    FIGURE(weights, weights, MODEL),
-    FIGURE(gradients, gradients, MODEL),
-    FIGURE(optimizer, optimizer, MODEL),
-    FIGURE(master, master_weights, MODEL),
-    FIGURE(activations, activations, BATCH),
-    FIGURE(act_layers, activations_layers, BATCH),
-    FIGURE(act_embedding, activations_embedding, BATCH),
-    FIGURE(act_output, activations_output, BATCH),
-    FIGURE(act_loss, activations_loss, BATCH),
-    FIGURE(act_per_layer, activations_per_layer, BATCH),
-    FIGURE(transient, transient, BATCH),
-    FIGURE(peak_allocated, peak_allocated, BATCH),
-    FIGURE(cuda_context, cuda_context, MODEL),
-    FIGURE(comm_buffers, comm_buffers, MODEL),
-    FIGURE(allocator_slack, allocator_slack, BATCH),
-    FIGURE(host_offload, host_offload, MODEL),
-    FIGURE(act_offloaded, activations_offloaded, BATCH),
-    FIGURE(load_peak, loading_peak, MODEL),
-    FIGURE(reference, reference_weights, MODEL),
-    FIGURE(critic, critic_state, MODEL),
-    FIGURE(rollout_weights, rollout_weights, MODEL),
-    FIGURE(rollout_kv, rollout_kv_cache, MODEL),
-    FIGURE(teacher, teacher_weights, MODEL),
-    FIGURE(vision_weights, vision_weights, MODEL),
-    FIGURE(act_vision, activations_vision, BATCH),
-};
+#define TS_MEMORY_FIGURES(X)                              \
+    X(weights, weights, MODEL)                            \
+    X(gradients, gradients, MODEL)                        \
+    X(optimizer, optimizer, MODEL)                        \
+    X(master, master_weights, MODEL)                      \
+    X(activations, activations, BATCH)                    \
+    X(act_layers, activations_layers, BATCH)              \
+    X(act_embedding, activations_embedding, BATCH)        \
+    X(act_output, activations_output, BATCH)              \
+    X(act_loss, activations_loss, BATCH)                  \
+    X(act_per_layer, activations_per_layer, BATCH)        \
+    X(transient, transient, BATCH)                        \
+    X(peak_allocated, peak_allocated, BATCH)              \
+    X(cuda_context, cuda_context, MODEL)                  \
+    X(comm_buffers, comm_buffers, MODEL)                  \
+    X(allocator_slack, allocator_slack, BATCH)            \
+    X(host_offload, host_offload, MODEL)                  \
+    X(act_offloaded, activations_offloaded, BATCH)        \
+    X(load_peak, loading_peak, MODEL)                     \
+    X(reference, reference_weights, MODEL)                \
+    X(critic, critic_state, MODEL)                        \
+    X(rollout_weights, rollout_weights, MODEL)            \
+    X(rollout_kv, rollout_kv_cache, MODEL)                \
+    X(teacher, teacher_weights, MODEL)                    \
+    X(vision_weights, vision_weights, MODEL)              \
+    X(act_vision, activations_vision, BATCH)
 
 static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout *lay,
                        trainsize_memory *m, trainsize_error *err)
 {
-    size_t i;
-    for (i = 0; i < sizeof FIGURES / sizeof FIGURES[0]; i++) {
-        const struct figure *f = &FIGURES[i];
-        double v;
-        uint64_t u;
-        memcpy(&v, (const char *)s + f->from, sizeof v);
-        if (!(v >= 0) || v >= 9.2e18) return too_large(f->name, f->input, err);
-        u = ts_ceil_u64(v);
-        memcpy((char *)m + f->to, &u, sizeof u);
-    }
+    /* in the list's order, so the first figure too large is the one named */
+#define TS_CONVERT(from, to, input)                                                          \
+    if (!(s->from >= 0) || s->from >= 9.2e18) return too_large("memory." #to, input, err); \
+    m->to = ts_ceil_u64(s->from);
+    TS_MEMORY_FIGURES(TS_CONVERT)
+#undef TS_CONVERT
     /* Totals are sums of the rounded parts, so the report adds up to the byte. */
     m->overhead = m->cuda_context + m->comm_buffers + m->allocator_slack;
     if ((double)m->peak_allocated + (double)m->overhead >= 9.2e18)

@@ -56,6 +56,12 @@ typedef struct ts_layout {
 } ts_layout;
 
 int ts_layout_make(const ts_settings *cfg, ts_layout *out, trainsize_error *err);
+/* The name functions here (pipeline schedule, fp8 recipe, stack, framework) return entries
+ * of tables as wide as the result's field for that name, zero-padded, so the estimate
+ * copies the whole field in one move, without strlen (test_stacks checks every name leaves
+ * room for its NUL). */
+#define TS_NAME_WIDTH(field) sizeof(((trainsize_result *)0)->field)
+
 /* A ts_pp_schedule's name, as the pp-schedule option spells it. */
 const char *ts_pp_schedule_name(int schedule);
 /* Layers of one pipeline stage, and how many of them have experts (an MoE model's first

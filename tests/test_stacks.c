@@ -2,6 +2,7 @@
  * framework a stack implies, and that a setting given explicitly wins over the stack's
  * default. */
 #include "ts_test.h"
+#include "stages.h"
 
 static void expect_stack(const char *const *pairs, const char *stack, const char *framework, const char *why)
 {
@@ -183,10 +184,44 @@ static void test_nanotron_zero1_reduces_after_the_backward(void **state)
 #undef NR
 }
 
+/* The name functions return entries as wide as the result's fields, which the estimate
+ * copies whole (stages.h): each is its option's choice of that index (the choices are the
+ * one spelling of the names), leaves room for its NUL, and a value out of range gives the
+ * default. */
+static void check_names(int id, const char *(*name)(int), size_t width, const char *out_of_range)
+{
+    const trainsize_param_info *info = trainsize_param_by_id(id);
+    const char *p;
+    int i = 0;
+    assert_non_null(info);
+    p = info->choices;
+    while (*p) {
+        size_t len = strcspn(p, "|");
+        assert_true(len < width);
+        assert_int_equal(strlen(name(i)), len);
+        assert_memory_equal(name(i), p, len);
+        p += len + (p[len] == '|');
+        i++;
+    }
+    assert_true(i >= 3);
+    assert_string_equal(name(i), out_of_range);
+    assert_string_equal(name(-1), out_of_range);
+}
+
+static void test_names_fit_their_fields(void **state)
+{
+    (void)state;
+    check_names(TRAINSIZE_ID_STACK, ts_stack_name, TS_NAME_WIDTH(stack), "auto");
+    check_names(TRAINSIZE_ID_PP_SCHEDULE, ts_pp_schedule_name, TS_NAME_WIDTH(pp_schedule), "auto");
+    check_names(TRAINSIZE_ID_FP8_RECIPE, ts_fp8_recipe_name, TS_NAME_WIDTH(fp8_recipe), "");
+    check_names(TRAINSIZE_ID_FRAMEWORK, ts_framework_name, TS_NAME_WIDTH(framework), "auto");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_auto_follows_the_job),
+        cmocka_unit_test(test_names_fit_their_fields),
         cmocka_unit_test(test_a_stack_sets_the_framework),
         cmocka_unit_test(test_explicit_settings_win),
         cmocka_unit_test(test_fsdp_with_a_pipeline),
