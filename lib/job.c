@@ -54,8 +54,8 @@ static int set_gpu_prices(trainsize_job *job, const ts_param_def *def, const cha
 static int set_value(trainsize_job *job, const ts_param_def *def, const char *value,
                      trainsize_error *err);
 
-/* A default a number or flag parses to zero, which the zeroed job holds already: a number
- * stored as 0 or 0.0 (all bits zero), a flag as 0. */
+/* A default that parses to zero, which the zeroed job holds already: a number stored as 0
+ * or 0.0 (all bits zero), a flag as 0, a choice as its index when it is the first. */
 static int zero_default(const ts_param_def *def)
 {
     const char *t = def->info.default_text;
@@ -63,12 +63,13 @@ static int zero_default(const ts_param_def *def)
     case TS_SET_U64:
     case TS_SET_DOUBLE: return t[0] == '0' && t[1] == '\0';
     case TS_SET_BOOL: return strcmp(t, "false") == 0;
+    case TS_SET_CHOICE: return ts_choice_index(def->info.choices, t) == 0;
     default: return 0;
     }
 }
 
 /* The catalogue's default texts are the only place defaults are written down; each is
- * parsed as trainsize_job_set would, but for the zeros zero_default() knows (nearly half). */
+ * parsed as trainsize_job_set would, but for the zeros zero_default() knows (over half). */
 static void defaults(trainsize_job *job, int skip_zeros)
 {
     size_t i;
