@@ -63,7 +63,14 @@ static int zero_default(const ts_param_def *def)
     case TS_SET_U64:
     case TS_SET_DOUBLE: return t[0] == '0' && t[1] == '\0';
     case TS_SET_BOOL: return strcmp(t, "false") == 0;
-    case TS_SET_CHOICE: return ts_choice_index(def->info.choices, t) == 0;
+    case TS_SET_CHOICE: { /* the list's first item, without looking through the rest */
+        const char *c = def->info.choices;
+        while (*t && *t == *c) {
+            t++;
+            c++;
+        }
+        return *t == '\0' && (*c == '|' || *c == '\0');
+    }
     default: return 0;
     }
 }
