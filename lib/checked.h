@@ -22,7 +22,11 @@ static inline int ts_mul_u64(uint64_t a, uint64_t b, uint64_t *out)
     return 0;
 }
 
-/* ceil(v) as an integer, for 0 <= v < 9.2e18 (the caller checks): the signed conversion
+/* Can a figure computed in double be rounded up to a byte count the result holds: not NaN,
+ * not negative, below 9.2e18 (just under 2^63)? */
+static inline int ts_fits_u64(double v) { return v >= 0 && v < 9.2e18; }
+
+/* ceil(v) as an integer, for v that ts_fits_u64 (the caller checks): the signed conversion
  * truncates in one instruction (the unsigned one branches), and a double of 2^53 or more is
  * whole already, so no call to libm's ceil. */
 static inline uint64_t ts_ceil_u64(double v)

@@ -103,8 +103,9 @@ int ts_fp8_recipe_resolve(const ts_settings *cfg)
 
 const char *ts_fp8_recipe_name(int recipe)
 {
-    static const char NAMES[][TS_NAME_WIDTH(fp8_recipe)] = {"", "auto", "delayed", "current", "mxfp8", "blockwise"};
-    return NAMES[recipe >= 0 && recipe < (int)(sizeof NAMES / sizeof NAMES[0]) - 1 ? recipe + 1 : 0];
+    /* in the enum's order, then "" for a value out of range */
+    static const char NAMES[][TS_NAME_WIDTH(fp8_recipe)] = {"auto", "delayed", "current", "mxfp8", "blockwise", ""};
+    return NAMES[recipe >= TS_FP8_AUTO && recipe <= TS_FP8_BLOCKWISE ? recipe : TS_FP8_BLOCKWISE + 1];
 }
 
 /* Bytes per weight of Transformer Engine's fp8 copies: the row-wise copy the forward's GEMM

@@ -3,7 +3,6 @@
  * the last the output layer and the loss, and with uneven stages the first middle one its
  * extra layers), the largest is kept and its figures rounded to whole bytes. The estimate
  * and the largest-fit search both read memory through here, so they agree to the byte. */
-#include <stddef.h>
 #include <string.h>
 
 #include "checked.h"
@@ -23,7 +22,7 @@ static int too_large(const char *result, const char *input, trainsize_error *err
 int ts_result_bytes(double v, uint64_t *out, const char *result, const char *input,
                     trainsize_error *err)
 {
-    if (!(v >= 0) || v >= 9.2e18) return too_large(result, input, err);
+    if (!ts_fits_u64(v)) return too_large(result, input, err);
     *out = ts_ceil_u64(v);
     return TRAINSIZE_OK;
 }
@@ -63,8 +62,8 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
                        trainsize_memory *m, trainsize_error *err)
 {
     /* in the list's order, so the first figure too large is the one named */
-#define TS_CONVERT(from, to, input)                                                          \
-    if (!(s->from >= 0) || s->from >= 9.2e18) return too_large("memory." #to, input, err); \
+#define TS_CONVERT(from, to, input)                                     \
+    if (!ts_fits_u64(s->from)) return too_large("memory." #to, input, err); \
     m->to = ts_ceil_u64(s->from);
     TS_MEMORY_FIGURES(TS_CONVERT)
 #undef TS_CONVERT

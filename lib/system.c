@@ -48,7 +48,7 @@ static double round_up_ram(double bytes)
 static int to_u64(double v, uint64_t *out, const char *result, const char *input,
                   trainsize_error *err)
 {
-    if (!(v >= 0) || v >= 9.2e18)
+    if (!ts_fits_u64(v))
         return ts_fail(err, TRAINSIZE_E_OVERFLOW, input,
                        "%s: the job is too large to estimate (system.%s would pass 2^63)", input,
                        result);

@@ -26,6 +26,19 @@ static void test_add_and_mul_refuse_2_63(void **state)
 
 /* Whole numbers, halves, the neighbours of whole numbers, 2^52 and 2^53 (past which every
  * double is whole) and the top of the range the callers allow (under 9.2e18). */
+/* What may be rounded to a result's bytes: NaN, negatives and 9.2e18 up are refused. */
+static void test_fits_u64(void **state)
+{
+    (void)state;
+    assert_true(ts_fits_u64(0.0));
+    assert_true(ts_fits_u64(0.5));
+    assert_true(ts_fits_u64(9.1e18));
+    assert_false(ts_fits_u64(9.2e18));
+    assert_false(ts_fits_u64(-0.5));
+    assert_false(ts_fits_u64(NAN));
+    assert_false(ts_fits_u64(INFINITY));
+}
+
 static void test_ceil_is_libm_ceil(void **state)
 {
     static const double whole[] = {0.0, 1.0, 2.0, 3.0, 1048576.0, 4503599627370496.0 /* 2^52 */,
@@ -55,6 +68,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_add_and_mul_refuse_2_63),
+        cmocka_unit_test(test_fits_u64),
         cmocka_unit_test(test_ceil_is_libm_ceil),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
