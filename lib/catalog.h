@@ -45,6 +45,11 @@ uint64_t ts_fabric_span(const trainsize_gpu_info *gpu, uint64_t gpus_per_node, u
  * (an NVSwitch board, a rack-scale fabric, PCIe only). */
 uint64_t ts_bridge_span(const trainsize_gpu_info *gpu, uint64_t gpus_per_node);
 
+/* 1 when a tensor-parallel group of `tp` GPUs stays on a GPU-to-GPU fabric (NVLink,
+ * NVSwitch, Infinity Fabric, ICI): inside a server's, or a rack-scale domain's, and no
+ * wider than an NVLink bridge joins; 0 when its collectives cross PCIe or the network. */
+int ts_tp_on_fabric(const trainsize_gpu_info *gpu, uint64_t tp, uint64_t gpus_per_node, uint64_t gpus);
+
 /* Per-direction rate, bytes/s, one GPU achieves over its host link (its PCIe generation's
  * catalogue link; NVLink-C2C for a Grace host), as the link catalogue's achieved share. */
 double ts_host_link_rate(const trainsize_gpu_info *gpu);

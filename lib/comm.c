@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "catalog.h"
 #include "stages.h"
 
 /* Ring traffic factors. */
@@ -146,8 +147,13 @@ void ts_comm_terms_make(const ts_settings *cfg, const ts_layout *lay, const ts_p
         k->tp_latency = n * layers * latency(t, alpha);
         /* tp-overlap: the all-gathers and reduce-scatters run in chunks under the layer's
          * matmuls (Transformer Engine's userbuffers overlap, PyTorch's async TP); only what
-         * exceeds the matmuls' time adds. */
-        k->tp_overlap = c->tp_overlap;
+         * exceeds the matmuls' time adds. A stack's default applies only on a GPU-to-GPU
+         * fabric: userbuffers needs peer memory over NVLink (over PCIe Transformer Engine
+         * runs the collectives in turn), so auto gives no overlap where the group crosses
+         * PCIe or the network; yes is the caller's word. */
+        k->tp_overlap = c->tp_overlap &&
+                        (cfg->tp_overlap == TRAINSIZE_TRISTATE_YES ||
+                         ts_tp_on_fabric(cfg->gpu, lay->tp, lay->gpus_per_node, lay->gpus));
         k->tp_window = c_mb * mm_share;
     }
     /* Pipeline parallelism: each micro-batch slot sends its activations forward and receives

@@ -625,6 +625,13 @@ uint64_t ts_bridge_span(const trainsize_gpu_info *gpu, uint64_t gpus_per_node)
                : 0;
 }
 
+int ts_tp_on_fabric(const trainsize_gpu_info *gpu, uint64_t tp, uint64_t gpus_per_node, uint64_t gpus)
+{
+    uint64_t bridge = ts_bridge_span(gpu, gpus_per_node);
+    return gpu->scale_up_bandwidth > 0 && tp <= ts_fabric_span(gpu, gpus_per_node, gpus) &&
+           (!bridge || tp <= bridge);
+}
+
 uint64_t ts_fabric_span(const trainsize_gpu_info *gpu, uint64_t gpus_per_node, uint64_t gpus)
 {
     /* A fabric spans servers only where it has its own switches or links between hosts;

@@ -38,6 +38,39 @@ static int embedding_split_fits(const ts_settings *cfg, const ts_layout *l)
     return (n + 2) % chunks == 0 && (n + 2) / chunks >= 1 && (l->pp > 2 || l->vpp * ((n + 2) / chunks) >= 2);
 }
 
+/* Interleaved stages whose chunks the layers do not divide: the embedding and the loss take
+ * a layer's slot each and the n + 2 slots spread over the p x v chunks as evenly as whole
+ * slots go, one more in each of the chunks after the first until the remainder is used
+ * (chunk i on stage i mod p, so the extra slots fall on the stages in turn); with
+ * pp-account-embedding no, the n layers alone. A stage holds its v chunks' layers. Megatron-Core runs such splits from a pipeline layout (its
+ * --pipeline-model-parallel-layout, one layer count a virtual stage): 61 layers on pp 4 x
+ * pp-interleave 8 are 14, 16, 16 and 15 layers. */
+static int split_virtual(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
+{
+    int account = cfg->pp_account_embedding != TRAINSIZE_TRISTATE_NO;
+    uint64_t n = cfg->model.layers, p = l->pp, v = l->vpp, chunks = p * v, slots = n + (account ? 2 : 0);
+    uint64_t q = slots / chunks, r = slots % chunks, stage, most = 0;
+    if (q == 0)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-interleave",
+                       "pp-interleave: pp x pp-interleave = %llu virtual stages are more than the %llu "
+                       "layers with the embedding and the loss", U(chunks), U(n));
+    for (stage = 0; stage < p; stage++) {
+        uint64_t j, held = 0;
+        for (j = 0; j < v; j++) {
+            uint64_t i = j * p + stage; /* the chunk's place in the model */
+            held += q + (i >= 1 && i <= r ? 1 : 0);
+        }
+        if (account) held -= (stage == 0) + (stage + 1 == p); /* the embedding's and the loss's slots */
+        if (stage == 0) l->first_layers = held;
+        else if (stage + 1 == p) l->last_layers = held;
+        else if (held > most) most = held;
+    }
+    /* the fullest middle stage stands for them all (memory and pace) */
+    l->mid_layers = p > 2 ? most : l->first_layers;
+    l->embedding_slots = account;
+    return TRAINSIZE_OK;
+}
+
 /* Layers per pipeline stage. Even when they divide; otherwise Megatron-LM's uneven split
  * (--decoder-first/last-pipeline-num-layers): the middle stages get the same count and the
  * first and last stages what is left, as Llama 3 405B ran 126 layers on 16 stages
@@ -69,9 +102,7 @@ static int split_stages(const ts_settings *cfg, ts_layout *l, trainsize_error *e
             return TRAINSIZE_OK;
         }
     }
-    if ((f || e) && l->vpp > 1)
-        return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-interleave",
-                       "pp-interleave: uneven first or last stages need pp-interleave 1");
+    if (!f && !e && l->vpp > 1 && n % (p * l->vpp) != 0) return split_virtual(cfg, l, err);
     if (!f && !e && n % p != 0 && l->vpp == 1) {
         /* The middle stages take ceil(n / p); the first and the last share the rest. */
         uint64_t m = (n + p - 1) / p, left = p == 2 ? n : n > m * (p - 2) ? n - m * (p - 2) : 0;
@@ -174,10 +205,6 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
                        "tp: %llu and the key/value heads (%llu) must divide one another", U(l->tp),
                        U(kv));
     if ((rc = check_divides(l->tp, m->ffn, "tp", "the MLP size (ffn)", err))) return rc;
-    if (l->vpp > 1 && !embedding_split_fits(cfg, l) &&
-        (rc = check_divides(l->pp * l->vpp, m->layers, "pp",
-                                          "the layers (pp x pp-interleave)", err)))
-        return rc;
     if (l->vpp > 1 && l->pp == 1)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-interleave",
                        "pp-interleave: needs pipeline parallelism (pp > 1)");

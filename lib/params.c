@@ -529,7 +529,10 @@ static const ts_param_def PARAMS[] = {
     {{"tp-overlap", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
       "tensor-parallel traffic in chunks under the layer's matmuls (Transformer Engine's "
       "userbuffers tp_comm_overlap, PyTorch's async TP): only what exceeds the matmuls' time "
-      "adds; no, and auto: it blocks between the matmuls (Megatron-LM's default)"},
+      "adds; no: it blocks between the matmuls (Megatron-LM's default); auto = the stack's "
+      "(megatron-core overlaps, the others block), and blocking wherever the group leaves a "
+      "GPU-to-GPU fabric (PCIe beyond an NVLink bridge, or across servers), where the overlap "
+      "does not run"},
      TS_SET_CHOICE, OFF(s.tp_overlap), TRAINSIZE_ID_TP_OVERLAP, TS_PLAN_KEEPS},
     {{"dp-nics", TRAINSIZE_PARAM_CHOICE, "auto|server|own", 0, 0, "auto", "",
       "the NICs data-parallel and ZeRO/FSDP traffic crosses servers on. server: every NIC of "

@@ -385,8 +385,10 @@ static size_t cp_choices(const trainsize_job *job, uint64_t *out)
     return n;
 }
 
-/* The most virtual stages per pipeline rank: 1 unless the layers divide evenly by pp (layout.c
- * refuses interleaving uneven stages), then the layers of a stage, up to TS_PLAN_MAX_VPP. */
+/* The most virtual stages per pipeline rank: 1 unless the layers divide evenly by pp, then the
+ * layers of a stage, up to TS_PLAN_MAX_VPP. The planner interleaves even splits only, which
+ * Megatron runs without a pipeline layout; uneven virtual stages (layout.c splits them) are
+ * the caller's choice. */
 static uint64_t max_interleave(const trainsize_job *job, uint64_t pp)
 {
     uint64_t layers = job->s.model.layers;

@@ -105,10 +105,7 @@ void ts_warnings_make(const ts_settings *cfg, const ts_layout *lay, const trains
     else if (headroom < cfg->headroom * (double)m->gpu_capacity) *warnings |= TRAINSIZE_WARN_LOW_HEADROOM;
     /* Tensor parallelism needs a GPU-to-GPU fabric: inside one server, or the scale-up
      * domain that spans servers (an NVL72 rack, a TPU slice). */
-    if (lay->tp > 1 && (cfg->gpu->scale_up_bandwidth == 0 ||
-                        lay->tp > ts_fabric_span(cfg->gpu, lay->gpus_per_node, lay->gpus) ||
-                        (ts_bridge_span(cfg->gpu, lay->gpus_per_node) &&
-                         lay->tp > ts_bridge_span(cfg->gpu, lay->gpus_per_node))))
+    if (lay->tp > 1 && !ts_tp_on_fabric(cfg->gpu, lay->tp, lay->gpus_per_node, lay->gpus))
         *warnings |= TRAINSIZE_WARN_TP_WITHOUT_NVLINK;
     if (!cfg->gpu->ecc && r->time.seconds / 3600.0 > TS_LONG_RUN_HOURS)
         *warnings |= TRAINSIZE_WARN_NO_ECC;

@@ -64,7 +64,7 @@ done
 expect_usage $M --gpus 8 --tp 3               # GPUs by TP
 expect_usage $M --gpus 12 --tp 4 --pp 2       # GPUs by TP x PP... 12 / 8
 expect_usage $M --gpus 6 --tp 6               # heads (32) by TP
-expect_usage $M --gpus 6 --pp 6 --pp-interleave 2  # layers (32) by pp x interleave
+expect_usage $M --gpus 8 --pp 8 --pp-interleave 8  # 64 virtual stages for 32 layers + 2 slots
 expect_usage --model mixtral-8x7b --gpus 6 --ep 3
 expect_usage $M --gpus 8 --global-batch 12
 expect_usage $M --gpus 16 --gpus-per-node 6

@@ -123,10 +123,27 @@ static void test_tensor_parallel_overlap(void **state)
 #undef TP8
 }
 
+/* The stack's overlap only where the link carries it: 4 A100 PCIe cards (NVLink bridges
+ * join pairs) at tp 4 cross PCIe, where Transformer Engine's userbuffers overlap does not
+ * run, so Megatron-Core's auto blocks there as tp-overlap no does; on the SXM board's
+ * NVSwitch it hides. yes is still the caller's word. */
+static void test_tensor_parallel_overlap_needs_nvlink(void **state)
+{
+#define PCIE "model", "llama-2-13b", "gpu", "a100-80gb-pcie", "gpus", "4", "tp", "4", "stack", "megatron-core"
+    (void)state;
+    assert_true(comm(PAIRS(PCIE)) > 0.0);
+    ts_assert_near(comm(PAIRS(PCIE)), comm(PAIRS(PCIE, "tp-overlap", "no")), 1e-12);
+    assert_true(comm(PAIRS(PCIE, "tp-overlap", "yes")) < comm(PAIRS(PCIE)));
+    ts_assert_near(comm(PAIRS("model", "llama-2-13b", "gpu", "a100-80gb", "gpus", "4", "tp", "4", "stack",
+                              "megatron-core")), 0.0, 0.0);
+#undef PCIE
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_group_uses_every_nic_of_its_ranks),
+        cmocka_unit_test(test_tensor_parallel_overlap_needs_nvlink),
         cmocka_unit_test(test_one_rank_per_server_has_one_nic),
         cmocka_unit_test(test_calibrated_conventions_keep_their_own_nic),
         cmocka_unit_test(test_sharp_halves_an_all_reduce),

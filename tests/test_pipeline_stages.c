@@ -51,10 +51,55 @@ static void test_bad_splits_name_the_option(void **state)
     assert_int_equal(ts_test_estimate_rc(PAIRS(L405, "pp-first-layers", "130"), &err),
                      TRAINSIZE_E_LAYOUT);
     assert_string_equal(err.field, "pp-first-layers");
-    assert_int_equal(ts_test_estimate_rc(PAIRS("model", "llama-2-7b", "gpus", "4", "pp", "4",
-                                               "pp-interleave", "2", "pp-first-layers", "5"), &err),
+    /* more virtual stages than the layers and the embedding's and the loss's slots */
+    assert_int_equal(ts_test_estimate_rc(PAIRS("model", "llama-2-7b", "layers", "6", "gpus", "4", "pp", "4",
+                                               "pp-interleave", "4"), &err),
                      TRAINSIZE_E_LAYOUT);
     assert_string_equal(err.field, "pp-interleave");
+}
+
+/* Interleaved stages that the layers do not divide, as Megatron-Core runs them from a
+ * pipeline layout: DeepSeek-V3's 61 layers on pp 4 x pp-interleave 8. The 63 slots (the
+ * embedding and the loss one each) over 32 chunks are 2 each but the first chunk's 1:
+ * stage 0 holds 0 + 7 x 2 = 14 layers, stages 1 and 2 16, stage 3 7 x 2 + 1 = 15; the step
+ * runs at the pace of 16 layers a stage. Uneven first and last stages interleave too. */
+static void test_uneven_virtual_stages(void **state)
+{
+#define V61 "model", "deepseek-v3", "gpus", "1024", "pp", "4", "pp-interleave", "8", "ep", "32", \
+            "global-batch", "4096", "precision", "fp8-mixed", "gpu", "h100-80gb"
+    trainsize_result r, even;
+    (void)state;
+    ts_test_estimate(PAIRS(V61), &r);
+    assert_int_equal(r.pipeline_first_layers, 14);
+    assert_int_equal(r.pipeline_layers, 16);
+    assert_int_equal(r.pipeline_last_layers, 15);
+    assert_int_equal(r.layout.pp_interleave, 8);
+    /* without the slots: 61 layers over 32 chunks, 2 each in chunks 1 to 29 and 1 in the
+     * others (0, 30, 31): stage 0 holds 1 + 7 x 2 = 15, stage 1 16, stage 2 15 (chunk 30),
+     * stage 3 15 (chunk 31); the fullest middle stage, 16, stands for the middle ones */
+    ts_test_estimate(PAIRS(V61, "pp-account-embedding", "no"), &r);
+    assert_int_equal(r.pipeline_first_layers, 15);
+    assert_int_equal(r.pipeline_layers, 16);
+    assert_int_equal(r.pipeline_last_layers, 15);
+    /* the pace: a stage of 16 layers sets it, as 64 layers split evenly do (the hfu fixed,
+     * so that only the split differs): the same compute for 61/64 of the FLOPs */
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "layers", "61", "gpus", "4", "pp", "4", "pp-interleave", "8",
+                           "global-batch", "32", "hfu", "0.4", "step-overhead", "0"), &r);
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "layers", "64", "gpus", "4", "pp", "4", "pp-interleave", "8",
+                           "global-batch", "32", "hfu", "0.4", "step-overhead", "0", "pp-account-embedding", "no"),
+                     &even);
+    assert_int_equal(r.pipeline_layers, 16);
+    assert_int_equal(even.pipeline_layers, 16);
+    ts_assert_near((r.time.step_seconds - r.time.comm_seconds) / (even.time.step_seconds - even.time.comm_seconds),
+                   1.0, 0.01);
+    /* uneven first and last stages with interleaving (Megatron-Core's
+     * decoder-first/last-pipeline-num-layers with a virtual pipeline) */
+    ts_test_estimate(PAIRS("model", "llama-2-7b", "gpus", "4", "pp", "4", "pp-interleave", "2", "pp-first-layers",
+                           "5", "global-batch", "8"), &r);
+    assert_int_equal(r.pipeline_first_layers, 5);
+    assert_int_equal(r.pipeline_layers, 9);
+    assert_int_equal(r.pipeline_last_layers, 9);
+#undef V61
 }
 
 /* The fullest stage is the one the memory report shows when it is the most loaded: on
@@ -92,7 +137,7 @@ static void test_fullest_stage_time(void **state)
 /* Interleaved stages with the embedding and the loss in the split (Megatron-Core's
  * account_for_embedding/loss_in_pipeline_split, as MLPerf's Llama 3.1 405B runs them):
  * 126 layers + 2 over pp 8 x 8 chunks of 2 leave the first and the last stage 15 layers,
- * the others 16; over pp 16 x 8 chunks of 1, 7 and 8. Before, the layout was refused. */
+ * the others 16; over pp 16 x 8 chunks of 1, 7 and 8. */
 static void test_interleaved_with_the_embedding_in_the_split(void **state)
 {
     trainsize_result r;
@@ -108,10 +153,14 @@ static void test_interleaved_with_the_embedding_in_the_split(void **state)
     assert_int_equal(r.pipeline_first_layers, 7);
     assert_int_equal(r.pipeline_layers, 8);
     assert_int_equal(r.pipeline_last_layers, 7);
-    /* refused when asked not to, and when the slots do not divide */
-    assert_int_equal(ts_test_estimate_rc(PAIRS("model", "llama-3.1-405b", "gpus", "512", "tp", "8", "pp", "8",
-                                               "pp-interleave", "8", "pp-account-embedding", "no"), &err),
-                     TRAINSIZE_E_LAYOUT);
+    /* asked not to: the 126 layers alone over the 64 chunks, 2 each but the first and the
+     * last chunk's 1, which gives the same stages */
+    ts_test_estimate(PAIRS("model", "llama-3.1-405b", "gpus", "512", "tp", "8", "pp", "8", "pp-interleave", "8",
+                           "global-batch", "64", "pp-account-embedding", "no"), &r);
+    assert_int_equal(r.pipeline_first_layers, 15);
+    assert_int_equal(r.pipeline_layers, 16);
+    assert_int_equal(r.pipeline_last_layers, 15);
+    /* refused when the slots do not divide and yes asks for them */
     assert_int_equal(ts_test_estimate_rc(PAIRS("model", "llama-2-7b", "gpus", "4", "pp", "4", "pp-interleave", "2",
                                                "pp-account-embedding", "yes"), &err),
                      TRAINSIZE_E_LAYOUT);
@@ -168,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_llama3_405b_split),
         cmocka_unit_test(test_even_and_explicit),
         cmocka_unit_test(test_bad_splits_name_the_option),
+        cmocka_unit_test(test_uneven_virtual_stages),
         cmocka_unit_test(test_fullest_stage_memory),
         cmocka_unit_test(test_fullest_stage_time),
         cmocka_unit_test(test_interleaved_with_the_embedding_in_the_split),

@@ -9,7 +9,8 @@
 
 /* The planner's search space, spelled out again (planner.c) for a 16-GPU limit. GPT-2's 12
  * layers interleave as 2, 3 or 6 virtual stages on pp 2 and 3 on pp 4 (the divisors of a
- * stage's layers; the others the estimate refuses); its 1,024 tokens are too few for context
+ * stage's layers: the planner leaves uneven virtual stages, which the estimate splits, to
+ * the caller); its 1,024 tokens are too few for context
  * parallelism (at least 4,096 a rank), so cp stays 1. */
 static const char *const GPUS[] = {"a100-40gb", "rtx-4090"};
 static const unsigned COUNTS[][2] = {{1, 1}, {2, 2}, {4, 4}, {8, 8}, {16, 8}}; /* gpus, per node */
@@ -96,6 +97,10 @@ static size_t brute_force(trainsize_plan_candidate *all, size_t cap)
                                     set_u(job, "zero", (unsigned)z);
                                     set_u(job, "micro-batch", MB[m]);
                                     assert_int_equal(trainsize_job_set(job, "recompute", RECOMPUTE[r], NULL), 0);
+                                    if (VPP[v] > 1 && (12 % PP[b] != 0 || (12 / PP[b]) % VPP[v] != 0)) {
+                                        trainsize_job_free(job); /* the planner's even interleavings */
+                                        continue;
+                                    }
                                     if (TP[a] > COUNTS[c][1] ||
                                         trainsize_estimate(job, &res, sizeof res, NULL) != 0 ||
                                         !res.memory.fits) {
