@@ -381,7 +381,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_GEMM_SHARE = 193,              /**< "gemm-share" */
     TRAINSIZE_ID_SCALE_UP_EFFICIENCY = 194,     /**< "scale-up-efficiency" */
     TRAINSIZE_ID_NETWORK_EFFICIENCY = 195,      /**< "network-efficiency" */
-    TRAINSIZE_ID_COUNT = 196                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_TF32 = 196,                    /**< "tf32" */
+    TRAINSIZE_ID_COUNT = 197                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -612,7 +613,10 @@ typedef enum trainsize_precision {
     TRAINSIZE_PRECISION_FP16_MIXED = 2, /**< fp16 compute, fp32 master weights, loss scaling. */
     TRAINSIZE_PRECISION_BF16 = 3,       /**< bf16 weights and compute, no fp32 copy. */
     TRAINSIZE_PRECISION_FP16 = 4,       /**< fp16 weights and compute, no fp32 copy. */
-    TRAINSIZE_PRECISION_FP8_MIXED = 5   /**< fp8 linear layers (Transformer Engine), bf16 else. */
+    TRAINSIZE_PRECISION_FP8_MIXED = 5,  /**< fp8 linear layers (Transformer Engine), bf16 else. */
+    TRAINSIZE_PRECISION_TF32 = 6        /**< fp32 weights, activations and optimizer state, the
+                                             matmuls and convolutions on the TF32 tensor cores
+                                             (Ampere and later; refused where the GPU has none). */
 } trainsize_precision;
 
 /** "optimizer". */
@@ -784,6 +788,10 @@ typedef struct trainsize_gpu_info {
                                      per server and no `network` set, traffic that leaves the
                                      scale-up domain runs on it. */
     int host_nics;              /**< How many of those NICs a host has; 0 when none. */
+    double flops_tf32;          /**< Dense TF32 tensor peak (FP32 accumulate), FLOP/s: the rate
+                                     of fp32 matmuls and convolutions that run in TF32
+                                     (precision tf32, or tf32 auto/yes under fp32); 0 when the
+                                     part has none (Volta, TPUs) or the vendor publishes none. */
 } trainsize_gpu_info;
 
 /** What kind of accelerator a ::trainsize_gpu_info describes (fixed values). */
@@ -1407,6 +1415,15 @@ typedef struct trainsize_result {
                                        (::trainsize_job_load_calibration): "12 runs on
                                        h100-80gb, 2026-12-01"; "" when none. */
     uint64_t calibration_runs;    /**< Runs that calibration was fitted on; 0 when none. */
+    char tf32[16];                /**< Under fp32 or tf32 precision, what the estimate timed
+                                       on the TF32 tensor cores: "matmuls" (a transformer's
+                                       matmuls and attention), "convolutions" (a ResNet's), or
+                                       "" when it ran in plain FP32 (and under 16-bit or fp8
+                                       precisions). */
+    char tf32_reason[TRAINSIZE_NAME_MAX]; /**< Why: the precision or the tf32 option, or auto's
+                                       rule (PyTorch's cuDNN default for convolutions, the NGC
+                                       containers' TF32 matmuls under Megatron, a GPU without
+                                       TF32); "" under 16-bit or fp8 precisions. */
 } trainsize_result;
 
 /**

@@ -35,6 +35,48 @@ static double peak_16bit(const trainsize_gpu_info *gpu, int fp16)
     return gpu->flops_bf16;
 }
 
+/* What fp32 work runs on the TF32 tensor cores: precision tf32 and tf32 yes put the matmuls
+ * (a ResNet's convolutions) there; auto follows PyTorch's defaults (the CUDA semantics notes,
+ * docs.pytorch.org/docs/stable/notes/cuda.html, "TensorFloat-32 (TF32) on Ampere (and
+ * later) devices"): cuDNN's convolutions in TF32 (torch.backends.cudnn.allow_tf32 true),
+ * matmuls in FP32 (torch.backends.cuda.matmul.allow_tf32 false since 1.12), except under
+ * the Megatron stacks, run in NVIDIA's NGC PyTorch containers, whose image sets
+ * TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1 (Project-MONAI/MONAI docs/source/precision_accelerating.md
+ * notes the layer) and so TF32 matmuls. Nothing runs in TF32 on a GPU without it. */
+int ts_tf32_resolve(const ts_settings *cfg, int stack, const char **reason)
+{
+    int what = ts_model_is_cnn(&cfg->model) ? TS_TF32_CONVOLUTIONS : TS_TF32_MATMULS;
+    *reason = "";
+    if (!ts_precision_fp32(cfg->precision)) return 0;
+    if (!(cfg->gpu->flops_tf32 > 0)) {
+        *reason = "no TF32 units on this GPU";
+        return 0;
+    }
+    if (cfg->precision == TRAINSIZE_PRECISION_TF32) {
+        *reason = "precision tf32";
+        return what;
+    }
+    if (cfg->tf32 != TRAINSIZE_TRISTATE_AUTO) {
+        *reason = cfg->tf32 == TRAINSIZE_TRISTATE_YES ? "tf32 yes" : "tf32 no";
+        return cfg->tf32 == TRAINSIZE_TRISTATE_YES ? what : 0;
+    }
+    if (what == TS_TF32_CONVOLUTIONS) {
+        *reason = "cuDNN's default in PyTorch";
+        return what;
+    }
+    if (stack == TS_STACK_MEGATRON_LM || stack == TS_STACK_MEGATRON_CORE) {
+        *reason = "the NGC containers' default under Megatron";
+        return what;
+    }
+    *reason = "PyTorch's default";
+    return 0;
+}
+
+const char *ts_tf32_name(int what)
+{
+    return what == TS_TF32_MATMULS ? "matmuls" : what == TS_TF32_CONVOLUTIONS ? "convolutions" : "";
+}
+
 int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
                     const ts_conv *conv, const trainsize_memory *mem, ts_compute *out,
                     trainsize_error *err)
@@ -108,7 +150,14 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
         mm += share * (moe * as_moe + dense * as_dense) + mtp * (moe > 0 ? as_moe : as_dense);
     }
     switch (cfg->precision) {
-    case TRAINSIZE_PRECISION_FP32: peak_mm = peak_at = gpu->flops_fp32; break;
+    case TRAINSIZE_PRECISION_FP32:
+    case TRAINSIZE_PRECISION_TF32: {
+        const char *why;
+        /* the TF32 rate for what runs there: a transformer's matmuls and attention, a
+         * ResNet's convolutions (its only matmul-class work) */
+        peak_mm = peak_at = ts_tf32_resolve(cfg, conv->stack, &why) ? gpu->flops_tf32 : gpu->flops_fp32;
+        break;
+    }
     case TRAINSIZE_PRECISION_FP8_MIXED: peak_mm = gpu->flops_fp8; peak_at = peak_16bit(gpu, 0); break;
     case TRAINSIZE_PRECISION_FP16:
     case TRAINSIZE_PRECISION_FP16_MIXED:
@@ -120,7 +169,7 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
                        "precision: %s has no published peak FLOP/s for %s (TPUs and H20 publish no FP32 "
                        "rate); use bf16-mixed, or a gpu-file with the rate", gpu->name,
-                       cfg->precision == TRAINSIZE_PRECISION_FP32 ? "fp32" : "this precision");
+                       ts_precision_fp32(cfg->precision) ? "fp32" : "this precision");
     seconds_per_token = ts_kernel_token_seconds(cfg, lay, conv, mm, at, peak_mm, peak_at);
     out->step_flops = (mm + at) * tokens_step;
     /* The pipeline bubble: the schedule's idle share of the ideal step (layout.c). The

@@ -46,7 +46,7 @@ static void set_model_state_bytes(const ts_settings *cfg, int fw, ts_conv *c)
 {
     int p = cfg->precision;
     double state_elem = (p == TRAINSIZE_PRECISION_BF16 || p == TRAINSIZE_PRECISION_FP16) ? 2.0 : 4.0;
-    if (p == TRAINSIZE_PRECISION_FP32) {
+    if (ts_precision_fp32(p)) {
         c->weight = c->weight_compute = 4.0;
         c->grad = 4.0;
         c->master = 0.0;
@@ -127,7 +127,7 @@ double ts_fp8_weight_bytes(const ts_settings *cfg)
 static void set_lora_bytes(const ts_settings *cfg, int upcast, ts_conv *c)
 {
     int p = cfg->precision;
-    double base = (p == TRAINSIZE_PRECISION_FP32) ? 4.0 : 2.0;
+    double base = ts_precision_fp32(p) ? 4.0 : 2.0;
     double adapter = (p == TRAINSIZE_PRECISION_BF16 || p == TRAINSIZE_PRECISION_FP16) ? 2.0 : 4.0;
     if (cfg->base_dtype == TS_BASE_FP32) base = 4.0;
     if (cfg->base_dtype == TS_BASE_16BIT) base = 2.0;
@@ -153,7 +153,7 @@ void ts_conv_set_kernels(const ts_settings *cfg, ts_conv *c)
     /* the stack's kernels (fused-kernels): fused ones keep what Megatron-LM's keep */
     int eager = !c->fused;
     int cpu_autocast = c->autocast_copies && cfg->autocast_ops == 1;
-    c->act = cfg->precision == TRAINSIZE_PRECISION_FP32 ? 4.0 : 2.0;
+    c->act = ts_precision_fp32(cfg->precision) ? 4.0 : 2.0;
     /* Under autocast with fp32 weights the embedding output and every residual add stay
      * fp32; only the matmuls' outputs are 16-bit. */
     c->residual = c->autocast_copies ? 4.0 : c->act;
@@ -347,7 +347,7 @@ int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, train
      * gradient, frozen weight or not, and dequantize the weight to the compute type for
      * the forward and again for the backward matmul (bitsandbytes autograd/_functions.py). */
     c->quant_keeps_input = quant && cfg->quantize_keeps_input;
-    c->dequant = quant ? (cfg->precision == TRAINSIZE_PRECISION_FP32 ? 4.0 : 2.0) : 0.0;
+    c->dequant = quant ? (ts_precision_fp32(cfg->precision) ? 4.0 : 2.0) : 0.0;
     /* bitsandbytes' quant_state is an attribute, not a parameter: FSDP and ZeRO-3 leave
      * it whole on every rank (AnswerDotAI/fsdp_qlora PR 4; bitsandbytes issue 1945). */
     if (quant && tristate_on(cfg->quant_state_replicated, cfg->quantize_keeps_input))

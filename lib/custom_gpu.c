@@ -70,6 +70,7 @@ int ts_gpu_description_make(const trainsize_gpu_info *info, ts_gpu_description *
             {offsetof(trainsize_gpu_info, flops_fp8), "flops_fp8", 1e21},
             {offsetof(trainsize_gpu_info, flops_fp16), "flops_fp16", 1e21},
             {offsetof(trainsize_gpu_info, flops_fp4), "flops_fp4", 1e21},
+            {offsetof(trainsize_gpu_info, flops_tf32), "flops_tf32", 1e21},
             {offsetof(trainsize_gpu_info, tdp_watts), "tdp_watts", 1e6},
             {offsetof(trainsize_gpu_info, cloud_usd_per_hour), "cloud_usd_per_hour", 1e6},
             {offsetof(trainsize_gpu_info, purchase_usd), "purchase_usd", 1e9}};
@@ -197,6 +198,7 @@ int ts_gpu_description_read(const char *json, size_t len, ts_gpu_description *ou
         (rc = read_number(&root, "fp16", &fp16, err)) ||
         (rc = read_number(&root, "flops_fp16", &g.flops_fp16, err)) ||
         (rc = read_number(&root, "flops_fp4", &g.flops_fp4, err)) ||
+        (rc = read_number(&root, "flops_tf32", &g.flops_tf32, err)) ||
         (rc = read_number(&root, "scale_up_domain", &domain, err)) ||
         (rc = read_number(&root, "per_host", &per_host, err)) ||
         (rc = read_number(&root, "host_ram_bytes", &host_ram, err)) ||

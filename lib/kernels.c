@@ -185,7 +185,7 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
 {
     const ts_model *m = &cfg->model;
     double gpus = (double)lay->gpus, eff_mm, eff_at, rest, softmax, bytes, bw, again, again_softmax, shape;
-    double a = cfg->precision == TRAINSIZE_PRECISION_FP32 ? 4.0 : 2.0, share16;
+    double a = ts_precision_fp32(cfg->precision) ? 4.0 : 2.0, share16;
     int fp8 = cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED;
     if (cfg->hfu > 0.0) return (mm / peak_mm + at / peak_at) / (gpus * cfg->hfu);
     share16 = mamf_share(cfg->gpu, 0); /* the attention's, and the matmuls' but in fp8 */

@@ -327,6 +327,10 @@ static int check_setup(const ts_settings *cfg, const ts_layout *l, trainsize_err
     if (cfg->quantize_base != TRAINSIZE_QUANTIZE_NONE && cfg->lora_rank == 0)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "quantize-base",
                        "quantize-base: a quantized base is frozen; set lora-rank");
+    if (cfg->precision == TRAINSIZE_PRECISION_TF32 && cfg->gpu && !(cfg->gpu->flops_tf32 > 0))
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
+                       "precision: %s has no TF32 tensor cores (Ampere and later have them); use fp32",
+                       cfg->gpu->name);
     if (cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED && cfg->gpu && cfg->gpu->flops_fp8 <= 0)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
                        "precision: %s has no FP8 tensor cores", cfg->gpu->name);

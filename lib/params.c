@@ -167,10 +167,20 @@ static const ts_param_def PARAMS[] = {
     {{"tokens", TRAINSIZE_PARAM_INT, NULL, 0, LIM_TOKENS, "0", "tokens",
       "training tokens for time, energy and cost; 0 = one optimizer step"}, TS_SET_U64, OFF(s.tokens),
      TRAINSIZE_ID_TOKENS, TS_PLAN_KEEPS},
-    {{"precision", TRAINSIZE_PARAM_CHOICE, "fp32|bf16-mixed|fp16-mixed|bf16|fp16|fp8-mixed", 0, 0,
+    {{"precision", TRAINSIZE_PARAM_CHOICE, "fp32|bf16-mixed|fp16-mixed|bf16|fp16|fp8-mixed|tf32", 0, 0,
       "bf16-mixed", "",
-      "*-mixed: 16-bit compute with fp32 master weights; bf16/fp16: everything in that type"},
+      "*-mixed: 16-bit compute with fp32 master weights; bf16/fp16: everything in that type; "
+      "tf32: fp32 bytes, the matmuls and convolutions on the TF32 tensor cores (Ampere and "
+      "later)"},
      TS_SET_CHOICE, OFF(s.precision), TRAINSIZE_ID_PRECISION, TS_PLAN_KEEPS},
+    {{"tf32", TRAINSIZE_PARAM_CHOICE, "auto|yes|no", 0, 0, "auto", "",
+      "under precision fp32, whether the matmuls and convolutions run on the TF32 tensor cores "
+      "(where the GPU has them: Ampere and later); auto = PyTorch's defaults, convolutions in "
+      "TF32 (torch.backends.cudnn.allow_tf32 is true) and matmuls in FP32 "
+      "(torch.backends.cuda.matmul.allow_tf32 is false since PyTorch 1.12), but matmuls in "
+      "TF32 too under the megatron-lm and megatron-core stacks, which run in NVIDIA's NGC "
+      "containers (they set TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1); layout.tf32 says what ran"},
+     TS_SET_CHOICE, OFF(s.tf32), TRAINSIZE_ID_TF32, TS_PLAN_KEEPS},
     {{"optimizer", TRAINSIZE_PARAM_CHOICE, "adamw|adam|sgd|sgd-momentum|adafactor|adamw-8bit|lion", 0, 0,
       "adamw", "", "optimizer (sets the optimizer-state bytes per parameter)"}, TS_SET_CHOICE,
      OFF(s.optimizer), TRAINSIZE_ID_OPTIMIZER, TS_PLAN_KEEPS},

@@ -113,6 +113,7 @@ static const ts_field_def GPU[] = {
     {{"usable_bytes", U64, "bytes", "device memory as the runtime reports it; 0: unknown"}, G(usable_bytes)},
     {{"memory_bandwidth", U64, "bytes/s", "memory bandwidth"}, G(memory_bandwidth)},
     {{"flops_fp32", F64, "flops", "dense FP32 peak"}, G(flops_fp32)},
+    {{"flops_tf32", F64, "flops", "dense TF32 tensor peak; 0: none"}, G(flops_tf32)},
     {{"flops_bf16", F64, "flops", "dense BF16 tensor peak"}, G(flops_bf16)},
     {{"flops_fp16", F64, "flops", "dense FP16 tensor peak (the BF16 one where the same)"},
      DERIVED(gpu_fp16)},

@@ -363,6 +363,10 @@ static void header_training(ts_out *o, const trainsize_job *job, const trainsize
         /* fp8-mixed names the scaling recipe it used (auto's choice for the GPU) */
         if (strcmp(setup[i][0], "precision") == 0 && r->fp8_recipe[0])
             snprintf(text, sizeof text, "%s (%s scaling)", t1, r->fp8_recipe);
+        /* fp32 and tf32 say what ran on the TF32 tensor cores, and why */
+        if (strcmp(setup[i][0], "precision") == 0 && r->tf32_reason[0])
+            snprintf(text, sizeof text, "%s (%s%s: %s)", t1, r->tf32[0] ? "TF32 " : "plain FP32",
+                     r->tf32, r->tf32_reason);
         /* fp8-attention applies where the library applies it (fp8-mixed, flash) */
         if (strcmp(setup[i][0], "attention") == 0 && strcmp(t1, "flash") == 0 &&
             job_is(job, "fp8-attention", "true") && job_is(job, "precision", "fp8-mixed"))

@@ -262,6 +262,10 @@ static const ts_field_def FIELDS[] = {
      R(calibration)},
     {{"layout.calibration_runs", U64, "runs", "runs that calibration was fitted on; 0 when none"},
      R(calibration_runs)},
+    {{"layout.tf32", TRAINSIZE_FIELD_STRING, "",
+      "under fp32 or tf32: what ran on the TF32 tensor cores, matmuls or convolutions; \"\" for none"},
+     R(tf32)},
+    {{"layout.tf32_reason", TRAINSIZE_FIELD_STRING, "", "why: the option, or auto's rule"}, R(tf32_reason)},
     {{"warnings", TRAINSIZE_FIELD_FLAGS, "", "the checklist (names: trainsize_warning_name)"},
      R(warnings)},
 };

@@ -65,6 +65,12 @@ typedef enum ts_recompute_module {
 } ts_recompute_module;
 typedef enum ts_grad_precision { TS_GRAD_AUTO = 0, TS_GRAD_FP32, TS_GRAD_HALF } ts_grad_precision;
 
+/* fp32 and tf32 keep the same bytes (tf32 is fp32 data on the TF32 tensor cores). */
+static inline int ts_precision_fp32(int precision)
+{
+    return precision == TRAINSIZE_PRECISION_FP32 || precision == TRAINSIZE_PRECISION_TF32;
+}
+
 typedef struct ts_settings {
     ts_model model;
     /* Job. */
@@ -73,6 +79,7 @@ typedef struct ts_settings {
     uint64_t global_batch; /* 0: micro_batch x data-parallel degree */
     uint64_t tokens;       /* 0: one optimizer step */
     int precision;         /* trainsize_precision */
+    int tf32;              /* trainsize_tristate: fp32's matmuls and convolutions in TF32 */
     int fp8_recipe;        /* ts_fp8_recipe */
     int fp8_params;        /* fp8-mixed keeps no 16-bit copy of the weights */
     int fp8_act_store;     /* the MLP activation's input is saved in fp8 (any precision) */

@@ -276,6 +276,13 @@ typedef struct ts_compute {
     uint64_t steps;
 } ts_compute;
 
+/* Under fp32 and tf32, what runs on the TF32 tensor cores (compute.c): TS_TF32_MATMULS (a
+ * transformer's matmuls and attention), TS_TF32_CONVOLUTIONS (a ResNet's), or 0 (plain FP32,
+ * and any other precision); `reason` is static text ("" outside fp32 and tf32). */
+enum { TS_TF32_MATMULS = 1, TS_TF32_CONVOLUTIONS = 2 };
+int ts_tf32_resolve(const ts_settings *cfg, int stack, const char **reason);
+/* Its name for layout.tf32: "matmuls", "convolutions" or "". */
+const char *ts_tf32_name(int what);
 int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
                     const ts_conv *conv, const trainsize_memory *mem, ts_compute *out,
                     trainsize_error *err);

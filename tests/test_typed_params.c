@@ -200,6 +200,7 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_GEMM_SHARE, "gemm-share"},
     {TRAINSIZE_ID_SCALE_UP_EFFICIENCY, "scale-up-efficiency"},
     {TRAINSIZE_ID_NETWORK_EFFICIENCY, "network-efficiency"},
+    {TRAINSIZE_ID_TF32, "tf32"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

@@ -359,6 +359,8 @@ class Result(ctypes.Structure):
         ("reference", c_char * 16),
         ("calibration", c_char * NAME_MAX),
         ("calibration_runs", c_uint64),
+        ("tf32", c_char * 16),
+        ("tf32_reason", c_char * NAME_MAX),
     ]
 
 
@@ -391,6 +393,8 @@ RESULT_PATHS.update({
     "layout.reference": ("reference",),
     "layout.calibration": ("calibration",),
     "layout.calibration_runs": ("calibration_runs",),
+    "layout.tf32": ("tf32",),
+    "layout.tf32_reason": ("tf32_reason",),
 })
 for _name, _ in Layout._fields_:
     RESULT_PATHS["layout." + _name] = ("layout", _name)

@@ -767,6 +767,17 @@ impl Estimate {
         self.raw.calibration_runs
     }
 
+    /// Under fp32 or tf32, what ran on the TF32 tensor cores ("matmuls", "convolutions");
+    /// empty for none.
+    pub fn tf32(&self) -> Cow<'_, str> {
+        array_str(&self.raw.tf32)
+    }
+
+    /// Why (the option, or auto's rule); empty outside fp32 and tf32.
+    pub fn tf32_reason(&self) -> Cow<'_, str> {
+        array_str(&self.raw.tf32_reason)
+    }
+
     /// Layers of the first, each middle and the last pipeline stage.
     pub fn pipeline_layers(&self) -> (u64, u64, u64) {
         (self.raw.pipeline_first_layers, self.raw.pipeline_layers, self.raw.pipeline_last_layers)
@@ -1438,6 +1449,8 @@ pub struct GpuInfo {
     pub host_network: &'static str,
     /// How many of those NICs a host has; 0 when chosen.
     pub host_nics: i32,
+    /// Dense TF32 tensor peak, FLOP/s; 0 when the part has none.
+    pub flops_tf32: f64,
 }
 
 impl GpuInfo {
@@ -1475,6 +1488,7 @@ impl GpuInfo {
             price_date: static_str(g.price_date),
             host_network: static_str(g.host_network),
             host_nics: g.host_nics,
+            flops_tf32: g.flops_tf32,
         }
     }
 

@@ -160,6 +160,7 @@ pub struct trainsize_gpu_info {
     pub price_date: *const c_char,
     pub host_network: *const c_char,
     pub host_nics: c_int,
+    pub flops_tf32: c_double,
 }
 
 /// `trainsize_accelerator_kind`
@@ -411,6 +412,8 @@ pub struct trainsize_result {
     pub reference: [c_char; 16],
     pub calibration: [c_char; TRAINSIZE_NAME_MAX],
     pub calibration_runs: u64,
+    pub tf32: [c_char; 16],
+    pub tf32_reason: [c_char; TRAINSIZE_NAME_MAX],
 }
 
 /* ---- Site calibration ---- */

@@ -73,11 +73,13 @@ fn bad_layouts() {
     assert_eq!(e.code, Error::LAYOUT, "{}", e);
     assert!(!e.field.is_empty());
 
-    // 32 layers do not divide by pp x interleave = 3 x 2 (uneven stages need no interleave).
+    // 32 layers and the embedding's and the loss's slots are fewer than pp x interleave = 8 x 8
+    // virtual stages.
     let mut job = self::job();
-    job.set("gpus", "3").unwrap().set("pp", "3").unwrap().set("pp-interleave", "2").unwrap();
+    job.set("gpus", "8").unwrap().set("pp", "8").unwrap().set("pp-interleave", "8").unwrap();
     let e = job.estimate().unwrap_err();
     assert_eq!(e.code, Error::LAYOUT, "{}", e);
+    assert_eq!(e.field, "pp-interleave");
 }
 
 #[test]

@@ -338,6 +338,8 @@ fn field_table_agrees_with_the_struct_layout() {
                 "layout.reference" => FieldValue::Str(e.reference()),
                 "layout.calibration" => FieldValue::Str(e.calibration()),
                 "layout.calibration_runs" => FieldValue::U64(e.calibration_runs()),
+                "layout.tf32" => FieldValue::Str(e.tf32()),
+                "layout.tf32_reason" => FieldValue::Str(e.tf32_reason()),
                 "layout.pipeline_first_layers" => FieldValue::U64(e.pipeline_layers().0),
                 "layout.pipeline_layers" => FieldValue::U64(e.pipeline_layers().1),
                 "layout.pipeline_last_layers" => FieldValue::U64(e.pipeline_layers().2),
