@@ -382,7 +382,16 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_SCALE_UP_EFFICIENCY = 194,     /**< "scale-up-efficiency" */
     TRAINSIZE_ID_NETWORK_EFFICIENCY = 195,      /**< "network-efficiency" */
     TRAINSIZE_ID_TF32 = 196,                    /**< "tf32" */
-    TRAINSIZE_ID_COUNT = 197                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_MEMORY_FORMAT = 197,           /**< "memory-format" */
+    TRAINSIZE_ID_CONV_SHARE = 198,              /**< "conv-share" */
+    TRAINSIZE_ID_LAUNCH_OVERHEAD = 199,         /**< "launch-overhead" */
+    TRAINSIZE_ID_STEP_SYNC = 200,               /**< "step-sync" */
+    TRAINSIZE_ID_CUDA_GRAPHS = 201,             /**< "cuda-graphs" */
+    TRAINSIZE_ID_GPU_VARIATION = 202,           /**< "gpu-variation" */
+    TRAINSIZE_ID_FLASH_KERNEL = 203,            /**< "flash-kernel" */
+    TRAINSIZE_ID_FP8_GEMM_SHARE = 204,          /**< "fp8-gemm-share" */
+    TRAINSIZE_ID_MOE_IMBALANCE = 205,           /**< "moe-imbalance" */
+    TRAINSIZE_ID_COUNT = 206                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -1334,6 +1343,10 @@ typedef struct trainsize_time {
                                  the copy to host memory. */
     double rollout_seconds; /**< grpo, ppo: seconds of one step's generation before it trains
                                  (included in step_seconds); 0 otherwise. */
+    double overhead_seconds; /**< Seconds a step spends outside the kernels and collectives
+                                 timed (included in step_seconds): the kernel launches the GPU
+                                 waits for and the step's synchronisation, or step-overhead as
+                                 given. */
 } trainsize_time;
 
 /** Activation recomputation: the "recompute" parameter's choices, in their order. */

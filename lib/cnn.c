@@ -47,6 +47,7 @@ uint64_t ts_cnn_blocks(uint64_t depth)
 static void conv_bn(ts_cnn *n, double k, double in, double out, double px)
 {
     n->conv_params += k * k * in * out + 2.0 * out;
+    n->convolutions += 1.0;
     n->macs += k * k * in * out * px;
     n->kept += out * px; /* BatchNorm's input */
     n->elementwise += 2.0 * out * px; /* BatchNorm reads its input, writes its output */

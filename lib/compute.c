@@ -77,6 +77,64 @@ const char *ts_tf32_name(int what)
     return what == TS_TF32_MATMULS ? "matmuls" : what == TS_TF32_CONVOLUTIONS ? "convolutions" : "";
 }
 
+/* The expected largest of n standard normal deviates, by Blom's formula (Blom 1958:
+ * Phi^-1((n - 0.375) / (n + 0.25)), within 1 % of the exact values for n >= 2), with the
+ * inverse normal of Acklam's rational approximation (relative error below 1.2e-9): 0 for one
+ * GPU, 1.42 for 8, 3.7 for 10,000. */
+static double expected_max_normal(double n)
+{
+    static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                               1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
+    static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                               6.680131188771972e+01, -1.328068155288572e+01};
+    static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                               -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
+    static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                               3.754408661907416e+00};
+    double p = (n - 0.375) / (n + 0.25), q;
+    if (!(n > 1.0)) return 0.0;
+    if (p <= 0.97575) { /* the central region (n up to about 40) */
+        double r;
+        q = p - 0.5;
+        r = q * q;
+        return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+               (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0);
+    }
+    q = sqrt(-2.0 * log(1.0 - p));
+    return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+           ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
+}
+
+/* A routed expert's GEMMs at tokens_per_expert over them + this many keep half their rate:
+ * DeepGEMM's grouped FP8 GEMMs on H800 run 932, 1040, 1233 and 1346 TFLOP/s at 256, 512,
+ * 1024 and 4096-8192 tokens an expert (deepseek-ai/DeepGEMM README, M-grouped contiguous
+ * layout), 0.69-0.92 of their large-group rate, which tokens / (tokens + 128) follows; a
+ * 16-bit GEMM does each token's work in twice the time, so its fixed part is half as many
+ * tokens' (an assumption). */
+#define TS_GROUPED_HALF_FP8 128.0
+#define TS_GROUPED_HALF_16 64.0
+
+/* The routed experts' matmuls against a dense layer's, as the step's pace: every rank waits
+ * for its most loaded expert (moe-imbalance), and an expert's grouped GEMM runs below a
+ * dense GEMM's rate with few tokens. A factor on the matmul FLOPs' time (1 for a dense
+ * model); `matmul` is a token's forward matmul FLOPs. */
+static double moe_pace(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc, double matmul)
+{
+    const ts_model *m = &cfg->model;
+    double k, experts, share, tokens, half, efficiency;
+    if (!ts_model_is_moe(m) || !(matmul > 0.0)) return 1.0;
+    k = (double)m->experts_per_token;
+    experts = 2.0 * k * (double)pc->expert * (double)pc->moe_layers; /* a token's routed FLOPs */
+    share = experts / matmul;
+    if (share > 1.0) share = 1.0;
+    /* tokens an expert gets in a micro-batch: the ep ranks' tokens, k copies each, over the
+     * experts */
+    tokens = lay->tokens_mb * (double)lay->ep * k / (double)m->experts;
+    half = cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED ? TS_GROUPED_HALF_FP8 : TS_GROUPED_HALF_16;
+    efficiency = tokens / (tokens + half);
+    return 1.0 + share * (cfg->moe_imbalance / efficiency - 1.0);
+}
+
 int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
                     const ts_conv *conv, const trainsize_memory *mem, ts_compute *out,
                     trainsize_error *err)
@@ -170,13 +228,19 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
                        "precision: %s has no published peak FLOP/s for %s (TPUs and H20 publish no FP32 "
                        "rate); use bf16-mixed, or a gpu-file with the rate", gpu->name,
                        ts_precision_fp32(cfg->precision) ? "fp32" : "this precision");
-    seconds_per_token = ts_kernel_token_seconds(cfg, lay, conv, mm, at, peak_mm, peak_at);
+    seconds_per_token = ts_kernel_token_seconds(cfg, lay, conv, mm * moe_pace(cfg, lay, pc, matmul), at, peak_mm,
+                                                peak_at);
     out->step_flops = (mm + at) * tokens_step;
     /* The pipeline bubble: the schedule's idle share of the ideal step (layout.c). The
      * slowest stage sets the pace: with uneven stages the fullest has more than its share
      * of the layers. */
     out->step_seconds = seconds_per_token * tokens_step * lay->bubble *
                         ((double)lay->pp * (double)lay->layers_per_stage / layers);
+    /* A synchronous step runs at the pace of its slowest GPU: the expected lag of the
+     * slowest of n over the mean, gpu-variation x the expected largest of n normal
+     * deviates (the stragglers of Wu et al. 2024, "FALCON", arXiv 2410.12588, and of
+     * MegaScale, arXiv 2402.15627, as a spread of speeds). */
+    out->step_seconds *= 1.0 + cfg->gpu_variation * expected_max_normal((double)lay->gpus);
     /* After the micro-batches, overlapping none of their compute or communication: the
      * optimizer's pass over its state and the step's fixed overhead. */
     out->rollout_seconds = ts_rollout_seconds(cfg, lay, pc);
@@ -188,8 +252,9 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
                        "rollout-memory-share of an engine GPU (%.1f GiB): raise rollout-tp or the share",
                        ts_rollout_weight_bytes(cfg, pc) / 1073741824.0,
                        cfg->rollout_memory_share * (double)lay->capacity / 1073741824.0);
+    out->overhead_seconds = ts_step_overhead(cfg, lay, conv, out->step_seconds);
     out->serial_seconds =
-        ts_kernel_optimizer_seconds(cfg, conv, mem) + cfg->step_overhead + out->rollout_seconds;
+        ts_kernel_optimizer_seconds(cfg, conv, mem) + out->overhead_seconds + out->rollout_seconds;
     out->steps = cfg->tokens ? (uint64_t)ceil((double)cfg->tokens / tokens_step) : 1;
     out->tokens = tokens_step * (double)out->steps; /* whole steps, as trained */
     out->flops = out->step_flops * (double)out->steps;
@@ -223,6 +288,7 @@ void ts_time_make(const ts_compute *cmp, const ts_step_losses *losses, const ts_
     out->comm_seconds = losses->comm;
     out->offload_seconds = losses->offload;
     out->rollout_seconds = cmp->rollout_seconds;
+    out->overhead_seconds = cmp->overhead_seconds;
     out->step_seconds = cmp->step_seconds + cmp->serial_seconds + losses->comm + losses->offload;
     out->seconds = out->step_seconds * (double)out->steps;
     out->gpu_hours = out->seconds * (double)lay->billed_gpus / 3600.0; /* the engines' GPUs too */

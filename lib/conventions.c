@@ -104,8 +104,9 @@ int ts_fp8_recipe_resolve(const ts_settings *cfg)
 const char *ts_fp8_recipe_name(int recipe)
 {
     /* in the enum's order, then "" for a value out of range */
-    static const char NAMES[][TS_NAME_WIDTH(fp8_recipe)] = {"auto", "delayed", "current", "mxfp8", "blockwise", ""};
-    return NAMES[recipe >= TS_FP8_AUTO && recipe <= TS_FP8_BLOCKWISE ? recipe : TS_FP8_BLOCKWISE + 1];
+    static const char NAMES[][TS_NAME_WIDTH(fp8_recipe)] = {"auto",      "delayed", "current", "mxfp8",
+                                                            "blockwise", "rowwise", ""};
+    return NAMES[recipe >= TS_FP8_AUTO && recipe <= TS_FP8_ROWWISE ? recipe : TS_FP8_ROWWISE + 1];
 }
 
 /* Bytes per weight of Transformer Engine's fp8 copies: the row-wise copy the forward's GEMM
@@ -116,7 +117,7 @@ double ts_fp8_weight_bytes(const ts_settings *cfg)
 {
     int recipe = ts_fp8_recipe_resolve(cfg);
     if (recipe == TS_FP8_MXFP8) return 2.0 * (1.0 + 1.0 / 32.0);
-    return ts_arch_is(cfg->gpu, "Blackwell") && recipe != TS_FP8_BLOCKWISE ? 1.0 : 2.0;
+    return ts_arch_is(cfg->gpu, "Blackwell") && recipe != TS_FP8_BLOCKWISE && recipe != TS_FP8_ROWWISE ? 1.0 : 2.0;
 }
 
 /* LoRA: the base is frozen (no gradient, no optimizer state); adapters are trained in
@@ -248,6 +249,11 @@ static void set_autocast(const ts_settings *cfg, const ts_layout *lay, int mixed
  * Megatron-Core as NeMo's recipes set it (overlap_grad_reduce, overlap_param_gather,
  * tp_comm_overlap); the others fused or eager kernels, every NIC but DeepSpeed's ZeRO-3,
  * calibrated like Megatron-LM's runs on its published ones. */
+/* The share of the GEMM ceiling torchtitan's published FSDP2 runs keep against the stacks
+ * gemm-share was fitted on: fitted to torchao's float8 README runs and torchtitan's pull
+ * requests (leave-one-source-out in docs/accuracy.md). */
+#define TS_TORCHTITAN_GEMM 0.70
+
 static void set_stack(const ts_settings *cfg, ts_conv *c)
 {
     int s = c->stack = ts_stack_resolve_with(cfg, c->framework, &c->stack_reason);
@@ -271,6 +277,11 @@ static void set_stack(const ts_settings *cfg, ts_conv *c)
                                                             : TRAINSIZE_TRISTATE_AUTO;
     c->tp_overlap = cfg->tp_overlap != TRAINSIZE_TRISTATE_AUTO ? cfg->tp_overlap == TRAINSIZE_TRISTATE_YES
                                                                : s == TS_STACK_MEGATRON_CORE;
+    /* torchtitan's FSDP2 runs keep less of the GEMM ceiling than the stacks gemm-share was
+     * fitted on (docs/accuracy.md, "torchtitan"); fp8 runs through Transformer Engine under
+     * the Megatron stacks, through torchao's float8 elsewhere */
+    c->gemm_stack = s == TS_STACK_TORCHTITAN ? TS_TORCHTITAN_GEMM : 1.0;
+    c->fp8_te = s == TS_STACK_MEGATRON_LM || s == TS_STACK_MEGATRON_CORE;
     c->dp_nics_own = cfg->dp_nics != TS_DP_NICS_AUTO
                          ? cfg->dp_nics == TS_DP_NICS_OWN
                          : s == TS_STACK_MEGATRON_LM || (s == TS_STACK_DEEPSPEED && cfg->zero >= 3);
@@ -283,6 +294,10 @@ int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, train
     *c = (ts_conv){0};
     fw = c->framework = ts_framework_resolve(cfg, &c->framework_reason);
     set_stack(cfg, c);
+    /* a ResNet's layout: channels-last under 16-bit precisions unless set */
+    c->cnn = ts_model_is_cnn(&cfg->model);
+    c->channels_last = cfg->memory_format != TS_MEMFMT_AUTO ? cfg->memory_format == TS_MEMFMT_NHWC
+                                                            : !ts_precision_fp32(cfg->precision);
     upcast = quant && tristate_on(cfg->kbit_upcast, fw == TRAINSIZE_FRAMEWORK_PYTORCH);
     set_model_state_bytes(cfg, fw, c);
     if (cfg->lora_rank) set_lora_bytes(cfg, upcast, c);
@@ -386,4 +401,5 @@ void ts_conv_kernels_text(const ts_conv *c, char *dst, size_t cap)
         append(dst, cap, &len, n++ ? "," : (c->fused ? " but eager " : " but fused "));
         append(dst, cap, &len, name[i]);
     }
+    if (c->cnn) append(dst, cap, &len, c->channels_last ? ", channels-last" : ", nchw");
 }

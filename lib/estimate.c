@@ -10,11 +10,6 @@
 #include "stages.h"
 #include "text_values.h"
 
-/* A ResNet's step outside the kernels the estimate times: about a thousand kernel launches
- * (forward and backward of some 160 modules, the optimizer's) at about 10 us each, in place
- * of the 0.1 s the transformer stacks' runs fit (step-overhead). An assumption; the
- * measured V100 steps it is compared with are in docs/methodology.md. */
-#define TS_CNN_STEP_OVERHEAD 0.01
 /* An image as stored, when sample-bytes is not given: ImageNet-1k's training set, 1,281,167
  * JPEGs in its 138 GB archive (ILSVRC2012_img_train.tar), about 108 kB each. */
 #define TS_CNN_IMAGE_BYTES 108000
@@ -105,7 +100,6 @@ static int prepare(const trainsize_job *job, ts_settings *adjusted, const ts_set
         if (ts_model_is_cnn(&cfg->model) && ts_cnn_depth_known(cfg->model.resnet_depth)) {
             ts_cnn_shape(&adjusted->model);
             adjusted->seq = 1;
-            if (!cfg->step_overhead_given) adjusted->step_overhead = TS_CNN_STEP_OVERHEAD;
             if (!cfg->sample_bytes) adjusted->sample_bytes = TS_CNN_IMAGE_BYTES;
         }
         if (ts_framework_qlora_recomputes(cfg)) {

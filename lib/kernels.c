@@ -44,9 +44,7 @@
  * tests/accuracy/fixtures/time.json (docs/accuracy.md), until a site's calibration fits its
  * own. */
 
-/* FlashAttention-2's forward and backward reach 190-200 of A100's 312 TFLOP/s at head
- * dimension 128 (Dao 2023, arXiv 2307.08691, Fig. 5-6), 0.95 of the GEMMs' 0.869 x 0.76. */
-#define TS_FLASH_SHARE 0.95
+/* Flash attention's rate: its kernel's measured curves (attention_time.c). */
 
 /* fp8 attention (fp8-attention) against 16-bit: FlashAttention-3's fp8 forward reaches
  * 1.1-1.17 PFLOP/s on H100 at head dimension 256 and 4k-16k tokens where its bf16 forward
@@ -54,9 +52,32 @@
  * the 2x of the peaks. */
 #define TS_FP8_ATTENTION_GAIN 1.5
 
-/* cuDNN's convolutions of a ResNet against the GEMMs of a transformer's training step
- * (1.0 until calibrated: docs/methodology.md, "Convolutional networks"). */
-#define TS_CONV_SHARE 1.0
+/* A ResNet's convolutions (forward, data and weight gradients) as a share of the part's
+ * GEMM ceiling, by architecture and math, where the element-wise work between them runs at
+ * memory bandwidth: fitted to Lambda's PyTorch ResNet-50 training runs (lambdal/
+ * deeplearning-benchmark@aa5addb, NVIDIA's ConvNets scripts, NCHW, one GPU) and, for
+ * Ampere's 16-bit share with the NCHW traffic below, timm's channels-last A100 runs
+ * (huggingface/pytorch-image-models issue 1491: 2600 images/s in benchmark.py, 2500 in
+ * train.py); the fit and its leave-one-source-out errors: docs/accuracy.md. Newer parts
+ * keep less of their peak: the convolutions' small per-layer GEMMs and their data- and
+ * weight-gradient kernels do not grow with the tensor cores. Ada takes Ampere's, and so do
+ * parts no run covers (assumptions). FP32 convolutions beat the direct-convolution FLOPs:
+ * cuDNN runs 3 x 3 ones as Winograd transforms (Volta's runs). */
+#define TS_CONV_16_VOLTA 1.0 /* the fit's 1.5, held at the GEMM ceiling */
+#define TS_CONV_16_AMPERE 0.52
+#define TS_CONV_16_HOPPER 0.39
+#define TS_CONV_16_BLACKWELL 0.07
+#define TS_CONV_TF32_AMPERE 0.338
+#define TS_CONV_TF32_HOPPER 0.235
+#define TS_CONV_TF32_BLACKWELL 0.122
+#define TS_CONV_FP32 1.125
+/* NCHW under 16-bit precisions: cuDNN's tensor-core kernels take channels-last, so each
+ * convolution's tensors are converted on the way in and out, 1.22 times more element-wise
+ * traffic (fitted with Ampere's share above: Lambda's NCHW A100 runs against timm's
+ * channels-last ones). A part with less bandwidth for its compute pays more: timm's paired
+ * RTX 3090 runs (results/benchmark-train-amp-{nchw,nhwc}-pt112-cu113-rtx3090.csv
+ * @c865028c) are 1.26-1.47x apart, the A100's 1.6x. */
+#define TS_NCHW_TRAFFIC 1.22
 
 /* Element-wise kernels stream at about 0.8 of the memory bandwidth (an assumption of the
  * order STREAM-like copies reach on HBM). */
@@ -66,8 +87,13 @@
  * stacks run one per group: Hugging Face's RMSNorm is seven (an fp32 cast, pow, mean,
  * rsqrt, two multiplies and a cast back), rotary embedding five per tensor, SwiGLU two
  * against one; about 4 passes over memory per fused one (a count of the modelling code,
- * checked against the fixture's eager Hugging Face rows). */
+ * checked against the fixture's eager Hugging Face rows). PyTorch's own LayerNorm and GELU
+ * are one kernel each, in eager code too (torch.nn.LayerNorm, nn.GELU: BERT, ViT), GPT-2's
+ * tanh GELU a Python formula of eight. */
 #define TS_EAGER_PASSES 4.0
+/* An eager attention's passes over its scores: the scale, the mask and the softmax (3),
+ * and the probabilities' dropout (4): 4/3 of them with dropout. */
+#define TS_DROPOUT_SCORE_PASSES (4.0 / 3.0)
 
 /* Under a power cap the tensor cores' clock falls: throughput ~ (limit / TDP)^0.55, fitted
  * to NVIDIA's MLPerf Inference v4.1 MaxQ against MaxP configurations (H100 SXM: BERT 0.76
@@ -94,6 +120,40 @@ static double mamf_share(const trainsize_gpu_info *gpu, int fp8)
     return TS_MAMF_OTHER;
 }
 
+/* What a training step's fp8 matmuls keep of the fp8 GEMM ceiling against what its bf16
+ * ones keep of theirs (fp8-gemm-share, else by stack and recipe): Transformer Engine's, which
+ * the published fp8 runs gemm-share was fitted on ran (NVIDIA's MLPerf submissions), all of
+ * it; torchao's float8 (torchtitan, FSDP and the Trainer) less, its scaling and casts in
+ * kernels of their own; the fine-grained scales (blockwise, rowwise) less again. Fitted to
+ * the published fp8 and bf16 runs of the same jobs (docs/accuracy.md). */
+#define TS_FP8_TORCHAO_SHARE 0.62
+#define TS_FP8_FINE_SHARE 0.81
+static double fp8_gemm_share(const ts_settings *cfg, const ts_conv *c)
+{
+    int recipe = ts_fp8_recipe_resolve(cfg);
+    if (cfg->fp8_gemm_share > 0.0) return cfg->fp8_gemm_share;
+    return (c->fp8_te ? 1.0 : TS_FP8_TORCHAO_SHARE) *
+           (recipe == TS_FP8_BLOCKWISE || recipe == TS_FP8_ROWWISE ? TS_FP8_FINE_SHARE : 1.0);
+}
+
+/* A ResNet's convolutions' share of the GEMM ceiling for the math they run in (conv-share,
+ * else by architecture). */
+static double conv_share(const ts_settings *cfg, int tf32, int fp32)
+{
+    const trainsize_gpu_info *g = cfg->gpu;
+    if (cfg->conv_share > 0.0) return cfg->conv_share;
+    if (fp32) return TS_CONV_FP32;
+    if (tf32) {
+        if (ts_arch_is(g, "Hopper")) return TS_CONV_TF32_HOPPER;
+        if (ts_arch_is(g, "Blackwell")) return TS_CONV_TF32_BLACKWELL;
+        return TS_CONV_TF32_AMPERE;
+    }
+    if (ts_arch_is(g, "Volta")) return TS_CONV_16_VOLTA;
+    if (ts_arch_is(g, "Hopper")) return TS_CONV_16_HOPPER;
+    if (ts_arch_is(g, "Blackwell")) return TS_CONV_16_BLACKWELL;
+    return TS_CONV_16_AMPERE;
+}
+
 /* Passes over memory of a kernel group: one when fused, TS_EAGER_PASSES as eager code. */
 static double passes(int fused) { return fused ? 1.0 : TS_EAGER_PASSES; }
 
@@ -113,16 +173,20 @@ static void layer_elementwise(const ts_settings *cfg, const ts_layout *lay, cons
     double f = k * (double)m->ffn + (double)m->shared_experts * (double)m->shared_expert_ffn;
     double qk = (double)(ts_model_q_dim(m) + ts_model_kv_dim(m));
     double replicated = lay->sp ? 1.0 : t, other = passes(c->fused);
-    double hidden_work = norms * 2.0 * h * passes(c->fused_norm) +
+    /* a LayerNorm is one kernel in eager code too; a non-gated GELU one unless it is
+     * GPT-2's Python formula */
+    int native_norm = c->fused_norm || m->norm == TRAINSIZE_NORM_LAYERNORM;
+    int native_act = c->fused_act || (!m->gated_mlp && strcmp(m->family, "gpt2") != 0);
+    double hidden_work = norms * 2.0 * h * passes(native_norm) +
                          2.0 * 3.0 * h * other; /* norms; residual (bias-dropout-)adds */
     double split_work =
-        (m->gated_mlp ? 3.0 : 2.0) * f * passes(c->fused_act); /* the MLP's activation function */
+        (m->gated_mlp ? 3.0 : 2.0) * f * passes(native_act); /* the MLP's activation function */
     if (!m->positions) split_work += 2.0 * qk * passes(c->fused_rope);         /* rotary embedding of q and k */
     if (ts_model_is_moe(m)) split_work += 4.0 * k * h * other; /* tokens permuted to experts and back */
     *rest = a * (hidden_work * replicated + split_work);
     /* scale, mask and softmax over the s keys of every head, and the probabilities' dropout */
     *softmax = cfg->attention == TRAINSIZE_ATTENTION_EAGER
-                   ? a * 2.0 * (double)m->heads * s * (cfg->dropout > 0 ? 2.0 : 1.0) * other
+                   ? a * 2.0 * (double)m->heads * s * (cfg->dropout > 0 ? TS_DROPOUT_SCORE_PASSES : 1.0) * other
                    : 0.0;
     /* fp8-mixed: each linear's input is cast to fp8 before its GEMM (read at 2 bytes, written
      * at 1: Transformer Engine's and torchao's recipes), and in backward its output
@@ -185,26 +249,32 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
 {
     const ts_model *m = &cfg->model;
     double gpus = (double)lay->gpus, eff_mm, eff_at, rest, softmax, bytes, bw, again, again_softmax, shape;
-    double a = ts_precision_fp32(cfg->precision) ? 4.0 : 2.0, share16;
+    double a = ts_precision_fp32(cfg->precision) ? 4.0 : 2.0, share16, clock = 1.0;
     int fp8 = cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED;
     if (cfg->hfu > 0.0) return (mm / peak_mm + at / peak_at) / (gpus * cfg->hfu);
     share16 = mamf_share(cfg->gpu, 0); /* the attention's, and the matmuls' but in fp8 */
-    eff_mm = (fp8 ? mamf_share(cfg->gpu, 1) : share16) * cfg->gemm_share;
-    eff_at = share16 * cfg->gemm_share *
-             (cfg->attention == TRAINSIZE_ATTENTION_FLASH ? TS_FLASH_SHARE : 1.0) *
-             (ts_fp8_attention(cfg) ? TS_FP8_ATTENTION_GAIN : 1.0);
-    if (cfg->gpu_power_limit > 0.0 && cfg->gpu->tdp_watts > 0.0 && cfg->gpu_power_limit < cfg->gpu->tdp_watts) {
-        double clock = pow(cfg->gpu_power_limit / cfg->gpu->tdp_watts, TS_POWER_EXPONENT);
-        eff_mm *= clock;
-        eff_at *= clock;
-    }
+    if (cfg->gpu_power_limit > 0.0 && cfg->gpu->tdp_watts > 0.0 && cfg->gpu_power_limit < cfg->gpu->tdp_watts)
+        clock = pow(cfg->gpu_power_limit / cfg->gpu->tdp_watts, TS_POWER_EXPONENT);
+    eff_mm = (fp8 ? mamf_share(cfg->gpu, 1) * fp8_gemm_share(cfg, conv) : share16) * cfg->gemm_share *
+             conv->gemm_stack * clock;
+    /* flash attention at its kernel's measured rate; eager attention's batched GEMMs as the
+     * matmuls run */
+    eff_at = (cfg->attention == TRAINSIZE_ATTENTION_FLASH ? ts_attention_share(cfg, lay, conv->stack, share16)
+                                                          : share16 * cfg->gemm_share) *
+             clock * (ts_fp8_attention(cfg) ? TS_FP8_ATTENTION_GAIN : 1.0);
     bw = (double)cfg->gpu->memory_bandwidth * TS_MEMORY_SHARE;
     if (ts_model_is_cnn(m)) {
-        /* a ResNet, an image a token: its convolutions as implicit GEMMs, and BatchNorm,
-         * ReLU, the adds and pooling at memory bandwidth, forward and backward (about twice
-         * the forward's traffic) */
-        bytes = 3.0 * a * lay->cnn.elementwise;
-        return (mm / (peak_mm * eff_mm * TS_CONV_SHARE) + (bw > 0.0 ? bytes / bw : 0.0)) / gpus;
+        /* a ResNet, an image a token: its convolutions at their share of the GEMM ceiling,
+         * and BatchNorm, ReLU, the adds and pooling at memory bandwidth, forward and
+         * backward (about twice the forward's traffic); NCHW under 16-bit precisions moves
+         * the layouts cuDNN converts too */
+        const char *why;
+        int fp32 = ts_precision_fp32(cfg->precision);
+        int tf32 = fp32 && ts_tf32_resolve(cfg, conv->stack, &why) == TS_TF32_CONVOLUTIONS;
+        double t;
+        bytes = 3.0 * a * lay->cnn.elementwise * (!fp32 && !conv->channels_last ? 1.0 + TS_NCHW_TRAFFIC : 1.0);
+        t = mm / (peak_mm * share16 * clock * conv_share(cfg, tf32, fp32 && !tf32)) + (bw > 0.0 ? bytes / bw : 0.0);
+        return t / gpus;
     }
     layer_elementwise(cfg, lay, conv, a, &rest, &softmax);
     shape = ts_kernel_gemm_roofline(cfg, lay, conv, peak_mm * eff_mm, bw);

@@ -132,6 +132,7 @@ typedef struct ts_cnn {
     double elementwise;            /* elements BatchNorm, ReLU, the adds and pooling read and
                                       write in a forward */
     double largest_block;          /* the most one residual block keeps */
+    double convolutions;           /* convolutions (each with its BatchNorm) */
     double features;               /* the classifier's input width */
     double classes;                /* its outputs */
 } ts_cnn;

@@ -198,12 +198,14 @@ static const ts_param_def PARAMS[] = {
       "power-limit traces), element-wise work at memory bandwidth keeps its rate, and each GPU "
       "draws at most the limit; 0 = the TDP"}, TS_SET_DOUBLE, OFF(s.gpu_power_limit),
      TRAINSIZE_ID_GPU_POWER_LIMIT, TS_PLAN_KEEPS},
-    {{"fp8-recipe", TRAINSIZE_PARAM_CHOICE, "auto|delayed|current|mxfp8|blockwise", 0, 0, "auto", "",
+    {{"fp8-recipe", TRAINSIZE_PARAM_CHOICE, "auto|delayed|current|mxfp8|blockwise|rowwise", 0, 0, "auto", "",
       "fp8-mixed scaling: delayed (per-tensor scales from an amax history, Transformer "
       "Engine's DelayedScaling), current (per-tensor scales from each tensor's own amax: an "
-      "extra read of every cast tensor), mxfp8 (a scale per 32 elements, Blackwell), blockwise "
-      "(1x128 activation and 128x128 weight blocks, DeepSeek-V3); auto = mxfp8 on Blackwell, "
-      "delayed elsewhere"}, TS_SET_CHOICE, OFF(s.fp8_recipe), TRAINSIZE_ID_FP8_RECIPE, TS_PLAN_KEEPS},
+      "extra read of every cast tensor; torchao's tensorwise), mxfp8 (a scale per 32 elements, "
+      "Blackwell), blockwise (1x128 activation and 128x128 weight blocks, DeepSeek-V3), rowwise "
+      "(a scale per row, torchao's float8 rowwise); the scaled GEMMs of the fine-grained "
+      "recipes run slower (fp8-gemm-share); auto = mxfp8 on Blackwell, delayed elsewhere"},
+     TS_SET_CHOICE, OFF(s.fp8_recipe), TRAINSIZE_ID_FP8_RECIPE, TS_PLAN_KEEPS},
     {{"fp8-params", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
       "fp8-mixed holds the weights in fp8 only, beside the fp32 master (Transformer Engine's "
       "fp8_model_init, NeMo's fp8_params): no 16-bit copy; a LoRA's frozen base in fp8"},
@@ -358,6 +360,14 @@ static const ts_param_def PARAMS[] = {
     {{"attention", TRAINSIZE_PARAM_CHOICE, "flash|eager", 0, 0, "flash", "",
       "attention kernel: flash (no s x s scores kept) or eager"}, TS_SET_CHOICE, OFF(s.attention),
      TRAINSIZE_ID_ATTENTION, TS_PLAN_KEEPS},
+    {{"flash-kernel", TRAINSIZE_PARAM_CHOICE, "auto|fa2|fa3", 0, 0, "auto", "",
+      "the flash-attention kernel and so its rate by sequence, head size and mask "
+      "(docs/methodology.md, Kernel efficiency): fa2 (FlashAttention-2: PyTorch's SDPA flash "
+      "backend, the flash-attn package; on Hopper 0.34 of the peak against A100's 0.63), fa3 "
+      "(FlashAttention-3, cuDNN's fused attention: Hopper and later, 0.58-0.61); auto = fa3 "
+      "under the megatron stacks on Hopper and Blackwell (Transformer Engine runs cuDNN's), "
+      "fa2 elsewhere"},
+     TS_SET_CHOICE, OFF(s.flash_kernel), TRAINSIZE_ID_FLASH_KERNEL, TS_PLAN_KEEPS},
     {{"dropout", TRAINSIZE_PARAM_FLOAT, NULL, 0, 0.999, "0", "probability",
       "dropout probability (masks are kept for backward when > 0)"}, TS_SET_DOUBLE, OFF(s.dropout),
      TRAINSIZE_ID_DROPOUT, TS_PLAN_KEEPS},
@@ -457,13 +467,33 @@ static const ts_param_def PARAMS[] = {
       "measured GEMM ceiling x 0.76, element-wise work and the optimizer step at memory "
       "bandwidth: docs/methodology.md, Kernel efficiency)"},
      TS_SET_DOUBLE, OFF(s.hfu), TRAINSIZE_ID_HFU, TS_PLAN_KEEPS},
-    {{"step-overhead", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e4, "0.1", "seconds",
+    {{"step-overhead", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e4, "0", "seconds",
       "seconds each optimizer step spends outside the kernels and collectives the estimate "
-      "times (the framework's Python and kernel launches, the gradient norm's reduction, "
-      "logging); 0.1 fits the published runs of tests/accuracy/fixtures/stacks.json best "
-      "(their median error is flat from 0.08 to 0.12 s; 0.2 s makes the large steps of "
-      "time.json slower than published): a calibration, not a measurement"},
+      "times, flat, when given; unset, worked out from the job (time.overhead_seconds): the "
+      "kernel launches the GPU waits for (launch-overhead a kernel, where the host launches a "
+      "micro-batch's kernels slower than the GPU runs them) and step-sync once a step"},
      TS_SET_DOUBLE, OFF(s.step_overhead), TRAINSIZE_ID_STEP_OVERHEAD, TS_PLAN_KEEPS},
+    {{"launch-overhead", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1, "1e-05", "seconds",
+      "host time per kernel launch: PyTorch's dispatch and cudaLaunchKernel (a raw launch "
+      "takes 3.0-3.3 us, a Triton kernel 4.7-5.6, one of Inductor's 6.8-9.1: "
+      "meta-pytorch/tritonbench PR 1017 on GB200); 10 us is an assumption for eager PyTorch's "
+      "Python and dispatcher"},
+     TS_SET_DOUBLE, OFF(s.launch_overhead), TRAINSIZE_ID_LAUNCH_OVERHEAD, TS_PLAN_KEEPS},
+    {{"step-sync", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e3, "0.02", "seconds",
+      "host time once a step the GPU waits for: the synchronisation that reads back the loss "
+      "and the gradient norm (logging, clipping, AMP's overflow check) and the next batch's "
+      "fetch; fitted to the published runs (docs/accuracy.md)"},
+     TS_SET_DOUBLE, OFF(s.step_sync), TRAINSIZE_ID_STEP_SYNC, TS_PLAN_KEEPS},
+    {{"cuda-graphs", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "the step replays captured CUDA graphs (Megatron-Core's and MLPerf's CUDA-graph "
+      "configurations, torch.compile's reduce-overhead mode): no kernel launches from the host"},
+     TS_SET_BOOL, OFF(s.cuda_graphs), TRAINSIZE_ID_CUDA_GRAPHS, TS_PLAN_KEEPS},
+    {{"gpu-variation", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1, "0.03", "fraction",
+      "the spread (standard deviation, relative) of the GPUs' speeds in a job: every step waits "
+      "for the slowest of its GPUs, whose expected lag over n GPUs is this times the expected "
+      "maximum of n standard normal deviates (1.42 for 8 GPUs, 3.7 for 10,000); fitted to "
+      "the published 1- to 8-GPU runs and clusters (docs/accuracy.md)"},
+     TS_SET_DOUBLE, OFF(s.gpu_variation), TRAINSIZE_ID_GPU_VARIATION, TS_PLAN_KEEPS},
     /* Servers. */
     {{"data-loader-workers", TRAINSIZE_PARAM_INT, NULL, 0, 1024, "8", "processes",
       "data-loader worker processes per GPU (PyTorch DataLoader num_workers); a server gets "
@@ -510,6 +540,13 @@ static const ts_param_def PARAMS[] = {
       "2 log2(n) of them (NCCL's tree and PAT algorithms; 10 us is an assumption of the order "
       "nccl-tests show for small messages across servers)"}, TS_SET_DOUBLE, OFF(s.collective_latency),
      TRAINSIZE_ID_COLLECTIVE_LATENCY, TS_PLAN_KEEPS},
+    {{"moe-imbalance", TRAINSIZE_PARAM_FLOAT, NULL, 1, 16, "1.3", "ratio",
+      "dropless MoE routing: the most loaded expert's tokens over the mean, which the routed "
+      "experts' matmuls run at the pace of (every rank waits for the fullest); 1 = balanced "
+      "(capacity-factor dropping, Megatron-Core's forced balance); 1.3 fits the published "
+      "MoE runs, the paired dropless and forced-balance runs of NVIDIA's Megatron-MoE model zoo "
+      "among them (docs/accuracy.md)"},
+     TS_SET_DOUBLE, OFF(s.moe_imbalance), TRAINSIZE_ID_MOE_IMBALANCE, TS_PLAN_KEEPS},
     {{"moe-max-nodes", TRAINSIZE_PARAM_INT, NULL, 0, 1e6, "0", "servers",
       "node-limited expert routing: a token is sent to at most this many servers (DeepSeek-V3: "
       "4); 0 = unlimited, each of its k expert copies travels"}, TS_SET_U64, OFF(s.moe_max_nodes),
@@ -828,6 +865,22 @@ static const ts_param_def PARAMS[] = {
     {{"image-size", TRAINSIZE_PARAM_INT, NULL, 0, 1e5, "0", "pixels",
       "a ResNet's training images, pixels a side, at least 32; 0: 224 (ImageNet's)"},
      TS_SET_U64, OFF(s.model.image_size), TRAINSIZE_ID_IMAGE_SIZE, TS_PLAN_KEEPS},
+    {{"memory-format", TRAINSIZE_PARAM_CHOICE, "auto|nchw|nhwc", 0, 0, "auto", "",
+      "a ResNet's activation layout: nchw (PyTorch's default) or nhwc (channels_last), which "
+      "cuDNN's tensor-core convolutions take without converting: under 16-bit precisions nchw "
+      "adds 1.22 times the element-wise traffic (the conversions; fitted to Lambda's NCHW and "
+      "timm's channels-last A100 runs, docs/methodology.md); auto = nhwc under "
+      "16-bit precisions (NVIDIA's and timm's mixed-precision recipes run channels-last), nchw "
+      "under fp32 and tf32"},
+     TS_SET_CHOICE, OFF(s.memory_format), TRAINSIZE_ID_MEMORY_FORMAT, TS_PLAN_KEEPS},
+    {{"conv-share", TRAINSIZE_PARAM_FLOAT, NULL, 0, 4, "0", "fraction",
+      "a ResNet's convolutions' share of the part's GEMM ceiling (MAMF), forward, data and "
+      "weight gradients, where the element-wise work between them runs at memory bandwidth; "
+      "0 = by architecture and math, fitted to Lambda's ResNet-50 training runs "
+      "(docs/methodology.md, Convolutional networks): 16-bit Volta 1.0, Ampere and Ada 0.52, "
+      "Hopper 0.39, Blackwell 0.07; TF32 Ampere and Ada 0.338, Hopper 0.235, Blackwell 0.122; "
+      "FP32 1.125 (cuDNN's Winograd 3x3 kernels, Volta)"},
+     TS_SET_DOUBLE, OFF(s.conv_share), TRAINSIZE_ID_CONV_SHARE, TS_PLAN_KEEPS},
     {{"rollout-gpus", TRAINSIZE_PARAM_INT, NULL, 0, LIM_GPUS, "0", "GPUs",
       "rollout separate: GPUs of the job's type the engines take beside the gpus that train, a "
       "multiple of rollout-tp (OpenRLHF's vllm_num_engines x vllm_tensor_parallel_size)"},
@@ -838,6 +891,11 @@ static const ts_param_def PARAMS[] = {
       "their shapes, epilogues and tails: 0.76 fits the published runs of "
       "tests/accuracy/fixtures/time.json (docs/accuracy.md); a site's calibration fits its own"},
      TS_SET_DOUBLE, OFF(s.gemm_share), TRAINSIZE_ID_GEMM_SHARE, TS_PLAN_KEEPS},
+    {{"fp8-gemm-share", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1.5, "0", "fraction",
+      "under fp8-mixed, the share of the fp8 GEMM ceiling (its MAMF x gemm-share) the scaled fp8 "
+      "matmuls keep: their scaling, the casts' launches and shorter tiles; 0 = by recipe, "
+      "fitted to published fp8 and bf16 runs of the same jobs (docs/accuracy.md)"},
+     TS_SET_DOUBLE, OFF(s.fp8_gemm_share), TRAINSIZE_ID_FP8_GEMM_SHARE, TS_PLAN_KEEPS},
     {{"scale-up-efficiency", TRAINSIZE_PARAM_FLOAT, NULL, 0.05, 2, "1", "fraction",
       "a factor on the rate collectives reach inside the scale-up fabric (NVLink, PCIe), "
       "whose catalogue share is nccl-tests' busbw: 1 keeps it; a site's calibration fits its own"},

@@ -30,12 +30,17 @@ typedef enum ts_stack {
 } ts_stack;
 /* How fp8-mixed scales its tensors (Transformer Engine's recipes; DeepSeek-V3's blocks). */
 typedef enum ts_fp8_recipe {
-    TS_FP8_AUTO = 0, TS_FP8_DELAYED, TS_FP8_CURRENT, TS_FP8_MXFP8, TS_FP8_BLOCKWISE
+    TS_FP8_AUTO = 0, TS_FP8_DELAYED, TS_FP8_CURRENT, TS_FP8_MXFP8, TS_FP8_BLOCKWISE, TS_FP8_ROWWISE
 } ts_fp8_recipe;
 /* Pipeline schedules (layout.c): AUTO is interleaved 1F1B with pp-interleave > 1, else 1F1B. */
 typedef enum ts_pp_schedule {
     TS_PP_AUTO = 0, TS_PP_1F1B, TS_PP_INTERLEAVED, TS_PP_ZB_H1, TS_PP_ZB_H2, TS_PP_DUALPIPE
 } ts_pp_schedule;
+/* The flash-attention kernel (flash-kernel): FlashAttention-2 (PyTorch's SDPA flash backend,
+ * the flash-attn package), or FlashAttention-3 / cuDNN's fused attention on Hopper and later. */
+typedef enum ts_flash_kernel { TS_FLASH_AUTO = 0, TS_FLASH_FA2, TS_FLASH_FA3 } ts_flash_kernel;
+/* A ResNet's activation layout (memory-format): AUTO is channels-last under 16-bit precisions. */
+typedef enum ts_memory_format { TS_MEMFMT_AUTO = 0, TS_MEMFMT_NCHW, TS_MEMFMT_NHWC } ts_memory_format;
 /* The loss's kernel: the logits kept whole, in chunks, or never (a fused linear + loss). */
 typedef enum ts_cross_entropy { TS_CE_EAGER = 0, TS_CE_CHUNKED, TS_CE_FUSED } ts_cross_entropy;
 /* The NICs a data-parallel group's traffic uses across servers. */
@@ -117,6 +122,7 @@ typedef struct ts_settings {
     int activation_offload;    /* the layers' saved activations go to pinned host memory */
     unsigned recompute_modules; /* TS_RC_* bits: what selective recomputes */
     int attention;         /* trainsize_attention */
+    int flash_kernel;      /* ts_flash_kernel */
     double dropout;
     int offload;           /* trainsize_offload */
     uint64_t lora_rank;
@@ -140,8 +146,14 @@ typedef struct ts_settings {
     double sharded_slack;       /* the same, for ZeRO-3/FSDP (gathers on their own stream) */
     uint64_t zero3_gather_layers;
     double hfu;                 /* achieved share of dense peak over executed FLOPs */
-    double step_overhead;       /* seconds a step spends outside kernels and collectives */
+    double step_overhead;       /* seconds a step spends outside kernels and collectives, when given */
+    double launch_overhead;     /* host seconds per kernel launch (overhead.c) */
+    double step_sync;           /* host seconds once a step: the synchronisation, the next batch */
+    int cuda_graphs;            /* the step replays a captured CUDA graph: no launches */
+    double gpu_variation;       /* relative spread of the GPUs' speeds: a synchronous step waits
+                                   for the slowest */
     double gemm_share;          /* of the GEMM ceiling, what a training step's matmuls keep */
+    double fp8_gemm_share;      /* of that, what fp8 matmuls keep; 0: by recipe */
     double scale_up_efficiency; /* factor on the scale-up fabric's collective rate */
     double network_efficiency;  /* factor on the network's collective rate */
     /* The site calibration applied (calibration.c): runs 0 when none. */
@@ -161,6 +173,7 @@ typedef struct ts_settings {
     double comm_share;            /* share of a step communication may take */
     double collective_latency;    /* seconds per algorithm step of a collective */
     uint64_t moe_max_nodes;       /* node-limited expert routing (0: unlimited) */
+    double moe_imbalance;         /* the most loaded expert's tokens over the mean (dropless) */
     int ep_overlap;               /* expert all-to-all hidden under compute (DualPipe) */
     int nvls;                     /* trainsize_tristate: NVLink SHARP all-reduces inside a server */
     int sharp;                    /* the network's switches reduce all-reduces (SHARP) */
@@ -172,6 +185,8 @@ typedef struct ts_settings {
     int fused_activation;         /* trainsize_tristate: the MLP's activation function in one kernel */
     int fused_rope;               /* trainsize_tristate: the rotary embedding in one kernel */
     int compile;                  /* torch.compile: Inductor fuses the element-wise work */
+    int memory_format;            /* ts_memory_format: a ResNet's activations NCHW or channels-last */
+    double conv_share;            /* a ResNet's convolutions' share of the GEMM ceiling; 0: by architecture */
     double headroom;              /* GPU memory to keep free, as a share */
     /* Power and cost. */
     double server_power_factor, pue, carbon_intensity;

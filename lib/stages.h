@@ -124,6 +124,10 @@ typedef struct ts_conv {
     /* what the stack sets where the job leaves the setting auto */
     int fused;                  /* element-wise work in fused kernels */
     int fused_norm, fused_act, fused_rope; /* those kernel groups fused (each its own option) */
+    int cnn;                    /* the model is a ResNet */
+    double gemm_stack;          /* the stack's matmuls against Megatron's (a factor on gemm-share) */
+    int fp8_te;                 /* fp8 through Transformer Engine (the Megatron stacks), else torchao's */
+    int channels_last;          /* a ResNet's activations in NHWC (memory-format resolved) */
     int dp_overlap; /* trainsize_tristate: TRAINSIZE_TRISTATE_AUTO keeps Megatron-LM's (overlap without a pipeline) */
     int tp_overlap;             /* tensor-parallel traffic under the matmuls */
     int dp_nics_own;            /* data-parallel traffic on each rank's own NIC share */
@@ -272,9 +276,23 @@ typedef struct ts_compute {
     double step_seconds;   /* compute of one step's micro-batches, the pipeline bubble included */
     double rollout_seconds; /* RL: the step's generation before them (in serial_seconds) */
     double serial_seconds; /* after them: the optimizer step and the step's fixed overhead */
+    double overhead_seconds; /* of which: the host-side cost (overhead.c) */
     double tokens;         /* tokens of the run, in whole steps */
     uint64_t steps;
 } ts_compute;
+
+/* Seconds a step spends outside the kernels and collectives timed (overhead.c): the kernel
+ * launches the GPU waits for and step-sync, or step-overhead as given. `compute_step` is
+ * the step's compute (its micro-batch slots' share sets when launches fall behind). */
+double ts_step_overhead(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c, double compute_step);
+
+/* The flash-attention kernel a job runs (ts_flash_kernel, auto resolved for the GPU and the
+ * stack), and the share of the 16-bit peak it computes the estimate's (full-counted)
+ * attention FLOPs at: its measured rate at the rank's sequence, head size and mask, over
+ * the share of the counted FLOPs a causal kernel does; `mamf` scales Ampere's curve to
+ * parts it was not measured on (attention_time.c). */
+int ts_flash_kernel_resolve(const ts_settings *cfg, int stack);
+double ts_attention_share(const ts_settings *cfg, const ts_layout *lay, int stack, double mamf);
 
 /* Under fp32 and tf32, what runs on the TF32 tensor cores (compute.c): TS_TF32_MATMULS (a
  * transformer's matmuls and attention), TS_TF32_CONVOLUTIONS (a ResNet's), or 0 (plain FP32,

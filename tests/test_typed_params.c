@@ -201,6 +201,15 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_SCALE_UP_EFFICIENCY, "scale-up-efficiency"},
     {TRAINSIZE_ID_NETWORK_EFFICIENCY, "network-efficiency"},
     {TRAINSIZE_ID_TF32, "tf32"},
+    {TRAINSIZE_ID_MEMORY_FORMAT, "memory-format"},
+    {TRAINSIZE_ID_CONV_SHARE, "conv-share"},
+    {TRAINSIZE_ID_LAUNCH_OVERHEAD, "launch-overhead"},
+    {TRAINSIZE_ID_STEP_SYNC, "step-sync"},
+    {TRAINSIZE_ID_CUDA_GRAPHS, "cuda-graphs"},
+    {TRAINSIZE_ID_GPU_VARIATION, "gpu-variation"},
+    {TRAINSIZE_ID_FLASH_KERNEL, "flash-kernel"},
+    {TRAINSIZE_ID_FP8_GEMM_SHARE, "fp8-gemm-share"},
+    {TRAINSIZE_ID_MOE_IMBALANCE, "moe-imbalance"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

@@ -293,6 +293,7 @@ class Time(ctypes.Structure):
         ("checkpoint_interval", c_double),
         ("checkpoint_stall", c_double),
         ("rollout_seconds", c_double),
+        ("overhead_seconds", c_double),
     ]
 
 

@@ -357,6 +357,7 @@ pub struct trainsize_time {
     pub checkpoint_interval: c_double,
     pub checkpoint_stall: c_double,
     pub rollout_seconds: c_double,
+    pub overhead_seconds: c_double,
 }
 
 /// `trainsize_recompute`

@@ -305,6 +305,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "time.checkpoint_interval" => FieldValue::F64(t.checkpoint_interval),
                 "time.checkpoint_stall" => FieldValue::F64(t.checkpoint_stall),
                 "time.rollout_seconds" => FieldValue::F64(t.rollout_seconds),
+                "time.overhead_seconds" => FieldValue::F64(t.overhead_seconds),
                 "layout.gpu" => FieldValue::Str(e.gpu()),
                 "layout.gpus" => FieldValue::U64(r.gpus),
                 "layout.tp" => FieldValue::U64(r.layout.tp),
