@@ -391,7 +391,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_FLASH_KERNEL = 203,            /**< "flash-kernel" */
     TRAINSIZE_ID_FP8_GEMM_SHARE = 204,          /**< "fp8-gemm-share" */
     TRAINSIZE_ID_MOE_IMBALANCE = 205,           /**< "moe-imbalance" */
-    TRAINSIZE_ID_COUNT = 206                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_FRAGMENTATION = 206,           /**< "fragmentation" */
+    TRAINSIZE_ID_COUNT = 207                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -1122,7 +1123,7 @@ typedef struct trainsize_memory {
     uint64_t gpu_capacity;     /**< The GPU's memory. */
     uint64_t host_offload;     /**< Bytes per GPU kept in host memory by CPU offload: ZeRO-Offload's
                                     state and offloaded activations. */
-    int fits;                  /**< 1 when peak_total <= gpu_capacity. */
+    int fits;                  /**< 1 when peak_needed <= gpu_capacity. */
     int peak_phase;            /**< A ::trainsize_phase value. */
     int pipeline_stage;        /**< 0-based pipeline stage of the most loaded GPU. */
     int peak_includes_activations; /**< 1 when `activations` is part of `peak_allocated`. */
@@ -1172,6 +1173,14 @@ typedef struct trainsize_memory {
     uint64_t activations_vision; /**< Of `activations`: what a trained vision tower keeps
                                     for backward (its layers over the micro-batch's image
                                     patches); 0 when it is frozen or absent. */
+    uint64_t peak_needed;       /**< What the job needs to run: peak_allocated, the share of it
+                                    the caching allocator cannot reuse once memory runs short
+                                    ("fragmentation"), the CUDA context and the communication
+                                    buffers. `fits` compares it with gpu_capacity: under
+                                    pressure the allocator hands its cached blocks back and
+                                    retries before it runs out, so a job whose peak_total (the
+                                    cache grown where memory is plentiful) is above the
+                                    capacity can still run. */
 } trainsize_memory;
 
 /** The servers the job needs. */

@@ -122,7 +122,7 @@ void ts_job_count_model(trainsize_job *job)
 /* The overhead settings whose defaults are a GPU runtime's (docs/methodology.md, "TPUs"). */
 static const trainsize_param_id ts_device_overheads[] = {
     TRAINSIZE_ID_CUDA_CONTEXT, TRAINSIZE_ID_COMM_BUFFER, TRAINSIZE_ID_ALLOCATOR_SLACK,
-    TRAINSIZE_ID_SHARDED_SLACK};
+    TRAINSIZE_ID_SHARDED_SLACK, TRAINSIZE_ID_FRAGMENTATION};
 #define TS_DEVICE_OVERHEADS (sizeof ts_device_overheads / sizeof ts_device_overheads[0])
 
 void ts_job_fit_device(trainsize_job *job)

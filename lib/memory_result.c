@@ -58,7 +58,7 @@ static const char MODEL[] = "model", BATCH[] = "micro-batch";
     X(vision_weights, vision_weights, MODEL)              \
     X(act_vision, activations_vision, BATCH)
 
-static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout *lay,
+static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout *lay, double cfg_fragmentation,
                        trainsize_memory *m, trainsize_error *err)
 {
     /* in the list's order, so the first figure too large is the one named */
@@ -73,9 +73,17 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
         return too_large("memory.peak_total", BATCH, err);
     m->peak_total = m->peak_allocated + m->overhead;
     m->peak_reserved = m->peak_allocated + m->allocator_slack;
+    /* What the job needs: under pressure the allocator releases its cache and retries, so the
+     * fragmentation share, not the slack, stands beyond the allocated peak */
+    {
+        double needed = (double)m->peak_allocated * (1.0 + cfg_fragmentation) + (double)m->cuda_context +
+                        (double)m->comm_buffers;
+        if (!ts_fits_u64(needed)) return too_large("memory.peak_needed", BATCH, err);
+        m->peak_needed = ts_ceil_u64(needed);
+    }
     m->in_flight_microbatches = s->in_flight;
     m->gpu_capacity = lay->capacity;
-    m->fits = m->peak_total <= m->gpu_capacity;
+    m->fits = m->peak_needed <= m->gpu_capacity;
     m->peak_phase = s->peak_phase;
     m->peak_includes_activations = s->peak_has_activations;
     m->peak_includes_gradients = s->peak_has_gradients;
@@ -104,5 +112,5 @@ int ts_memory_result(const ts_settings *cfg, const ts_layout *lay, const ts_conv
         if (other.peak_total > worst->peak_total) { *worst = other; stage = 1; }
     }
     m->max_micro_batch = m->max_seq = 0; /* fill_memory sets every other field */
-    return fill_memory(worst, stage, lay, m, err);
+    return fill_memory(worst, stage, lay, cfg->fragmentation, m, err);
 }

@@ -507,21 +507,32 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
     row(o, 0, a, cap, cap, 0);
     ts_out_putc(o, '\n');
 
-    if (m->fits) {
-        uint64_t head = cap >= m->peak_total ? cap - m->peak_total : 0;
+    if (m->fits && m->peak_total <= cap) {
+        uint64_t head = cap - m->peak_total;
         char c[TS_FMT_MAX];
         ts_out_printf(o, "FITS: peak total %s of %s; headroom %s (%.1f%% of the %s)\n",
                        ts_fmt_iec(a, sizeof a, (double)m->peak_total),
                        ts_fmt_iec(b, sizeof b, (double)cap),
                        ts_fmt_iec(c, sizeof c, (double)head),
                        cap ? 100.0 * (double)head / (double)cap : 0.0, w->dev);
-    } else {
-        uint64_t over = m->peak_total > cap ? m->peak_total - cap : 0;
+    } else if (m->fits) {
+        /* the cache the allocator grows where memory is free is above the capacity, but what
+         * the job needs is not: under pressure it releases cached blocks and retries */
         char c[TS_FMT_MAX];
-        ts_out_printf(o, "DOES NOT FIT: peak total %s of %s; short by %s\n",
-                       ts_fmt_iec(a, sizeof a, (double)m->peak_total),
+        ts_out_printf(o, "FITS, TIGHT: needs %s of %s; peak total %s counts the allocator's cache,\n"
+                         "  which it releases under pressure (needs: the allocated peak, fragmentation,\n"
+                         "  the context and buffers)\n",
+                       ts_fmt_iec(a, sizeof a, (double)m->peak_needed),
                        ts_fmt_iec(b, sizeof b, (double)cap),
-                       ts_fmt_iec(c, sizeof c, (double)over));
+                       ts_fmt_iec(c, sizeof c, (double)m->peak_total));
+    } else {
+        uint64_t over = m->peak_needed > cap ? m->peak_needed - cap : 0;
+        char c[TS_FMT_MAX], d[TS_FMT_MAX];
+        ts_out_printf(o, "DOES NOT FIT: needs %s of %s (peak total %s); short by %s\n",
+                       ts_fmt_iec(a, sizeof a, (double)m->peak_needed),
+                       ts_fmt_iec(b, sizeof b, (double)cap),
+                       ts_fmt_iec(c, sizeof c, (double)m->peak_total),
+                       ts_fmt_iec(d, sizeof d, (double)over));
     }
     ts_report_largest_fit(o, job, r);
     if (m->rollout_weights) {

@@ -144,6 +144,7 @@ typedef struct ts_settings {
     double allocator_slack;     /* reserved-but-free share of the allocated peak */
     double host_memory_bandwidth; /* bytes/s per server, for CPU offload's optimizer step */
     double sharded_slack;       /* the same, for ZeRO-3/FSDP (gathers on their own stream) */
+    double fragmentation;       /* of the allocated peak, what the allocator cannot reuse under pressure */
     uint64_t zero3_gather_layers;
     double hfu;                 /* achieved share of dense peak over executed FLOPs */
     double step_overhead;       /* seconds a step spends outside kernels and collectives, when given */

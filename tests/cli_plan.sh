@@ -74,8 +74,8 @@ out_width
 expect_ok plan --model gpt2 --tokens 1e9 --gpu mi300x --max-gpus 8 --objective owned
 out_has 'no-price'
 # A fixed count that nothing fits: the header and the advice name that count.
-expect_ok plan --model llama-2-70b --tokens 1e11 --gpu rtx-4090 --plan-gpu-count 64
-out_has 'exactly 64 GPUs'
+expect_ok plan --model llama-2-70b --tokens 1e11 --gpu rtx-4090 --plan-gpu-count 16
+out_has 'exactly 16 GPUs'
 out_has '(--plan-gpu-count)'
 out_lacks 'at most 4096'
 out_lacks '--max-gpus'
@@ -290,7 +290,7 @@ fi
 
 # 3c. A long sequence: context parallelism and interleaving are searched, and candidates
 # that use them reproduce through estimate (cp given back).
-JOB3C="--model llama-3.2-1b --tokens 1e9 --seq 32768"
+JOB3C="--model llama-3.2-1b --tokens 1e9 --seq 131072"
 plan_json longseq "$JOB3C" --gpu h100-80gb --max-gpus 16 --objective time --top 5
 check "a long sequence: some candidate uses context parallelism" grep -qE '"cp": ([2-9]|[1-9][0-9])' "$TMP/longseq.json"
 run_check plan "$TMP/longseq.json" "$TS" "$JOB3C" time gpus=h100-80gb max=16

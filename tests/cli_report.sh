@@ -92,11 +92,11 @@ check "the Batch line says why that global batch" grep -q "samples: about 4M tok
 # ---- links: the need and the capacity apart ----
 expect_ok --model llama-2-7b --gpu a100-80gb --gpus 16 --network eth-10g
 out_width
-has "between servers" "needs 97.8 GB/s (782 Gbit/s) per server"
-has "between servers" "link 8 x eth-10g = 10.0 GB/s (80.0 Gbit/s), as given: 9.8x short"
+has "between servers" "needs 96.2 GB/s (769 Gbit/s) per server"
+has "between servers" "link 8 x eth-10g = 10.0 GB/s (80.0 Gbit/s), as given: 9.6x short"
 lacks "between servers" "link: 8 x eth-10g"
 expect_ok --model llama-2-7b --gpu a100-80gb --gpus 16 --tp 8 --pp 2
-has "between servers" "needs 689 MB/s (5.52 Gbit/s) per server; link 8 x eth-25g = 25.0 GB/s (200 Gbit/s), chosen"
+has "between servers" "needs 678 MB/s (5.42 Gbit/s) per server; link 8 x eth-25g = 25.0 GB/s (200 Gbit/s), chosen"
 has "between servers" "the slowest that keeps exposed communication under 10% of a step"
 # Several servers and no data-parallel traffic: the link chosen is still named.
 expect_ok --model llama-2-7b --gpu a100-80gb --gpus 16 --pp 16 --layers 32
@@ -172,7 +172,7 @@ check "help's unknown-command error names help" grep -q 'commands: [a-z, ]*help'
 # shellcheck disable=SC2086
 expect_ok $A100 --tokens 1e10
 out_width
-has "largest that fits" "micro-batch 4, sequence 8,832"
+has "largest that fits" "micro-batch 4, sequence 9,984"
 has "racks" "1 rack, up to 7 servers a rack"
 has "racks" "air cooling"
 has "power supplies" "6 x 3.00 kW per server, 3+3 redundant"
@@ -199,8 +199,8 @@ has "failures" "none"
 # The JSON carries them too, with largest-fit asked for.
 # shellcheck disable=SC2086
 expect_ok $A100 --largest-fit --json
-out_has '"max_micro_batch": 4'
-out_has '"max_seq": 9344'
+out_has '"max_micro_batch": 5'
+out_has '"max_seq": 10496'
 out_has '"cooling": "air"'
 out_has '"psu_redundancy": "3+3"'
 out_has '"goodput": '

@@ -128,7 +128,7 @@ static void test_refusals(void **state)
             fail_msg("%s: got %d \"%s\", want \"%s\"", BAD[i].json, rc, err.message, BAD[i].message);
         assert_string_equal(err.field, "calibration");
         /* nothing taken: not the good setting before the bad one either */
-        assert_true(fabs(get_double(job, "gemm-share") - 0.76) < 1e-12);
+        assert_true(fabs(get_double(job, "gemm-share") - 0.77) < 1e-12);
         assert_int_equal(trainsize_estimate(job, &r, sizeof r, NULL), TRAINSIZE_OK);
         assert_string_equal(r.calibration, "");
         trainsize_job_free(job);

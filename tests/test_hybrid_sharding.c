@@ -6,7 +6,7 @@
 
 #define JOB "model", "llama-2-13b", "gpu", "a100-80gb", "gpus-per-node", "8", "seq", "4096", \
             "zero", "3", "precision", "bf16-mixed", "stack", "fsdp", "network", "eth-400g", \
-            "nics-per-node", "1"
+            "nics-per-node", "1", "gpu-variation", "0"
 
 /* 64 GPUs in groups of 8 keep what 8 GPUs of one full-sharding group keep. */
 static void test_state_sharded_within_the_group(void **state)
@@ -48,14 +48,22 @@ static void test_reduce_precision_is_the_wire_only(void **state)
     ts_assert_near((double)fp32.system.interconnect_rate_per_node,
                    2.0 * (double)half.system.interconnect_rate_per_node,
                    (double)half.system.interconnect_rate_per_node * 1e-6);
-    /* torchtitan reduces in fp32 by default (mixed_precision_reduce) */
+    /* torchtitan reduces in fp32 by default (mixed_precision_reduce): as reduce-precision
+     * fp32 under the same stack, twice its bf16 */
     {
-        trainsize_result titan;
+        trainsize_result titan, titan32, titan16;
         ts_test_estimate(PAIRS(JOB, "gpus", "64", "global-batch", "64", "shard-group", "8", "stack", "torchtitan"),
                          &titan);
+        ts_test_estimate(PAIRS(JOB, "gpus", "64", "global-batch", "64", "shard-group", "8", "stack", "torchtitan",
+                               "reduce-precision", "fp32"), &titan32);
+        ts_test_estimate(PAIRS(JOB, "gpus", "64", "global-batch", "64", "shard-group", "8", "stack", "torchtitan",
+                               "reduce-precision", "half"), &titan16);
         ts_assert_near((double)titan.system.interconnect_rate_per_node,
-                       (double)fp32.system.interconnect_rate_per_node,
-                       (double)fp32.system.interconnect_rate_per_node * 1e-6);
+                       (double)titan32.system.interconnect_rate_per_node,
+                       (double)titan32.system.interconnect_rate_per_node * 1e-6);
+        ts_assert_near((double)titan.system.interconnect_rate_per_node,
+                       2.0 * (double)titan16.system.interconnect_rate_per_node,
+                       (double)titan16.system.interconnect_rate_per_node * 1e-6);
     }
 }
 

@@ -178,7 +178,8 @@ static void test_interleaved_with_the_embedding_in_the_split(void **state)
  * DualPipe (DeepSeek-V3, Table 2), which also keeps two copies of its weights. */
 static void test_pipeline_schedules(void **state)
 {
-#define P8 "model", "llama-2-7b", "gpus", "8", "pp", "8", "global-batch", "32", "hfu", "0.5", "step-overhead", "0"
+#define P8 "model", "llama-2-7b", "gpus", "8", "pp", "8", "global-batch", "32", "hfu", "0.5", "step-overhead", "0", \
+           "gpu-variation", "0"
     trainsize_result one, zb1, zb2, dual;
     trainsize_error err;
     double ideal;

@@ -10,21 +10,24 @@
  *
  * The bounds are what the library reaches today (docs/accuracy.md lists every row), so a
  * change that makes it worse fails here. Of the issue's targets (median 10 %, worst 25 % for
- * both, every run called fits) the two medians and the fit verdicts are reached. */
+ * both, every run called fits) none is reached on the 149 runs since the fixture doubled
+ * (2026-12: torchao's and torchtitan's FSDP2 runs, long-context and MoE runs); on its first
+ * 74 the median is 9.0 %. */
 #include "ts_test.h"
 
 #define FIXTURE_MAX (1u << 21)
-#define ROWS_MIN 70
-#define STACKS_MIN 4
-/* the target, reached: 9.2 % (the step overhead, 0.1 s, is fitted on these rows); 12.3 %
- * before the kernel groups were options of their own and the MLPerf rows' bf16 gradient
- * reduction (their configurations' grad_sync_dtype / grad_reduce_in_fp32) was set */
-#define TPS_MEDIAN_BOUND 0.10
-#define TPS_WORST_BOUND 1.93   /* reached: nanotron's 80B on 4 servers, +192 % (14.8 % MFU published) */
-#define MEM_MEDIAN_BOUND 0.10  /* the target, reached: 9.6 % (14.6 % before nanotron's ZeRO-1 step buffers) */
-#define MEM_WORST_BOUND 0.49   /* reached: Phi-3.5-mini with Liger under the Hugging Face Trainer, -48.6 % */
-#define NOT_FIT_MAX 0          /* the target: every run that ran is called fits (74 of 74) */
-#define ROWS_CAP 128
+#define ROWS_MIN 140
+#define STACKS_MIN 8
+/* reached: 11.0 % (torchtitan's GEMMs, fp8 by stack and recipe and MoE's imbalance are
+ * fitted on these rows: docs/accuracy.md has them left out one source at a time) */
+#define TPS_MEDIAN_BOUND 0.111
+#define TPS_WORST_BOUND 2.95   /* reached: Qwen3-30B-A3B on 8 B200, a user's dispatcher-bound run, +294 % */
+#define MEM_MEDIAN_BOUND 0.11  /* reached: 10.5 % (9.6 % on the first 35 figures) */
+#define MEM_WORST_BOUND 0.69   /* reached: TRL's Qwen3-32B at 1M tokens with offloaded checkpoints, +68.7 % */
+/* reached: 3 of 149, the Qwen3-32B above, Qwen3-235B in MXFP8 on GB200 (its partial
+ * activation offload is not expressed) and torchtitan's DeepSeek-V3-16B (+19.6 %) */
+#define NOT_FIT_MAX 3
+#define ROWS_CAP 256
 
 static double setting(const ts_json_value *settings, const char *key, double dflt)
 {

@@ -210,6 +210,7 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_FLASH_KERNEL, "flash-kernel"},
     {TRAINSIZE_ID_FP8_GEMM_SHARE, "fp8-gemm-share"},
     {TRAINSIZE_ID_MOE_IMBALANCE, "moe-imbalance"},
+    {TRAINSIZE_ID_FRAGMENTATION, "fragmentation"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

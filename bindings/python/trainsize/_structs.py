@@ -216,6 +216,7 @@ class Memory(ctypes.Structure):
         ("teacher_weights", c_uint64),
         ("vision_weights", c_uint64),
         ("activations_vision", c_uint64),
+        ("peak_needed", c_uint64),
     ]
 
 

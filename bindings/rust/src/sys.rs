@@ -282,6 +282,7 @@ pub struct trainsize_memory {
     pub teacher_weights: u64,
     pub vision_weights: u64,
     pub activations_vision: u64,
+    pub peak_needed: u64,
 }
 
 /// `trainsize_system`

@@ -242,6 +242,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "memory.teacher_weights" => FieldValue::U64(m.teacher_weights),
                 "memory.vision_weights" => FieldValue::U64(m.vision_weights),
                 "memory.activations_vision" => FieldValue::U64(m.activations_vision),
+                "memory.peak_needed" => FieldValue::U64(m.peak_needed),
                 "system.nodes" => FieldValue::U64(s.nodes),
                 "system.gpus_per_node" => FieldValue::U64(s.gpus_per_node),
                 "system.host_ram_per_node" => FieldValue::U64(s.host_ram_per_node),
