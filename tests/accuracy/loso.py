@@ -259,6 +259,30 @@ def table(R, fitted, held, at_defaults):
     return "\n".join(lines)
 
 
+def markdown(binary):
+    R, fitted, held, at_defaults, _ = run(binary)
+    L = ["## Fitted constants, left out one source at a time", ""]
+    L.append("Every constant the library fits on the published-throughput fixtures (time.json, "
+             "stacks.json, images_encoders.json) is refitted with each source left out in turn, "
+             "and that fit predicts the source's rows (`tests/accuracy/loso.py`). A source is the "
+             "public place a row comes from: a GitHub repository, an arXiv paper, MLPerf Training "
+             "(all its submitters together) or a web site. The fit minimises the mean over sources "
+             "of each source's median |log(predicted / measured)|, so that a source with many rows "
+             "does not outweigh the others. A constant that only the left-out source moves (a "
+             "convolution share measured on one source) takes, for that prediction, the geometric "
+             "mean of the other architectures' fitted shares of its math, or 1 (the GEMM ceiling) "
+             "when none: what the library would say of an architecture it has not seen. The "
+             "held-out median is the figure that counts and the one a result's uncertainty comes "
+             "from. The first table is the fit on all sources, against the library's defaults; "
+             "the attention curves (FlashAttention-2 and -3, fitted to the kernels' own published "
+             "benchmarks), the step's synchronisation (0.02 s) and the launch cost (10 us) are not "
+             "fitted on these fixtures.")
+    L.append("")
+    L += table(R, fitted, held, at_defaults).split("\n")
+    L.append("")
+    return L
+
+
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else "build/programs/trainsize"
     R, fitted, held, at_defaults, _ = run(binary)

@@ -50,10 +50,10 @@ def markdown(rows):
              "`assumed`). `hfu` is never set: the kernel-efficiency model (docs/methodology.md, "
              "Kernel efficiency; the bubble and the exposed communication are added on top) is "
              "what is compared, as tokens/s per GPU. %d runs compared: median |error| %.1f %%, "
-             "worst %.1f %%; %d left out with the reason. The model's one calibrated share (0.76 "
-             "of the parts' measured GEMM ceiling) was chosen on these rows, so they are not "
-             "independent of it; under the single utilisation it replaced (0.57) they were at "
-             "9.6 %% median, 18.3 %% worst."
+             "worst %.1f %%; %d left out with the reason. The constants fitted on the fixtures "
+             "(gemm-share 0.77 of the parts' measured GEMM ceiling, the GPUs' spread) were fitted "
+             "on these rows among others; each row predicted by the fit without its own source is "
+             "in the section on leaving sources out below."
              % (len(comp), 100 * statistics.median(a), 100 * max(a), len(rows) - len(comp)))
     L.append("")
     L.append("| run | source | published tokens/s/GPU | predicted | error | exposed comm. share of the step |")

@@ -25,6 +25,8 @@ import peers  # noqa: E402
 import public  # noqa: E402
 import published_time  # noqa: E402
 import published_stacks  # noqa: E402
+import published_images  # noqa: E402
+import loso  # noqa: E402
 import calibration_split  # noqa: E402
 
 MIB = 1024.0 * 1024.0
@@ -49,6 +51,8 @@ GPU_TERMS = [
 PUBLIC_LINES = []  # the published-runs section, filled by main() from public.py
 TIME_LINES = []  # the published training times, filled by main() from published_time.py
 STACK_LINES = []  # the published runs on today's stacks, from published_stacks.py
+IMAGE_LINES = []  # image classifiers and encoders, from published_images.py
+LOSO_LINES = []  # every fitted constant left out one source at a time, from loso.py
 CALIBRATION_LINES = []  # a site calibration on held-out runs, from calibration_split.py
 PLOT_TERMS = [("activations", "activations"), ("model state (weights + gradients + optimizer)",
                                                "model_state")]
@@ -432,6 +436,8 @@ def write_markdown(path, fixtures, results, version, binary_label):
     L += PUBLIC_LINES
     L += TIME_LINES
     L += STACK_LINES
+    L += IMAGE_LINES
+    L += LOSO_LINES
     L += CALIBRATION_LINES
     L.append("## How to regenerate")
     L.append("")
@@ -550,6 +556,8 @@ def main():
     PUBLIC_LINES[:] = public.markdown(public_rows, "accuracy-public.png")
     TIME_LINES[:] = published_time.markdown(published_time.compare(binary))
     STACK_LINES[:] = published_stacks.markdown(published_stacks.compare(binary))
+    IMAGE_LINES[:] = published_images.markdown(published_images.compare(binary))
+    LOSO_LINES[:] = loso.markdown(binary)
     CALIBRATION_LINES[:] = calibration_split.markdown(calibration_split.compare(binary))
     write_markdown(args.md, fixtures, results, version, args.trainsize)
     public.write_png(os.path.join(os.path.dirname(args.png), "accuracy-public.png"), public_rows)
