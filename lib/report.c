@@ -968,6 +968,13 @@ static void time_section(ts_out *o, const trainsize_job *job, const trainsize_re
         ts_out_printf(o, "%s per step not hidden by compute (included)\n",
                        ts_fmt_duration(a, sizeof a, t->comm_seconds));
     }
+    if (t->overhead_seconds > 0) {
+        /* the host-side cost, worked out from the job unless step-overhead was given */
+        key(o, "  host side");
+        ts_out_printf(o, "%s per step: %s (included)\n", ts_fmt_duration(a, sizeof a, t->overhead_seconds),
+                      job_is(job, "step-overhead", "0") ? "kernel launches the GPU waits for and the step's sync"
+                                                         : "step-overhead as given");
+    }
     if (t->rollout_seconds > 0) {
         key(o, "  rollout");
         ts_out_printf(o, "%s per step generating the responses (included; uncalibrated)\n",
