@@ -57,6 +57,18 @@ double ts_step_overhead(const ts_settings *cfg, const ts_layout *lay, const ts_c
 {
     double slots = (double)lay->micro_batches * lay->bubble, kernels, host, gpu;
     if (cfg->step_overhead_given) return cfg->step_overhead;
+    gpu = slots > 0.0 ? compute_step / slots : 0.0;
+    /* CUDA graphs replay the captured step; XLA runs a TPU's step as one compiled program */
+    if (cfg->cuda_graphs || cfg->gpu->kind == TRAINSIZE_ACCELERATOR_TPU) return cfg->step_sync;
+    if (!ts_model_is_cnn(&cfg->model)) {
+        /* at most about 70 kernels a layer forward (LoRA on every matmul) (2 an expert more under eager MoE), four
+         * passes with recomputation: when even that launches faster than the GPU runs it,
+         * nothing waits and the layer need not be counted */
+        const ts_model *m = &cfg->model;
+        double most = (double)lay->layers_per_stage * (70.0 + (ts_model_is_moe(m) ? 2.0 * (double)m->experts : 0.0)) *
+                          4.0 + TS_OUTSIDE_KERNELS;
+        if (most * cfg->launch_overhead <= gpu) return cfg->step_sync;
+    }
     if (ts_model_is_cnn(&cfg->model)) {
         kernels = TS_CONV_KERNELS * (double)lay->cnn.convolutions + TS_OUTSIDE_KERNELS;
     } else {
@@ -68,8 +80,6 @@ double ts_step_overhead(const ts_settings *cfg, const ts_layout *lay, const ts_c
         double again = ts_recompute_repeats_matmuls(cfg) ? lay->recompute_share : 0.0;
         kernels = layers * forward * (1.0 + TS_BACKWARD_KERNELS + again) + TS_OUTSIDE_KERNELS;
     }
-    /* CUDA graphs replay the captured step; XLA runs a TPU's step as one compiled program */
-    host = cfg->cuda_graphs || cfg->gpu->kind == TRAINSIZE_ACCELERATOR_TPU ? 0.0 : kernels * cfg->launch_overhead;
-    gpu = slots > 0.0 ? compute_step / slots : 0.0;
+    host = kernels * cfg->launch_overhead;
     return (host > gpu ? slots * (host - gpu) : 0.0) + cfg->step_sync;
 }
