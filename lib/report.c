@@ -972,7 +972,7 @@ static void time_section(ts_out *o, const trainsize_job *job, const trainsize_re
         /* the host-side cost, worked out from the job unless step-overhead was given */
         key(o, "  host side");
         ts_out_printf(o, "%s per step: %s (included)\n", ts_fmt_duration(a, sizeof a, t->overhead_seconds),
-                      job_is(job, "step-overhead", "0") ? "kernel launches the GPU waits for and the step's sync"
+                      job_is(job, "step-overhead", "0") ? "launches not hidden, the step's sync"
                                                          : "step-overhead as given");
     }
     if (t->rollout_seconds > 0) {
