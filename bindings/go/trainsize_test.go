@@ -513,12 +513,12 @@ func TestPlanCandidatesMatchEstimates(t *testing.T) {
 }
 
 // A candidate's Fields are the plan JSON's candidate, key for key and value for value, and
-// Apply keeps its context parallelism and sequence parallelism (long sequences with sp:
-// the planner picks cp 2 to 8, and tp above 1 runs sp). Without TRAINSIZE_EXE the JSON
+// Apply keeps its context parallelism and sequence parallelism (long sequences with sp on
+// servers of two GPUs: the planner mixes tp 2 with sp and tp 1 without, cp 2 to 4). Without TRAINSIZE_EXE the JSON
 // comparison is skipped, the rest still runs.
 func TestCandidateFieldsMatchPlanJSON(t *testing.T) {
 	args := []setting{{"model", "llama-3-8b"}, {"tokens", "1e11"}, {"max-gpus", "64"},
-		{"seq", "32768"}, {"sp", "true"}, {"plan-gpus", "h100-sxm"}}
+		{"seq", "32768"}, {"sp", "true"}, {"gpus-per-node", "2"}, {"plan-gpus", "h100-sxm"}}
 	job, err := NewJob()
 	if err != nil {
 		t.Fatal(err)

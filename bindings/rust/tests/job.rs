@@ -129,12 +129,12 @@ fn calibration_applies_and_is_checked() {
     assert_eq!(calibrated.calibration_runs(), 3);
     assert!(calibrated.time().step_seconds > plain.time().step_seconds);
     assert_eq!(job.get("gemm-share").unwrap(), "0.6");
-    job.set("gemm-share", "0.76").unwrap();
+    job.set("gemm-share", "0.77").unwrap();
     assert_eq!(job.estimate().unwrap().time().step_seconds, plain.time().step_seconds);
     let err = job.load_calibration_json_str(&calibration.replace("gemm-share", "hfu")).unwrap_err();
     assert!(err.message.contains("\"hfu\" is not a calibration setting"), "{}", err.message);
     assert_eq!(err.field, "calibration");
-    assert_eq!(job.get("gemm-share").unwrap(), "0.76");
+    assert_eq!(job.get("gemm-share").unwrap(), "0.77");
     assert!(job.load_calibration_file("/nonexistent/site.json").is_err());
 }
 
