@@ -22,7 +22,11 @@ SOURCES = [("aai-", "Answer.AI fsdp_qlora"), ("peft-doc-", "HF PEFT docs"),
            ("philschmid-", "HF blog (P. Schmid)"), ("peft-", "HF PEFT"), ("tt-", "torchtune"),
            ("lf-wiki-", "LLaMA-Factory wiki"), ("lf-issue", "LLaMA-Factory issues"),
            ("axolotl-", "axolotl"), ("openrlhf-", "OpenRLHF"), ("unsloth-", "Unsloth"),
-           ("dschat-", "DeepSpeed-Chat"), ("hf-run-clm", "transformers issues")]
+           ("dschat-", "DeepSpeed-Chat"), ("hf-run-clm", "transformers issues"),
+           ("hf-ulysses-", "HF blog (Ulysses SP)"), ("trl-pr", "TRL / Accelerate PRs"),
+           ("accelerate-pr", "TRL / Accelerate PRs"), ("swift-", "ms-swift"),
+           ("torchtitan-pr", "torchtitan PRs"), ("mst-", "MsT paper"),
+           ("torchtune-", "torchtune"), ("open-r1-", "open-r1")]
 
 
 def source_of(row_id):
@@ -47,7 +51,7 @@ def compare(binary, path=FIXTURE):
     out = []
     for row in fixture["rows"]:
         r = {"id": row["id"], "source": source_of(row["id"]), "kind": row["kind"],
-             "url": row["url"], "oom": row["oom"]}
+             "url": row["url"], "oom": row["oom"], "gathered": row.get("gathered", "")}
         if "settings" not in row:
             r["excluded"] = row["excluded"]
             out.append(r)
@@ -93,7 +97,9 @@ def markdown(rows, png_name):
     L.append("Peak GPU memory that people measured on real fine-tuning jobs, each row with its "
              "source (URL and commit), the settings as the source states them, the figure and its "
              "kind, and the trainsize options that describe the run. The options never set "
-             "`--framework`: what is compared is the default, `auto`. %d rows from %d sources; "
+             "`--framework`: what is compared is the default, `auto` (the rows gathered 2026-12, "
+             "an independent check of memory at the margin and at long context, name their "
+             "training stack with `--stack`, as a user would). %d rows from %d sources; "
              "%d compared, %d out-of-memory runs checked, %d left out with the reason in the "
              "fixture." % (len(rows), len({r["source"] for r in rows}), len(comp), len(ooms), len(excl)))
     L.append("")
@@ -108,6 +114,10 @@ def markdown(rows, png_name):
     L.append("| set | figures | median \\|error\\| | worst \\|error\\| |")
     L.append("|---|---:|---:|---:|")
     L.append("| all compared | %d | %.1f %% | %.1f %% |" % (n, med, worst))
+    for label, later in (("gathered before 2026-12", False), ("gathered 2026-12", True)):
+        k = _stats([r["error"] for r in comp if bool(r["gathered"]) == later])
+        if k[0]:
+            L.append("| %s | %d | %.1f %% | %.1f %% |" % ((label,) + k))
     for kind in ("allocated", "reserved", "nvidia-smi", "unknown"):
         k = _stats([r["error"] for r in comp if r["kind"] == kind])
         if k[0]:
@@ -121,8 +131,10 @@ def markdown(rows, png_name):
         len(ooms), len(ooms) - len(called), (" (called fitting: %s)" % ", ".join(called)) if called else ""))
     ran_no_fit = [r for r in comp if not r.get("fits", True)]
     L.append("Runs that ran, called \"does not fit\": %d of %d%s. The verdict compares "
-             "`peak_total` with the runtime's total (`usable_bytes`), so a run measured within a "
-             "few per cent of its GPU can fall either side; `--headroom` warns before that." % (
+             "`peak_needed` (the allocated peak, fragmentation, the CUDA context and buffers: "
+             "the allocator releases its cache under pressure) with the runtime's total "
+             "(`usable_bytes`), so a run measured within a few per cent of its GPU can fall "
+             "either side; `--headroom` warns before that." % (
                  len(ran_no_fit), len(comp),
                  (" (%s)" % ", ".join(r["id"] for r in ran_no_fit)) if ran_no_fit else ""))
     L.append("")
