@@ -490,7 +490,8 @@ static const ts_param_def PARAMS[] = {
     {{"step-sync", TRAINSIZE_PARAM_FLOAT, NULL, 0, 1e3, "0.02", "seconds",
       "host time once a step the GPU waits for: the synchronisation that reads back the loss "
       "and the gradient norm (logging, clipping, AMP's overflow check) and the next batch's "
-      "fetch; fitted to the published runs (docs/accuracy.md)"},
+      "fetch; an assumption the published runs support, not a fit (the image and encoder runs "
+      "prefer 0-0.02 s: docs/methodology.md, Kernel efficiency)"},
      TS_SET_DOUBLE, OFF(s.step_sync), TRAINSIZE_ID_STEP_SYNC, TS_PLAN_KEEPS},
     {{"cuda-graphs", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
       "the step replays captured CUDA graphs (Megatron-Core's and MLPerf's CUDA-graph "
