@@ -209,13 +209,11 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     }
     switch (cfg->precision) {
     case TRAINSIZE_PRECISION_FP32:
-    case TRAINSIZE_PRECISION_TF32: {
-        const char *why;
+    case TRAINSIZE_PRECISION_TF32:
         /* the TF32 rate for what runs there: a transformer's matmuls and attention, a
          * ResNet's convolutions (its only matmul-class work) */
-        peak_mm = peak_at = ts_tf32_resolve(cfg, conv->stack, &why) ? gpu->flops_tf32 : gpu->flops_fp32;
+        peak_mm = peak_at = conv->tf32 ? gpu->flops_tf32 : gpu->flops_fp32;
         break;
-    }
     case TRAINSIZE_PRECISION_FP8_MIXED: peak_mm = gpu->flops_fp8; peak_at = peak_16bit(gpu, 0); break;
     case TRAINSIZE_PRECISION_FP16:
     case TRAINSIZE_PRECISION_FP16_MIXED:

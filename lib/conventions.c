@@ -282,6 +282,7 @@ static void set_stack(const ts_settings *cfg, ts_conv *c)
      * the Megatron stacks, through torchao's float8 elsewhere */
     c->gemm_stack = s == TS_STACK_TORCHTITAN ? TS_TORCHTITAN_GEMM : 1.0;
     c->fp8_te = s == TS_STACK_MEGATRON_LM || s == TS_STACK_MEGATRON_CORE;
+    c->tf32 = ts_tf32_resolve(cfg, s, &c->tf32_reason); /* the Megatron stacks' containers */
     c->dp_nics_own = cfg->dp_nics != TS_DP_NICS_AUTO
                          ? cfg->dp_nics == TS_DP_NICS_OWN
                          : s == TS_STACK_MEGATRON_LM || (s == TS_STACK_DEEPSPEED && cfg->zero >= 3);

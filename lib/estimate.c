@@ -52,9 +52,8 @@ static void fill_layout(const ts_settings *cfg, const ts_layout *lay, const ts_c
     if (cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED)
         memcpy(out->fp8_recipe, ts_fp8_recipe_name(ts_fp8_recipe_resolve(cfg)), sizeof out->fp8_recipe);
     if (ts_precision_fp32(cfg->precision)) {
-        const char *why;
-        ts_copy_name(out->tf32, sizeof out->tf32, ts_tf32_name(ts_tf32_resolve(cfg, conv->stack, &why)));
-        ts_copy_name(out->tf32_reason, sizeof out->tf32_reason, why);
+        ts_copy_name(out->tf32, sizeof out->tf32, ts_tf32_name(conv->tf32));
+        ts_copy_name(out->tf32_reason, sizeof out->tf32_reason, conv->tf32_reason);
     }
     ts_copy_name(out->global_batch_reason, sizeof out->global_batch_reason, lay->global_batch_reason);
     {

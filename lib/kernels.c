@@ -282,9 +282,8 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
          * and BatchNorm, ReLU, the adds and pooling at memory bandwidth, forward and
          * backward (about twice the forward's traffic); NCHW under 16-bit precisions moves
          * the layouts cuDNN converts too */
-        const char *why;
         int fp32 = ts_precision_fp32(cfg->precision);
-        int tf32 = fp32 && ts_tf32_resolve(cfg, conv->stack, &why) == TS_TF32_CONVOLUTIONS;
+        int tf32 = fp32 && conv->tf32 == TS_TF32_CONVOLUTIONS;
         double t;
         bytes = 3.0 * a * lay->cnn.elementwise * (!fp32 && !conv->channels_last ? 1.0 + TS_NCHW_TRAFFIC : 1.0);
         t = mm / (peak_mm * share16 * clock * conv_share(cfg, tf32, fp32 && !tf32)) + (bw > 0.0 ? bytes / bw : 0.0);

@@ -127,6 +127,9 @@ typedef struct ts_conv {
     int cnn;                    /* the model is a ResNet */
     double gemm_stack;          /* the stack's matmuls against Megatron's (a factor on gemm-share) */
     int fp8_te;                 /* fp8 through Transformer Engine (the Megatron stacks), else torchao's */
+    int tf32;                   /* under fp32 and tf32, what runs on the TF32 tensor cores
+                                   (ts_tf32_resolve: TS_TF32_MATMULS, TS_TF32_CONVOLUTIONS, 0) */
+    const char *tf32_reason;    /* static text: why ("" outside fp32 and tf32) */
     int channels_last;          /* a ResNet's activations in NHWC (memory-format resolved) */
     int dp_overlap; /* trainsize_tristate: TRAINSIZE_TRISTATE_AUTO keeps Megatron-LM's (overlap without a pipeline) */
     int tp_overlap;             /* tensor-parallel traffic under the matmuls */
