@@ -180,9 +180,11 @@ void ts_conv_set_kernels(const ts_settings *cfg, ts_conv *c)
     } else {
         /* gelu_new in elementwise ops keeps x (pow), tanh's output, 0.5x and 1 + tanh.
          * CUDA autocast runs pow in fp32, so x is kept as an fp32 copy and tanh and 1 + tanh
-         * come out fp32; CPU autocast keeps them all 16-bit. */
-        c->gelu_bytes = c->autocast_copies && !cpu_autocast ? 4.0 + 4.0 + c->act + 4.0
-                                                            : 4.0 * c->act;
+         * come out fp32; CPU autocast keeps them all 16-bit. PyTorch's own GELU keeps its
+         * input. */
+        c->gelu_bytes = !ts_model_gelu_formula(m)                 ? c->act
+                        : c->autocast_copies && !cpu_autocast ? 4.0 + 4.0 + c->act + 4.0
+                                                              : 4.0 * c->act;
         c->glu_saved = 3.0;      /* act(gate) * up: gate, act(gate), up */
     }
     if (!eager) {

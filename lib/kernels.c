@@ -190,7 +190,7 @@ static void layer_elementwise(const ts_settings *cfg, const ts_layout *lay, cons
     /* a LayerNorm is one kernel in eager code too; a non-gated GELU one unless it is
      * GPT-2's Python formula */
     int native_norm = c->fused_norm || m->norm == TRAINSIZE_NORM_LAYERNORM;
-    int native_act = c->fused_act || (!m->gated_mlp && strcmp(m->family, "gpt2") != 0);
+    int native_act = c->fused_act || (!m->gated_mlp && !ts_model_gelu_formula(m));
     double hidden_work = norms * 2.0 * h * passes(native_norm) +
                          2.0 * 3.0 * h * other; /* norms; residual (bias-dropout-)adds */
     double split_work =

@@ -458,3 +458,13 @@ double ts_model_adafactor_elements(const ts_model *m, const ts_param_counts *pc)
     return (double)m->layers * layer + (v + h) + (m->positions ? (double)m->positions + h : 0.0) +
            (m->tied_embeddings ? 0.0 : v + h) + (double)pc->final_norm;
 }
+
+int ts_model_gelu_formula(const ts_model *m)
+{
+    static const char *const native[] = {"bert", "roberta", "vit", "falcon", "starcoder2"};
+    size_t i;
+    if (m->gated_mlp) return 0;
+    for (i = 0; i < sizeof native / sizeof native[0]; i++)
+        if (strcmp(m->family, native[i]) == 0) return 0;
+    return 1;
+}

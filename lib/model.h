@@ -145,6 +145,13 @@ int ts_cnn_depth_known(uint64_t depth);
 uint64_t ts_cnn_blocks(uint64_t depth);
 /* 1 when the model is a convolutional network. */
 static inline int ts_model_is_cnn(const ts_model *m) { return m->resnet_depth != 0; }
+/* 1 when a non-gated MLP's GELU is written out as a formula in unfused code, as Hugging
+ * Face's GPT-2 runs it (activation_function gelu_new, NewGELUActivation: a pow, a tanh,
+ * multiplies and adds, each its own kernel and saved tensor), and so a model described by
+ * its shape alone. The families that call PyTorch's GELU (torch.nn.functional.gelu, one
+ * kernel that saves its input: BERT's and RoBERTa's "gelu", ViT's, Falcon's, StarCoder2's
+ * gelu_pytorch_tanh) do not. */
+int ts_model_gelu_formula(const ts_model *m);
 /* A ResNet's transformer-shaped fields as the pipeline reads them: its blocks as layers,
  * the classifier's input as hidden, one "position" (a sample is one image), the classifier
  * head; other shape fields cleared. */
