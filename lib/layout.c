@@ -42,7 +42,8 @@ static int embedding_split_fits(const ts_settings *cfg, const ts_layout *l)
  * a layer's slot each and the n + 2 slots spread over the p x v chunks as evenly as whole
  * slots go, one more in each of the chunks after the first until the remainder is used
  * (chunk i on stage i mod p, so the extra slots fall on the stages in turn); with
- * pp-account-embedding no, the n layers alone. A stage holds its v chunks' layers. Megatron-Core runs such splits from a pipeline layout (its
+ * pp-account-embedding no, the n layers alone. A stage holds its v chunks' layers.
+ * Megatron-Core runs such splits from a pipeline layout (its
  * --pipeline-model-parallel-layout, one layer count a virtual stage): 61 layers on pp 4 x
  * pp-interleave 8 are 14, 16, 16 and 15 layers. */
 static int split_virtual(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
@@ -53,7 +54,7 @@ static int split_virtual(const ts_settings *cfg, ts_layout *l, trainsize_error *
     if (q == 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-interleave",
                        "pp-interleave: pp x pp-interleave = %llu virtual stages are more than the %llu "
-                       "layers with the embedding and the loss", U(chunks), U(n));
+                       "layers%s", U(chunks), U(n), account ? " with the embedding and the loss" : "");
     for (stage = 0; stage < p; stage++) {
         uint64_t j, held = 0;
         for (j = 0; j < v; j++) {

@@ -98,17 +98,6 @@ static double run_error(const site_run *r, const char *calibration, size_t len)
     return fabs(log(tps / r->tps));
 }
 
-static double median(double *x, size_t n)
-{
-    size_t i, j;
-    for (i = 1; i < n; i++)
-        for (j = i; j > 0 && x[j - 1] > x[j]; j--) {
-            double t = x[j];
-            x[j] = x[j - 1];
-            x[j - 1] = t;
-        }
-    return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2.0;
-}
 
 static void test_one_site_held_out(void **state)
 {
@@ -140,8 +129,8 @@ static void test_one_site_held_out(void **state)
         }
         mean_before /= (double)held;
         mean_after /= (double)held;
-        med_before = median(before, held);
-        med_after = median(after, held);
+        med_before = ts_test_median(before, held);
+        med_after = ts_test_median(after, held);
         printf("fms-fsdp a100-80gb: fitted on %zu runs, %zu held out: median |error| %.1f %% -> %.1f %%, mean "
                "%.1f %% -> %.1f %% (gemm-share %.3f; fitted in-sample %.1f %% -> %.1f %%)\n",
                count, held, 100 * (exp(med_before) - 1), 100 * (exp(med_after) - 1), 100 * (exp(mean_before) - 1),

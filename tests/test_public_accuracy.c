@@ -111,12 +111,6 @@ static void compare_row(const ts_json_value *row, tally *t)
                   lo / GIB, hi / GIB, 100.0 * e);
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void test_public_runs(void **state)
 {
     size_t cursor = 0;
@@ -130,9 +124,7 @@ static void test_public_runs(void **state)
     while (ts_json_array_next(&rows, &cursor, &row)) compare_row(&row, &t);
     free(text);
     assert_true(t.count >= ROWS_MIN);
-    qsort(t.errors, t.count, sizeof t.errors[0], by_value);
-    median = t.count % 2 ? t.errors[t.count / 2]
-                         : 0.5 * (t.errors[t.count / 2 - 1] + t.errors[t.count / 2]);
+    median = ts_test_median(t.errors, t.count);
     worst = t.errors[t.count - 1];
     print_message("%zu published figures: median |error| %.1f%%, worst %.1f%% (%.1f%% before "
                   "2026-12); %d out-of-memory runs, %d called fitting; %d runs that ran called "

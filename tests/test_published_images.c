@@ -19,27 +19,6 @@
 #define ENCODER_WORST_BOUND 0.77  /* reached: BERT-base on 8 B200 (2025 software), +75.9 % */
 #define ROWS_CAP 512
 
-static double setting_number(const ts_json_value *settings, const char *key, double dflt)
-{
-    ts_json_value v;
-    char text[32];
-    if (!ts_json_object_get(settings, key, &v)) return dflt;
-    ts_json_string_copy(&v, text, sizeof text);
-    return atof(text);
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof v[0], by_value);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static void test_published_images_and_encoders(void **state)
 {
     size_t cursor = 0, images = 0, encoders = 0;
@@ -69,7 +48,7 @@ static void test_published_images_and_encoders(void **state)
         ts_test_set_json(job, &settings, "hfu", name);
         if (trainsize_estimate(job, &r, sizeof r, &err) != 0) fail_msg("%s: %s", name, err.message);
         trainsize_job_free(job);
-        predicted = (double)r.layout.global_batch / r.time.step_seconds / setting_number(&settings, "gpus", 1.0);
+        predicted = (double)r.layout.global_batch / r.time.step_seconds / ts_test_setting_number(&settings, "gpus", 1.0);
         e = fabs(predicted / figure - 1.0);
         if (strcmp(group, "image") == 0) {
             assert_true(images < ROWS_CAP);
@@ -83,12 +62,12 @@ static void test_published_images_and_encoders(void **state)
     }
     free(text);
     print_message("%zu image runs: median %.1f%%, worst %.1f%%; %zu encoder runs: median %.1f%%, worst %.1f%%\n",
-                  images, 100.0 * median(image_err, images), 100.0 * image_worst, encoders,
-                  100.0 * median(encoder_err, encoders), 100.0 * encoder_worst);
+                  images, 100.0 * ts_test_median(image_err, images), 100.0 * image_worst, encoders,
+                  100.0 * ts_test_median(encoder_err, encoders), 100.0 * encoder_worst);
     assert_true(images + encoders >= ROWS_MIN);
-    assert_true(median(image_err, images) <= IMAGE_MEDIAN_BOUND);
+    assert_true(ts_test_median(image_err, images) <= IMAGE_MEDIAN_BOUND);
     assert_true(image_worst <= IMAGE_WORST_BOUND);
-    assert_true(median(encoder_err, encoders) <= ENCODER_MEDIAN_BOUND);
+    assert_true(ts_test_median(encoder_err, encoders) <= ENCODER_MEDIAN_BOUND);
     assert_true(encoder_worst <= ENCODER_WORST_BOUND);
 }
 

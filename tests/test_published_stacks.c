@@ -29,27 +29,6 @@
 #define NOT_FIT_MAX 3
 #define ROWS_CAP 256
 
-static double setting(const ts_json_value *settings, const char *key, double dflt)
-{
-    ts_json_value v;
-    char text[32];
-    if (!ts_json_object_get(settings, key, &v)) return dflt;
-    ts_json_string_copy(&v, text, sizeof text);
-    return atof(text);
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof v[0], by_value);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* The memory error of a figure of the given kind (GiB). */
 static double memory_error(const trainsize_result *r, double gib, const char *kind)
 {
@@ -93,8 +72,8 @@ static void test_published_stacks(void **state)
         if (trainsize_estimate(job, &r, sizeof r, &err) != 0) fail_msg("%s: %s", id, err.message);
         trainsize_job_free(job);
         assert_true(count < ROWS_CAP);
-        predicted = (double)r.layout.global_batch * setting(&settings, "seq", 2048.0) / r.time.step_seconds /
-                    setting(&settings, "gpus", 1.0);
+        predicted = (double)r.layout.global_batch * ts_test_setting_number(&settings, "seq", 2048.0) / r.time.step_seconds /
+                    ts_test_setting_number(&settings, "gpus", 1.0);
         e = predicted / figure - 1.0;
         tps[count++] = fabs(e);
         if (fabs(e) > tps_worst) tps_worst = fabs(e);
@@ -125,14 +104,14 @@ static void test_published_stacks(void **state)
     free(text);
     print_message("%zu runs on %zu stacks: tokens/s median %.1f%%, worst %.1f%%; memory %zu runs median %.1f%%, "
                   "worst %.1f%%; %zu called does not fit\n",
-                  count, stacks, 100.0 * median(tps, count), 100.0 * tps_worst, mem_count,
-                  100.0 * median(mem, mem_count), 100.0 * mem_worst, not_fit);
+                  count, stacks, 100.0 * ts_test_median(tps, count), 100.0 * tps_worst, mem_count,
+                  100.0 * ts_test_median(mem, mem_count), 100.0 * mem_worst, not_fit);
     assert_true(count >= ROWS_MIN);
     assert_true(stacks >= STACKS_MIN);
-    assert_true(median(tps, count) <= TPS_MEDIAN_BOUND);
+    assert_true(ts_test_median(tps, count) <= TPS_MEDIAN_BOUND);
     assert_true(tps_worst <= TPS_WORST_BOUND);
     assert_true(mem_count >= 30);
-    assert_true(median(mem, mem_count) <= MEM_MEDIAN_BOUND);
+    assert_true(ts_test_median(mem, mem_count) <= MEM_MEDIAN_BOUND);
     assert_true(mem_worst <= MEM_WORST_BOUND);
     assert_true(not_fit <= NOT_FIT_MAX);
 }

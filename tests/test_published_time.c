@@ -32,7 +32,7 @@ static double setting_number(const ts_json_value *settings, const char *key)
 
 static void test_published_time(void **state)
 {
-    size_t cursor = 0, count = 0, i;
+    size_t cursor = 0, count = 0;
     char *text;
     ts_json_value root, rows, row, settings, value, id, fig;
     double errors[128], median, worst;
@@ -65,13 +65,7 @@ static void test_published_time(void **state)
     }
     free(text);
     assert_true(count >= ROWS_MIN);
-    for (i = 1; i < count; i++) { /* insertion sort: few rows */
-        double x = errors[i];
-        size_t j = i;
-        while (j > 0 && errors[j - 1] > x) { errors[j] = errors[j - 1]; j--; }
-        errors[j] = x;
-    }
-    median = count % 2 ? errors[count / 2] : 0.5 * (errors[count / 2 - 1] + errors[count / 2]);
+    median = ts_test_median(errors, count);
     worst = errors[count - 1];
     print_message("%zu published runs: median |error| %.1f%%, worst %.1f%%\n", count, 100.0 * median,
                   100.0 * worst);

@@ -99,6 +99,30 @@ static inline void ts_test_set_json(trainsize_job *job, const ts_json_value *set
     }
 }
 
+/* A number of a fixture row's settings object (option values are text); `dflt` when the
+ * row does not set it. */
+static inline double ts_test_setting_number(const ts_json_value *settings, const char *key, double dflt)
+{
+    ts_json_value v;
+    char text[32];
+    if (!ts_json_object_get(settings, key, &v)) return dflt;
+    ts_json_string_copy(&v, text, sizeof text);
+    return atof(text);
+}
+
+static inline int ts_test_by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of n > 0 values, which it sorts in place (ascending: v[n - 1] is the largest). */
+static inline double ts_test_median(double *v, size_t n)
+{
+    qsort(v, n, sizeof v[0], ts_test_by_value);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* Doubles equal within an absolute tolerance. cmocka 1.1's assert_float_equal converts to
  * float (24-bit mantissa), which cannot tell apart figures closer than about 1e-7 of
  * their size. */
