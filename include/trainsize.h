@@ -392,7 +392,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_FP8_GEMM_SHARE = 204,          /**< "fp8-gemm-share" */
     TRAINSIZE_ID_MOE_IMBALANCE = 205,           /**< "moe-imbalance" */
     TRAINSIZE_ID_FRAGMENTATION = 206,           /**< "fragmentation" */
-    TRAINSIZE_ID_COUNT = 207                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_MLP_TILES = 207,               /**< "mlp-tiles" */
+    TRAINSIZE_ID_COUNT = 208                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**

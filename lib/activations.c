@@ -152,6 +152,8 @@ static double mlp_block_terms(const ts_settings *cfg, const ts_conv *c, const la
         if (m->shared_experts)
             bytes += (double)m->shared_experts *
                      mlp_terms(cfg, c, sb, 0.0, (double)m->shared_expert_ffn / d->t, 0);
+    } else if (cfg->mlp_tiles != 1) {
+        bytes += normed; /* TiledMLP keeps its input; a tile's activations are a transient */
     } else {
         bytes += mlp_terms(cfg, c, sb, normed, d->dense_f_rank, 0);
     }
@@ -410,4 +412,9 @@ void ts_activations_stage(const ts_settings *cfg, const ts_layout *lay, const ts
                                        (ts_model_is_moe(m) ? TS_RC_MOE : TS_RC_MLP)))
         /* a checkpointed MLP block's backward first runs its forward again */
         out->recompute = mlp_block_terms(cfg, c, &d, ts_model_is_moe(m), 0u);
+    if (cfg->mlp_tiles != 1 && ts_stage_moe_layers(lay, m, stage) < ts_stage_layers(lay, stage)) {
+        /* a tiled MLP's backward runs one tile's forward again and holds its activations */
+        double tile = d.sb / ts_mlp_tiles(cfg, lay);
+        out->recompute += mlp_terms(cfg, c, tile, c->linear_in * tile * d.h / d.rep, d.dense_f_rank, 0);
+    }
 }

@@ -207,6 +207,8 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
         double as_moe = moe > 0 ? again(cfg, 1) : 0.0;
         mm += share * (moe * as_moe + dense * as_dense) + mtp * (moe > 0 ? as_moe : as_dense);
     }
+    /* a tiled MLP's backward runs each tile's forward once more (dense layers only) */
+    if (cfg->mlp_tiles != 1 && !ts_model_is_cnn(m)) mm += (layers - (double)pc->moe_layers) * ts_mlp_block_flops(cfg, 0);
     switch (cfg->precision) {
     case TRAINSIZE_PRECISION_FP32:
     case TRAINSIZE_PRECISION_TF32:

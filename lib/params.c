@@ -357,6 +357,14 @@ static const ts_param_def PARAMS[] = {
       "OffloadActivations, Megatron-Core's cpu_offloading): the GPU keeps two layers of one "
       "micro-batch (the one computing and the one in transfer)"},
      TS_SET_BOOL, OFF(s.activation_offload), TRAINSIZE_ID_ACTIVATION_OFFLOAD, TS_PLAN_KEEPS},
+    {{"mlp-tiles", TRAINSIZE_PARAM_INT, NULL, 0, 1024, "1", "tiles",
+      "a dense layer's MLP run over the micro-batch's tokens in this many tiles, each tile's "
+      "forward computed again in the backward from the MLP's input (Arctic Long Sequence "
+      "Training's TiledMLP, arXiv 2506.13996: DeepSpeed's TiledMLP, Axolotl's and ms-swift's "
+      "tiled_mlp): the MLP keeps only its input, its inner activations live for one tile at "
+      "a time, and its forward runs once more; MoE layers stay untiled; 0 = their default, one "
+      "tile per hidden-size tokens of a rank's sequence; 1 = untiled"},
+     TS_SET_U64, OFF(s.mlp_tiles), TRAINSIZE_ID_MLP_TILES, TS_PLAN_KEEPS},
     {{"attention", TRAINSIZE_PARAM_CHOICE, "flash|eager", 0, 0, "flash", "",
       "attention kernel: flash (no s x s scores kept) or eager"}, TS_SET_CHOICE, OFF(s.attention),
      TRAINSIZE_ID_ATTENTION, TS_PLAN_KEEPS},

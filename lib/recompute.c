@@ -20,6 +20,7 @@
  * forward run again); layernorm, mla_up_proj and moe_act discard their outputs after the
  * forward (CheckpointWithoutOutput) and compute them again from the inputs, which are
  * kept anyway. */
+#include <math.h>
 #include "stages.h"
 
 void ts_per_op_policy(const ts_layer_mm *mm, size_t n, int scaled, int *saved)
@@ -62,14 +63,38 @@ unsigned ts_recompute_dropped(const ts_settings *cfg, int recompute)
     return recompute == TRAINSIZE_RECOMPUTE_SELECTIVE ? cfg->recompute_modules : 0u;
 }
 
-double ts_recompute_module_flops(const ts_settings *cfg, int moe)
+/* TiledMLP's tile count: as set, or (0) DeepSpeed's and Liger's default, one tile per
+ * `hidden` tokens of a rank's sequence (ceil(seqlen / hidden_size) in both). */
+double ts_mlp_tiles(const ts_settings *cfg, const ts_layout *lay)
+{
+    double local = (double)cfg->seq / (double)lay->cp, hidden = (double)cfg->model.hidden;
+    if (cfg->mlp_tiles) return (double)cfg->mlp_tiles;
+    return hidden > 0 && local > hidden ? ceil(local / hidden) : 1.0;
+}
+
+/* One layer's MLP block forward, FLOPs per token: every matmul after attention's output
+ * projection and its adapter's two (model.c lists an adapter right after its matrix). */
+double ts_mlp_block_flops(const ts_settings *cfg, int moe)
 {
     const ts_model *m = &cfg->model;
-    unsigned drop = ts_recompute_dropped(cfg, cfg->recompute);
     ts_layer_mm mm[TS_LAYER_MMS_MAX];
     size_t i, n, adapter;
     double k = (double)m->experts_per_token, flops = 0.0;
     int mlp = 0;
+    n = ts_model_layer_mms(m, moe, cfg->lora_rank, cfg->lora_targets, mm);
+    adapter = cfg->lora_rank && (cfg->lora_targets & TS_LORA_O) ? 2 : 0;
+    for (i = 0; i < n; i++) {
+        if (mlp) flops += 2.0 * mm[i].in * mm[i].out * (mm[i].kind == TS_MM_EXPERT ? k : 1.0);
+        else if (mm[i].kind == TS_MM_ROW) { mlp = 1; i += adapter; }
+    }
+    return flops;
+}
+
+double ts_recompute_module_flops(const ts_settings *cfg, int moe)
+{
+    const ts_model *m = &cfg->model;
+    unsigned drop = ts_recompute_dropped(cfg, cfg->recompute);
+    double flops = 0.0;
     if (m->kv_lora_rank && (drop & TS_RC_MLA_UP_PROJ)) {
         /* the query's up-projection (or projection, without a query latent) and the
          * key-value up-projection, as mla_params lays them out (model.c) */
@@ -78,14 +103,6 @@ double ts_recompute_module_flops(const ts_settings *cfg, int moe)
         flops += 2.0 * (q_in * heads * hd + (double)m->kv_lora_rank * heads *
                         (hd - (double)m->qk_rope_head_dim + (double)ts_model_v_head_dim(m)));
     }
-    if (!(drop & (moe ? TS_RC_MOE : TS_RC_MLP))) return flops;
-    /* the MLP block: every matmul after attention's output projection and its adapter's
-     * two (model.c lists an adapter right after its matrix) */
-    n = ts_model_layer_mms(m, moe, cfg->lora_rank, cfg->lora_targets, mm);
-    adapter = cfg->lora_rank && (cfg->lora_targets & TS_LORA_O) ? 2 : 0;
-    for (i = 0; i < n; i++) {
-        if (mlp) flops += 2.0 * mm[i].in * mm[i].out * (mm[i].kind == TS_MM_EXPERT ? k : 1.0);
-        else if (mm[i].kind == TS_MM_ROW) { mlp = 1; i += adapter; }
-    }
+    if (drop & (moe ? TS_RC_MOE : TS_RC_MLP)) flops += ts_mlp_block_flops(cfg, moe);
     return flops;
 }

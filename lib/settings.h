@@ -120,6 +120,7 @@ typedef struct ts_settings {
     uint64_t recompute_layers; /* layers of each (virtual) pipeline stage recompute applies
                                   to, the first ones (Megatron's block method); 0: all */
     int activation_offload;    /* the layers' saved activations go to pinned host memory */
+    uint64_t mlp_tiles;        /* a dense MLP run over the sequence in tiles (TiledMLP); 1: untiled */
     unsigned recompute_modules; /* TS_RC_* bits: what selective recomputes */
     int attention;         /* trainsize_attention */
     int flash_kernel;      /* ts_flash_kernel */

@@ -196,6 +196,11 @@ unsigned ts_recompute_dropped(const ts_settings *cfg, int recompute);
  * recomputation's matmul modules compute again: MLA's up-projections, a dense MLP, an MoE
  * layer (core_attn is attention's, counted with it; the others are element-wise). */
 double ts_recompute_module_flops(const ts_settings *cfg, int moe);
+/* One layer's MLP block forward, FLOPs per token (recompute.c). */
+double ts_mlp_block_flops(const ts_settings *cfg, int moe);
+/* mlp-tiles: the tiles a tiled dense MLP runs in (0 set: one per `hidden` local tokens);
+ * only where cfg->mlp_tiles != 1 (recompute.c). */
+double ts_mlp_tiles(const ts_settings *cfg, const ts_layout *lay);
 /* 1 when the recomputation repeats matmuls (full, per-op), so that it needs the weights
  * again (ZeRO-3 gathers them again) and repeats the element-wise work around them. */
 int ts_recompute_repeats_matmuls(const ts_settings *cfg);

@@ -261,6 +261,38 @@ static void test_activation_offload(void **state)
     assert_true(cheap_off.time.step_seconds == cheap.time.step_seconds);
 }
 
+/* TiledMLP (mlp-tiles; DeepSpeed's and Liger's TiledMLP, ALST arXiv 2506.13996): a dense
+ * layer's MLP keeps its input only, one tile's activations live in the backward, and each
+ * tile's forward runs once more; 0 picks their default, ceil(seqlen / hidden_size). */
+static void test_tiled_mlp(void **state)
+{
+    trainsize_result plain, tiled, tiled4, auto_tiles;
+    ts_conv c = ts_test_conventions(LLAMA("seq", "8192"));
+    double tokens = 8192.0, h = 4096.0, f = 14336.0, layers = 32.0, inner, kept, one_tile;
+    (void)state;
+    ts_test_estimate(LLAMA("seq", "8192", "micro-batch", "1", "global-batch", "8"), &plain);
+    ts_test_estimate(LLAMA("seq", "8192", "micro-batch", "1", "global-batch", "8", "mlp-tiles", "2"), &tiled);
+    ts_test_estimate(LLAMA("seq", "8192", "micro-batch", "1", "global-batch", "8", "mlp-tiles", "4"), &tiled4);
+    ts_test_estimate(LLAMA("seq", "8192", "micro-batch", "1", "global-batch", "8", "mlp-tiles", "0"), &auto_tiles);
+    /* what the untiled MLP keeps beyond its input: the gated product's saved tensors, the
+     * down projection's input and the further casts of the input (mlp_terms) */
+    inner = c.glu_saved * c.glu_elem * tokens * f + c.linear_in * tokens * f +
+            (c.fc1_in_copies - 1.0) * c.linear_in * tokens * h;
+    kept = (double)plain.memory.activations_per_layer - (double)tiled.memory.activations_per_layer;
+    assert_bytes(kept, inner);
+    /* the tiles' count changes the transient only: one tile's share of all of it */
+    assert_int_equal(tiled4.memory.activations_per_layer, tiled.memory.activations_per_layer);
+    one_tile = (inner + c.linear_in * tokens * h) / 2.0;
+    assert_true(tiled.memory.transient > tiled4.memory.transient);
+    assert_bytes((double)tiled.memory.transient - (double)tiled4.memory.transient, one_tile / 2.0);
+    /* the forward of every dense MLP once more: 3 matmuls of h x f, 2 FLOPs a multiply-add */
+    assert_close(tiled.time.flops - plain.time.flops, layers * 2.0 * 3.0 * h * f * tokens * 8.0);
+    assert_close(tiled4.time.flops, tiled.time.flops);
+    /* auto: 8,192 tokens over a hidden size of 4,096, two tiles */
+    assert_int_equal(auto_tiles.memory.transient, tiled.memory.transient);
+    assert_true(tiled.memory.peak_allocated < plain.memory.peak_allocated);
+}
+
 /* The advice tries per-op between selective and full: with flash attention selective
  * cannot make this job fit, per-op can. */
 static void test_advice_offers_per_op(void **state)
@@ -297,6 +329,7 @@ int main(void)
         cmocka_unit_test(test_recompute_layers_blend),
         cmocka_unit_test(test_recompute_layers_per_stage),
         cmocka_unit_test(test_activation_offload),
+        cmocka_unit_test(test_tiled_mlp),
         cmocka_unit_test(test_advice_offers_per_op),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
