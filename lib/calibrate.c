@@ -66,6 +66,20 @@ static const share SHARES[] = {
 #define SWEEPS 6
 #define LOO_SWEEPS 3
 #define GOLDEN_STEPS 28
+/* A measured step the shares cannot reach is not this job's (an option or a unit wrong):
+ * faster than the estimate by more than this factor, or slower by more than this factor
+ * plus the overhead's bound (step-overhead's 5 s). The bounds above move a step by about
+ * 1.6x down and 4x up. */
+#define MEASURED_FACTOR_MAX 20.0
+/* No optimizer step of a model on a GPU is shorter (a tenth of a millisecond). */
+#define STEP_SECONDS_MIN 1e-4
+/* Two runs the estimate cannot tell apart (the same job) measured further apart than
+ * this contradict each other: repeated measurements of one job differ by a few percent. */
+#define SAME_JOB_SPREAD_MAX 1.5
+/* A fit may end a rounding worse than the defaults (the golden-section search's tolerance);
+ * more than this (0.1 percentage point of median error) is a fit worse than none. */
+#define WORSE_BY 0.001
+
 /* Runs one file may hold; leave-one-out refits once per run, so up to this many. */
 #define RUNS_MAX 256
 #define LOO_MAX 64
@@ -77,6 +91,8 @@ typedef struct run {
     double peak;      /* measured peak bytes, or 0 */
     int reserved;     /* peak is max_memory_reserved */
     int sharded;      /* the estimate's layout is ZeRO-3 (sharded-slack) */
+    double estimated; /* the estimate's step seconds at the defaults */
+    uint64_t estimated_peak; /* and its memory.peak_total: with the GPU, what tells jobs apart */
 } run;
 
 typedef struct fit {
@@ -377,6 +393,45 @@ static int only_keys(const ts_json_value *obj, const char *const *keys, size_t n
     return TRAINSIZE_OK;
 }
 
+/* A measured step within what a step can be and what the shares can reach from the
+ * estimate at the defaults. */
+static int plausible(const run *r, const trainsize_result *e, size_t i, const char *name, trainsize_error *err)
+{
+    char why[200];
+    double est = e->time.step_seconds, ratio = r->step / est;
+    if (r->step >= STEP_SECONDS_MIN && r->step <= 1e7 && ratio >= 1.0 / MEASURED_FACTOR_MAX &&
+        r->step <= MEASURED_FACTOR_MAX * est + SHARES[SHARE_COUNT - 1].hi)
+        return TRAINSIZE_OK;
+    if (r->step < STEP_SECONDS_MIN || r->step > 1e7)
+        snprintf(why, sizeof why, "measured: a step of %g s%s is not a training step's (%g s to 1e7 s): check the "
+                 "unit", r->step, r->tps > 0.0 ? " (from tokens_per_s_per_gpu)" : "", STEP_SECONDS_MIN);
+    else
+        snprintf(why, sizeof why, "measured: a step of %g s is %.3g times the estimate's %.3g s, beyond what a "
+                 "calibration's shares reach: check the run's options and the unit", r->step, ratio, est);
+    return run_fail(err, TRAINSIZE_E_INVALID, i, name, why);
+}
+
+/* Runs the estimate cannot tell apart (the same GPU, step and peak at the defaults) whose
+ * measured steps lie further apart than SAME_JOB_SPREAD_MAX: the fit would split the
+ * difference and fit neither. */
+static int contradictions(const run *runs, const trainsize_calibration_run *out, size_t n, trainsize_error *err)
+{
+    size_t i, j;
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++) {
+            double hi = fmax(runs[i].step, runs[j].step), lo = fmin(runs[i].step, runs[j].step);
+            if (runs[i].estimated != runs[j].estimated || runs[i].estimated_peak != runs[j].estimated_peak ||
+                strcmp(out[i].gpu, out[j].gpu) != 0 || hi <= SAME_JOB_SPREAD_MAX * lo)
+                continue;
+            return ts_fail(err, TRAINSIZE_E_INVALID, "runs",
+                           "runs[%zu] (\"%.40s\") and runs[%zu] (\"%.40s\") are the same job to the estimate but "
+                           "were measured at %g s and %g s a step (%.3gx apart): measure again, or give each "
+                           "run's job the options that differ", i, out[i].name, j, out[j].name, runs[i].step,
+                           runs[j].step, hi / lo);
+        }
+    return TRAINSIZE_OK;
+}
+
 static int read_run(const ts_json_value *rv, size_t i, run *r, trainsize_calibration_run *out, trainsize_error *err)
 {
     ts_json_value v, m;
@@ -388,8 +443,10 @@ static int read_run(const ts_json_value *rv, size_t i, run *r, trainsize_calibra
     memset(out, 0, sizeof *out);
     if (rv->type != TS_JSON_OBJECT)
         return run_fail(err, TRAINSIZE_E_INVALID, i, "", "expected an object: {\"job\": {...}, \"measured\": {...}}");
-    if (ts_json_object_get(rv, "name", &v) && ts_json_get_string(&v, "name", out->name, sizeof out->name, NULL))
-        return run_fail(err, TRAINSIZE_E_INVALID, i, "", "name: expected a text of up to 95 bytes");
+    if (ts_json_object_get(rv, "name", &v) &&
+        (ts_json_get_string(&v, "name", out->name, sizeof out->name, NULL) || !ts_text_printable(out->name)))
+        return run_fail(err, TRAINSIZE_E_INVALID, i, "",
+                        "name: expected a text of up to 95 bytes, valid UTF-8 without control characters");
     if (!out->name[0]) snprintf(out->name, sizeof out->name, "run %zu", i + 1);
     if ((rc = only_keys(rv, RUN_KEYS, sizeof RUN_KEYS / sizeof RUN_KEYS[0], "", i, out->name, err))) return rc;
     r->job = trainsize_job_new();
@@ -435,6 +492,9 @@ static int read_run(const ts_json_value *rv, size_t i, run *r, trainsize_calibra
         if (!r->step) r->step = step;
         r->tps = tps;
     }
+    if ((rc = plausible(r, &e, i, out->name, err))) return rc;
+    r->estimated = e.time.step_seconds;
+    r->estimated_peak = e.memory.peak_total;
     r->peak = alloc ? alloc : reserved;
     r->reserved = reserved > 0;
     r->sharded = e.layout.zero >= 3;
@@ -566,6 +626,25 @@ static uint64_t peak_of(const run *r, const trainsize_result *e)
     return r->reserved ? e->memory.peak_reserved : e->memory.peak_allocated;
 }
 
+/* A fit that errs more than the defaults on its own runs: the runs pull the shares
+ * apart (robust(): each run's pull is bounded, so the median can end worse). Refused with
+ * the spread of measured over estimated. */
+static int worse_than_none(const trainsize_calibration_summary *sum, const trainsize_calibration_run *out, size_t n,
+                           trainsize_error *err)
+{
+    double lo = HUGE_VAL, hi = 0.0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        double ratio = out[i].step_seconds / out[i].step_seconds_before;
+        lo = fmin(lo, ratio);
+        hi = fmax(hi, ratio);
+    }
+    return ts_fail(err, TRAINSIZE_E_INVALID, "runs",
+                   "runs: the fit errs more than the library's defaults on its own runs (median %.1f %% against "
+                   "%.1f %%): the runs contradict each other (measured steps from %.3gx to %.3gx the estimate's); "
+                   "nothing written", 100.0 * sum->step_error_after, 100.0 * sum->step_error_before, lo, hi);
+}
+
 int trainsize_calibrate(const char *runs_json, size_t len, const char *date, trainsize_calibration_run *out,
                         size_t cap, size_t *count, trainsize_calibration_summary *summary, char *calibration,
                         size_t calibration_cap, size_t *calibration_len, trainsize_error *err)
@@ -583,6 +662,8 @@ int trainsize_calibrate(const char *runs_json, size_t len, const char *date, tra
     if (calibration_len) *calibration_len = 0;
     if ((!runs_json && len) || !out || !count || !summary || (!calibration && calibration_cap))
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, "runs", "runs: NULL text or output");
+    if (date && date[0] && !ts_date_valid(date))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "date", "date: expected a calendar date, YYYY-MM-DD");
     if ((rc = ts_json_parse(runs_json ? runs_json : "", len, TRAINSIZE_HF_CONFIG_MAX_BYTES,
                             TRAINSIZE_HF_CONFIG_MAX_DEPTH, &root, err)))
         return rc;
@@ -602,6 +683,10 @@ int trainsize_calibrate(const char *runs_json, size_t len, const char *date, tra
             free_runs(runs, n);
             return rc;
         }
+    }
+    if ((rc = contradictions(runs, out, n, err))) {
+        free_runs(runs, n);
+        return rc;
     }
     /* the defaults the fit starts from and is held to: a fresh job's */
     {
@@ -672,6 +757,8 @@ int trainsize_calibrate(const char *runs_json, size_t len, const char *date, tra
     sum.allocator_slack = f.slack[0];
     sum.sharded_slack = f.slack[1];
     free_runs(runs, n);
+    if (sum.step_error_after > sum.step_error_before + WORSE_BY)
+        return worse_than_none(&sum, out, n, err);
     *count = n;
     *summary = sum;
     ts_out_init(&o);

@@ -12,6 +12,8 @@
 #include "calibration.h"
 #include "error.h"
 #include "json.h"
+#include "text.h"
+#include "text_values.h"
 
 /* What a calibration may set: the shares a site's machines decide (the rest of the model
  * is the job's). */
@@ -41,12 +43,25 @@ static int known(const char *const *list, size_t n, const ts_json_value *key)
     return 0;
 }
 
-/* "major.minor" of the file against this library's. */
+/* One version number: 1 to 9 digits (sscanf's %u would wrap a longer one onto another
+ * version), advancing *p past it; -1 when there is none. */
+static long version_part(const char **p)
+{
+    long v = 0;
+    int digits = 0;
+    while (**p >= '0' && **p <= '9' && digits < 10) v = v * 10 + (*(*p)++ - '0'), digits++;
+    return digits == 0 || digits > 9 ? -1 : v;
+}
+
+/* "major.minor.patch" (or "major.minor") of the file, nothing else, against this
+ * library's major.minor: 1 the same, 0 another, -1 not a version. */
 static int same_version(const char *v)
 {
-    unsigned major, minor;
-    return sscanf(v, "%u.%u", &major, &minor) == 2 && major == TRAINSIZE_VERSION_MAJOR &&
-           minor == TRAINSIZE_VERSION_MINOR;
+    long major = version_part(&v), minor = -1, patch = 0;
+    if (major >= 0 && *v == '.') v++, minor = version_part(&v);
+    if (minor >= 0 && *v == '.') v++, patch = version_part(&v);
+    if (minor < 0 || patch < 0 || *v != '\0') return -1;
+    return major == TRAINSIZE_VERSION_MAJOR && minor == TRAINSIZE_VERSION_MINOR;
 }
 
 /* The GPU list: catalogue-style names, joined with commas into `out`. */
@@ -65,6 +80,10 @@ static int read_gpus(const ts_json_value *root, char *out, size_t cap, trainsize
             return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
                            "calibration: gpus: expected GPU names (strings of up to 95 bytes)");
         n = strlen(name);
+        /* the names reach the report and the JSON as they are */
+        if (!ts_text_printable(name))
+            return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
+                           "calibration: gpus: a name holds a control character or invalid UTF-8");
         if (n == 0 || strchr(name, ',') || used + n + 2 > cap)
             return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
                            "calibration: gpus: a name is empty, holds a comma, or the list is too long");
@@ -134,15 +153,21 @@ int ts_calibration_read(const char *json, size_t len, ts_calibration_file *out, 
         return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
                        "calibration: trainsize_calibration: expected 1, the format `trainsize calibrate` writes");
     if (!ts_json_object_get(&root, "library_version", &v) || ts_json_get_string(&v, "library_version", version, sizeof version, err))
-        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: library_version: expected the version text");
-    if (!same_version(version))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
+                       "calibration: library_version: expected MAJOR.MINOR.PATCH (numbers of up to 9 digits)");
+    if ((rc = same_version(version)) < 0)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
+                       "calibration: library_version: expected MAJOR.MINOR.PATCH (numbers of up to 9 digits), "
+                       "got \"%.20s\"", version);
+    if (rc == 0)
         return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
                        "calibration: library_version: fitted with libtrainsize %.16s, this is %s: fit it again "
                        "with this version (the model's terms change between versions)",
                        version, trainsize_version_string());
     if (!ts_json_object_get(&root, "runs", &v) || ts_json_get_u64(&v, "runs", 1000000, &out->runs, err) || out->runs == 0)
         return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: runs: expected the number of runs it was fitted on");
-    if (ts_json_object_get(&root, "date", &v) && ts_json_get_string(&v, "date", out->date, sizeof out->date, err))
+    if (ts_json_object_get(&root, "date", &v) &&
+        (ts_json_get_string(&v, "date", out->date, sizeof out->date, err) || (out->date[0] && !ts_date_valid(out->date))))
         return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: date: expected a date, YYYY-MM-DD");
     if ((rc = read_gpus(&root, out->gpus, sizeof out->gpus, err))) return rc;
     return read_settings(&root, out, err);

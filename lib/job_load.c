@@ -115,7 +115,7 @@ int trainsize_job_load_calibration_json(trainsize_job *job, const char *json, si
 {
     ts_calibration_file f;
     trainsize_job *copy;
-    size_t i;
+    size_t i, gpus_shown;
     int rc;
     if (!job || (!json && len))
         return ts_fail(err, TRAINSIZE_E_ARGUMENT, "calibration", "calibration: NULL job or text");
@@ -136,8 +136,11 @@ int trainsize_job_load_calibration_json(trainsize_job *job, const char *json, si
     copy->s.calibration_runs = f.runs;
     memcpy(copy->s.calibration_gpus, f.gpus, sizeof f.gpus);
     memcpy(copy->s.calibration_date, f.date, sizeof f.date);
-    snprintf(copy->s.calibration_text, sizeof copy->s.calibration_text, "%llu run%s on %.60s%s%.15s",
-             (unsigned long long)f.runs, f.runs == 1 ? "" : "s", f.gpus, f.date[0] ? ", " : "", f.date);
+    /* the GPU list cut to 60 bytes on a whole character: the report and the JSON show it */
+    gpus_shown = strlen(f.gpus) < 60 ? strlen(f.gpus) : ts_utf8_prefix(f.gpus, 60);
+    snprintf(copy->s.calibration_text, sizeof copy->s.calibration_text, "%llu run%s on %.*s%s%s%.15s",
+             (unsigned long long)f.runs, f.runs == 1 ? "" : "s", (int)gpus_shown, f.gpus,
+             gpus_shown < strlen(f.gpus) ? "..." : "", f.date[0] ? ", " : "", f.date);
     *job = *copy;
     ts_job_rebind_custom_gpu(job, copy->s.gpu == &copy->custom.info);
     free(copy);

@@ -116,3 +116,15 @@ void ts_text_tidy(char *s, size_t cap)
     ts_utf8_repair(s);
     ts_text_one_line(s, cap);
 }
+
+int ts_text_printable(const char *s)
+{
+    size_t len = strlen(s), pos = 0;
+    while (pos < len) {
+        char esc[8];
+        size_t bytes, n = ts_utf8_sequence(s, len, pos);
+        if (n == 0 || control_escape((const unsigned char *)s + pos, len - pos, esc, &bytes)) return 0;
+        pos += n;
+    }
+    return 1;
+}

@@ -26,4 +26,9 @@ void ts_text_one_line(char *s, size_t cap);
  *  bytes) becomes one printable line of valid UTF-8, for names and messages handed back. */
 void ts_text_tidy(char *s, size_t cap);
 
+/** 1 when s is valid UTF-8 with no control character (C0, DEL, C1, U+2028, U+2029): text
+ *  a file may hand to the report and the JSON as it is; 0 otherwise, for a reader to
+ *  refuse. */
+int ts_text_printable(const char *s);
+
 #endif

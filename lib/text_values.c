@@ -169,6 +169,24 @@ const char *ts_name_nearest(const char *query, const char *(*name_at)(size_t), s
     return best && best_edits * 3 <= nq ? best : NULL;
 }
 
+int ts_date_valid(const char *text)
+{
+    static const unsigned char days[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    unsigned year = 0, month, day;
+    size_t i;
+    for (i = 0; i < 10; i++) {
+        int dash = i == 4 || i == 7;
+        if (dash ? text[i] != '-' : text[i] < '0' || text[i] > '9') return 0;
+    }
+    if (text[10] != '\0') return 0;
+    for (i = 0; i < 4; i++) year = year * 10 + (unsigned)(text[i] - '0');
+    month = (unsigned)(text[5] - '0') * 10 + (unsigned)(text[6] - '0');
+    day = (unsigned)(text[8] - '0') * 10 + (unsigned)(text[9] - '0');
+    if (year < 1000 || month < 1 || month > 12 || day < 1 || day > days[month - 1]) return 0;
+    /* the Gregorian leap years: every fourth, but not the centuries not divisible by 400 */
+    return !(month == 2 && day == 29 && (year % 4 != 0 || (year % 100 == 0 && year % 400 != 0)));
+}
+
 int ts_name_blank(const char *name)
 {
     while (is_separator(*name)) name++;

@@ -32,6 +32,10 @@ const char *ts_number_text(ts_number *n, double v);
 /* Parse "true"/"false"/"1"/"0"/"yes"/"no". Returns 0 or -1. */
 int ts_parse_bool(const char *text, int *out);
 
+/* 1 when text is a calendar date written YYYY-MM-DD (year 1000 to 9999, the month's own
+ * days, February's 29th in leap years): what a calibration records; 0 otherwise. */
+int ts_date_valid(const char *text);
+
 /* ASCII case-insensitive equality, independent of the locale. */
 int ts_streq_nocase(const char *a, const char *b);
 

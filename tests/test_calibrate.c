@@ -256,6 +256,31 @@ static void test_bad_runs(void **state)
          "step_seconds 1 and tokens_per_s_per_gpu 1 disagree"},
         {"[{\"job\": {\"model\": \"gpt2\"}, \"measured\": {\"step_seconds\": 1}}, 7]",
          "runs[1]: expected an object"},
+        /* measurements no step can be, or no calibration's shares reach from the estimate */
+        {"[{\"name\": \"x\", \"job\": {\"model\": \"gpt2\"}, \"measured\": {\"step_seconds\": 1e-12}}]",
+         "runs[0] (\"x\"): measured: a step of 1e-12 s is not a training step's (0.0001 s to 1e7 s)"},
+        {"[{\"job\": {\"model\": \"gpt2\"}, \"measured\": {\"tokens_per_s_per_gpu\": 1e-300}}]",
+         "s (from tokens_per_s_per_gpu) is not a training step's"},
+        {"[{\"job\": {\"model\": \"llama-2-7b\", \"gpus\": 8, \"zero\": 3}, \"measured\": {\"step_seconds\": 0.001}}]",
+         "runs[0] (\"run 1\"): measured: a step of 0.001 s is 0.00"},
+        {"[{\"job\": {\"model\": \"gpt2\"}, \"measured\": {\"step_seconds\": 9000}}]",
+         "times the estimate's"},
+        /* a name reaches the report and the calibration's per_run list */
+        {"[{\"name\": \"a\\nb\\u001b[2J\", \"job\": {\"model\": \"gpt2\"}, \"measured\": {\"step_seconds\": 1}}]",
+         "runs[0]: name: expected a text of up to 95 bytes, valid UTF-8 without control characters"},
+        /* the same job measured twice, 2x apart, under other spellings of its options */
+        {"[{\"name\": \"a\", \"job\": {\"model\": \"llama-3-8b\", \"gpu\": \"h100-80gb\", \"gpus\": 8, \"zero\": 3}, "
+         "\"measured\": {\"step_seconds\": 0.3}}, {\"name\": \"b\", \"job\": {\"model\": \"llama-3-8b\", \"gpu\": "
+         "\"H100_80GB\", \"gpus\": \"8\", \"zero\": \"3\"}, \"measured\": {\"step_seconds\": 0.6}}]",
+         "runs[0] (\"a\") and runs[1] (\"b\") are the same job to the estimate but were measured at 0.3 s and 0.6 s a "
+         "step (2x apart)"},
+        /* runs that pull the shares apart: the fit errs more than none */
+        {"[{\"job\": {\"model\": \"llama-3-8b\", \"gpu\": \"h100-80gb\", \"gpus\": 8, \"zero\": 3}, \"measured\": "
+         "{\"step_seconds\": 0.05}}, {\"job\": {\"model\": \"llama-3-8b\", \"gpu\": \"h100-80gb\", \"gpus\": 16, "
+         "\"zero\": 3}, \"measured\": {\"step_seconds\": 9}}, {\"job\": {\"model\": \"llama-3-8b\", \"gpu\": "
+         "\"h100-80gb\", \"gpus\": 32, \"zero\": 3}, \"measured\": {\"step_seconds\": 0.03}}, {\"job\": {\"model\": "
+         "\"llama-3-8b\", \"gpu\": \"h100-80gb\", \"gpus\": 64, \"zero\": 3}, \"measured\": {\"step_seconds\": 8}}]",
+         "runs: the fit errs more than the library's defaults on its own runs"},
     };
     size_t i;
     (void)state;
@@ -273,6 +298,37 @@ static void test_bad_runs(void **state)
     }
 }
 
+/* The date the calibration records: a calendar date or nothing, in every binding (the
+ * library checks it, not the command). */
+static void test_the_date(void **state)
+{
+    static const char runs[] = "[{\"job\": {\"model\": \"gpt2\"}, \"measured\": {\"step_seconds\": 0.2}}]";
+    static const struct {
+        const char *date;
+        int ok;
+    } DATES[] = {{"2026-12-07", 1}, {"2024-02-29", 1}, {"2000-02-29", 1}, {"", 1},          {"2026-13-45", 0},
+                 {"2026-02-29", 0}, {"2100-02-29", 0}, {"2026-04-31", 0}, {"2026-1-1", 0},  {"2026-01-01x", 0},
+                 {"0999-01-01", 0}, {"2026-00-10", 0}, {"2026-01-00", 0}, {"26\n\x1b[31m", 0}};
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof DATES / sizeof DATES[0]; i++) {
+        trainsize_calibration_run fitted[2];
+        trainsize_calibration_summary sum;
+        trainsize_error err;
+        char text[4096];
+        size_t count;
+        int rc = trainsize_calibrate(runs, sizeof runs - 1, DATES[i].date, fitted, 2, &count, &sum, text, sizeof text,
+                                     NULL, &err);
+        if (DATES[i].ok) {
+            if (rc != TRAINSIZE_OK) fail_msg("%s: %s", DATES[i].date, err.message);
+            continue;
+        }
+        if (rc != TRAINSIZE_E_INVALID) fail_msg("%s: accepted", DATES[i].date);
+        assert_string_equal(err.field, "date");
+        assert_string_equal(err.message, "date: expected a calendar date, YYYY-MM-DD");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_the_file_and_what_it_leaves_out),
         cmocka_unit_test(test_leave_one_out),
         cmocka_unit_test(test_bad_runs),
+        cmocka_unit_test(test_the_date),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

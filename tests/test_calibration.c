@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include "ts_test.h"
 
+#include "text.h"
+
 #include <unistd.h>
 
 #define VALID                                                                                      \
@@ -95,6 +97,29 @@ static void test_refusals(void **state)
         {"{\"trainsize_calibration\": 1, \"library_version\": \"9.9.0\", \"runs\": 1, \"gpus\": [\"x\"], "
          "\"settings\": {}}",
          "calibration: library_version: fitted with libtrainsize 9.9.0"},
+        /* a version sscanf's %u would wrap onto this one's (2^32 + minor), and trailing text */
+        {"{\"trainsize_calibration\": 1, \"library_version\": \"0.4294967297\", \"runs\": 1, \"gpus\": [\"x\"], "
+         "\"settings\": {}}",
+         "calibration: library_version: expected MAJOR.MINOR.PATCH"},
+        {"{\"trainsize_calibration\": 1, \"library_version\": \"" TRAINSIZE_VERSION_STRING " x\", \"runs\": 1, "
+         "\"gpus\": [\"x\"], \"settings\": {}}",
+         "calibration: library_version: expected MAJOR.MINOR.PATCH"},
+        {"{\"trainsize_calibration\": 1, \"library_version\": \"00000000000000000000000000000.1\", \"runs\": 1, "
+         "\"gpus\": [\"x\"], \"settings\": {}}",
+         "calibration: library_version: expected"},
+        /* what reaches the report and the JSON: a calendar date, printable GPU names */
+        {"{\"trainsize_calibration\": 1, \"library_version\": \"" TRAINSIZE_VERSION_STRING "\", \"runs\": 1, "
+         "\"date\": \"2026-13-45\", \"gpus\": [\"x\"], \"settings\": {}}",
+         "calibration: date: expected a date, YYYY-MM-DD"},
+        {"{\"trainsize_calibration\": 1, \"library_version\": \"" TRAINSIZE_VERSION_STRING "\", \"runs\": 1, "
+         "\"date\": \"26\\n\\u001b[31m\", \"gpus\": [\"x\"], \"settings\": {}}",
+         "calibration: date: expected a date, YYYY-MM-DD"},
+        {"{\"trainsize_calibration\": 1, \"library_version\": \"" TRAINSIZE_VERSION_STRING "\", \"runs\": 1, "
+         "\"gpus\": [\"h100-80gb\", \"ev\\nl\\u001b[2J\"], \"settings\": {}}",
+         "calibration: gpus: a name holds a control character or invalid UTF-8"},
+        {"{\"trainsize_calibration\": 1, \"library_version\": \"" TRAINSIZE_VERSION_STRING "\", \"runs\": 1, "
+         "\"gpus\": [\"h100\\u0085\"], \"settings\": {}}",
+         "calibration: gpus: a name holds a control character or invalid UTF-8"},
         {"{\"trainsize_calibration\": 1, \"library_version\": \"" TRAINSIZE_VERSION_STRING "\", \"runs\": 0, "
          "\"gpus\": [\"x\"], \"settings\": {}}",
          "calibration: runs:"},
@@ -159,6 +184,32 @@ static void test_file(void **state)
     trainsize_job_free(job);
 }
 
+/* The result's calibration text cuts a long GPU list on a whole character (the report and
+ * the JSON show it): never half of a two-byte letter. */
+static void test_the_gpu_list_cut_whole(void **state)
+{
+    char json[512], name[96];
+    size_t i, len;
+    trainsize_job *job = ts_test_job(PAIRS("model", "gpt2"));
+    trainsize_result r;
+    trainsize_error err;
+    (void)state;
+    len = (size_t)snprintf(name, sizeof name, "x");
+    for (i = 0; i < 40; i++) len += (size_t)snprintf(name + len, sizeof name - len, "\xc3\xa9"); /* U+00E9 */
+    snprintf(json, sizeof json,
+             "{\"trainsize_calibration\": 1, \"library_version\": \"" TRAINSIZE_VERSION_STRING "\", \"runs\": 1, "
+             "\"gpus\": [\"%s\"], \"settings\": {}}", name);
+    if (load(job, json, &err) != TRAINSIZE_OK) fail_msg("%s", err.message);
+    assert_int_equal(trainsize_estimate(job, &r, sizeof r, &err), TRAINSIZE_OK);
+    len = strlen(r.calibration);
+    assert_true(len > 60);
+    assert_int_equal(ts_utf8_prefix(r.calibration, len), len);
+    assert_true(ts_text_printable(r.calibration));
+    assert_non_null(strstr(r.calibration, "1 run on x\xc3\xa9"));
+    assert_non_null(strstr(r.calibration, "..."));
+    trainsize_job_free(job);
+}
+
 /* A setting given twice: the last one wins, as for any JSON key the library reads; seven
  * entries of six names are not refused as too many. */
 static void test_a_setting_given_twice(void **state)
@@ -182,6 +233,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_applies_and_says_so),
         cmocka_unit_test(test_a_setting_given_twice),
+        cmocka_unit_test(test_the_gpu_list_cut_whole),
         cmocka_unit_test(test_the_settings_it_may_hold),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_file),

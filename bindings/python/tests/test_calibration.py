@@ -76,6 +76,13 @@ def test_refusals_are_the_library_s(tmp_path):
         trainsize.estimate(model="gpt2", calibration=os.path.join(str(tmp_path), "missing.json"))
     with pytest.raises(trainsize.TrainsizeError, match="calibration"):
         trainsize.estimate(model="gpt2", calibration=42)
+    # a version past 32 bits (sscanf's %u wrapped it onto this one's), a forged date
+    for key, value, message in (("library_version", "0.4294967297", "expected MAJOR.MINOR.PATCH"),
+                                ("library_version", "0" * 30 + ".1", "expected MAJOR.MINOR.PATCH"),
+                                ("date", "2026-01-01\nFITS", "date: expected a date"),
+                                ("gpus", ["h100-80gb\x1b[2J"], "control character")):
+        with pytest.raises(trainsize.TrainsizeError, match=message):
+            trainsize.estimate(model="gpt2", calibration=dict(CALIBRATION, **{key: value}))
 
 
 def test_calibrate_is_the_command_s(tmp_path):
@@ -97,6 +104,10 @@ def test_calibrate_is_the_command_s(tmp_path):
         trainsize.calibrate([{"job": {"model": "gpt2"}, "measured": {}}])
     with pytest.raises(trainsize.TrainsizeError, match="cannot read"):
         trainsize.calibrate(str(tmp_path / "missing.json"))
+    # the date the library records: a calendar date, checked here as for the command
+    for day in ("2026-13-45", "2026-02-29", "26\n\x1b[31m"):
+        with pytest.raises(trainsize.TrainsizeError, match=r"date: expected a calendar date, YYYY-MM-DD"):
+            trainsize.calibrate(runs, date=day)
     os.mkfifo(str(tmp_path / "fifo.json"))  # refused at once, never waited on
     with pytest.raises(trainsize.TrainsizeError, match="not a regular file"):
         trainsize.calibrate(str(tmp_path / "fifo.json"))
