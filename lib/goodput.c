@@ -31,9 +31,11 @@ static double daly_interval(double delta, double mttf)
 }
 
 /* Which input to name when the run would not finish. */
-static const char *culprit(const ts_settings *cfg, double mttf)
+static const char *culprit(const ts_settings *cfg, double mttf, int inside)
 {
-    if (cfg->checkpoint_interval > 0.0) return "checkpoint-interval";
+    /* an interval past the run's end is the cause unless a restart outlasts the time
+     * between interruptions (no interval would help then) */
+    if (cfg->checkpoint_interval > 0.0 && (inside || cfg->restart_seconds < mttf)) return "checkpoint-interval";
     return cfg->restart_seconds >= mttf ? "restart-seconds" : "interruptions-per-gpu-day";
 }
 
@@ -47,16 +49,20 @@ int ts_goodput_make(const ts_settings *cfg, const ts_layout *lay, const trainsiz
     /* async: an interruption also loses the checkpoint still being written */
     double restart = cfg->restart_seconds + (cfg->checkpoint_async ? write : 0.0);
     double solve = t->seconds, tau = cfg->checkpoint_interval, mttf = rate > 0.0 ? 1.0 / rate : 0.0, wall;
-    t->checkpoint_stall = delta;
+    int inside = 1;
     if (tau <= 0.0 && rate > 0.0) {
         tau = delta > 0.0 ? daly_interval(delta, mttf) : 0.0;
         /* an async checkpoint's write must end before the next one starts */
         if (cfg->checkpoint_async) tau = fmax(tau, write);
     }
+    /* An async checkpoint taken before the last one's write has ended waits for it: the
+     * training stalls for the rest of that write as well as for the copy. */
+    if (cfg->checkpoint_async && tau > 0.0 && tau < write) delta += write - tau;
+    t->checkpoint_stall = delta;
     /* A run no longer than the interval checkpoints nowhere inside it: the whole run is
      * at risk, and no stall is paid. */
     if (tau >= solve) {
-        tau = 0.0;
+        inside = 0;
         if (rate > 0.0) wall = mttf * exp(restart / mttf) * expm1(solve / mttf);
         else wall = solve;
     } else if (rate > 0.0) {
@@ -66,11 +72,14 @@ int ts_goodput_make(const ts_settings *cfg, const ts_layout *lay, const trainsiz
         wall = tau > 0.0 ? solve * (tau + delta) / tau : solve; /* never fails: none needed */
     }
     if (!isfinite(wall) || wall > TS_GOODPUT_FLOOR * solve)
-        return ts_fail(err, TRAINSIZE_E_INVALID, culprit(cfg, mttf),
+        return ts_fail(err, TRAINSIZE_E_INVALID, culprit(cfg, mttf, inside),
                        "%s: the run would not finish (goodput under 0.1 %%): the job's %llu GPUs are "
                        "interrupted every %.3g s on average, against %.3g s to checkpoint, %.3g s to "
-                       "restart and a checkpoint every %.3g s",
-                       culprit(cfg, mttf), (unsigned long long)lay->gpus, mttf, delta, restart, tau);
+                       "restart and %s %.3g s%s",
+                       culprit(cfg, mttf, inside), (unsigned long long)lay->gpus, mttf, delta, restart,
+                       inside ? "a checkpoint every" : "no checkpoint inside the run's", inside ? tau : solve,
+                       inside ? "" : " (the interval is as long as the run)");
+    if (!inside) tau = 0.0;
     t->checkpoint_interval = tau;
     t->wall_seconds = wall;
     t->goodput = wall > 0.0 ? solve / wall : 1.0;

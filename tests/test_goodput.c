@@ -93,10 +93,43 @@ static void test_limits(void **state)
     assert_int_equal(ts_test_estimate_rc(PAIRS(JOB, "tokens", "1e13", "checkpoint-interval", "1e9"), &err),
                      TRAINSIZE_E_INVALID);
     assert_string_equal(err.field, "checkpoint-interval"); /* never checkpointing a long run */
+    assert_non_null(strstr(err.message, "no checkpoint inside the run's"));
+    /* the interval given, not 0 s, in the refusal (an interval inside the run) */
+    assert_int_equal(ts_test_estimate_rc(PAIRS(JOB, "gpus", "4096", "interruptions-per-gpu-day", "1",
+                                               "checkpoint-interval", "60"), &err), TRAINSIZE_E_INVALID);
+    assert_non_null(strstr(err.message, "a checkpoint every 60 s"));
+    /* an interval past a short run's end, where restarts outlast the time between
+     * interruptions: the restarts are named, and the run's length, not "every 0 s" */
+    assert_int_equal(ts_test_estimate_rc(PAIRS(JOB, "gpus", "16384", "tokens", "1e8", "interruptions-per-gpu-day",
+                                               "1", "checkpoint-interval", "60"), &err), TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "restart-seconds");
+    assert_null(strstr(err.message, "every 0 s"));
+    assert_non_null(strstr(err.message, "no checkpoint inside the run's"));
     /* a run shorter than the interval checkpoints nowhere inside it */
     ts_test_estimate(PAIRS("model", "llama-2-7b", "gpus", "8", "zero", "3"), &set);
     assert_true(set.time.checkpoint_interval == 0.0);
     assert_true(set.time.wall_seconds > set.time.seconds && set.time.goodput > 0.9999);
+#undef JOB
+}
+
+/* An async checkpoint taken before the last one's write has ended waits for that write:
+ * the stall is the copy plus the rest of the write, not the copy alone. */
+static void test_async_inside_the_write(void **state)
+{
+    trainsize_result daly, often, rare;
+    double write, copy;
+    (void)state;
+#define JOB "model", "llama-3-8b", "gpu", "h100-80gb", "gpus", "8", "tokens", "1e10", "checkpoint-async", "true"
+    ts_test_estimate(PAIRS(JOB), &daly);
+    write = daly.system.checkpoint_write_seconds;
+    copy = daly.time.checkpoint_stall;
+    assert_true(daly.time.checkpoint_interval >= write); /* Daly's interval waits for the write */
+    assert_true(copy < write);
+    ts_test_estimate(PAIRS(JOB, "checkpoint-interval", "1"), &often);
+    assert_true(fabs(often.time.checkpoint_stall - (copy + write - 1.0)) < 1e-9 * write);
+    assert_true(often.time.goodput < 1.0 / (1.0 + write - 1.0) * 1.01);
+    ts_test_estimate(PAIRS(JOB, "checkpoint-interval", "3600"), &rare); /* longer than a write */
+    assert_true(rare.time.checkpoint_stall == copy);
 #undef JOB
 }
 
@@ -106,6 +139,7 @@ int main(void)
         cmocka_unit_test(test_daly_examples),
         cmocka_unit_test(test_llama3_interruptions),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_async_inside_the_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
