@@ -39,6 +39,13 @@ static const uint64_t PP_CHOICES[] = {1, 2, 4, 8, 16, 32, 64};
 static const uint64_t CP_CHOICES[] = {1, 2, 4, 8, 16, 32};
 static const uint64_t EP_CHOICES[] = {1, 2, 4, 8, 16, 32, 64};
 static const uint64_t MB_CHOICES[] = {1, 2, 4, 8, 16};
+/* An image classifier's per-GPU batches: from torchvision's reference recipe (32 a GPU)
+ * to NVIDIA's ConvNets scripts (256), one micro-batch a step, and a step of at most 32k
+ * images, the largest ImageNet batch ResNet-50 trains at without losing accuracy (LARS:
+ * You, Gitman and Ginsburg 2017, arXiv 1708.03888; plain SGD holds to 8k, Goyal et al.
+ * 2017, arXiv 1706.02677). */
+static const uint64_t IMAGE_MB_CHOICES[] = {32, 64, 128, 256};
+#define IMAGE_BATCH_MAX 32768u
 /* Full first: the least memory, which rules a layout out when it does not fit. Per-op is
  * searched too: with flash attention (the default) selective saves only the log-sum-exp,
  * and per-op is what sits between none and full in memory and in time. recompute-layers
@@ -290,36 +297,61 @@ static int set_recompute(search *s, int index)
            TRAINSIZE_OK;
 }
 
+/* The first recomputation to try: the least memory (full), except for a ResNet, which
+ * keeps every activation (layout.c refuses recomputation for it). */
+static size_t first_recompute(const trainsize_job *job)
+{
+    return ts_model_is_cnn(&job->s.model) ? COUNT_OF(RECOMPUTE_ORDER) - 1 : 0;
+}
+
 /* All micro-batch x recomputation configurations of the layout now in s->work. */
 static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
 {
-    size_t r, m, per_layout = COUNT_OF(RECOMPUTE_ORDER) * COUNT_OF(MB_CHOICES);
+    /* a ResNet's micro-batches are an image classifier's */
+    int cnn = ts_model_is_cnn(&job->s.model);
+    const uint64_t *mbs = cnn ? IMAGE_MB_CHOICES : MB_CHOICES;
+    size_t nmb = cnn ? COUNT_OF(IMAGE_MB_CHOICES) : COUNT_OF(MB_CHOICES);
+    size_t r0 = first_recompute(job), r, m, per_layout = (COUNT_OF(RECOMPUTE_ORDER) - r0) * nmb;
     uint64_t covered = 0;
-    for (r = 0; r < COUNT_OF(RECOMPUTE_ORDER); r++) {
+    for (r = r0; r < COUNT_OF(RECOMPUTE_ORDER); r++) {
         if (!set_recompute(s, RECOMPUTE_ORDER[r])) {
-            s->stats.evaluated += COUNT_OF(MB_CHOICES);
+            s->stats.evaluated += nmb;
             continue;
         }
-        for (m = 0; m < COUNT_OF(MB_CHOICES); m++) {
+        for (m = 0; m < nmb; m++) {
             int fit;
             covered++;
-            if (s->global_batch % (MB_CHOICES[m] * dp) != 0 ||
-                !set_u64(s, s->def.micro_batch, MB_CHOICES[m])) {
+            if (s->global_batch % (mbs[m] * dp) != 0 || !set_u64(s, s->def.micro_batch, mbs[m])) {
                 s->stats.evaluated++;
                 continue;
             }
             fit = try_config(s, job);
-            if (fit <= 0 && r == 0 && m == 0) {
+            if (fit <= 0 && r == r0 && m == 0) {
                 /* The least memory this layout can take does not fit (or the layout is not
                  * valid for this job): rule out the rest. */
                 s->stats.evaluated += per_layout - covered;
                 return;
             }
             if (fit <= 0) { /* larger micro-batches take more memory */
-                s->stats.evaluated += COUNT_OF(MB_CHOICES) - 1 - m;
-                covered += COUNT_OF(MB_CHOICES) - 1 - m;
+                s->stats.evaluated += nmb - 1 - m;
+                covered += nmb - 1 - m;
                 break;
             }
+        }
+    }
+}
+
+/* A ResNet with tokens (images) to train: each image batch a GPU that fits, one
+ * micro-batch a step (the estimate's convention for an image classifier). */
+static void try_layout_images(search *s, const trainsize_job *job, uint64_t dp)
+{
+    size_t m;
+    for (m = 0; m < COUNT_OF(IMAGE_MB_CHOICES); m++) {
+        uint64_t mb = IMAGE_MB_CHOICES[m];
+        if (mb * dp > IMAGE_BATCH_MAX || !set_u64(s, s->def.micro_batch, mb) ||
+            !set_u64(s, s->def.global_batch, mb * dp) || try_config(s, job) <= 0) {
+            s->stats.evaluated += COUNT_OF(IMAGE_MB_CHOICES) - 1 - m; /* larger take more */
+            return;
         }
     }
 }
@@ -342,9 +374,9 @@ static int try_micro_batch(search *s, const trainsize_job *job, uint64_t mb, uin
  * largest (better_batch). */
 static void try_layout_largest(search *s, const trainsize_job *job, uint64_t dp, uint64_t pp)
 {
-    size_t r;
+    size_t r0 = first_recompute(job), r;
     uint64_t per_step = dp * pp;
-    for (r = 0; r < COUNT_OF(RECOMPUTE_ORDER); r++) {
+    for (r = r0; r < COUNT_OF(RECOMPUTE_ORDER); r++) {
         uint64_t lo = 0, hi = 0, mb;
         int fit;
         if (!set_recompute(s, RECOMPUTE_ORDER[r])) continue;
@@ -354,8 +386,8 @@ static void try_layout_largest(search *s, const trainsize_job *job, uint64_t dp,
             if (fit < 0 && lo == 0) break; /* not a valid layout at all */
         }
         if (lo == 0) {
-            if (r == 0) { /* the least memory does not fit: neither does more */
-                s->stats.evaluated += COUNT_OF(RECOMPUTE_ORDER) - 1;
+            if (r == r0) { /* the least memory does not fit: neither does more */
+                s->stats.evaluated += COUNT_OF(RECOMPUTE_ORDER) - 1 - r0;
                 return;
             }
             continue;
@@ -378,7 +410,7 @@ static size_t cp_choices(const trainsize_job *job, uint64_t *out)
         return 1;
     }
     for (i = 0; i < COUNT_OF(CP_CHOICES); i++)
-        if (CP_CHOICES[i] == 1 || (job->s.attention == TRAINSIZE_ATTENTION_FLASH &&
+        if (CP_CHOICES[i] == 1 || (!ts_model_is_cnn(&job->s.model) && job->s.attention == TRAINSIZE_ATTENTION_FLASH &&
                                    job->s.seq / CP_CHOICES[i] >= TS_PLAN_CP_MIN_TOKENS &&
                                    job->s.seq % (2 * CP_CHOICES[i]) == 0))
             out[n++] = CP_CHOICES[i];
@@ -403,15 +435,18 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
     uint64_t span = ts_fabric_span(s->work.s.gpu, gpn, gpus);
     uint64_t cps[COUNT_OF(CP_CHOICES)];
     size_t a, b, c, d, z, ncp = cp_choices(job, cps);
+    /* A ResNet trains data-parallel only (layout.c refuses tp, pp and cp for it); its
+     * transformer-shaped fields are set by the estimate, so the job's layer count is 0. */
+    int cnn = ts_model_is_cnn(model);
     if (!set_u64(s, s->def.gpus, gpus) || !set_u64(s, s->def.gpus_per_node, gpn)) return;
     /* Each degree is set at its own loop's level: the inner loops change only theirs. */
     for (a = 0; a < COUNT_OF(TP_CHOICES); a++) {
         uint64_t tp = TP_CHOICES[a];
-        if (tp > span || model->heads % tp != 0 || !set_u64(s, s->def.tp, tp)) continue;
+        if (tp > span || (cnn && tp > 1) || model->heads % tp != 0 || !set_u64(s, s->def.tp, tp)) continue;
         for (b = 0; b < COUNT_OF(PP_CHOICES); b++) {
             uint64_t pp = PP_CHOICES[b], vmax = max_interleave(job, pp), vpp;
             /* Stages need not be even (layout.c splits like Megatron-LM), only non-empty. */
-            if (pp > model->layers || !set_u64(s, s->def.pp, pp)) continue;
+            if ((cnn ? pp > 1 : pp > model->layers) || !set_u64(s, s->def.pp, pp)) continue;
             for (c = 0; c < ncp; c++) {
                 uint64_t mp = tp * pp * cps[c], dp;
                 if (mp > gpus || gpus % mp != 0 || !set_u64(s, s->def.cp, cps[c])) continue;
@@ -429,6 +464,7 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
                             if (z >= 2 && pp > 1) continue; /* refused by DeepSpeed and Megatron */
                             if (!set_u64(s, s->def.zero, z)) continue;
                             if (s->batch_mode && !s->global_batch) try_layout_largest(s, job, dp, pp);
+                            else if (cnn && !s->global_batch) try_layout_images(s, job, dp);
                             else try_layout(s, job, dp);
                         }
                     }
@@ -547,12 +583,12 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
     s.def.zero = ts_param_def_by_id(TRAINSIZE_ID_ZERO);
     s.out = out;
     s.cap = cap;
-    /* a ResNet steps its micro-batches (no 4M-token pretraining step of images) */
-    s.batch_mode = job->s.tokens == 0 || ts_model_is_cnn(&job->s.model);
+    s.batch_mode = job->s.tokens == 0;
     /* The job's step, or (with tokens) the planner's own, given to every configuration so
-     * that none depends on estimate's default; the batch mode finds it per layout. */
+     * that none depends on estimate's default; the batch mode finds it per layout, and a
+     * ResNet steps its image batches (try_layout_images: no 4M-token step of images). */
     s.global_batch = job->s.global_batch ? job->s.global_batch
-                     : s.batch_mode
+                     : s.batch_mode || ts_model_is_cnn(&job->s.model)
                          ? 0
                          : (uint64_t)fmax(1.0, floor(TS_PRETRAIN_STEP_TOKENS / (double)job->s.seq));
     /* The catalogue's capacity of each candidate GPU. */

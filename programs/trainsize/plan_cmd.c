@@ -210,6 +210,10 @@ static void header(ts_out *o, const trainsize_job *job, const trainsize_plan_can
     if (strcmp(b, "0") != 0) {
         append(line, sizeof line, "Step: global batch %s samples of seq %s, as set (--global-batch)",
                ts_fmt_thousands(c, sizeof c, strtoull(b, NULL, 10)), job_text(job, "seq", d, sizeof d));
+    } else if (strcmp(job_text(job, "resnet-depth", b, sizeof b), "0") != 0 && !batch_mode(job)) {
+        append(line, sizeof line, "Step: an image classifier's, one micro-batch of 32 to 256 images a GPU "
+               "and no accumulation, at most 32,768 images a step (LARS's ImageNet batch; --global-batch "
+               "sets it)");
     } else if (batch_mode(job)) {
         append(line, sizeof line, "Step: each layout's largest batch: the largest micro-batch that fits "
                "in memory x data-parallel degree x pp micro-batches in flight (one without a "
@@ -472,7 +476,12 @@ static void nothing_fits(ts_out *o, const trainsize_job *job, const trainsize_pl
                  job_text(job, "plan-gpu-count", n, sizeof n));
     else
         snprintf(more, sizeof more, "more GPUs (--max-gpus)");
-    if (st->fit_memory == 0)
+    if (st->evaluated == 0)
+        snprintf(why, sizeof why,
+                 "Nothing was examined: none of the planner's GPU counts and layouts applies to this "
+                 "job%s. Allow %s or more GPU types (--gpu).",
+                 fixed ? " on these GPUs (the count must fill whole servers: --gpus-per-node)" : "", more);
+    else if (st->fit_memory == 0)
         snprintf(why, sizeof why,
                  "Nothing fits: GPU memory binds. No configuration examined%s fits; the closest "
                  "needs %.0f%% more memory than its GPU has. Allow %s, larger GPUs (--gpu), or "
