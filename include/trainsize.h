@@ -1838,8 +1838,9 @@ TRAINSIZE_API const trainsize_field_info *trainsize_result_field_at(size_t index
  * @param[in]  index  0-based field index.
  * @param[out] out    Caller-owned value; `text` points into `result` or static storage
  *                    and lives as long as they do.
- * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers, a bad index, or a
- *         text field whose array holds no NUL (a struct the library did not fill).
+ * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers, a bad index, a
+ *         text field whose array holds no NUL or a choice past its names (a struct the
+ *         library did not fill).
  */
 TRAINSIZE_API int trainsize_result_field_get(const trainsize_result *result, size_t index,
                                              trainsize_field_value *out);
@@ -1867,7 +1868,8 @@ TRAINSIZE_API const trainsize_field_info *trainsize_plan_field_at(size_t index);
  * @param[out] out    Caller-owned value; `text` points into `candidate` or static storage
  *                    and lives as long as they do.
  * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers, a bad index, or a
- *         text field whose array holds no NUL (a struct the library did not fill).
+ *         text field whose array holds no NUL or a choice past its names (a struct the
+ *         library did not fill).
  */
 TRAINSIZE_API int trainsize_plan_field_get(const trainsize_plan_candidate *candidate, size_t index,
                                          trainsize_field_value *out);
@@ -1891,7 +1893,8 @@ TRAINSIZE_API const trainsize_field_info *trainsize_gpu_field_at(size_t index);
  *                    catalogue GPU's are static; a caller's own, the caller's), or into
  *                    static storage, and lives as long as they do.
  * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers, a bad index, or a
- *         text field whose array holds no NUL (a struct the library did not fill).
+ *         text field whose array holds no NUL or a choice past its names (a struct the
+ *         library did not fill).
  */
 TRAINSIZE_API int trainsize_gpu_field_get(const trainsize_gpu_info *gpu, size_t index,
                                          trainsize_field_value *out);
@@ -1914,7 +1917,8 @@ TRAINSIZE_API const trainsize_field_info *trainsize_model_field_at(size_t index)
  * @param[out] out    Caller-owned value; `text` points into `model` or static storage
  *                    and lives as long as they do.
  * @return ::TRAINSIZE_OK, or ::TRAINSIZE_E_ARGUMENT for NULL pointers, a bad index, or a
- *         text field whose array holds no NUL (a struct the library did not fill).
+ *         text field whose array holds no NUL or a choice past its names (a struct the
+ *         library did not fill).
  */
 TRAINSIZE_API int trainsize_model_field_get(const trainsize_model_info *model, size_t index,
                                          trainsize_field_value *out);

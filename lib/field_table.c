@@ -55,9 +55,15 @@ int ts_field_read(const ts_field_def *table, size_t count, const void *item, siz
         out->text = base + f->offset;
         break;
     case TRAINSIZE_FIELD_CHOICE:
+        /* a choice past its names is a struct the library did not fill, as a text without
+         * its NUL is */
         memcpy(&v, base + f->offset, sizeof v);
-        out->text = v >= 0 && (size_t)v < f->name_count ? f->names[v] : "unknown";
-        out->u64 = (uint64_t)(v < 0 ? 0 : v);
+        if (v < 0 || (size_t)v >= f->name_count) {
+            out->text = NULL;
+            return TRAINSIZE_E_ARGUMENT;
+        }
+        out->text = f->names[v];
+        out->u64 = (uint64_t)v;
         break;
     }
     return TRAINSIZE_OK;

@@ -207,6 +207,16 @@ static void test_result_fields(void **state)
         assert_int_equal(trainsize_result_field_get(&r, n, &v), TRAINSIZE_E_ARGUMENT);
         assert_int_equal(trainsize_result_field_get(NULL, 0, &v), TRAINSIZE_E_ARGUMENT);
     }
+    /* a struct the library did not fill (every byte 0xFF): every text and every choice
+     * (past its names: layout.recompute, memory.peak_phase) is refused, never "unknown" */
+    memset(&r, 0xFF, sizeof r);
+    for (i = 0; i < n; i++) {
+        trainsize_field_value v;
+        const trainsize_field_info *f = trainsize_result_field_at(i);
+        int rc = trainsize_result_field_get(&r, i, &v);
+        if (f->type == TRAINSIZE_FIELD_CHOICE || f->type == TRAINSIZE_FIELD_STRING)
+            if (rc != TRAINSIZE_E_ARGUMENT) fail_msg("%s: read from an unfilled struct", f->path);
+    }
 }
 
 /* The result carries the layout it used, defaults and inference applied, and the field
