@@ -50,6 +50,16 @@ expect_ok plan $NONE
 out_has 'Nothing fits'
 out_width
 
+# ---- a ResNet is planned (it examined nothing), and a search that examines nothing says
+# so, not "needs 0% more memory" ----
+expect_ok plan --resnet-depth 50 --tokens 1e8 --plan-gpus a100-80gb
+out_has "Step: an image classifier's"
+out_lacks_early() { if grep -q -F -- "$1" "$OUT"; then fail "stdout has '$1'"; else pass; fi; }
+out_lacks_early 'Examined 0 configurations'
+expect_ok plan --model llama-3-8b --plan-gpu-count 3 --gpus-per-node 2
+out_has 'Nothing was examined'
+out_lacks_early '0% more memory'
+
 # ---- issue 25 ----
 # out_lacks TEXT: stdout of the last run does not contain TEXT.
 out_lacks() {

@@ -296,6 +296,36 @@ static void test_fixed_count_owned_and_nothing(void **state)
     trainsize_job_free(job);
 }
 
+/* A ResNet is planned as it trains: data-parallel, no recomputation, an image
+ * classifier's 32 to 256 images a GPU, at most 32,768 a step (LARS's ImageNet batch, You
+ * et al. 2017); it used to examine no configuration (the job's layer count is 0 until the
+ * estimate shapes it). A count no layout fills examines none, and says so in its stats. */
+static void test_resnet_and_nothing_examined(void **state)
+{
+    const char *const resnet[] = {"model", "resnet-50", "tokens", "1.28e8", "plan-gpus", "a100-80gb,h100-80gb", NULL};
+    const char *const odd[] = {"model", "llama-3-8b", "plan-gpu-count", "3", "gpus-per-node", "2", NULL};
+    trainsize_plan_candidate c[TOP];
+    trainsize_plan_stats st;
+    trainsize_job *job = ts_test_job(resnet);
+    size_t n, i;
+    (void)state;
+    assert_int_equal(trainsize_plan(job, c, TOP, &n, &st, NULL), 0);
+    assert_true(n > 0 && st.evaluated > 0 && st.feasible > 0);
+    for (i = 0; i < n; i++) {
+        assert_int_equal(c[i].layout.tp * c[i].layout.pp * c[i].layout.cp, 1);
+        assert_int_equal(c[i].layout.recompute, TRAINSIZE_RECOMPUTE_NONE);
+        assert_true(c[i].layout.micro_batch >= 32 && c[i].layout.micro_batch <= 256);
+        assert_int_equal(c[i].layout.global_batch, c[i].layout.micro_batch * c[i].gpus); /* dp = the GPUs */
+        assert_true(c[i].layout.global_batch <= 32768);
+    }
+    trainsize_job_free(job);
+    job = ts_test_job(odd);
+    assert_int_equal(trainsize_plan(job, c, TOP, &n, &st, NULL), 0);
+    assert_int_equal(n, 0);
+    assert_true(st.evaluated == 0 && st.least_overshoot == 0.0);
+    trainsize_job_free(job);
+}
+
 /* Issue 25: the planner reaches 16,384 servers. Llama 3.1 405B at 16M tokens a step (2,048
  * samples of 8,192) on up to 16,384 H100s: the fastest plan uses all of them, and its time is
  * in the range Meta's run makes plausible. Dubey et al. 2024 (arXiv 2407.21783), section 3.3
@@ -443,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_interleave_and_cp_searched),
         cmocka_unit_test(test_clean_before_warned_in_a_tie),
         cmocka_unit_test(test_fixed_count_without_tokens),
+        cmocka_unit_test(test_resnet_and_nothing_examined),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
