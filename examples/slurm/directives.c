@@ -63,8 +63,13 @@ static const char *const SITE_OPTIONS[] = {"gpu",       "gpu-memory",    "host-r
                                            "network",   "storage",       "rack-power-watts",
                                            "nvls",      "sharp",         "gpu-power-limit",
                                            "servers-per-rack", "local-cache-bytes",
+                                           /* servers racked beside the job's, to replace one */
+                                           "spare-nodes",
                                            /* how fast the site's machines run: its calibration's */
                                            "gemm-share", "scale-up-efficiency", "network-efficiency"};
+
+/* GPUs a job uses beside the training ones: its own to say, inside its allocation. */
+static const char *const WITHIN_OPTIONS[] = {"rollout-gpus"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -94,6 +99,7 @@ tsd_source tsd_option_source(const char *name)
     if (!name || listed(FILE_OPTIONS, COUNT(FILE_OPTIONS), name)) return TSD_FILE;
     if (listed(ALLOCATION_OPTIONS, COUNT(ALLOCATION_OPTIONS), name)) return TSD_ALLOCATION;
     if (listed(SITE_OPTIONS, COUNT(SITE_OPTIONS), name)) return TSD_SITE;
+    if (listed(WITHIN_OPTIONS, COUNT(WITHIN_OPTIONS), name)) return TSD_WITHIN;
     return TSD_JOB;
 }
 
@@ -249,6 +255,7 @@ static const char *refusal(const char *name, const tsd_config *cfg)
     case TSD_SITE:
         if (cfg && listed(cfg->may_set, cfg->may_sets, name)) return NULL; /* job-may-set */
         return "is set by the site (trainsize.conf), not by a directive";
+    case TSD_WITHIN: /* checked against the allocation once read (tsd_rollout_split) */
     case TSD_JOB: break;
     }
     if (cfg && cfg->calibration[0] && calibrated(name))
@@ -271,8 +278,9 @@ int tsd_job_check(tsd_pairs *own, const tsd_config *cfg, char *why, size_t cap)
             return -1;
         }
         if ((no = refusal(name, cfg)) != NULL) {
+            tsd_source from = tsd_option_source(name);
             snprintf(why, cap, "--%s %s", name, no);
-            return -1;
+            return from == TSD_ALLOCATION || from == TSD_SITE ? TSD_CLAIM : -1;
         }
         for (j = 0; j < i; j++)
             if (own->name[j] == name) {
@@ -328,6 +336,33 @@ int tsd_gpu_request(const char *tres, int per_node, tsd_gpus *gpus)
     return 0;
 }
 
+/* The engines' GPUs come out of the allocation; the training GPUs are the rest. A claim
+ * beyond it would size the training on GPUs the job does not have (or the engines on
+ * GPUs no one allocated), and admit a job that does not fit what it runs on. */
+int tsd_rollout_split(const tsd_gpus *alloc, uint64_t rollout, tsd_gpus *train, char *why, size_t cap)
+{
+    const unsigned long long all = alloc->per_job, per_node = alloc->per_node, r = rollout;
+    unsigned long long left;
+    *train = *alloc;
+    if (rollout == 0) return 0;
+    if (rollout >= alloc->per_job) {
+        snprintf(why, cap, "--rollout-gpus %llu does not fit inside the job's allocation of %llu GPU%s: the "
+                 "engines' GPUs come out of it, and at least one GPU must be left to train (request more "
+                 "with --gres=gpu:N and --nodes, or --gpus=N)", r, all, all == 1 ? "" : "s");
+        return -1;
+    }
+    left = all - r;
+    /* more than a server's GPUs train on whole servers, the engines on the others */
+    if (per_node && left > per_node && left % per_node != 0) {
+        snprintf(why, cap, "--rollout-gpus %llu leaves %llu of the allocation's %llu GPUs to train, which do "
+                 "not fill whole servers of %llu (the engines take whole servers, or share one server "
+                 "with all the training GPUs)", r, left, all, per_node);
+        return -1;
+    }
+    train->per_job = left;
+    return 0;
+}
+
 /* ---- trainsize.conf. ---- */
 
 /* [s, e) without surrounding spaces. */
@@ -372,7 +407,8 @@ static int policy_list(const char *v, size_t vn, int may_set, tsd_config *cfg, u
         if (may_set && tsd_option_source(name) != TSD_SITE) {
             snprintf(why, cap, "line %u: job-may-set takes the site's hardware options (gpu, gpu-memory, "
                      "host-ram, cpu-cores, nics-per-node, host-memory-bandwidth, network, storage, "
-                     "rack-power-watts, servers-per-rack, local-cache-bytes), not %s", line, name);
+                     "rack-power-watts, servers-per-rack, local-cache-bytes, spare-nodes), not %s", line,
+                     name);
             return -1;
         }
         if (*count == TSD_MAX_PAIRS) {

@@ -39,12 +39,13 @@ int tsd_job_options(const char *script, const char *comment, tsd_pairs *out, cha
 
 /* Where an option's value comes from. The rule: the hardware a job runs on is not the
  * job's to state. What Slurm allocates (gpus, gpus-per-node) comes from the request; what
- * the nodes are (gpu, gpu-memory, host-ram, cpu-cores, nics-per-node,
- * host-memory-bandwidth, network, storage, rack-power-watts) from trainsize.conf;
- * options that read a file
- * (hf-config, gpu-file) are never taken per job. Everything else describes the model and
- * the training, which the job's directives say. */
-typedef enum tsd_source { TSD_JOB = 0, TSD_ALLOCATION, TSD_SITE, TSD_FILE } tsd_source;
+ * the nodes and the site are (gpu, gpu-memory, host-ram, cpu-cores, nics-per-node,
+ * host-memory-bandwidth, network, storage, rack-power-watts, spare-nodes, ...) from
+ * trainsize.conf; options that read a file (hf-config, gpu-file) are never taken per job.
+ * GPUs a job uses beside the training ones (rollout-gpus: the rollout engines of rollout
+ * separate) are the job's to say, but come out of its allocation (tsd_rollout_split).
+ * Everything else describes the model and the training, which the job's directives say. */
+typedef enum tsd_source { TSD_JOB = 0, TSD_ALLOCATION, TSD_SITE, TSD_FILE, TSD_WITHIN } tsd_source;
 
 /* The one spelling of an option name: names compare ignoring ASCII case, '-' and '_'
  * (so "GPU", "gpu_memory" and "gpus-per_node" are the options they look like). Returns
@@ -91,10 +92,20 @@ typedef struct tsd_config {
 int tsd_config_parse(const char *text, size_t len, tsd_config *cfg, char *why, size_t cap);
 
 /* Check a job's options against what a directive may set (cfg NULL: no trainsize.conf)
- * and give each its one spelling. Returns 0, or -1 with `why` naming the option: not an
- * option, one that reads a file, the allocation's or the site's (unless job-may-set
- * gives it), one the site keeps (job-may-not-set), or one given twice. */
+ * and give each its one spelling. Returns 0; TSD_CLAIM with `why` naming the option when
+ * it claims hardware (the allocation's or the site's, unless job-may-set gives it); or -1
+ * with `why` naming the option: not an option, one that reads a file, one the site keeps
+ * (job-may-not-set or its calibration), or one given twice. */
+#define TSD_CLAIM (-2)
 int tsd_job_check(tsd_pairs *own, const tsd_config *cfg, char *why, size_t cap);
+
+/* A job's rollout-gpus against its allocation `alloc`: the engines' GPUs come out of the
+ * GPUs Slurm allocated, and the rest train. Returns 0 with `train` the training GPUs (per
+ * job: the allocation's less `rollout`; per node: the allocation's); or -1 with `why` when
+ * `rollout` leaves no GPU to train (it claims GPUs outside the allocation, or all of it),
+ * or leaves more than one server's GPUs to train that do not fill whole servers (the
+ * library places the engines on servers of their own). */
+int tsd_rollout_split(const tsd_gpus *alloc, uint64_t rollout, tsd_gpus *train, char *why, size_t cap);
 
 /* The GPU the site says a job runs on: its GRES type's gres-type mapping, else its
  * partition's `gpu`, else the global one; NULL when the site names none (cfg NULL too).

@@ -6,7 +6,9 @@
  * directives describe the model and the training; the hardware is never the job's word:
  * the GPUs come from the job's request (--gres=gpu[:TYPE]:N per node x nodes, --gpus),
  * the nodes' GPU model, host RAM and cores from trainsize.conf next to slurm.conf, read
- * once at init (examples/slurm/README.md, "Security"). Written for the Slurm 22.05 plugin interface
+ * once at init; GPUs a job uses beside the training ones (--rollout-gpus) come out of its
+ * allocation, and a claim outside it is refused, naming the job
+ * (examples/slurm/README.md, "Security"). Written for the Slurm 22.05 plugin interface
  * (src/slurmctld/job_submit.c): Slurm loads only a plugin built against its exact
  * version. */
 #define _POSIX_C_SOURCE 200809L /* open's O_CLOEXEC, fstat */
@@ -176,7 +178,7 @@ PLUGIN_API int fini(void) { return SLURM_SUCCESS; }
 static void say(char **err_msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(char **err_msg, const char *fmt, ...)
 {
-    char line[512], safe[1024];
+    char line[640], safe[1024];
     va_list ap;
     if (!err_msg) return;
     va_start(ap, fmt);
@@ -211,6 +213,50 @@ static int sets(const tsd_pairs *own, const char *name)
     return 0;
 }
 
+/* The job, as the refusal of a claim names it. slurmctld numbers a job only after the
+ * job_submit plugins ran (job_id is NO_VAL here unless an administrator asked for one), so
+ * its name (sbatch: the script's, or --job-name) and the user who submitted it say which
+ * it was. The name is the user's text: bounded here, escaped by say(). */
+static void job_label(const job_desc_msg_t *d, uint32_t uid, char *out, size_t cap)
+{
+    char id[16] = "", name[64] = "";
+    if (d->job_id && d->job_id != NO_VAL) snprintf(id, sizeof id, " %u", (unsigned)d->job_id);
+    if (d->name && d->name[0]) {
+        int longer = memchr(d->name, '\0', 41) == NULL;
+        snprintf(name, sizeof name, " \"%.40s%s\"", d->name, longer ? "..." : "");
+    }
+    snprintf(out, cap, "job%s%s (uid %u)", id, name, (unsigned)uid);
+}
+
+/* A refused claim on hardware: the job, then the one reason already in `why` (moved up,
+ * its end cut if both do not fit; cap is the caller's buffer, more than a label). */
+static void claimed(const job_desc_msg_t *d, uint32_t uid, char *why, size_t cap)
+{
+    char label[96];
+    size_t n, len = strlen(why);
+    job_label(d, uid, label, sizeof label);
+    n = strlen(label) + 2;
+    if (n >= cap) return;
+    if (n + len >= cap) len = cap - n - 1;
+    memmove(why + n, why, len);
+    why[n + len] = '\0';
+    memcpy(why, label, n - 2);
+    memcpy(why + n - 2, ": ", 2);
+}
+
+/* The GPUs the job's settings give the rollout engines beside the training ones, as the
+ * library read them (from a directive, trainsize.conf or anywhere else: whoever set it,
+ * the claim is checked); 0 when none. */
+static int rollout_gpus(const trainsize_job *job, uint64_t *n)
+{
+    char text[32], *end;
+    int len = trainsize_job_get(job, "rollout-gpus", text, sizeof text, NULL);
+    if (len <= 0 || (size_t)len >= sizeof text || text[0] < '0' || text[0] > '9') return -1;
+    errno = 0;
+    *n = strtoull(text, &end, 10);
+    return *end || errno ? -1 : 0;
+}
+
 /* GPUs of the job: --gres=gpu per node x nodes, or --gpus for the job. */
 static int request_gpus(const job_desc_msg_t *d, tsd_gpus *g)
 {
@@ -223,12 +269,14 @@ static int request_gpus(const job_desc_msg_t *d, tsd_gpus *g)
 }
 
 /* The job as libtrainsize sees it: the site's defaults, the partition's, the GRES type's
- * GPU, the request's counts, then the job's own options (checked by tsd_job_check). */
-static int build(trainsize_job *job, const job_desc_msg_t *d, const tsd_gpus *g, const tsd_pairs *own,
-                 char *why, size_t cap)
+ * GPU, the job's own options (checked by tsd_job_check), then the request's counts, less
+ * the GPUs the engines take (`train`: what trains). */
+static int build(trainsize_job *job, const job_desc_msg_t *d, uint32_t uid, const tsd_gpus *g,
+                 const tsd_pairs *own, tsd_gpus *train, char *why, size_t cap)
 {
     char n[32];
     const char *gpu = tsd_config_gres_gpu(&config, g->type);
+    uint64_t rollout;
     int rc;
     /* the site's calibration first: its settings then, the job's last */
     if (config_loaded && calibration_len) {
@@ -245,28 +293,39 @@ static int build(trainsize_job *job, const job_desc_msg_t *d, const tsd_gpus *g,
         snprintf(why, cap, "trainsize.conf: gres-type.%s = %s is not a catalogue GPU", g->type, gpu);
         return SLURM_ERROR;
     }
-    snprintf(n, sizeof n, "%llu", (unsigned long long)g->per_job);
+    if ((rc = apply(job, own, why, cap))) return rc;
+    /* The counts last: no directive sets them, and what the engines take is known now. */
+    if (rollout_gpus(job, &rollout)) {
+        snprintf(why, cap, "rollout-gpus: cannot be read back");
+        return SLURM_ERROR;
+    }
+    if (tsd_rollout_split(g, rollout, train, why, cap)) {
+        claimed(d, uid, why, cap);
+        return SLURM_ERROR;
+    }
+    snprintf(n, sizeof n, "%llu", (unsigned long long)train->per_job);
     if (trainsize_job_set(job, "gpus", n, NULL) != TRAINSIZE_OK) {
         snprintf(why, cap, "gpus: %s GPUs cannot be sized", n);
         return SLURM_ERROR;
     }
-    snprintf(n, sizeof n, "%llu", (unsigned long long)g->per_node);
-    if (g->per_node && trainsize_job_set(job, "gpus-per-node", n, NULL) != TRAINSIZE_OK) {
+    snprintf(n, sizeof n, "%llu", (unsigned long long)train->per_node);
+    if (train->per_node && trainsize_job_set(job, "gpus-per-node", n, NULL) != TRAINSIZE_OK) {
         snprintf(why, cap, "gpus-per-node: %s cannot be sized", n);
         return SLURM_ERROR;
     }
-    return apply(job, own, why, cap);
+    return SLURM_SUCCESS;
 }
 
 /* What the directives and the request leave to size, or why not: SLURM_SUCCESS with
  * *gpu_known 0 when the site names no GPU (the job goes through unsized). */
-static int admissible(const job_desc_msg_t *d, tsd_pairs *own, tsd_gpus *g, int *gpu_known, char *why,
-                      size_t cap)
+static int admissible(const job_desc_msg_t *d, uint32_t uid, tsd_pairs *own, tsd_gpus *g, int *gpu_known,
+                      char *why, size_t cap)
 {
     const tsd_config *cfg = config_loaded ? &config : NULL;
     const char *gpu;
-    int from_type;
-    if (tsd_job_check(own, cfg, why, cap)) return SLURM_ERROR;
+    int from_type, rc = tsd_job_check(own, cfg, why, cap);
+    if (rc == TSD_CLAIM) claimed(d, uid, why, cap); /* hardware: name the job */
+    if (rc) return SLURM_ERROR;
     if (request_gpus(d, g)) {
         snprintf(why, cap, "no GPU request to size (--gres=gpu[:TYPE]:N or --gpus=N, one GPU type)");
         return ESLURM_INVALID_GRES;
@@ -275,17 +334,25 @@ static int admissible(const job_desc_msg_t *d, tsd_pairs *own, tsd_gpus *g, int 
     if (from_type && sets(own, "gpu")) {
         snprintf(why, cap, "--gpu: the job's GRES type %s is %s (trainsize.conf gres-type.%s)", g->type, gpu,
                  g->type);
+        claimed(d, uid, why, cap);
         return SLURM_ERROR;
     }
     *gpu_known = gpu || sets(own, "gpu"); /* the latter only where job-may-set gives gpu */
     return SLURM_SUCCESS;
 }
 
-/* Size a built job: the verdict at the prompt, and its status. */
-static int verdict(trainsize_job *job, job_desc_msg_t *d, char **err_msg)
+/* Size a built job: the verdict at the prompt, and its status. `g` is the allocation,
+ * `train` what of it trains; the line says so when the engines take the rest. */
+static int verdict(trainsize_job *job, job_desc_msg_t *d, const tsd_gpus *g, const tsd_gpus *train,
+                   char **err_msg)
 {
     trainsize_result r;
     trainsize_error err;
+    char split[96] = "";
+    if (train->per_job != g->per_job)
+        snprintf(split, sizeof split, " (training on %llu of the %llu GPUs, %llu for rollout)",
+                 (unsigned long long)train->per_job, (unsigned long long)g->per_job,
+                 (unsigned long long)(g->per_job - train->per_job));
     if (trainsize_estimate(job, &r, sizeof r, &err) != TRAINSIZE_OK) {
         say(err_msg, "trainsize: %s", err.message);
         return SLURM_ERROR;
@@ -303,8 +370,8 @@ static int verdict(trainsize_job *job, job_desc_msg_t *d, char **err_msg)
             if (used < sizeof advice)
                 snprintf(advice + used, sizeof advice - used, " (%.1f GiB)", (double)a[0].peak_total / GIB);
         }
-        say(err_msg, "trainsize: does not fit: peak %.1f GiB per GPU of %.1f GiB on %s%s",
-            (double)r.memory.peak_total / GIB, (double)r.memory.gpu_capacity / GIB, r.gpu, advice);
+        say(err_msg, "trainsize: does not fit: peak %.1f GiB per GPU of %.1f GiB on %s%s%s",
+            (double)r.memory.peak_total / GIB, (double)r.memory.gpu_capacity / GIB, r.gpu, split, advice);
         return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
     }
     /* The GPUs hold it, but the nodes' host RAM (trainsize.conf's host-ram) does not. */
@@ -316,8 +383,8 @@ static int verdict(trainsize_job *job, job_desc_msg_t *d, char **err_msg)
     /* Optionally the host RAM the job needs, when it asked for none (MiB per node). */
     if (config.set_mem && (d->pn_min_memory == NO_VAL64 || d->pn_min_memory == 0))
         d->pn_min_memory = (r.system.host_ram_need_per_node + (1u << 20) - 1) >> 20;
-    say(err_msg, "trainsize: fits: peak %.1f GiB per GPU of %.1f GiB on %s; host RAM %.0f GiB per node",
-        (double)r.memory.peak_total / GIB, (double)r.memory.gpu_capacity / GIB, r.gpu,
+    say(err_msg, "trainsize: fits: peak %.1f GiB per GPU of %.1f GiB on %s%s; host RAM %.0f GiB per node",
+        (double)r.memory.peak_total / GIB, (double)r.memory.gpu_capacity / GIB, r.gpu, split,
         (double)r.system.host_ram_need_per_node / GIB);
     return SLURM_SUCCESS;
 }
@@ -325,15 +392,14 @@ static int verdict(trainsize_job *job, job_desc_msg_t *d, char **err_msg)
 PLUGIN_API int job_submit(job_desc_msg_t *d, uint32_t submit_uid, char **err_msg)
 {
     tsd_pairs own;
-    tsd_gpus g;
+    tsd_gpus g, train;
     trainsize_job *job;
-    char why[400];
+    char why[512];
     int opted, rc, gpu_known = 0;
-    (void)submit_uid;
     if (!d) return SLURM_SUCCESS;
     opted = tsd_job_options(d->script, d->comment, &own, why, sizeof why);
     if (opted == 0) return SLURM_SUCCESS; /* not ours */
-    rc = opted < 0 ? SLURM_ERROR : admissible(d, &own, &g, &gpu_known, why, sizeof why);
+    rc = opted < 0 ? SLURM_ERROR : admissible(d, submit_uid, &own, &g, &gpu_known, why, sizeof why);
     if (rc != SLURM_SUCCESS) {
         say(err_msg, "trainsize: %s", why);
         return rc;
@@ -345,9 +411,9 @@ PLUGIN_API int job_submit(job_desc_msg_t *d, uint32_t submit_uid, char **err_msg
     }
     job = trainsize_job_new();
     if (!job) return SLURM_SUCCESS; /* out of memory: never stand in the job's way */
-    rc = build(job, d, &g, &own, why, sizeof why);
+    rc = build(job, d, submit_uid, &g, &own, &train, why, sizeof why);
     if (rc != SLURM_SUCCESS) say(err_msg, "trainsize: %s", why);
-    else rc = verdict(job, d, err_msg);
+    else rc = verdict(job, d, &g, &train, err_msg);
     trainsize_job_free(job);
     return rc;
 }

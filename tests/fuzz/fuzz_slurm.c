@@ -3,9 +3,11 @@
  * stand-ins for the slurmctld functions it calls. An input is fields separated by NUL
  * bytes:
  *     FLAGS \0 trainsize.conf \0 script \0 comment \0 tres_per_node \0 tres_per_job \0 partition
+ *     \0 job name
  * FLAGS' first byte's bits (a field holds no NUL: seeds use 0x40 plus these): 1 an earlier
  * plugin's message is in err_msg, 2 no err_msg at all, 4 no script (srun, salloc), 8 no
- * trainsize.conf; its second byte, if any, the job's --nodes. Any
+ * trainsize.conf, 16 a job id an administrator gave (else NO_VAL, as for a new job); its
+ * second byte, if any, the job's --nodes. Any
  * input must give a status and, at the prompt, one line of printable text: never a
  * crash, a hang, a leak or a raw control byte. */
 #include "job_submit_trainsize.c"
@@ -26,8 +28,8 @@ void slurm_xstrcat(char **str1, const char *str2)
 void slurm_info(const char *fmt, ...) { (void)fmt; }
 void slurm_error(const char *fmt, ...) { (void)fmt; }
 
-enum { EARLIER_MESSAGE = 1, NO_ERR_MSG = 2, NO_SCRIPT = 4, NO_CONFIG = 8 };
-#define FIELDS 7
+enum { EARLIER_MESSAGE = 1, NO_ERR_MSG = 2, NO_SCRIPT = 4, NO_CONFIG = 8, JOB_ID = 16 };
+#define FIELDS 8
 
 /* The message a job sees is printable ASCII, whatever it wrote. */
 static void check_printable(const char *msg)
@@ -67,6 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     d.tres_per_node = field[4][0] ? field[4] : NULL;
     d.tres_per_job = field[5][0] ? field[5] : NULL;
     d.partition = field[6][0] ? field[6] : NULL;
+    d.name = field[7][0] ? field[7] : NULL;
+    d.job_id = (flags & JOB_ID) ? 4242 : NO_VAL;
     d.min_nodes = nodes ? nodes : NO_VAL;
     d.pn_min_memory = NO_VAL64;
     if (flags & EARLIER_MESSAGE) slurm_xstrcat(&err, "lua: checked");

@@ -3,7 +3,8 @@
 # only: munged, slurmctld and slurmd started from a temporary folder (8 fake GPUs: gres.conf
 # files that are links to /dev/null), batch jobs submitted (sized, rejected, refused for
 # what a job may not say or for input longer than is read, and untouched), every daemon
-# this script started stopped by its PID. Needs root and Debian's slurmctld slurmd
+# this script started stopped by its PID; rollout GPUs counted inside the allocation, a
+# claim outside it refused naming the job. Needs root and Debian's slurmctld slurmd
 # slurm-client munge.
 # Usage: e2e.sh PLUGIN.so
 set -eu
@@ -136,12 +137,29 @@ rejected bad "#TRAINSIZE --model no-such-model" "trainsize: model: unknown prese
 ran plain "# an ordinary job"
 
 # The hardware is the allocation's and trainsize.conf's: llama-2-70b under ZeRO-3 does not
-# fit 8 h100-80gb (180.6 GiB per GPU), and a directive that would make it fit is refused.
+# fit 8 h100-80gb (180.6 GiB per GPU), and a directive that would make it fit is refused,
+# naming the job (sbatch names it after its script; it has no id before it is queued).
 zero3="#TRAINSIZE --model llama-2-70b --zero 3 --recompute full"
 rejected zero3 "$zero3" "trainsize: does not fit: peak"
-rejected gpus "$zero3 --gpus 64" "trainsize: --gpus is set by the job's allocation, not by a directive"
-rejected gpu-memory "$zero3 --gpu_Memory=1e15" "trainsize: --gpu-memory is set by the site (trainsize.conf)"
-rejected gpu "$zero3 --GPU gb300" "trainsize: --gpu is set by the site (trainsize.conf)"
+rejected gpus "$zero3 --gpus 64" \
+    "trainsize: job \"gpus.sh\" (uid [0-9]*): --gpus is set by the job's allocation, not by a directive"
+rejected gpu-memory "$zero3 --gpu_Memory=1e15" \
+    "trainsize: job \"gpu-memory.sh\" (uid [0-9]*): --gpu-memory is set by the site (trainsize.conf)"
+rejected gpu "$zero3 --GPU gb300" "trainsize: job \"gpu.sh\" (uid [0-9]*): --gpu is set by the site (trainsize.conf)"
+
+# The rollout engines' GPUs (rollout separate) come out of the job's 8: inside them the rest
+# train and are sized (llama-2-13b under ZeRO-3 fits 8 h100-80gb, not the 4 left beside 4
+# engines); a claim outside them is refused, in the script or the comment.
+rl="#TRAINSIZE --method grpo --rollout separate"
+ran rollout-inside "$rl --model gpt2 --rollout-gpus 4" "fits: .*(training on 4 of the 8 GPUs, 4 for rollout)"
+rejected rollout-13b "$rl --model llama-2-13b --zero 3 --seq 4096 --rollout-gpus 4" \
+    "does not fit: peak .*(training on 4 of the 8 GPUs, 4 for rollout)"
+rejected rollout-outside "$rl --model gpt2 --rollout-gpus 16" \
+    "trainsize: job \"rollout-outside.sh\" (uid [0-9]*): --rollout-gpus 16 does not fit inside the job's allocation of 8 GPUs"
+rejected rollout-all "$rl --model gpt2 --Rollout_GPUs=8" "--rollout-gpus 8 does not fit inside the job's allocation"
+refused rollout-comment "$(job "# directives in the comment" rollout-comment)" \
+    "trainsize: job \"rollout-comment.sh\" (uid [0-9]*): --rollout-gpus 9 does not fit" \
+    --comment "trainsize: --method grpo --rollout separate --model gpt2 --rollout-gpus 9"
 
 # Input longer than is read is refused, never cut. A comment past 2 KiB: the old cut at
 # byte 2048 read its --micro-batch 16 as 1 and said a 467.9 GiB job fits (slurmctld 22.05
@@ -163,4 +181,4 @@ rejected past-64k "#TRAINSIZE $big7b
 rejected escape "$(printf '#TRAINSIZE \033[31mred --model gpt2')" 'not an option: "\\x1b\[31mred"'
 rejected escape-value "$(printf '#TRAINSIZE --model \033]0;owned\007')" "trainsize: model: unknown preset"
 
-echo "slurm e2e: 13 jobs as expected (sized, rejected, refused, ran untouched)"
+echo "slurm e2e: 18 jobs as expected (sized, rejected, refused, ran untouched)"

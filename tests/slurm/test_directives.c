@@ -171,15 +171,16 @@ static void test_option_names(void **state)
 }
 
 /* Every catalogue parameter is on one side of the rule: the hardware (the allocation's or
- * the site's) or the job's. A new parameter fails here until it is placed. */
+ * the site's), the job's inside its allocation (GPUs beside the training ones), or the
+ * job's. A new parameter fails here until it is placed. */
 static void test_hardware_options(void **state)
 {
     static const char *const allocation[] = {"gpus", "gpus-per-node"};
     static const char *const site[] = {"gpu", "gpu-memory", "host-ram", "cpu-cores", "nics-per-node",
                                        "host-memory-bandwidth", "network", "storage", "rack-power-watts",
                                        "nvls", "sharp", "gpu-power-limit", "servers-per-rack",
-                                       "local-cache-bytes", "gemm-share", "scale-up-efficiency",
-                                       "network-efficiency"};
+                                       "local-cache-bytes", "spare-nodes", "gemm-share",
+                                       "scale-up-efficiency", "network-efficiency"};
     size_t i, hardware = 0;
     (void)state;
     if (trainsize_param_count() != TSD_CATALOGUE_CLASSIFIED)
@@ -190,9 +191,18 @@ static void test_hardware_options(void **state)
         assert_int_equal(tsd_option_source(tsd_option_name(allocation[i])), TSD_ALLOCATION);
     for (i = 0; i < sizeof site / sizeof site[0]; i++)
         assert_int_equal(tsd_option_source(tsd_option_name(site[i])), TSD_SITE);
+    assert_int_equal(tsd_option_source(tsd_option_name("Rollout_GPUs")), TSD_WITHIN);
     for (i = 0; i < trainsize_param_count(); i++)
         if (tsd_option_source(trainsize_param_at(i)->name) != TSD_JOB) hardware++;
-    assert_int_equal(hardware, 19);
+    assert_int_equal(hardware, 21);
+    /* the GPUs of a job, and the servers, that are not hardware claims: layouts inside
+     * the GPUs (the library checks they divide them), the planner's search (the plugin
+     * never plans), a routing limit */
+    assert_int_equal(tsd_option_source("rollout-tp"), TSD_JOB);
+    assert_int_equal(tsd_option_source("shard-group"), TSD_JOB);
+    assert_int_equal(tsd_option_source("plan-gpu-count"), TSD_JOB);
+    assert_int_equal(tsd_option_source("max-gpus"), TSD_JOB);
+    assert_int_equal(tsd_option_source("moe-max-nodes"), TSD_JOB);
     assert_int_equal(tsd_option_source("hf-config"), TSD_FILE);
     assert_int_equal(tsd_option_source("gpu-file"), TSD_FILE);
     assert_int_equal(tsd_option_source("micro-batch"), TSD_JOB);
@@ -218,11 +228,17 @@ static void test_job_check(void **state)
     assert_int_equal(tsd_job_check(&p, NULL, why, sizeof why), 0);
     assert_string_equal(p.name[0], "model"); /* passed on in the one spelling */
     assert_string_equal(p.name[1], "micro-batch");
-    assert_int_equal(check("#TRAINSIZE --gpus=64\n", NULL, why, sizeof why), -1);
+    assert_int_equal(check("#TRAINSIZE --gpus=64\n", NULL, why, sizeof why), TSD_CLAIM);
     assert_string_equal(why, "--gpus is set by the job's allocation, not by a directive (request GPUs with "
                              "--gres=gpu:N and --nodes, or --gpus=N)");
-    assert_int_equal(check("#TRAINSIZE --GPU gb300\n", NULL, why, sizeof why), -1);
+    assert_int_equal(check("#TRAINSIZE --GPU gb300\n", NULL, why, sizeof why), TSD_CLAIM);
     assert_string_equal(why, "--gpu is set by the site (trainsize.conf), not by a directive");
+    assert_int_equal(check("#TRAINSIZE --spare-nodes 1000\n", NULL, why, sizeof why), TSD_CLAIM);
+    assert_string_equal(why, "--spare-nodes is set by the site (trainsize.conf), not by a directive");
+    /* GPUs beside the training ones: the job's to say, checked against its allocation */
+    assert_int_equal(check("#TRAINSIZE --rollout separate --rollout_gpus 4\n", NULL, why, sizeof why), 0);
+    assert_int_equal(check("#TRAINSIZE --rollout-gpus 4 --ROLLOUT-GPUS=4\n", NULL, why, sizeof why), -1);
+    assert_string_equal(why, "--rollout-gpus is given twice; give it once");
     assert_int_equal(check("#TRAINSIZE --gpu-file x.json\n", NULL, why, sizeof why), -1);
     assert_non_null(strstr(why, "--gpu-file reads a file"));
     assert_int_equal(check("#TRAINSIZE --seq 1 --SEQ 2\n", NULL, why, sizeof why), -1);
@@ -234,11 +250,61 @@ static void test_job_check(void **state)
     /* what the site gives its jobs, and what it keeps */
     assert_int_equal(tsd_config_parse(conf, sizeof conf - 1, &cfg, why, sizeof why), 0);
     assert_int_equal(check("#TRAINSIZE --storage nfs --gpu-memory 40GiB\n", &cfg, why, sizeof why), 0);
-    assert_int_equal(check("#TRAINSIZE --gpu h100-80gb\n", &cfg, why, sizeof why), -1);
+    assert_int_equal(check("#TRAINSIZE --gpu h100-80gb\n", &cfg, why, sizeof why), TSD_CLAIM);
     assert_int_equal(check("#TRAINSIZE --allocator_slack 0\n", &cfg, why, sizeof why), -1);
     assert_string_equal(why, "--allocator-slack is set by the site (trainsize.conf job-may-not-set), not by a "
                              "directive");
     assert_int_equal(check("#TRAINSIZE --cuda-context 0\n", &cfg, why, sizeof why), 0);
+}
+
+/* split(per_node, per_job, rollout): the training GPUs tsd_rollout_split leaves, or -1. */
+static long long split(uint64_t per_node, uint64_t per_job, uint64_t rollout, char *why, size_t cap)
+{
+    tsd_gpus alloc, train;
+    memset(&alloc, 0, sizeof alloc);
+    alloc.per_node = per_node;
+    alloc.per_job = per_job;
+    snprintf(alloc.type, sizeof alloc.type, "h100");
+    why[0] = '\0';
+    if (tsd_rollout_split(&alloc, rollout, &train, why, cap)) return -1;
+    assert_int_equal(train.per_node, per_node); /* the servers are the allocation's */
+    assert_string_equal(train.type, "h100");
+    return (long long)train.per_job;
+}
+
+/* The rollout engines' GPUs come out of the allocation: inside it the rest train; a claim
+ * outside it, or of all of it, is refused with one reason. */
+static void test_rollout_split(void **state)
+{
+    char why[512];
+    (void)state;
+    /* inside: one server of 8 */
+    assert_int_equal(split(8, 8, 0, why, sizeof why), 8);
+    assert_int_equal(split(8, 8, 4, why, sizeof why), 4);
+    assert_int_equal(split(8, 8, 7, why, sizeof why), 1);
+    /* all of it, or outside it */
+    assert_int_equal(split(8, 8, 8, why, sizeof why), -1);
+    assert_string_equal(why, "--rollout-gpus 8 does not fit inside the job's allocation of 8 GPUs: the engines' "
+                             "GPUs come out of it, and at least one GPU must be left to train (request more "
+                             "with --gres=gpu:N and --nodes, or --gpus=N)");
+    assert_int_equal(split(8, 8, 16, why, sizeof why), -1);
+    assert_non_null(strstr(why, "--rollout-gpus 16 does not fit inside the job's allocation of 8 GPUs"));
+    assert_int_equal(split(1, 1, 1, why, sizeof why), -1);
+    assert_non_null(strstr(why, "allocation of 1 GPU:"));
+    assert_int_equal(split(8, TSD_GPUS_MAX, TSD_GPUS_MAX, why, sizeof why), -1);
+    assert_int_equal(split(8, 8, UINT64_MAX, why, sizeof why), -1); /* never wraps */
+    assert_non_null(strstr(why, "--rollout-gpus 18446744073709551615 does not fit"));
+    /* several servers: the training GPUs fill whole servers, or share one with the engines */
+    assert_int_equal(split(8, 16, 8, why, sizeof why), 8);
+    assert_int_equal(split(8, 32, 8, why, sizeof why), 24);
+    assert_int_equal(split(8, 16, 12, why, sizeof why), 4);
+    assert_int_equal(split(8, 16, 4, why, sizeof why), -1);
+    assert_string_equal(why, "--rollout-gpus 4 leaves 12 of the allocation's 16 GPUs to train, which do not fill "
+                             "whole servers of 8 (the engines take whole servers, or share one server with all "
+                             "the training GPUs)");
+    /* a request per job over more nodes than GPUs: no server size to keep */
+    assert_int_equal(split(0, 4, 2, why, sizeof why), 2);
+    assert_int_equal(split(0, 4, 4, why, sizeof why), -1);
 }
 
 /* Whatever a job writes comes back as printable ASCII, escapes never cut. */
@@ -308,6 +374,7 @@ static void test_config_policy(void **state)
     } while (0)
     BAD("job-may-set = gpus\n", "job-may-set takes the site's hardware options");
     BAD("job-may-set = micro-batch\n", "not micro-batch");
+    BAD("job-may-set = rollout-gpus\n", "not rollout-gpus"); /* the job's already, inside its GPUs */
     BAD("job-may-set = gpux\n", "line 1: \"gpux\" is not an option");
     BAD("[partition a]\njob-may-set = gpu\n", "line 2: job-may-set belongs before");
     BAD("job-may-set = gpu\njob-may-not-set = GPU\n", "gpu is in both");
@@ -326,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_option_names),      cmocka_unit_test(test_hardware_options),
         cmocka_unit_test(test_job_check),         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_gpu_request_limits), cmocka_unit_test(test_config_policy),
+        cmocka_unit_test(test_rollout_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

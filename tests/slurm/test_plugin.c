@@ -142,6 +142,9 @@ static int submit_script(const char *script, char *msg, size_t cap)
     return submit(&d, msg, cap);
 }
 
+/* Does msg start with prefix? */
+static int starts(const char *msg, const char *prefix) { return strncmp(msg, prefix, strlen(prefix)) == 0; }
+
 /* The plugin's message is one line of printable ASCII. */
 static void assert_printable(const char *msg)
 {
@@ -234,6 +237,7 @@ static void test_hardware_is_not_the_jobs(void **state)
         {"--host-ram 100TiB", "--host-ram is set by the site"},
         {"--cpu-cores 1000", "--cpu-cores is set by the site"},
         {"--network ib-xdr", "--network is set by the site"},
+        {"--spare-nodes 64", "--spare-nodes is set by the site"},
     };
     char script[256], msg[512];
     size_t i;
@@ -246,7 +250,154 @@ static void test_hardware_is_not_the_jobs(void **state)
                  said[i][0]);
         assert_int_equal(submit_script(script, msg, sizeof msg), SLURM_ERROR);
         if (!strstr(msg, said[i][1])) fail_msg("%s: \"%s\"", said[i][0], msg);
+        /* a claim names the job: it has no id yet, so the user who submitted it */
+        if (!starts(msg, "trainsize: job (uid 1000): --")) fail_msg("%s: \"%s\"", said[i][0], msg);
     }
+}
+
+/* A job of an RL method on an allocation of `gres` per node on `nodes`, named `name`,
+ * with `directives` after "#TRAINSIZE --method grpo --rollout separate"; its status, its
+ * message in msg. */
+static int submit_rl(const char *gres, uint32_t nodes, char *name, const char *directives, char *msg, size_t cap)
+{
+    static char script[1024], request[64];
+    job_desc_msg_t d;
+    snprintf(script, sizeof script, "#!/bin/sh\n#TRAINSIZE --method grpo --rollout separate %s\nsrun true\n",
+             directives);
+    snprintf(request, sizeof request, "%s", gres);
+    describe(&d, script, request, nodes);
+    d.name = name;
+    d.job_id = NO_VAL; /* as slurmctld hands a new job to the plugins */
+    return submit(&d, msg, cap);
+}
+
+/* The rollout engines' GPUs (rollout separate) come out of the allocation: a job sized on
+ * its training GPUs plus engines beside them was admitted on GPUs it does not have. */
+static void test_rollout_inside_the_allocation(void **state)
+{
+    static const char *const outside[][2] = {
+        /* beyond the allocation, all of it, in any spelling or form the library reads */
+        {"--model gpt2 --rollout-gpus 16", "--rollout-gpus 16 does not fit inside the job's allocation of 8 GPUs"},
+        {"--model gpt2 --rollout-gpus 8", "--rollout-gpus 8 does not fit inside the job's allocation of 8 GPUs"},
+        {"--model gpt2 --Rollout_GPUs=9", "--rollout-gpus 9 does not fit"},
+        {"--model gpt2 --rollout-gpus 1e3", "--rollout-gpus 1000 does not fit"},
+        {"--model gpt2 --rollout-gpus 1e7", "--rollout-gpus 10000000 does not fit"},
+        {"--model gpt2 --rollout-gpus +8", "--rollout-gpus 8 does not fit"},
+        {"--model gpt2 --rollout-gpus 0008", "--rollout-gpus 8 does not fit"},
+    };
+    static const char *const malformed[][2] = {
+        /* what the library refuses to read, with its own reason */
+        {"--model gpt2 --rollout-gpus 1e30", "rollout-gpus: expected an integer from 0 to 10000000"},
+        {"--model gpt2 --rollout-gpus 99999999999999999999999", "rollout-gpus: expected an integer"},
+        {"--model gpt2 --rollout-gpus -1", "rollout-gpus: expected an integer"},
+        {"--model gpt2 --rollout-gpus 8GiB", "rollout-gpus: \"8GiB\" has a unit it does not take"},
+        {"--model gpt2 --rollout-gpus 1.5", "rollout-gpus: expected an integer"},
+        {"--model gpt2 --rollout-gpus 0x10", "rollout-gpus: \"0x10\" has a unit"},
+        {"--model gpt2 --rollout-gpus", "rollout-gpus: "}, /* a flag: "true" */
+        {"--model gpt2 --rollout-gpus 0", "rollout separate needs the engines' GPUs"},
+        {"--model gpt2 --rollout-gpus= 4", "not an option: \"4\""},
+        {"--model gpt2 --rollout-gpus 4 --rollout_gpus 4", "--rollout-gpus is given twice"},
+    };
+    char msg[1024], name[] = "rl.sh";
+    size_t i;
+    (void)state;
+    /* inside: 4 of the 8 GPUs train, 4 run the engines */
+    assert_int_equal(submit_rl("gres:gpu:8", 1, name, "--model gpt2 --rollout-gpus 4", msg, sizeof msg),
+                     SLURM_SUCCESS);
+    if (!starts(msg, "trainsize: fits: peak ") ||
+        !strstr(msg, " on a100-80gb (training on 4 of the 8 GPUs, 4 for rollout); host RAM "))
+        fail_msg("\"%s\"", msg);
+    /* sized on the GPUs that train: llama-2-13b under ZeRO-3 fits 8 a100-80gb (71.3 GiB),
+     * not the 4 left beside 4 engines (95.1 GiB), which the plugin used to admit */
+    assert_int_equal(submit_rl("gres:gpu:8", 1, name, "--model llama-2-13b --zero 3 --seq 4096 --rollout-gpus 4",
+                               msg, sizeof msg), ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE);
+    if (!starts(msg, "trainsize: does not fit: peak ") ||
+        !strstr(msg, "on a100-80gb (training on 4 of the 8 GPUs, 4 for rollout)"))
+        fail_msg("\"%s\"", msg);
+    for (i = 0; i < sizeof outside / sizeof outside[0]; i++) {
+        assert_int_equal(submit_rl("gres:gpu:8", 1, name, outside[i][0], msg, sizeof msg), SLURM_ERROR);
+        /* the job and one reason, on one printable line */
+        if (!starts(msg, "trainsize: job \"rl.sh\" (uid 1000): --rollout-gpus ") ||
+            !strstr(msg, outside[i][1]) || !strstr(msg, "at least one GPU must be left to train"))
+            fail_msg("%s: \"%s\"", outside[i][0], msg);
+        assert_printable(msg);
+    }
+    for (i = 0; i < sizeof malformed / sizeof malformed[0]; i++) {
+        assert_int_equal(submit_rl("gres:gpu:8", 1, name, malformed[i][0], msg, sizeof msg), SLURM_ERROR);
+        if (!strstr(msg, malformed[i][1])) fail_msg("%s: \"%s\"", malformed[i][0], msg);
+        assert_printable(msg);
+    }
+    /* engines without rollout separate: the library's refusal */
+    assert_int_equal(submit_script("#TRAINSIZE --model gpt2 --rollout-gpus 4\n", msg, sizeof msg), SLURM_ERROR);
+    assert_non_null(strstr(msg, "rollout-gpus: GPUs of their own belong to rollout separate"));
+    /* a request for the job (--gpus=8) is the same allocation */
+    {
+        job_desc_msg_t d;
+        describe(&d, "#!/bin/sh\n#TRAINSIZE --model gpt2 --method grpo --rollout separate --rollout-gpus 4\n",
+                 NULL, 1);
+        d.tres_per_job = "gres:gpu:8";
+        assert_int_equal(submit(&d, msg, sizeof msg), SLURM_SUCCESS);
+        assert_non_null(strstr(msg, "(training on 4 of the 8 GPUs, 4 for rollout)"));
+        describe(&d, "#!/bin/sh\n#TRAINSIZE --model gpt2 --method grpo --rollout separate --rollout-gpus 9\n",
+                 NULL, 1);
+        d.tres_per_job = "gres:gpu:8";
+        assert_int_equal(submit(&d, msg, sizeof msg), SLURM_ERROR);
+        assert_non_null(strstr(msg, "--rollout-gpus 9 does not fit inside the job's allocation of 8 GPUs"));
+    }
+}
+
+/* Across servers: the training GPUs fill whole servers (or share one with the engines). */
+static void test_rollout_across_servers(void **state)
+{
+    char msg[1024], name[] = "rl.sh";
+    (void)state;
+    assert_int_equal(submit_rl("gres:gpu:8", 2, name, "--model gpt2 --rollout-gpus 8", msg, sizeof msg),
+                     SLURM_SUCCESS);
+    assert_non_null(strstr(msg, "(training on 8 of the 16 GPUs, 8 for rollout)"));
+    assert_int_equal(submit_rl("gres:gpu:8", 2, name, "--model gpt2 --rollout-gpus 12", msg, sizeof msg),
+                     SLURM_SUCCESS);
+    assert_non_null(strstr(msg, "(training on 4 of the 16 GPUs, 12 for rollout)"));
+    assert_int_equal(submit_rl("gres:gpu:8", 2, name, "--model gpt2 --rollout-gpus 4", msg, sizeof msg),
+                     SLURM_ERROR);
+    assert_string_equal(msg, "trainsize: job \"rl.sh\" (uid 1000): --rollout-gpus 4 leaves 12 of the allocation's "
+                             "16 GPUs to train, which do not fill whole servers of 8 (the engines take whole "
+                             "servers, or share one server with all the training GPUs)");
+    assert_int_equal(submit_rl("gres:gpu:8", 2, name, "--model gpt2 --rollout-gpus 17", msg, sizeof msg),
+                     SLURM_ERROR);
+    assert_non_null(strstr(msg, "--rollout-gpus 17 does not fit inside the job's allocation of 16 GPUs"));
+}
+
+/* What names a job in a refused claim: an id when an administrator gave one, its name
+ * (bounded, escaped), the user who submitted it. */
+static void test_claim_names_the_job(void **state)
+{
+    char msg[1024], name[200], *err = NULL;
+    job_desc_msg_t d;
+    (void)state;
+    assert_int_equal(submit_rl("gres:gpu:8", 1, NULL, "--model gpt2 --rollout-gpus 8", msg, sizeof msg),
+                     SLURM_ERROR);
+    assert_true(starts(msg, "trainsize: job (uid 1000): --rollout-gpus 8 "));
+    memset(name, 'n', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    name[3] = '\033';
+    assert_int_equal(submit_rl("gres:gpu:8", 1, name, "--model gpt2 --rollout-gpus 8", msg, sizeof msg),
+                     SLURM_ERROR);
+    assert_printable(msg);
+    assert_true(starts(msg, "trainsize: job \"nnn\\x1bnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn...\" (uid 1000): "
+                             "--rollout-gpus 8 does not fit"));
+    describe(&d, "#!/bin/sh\n#TRAINSIZE --model gpt2 --GPUS 64\n", "gres:gpu:8", 1);
+    d.job_id = 4242;
+    d.name = "train.sh";
+    assert_int_equal(job_submit(&d, 7, &err), SLURM_ERROR);
+    assert_string_equal(err, "trainsize: job 4242 \"train.sh\" (uid 7): --gpus is set by the job's allocation, "
+                             "not by a directive (request GPUs with --gres=gpu:N and --nodes, or --gpus=N)");
+    xfree_stand_in(err);
+    /* a claim's message follows an earlier plugin's */
+    err = slurm_xstrdup("lua: note");
+    d.script = "#!/bin/sh\n#TRAINSIZE --model gpt2 --method grpo --rollout separate --rollout-gpus 8\n";
+    assert_int_equal(job_submit(&d, 7, &err), SLURM_ERROR);
+    assert_true(starts(err, "lua: note; trainsize: job 4242 \"train.sh\" (uid 7): --rollout-gpus 8 "));
+    xfree_stand_in(err);
 }
 
 /* A directive given twice, or directives in both the script and the comment, are refused:
@@ -261,6 +412,12 @@ static void test_ambiguous_directives(void **state)
     assert_non_null(strstr(msg, "--micro-batch is given twice"));
     describe(&d, "#!/bin/sh\n#TRAINSIZE --model gpt2\n", "gres:gpu:8", 1);
     d.comment = "trainsize: --model llama-2-70b";
+    assert_int_equal(submit(&d, msg, sizeof msg), SLURM_ERROR);
+    assert_non_null(strstr(msg, "both"));
+    /* a claim in each place: neither is taken */
+    describe(&d, "#!/bin/sh\n#TRAINSIZE --model gpt2 --method grpo --rollout separate --rollout-gpus 4\n",
+             "gres:gpu:8", 1);
+    d.comment = "trainsize: --rollout-gpus 64";
     assert_int_equal(submit(&d, msg, sizeof msg), SLURM_ERROR);
     assert_non_null(strstr(msg, "both"));
 }
@@ -316,7 +473,7 @@ static void test_err_msg_chain(void **state)
     err = slurm_xstrdup("lua: note");
     assert_int_equal(job_submit(&d, 1000, &err), SLURM_ERROR);
     assert_true(strncmp(err, "lua: note", 9) == 0);
-    assert_non_null(strstr(err, "trainsize: --gpus is set by the job's allocation"));
+    assert_non_null(strstr(err, "trainsize: job (uid 1000): --gpus is set by the job's allocation"));
     xfree_stand_in(err);
     assert_int_equal(live_strings, before);
 }
@@ -458,6 +615,25 @@ static void test_calibration(void **state)
     assert_int_equal(init_from(conf_dir), SLURM_SUCCESS);
 }
 
+/* Whoever sets rollout-gpus, the claim is checked: a site's trainsize.conf too. */
+static void test_rollout_from_the_site(void **state)
+{
+    char dir[] = "/tmp/trainsize-plugin-XXXXXX", path[256], msg[1024];
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    write_file(dir, "trainsize.conf", "gpu = a100-80gb\nrollout-gpus = 16\n");
+    assert_int_equal(init_from(dir), SLURM_SUCCESS);
+    assert_int_equal(submit_rl("gres:gpu:8", 1, NULL, "--model gpt2", msg, sizeof msg), SLURM_ERROR);
+    assert_non_null(strstr(msg, "trainsize: job (uid 1000): --rollout-gpus 16 does not fit inside"));
+    assert_int_equal(submit_rl("gres:gpu:8", 2, NULL, "--model gpt2", msg, sizeof msg), SLURM_ERROR);
+    assert_int_equal(submit_rl("gres:gpu:8", 3, NULL, "--model gpt2", msg, sizeof msg), SLURM_SUCCESS);
+    assert_non_null(strstr(msg, "(training on 8 of the 24 GPUs, 16 for rollout)"));
+    snprintf(path, sizeof path, "%s/trainsize.conf", dir);
+    unlink(path);
+    rmdir(dir);
+    assert_int_equal(init_from(conf_dir), SLURM_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -467,6 +643,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_long_input_is_refused_or_read_whole), cmocka_unit_test(test_err_msg_chain),
         cmocka_unit_test(test_control_bytes_escaped), cmocka_unit_test(test_config_not_a_regular_file),
         cmocka_unit_test(test_no_config), cmocka_unit_test(test_site_policy), cmocka_unit_test(test_calibration),
+        cmocka_unit_test(test_rollout_inside_the_allocation), cmocka_unit_test(test_rollout_across_servers),
+        cmocka_unit_test(test_claim_names_the_job), cmocka_unit_test(test_rollout_from_the_site),
     };
     if (argc != 3) {
         fprintf(stderr, "usage: %s PLUGIN.so DIR\n", argv[0]);
