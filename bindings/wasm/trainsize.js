@@ -12,11 +12,12 @@
  *   const w = createTrainsizeWorker(); await w.plan({ ... })  // the same in a worker
  *
  * Option names are the command's, kebab-case or camelCase (microBatch = micro-batch);
- * values are strings, numbers or booleans (arrays are joined with commas); hfConfig,
- * gpuFile and calibration take the file's contents as an object or JSON text. Invalid input throws a
- * TrainsizeError with the option it names and the command's message, or this file's when
- * the input cannot be handed to the command at all (see README.md: limits). A failed call
- * leaves the module as it was: the next call gets the right answer. */
+ * values are strings, numbers, bigints (within 2^53 - 1: exact) or booleans (arrays are
+ * joined with commas); hfConfig, gpuFile and calibration take the file's contents as an
+ * object or JSON text. Invalid input throws a TrainsizeError with the option it names and
+ * the command's message, or this file's when the input cannot be handed to the command at
+ * all (see README.md: limits); either is one printable line. A failed call leaves the
+ * module as it was: the next call gets the right answer. */
 'use strict';
 
 (function (root, factory) {
@@ -43,8 +44,30 @@
   const FILES = new Set(['hf-config', 'gpu-file', 'calibration']);
   const TOPICS = ['estimate', 'plan', 'models', 'gpus', 'calibrate'];
 
-  function refuse(option, why) {
-    throw new TrainsizeError(option, option + ': ' + why);
+  function refuse(option, why, cause) {
+    throw new TrainsizeError(option, option + ': ' + why, cause);
+  }
+
+  /* Text from the caller (a key, a value, a message of its own) as one printable line:
+   * control characters, line separators and lone surrogates escaped as the library writes
+   * them (\x0a, \ud800), cut at `max` UTF-16 units. */
+  function printable(text, max) {
+    let s = String(text);
+    if (max && s.length > max) s = s.slice(0, /[\ud800-\udbff]/.test(s[max - 1]) ? max - 1 : max) + '\u2026';
+    return s.replace(/[\0-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]/gu, (c) => {
+      const n = c.charCodeAt(0);
+      return n < 0x100 ? '\\x' + n.toString(16).padStart(2, '0') : '\\u' + n.toString(16);
+    });
+  }
+
+  /* What an exception thrown by the caller's own code says, in one line (reading its
+   * message may throw too). */
+  function said(e) {
+    try {
+      return printable(e instanceof Error ? e.message : e, 200);
+    } catch (again) {
+      return 'an exception';
+    }
   }
 
   /* camelCase or kebab-case -> the command's kebab-case; anything else is no option name
@@ -53,19 +76,42 @@
   function optionName(key) {
     const known = NAMES.get(key);
     if (known !== undefined) return known;
+    if (typeof key !== 'string') refuse(printable(key, 200), 'not an option name');
     const name = key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()).replace(/_/g, '-');
-    if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) refuse(key, 'not an option name');
+    if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) refuse(printable(key, 200), 'not an option name');
     if (name === 'help') refuse(name, 'not an option; help(command) gives the command\'s help text');
     if (NAMES.size < 4096) NAMES.set(key, name);
     return name;
   }
 
+  /* A bigint is taken only where a number holds it exactly: the command reads its
+   * options as numbers, and a larger one would be computed rounded. */
+  const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+  function bigintText(name, value) {
+    if (value > SAFE || value < -SAFE) {
+      refuse(name, 'the bigint ' + printable(value, 40) + 'n is beyond 2^53 - 1: the estimate would compute ' +
+        'with a rounded value');
+    }
+    return String(value);
+  }
+
+  /* A number as text the command reads as exactly this number: the shortest text that
+   * rounds back to it, but an integer beyond 2^53 in all its digits (String(2 ** 60) is
+   * 1152921504606847000, another integer to the command's exact integer reader); -0 as
+   * "-0", as the command is given it. */
+  function numberText(value) {
+    if (Object.is(value, -0)) return '-0';
+    const big = Number.isInteger(value) && Math.abs(value) > Number.MAX_SAFE_INTEGER && Math.abs(value) < 1e21;
+    return big ? BigInt(value).toString() : String(value);
+  }
+
+  /* A value as the command's argument text; a string as it is. */
   function scalarText(name, value) {
     if (typeof value === 'boolean') return value ? 'true' : 'false';
-    if (typeof value === 'bigint') return String(value);
+    if (typeof value === 'bigint') return bigintText(name, value);
     if (typeof value === 'number') {
       if (!Number.isFinite(value)) refuse(name, 'not a finite number');
-      return String(value);
+      return numberText(value);
     }
     if (typeof value !== 'string') refuse(name, 'expected a string, number or boolean');
     return value;
@@ -81,50 +127,139 @@
     return text;
   }
 
-  /* A config.json (hf-config, gpu-file): its contents, as an object or JSON text, UTF-8. */
-  function fileBytes(name, value) {
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+  /* An object as JSON text, the text JSON.stringify writes, but what that refuses in
+   * several lines, or writes as something else, is refused here in one line naming the key:
+   * a cycle, a getter or toJSON that throws, a bigint beyond 2^53 - 1 (one within is
+   * written exactly), NaN and Infinity (null there), functions and symbols (left out),
+   * Maps and Sets ({}), nesting deeper than JSON_DEPTH (a stack overflow there; the
+   * library reads 32 levels and names a deeper file itself). */
+  const JSON_DEPTH = 256;
+  function jsonText(name, root) {
+    const open = new Set(); /* the objects on the path: one met again is a cycle */
+    let size = 0;
+    function fail(path, why, cause) {
+      refuse(name, 'cannot be written as JSON: ' + (path ? printable(path, 120) + ': ' : '') + why, cause);
+    }
+    function read(path, get) {
       try {
-        value = JSON.stringify(value);
+        return get();
       } catch (e) {
-        refuse(name, 'cannot be written as JSON (' + e.message + ')');
+        return fail(path, 'reading it threw (' + said(e) + ')', e);
       }
     }
+    function write(value, path, key, depth) {
+      if (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') {
+        const object = value;
+        value = read(path, () => object.toJSON(String(key)));
+      }
+      switch (typeof value) {
+      case 'string': return JSON.stringify(value);
+      case 'boolean': return value ? 'true' : 'false';
+      case 'bigint':
+        if (value > SAFE || value < -SAFE) fail(path, 'the bigint ' + printable(value, 40) + 'n is beyond 2^53 - 1');
+        return String(value);
+      case 'number':
+        if (!Number.isFinite(value)) fail(path, String(value) + ' is no JSON number');
+        return Object.is(value, -0) ? '0' : numberText(value); /* JSON.stringify writes -0 as 0 */
+      case 'object': break;
+      default: return fail(path, 'a ' + typeof value + ' is no JSON value');
+      }
+      if (value === null) return 'null';
+      const array = Array.isArray(value);
+      if (!array && Object.prototype.toString.call(value) !== '[object Object]') {
+        fail(path, 'a ' + Object.prototype.toString.call(value).slice(8, -1) + ' is no JSON value');
+      }
+      if (open.has(value)) fail(path, 'holds an object that holds it (a cycle)');
+      if (depth >= JSON_DEPTH) fail(path, 'nesting deeper than ' + JSON_DEPTH + ' levels');
+      open.add(value);
+      const parts = [];
+      const keys = read(path, () => (array ? Array.from({ length: value.length }, (_, i) => i) : Object.keys(value)));
+      for (const key of keys) {
+        const at = array ? path + '[' + key + ']' : path ? path + '.' + key : key;
+        const v = read(at, () => value[key]);
+        if (v === undefined && !array) continue; /* an absent key, as JSON.stringify takes it */
+        if (v === undefined) fail(at, 'undefined is no JSON value');
+        const text = write(v, at, key, depth + 1);
+        size += text.length + String(key).length + 4;
+        if (size > FILE_MAX) refuse(name, 'over ' + FILE_MAX + ' bytes');
+        parts.push(array ? text : JSON.stringify(key) + ':' + text);
+      }
+      open.delete(value);
+      return array ? '[' + parts.join(',') + ']' : '{' + parts.join(',') + '}';
+    }
+    return write(root, '', '', 0);
+  }
+
+  /* A config.json (hf-config, gpu-file, calibration): its contents, as an object or JSON
+   * text, UTF-8. */
+  function fileText(name, value) {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) value = jsonText(name, value);
     if (typeof value !== 'string' || !value.trimStart().startsWith('{')) {
       refuse(name, 'expected the file\'s contents, an object or JSON text (a path is not read)');
     }
     if (value.length > FILE_MAX) refuse(name, 'over ' + FILE_MAX + ' bytes');
-    const bytes = new TextEncoder().encode(value);
+    return value;
+  }
+  function fileBytes(name, value) {
+    const bytes = new TextEncoder().encode(fileText(name, value));
     if (bytes.length > FILE_MAX) refuse(name, 'over ' + FILE_MAX + ' bytes');
     return bytes;
   }
 
+  /* The options as the command takes them: each key's option name and its text (a file's
+   * contents as JSON text), each value read once. A getter that throws is named, as any
+   * value the command could not be given. */
+  function optionTexts(options) {
+    if (options === undefined || options === null) return [];
+    /* A plain object: a Map, an array or a string would give no options or the wrong ones. */
+    if (Object.prototype.toString.call(options) !== '[object Object]') refuse('options', 'expected an object');
+    let keys;
+    try {
+      keys = Object.keys(options);
+    } catch (e) {
+      refuse('options', 'reading its keys threw (' + said(e) + ')', e);
+    }
+    const texts = [];
+    for (const key of keys) {
+      const name = optionName(key);
+      let value;
+      try {
+        value = options[key];
+      } catch (e) {
+        refuse(name, 'reading it threw (' + said(e) + ')', e);
+      }
+      if (value === undefined || value === null) continue;
+      texts.push([name, FILES.has(name) ? fileText(name, value) : optionText(name, value)]);
+    }
+    return texts;
+  }
   /* The command line for these options, and the files it reads. Every argument is
    * "--NAME=VALUE", so no value can be taken for an option (--help) or a flag. */
   function commandLine(command, options) {
-    if (options === undefined || options === null) options = {};
-    /* A plain object: a Map, an array or a string would give no options or the wrong ones. */
-    if (Object.prototype.toString.call(options) !== '[object Object]') refuse('options', 'expected an object');
     const argv = ['trainsize', command, '--json'];
     const files = [];
     let size = 0;
-    for (const [key, value] of Object.entries(options)) {
-      if (value === undefined || value === null) continue;
-      const name = optionName(key);
-      let text;
+    for (const [name, value] of optionTexts(options)) {
+      let text = value;
       if (FILES.has(name)) {
         /* In the module's file system under the option's name, so that the library's
          * messages about it start with the option ("hf-config: ..."). */
         files.push([name, fileBytes(name, value)]);
         text = name;
-      } else {
-        text = optionText(name, value);
       }
       size += name.length + text.length;
       if (size > ARGS_MAX) refuse('options', 'too long together (over ' + ARGS_MAX + ' characters)');
       argv.push('--' + name + '=' + text);
     }
     return { argv, files };
+  }
+
+  /* The commands json() runs, and the topics of help(). */
+  function jsonCommand(command) {
+    return command === 'estimate' || command === 'plan' ? command : refuse('command', 'expected "estimate" or "plan"');
+  }
+  function helpTopic(command) {
+    return TOPICS.includes(command) ? command : refuse('command', 'expected one of ' + TOPICS.join(', '));
   }
 
   /* The option a message of the command names: "NAME: ...", "--NAME ...", or
@@ -333,7 +468,7 @@
 
     /* A call cut short inside the module (after reset()), and the command's own failure. */
     function failed(e) {
-      return new TrainsizeError('', 'the module failed (' + (e && e.message) + '); it was reset', e);
+      return new TrainsizeError('', 'the module failed (' + said(e) + '); it was reset', e);
     }
     function commandError(status) {
       const line = err.join('\n').replace(/^trainsize: /, '');
@@ -356,13 +491,12 @@
       try {
         return JSON.parse(text);
       } catch (e) {
-        throw new TrainsizeError('', 'the command printed no JSON: ' + text.slice(0, 80));
+        throw new TrainsizeError('', 'the command printed no JSON: ' + printable(text, 80));
       }
     }
 
     function text(command, options) {
-      if (command !== 'estimate' && command !== 'plan') refuse('command', 'expected "estimate" or "plan"');
-      const { argv, files } = commandLine(command, options);
+      const { argv, files } = commandLine(jsonCommand(command), options);
       return run(argv, files);
     }
 
@@ -514,7 +648,7 @@
       /** The command's help text: `trainsize --help`, or `trainsize COMMAND --help` for
        *  "estimate", "plan", "models" or "gpus". */
       help: (command) => {
-        if (command !== undefined && !TOPICS.includes(command)) refuse('command', 'expected one of ' + TOPICS.join(', '));
+        if (command !== undefined) helpTopic(command);
         return run(command === undefined ? ['trainsize', '--help'] : ['trainsize', command, '--help'], []) + '\n';
       },
       /** The library's version ("major.minor.patch"). */
@@ -527,6 +661,11 @@
       params: () => params.map((p) => Object.assign({}, p, { choices: p.choices.slice() })),
       /** The built-in example job (`trainsize` with no arguments) as options. */
       exampleJob: () => Object.assign({}, example),
+      /** The command's option name for an option's key (microBatch, micro_batch and
+       *  micro-batch are "micro-batch"), as estimate() and plan() read it; a key that is no
+       *  option name throws a TrainsizeError naming it. Whether the command knows the
+       *  option is its own answer. */
+      optionName,
       /** For the benchmark: seconds per trainsize_estimate() of this job inside the module
        *  (the library alone, no options parsed and no result converted), over `count` runs. */
       benchLibrary: (options, count) => {
@@ -557,7 +696,7 @@
     let dead = null;
     function fail(e) {
       if (dead) return;
-      dead = e instanceof TrainsizeError ? e : new TrainsizeError('', 'the worker failed (' + ((e && e.message) || e) + ')', e);
+      dead = e instanceof TrainsizeError ? e : new TrainsizeError('', 'the worker failed (' + said(e) + ')', e);
       pending.forEach((p) => p.reject(dead));
       pending.clear();
     }
@@ -565,7 +704,7 @@
       const p = m && pending.get(m.id);
       if (!p) return;
       pending.delete(m.id);
-      if (m.error) p.reject(new TrainsizeError(m.error.option, m.error.message));
+      if (m.error) p.reject(new TrainsizeError(printable(m.error.option, 200), printable(m.error.message)));
       else p.resolve(m.result);
     }
     if (typeof Worker === 'function') {
@@ -580,32 +719,49 @@
       worker.on('exit', () => fail(new TrainsizeError('', 'the worker stopped')));
       worker.unref(); /* a worker waiting for calls does not keep Node running */
     }
+    /* `args()` gives the call's arguments as text the worker is sent (checked here, with the
+     * API's own errors), so that nothing fails to be copied and each getter is read once. */
     function send(method, args) {
       if (dead) return Promise.reject(dead);
       return new Promise((resolve, reject) => {
-        const id = next++;
-        pending.set(id, { resolve, reject });
+        const message = { id: next++, method, args: args() };
+        pending.set(message.id, { resolve, reject });
         if (pending.size === 1 && worker.ref) worker.ref(); /* while a call is out */
         try {
-          worker.postMessage({ id, method, args });
-        } catch (e) { /* options that cannot be copied to a worker (a function) */
-          pending.delete(id);
-          reject(new TrainsizeError('options', 'options: cannot be sent to the worker (' + e.message + ')', e));
+          worker.postMessage(message);
+        } catch (e) { /* cannot be: every argument is text */
+          pending.delete(message.id);
+          reject(new TrainsizeError('', 'cannot be sent to the worker (' + said(e) + ')', e));
         }
       }).finally(() => { if (pending.size === 0 && worker.unref) worker.unref(); });
     }
+    /* Options as the API takes them, each value its text (a later key of the same option
+     * wins, as the command takes the last). */
+    function texts(options) {
+      if (options === undefined || options === null) return options;
+      const o = {};
+      for (const [name, text] of optionTexts(options)) {
+        delete o[name];
+        o[name] = text;
+      }
+      return o;
+    }
     return {
-      estimate: (options) => send('estimate', [options]),
-      plan: (options) => send('plan', [options]),
-      models: () => send('models', []),
-      gpus: () => send('gpus', []),
-      json: (command, options) => send('json', [command, options]),
-      help: (command) => send('help', command === undefined ? [] : [command]),
-      version: () => send('version', []),
-      warnings: () => send('warnings', []),
-      exampleJob: () => send('exampleJob', []),
-      params: () => send('params', []),
-      calibrate: (runs, date) => send('calibrate', date === undefined ? [runs] : [runs, date]),
+      estimate: (options) => send('estimate', () => [texts(options)]),
+      plan: (options) => send('plan', () => [texts(options)]),
+      models: () => send('models', () => []),
+      gpus: () => send('gpus', () => []),
+      json: (command, options) => send('json', () => [jsonCommand(command), texts(options)]),
+      help: (command) => send('help', () => (command === undefined ? [] : [helpTopic(command)])),
+      version: () => send('version', () => []),
+      warnings: () => send('warnings', () => []),
+      exampleJob: () => send('exampleJob', () => []),
+      params: () => send('params', () => []),
+      optionName: (key) => new Promise((resolve) => resolve(optionName(key))),
+      calibrate: (runs, date) => send('calibrate', () => {
+        const file = fileText('runs', Array.isArray(runs) ? { runs } : runs);
+        return date === undefined ? [file] : [file, optionText('date', date)];
+      }),
       terminate: () => { worker.terminate(); fail(new TrainsizeError('', 'the worker was terminated')); },
     };
   }

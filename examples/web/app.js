@@ -7,8 +7,8 @@
 'use strict';
 
 const form = document.getElementById('job');
-/* What the planner chooses itself, and the plan's own options. */
-const LAYOUT = ['gpus', 'tp', 'pp', 'ep', 'zero', 'micro-batch', 'recompute', 'gpu'];
+/* What the planner chooses itself (what `trainsize plan` refuses), and the plan's own options. */
+const LAYOUT = ['gpus', 'tp', 'pp', 'pp-interleave', 'ep', 'zero', 'micro-batch', 'recompute', 'gpu', 'gpu-memory'];
 const PLAN_ONLY = ['deadline-days', 'budget', 'objective', 'plan-gpus'];
 /* The buy-or-rent inputs whose default the page writes out. */
 const OWNING = ['utilization', 'colo-usd-per-kw-month', 'amortization-years'];
@@ -124,26 +124,78 @@ function syncUrl() {
   history.replaceState(null, '', '?' + q.toString());
 }
 
-/* The form from a link (?model=...&gpus=...), else the vendor's default job, else the
- * command's own example job (what `trainsize` with no arguments sizes). */
-function loadJob() {
-  const q = new URLSearchParams(location.search);
-  if (q.get('tab') === 'plan') tab = 'plan';
-  q.delete('tab');
-  const given = [...q.keys()].some((k) => params[k] || fieldOf(k));
-  const job = given ? [...q] : Object.entries(vendor.job || ts.exampleJob());
-  for (const [k, v] of job) {
-    if (k === 'plan-gpus') {
-      const names = v.split(',');
-      document.querySelectorAll('input[data-plan-gpu]').forEach((b) => { b.checked = names.includes(b.value); });
-    } else if (fieldOf(k)) {
-      const el = fieldOf(k);
-      el.value = v;
-      if (el.tagName === 'SELECT' && el.value !== v) extra[k] = v; /* not offered here: still sized */
-    } else if (params[k] && k !== 'gpu-prices') {
-      extra[k] = v;
+/* Why the page leaves out a link's parameter ('' when it applies): a link a customer was
+ * sent never changes what the vendor set (prices, calibration) without the page saying so. */
+function linkIgnores(k, v) {
+  if (!params[k] && !fieldOf(k)) return 'not an option of this page';
+  const c = unshown(k === 'hf-config' ? v.replace(/[\t\n\r]/g, '') : v);
+  if (c) return `it contains ${c}`;
+  if (k === 'gpu-prices') return vendor.prices ? 'the vendor\'s prices apply' : 'prices are not taken from a link';
+  if (k === 'largest-fit') return 'the page sets it';
+  if (vendor.calibration && calibratedBy(vendor.calibration).includes(k)) return 'the vendor\'s calibration sets it';
+  return '';
+}
+
+/* The link's settings that apply, in its order (a parameter given twice: the last, as the
+ * command takes it); every other parameter is named in `notes`, never dropped unsaid. */
+function linkSettings(q, notes) {
+  const name = (k) => shown(k, 60) || '(no name)';
+  const settings = [];
+  for (const k of new Set(q.keys())) {
+    const all = q.getAll(k);
+    const v = all[all.length - 1];
+    const why = k === 'tab' ? (v === 'plan' || v === 'estimate' ? '' : 'expected estimate or plan') : linkIgnores(k, v);
+    if (why) {
+      notes.push(`link: ${name(k)}=${shown(v, 60)} ignored: ${why}`);
+      continue;
     }
+    if (all.length > 1) notes.push(`link: ${name(k)} given ${all.length} times; the last, ${shown(v, 60)}, applies`);
+    if (k === 'tab') tab = v;
+    else settings.push([k, v]);
   }
+  /* a pasted config.json is the model (options() leaves the preset out) */
+  const model = settings.findIndex(([k]) => k === 'model');
+  if (model >= 0 && settings.some(([k, v]) => k === 'hf-config' && v !== '')) {
+    notes.push(`link: model=${shown(settings[model][1], 60)} ignored: the link's config.json (hf-config) is the model`);
+    settings.splice(model, 1);
+  }
+  return settings;
+}
+
+/* The plan's GPU types: the boxes of those offered; a name not offered is named. */
+function checkPlanGpus(v, note) {
+  const names = v.split(',');
+  const boxes = [...document.querySelectorAll('input[data-plan-gpu]')];
+  boxes.forEach((b) => { b.checked = names.includes(b.value); });
+  const missing = names.filter((n) => !boxes.some((b) => b.value === n));
+  if (missing.length) note('plan-gpus', `${missing.map((n) => '"' + shown(n, 40) + '"').join(', ')} not offered here, ignored`);
+}
+
+/* Settings into the form: a field takes its value; what no field shows as given (a choice
+ * not offered here, text a number field does not take, such as "+4") is kept as given and
+ * still sized, so that the library names it if it is wrong. */
+function applySettings(entries, note) {
+  for (const [k, v] of entries) {
+    if (k === 'plan-gpus') {
+      checkPlanGpus(v, note);
+      continue;
+    }
+    const el = fieldOf(k);
+    if (el) el.value = v;
+    if (!el || (el.value !== v && el.tagName !== 'TEXTAREA')) extra[k] = v;
+  }
+}
+
+/* The form from a link (?model=...&gpus=...), else the vendor's default job, else the
+ * command's own example job (what `trainsize` with no arguments sizes). `vendorNote(key,
+ * why)` names what of the vendor's job cannot apply; returns the link's notes. */
+function loadJob(vendorNote) {
+  const notes = [];
+  const link = linkSettings(new URLSearchParams(location.search), notes);
+  if (link.length) applySettings(link, (k, why) => notes.push(`link: ${k}: ${why}`));
+  else if (vendor.job) applySettings(vendor.job, vendorNote);
+  else applySettings(Object.entries(ts.exampleJob()), vendorNote);
+  return notes;
 }
 
 function showError(e, where) {
@@ -383,7 +435,8 @@ function update() {
     }
   } else {
     const o = options(true);
-    const limits = { days: Number(o['deadline-days']) || 0, budget: Number(o.budget) || 0 };
+    const limits = { days: Number(o['deadline-days']) || 0, budget: Number(o.budget) || 0,
+      left: Object.entries(extra).filter(([k]) => LAYOUT.includes(k)) };
     updatePlan(ts, o.tokens || o['plan-gpu-count'] ? o : null, limits);
   }
 }
@@ -408,22 +461,26 @@ Promise.all([trainsize.createTrainsize(), fetchVendorConfig()]).then(([instance,
   warningText = ts.warnings();
   for (const g of ts.gpus()) gpuInfo[g.name] = g;
   const errors = loaded.errors.slice();
-  vendor = checkVendorConfig(loaded.config, ts, Object.keys(gpuInfo), errors);
+  vendor = checkVendorConfig(loaded.config, ts, Object.keys(gpuInfo), errors, loaded.source);
   applyVendorText(vendor);
-  if (errors.length) {
-    $('config-error').hidden = false;
-    $('config-error').textContent = errors.join('\n');
-  }
   setupFields();
   for (const name of OWNING) {
     if (fieldOf(name) && defaultOf(name)) fieldOf(name).placeholder = defaultOf(name);
   }
-  loadJob();
+  const notes = loadJob((key, why) => errors.push(`${loaded.source}: job: ${key}: ${why}`));
+  // The vendor's mistakes, and what of the link the page leaves out: one line each.
+  for (const [id, lines] of [['config-error', errors], ['link-note', notes]]) {
+    $(id).hidden = !lines.length;
+    $(id).textContent = lines.join('\n');
+  }
   $('version').textContent = 'libtrainsize ' + ts.version + ' (WebAssembly)' + (vendor.prices ? '; prices: the vendor\'s' : '') +
     (vendor.calibration ? '; calibrated on the vendor\'s measured runs' : '');
   startPlanner();
   // The form's fields, those outside it (form="job") too, and the plan's GPU types.
-  document.addEventListener('change', (e) => { if (e.target.form === form || e.target.dataset.planGpu) update(); });
+  document.addEventListener('change', (e) => {
+    if (e.target.form === form) delete extra[e.target.name]; /* the field's value now, not the link's */
+    if (e.target.form === form || e.target.dataset.planGpu) update();
+  });
   $('tab-estimate').addEventListener('click', () => select('estimate'));
   $('tab-plan').addEventListener('click', () => select('plan'));
   $('print').addEventListener('click', () => { if (tab !== 'estimate') select('estimate'); window.print(); });

@@ -28,6 +28,26 @@ function duration(s) {
 /* The run's time as the page has always shown it: seconds under a day, else days. */
 const runTime = (s) => (s < 86400 ? s.toFixed(1) + ' s' : (s / 86400).toFixed(1) + ' days');
 
+/* Text from a vendor's file, a link or a library message as one printable line: control
+ * characters, line separators and lone surrogates escaped as the library escapes them
+ * (\x0a, \ud800), cut at `max` characters. */
+const UNSHOWN = /[\0-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]/u;
+function shown(text, max) {
+  let s = String(text);
+  if (max && s.length > max) s = s.slice(0, /[\ud800-\udbff]/.test(s[max - 1]) ? max - 1 : max) + '\u2026';
+  return s.replace(new RegExp(UNSHOWN.source, 'gu'), (c) => {
+    const n = c.charCodeAt(0);
+    return n < 0x100 ? '\\x' + n.toString(16).padStart(2, '0') : '\\u' + n.toString(16);
+  });
+}
+
+/* The first character of `text` the page will not show (a control character, a line
+ * separator, a lone surrogate), escaped; '' when there is none. */
+function unshown(text) {
+  const m = UNSHOWN.exec(text);
+  return m ? shown(m[0]) : '';
+}
+
 /* An element with a class and text. */
 function element(tag, className, content) {
   const e = document.createElement(tag);

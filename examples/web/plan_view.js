@@ -37,6 +37,13 @@ function candidateLabel(c) {
     `${duration(c.seconds)}, ${usd(c.cost || 0)}`;
 }
 
+/* The layout a link or the vendor's job gave beyond the form's fields, which the planner
+ * chooses itself: named, not dropped unsaid. */
+function leftToPlanner(limits) {
+  const left = (limits.left || []).map(([k, v]) => `${k} ${shown(v, 40)}`);
+  return left.length ? ` The planner chooses the layout itself; not used: ${left.join(', ')}.` : '';
+}
+
 function renderPlan(p, limits) {
   const status = $('plan-status');
   const chart = $('plan-chart');
@@ -45,13 +52,14 @@ function renderPlan(p, limits) {
   table.textContent = '';
   if (!p.candidates.length) {
     status.textContent = `Nothing fits within these limits (${num(p.evaluated)} configurations examined): ` +
-      'give a later deadline, a larger budget or more GPU types.';
+      'give a later deadline, a larger budget or more GPU types.' + leftToPlanner(limits);
     return;
   }
   const priced = p.candidates.filter((c) => c.cost > 0);
   status.textContent = `${num(p.evaluated)} configurations examined; the ${p.candidates.length} best ranked by ` +
     `${p.objective === 'time' ? 'time' : p.objective === 'owned' ? 'the cost of owning' : 'cloud cost'}` +
-    (limits.days > 0 ? `, within ${num(limits.days)} days` : '') + (limits.budget > 0 ? `, within ${usd(limits.budget)}` : '') + '.';
+    (limits.days > 0 ? `, within ${num(limits.days)} days` : '') + (limits.budget > 0 ? `, within ${usd(limits.budget)}` : '') + '.' +
+    leftToPlanner(limits);
   let front = [];
   if (priced.length) {
     const points = priced.map((c) => ({ x: c.seconds / 86400, y: c.cost, label: candidateLabel(c), c }));

@@ -4,9 +4,9 @@
 'use strict';
 
 /* The `trainsize estimate` command line of these options (a pasted config.json and the
- * vendor's calibration are files). */
+ * vendor's calibration are files); no control character reaches the page. */
 function commandLine(o) {
-  const quote = (v) => (/^[A-Za-z0-9._:=,+\/-]+$/.test(v) ? v : "'" + v.replace(/'/g, "'\\''") + "'");
+  const quote = (v) => (/^[A-Za-z0-9._:=,+\/-]+$/.test(v) ? v : "'" + shown(v).replace(/'/g, "'\\''") + "'");
   return ['trainsize estimate'].concat(Object.entries(o).map(([k, v]) =>
     k === 'hf-config' || k === 'calibration' ? `--${k} ${k}.json` : `--${k} ${quote(String(v))}`)).join(' ');
 }

@@ -12,7 +12,10 @@ file:// (and plans there, without a worker); checks the largest batch that fits,
 facility, buy or rent and goodput against the command's JSON (the buy-or-rent inputs in the
 URL; a liquid-cooled rack; a GPU renting stays cheaper on; one without prices); serves a
 vendor's configurator.json (examples/web/configurator.example.json: title, GPU list, default job,
-prices, contact) and a broken one; the printable summary under print media. Leaves
+prices, contact) and a broken one; hostile input (a vendor's job of every kind of key, a link
+against the vendor's calibration and prices, a TRAINSIZE_CONFIGURATOR object with cycles,
+getters that throw, bigints and control characters, a file that is no JSON: each applied or
+named in one printable line); the printable summary under print media. Leaves
 page.png (a run of 2e12 tokens on 32 GPUs), plan.png, vendor.png and print.png in WEB_DIR.
 Needs Debian's chromium, chromium-driver and python3-selenium."""
 import functools
@@ -24,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import urllib.parse
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -45,8 +49,10 @@ def cli(job):
 
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
-    """WEB_DIR, and configurator.json from `vendor` (bytes) when one is given."""
+    """WEB_DIR, and configurator.json from `vendor` (bytes) when one is given; scripted.html
+    is index.html with `script` run before app.js (a page that sets TRAINSIZE_CONFIGURATOR)."""
     vendor = None
+    script = None
 
     def log_message(self, *args):
         pass
@@ -59,11 +65,21 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(self.vendor)
             return
+        if self.path.split("?")[0] == "/scripted.html" and self.script is not None:
+            with open(os.path.join(WEB, "index.html"), encoding="utf-8") as f:
+                page = f.read().replace('<script src="app.js">', "<script>%s</script>\n<script src=\"app.js\">" % self.script)
+            body = page.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         super().do_GET()
 
 
-def serve(vendor=None):
-    handler = functools.partial(type("Served", (Quiet,), {"vendor": vendor}), directory=WEB)
+def serve(vendor=None, script=None):
+    handler = functools.partial(type("Served", (Quiet,), {"vendor": vendor, "script": script}), directory=WEB)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
@@ -485,10 +501,13 @@ def main():
         server.shutdown()
 
     check_vendor()
+    check_hostile()
     print("web page: example job first, URL state, defaults shown, live update, error in place of the verdict, "
           "warnings and advice in words (applied), tokens asked for, memory chart, plan in a worker (limits in "
           "the URL, Pareto chart), file://, largest fit, facility, buy or rent, goodput, printable summary, "
-          "post-training and a vision tower, a vendor's configurator.json: all as the command")
+          "post-training and a vision tower, a vendor's configurator.json: all as the command; "
+          "every key of the vendor's job applied or named, a link never overriding the vendor's calibration unsaid, "
+          "hostile vendor objects and texts named in one line each")
 
 
 def check_vendor():
@@ -582,6 +601,205 @@ def check_vendor():
         driver.quit()
         server.shutdown()
 
+
+# One printable line: what the page shows of a vendor's file, a link or a message.
+ONE_LINE = re.compile("^[^\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]*$")
+
+
+def lines_of(driver, element_id):
+    """The lines of a notice (config-error, link-note), each checked to be one printable line."""
+    text = driver.execute_script("return document.getElementById(arguments[0]).textContent", element_id)
+    lines = text.split("\n") if text else []
+    for line in lines:
+        assert ONE_LINE.match(line), (element_id, line)
+    return lines
+
+
+def calibration_of(version):
+    return {"trainsize_calibration": 1, "library_version": version, "date": "2026-12-01", "runs": 6,
+            "gpus": ["h100-80gb"], "settings": {"gemm-share": 0.62, "step-overhead": 0.25}}
+
+
+def hostile_vendor_job(driver):
+    """Every key of a vendor's job applies or is named."""
+    # The vendor's job: camelCase and snake_case keys apply (microBatch was dropped
+    # without a word), text a number field does not take still applies ("+2048"), and
+    # what cannot apply is named.
+    job = {"model": "llama-3-8b", "gpu": "h100-80gb", "gpus": 8, "zero": 3, "microBatch": 2,
+           "micro_batch": 4, "seq": "+2048", "recompute": "selective", "gpu-prices": "h100-80gb=1",
+           "tokens": None, "bogus-option": 1, "largest-fit": False}
+    server = serve(json.dumps({"job": job, "prices": {"h100-80gb": {"hourly": 2.5}}}).encode())
+    try:
+        driver.get("http://127.0.0.1:%d/index.html" % server.server_address[1])
+        ready(driver)
+        errors = lines_of(driver, "config-error")
+        for line in ('job: micro_batch: the same option as another key (micro-batch); left out',
+                     'job: gpu-prices: the "prices" key sets the prices; left out', "job: tokens: no value; left out",
+                     "job: largest-fit: the page sets it; left out", "job: unknown option '--bogus-option'"):
+            assert any(e.startswith("configurator.json: " + line) for e in errors), (line, errors)
+        assert len(errors) == 5, errors
+        applied = {"model": "llama-3-8b", "gpu": "h100-80gb", "gpus": "8", "zero": "3", "micro-batch": "2",
+                   "seq": "+2048", "recompute": "selective"}
+        want = json.loads(native(["estimate", "--json", "--largest-fit", "true", "--gpu-prices", "h100-80gb=2.5"] +
+                                 cli(applied)).stdout)
+        assert want["layout"]["micro_batch"] == 2
+        assert peak(driver) == want["memory"]["peak_total"], (peak(driver), want["memory"]["peak_total"])
+        assert driver.find_element(By.NAME, "micro-batch").get_attribute("value") == "2"
+        assert "micro-batch=2" in driver.current_url and "seq=%2B2048" in driver.current_url, driver.current_url
+        assert not driver.find_element(By.ID, "link-note").is_displayed()
+    finally:
+        server.shutdown()
+
+
+def hostile_link_against_vendor(driver, calibration):
+    """A link never overrides what the vendor set unsaid; every parameter it leaves out is named."""
+    # The vendor's calibration wins over a link, and the page names each value it
+    # ignores; so does every other parameter the page leaves out.
+    server = serve(json.dumps({"calibration": calibration, "gpus": ["h100-80gb", "h200"],
+                               "prices": {"h100-80gb": {"hourly": 2.5, "purchase": 30000}},
+                               "job": {"model": "gpt2", "gemm-share": 0.3}}).encode())
+    try:
+        base = "http://127.0.0.1:%d/index.html" % server.server_address[1]
+        link = ("?model=llama-3-8b&gpu=h100-80gb&gpus=8&zero=3&tokens=1e11&gemm-share=0.3&step-overhead=2"
+                "&network-efficiency=0.5&sharded-slack=0.5&gpu-prices=h100-80gb%3D0.01&colour=red&gpus=16"
+                "&tab=nope&plan-gpus=h100-80gb,h999&largest-fit=false&seq=1%0A2&__proto__=1")
+        driver.get(base + link)
+        ready(driver)
+        assert lines_of(driver, "config-error") == [
+            "configurator.json: job: gemm-share: the vendor's calibration sets it; left out"]
+        notes = lines_of(driver, "link-note")
+        assert notes == [
+            "link: gpus given 2 times; the last, 16, applies",
+            "link: gemm-share=0.3 ignored: the vendor's calibration sets it",
+            "link: step-overhead=2 ignored: the vendor's calibration sets it",
+            "link: network-efficiency=0.5 ignored: the vendor's calibration sets it",
+            "link: sharded-slack=0.5 ignored: the vendor's calibration sets it",
+            "link: gpu-prices=h100-80gb=0.01 ignored: the vendor's prices apply",
+            "link: colour=red ignored: not an option of this page",
+            "link: tab=nope ignored: expected estimate or plan",
+            "link: largest-fit=false ignored: the page sets it",
+            "link: seq=1\\x0a2 ignored: it contains \\x0a",
+            "link: __proto__=1 ignored: not an option of this page",
+            'link: plan-gpus: "h999" not offered here, ignored'], notes
+        kept = {"model": "llama-3-8b", "gpu": "h100-80gb", "gpus": "16", "zero": "3", "tokens": "1e11"}
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            json.dump(calibration, f)
+            f.flush()
+            want = json.loads(native(["estimate", "--json", "--largest-fit", "true", "--gpu-prices",
+                                      "h100-80gb=2.5:30000", "--calibration", f.name] + cli(kept)).stdout)
+        assert peak(driver) == want["memory"]["peak_total"]
+        check_owning(driver, want, kept)  # the calibrated time and the vendor's prices, not the link's
+        for name in ("gemm-share", "step-overhead", "network-efficiency", "gpu-prices", "colour"):
+            assert name + "=" not in driver.current_url, driver.current_url
+        # the page's list of what a calibration sets is the library's
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            json.dump(dict(calibration, settings={"hfu": 1}), f)
+            f.flush()
+            stderr = native(["estimate", "--model", "gpt2", "--calibration", f.name], ok=False).stderr
+        listed = re.search(r"not a calibration setting \(([^)]*)\)", stderr)
+        assert listed, stderr
+        assert driver.execute_script("return CALIBRATED") == listed.group(1).split(", "), listed.group(1)
+    finally:
+        server.shutdown()
+
+
+def hostile_scripted_vendor(driver, calibration):
+    """A vendor's object set by a script, and texts the page will not show: one line each."""
+    # A vendor's object set by a script: a cycle, a getter that throws, bigints,
+    # deep nesting, control characters; each named in one line, the rest applies.
+    script = """
+      const cal = %s;
+      cal.settings.back = cal;
+      let deep = {};
+      for (let i = 0; i < 100; i++) deep = { a: deep };
+      window.TRAINSIZE_CONFIGURATOR = {
+        get title() { throw new Error('one\\ntwo'); },
+        intro: 'line\\nbreak',
+        calibration: cal,
+        gpus: ['h100-80gb', 'h100\\u0000x'],
+        job: { model: 'llama-2-7b', gpus: 8n, microBatch: 2n, tokens: 2n ** 60n, get zero() { throw new Error('z'); } },
+        prices: { 'h100-80gb': { hourly: 2n }, 'h\\u2028': { hourly: 1 } },
+        contact: { text: 'Call\\u001b[31m', href: 'mailto:a@b.example' },
+        ['col\\nour']: deep,
+      };""" % json.dumps(calibration)
+    server = serve(script=script)
+    try:
+        driver.get("http://127.0.0.1:%d/scripted.html" % server.server_address[1])
+        ready(driver)
+        errors = lines_of(driver, "config-error")
+        src = "TRAINSIZE_CONFIGURATOR: "
+        expected = [src + "title: reading it threw (one\\x0atwo)",
+                    src + "job: tokens: the bigint 1152921504606846976n is beyond 2^53 - 1, so no number holds it exactly",
+                    src + "job: zero: reading it threw (z)",
+                    src + "col\\x0aour: " + ".".join(["a"] * 63) + ": nested deeper than 64 levels",
+                    src + "intro: contains \\x0a, which the page does not show",
+                    src + 'gpus: unknown GPU "h100\\x00x"',
+                    src + 'prices: unknown GPU "h\\u2028"',
+                    src + "calibration: settings.back: holds an object that holds it (a cycle)"]
+        for line in expected:
+            assert line in errors, (line, errors)
+        assert any(e.startswith(src + "contact: expected") and "\\x1b" in e for e in errors), errors
+        assert len(errors) == len(expected) + 1, errors
+        assert driver.title != "one" and text_of(driver, "#title") == "trainsize"
+        assert not driver.find_element(By.ID, "contact").is_displayed()
+        applied = {"model": "llama-2-7b", "gpus": "8", "micro-batch": "2", "gpu": "h100-80gb"}
+        want = json.loads(native(["estimate", "--json", "--largest-fit", "true", "--gpu-prices", "h100-80gb=2"] +
+                                 cli(applied)).stdout)
+        assert peak(driver) == want["memory"]["peak_total"]
+        assert "micro-batch=2" in driver.current_url and "gpus=8" in driver.current_url
+        assert "calibrated" not in text_of(driver, "#version")  # the cyclic calibration was left out
+    finally:
+        server.shutdown()
+
+
+def hostile_broken_file_and_plan(driver):
+    """A configurator.json that is no JSON, and a layout the planner chooses itself: named."""
+    # A configurator.json that is no JSON: the parser's message, quoting the file's
+    # lines, in one line; a plan tab with a layout the planner chooses itself names it.
+    server = serve(b'{\n  "title": "Acme",\n  "intro": x\n}')
+    try:
+        base = "http://127.0.0.1:%d/index.html" % server.server_address[1]
+        driver.get(base + "?tab=plan&model=gpt2&tokens=1e9&pp-interleave=2&plan-gpus=a100-40gb")
+        ready(driver)
+        errors = lines_of(driver, "config-error")
+        assert len(errors) == 1 and errors[0].startswith("configurator.json: ") and "JSON" in errors[0], errors
+        planned(driver)
+        status = text_of(driver, "#plan-status")
+        assert status.endswith("The planner chooses the layout itself; not used: pp-interleave 2."), status
+        want = json.loads(native(["plan", "--json", "--model", "gpt2", "--tokens", "1e9", "--gpu", "a100-40gb",
+                                  "--top", "100"]).stdout)
+        rows = driver.find_elements(By.CSS_SELECTOR, "#candidates tr")
+        assert len(rows) == min(10, len(want["candidates"])) + 1
+        # a link with a preset and a config.json: the config.json is the model, and the
+        # preset is named as left out
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "hf", "Qwen3-8B.json")
+        with open(path, encoding="utf-8") as f:
+            config = f.read()
+        driver.get(base + "?model=gpt2&gpus=8&zero=3&hf-config=" + urllib.parse.quote(config))
+        ready(driver)
+        assert lines_of(driver, "link-note") == [
+            "link: model=gpt2 ignored: the link's config.json (hf-config) is the model"], text_of(driver, "#link-note")
+        want = estimate({"hf-config": path, "gpus": "8", "zero": "3"})
+        assert peak(driver) == want["memory"]["peak_total"]
+    finally:
+        server.shutdown()
+
+
+def check_hostile():
+    """Hostile input on the page: every key of a vendor's job applies or is named; a link
+    never overrides the vendor's calibration or prices without the page naming it, and
+    every parameter of a link the page leaves out is named; a vendor's object set by a
+    script (cycles, getters that throw, bigints, nesting) and texts with control characters
+    are named in one printable line each, and the rest still applies."""
+    calibration = calibration_of(native(["--version"]).stdout.split()[1])
+    driver = browser()
+    try:
+        hostile_vendor_job(driver)
+        hostile_link_against_vendor(driver, calibration)
+        hostile_scripted_vendor(driver, calibration)
+        hostile_broken_file_and_plan(driver)
+    finally:
+        driver.quit()
 
 if __name__ == "__main__":
     main()

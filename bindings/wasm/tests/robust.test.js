@@ -188,7 +188,7 @@ test('hostile values and names are refused, naming the parameter', async () => {
     [{ hfConfig: circular }, 'hf-config', /JSON/],
     [{ hfConfig: deep }, 'hf-config', /JSON/],
     [{ hfConfig: nested }, 'hf-config', /nesting/],
-    [{ hfConfig: { hidden_size: 10n } }, 'hf-config', /JSON/],
+    [{ hfConfig: { hidden_size: 2n ** 53n } }, 'hf-config', /JSON: hidden_size: the bigint/],
     [{ hfConfig: '/dev/tty' }, 'hf-config', /contents/],
     [{ hfConfig: 'config.json' }, 'hf-config', /contents/],
     [{ hfConfig: 42 }, 'hf-config', /contents/],
@@ -204,9 +204,10 @@ test('hostile values and names are refused, naming the parameter', async () => {
     refused(() => ts.estimate(options), 'options', /object/);
     refused(() => ts.plan(options), 'options', /object/);
   }
-  // A getter that throws is the caller's own error; the module is untouched.
+  // A getter that throws is named, its error kept as the cause; the module is untouched.
   const trap = { model: 'gpt2', get gpus() { throw new RangeError('mine'); } };
-  assert.throws(() => ts.estimate(trap), /mine/);
+  refused(() => ts.estimate(trap), 'gpus', /^gpus: reading it threw \(mine\)$/);
+  assert.throws(() => ts.estimate(trap), (e) => e.cause instanceof RangeError);
   // A config.json with "__proto__" keys is the same file to the command.
   const file = path.join(__dirname, '..', '..', '..', 'tests', 'data', 'hf', 'Qwen3-8B.json');
   const text = require('node:fs').readFileSync(file, 'utf8');

@@ -50,7 +50,7 @@ test('a worker\'s errors are TrainsizeErrors naming the option; calls run in ord
       w.estimate({ model: 'gpt2' }), w.plan({ model: 'gpt2', tp: 2 }), w.estimate({ f: () => 1 })];
     const settled = await Promise.allSettled(calls);
     const options = settled.map((s) => (s.status === 'rejected' ? s.reason.option : 'ok'));
-    assert.deepStrictEqual(options, ['model', 'micro-batch', 'ok', 'tp', 'options']);
+    assert.deepStrictEqual(options, ['model', 'micro-batch', 'ok', 'tp', 'f']);
     for (const s of settled) if (s.status === 'rejected') assert.ok(s.reason instanceof TrainsizeError);
     assert.strictEqual(settled[2].value.model.name, 'gpt2');
   } finally {
