@@ -58,8 +58,9 @@ size_t ts_utf8_prefix(const char *s, size_t len)
 }
 
 /* The escape of one control character, or 0 when s[pos] starts none: C0 and DEL as \xNN,
- * C1 (U+0080-U+009F, which terminals read as CSI and the like) and the Unicode line and
- * paragraph separators as \uNNNN. `bytes` gets the length of what it replaces. */
+ * C1 (U+0080-U+009F, which terminals read as CSI and the like), the Unicode line and
+ * paragraph separators and the bidirectional controls as \uNNNN. `bytes` gets the length
+ * of what it replaces. */
 static int control_escape(const unsigned char *u, size_t avail, char out[8], size_t *bytes)
 {
     static const char hex[] = "0123456789abcdef";
@@ -74,8 +75,15 @@ static int control_escape(const unsigned char *u, size_t avail, char out[8], siz
         *bytes = 2;
         return 6;
     }
-    if (avail >= 3 && u[0] == 0xE2 && u[1] == 0x80 && (u[2] == 0xA8 || u[2] == 0xA9)) {
-        memcpy(out, u[2] == 0xA8 ? "\\u2028" : "\\u2029", 7);
+    /* U+2028, U+2029 (line and paragraph separators), and the bidirectional embeddings,
+     * overrides and isolates U+202A-U+202E, U+2066-U+2069, which reorder what a terminal
+     * or a page shows ("Trojan Source", CVE-2021-42574) */
+    if (avail >= 3 && u[0] == 0xE2 &&
+        ((u[1] == 0x80 && u[2] >= 0xA8 && u[2] <= 0xAE) || (u[1] == 0x81 && u[2] >= 0xA6 && u[2] <= 0xA9))) {
+        unsigned cp = 0x2000u | ((unsigned)(u[1] & 0x3F) << 6) | (unsigned)(u[2] & 0x3F);
+        memcpy(out, "\\u", 2);
+        out[2] = hex[(cp >> 12) & 15], out[3] = hex[(cp >> 8) & 15], out[4] = hex[(cp >> 4) & 15];
+        out[5] = hex[cp & 15], out[6] = '\0';
         *bytes = 3;
         return 6;
     }

@@ -1,5 +1,6 @@
 /* Number formatting for human-readable output: the report and the command's tables. */
 #include "text_format.h"
+#include "text.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -156,5 +157,23 @@ char *ts_fmt_gib_col(char *buf, size_t cap, uint64_t bytes, int width)
         snprintf(buf, cap, "%*.2f", width, gib);
     else
         snprintf(buf, cap, "%*.3e", width, gib);
+    return buf;
+}
+
+char *ts_fmt_column(char *buf, size_t cap, const char *s, size_t width)
+{
+    size_t len = strlen(s), in = 0, out = 0, chars = 0;
+    if (cap == 0) return buf;
+    while (in < len && chars < width) {
+        size_t n = ts_utf8_sequence(s, len, in);
+        if (n == 0) n = 1; /* a stray byte: one column */
+        if (out + n + 1 > cap) break;
+        memcpy(buf + out, s + in, n);
+        out += n;
+        in += n;
+        chars++;
+    }
+    for (; chars < width && out + 1 < cap; chars++) buf[out++] = ' ';
+    buf[out] = '\0';
     return buf;
 }

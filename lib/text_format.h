@@ -26,5 +26,9 @@ char *ts_fmt_count(char *buf, size_t cap, uint64_t v);
 char *ts_fmt_duration(char *buf, size_t cap, double seconds);
 /** GiB with two decimals, right-aligned in `width` (switches to an exponent when huge). */
 char *ts_fmt_gib_col(char *buf, size_t cap, uint64_t bytes, int width);
+/** A name in a left-aligned column of `width` characters: cut to that many whole UTF-8
+ *  characters (never half of one, as "%-14.14s" cuts bytes) and padded with spaces to
+ *  them; invalid bytes count one each. */
+char *ts_fmt_column(char *buf, size_t cap, const char *s, size_t width);
 
 #endif

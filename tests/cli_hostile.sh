@@ -75,4 +75,45 @@ expect_usage $M --gpu a100-81gb
 expect_usage $M --optimizer adamw-4bit
 expect_usage $M --lora-rank 8 --lora-targets q,lm_head
 
+# The command's own messages (unknown commands and options, --top, --date, paths) and
+# tables (the plan's GPU column, calibrate's run names) under text that is not one
+# printable line: valid UTF-8 out, never a raw C1 control, line separator or
+# bidirectional override, never half a character where a value is cut.
+utf8_clean() { # utf8_clean WHAT BYTES...: $OUT and $ERR are valid UTF-8 without BYTES
+    what=$1
+    shift
+    for f in "$OUT" "$ERR"; do
+        if ! iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1; then fail "$what: $f is not valid UTF-8"; return; fi
+        for b in "$@"; do
+            if LC_ALL=C grep -q -F -- "$b" "$f"; then fail "$what: a raw control in $f"; return; fi
+        done
+    done
+    pass
+}
+C1=$(printf '\302\205')
+LS=$(printf '\342\200\250')
+RLO=$(printf '\342\200\256')
+LONG=$(printf 'x%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63)
+E_ACUTE=$(printf '\303\251')
+run "a${C1}b"; utf8_clean "unknown command with C1" "$C1"
+run estimate --model gpt2 "--a${LS}b"; utf8_clean "unknown option with U+2028" "$LS"
+run "a${RLO}b"; utf8_clean "unknown command with U+202E" "$RLO"
+run "$(printf 'a\377b')"; utf8_clean "unknown command with 0xff"
+run "${LONG}${E_ACUTE}"; utf8_clean "a command cut at 64 bytes"
+run "--${LONG}${E_ACUTE}"; utf8_clean "an option cut at 64 bytes"
+run plan --model gpt2 --tokens 1e9 --top "$(printf 'x%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)${E_ACUTE}"
+utf8_clean "plan --top cut at 32 bytes"
+run calibrate "$TMP/none${LS}.json"; utf8_clean "calibrate's path" "$LS"
+run estimate --hf-config "$TMP/none$(printf '\377').json"; utf8_clean "--hf-config's path"
+# a device file's GPU name of two-byte letters, cut to the plan table's 14 characters
+sed 's/"name": *"[^"]*"/"name": "x\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"/' \
+    "$DATA/gpu/my-accelerator.json" >"$TMP/gpu-e.json"
+run plan --gpu-file "$TMP/gpu-e.json" --model gpt2 --tokens 1e9
+if [ "$rc" = 0 ]; then utf8_clean "the plan table's GPU column"; else fail "plan with a device file: exit $rc"; fi
+# calibrate's table of runs, names of four-byte characters cut to 34
+printf '{"runs": [{"name": "%s", "job": {"model": "gpt2"}, "measured": {"step_seconds": 0.2}}]}' \
+    "$(printf '\360\237\230\200%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23)" >"$TMP/runs-emoji.json"
+run calibrate "$TMP/runs-emoji.json" --date 2026-12-07
+if [ "$rc" = 0 ]; then utf8_clean "calibrate's table"; else fail "calibrate with emoji names: exit $rc"; fi
+
 finish || exit 1

@@ -6,6 +6,8 @@
 #include "ts_test.h"
 
 #include "text.h"
+#include "text_format.h"
+#include "text_values.h"
 
 /* Hostile bytes: newline, ESC with a colour sequence, DEL, a C1 CSI (U+009B), a Unicode
  * line separator (U+2028) and a carriage return. */
@@ -87,6 +89,33 @@ static void test_escapes_cut_whole(void **state)
     assert_string_equal(s, "caf\xc3\xa9 \\x09"); /* printable UTF-8 is kept */
 }
 
+/* The bidirectional controls reorder what a terminal shows ("Trojan Source"): escaped as
+ * the line separators are; what a reader may pass on as it is (ts_text_printable); a name
+ * cut to a table's column on whole characters (ts_fmt_column); calendar dates. */
+static void test_bidi_printable_columns_dates(void **state)
+{
+    char s[32], col[64];
+    (void)state;
+    snprintf(s, sizeof s, "a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xe2\x80\xa9");
+    ts_text_one_line(s, sizeof s);
+    assert_string_equal(s, "a\\u202e" "b\\u2066" "c\\u2029");
+    assert_true(ts_text_printable("h100-80gb caf\xc3\xa9 " "\xf0\x9f\x98\x80"));
+    assert_false(ts_text_printable("a\nb"));
+    assert_false(ts_text_printable("a\x1b[2J"));
+    assert_false(ts_text_printable("a\xc2\x85"));       /* C1 */
+    assert_false(ts_text_printable("a\xe2\x80\xae"));   /* U+202E */
+    assert_false(ts_text_printable("a\xff"));           /* not UTF-8 */
+    assert_false(ts_text_printable("a\xc3"));           /* half a character */
+    assert_string_equal(ts_fmt_column(col, sizeof col, "x\xc3\xa9\xc3\xa9\xc3\xa9", 3), "x\xc3\xa9\xc3\xa9");
+    assert_string_equal(ts_fmt_column(col, sizeof col, "ab", 4), "ab  ");
+    assert_string_equal(ts_fmt_column(col, sizeof col, "\xf0\x9f\x98\x80z", 1), "\xf0\x9f\x98\x80");
+    assert_string_equal(ts_fmt_column(col, 4, "\xf0\x9f\x98\x80", 2), "  "); /* no room for it whole: padding */
+    assert_true(ts_date_valid("2024-02-29") && ts_date_valid("2000-02-29") && ts_date_valid("2026-12-31"));
+    assert_false(ts_date_valid("2100-02-29") || ts_date_valid("2026-13-01") || ts_date_valid("2026-04-31"));
+    assert_false(ts_date_valid("2026-1-01") || ts_date_valid("2026-01-01 ") || ts_date_valid("") ||
+                 ts_date_valid("0999-01-01"));
+}
+
 /* Names a caller's file gives (config.json's _name_or_path, a device file's name and
  * source) come back in results and reports: one line too. */
 static void test_names_from_files_are_one_line(void **state)
@@ -135,6 +164,7 @@ int main(void)
         cmocka_unit_test(test_every_setter_refusal_is_one_line),
         cmocka_unit_test(test_escapes_show_the_bytes),
         cmocka_unit_test(test_escapes_cut_whole),
+        cmocka_unit_test(test_bidi_printable_columns_dates),
         cmocka_unit_test(test_names_from_files_are_one_line),
         cmocka_unit_test(test_file_paths_are_one_line),
     };

@@ -54,7 +54,7 @@
   function printable(text, max) {
     let s = String(text);
     if (max && s.length > max) s = s.slice(0, /[\ud800-\udbff]/.test(s[max - 1]) ? max - 1 : max) + '\u2026';
-    return s.replace(/[\0-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]/gu, (c) => {
+    return s.replace(/[\0-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069\ud800-\udfff]/gu, (c) => {
       const n = c.charCodeAt(0);
       return n < 0x100 ? '\\x' + n.toString(16).padStart(2, '0') : '\\u' + n.toString(16);
     });

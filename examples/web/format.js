@@ -31,7 +31,7 @@ const runTime = (s) => (s < 86400 ? s.toFixed(1) + ' s' : (s / 86400).toFixed(1)
 /* Text from a vendor's file, a link or a library message as one printable line: control
  * characters, line separators and lone surrogates escaped as the library escapes them
  * (\x0a, \ud800), cut at `max` characters. */
-const UNSHOWN = /[\0-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]/u;
+const UNSHOWN = /[\0-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069\ud800-\udfff]/u;
 function shown(text, max) {
   let s = String(text);
   if (max && s.length > max) s = s.slice(0, /[\ud800-\udbff]/.test(s[max - 1]) ? max - 1 : max) + '\u2026';

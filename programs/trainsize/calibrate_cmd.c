@@ -65,7 +65,7 @@ static void report(ts_out *o, const trainsize_calibration_run *runs, size_t n,
                    const trainsize_calibration_summary *s)
 {
     size_t i, k;
-    char m[TS_FMT_MAX], b[TS_FMT_MAX], a[TS_FMT_MAX], l[TS_FMT_MAX], pb[16], pa[16], pl[16];
+    char m[TS_FMT_MAX], b[TS_FMT_MAX], a[TS_FMT_MAX], l[TS_FMT_MAX], pb[16], pa[16], pl[16], name[4 * 34 + 1];
     ts_out_printf(o, "calibrate: %zu run%s; step seconds measured, estimated before and after, and each run\n"
                      "from the fit of the others (left out)\n",
                   n, n == 1 ? "" : "s");
@@ -84,7 +84,8 @@ static void report(ts_out *o, const trainsize_calibration_run *runs, size_t n,
             snprintf(l, sizeof l, "-");
             pl[0] = '\0';
         }
-        ts_out_printf(o, "  %-34.34s %9s %8s %6s %8s %6s %8s %6s\n", r->name, m, b, pb, a, pa, l, pl);
+        ts_out_printf(o, "  %s %9s %8s %6s %8s %6s %8s %6s\n", ts_fmt_column(name, sizeof name, r->name, 34), m, b,
+                      pb, a, pa, l, pl);
     }
     ts_out_printf(o, "step time, median error: %.1f %% before, %.1f %% after", 100.0 * s->step_error_before,
                   100.0 * s->step_error_after);

@@ -3,6 +3,7 @@
  * written at the end, so a failure never leaves half a report or half a JSON object
  * behind. */
 #include "cli.h"
+#include "text.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -55,11 +56,12 @@ void cli_error(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    /* One line, whatever the user or a config file put into the message. */
-    for (i = 0; msg[i] != '\0'; i++) {
-        if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
-            msg[i] = '?';
-    }
+    /* One printable line of valid UTF-8, whatever the user or a file put into the message
+     * (an argument cut by "%.64s" included): the library's rule for its own messages
+     * (lib/text.c), within the 511 bytes it tidies. */
+    i = strlen(msg);
+    msg[ts_utf8_prefix(msg, i < 511 ? i : 511)] = '\0';
+    ts_text_tidy(msg, 512);
     snprintf(line, sizeof line, "trainsize: %s\n", msg);
     fputs(line, stderr);
     fflush(stderr);

@@ -255,10 +255,11 @@ static const char *cost_text(char *buf, size_t cap, double cost)
     return buf;
 }
 
-/* Widths: 3+2+14+1+6+1+9+1+2+1+2+1+5+1+2+1+4+1+3+1+9+1+8+1+6+1+12 = 99 columns. */
-#define ROW_FMT "%3s  %-14.14s %6s %9s %2s %2s %5s %2s %4s %3s %-9s %8s %6s %12s\n"
+/* The GPU column is 14 characters wide (ts_fmt_column: whole UTF-8 characters).
+ * Widths: 3+2+14+1+6+1+9+1+2+1+2+1+5+1+2+1+4+1+3+1+9+1+8+1+6+1+12 = 99 columns. */
+#define ROW_FMT "%3s  %s %6s %9s %2s %2s %5s %2s %4s %3s %-9s %8s %6s %12s\n"
 /* Without tokens: 3+2+14+1+6+1+9+1+2+1+2+1+5+1+2+1+4+1+5+1+9+1+6+1+8+1+11 = 100 columns. */
-#define BATCH_FMT "%3s  %-14.14s %6s %9s %2s %2s %5s %2s %4s %5s %-9s %6s %8s %11s\n"
+#define BATCH_FMT "%3s  %s %6s %9s %2s %2s %5s %2s %4s %5s %-9s %6s %8s %11s\n"
 
 /* The warnings a row shows: no-price only where the objective needs the missing price (a
  * purchase price for owned cost, an hourly one otherwise; none without tokens), as the
@@ -273,7 +274,7 @@ static void row(ts_out *o, size_t rank, const trainsize_plan_candidate *c, int o
                 uint64_t seq)
 {
     char r[24], gpus[24], nodes[48], tp[24], cp[24], pp[48], ep[24], z[24], mb[24], rec[32],
-        peak[32], days[32], cost[48], gb[32], tok[48];
+        peak[32], days[32], cost[48], gb[32], tok[48], gpu[64];
     uint64_t warn = shown_warnings(c, owned, batch);
     trainsize_field_value v;
     int bit;
@@ -293,13 +294,14 @@ static void row(ts_out *o, size_t rank, const trainsize_plan_candidate *c, int o
     snprintf(mb, sizeof mb, "%" PRIu64, c->layout.micro_batch);
     recompute_name(c, rec, sizeof rec);
     ts_fmt_gib_col(peak, sizeof peak, c->peak_total, 0);
+    ts_fmt_column(gpu, sizeof gpu, c->gpu, 14);
     if (batch) {
         ts_fmt_thousands(gb, sizeof gb, c->layout.global_batch);
         ts_fmt_count(tok, sizeof tok,
                       seq && c->layout.global_batch <= UINT64_MAX / seq ? c->layout.global_batch * seq : 0);
-        ts_out_printf(o, BATCH_FMT, r, c->gpu, gpus, nodes, tp, cp, pp, ep, z, mb, rec, peak, gb, tok);
+        ts_out_printf(o, BATCH_FMT, r, gpu, gpus, nodes, tp, cp, pp, ep, z, mb, rec, peak, gb, tok);
     } else {
-        ts_out_printf(o, ROW_FMT, r, c->gpu, gpus, nodes, tp, cp, pp, ep, z, mb, rec, peak,
+        ts_out_printf(o, ROW_FMT, r, gpu, gpus, nodes, tp, cp, pp, ep, z, mb, rec, peak,
                        days_text(days, sizeof days, c->seconds),
                        cost_text(cost, sizeof cost, owned ? c->cost_own : c->cost));
     }
@@ -527,10 +529,10 @@ static void human_plan(ts_out *o, const cli_options *opts, const trainsize_job *
                        count, owned ? "owning cost" : objective,
                        strcmp(objective, "time") == 0 ? "cost" : "time");
     if (batch)
-        ts_out_printf(o, BATCH_FMT, "#", "GPU", "GPUs", "servers", "TP", "CP", "PP", "EP", "ZeRO",
+        ts_out_printf(o, BATCH_FMT, "#", "GPU           ", "GPUs", "servers", "TP", "CP", "PP", "EP", "ZeRO",
                        "MB", "recompute", "GiB", "batch", "tokens/step");
     else
-        ts_out_printf(o, ROW_FMT, "#", "GPU", "GPUs", "servers", "TP", "CP", "PP", "EP", "ZeRO",
+        ts_out_printf(o, ROW_FMT, "#", "GPU           ", "GPUs", "servers", "TP", "CP", "PP", "EP", "ZeRO",
                        "MB", "recompute", "peak GiB", "days", owned ? "owned cost" : "cloud cost");
     job_text(job, "seq", seq, sizeof seq);
     for (i = 0; i < count; i++) {

@@ -169,13 +169,14 @@ def _shown(value: Any) -> str:
 
 def _escaped(text: str) -> str:
     """A name as one printable line, escaped as the library escapes the names it hands
-    back: \\xNN for C0 and DEL, \\uNNNN for C1, U+2028/9 and (here) lone surrogates."""
+    back: \\xNN for C0 and DEL, \\uNNNN for C1, U+2028/9, the bidirectional controls
+    (U+202A-E, U+2066-9) and (here) lone surrogates."""
     out = []
     for c in text:
         o = ord(c)
         if o < 0x20 or o == 0x7F:
             c = "\\x%02x" % o
-        elif 0x80 <= o < 0xA0 or o in (0x2028, 0x2029) or 0xD800 <= o < 0xE000:
+        elif 0x80 <= o < 0xA0 or 0x2028 <= o <= 0x202E or 0x2066 <= o <= 0x2069 or 0xD800 <= o < 0xE000:
             c = "\\u%04x" % o
         out.append(c)
     return "".join(out)
