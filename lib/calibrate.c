@@ -73,6 +73,11 @@ static const share SHARES[] = {
 #define MEASURED_FACTOR_MAX 20.0
 /* No optimizer step of a model on a GPU is shorter (a tenth of a millisecond). */
 #define STEP_SECONDS_MIN 1e-4
+/* No training step's peak is under 1 MiB (the CUDA context alone is hundreds), and a
+ * measured peak this many times off the estimate's is another job's: the allocator's
+ * reserve, the one memory share a calibration fits, moves it by at most 2x. */
+#define PEAK_BYTES_MIN 1048576.0
+#define PEAK_FACTOR_MAX 10.0
 /* Two runs the estimate cannot tell apart (the same job) measured further apart than
  * this contradict each other: repeated measurements of one job differ by a few percent. */
 #define SAME_JOB_SPREAD_MAX 1.5
@@ -357,16 +362,16 @@ static int read_job(const ts_json_value *jobv, trainsize_job *job, size_t i, con
     return TRAINSIZE_OK;
 }
 
-/* A positive, finite measured number, or absent (0). */
-static int measured_number(const ts_json_value *m, const char *key, double max, double *out, size_t i,
+/* A positive, finite measured number from min to max, or absent (0). */
+static int measured_number(const ts_json_value *m, const char *key, double min, double max, double *out, size_t i,
                            const char *name, trainsize_error *err)
 {
     ts_json_value v;
     char why[160];
     *out = 0.0;
     if (!ts_json_object_get(m, key, &v)) return TRAINSIZE_OK;
-    if (ts_json_get_double(&v, key, out, NULL) != TRAINSIZE_OK || !(*out > 0.0) || !(*out <= max)) {
-        snprintf(why, sizeof why, "measured: %s: expected a positive number (up to %g)", key, max);
+    if (ts_json_get_double(&v, key, out, NULL) != TRAINSIZE_OK || !(*out > 0.0) || !(*out <= max) || *out < min) {
+        snprintf(why, sizeof why, "measured: %s: expected a positive number (%g to %g)", key, min, max);
         return run_fail(err, TRAINSIZE_E_INVALID, i, name, why);
     }
     return TRAINSIZE_OK;
@@ -393,12 +398,26 @@ static int only_keys(const ts_json_value *obj, const char *const *keys, size_t n
     return TRAINSIZE_OK;
 }
 
+/* The memory figure comparable to run r's measurement. */
+static uint64_t peak_of(const run *r, const trainsize_result *e)
+{
+    return r->reserved ? e->memory.peak_reserved : e->memory.peak_allocated;
+}
+
 /* A measured step within what a step can be and what the shares can reach from the
  * estimate at the defaults. */
 static int plausible(const run *r, const trainsize_result *e, size_t i, const char *name, trainsize_error *err)
 {
     char why[200];
     double est = e->time.step_seconds, ratio = r->step / est;
+    if (r->peak > 0.0) {
+        double est_peak = (double)peak_of(r, e), peak_ratio = r->peak / est_peak;
+        if (!(peak_ratio >= 1.0 / PEAK_FACTOR_MAX && peak_ratio <= PEAK_FACTOR_MAX)) {
+            snprintf(why, sizeof why, "measured: a peak of %g bytes is %.3g times the estimate's %.4g GiB: not "
+                     "this job's (check its options and the unit: bytes)", r->peak, peak_ratio, est_peak / 1073741824.0);
+            return run_fail(err, TRAINSIZE_E_INVALID, i, name, why);
+        }
+    }
     if (r->step >= STEP_SECONDS_MIN && r->step <= 1e7 && ratio >= 1.0 / MEASURED_FACTOR_MAX &&
         r->step <= MEASURED_FACTOR_MAX * est + SHARES[SHARE_COUNT - 1].hi)
         return TRAINSIZE_OK;
@@ -460,10 +479,10 @@ static int read_run(const ts_json_value *rv, size_t i, run *r, trainsize_calibra
                         "or peak_reserved_bytes)");
     if ((rc = only_keys(&m, MEASURED_KEYS, sizeof MEASURED_KEYS / sizeof MEASURED_KEYS[0], "measured: ", i, out->name,
                         err)) ||
-        (rc = measured_number(&m, "step_seconds", 1e7, &r->step, i, out->name, err)) ||
-        (rc = measured_number(&m, "tokens_per_s_per_gpu", 1e9, &tps, i, out->name, err)) ||
-        (rc = measured_number(&m, "peak_allocated_bytes", 1e15, &alloc, i, out->name, err)) ||
-        (rc = measured_number(&m, "peak_reserved_bytes", 1e15, &reserved, i, out->name, err)))
+        (rc = measured_number(&m, "step_seconds", 0.0, 1e7, &r->step, i, out->name, err)) ||
+        (rc = measured_number(&m, "tokens_per_s_per_gpu", 0.0, 1e9, &tps, i, out->name, err)) ||
+        (rc = measured_number(&m, "peak_allocated_bytes", PEAK_BYTES_MIN, 1e15, &alloc, i, out->name, err)) ||
+        (rc = measured_number(&m, "peak_reserved_bytes", PEAK_BYTES_MIN, 1e15, &reserved, i, out->name, err)))
         return rc;
     if (!r->step && !tps)
         return run_fail(err, TRAINSIZE_E_INVALID, i, out->name, "measured: needs step_seconds or tokens_per_s_per_gpu");
@@ -492,11 +511,11 @@ static int read_run(const ts_json_value *rv, size_t i, run *r, trainsize_calibra
         if (!r->step) r->step = step;
         r->tps = tps;
     }
+    r->peak = alloc ? alloc : reserved;
+    r->reserved = reserved > 0;
     if ((rc = plausible(r, &e, i, out->name, err))) return rc;
     r->estimated = e.time.step_seconds;
     r->estimated_peak = e.memory.peak_total;
-    r->peak = alloc ? alloc : reserved;
-    r->reserved = reserved > 0;
     r->sharded = e.layout.zero >= 3;
     memcpy(out->gpu, e.gpu, sizeof out->gpu);
     out->step_seconds = r->step;
@@ -620,11 +639,6 @@ static void free_runs(run *runs, size_t n)
     free(runs);
 }
 
-/* The memory figure comparable to run r's measurement. */
-static uint64_t peak_of(const run *r, const trainsize_result *e)
-{
-    return r->reserved ? e->memory.peak_reserved : e->memory.peak_allocated;
-}
 
 /* A fit that errs more than the defaults on its own runs: the runs pull the shares
  * apart (robust(): each run's pull is bounded, so the median can end worse). Refused with

@@ -53,14 +53,14 @@ static long version_part(const char **p)
     return digits == 0 || digits > 9 ? -1 : v;
 }
 
-/* "major.minor.patch" (or "major.minor") of the file, nothing else, against this
+/* "major.minor.patch" of the file (what `calibrate` writes), nothing else, against this
  * library's major.minor: 1 the same, 0 another, -1 not a version. */
 static int same_version(const char *v)
 {
-    long major = version_part(&v), minor = -1, patch = 0;
+    long major = version_part(&v), minor = -1, patch = -1;
     if (major >= 0 && *v == '.') v++, minor = version_part(&v);
     if (minor >= 0 && *v == '.') v++, patch = version_part(&v);
-    if (minor < 0 || patch < 0 || *v != '\0') return -1;
+    if (patch < 0 || *v != '\0') return -1;
     return major == TRAINSIZE_VERSION_MAJOR && minor == TRAINSIZE_VERSION_MINOR;
 }
 
@@ -84,9 +84,9 @@ static int read_gpus(const ts_json_value *root, char *out, size_t cap, trainsize
         if (!ts_text_printable(name))
             return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
                            "calibration: gpus: a name holds a control character or invalid UTF-8");
-        if (n == 0 || strchr(name, ',') || used + n + 2 > cap)
+        if (ts_name_blank(name) || strchr(name, ',') || used + n + 2 > cap)
             return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
-                           "calibration: gpus: a name is empty, holds a comma, or the list is too long");
+                           "calibration: gpus: a name is blank, holds a comma, or the list is too long");
         if (used) out[used++] = ',';
         memcpy(out + used, name, n + 1);
         used += n;
@@ -164,8 +164,10 @@ int ts_calibration_read(const char *json, size_t len, ts_calibration_file *out, 
                        "calibration: library_version: fitted with libtrainsize %.16s, this is %s: fit it again "
                        "with this version (the model's terms change between versions)",
                        version, trainsize_version_string());
-    if (!ts_json_object_get(&root, "runs", &v) || ts_json_get_u64(&v, "runs", 1000000, &out->runs, err) || out->runs == 0)
-        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: runs: expected the number of runs it was fitted on");
+    /* at most what `calibrate` fits on (its RUNS_MAX) */
+    if (!ts_json_object_get(&root, "runs", &v) || ts_json_get_u64(&v, "runs", 256, &out->runs, err) || out->runs == 0)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
+                       "calibration: runs: expected the number of runs it was fitted on (1 to 256)");
     if (ts_json_object_get(&root, "date", &v) &&
         (ts_json_get_string(&v, "date", out->date, sizeof out->date, err) || (out->date[0] && !ts_date_valid(out->date))))
         return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: date: expected a date, YYYY-MM-DD");

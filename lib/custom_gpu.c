@@ -1,6 +1,7 @@
 /* GPUs of the caller's own description, checked and completed into a description of
  * their own (custom_gpu.h): from a struct, or from a JSON device file. Nothing here
  * touches a job; job_load.c gives the description to one. */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,9 @@
 #include "text.h"
 
 #define GIB 1073741824.0
+/* The least memory and link rate a description may state: less is a unit left out. */
+#define GPU_MEMORY_MIN (UINT64_C(1) << 20)
+#define RATE_MIN UINT64_C(1000000)
 /* An FP32 rate is rarely on a datasheet's first line; unset, it is taken as an eighth of
  * the 16-bit tensor rate (A100: 19.5 of 312 is 1/16; H100 SXM: 67 of 989 is 1/15; an
  * eighth errs on the fast side for fp32 jobs) and said so in the docs. */
@@ -64,25 +68,35 @@ int ts_gpu_description_make(const trainsize_gpu_info *info, ts_gpu_description *
                        "positive number");
     /* Finite and sane, or refused naming the field: no NaN or infinity reaches a figure. */
     {
-        static const struct { size_t offset; const char *name; double max; } ranges[] = {
-            {offsetof(trainsize_gpu_info, flops_fp32), "flops_fp32", 1e21},
-            {offsetof(trainsize_gpu_info, flops_bf16), "flops_bf16", 1e21},
-            {offsetof(trainsize_gpu_info, flops_fp8), "flops_fp8", 1e21},
-            {offsetof(trainsize_gpu_info, flops_fp16), "flops_fp16", 1e21},
-            {offsetof(trainsize_gpu_info, flops_fp4), "flops_fp4", 1e21},
-            {offsetof(trainsize_gpu_info, flops_tf32), "flops_tf32", 1e21},
-            {offsetof(trainsize_gpu_info, tdp_watts), "tdp_watts", 1e6},
-            {offsetof(trainsize_gpu_info, cloud_usd_per_hour), "cloud_usd_per_hour", 1e6},
-            {offsetof(trainsize_gpu_info, purchase_usd), "purchase_usd", 1e9}};
+        /* 0 is "not stated"; a stated figure below its floor is a slip: a rate of a few
+         * FLOP/s or a price of a denormal would size a job in 10^22 s or at $1e-323 */
+        static const struct { size_t offset; const char *name; double min, max; } ranges[] = {
+            {offsetof(trainsize_gpu_info, flops_fp32), "flops_fp32", 1e9, 1e21},
+            {offsetof(trainsize_gpu_info, flops_bf16), "flops_bf16", 1e9, 1e21},
+            {offsetof(trainsize_gpu_info, flops_fp8), "flops_fp8", 1e9, 1e21},
+            {offsetof(trainsize_gpu_info, flops_fp16), "flops_fp16", 1e9, 1e21},
+            {offsetof(trainsize_gpu_info, flops_fp4), "flops_fp4", 1e9, 1e21},
+            {offsetof(trainsize_gpu_info, flops_tf32), "flops_tf32", 1e9, 1e21},
+            {offsetof(trainsize_gpu_info, tdp_watts), "tdp_watts", 1, 1e6},
+            {offsetof(trainsize_gpu_info, cloud_usd_per_hour), "cloud_usd_per_hour", 1e-4, 1e6},
+            {offsetof(trainsize_gpu_info, purchase_usd), "purchase_usd", 1, 1e9}};
         size_t i;
         for (i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
             double v;
-            ts_number max;
+            ts_number min, max;
             memcpy(&v, (const char *)info + ranges[i].offset, sizeof v);
-            if (!(v >= 0 && v <= ranges[i].max))
-                return ts_fail(err, TRAINSIZE_E_INVALID, ranges[i].name, "gpu: %s must be a number from 0 to %s",
-                               ranges[i].name, ts_number_text(&max, ranges[i].max));
+            if (!(v >= 0 && v <= ranges[i].max) || (v > 0 && v < ranges[i].min))
+                return ts_fail(err, TRAINSIZE_E_INVALID, ranges[i].name,
+                               "gpu: %s must be 0 (not stated) or a number from %s to %s", ranges[i].name,
+                               ts_number_text(&min, ranges[i].min), ts_number_text(&max, ranges[i].max));
         }
+        /* a memory or a link of a handful of bytes is a slip (a unit left out), not a part */
+        if (info->memory_bytes < GPU_MEMORY_MIN || (info->memory_bandwidth && info->memory_bandwidth < RATE_MIN) ||
+            (info->scale_up_bandwidth && info->scale_up_bandwidth < RATE_MIN) ||
+            (info->host_ram_bytes && info->host_ram_bytes < GPU_MEMORY_MIN))
+            return ts_fail(err, TRAINSIZE_E_INVALID, "gpu",
+                           "gpu: memory_bytes (and host_ram_bytes when given) must be at least 1 MiB, "
+                           "memory_bandwidth and scale_up_bandwidth (when given) at least 1 MB/s");
         if (info->memory_bytes > (UINT64_C(1) << 50) || info->usable_bytes > info->memory_bytes ||
             info->memory_bandwidth > UINT64_C(1000000000000000) ||
             info->scale_up_bandwidth > UINT64_C(1000000000000000))
@@ -146,18 +160,32 @@ int ts_gpu_description_make(const trainsize_gpu_info *info, ts_gpu_description *
     return ts_ok(err);
 }
 
-/* One number of the device file into a double field; absent keys keep 0. */
+/* One number of the device file into a double field; absent keys keep 0. A boolean is
+ * no number ("memory_gib": true is not 1 GiB). */
 static int read_number(const ts_json_value *root, const char *key, double *out, trainsize_error *err)
 {
     ts_json_value v;
-    int flag;
     if (!ts_json_object_get(root, key, &v) || ts_json_is_null(&v)) return TRAINSIZE_OK;
-    if (v.type == TS_JSON_BOOL) { /* ecc: true reads as 1 */
+    return ts_json_get_double(&v, key, out, err);
+}
+
+/* One flag of the device file (ecc, bf16, ...): true or false, or 1 or 0; absent keeps *out. */
+static int read_flag(const ts_json_value *root, const char *key, double *out, trainsize_error *err)
+{
+    ts_json_value v;
+    int flag;
+    double d;
+    if (!ts_json_object_get(root, key, &v) || ts_json_is_null(&v)) return TRAINSIZE_OK;
+    if (v.type == TS_JSON_BOOL) {
         int rc = ts_json_get_bool(&v, key, &flag, err);
         if (rc == TRAINSIZE_OK) *out = flag;
         return rc;
     }
-    return ts_json_get_double(&v, key, out, err);
+    if (v.type == TS_JSON_NUMBER && ts_json_get_double(&v, key, &d, NULL) == TRAINSIZE_OK && (d == 0 || d == 1)) {
+        *out = d;
+        return TRAINSIZE_OK;
+    }
+    return ts_fail(err, TRAINSIZE_E_INVALID, key, "gpu-file: %s: expected true or false", key);
 }
 
 static int read_text(const ts_json_value *root, const char *key, char *buf, size_t cap,
@@ -194,8 +222,8 @@ int ts_gpu_description_read(const char *json, size_t len, ts_gpu_description *ou
         (rc = read_text(&root, "architecture", arch, sizeof arch, err)) ||
         (rc = read_text(&root, "vendor", vendor, sizeof vendor, err)) ||
         (rc = read_text(&root, "kind", kind, sizeof kind, err)) ||
-        (rc = read_number(&root, "bf16", &bf16, err)) ||
-        (rc = read_number(&root, "fp16", &fp16, err)) ||
+        (rc = read_flag(&root, "bf16", &bf16, err)) ||
+        (rc = read_flag(&root, "fp16", &fp16, err)) ||
         (rc = read_number(&root, "flops_fp16", &g.flops_fp16, err)) ||
         (rc = read_number(&root, "flops_fp4", &g.flops_fp4, err)) ||
         (rc = read_number(&root, "flops_tf32", &g.flops_tf32, err)) ||
@@ -205,7 +233,7 @@ int ts_gpu_description_read(const char *json, size_t len, ts_gpu_description *ou
         (rc = read_number(&root, "host_cores", &host_cores, err)) ||
         (rc = read_text(&root, "host_network", network, sizeof network, err)) ||
         (rc = read_number(&root, "host_nics", &nics, err)) ||
-        (rc = read_number(&root, "flash_attention", &flash, err)) ||
+        (rc = read_flag(&root, "flash_attention", &flash, err)) ||
         (rc = read_number(&root, "memory_bytes", &memory, err)) ||
         (rc = read_number(&root, "memory_gib", &memory_gib, err)) ||
         (rc = read_number(&root, "memory_bandwidth", &bw, err)) ||
@@ -213,14 +241,24 @@ int ts_gpu_description_read(const char *json, size_t len, ts_gpu_description *ou
         (rc = read_number(&root, "flops_bf16", &g.flops_bf16, err)) ||
         (rc = read_number(&root, "flops_fp8", &g.flops_fp8, err)) ||
         (rc = read_number(&root, "tdp_watts", &g.tdp_watts, err)) ||
-        (rc = read_number(&root, "ecc", &ecc, err)) ||
-        (rc = read_number(&root, "data_center", &dc, err)) ||
+        (rc = read_flag(&root, "ecc", &ecc, err)) ||
+        (rc = read_flag(&root, "data_center", &dc, err)) ||
         (rc = read_number(&root, "scale_up_bandwidth", &scale_up, err)) ||
         (rc = read_number(&root, "pcie_generation", &pcie, err)) ||
         (rc = read_number(&root, "cloud_usd_per_hour", &g.cloud_usd_per_hour, err)) ||
         (rc = read_number(&root, "purchase_usd", &g.purchase_usd, err)))
         return rc;
-    if (memory <= 0 && memory_gib > 0) memory = memory_gib * GIB;
+    /* one of the two: a bad memory_bytes is not hidden behind a memory_gib */
+    if (memory != 0 && memory_gib != 0)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "memory_bytes", "gpu-file: give memory_bytes or memory_gib, not both");
+    if (memory_gib < 0 || memory != floor(memory) || host_ram != floor(host_ram))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "gpu-file",
+                       "gpu-file: memory_gib must be positive, memory_bytes and host_ram_bytes whole numbers");
+    /* a rate under 1 MB/s would be cut to 0, "not stated", below */
+    if ((bw > 0 && bw < (double)RATE_MIN) || (scale_up > 0 && scale_up < (double)RATE_MIN))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "gpu",
+                       "gpu: memory_bandwidth and scale_up_bandwidth (when given) must be at least 1 MB/s");
+    if (memory_gib > 0) memory = memory_gib * GIB;
     if (memory < 0 || memory > 1e18 || bw < 0 || bw > 1e18 || scale_up < 0 || scale_up > 1e18 ||
         pcie < 0 || pcie > 9 || !(domain >= 0 && domain <= 1e6) || !(per_host >= 0 && per_host <= 1024) ||
         !(host_ram >= 0 && host_ram <= 1e18) || !(host_cores >= 0 && host_cores <= 1e6) ||

@@ -1,4 +1,5 @@
 /* Jobs: creation, defaults, and setting/reading parameters by name. */
+#include <float.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@ static int set_gpu_prices(trainsize_job *job, const ts_param_def *def, const cha
                           trainsize_error *err)
 {
     struct ts_gpu_price prices[sizeof job->s.gpu_prices / sizeof job->s.gpu_prices[0]];
-    size_t n = 0;
+    size_t n = 0, i;
     const char *p = value;
     char item[128], *eq, *colon;
     int more;
@@ -39,6 +40,16 @@ static int set_gpu_prices(trainsize_job *job, const ts_param_def *def, const cha
                            "gpu-prices: bad price for \"%.40s\" (US dollars: 0-1e6 per hour, 0-1e9 to buy)",
                            prices[n].name);
         if (!colon) prices[n].purchase = 0.0;
+        /* a GPU priced twice would lose one price without a word (names by the catalogue's rule) */
+        for (i = 0; i < n; i++)
+            if (ts_name_equal(prices[i].name, prices[n].name))
+                return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                               "gpu-prices: \"%.40s\" is priced twice; give each GPU once", prices[n].name);
+        /* a subnormal price is none (it prints as 1e-323 dollars) */
+        if ((prices[n].hourly > 0 && prices[n].hourly < DBL_MIN) ||
+            (prices[n].purchase > 0 && prices[n].purchase < DBL_MIN))
+            return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                           "gpu-prices: the price of \"%.40s\" is closer to 0 than any price (give 0)", prices[n].name);
         n++;
     }
     if (more != 0)
@@ -290,6 +301,12 @@ static int store_f64(trainsize_job *job, const ts_param_def *def, double v, trai
                        "%s: expected a number from %s to %s, got %s", def->info.name,
                        ts_number_text(&lo, def->info.min), ts_number_text(&hi, def->info.max),
                        ts_number_text(&got, v));
+    /* a subnormal (1e-320 days, dollars, a share) is in range but no setting's value: it
+     * prints as 9.99988867182683e-321 and divides to infinity */
+    if (v != 0.0 && v > -DBL_MIN && v < DBL_MIN)
+        return ts_fail(err, TRAINSIZE_E_INVALID, def->info.name,
+                       "%s: %s is closer to 0 than any setting means (under 2.2e-308): give 0 or a number "
+                       "that means something", def->info.name, ts_number_text(&got, v));
     memcpy((char *)job + def->offset, &v, sizeof v);
     return ts_ok(err);
 }
@@ -339,12 +356,17 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
                            "%s: expected an integer from %.0f to %.0f, got \"%.40s\"", name,
                            def->info.min, def->info.max, given);
         /* "--gpu-memory 24" meant gigabytes: a size under 1 MiB without a unit is refused
-         * (not a sample's, which is often that small: an encoded image, a clip). */
-        if (value == given && v > 0 && v < 1048576 && strcmp(def->info.unit, "bytes") == 0 &&
-            def->id != TRAINSIZE_ID_SAMPLE_BYTES)
+         * (not a sample's, which is often that small: an encoded image, a clip, nor a
+         * dataset's); a memory, a host's RAM, a context, a buffer or a cache under 1 MiB
+         * is no such thing with a unit either ("5B", "1KiB") */
+        if (v > 0 && v < 1048576 && strcmp(def->info.unit, "bytes") == 0 && def->id != TRAINSIZE_ID_SAMPLE_BYTES &&
+            (value == given || def->id != TRAINSIZE_ID_DATASET_BYTES))
             return ts_fail(err, TRAINSIZE_E_INVALID, name,
-                           "%s: %llu bytes is under 1 MiB; a size without a unit is in bytes "
-                           "(give one, e.g. 24GiB)", name, (unsigned long long)v);
+                           value == given ? "%s: %llu bytes is under 1 MiB; a size without a unit is in bytes "
+                                            "(give one, e.g. 24GiB)"
+                                          : "%s: %llu bytes is under 1 MiB: no memory, context, buffer or "
+                                            "cache is that small",
+                           name, (unsigned long long)v);
         return store_u64(job, def, v, err);
     }
     case TS_SET_DOUBLE: {

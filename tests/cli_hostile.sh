@@ -60,6 +60,16 @@ for v in nan -0.5 1.0000001 1e309; do
     expect_usage $M --dropout "$v"
 done
 
+# A size under 1 MiB with a unit is no memory either; a subnormal is no setting; a GPU
+# priced twice would lose a price.
+expect_usage $M --gpu-memory 5B
+expect_usage $M --host-ram 1KiB
+expect_usage $M --cuda-context 5B
+expect_usage $M --dropout 1e-320
+expect_usage plan --model gpt2 --tokens 1e9 --deadline-days 1e-320
+expect_usage $M --gpu-prices h100-80gb=2,H100_80GB=3
+expect_usage $M --gpu-prices h100-80gb=1e-320
+
 # Layouts that do not divide.
 expect_usage $M --gpus 8 --tp 3               # GPUs by TP
 expect_usage $M --gpus 12 --tp 4 --pp 2       # GPUs by TP x PP... 12 / 8

@@ -265,6 +265,13 @@ static void test_bad_runs(void **state)
          "runs[0] (\"run 1\"): measured: a step of 0.001 s is 0.00"},
         {"[{\"job\": {\"model\": \"gpt2\"}, \"measured\": {\"step_seconds\": 9000}}]",
          "times the estimate's"},
+        /* a peak no step has, or one another job's */
+        {"[{\"job\": {\"model\": \"gpt2\"}, \"measured\": {\"step_seconds\": 0.2, \"peak_reserved_bytes\": 1000}}]",
+         "measured: peak_reserved_bytes: expected a positive number"},
+        {"[{\"job\": {\"model\": \"gpt2\"}, \"measured\": {\"step_seconds\": 0.2, \"peak_allocated_bytes\": 1e-320}}]",
+         "measured: peak_allocated_bytes: expected a positive number"},
+        {"[{\"job\": {\"model\": \"gpt2\"}, \"measured\": {\"step_seconds\": 0.2, \"peak_allocated_bytes\": 9e14}}]",
+         "times the estimate's"},
         /* a name reaches the report and the calibration's per_run list */
         {"[{\"name\": \"a\\nb\\u001b[2J\", \"job\": {\"model\": \"gpt2\"}, \"measured\": {\"step_seconds\": 1}}]",
          "runs[0]: name: expected a text of up to 95 bytes, valid UTF-8 without control characters"},

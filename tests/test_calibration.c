@@ -107,6 +107,17 @@ static void test_refusals(void **state)
         {"{\"trainsize_calibration\": 1, \"library_version\": \"00000000000000000000000000000.1\", \"runs\": 1, "
          "\"gpus\": [\"x\"], \"settings\": {}}",
          "calibration: library_version: expected"},
+        /* MAJOR.MINOR.PATCH as calibrate writes it; at most the runs calibrate fits on; no
+         * blank GPU name */
+        {"{\"trainsize_calibration\": 1, \"library_version\": \"0.1\", \"runs\": 1, \"gpus\": [\"x\"], "
+         "\"settings\": {}}",
+         "calibration: library_version: expected MAJOR.MINOR.PATCH"},
+        {"{\"trainsize_calibration\": 1, \"library_version\": \"" TRAINSIZE_VERSION_STRING "\", \"runs\": 257, "
+         "\"gpus\": [\"x\"], \"settings\": {}}",
+         "calibration: runs: expected the number of runs it was fitted on (1 to 256)"},
+        {"{\"trainsize_calibration\": 1, \"library_version\": \"" TRAINSIZE_VERSION_STRING "\", \"runs\": 1, "
+         "\"gpus\": [\"h100-80gb\", \" \"], \"settings\": {}}",
+         "calibration: gpus: a name is blank"},
         /* what reaches the report and the JSON: a calendar date, printable GPU names */
         {"{\"trainsize_calibration\": 1, \"library_version\": \"" TRAINSIZE_VERSION_STRING "\", \"runs\": 1, "
          "\"date\": \"2026-13-45\", \"gpus\": [\"x\"], \"settings\": {}}",

@@ -48,6 +48,24 @@ static void test_set_gpu_errors_name_the_field(void **state)
         {"{\"name\": \"x\", \"memory_gib\": 80, \"flops_bf16\": \"fast\", \"tdp_watts\": 1}", "flops_bf16"},
         {"[1, 2]", "gpu-file"},
         {"{\"name\": \"x\"", "gpu-file"},
+        /* stated figures below any part's: a rate of 0.5 FLOP/s sized a step at 1e22 s */
+        {"{\"name\": \"x\", \"memory_gib\": 80, \"flops_bf16\": 0.5, \"tdp_watts\": 300}", "flops_bf16"},
+        {"{\"name\": \"x\", \"memory_gib\": 80, \"flops_bf16\": 1e14, \"tdp_watts\": 1e-320}", "tdp_watts"},
+        {"{\"name\": \"x\", \"memory_gib\": 80, \"flops_bf16\": 1e14, \"tdp_watts\": 300, "
+         "\"cloud_usd_per_hour\": 1e-320}", "cloud_usd_per_hour"},
+        {"{\"name\": \"x\", \"memory_gib\": 80, \"flops_bf16\": 1e14, \"tdp_watts\": 300, \"memory_bandwidth\": 1}",
+         "gpu"},
+        {"{\"name\": \"x\", \"memory_gib\": 80, \"flops_bf16\": 1e14, \"tdp_watts\": 300, "
+         "\"memory_bandwidth\": 0.5}", "gpu"},
+        {"{\"name\": \"x\", \"memory_bytes\": 1000, \"flops_bf16\": 1e14, \"tdp_watts\": 300}", "gpu"},
+        /* a boolean is no number, a number other than 0 or 1 no flag */
+        {"{\"name\": \"x\", \"memory_gib\": true, \"flops_bf16\": 1e14, \"tdp_watts\": 300}", "memory_gib"},
+        {"{\"name\": \"x\", \"memory_gib\": 80, \"flops_bf16\": 1e14, \"tdp_watts\": 300, \"ecc\": 5}", "ecc"},
+        /* a bad memory_bytes is not hidden behind memory_gib */
+        {"{\"name\": \"x\", \"memory_gib\": 96, \"memory_bytes\": -1, \"flops_bf16\": 1e14, \"tdp_watts\": 300}",
+         "memory_bytes"},
+        {"{\"name\": \"x\", \"memory_bytes\": 85899345920.5, \"flops_bf16\": 1e14, \"tdp_watts\": 300}",
+         "gpu-file"},
     };
     trainsize_job *job = ts_test_job(PAIRS("model", "gpt2"));
     size_t i;
