@@ -1387,6 +1387,28 @@ typedef struct trainsize_layout {
     int recompute;          /**< A ::trainsize_recompute value. */
 } trainsize_layout;
 
+/** How sure an estimate is: empirical bands from the library's own validation
+ *  (docs/accuracy.md, "Uncertainty bands"): on the published runs of the job's class, each
+ *  predicted by the fit left without its own source, the measured figure lay inside the
+ *  band for about 80 % of them (the 10th to the 90th percentile of measured over
+ *  estimated). The band widens where the job is outside what was validated (an
+ *  architecture without measured runs, context parallelism, offload, post-training, MoE
+ *  with many experts) and narrows to a site calibration's own held-out error where one was
+ *  fitted on this GPU. */
+typedef struct trainsize_uncertainty {
+    double time_low;    /**< Factor on every time figure (seconds, step, wall time, and what
+                             follows from them): the true figure is expected at least
+                             figure x time_low; <= 1. */
+    double time_high;   /**< ... and at most figure x time_high; >= 1. */
+    double memory_low;  /**< Factor on every memory figure (memory.*, bytes): at least
+                             figure x memory_low; <= 1. */
+    double memory_high; /**< ... and at most figure x memory_high; >= 1. */
+    char basis[2 * TRAINSIZE_NAME_MAX]; /**< Which validation set the bands and how many
+                             runs it holds, and what widened or narrowed them:
+                             "time: decoder training on Megatron stacks, 64 runs; memory:
+                             fine-tuning, unsharded, 38 figures". */
+} trainsize_uncertainty;
+
 /** Everything an estimate returns. Caller-owned plain data. */
 typedef struct trainsize_result {
     trainsize_model_counts model; /**< The model as counted. */
@@ -1447,6 +1469,7 @@ typedef struct trainsize_result {
                                        rule (PyTorch's cuDNN default for convolutions, the NGC
                                        containers' TF32 matmuls under Megatron, a GPU without
                                        TF32); "" under 16-bit or fp8 precisions. */
+    trainsize_uncertainty uncertainty; /**< How sure the time and memory figures are. */
 } trainsize_result;
 
 /**

@@ -96,6 +96,21 @@ static int read_gpus(const ts_json_value *root, char *out, size_t cap, trainsize
     return TRAINSIZE_OK;
 }
 
+/* fit.step_error_left_out, what `calibrate` writes of its leave-one-out (null with fewer
+ * than 3 runs): the result's time band comes from it (uncertainty.c). Absent or null: 0. */
+static int read_loo_error(const ts_json_value *root, double *out, trainsize_error *err)
+{
+    ts_json_value fit, v;
+    *out = 0.0;
+    if (!ts_json_object_get(root, "fit", &fit) || fit.type != TS_JSON_OBJECT ||
+        !ts_json_object_get(&fit, "step_error_left_out", &v) || ts_json_is_null(&v))
+        return TRAINSIZE_OK;
+    if (ts_json_get_double(&v, "step_error_left_out", out, NULL) != TRAINSIZE_OK || !(*out >= 0.0 && *out <= 100.0))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "calibration",
+                       "calibration: fit: step_error_left_out: expected a number from 0 to 100 (a share) or null");
+    return TRAINSIZE_OK;
+}
+
 /* The settings it fitted, each a calibration setting with a number. */
 static int read_settings(const ts_json_value *root, ts_calibration_file *out, trainsize_error *err)
 {
@@ -172,6 +187,7 @@ int ts_calibration_read(const char *json, size_t len, ts_calibration_file *out, 
         (ts_json_get_string(&v, "date", out->date, sizeof out->date, err) || (out->date[0] && !ts_date_valid(out->date))))
         return ts_fail(err, TRAINSIZE_E_INVALID, "calibration", "calibration: date: expected a date, YYYY-MM-DD");
     if ((rc = read_gpus(&root, out->gpus, sizeof out->gpus, err))) return rc;
+    if ((rc = read_loo_error(&root, &out->loo_error, err))) return rc;
     return read_settings(&root, out, err);
 }
 

@@ -18,6 +18,9 @@ typedef struct ts_calibration_file {
     size_t settings;                              /* names[] and values[] in use */
     char names[TS_CALIBRATION_SETTINGS_MAX][48];  /* calibration settings, as the catalogue names them */
     double values[TS_CALIBRATION_SETTINGS_MAX];
+    double loo_error;                             /* fit.step_error_left_out: the median error of
+                                                     each run predicted by the others' fit; 0
+                                                     when the file gives none */
 } ts_calibration_file;
 
 /* A calibration file's text checked whole and read into *out (the settings' ranges are

@@ -175,6 +175,7 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
     if (cfg->largest_fit) ts_largest_fit(cfg, &pc, &lay, &out->memory);
     fill_layout(cfg, &lay, &conv, out);
     ts_warnings_make(cfg, &lay, out, &found, &out->warnings);
+    ts_uncertainty_make(cfg, &lay, &conv, &out->uncertainty);
     if (!isfinite(out->time.seconds) || !isfinite(out->system.energy_kwh))
         return ts_fail(err, TRAINSIZE_E_OVERFLOW, "tokens", "tokens: time or energy does not fit a double");
     return ts_ok(err);

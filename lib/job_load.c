@@ -136,6 +136,7 @@ int trainsize_job_load_calibration_json(trainsize_job *job, const char *json, si
     copy->s.calibration_runs = f.runs;
     memcpy(copy->s.calibration_gpus, f.gpus, sizeof f.gpus);
     memcpy(copy->s.calibration_date, f.date, sizeof f.date);
+    copy->s.calibration_loo_error = f.loo_error;
     /* the GPU list cut to 60 bytes on a whole character: the report and the JSON show it */
     gpus_shown = strlen(f.gpus) < 60 ? strlen(f.gpus) : ts_utf8_prefix(f.gpus, 60);
     snprintf(copy->s.calibration_text, sizeof copy->s.calibration_text, "%llu run%s on %.*s%s%s%.15s",

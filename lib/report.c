@@ -534,6 +534,14 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
                        ts_fmt_iec(c, sizeof c, (double)m->peak_total),
                        ts_fmt_iec(d, sizeof d, (double)over));
     }
+    {
+        /* how sure: the band of the job's validation class (the basis is in the time section) */
+        const trainsize_uncertainty *u = &r->uncertainty;
+        ts_out_printf(o, "  likely peak total: %s to %s (the estimate x %.2f to %.2f)\n",
+                      ts_fmt_iec(a, sizeof a, (double)m->peak_total * u->memory_low),
+                      ts_fmt_iec(b, sizeof b, (double)m->peak_total * u->memory_high), u->memory_low,
+                      u->memory_high);
+    }
     ts_report_largest_fit(o, job, r);
     if (m->rollout_weights) {
         char c[TS_FMT_MAX];
@@ -997,6 +1005,25 @@ static void time_section(ts_out *o, const trainsize_job *job, const trainsize_re
     else
         ts_out_puts(o, " on a cluster that never fails");
     ts_out_putc(o, '\n');
+    {
+        /* how sure: the band of the job's validation class, and which */
+        const trainsize_uncertainty *u = &r->uncertainty;
+        char text[TS_FMT_MAX * 4 + sizeof u->basis + 160];
+        char d[TS_FMT_MAX];
+        key(o, "  likely");
+        snprintf(text, sizeof text, "%s to %s a step; %s to %s in all (the estimate x %.2f to %.2f)",
+                 ts_fmt_duration(a, sizeof a, t->step_seconds * u->time_low),
+                 ts_fmt_duration(b, sizeof b, t->step_seconds * u->time_high),
+                 ts_fmt_duration(c, sizeof c, t->seconds * u->time_low),
+                 ts_fmt_duration(d, sizeof d, t->seconds * u->time_high), u->time_low, u->time_high);
+        ts_out_wrapped(o, text, TS_REPORT_KEY_WIDTH);
+        ts_out_putc(o, '\n');
+        key(o, "  how sure");
+        snprintf(text, sizeof text, "about 80 %% of published runs of the class fell in such a band (the "
+                 "held-out 10th to 90th percentile): %s", u->basis);
+        ts_out_wrapped(o, text, TS_REPORT_KEY_WIDTH);
+        ts_out_putc(o, '\n');
+    }
     ts_report_goodput(o, job, r, w->dev);
 }
 

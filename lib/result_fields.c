@@ -274,6 +274,17 @@ static const ts_field_def FIELDS[] = {
     {{"layout.tf32_reason", TRAINSIZE_FIELD_STRING, "", "why: the option, or auto's rule"}, R(tf32_reason)},
     {{"warnings", TRAINSIZE_FIELD_FLAGS, "", "the checklist (names: trainsize_warning_name)"},
      R(warnings)},
+    {{"uncertainty.time_low", F64, "factor",
+      "the true time figures are expected at least this times the estimate's (about 80 % of the class's runs)"},
+     R(uncertainty.time_low)},
+    {{"uncertainty.time_high", F64, "factor", "... and at most this times them"}, R(uncertainty.time_high)},
+    {{"uncertainty.memory_low", F64, "factor",
+      "the true memory figures are expected at least this times the estimate's"},
+     R(uncertainty.memory_low)},
+    {{"uncertainty.memory_high", F64, "factor", "... and at most this times them"}, R(uncertainty.memory_high)},
+    {{"uncertainty.basis", TRAINSIZE_FIELD_STRING, "",
+      "which validation class set the bands, its runs, and what widened or narrowed them"},
+     R(uncertainty.basis)},
 };
 
 #define FIELD_COUNT (sizeof FIELDS / sizeof FIELDS[0])

@@ -163,6 +163,7 @@ typedef struct ts_settings {
     char calibration_gpus[256];   /* the GPUs its runs ran on, comma-separated */
     char calibration_date[16];    /* YYYY-MM-DD, or "" */
     char calibration_text[TRAINSIZE_NAME_MAX]; /* what the result says of it */
+    double calibration_loo_error; /* its runs' held-out median step error; 0: not given */
     /* Servers. */
     uint64_t data_loader_workers; /* per GPU */
     int sharded_loading;          /* ranks load only their shard of the weights */

@@ -375,6 +375,11 @@ double ts_rack_product_watts_per_gpu(const trainsize_gpu_info *gpu);
 double ts_energy_kwh(double gpu_hours, double watts_per_gpu, double pue);
 
 /* The checklist warnings that depend on the whole result. */
+/* How sure the estimate is (uncertainty.c): the bands of the job's validation class,
+ * widened outside what it validated, or a site calibration's own held-out error. */
+void ts_uncertainty_make(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv,
+                         trainsize_uncertainty *u);
+
 void ts_warnings_make(const ts_settings *cfg, const ts_layout *lay, const trainsize_result *r,
                       const ts_findings *found, uint64_t *warnings);
 

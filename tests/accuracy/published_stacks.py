@@ -69,7 +69,7 @@ def compare(binary, path=FIXTURE, extra=()):
                                                 check=True).stdout)
             r.update(memory=row["memory_gib"], memory_kind=row["memory_kind"],
                      memory_error=memory_error(est, row["memory_gib"], row["memory_kind"]),
-                     peak_total=est["memory"]["peak_total"] / GIB)
+                     peak_total=est["memory"]["peak_total"] / GIB, memory_estimate=est)
         out.append(r)
     return out
 

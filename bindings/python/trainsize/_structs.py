@@ -331,6 +331,18 @@ class PlanCandidate(ctypes.Structure):
     ]
 
 
+class Uncertainty(ctypes.Structure):
+    """trainsize_uncertainty"""
+
+    _fields_ = [
+        ("time_low", c_double),
+        ("time_high", c_double),
+        ("memory_low", c_double),
+        ("memory_high", c_double),
+        ("basis", c_char * (2 * NAME_MAX)),
+    ]
+
+
 class Result(ctypes.Structure):
     """trainsize_result: the caller-owned buffer trainsize_estimate() fills."""
 
@@ -363,6 +375,7 @@ class Result(ctypes.Structure):
         ("calibration_runs", c_uint64),
         ("tf32", c_char * 16),
         ("tf32_reason", c_char * NAME_MAX),
+        ("uncertainty", Uncertainty),
     ]
 
 
@@ -398,6 +411,8 @@ RESULT_PATHS.update({
     "layout.tf32": ("tf32",),
     "layout.tf32_reason": ("tf32_reason",),
 })
+for _name, _ in Uncertainty._fields_:
+    RESULT_PATHS["uncertainty." + _name] = ("uncertainty", _name)
 for _name, _ in Layout._fields_:
     RESULT_PATHS["layout." + _name] = ("layout", _name)
 del _section, _struct, _name, _

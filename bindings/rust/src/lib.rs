@@ -689,6 +689,17 @@ impl Estimate {
         &self.raw.time
     }
 
+    /// How sure the time and memory figures are: factors on them from the library's own
+    /// validation (`time_low`..`time_high`, `memory_low`..`memory_high`).
+    pub fn uncertainty(&self) -> &sys::trainsize_uncertainty {
+        &self.raw.uncertainty
+    }
+
+    /// Which validation class set the bands, its runs, and what widened or narrowed them.
+    pub fn uncertainty_basis(&self) -> Cow<'_, str> {
+        array_str(&self.raw.uncertainty.basis)
+    }
+
     /// Preset name, config name, or "custom".
     pub fn model_name(&self) -> Cow<'_, str> {
         array_str(&self.raw.model.name)

@@ -384,6 +384,17 @@ pub struct trainsize_layout {
     pub recompute: c_int,
 }
 
+/// `trainsize_uncertainty`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct trainsize_uncertainty {
+    pub time_low: f64,
+    pub time_high: f64,
+    pub memory_low: f64,
+    pub memory_high: f64,
+    pub basis: [c_char; 2 * TRAINSIZE_NAME_MAX],
+}
+
 /// `trainsize_result`
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -416,6 +427,7 @@ pub struct trainsize_result {
     pub calibration_runs: u64,
     pub tf32: [c_char; 16],
     pub tf32_reason: [c_char; TRAINSIZE_NAME_MAX],
+    pub uncertainty: trainsize_uncertainty,
 }
 
 /* ---- Site calibration ---- */

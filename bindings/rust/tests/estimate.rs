@@ -346,6 +346,11 @@ fn field_table_agrees_with_the_struct_layout() {
                 "layout.pipeline_layers" => FieldValue::U64(e.pipeline_layers().1),
                 "layout.pipeline_last_layers" => FieldValue::U64(e.pipeline_layers().2),
                 "warnings" => FieldValue::Flags(e.warnings()),
+                "uncertainty.time_low" => FieldValue::F64(e.uncertainty().time_low),
+                "uncertainty.time_high" => FieldValue::F64(e.uncertainty().time_high),
+                "uncertainty.memory_low" => FieldValue::F64(e.uncertainty().memory_low),
+                "uncertainty.memory_high" => FieldValue::F64(e.uncertainty().memory_high),
+                "uncertainty.basis" => FieldValue::Str(e.uncertainty_basis()),
                 other => panic!("result field {} is not known to these bindings' test", other),
             };
             assert_eq!(value, expect, "{} of {:?}", path, settings);
@@ -393,7 +398,10 @@ fn to_json_structure() {
     assert!(text.starts_with("{\n  \"trainsize_version\": \""));
     assert!(text.ends_with("\n}\n"));
     let v = parse(&text).unwrap();
-    assert_eq!(v.keys(), vec!["trainsize_version", "model", "memory", "system", "time", "layout", "warnings", "advice"]);
+    assert_eq!(
+        v.keys(),
+        vec!["trainsize_version", "model", "memory", "system", "time", "layout", "warnings", "uncertainty", "advice"]
+    );
     assert_eq!(v.at("advice"), Some(&Json::Arr(Vec::new()))); // the example job fits
     assert_eq!(v.at("trainsize_version"), Some(&Json::Str(trainsize::version())));
     assert_eq!(v.at("memory.peak_total"), Some(&Json::Num(e.peak_total().to_string())));

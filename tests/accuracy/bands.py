@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Uncertainty bands: for each validation class the library puts a job in (its result's
+uncertainty.basis), the 10th to the 90th percentile of measured over estimated on the
+class's published runs.
+
+Time: every row of time.json, stacks.json and images_encoders.json, its step time as the
+fit left without the row's own source predicts it (loso.py): measured / estimated step =
+estimated / measured tokens (or samples) per second. Memory: every compared figure of
+public.json and stacks.json, measured / estimated (the figure of the row's kind, as
+public.py and published_stacks.py compare it; a figure of unknown kind counts as exact
+between peak_allocated and peak_total). Rows the library widens (an architecture without
+runs, context parallelism, offload, post-training, many experts) are left out of their
+class's band and reported apart: how many the widened band covers.
+
+    python3 tests/accuracy/bands.py build/programs/trainsize    # the tables, and the C table
+
+lib/uncertainty.c holds the figures this prints; docs/accuracy.md ("Uncertainty bands")
+the tables (report.py).
+"""
+
+import collections
+import math
+import os
+import re
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import loso  # noqa: E402
+import public  # noqa: E402
+import published_stacks  # noqa: E402
+
+BASIS = re.compile(r"^time: (.*?), \d+ runs; memory: (.*?), \d+ figures(?:; widened: (.*))?$")
+LOW_Q, HIGH_Q = 0.10, 0.90
+
+
+def basis(est):
+    m = BASIS.match(est["uncertainty"]["basis"])
+    if not m:
+        raise SystemExit("bands: unexpected basis %r" % est["uncertainty"]["basis"])
+    return m.group(1), m.group(2), m.group(3) or ""
+
+
+def quantile(v, q):
+    """Linear interpolation between order statistics (numpy's default)."""
+    s = sorted(v)
+    x = q * (len(s) - 1)
+    i = int(math.floor(x))
+    return s[i] if i + 1 >= len(s) else s[i] + (x - i) * (s[i + 1] - s[i])
+
+
+def time_rows(binary):
+    ts = loso.load_binding(binary)
+    R, _, held, _, _ = loso.run(binary)
+    out = []
+    for r in R:
+        if held.get(r["id"]) is None:
+            continue
+        kw = {k.replace("-", "_"): v for k, v in r["settings"].items()}
+        est = ts.estimate(**kw).to_dict()
+        t, _, widened = basis(est)
+        u = est["uncertainty"]
+        out.append(dict(id=r["id"], source=r["source"], cls=t, widened=widened, ratio=math.exp(held[r["id"]]),
+                        low=u["time_low"], high=u["time_high"]))
+    return out
+
+
+def memory_rows(binary):
+    out = []
+    for r in public.compare(binary):
+        if "error" not in r:
+            continue
+        est = public.estimate(binary, settings_of_public(r["id"]))
+        _, m, widened = basis(est)
+        u = est["uncertainty"]
+        out.append(dict(id=r["id"], source=r["source"], cls=m, widened=widened, ratio=1.0 / (1.0 + r["error"]),
+                        low=u["memory_low"], high=u["memory_high"]))
+    for r in published_stacks.compare(binary):
+        if "memory_error" not in r:
+            continue
+        _, m, widened = basis(r["memory_estimate"])
+        u = r["memory_estimate"]["uncertainty"]
+        out.append(dict(id=r["id"], source=loso.source_key(r["url"]), cls=m, widened=widened,
+                        ratio=1.0 / (1.0 + r["memory_error"]), low=u["memory_low"], high=u["memory_high"]))
+    return out
+
+
+_PUBLIC = None
+
+
+def settings_of_public(row_id):
+    global _PUBLIC
+    if _PUBLIC is None:
+        import json
+        with open(public.FIXTURE) as f:
+            _PUBLIC = {r["id"]: r.get("settings") for r in json.load(f)["rows"]}
+    return _PUBLIC[row_id]
+
+
+def bands(rows):
+    """class -> (runs, sources, low, high) from the rows the library does not widen."""
+    by = collections.OrderedDict()
+    for r in rows:
+        if not r["widened"]:
+            by.setdefault(r["cls"], []).append(r)
+    out = collections.OrderedDict()
+    for c, rs in by.items():
+        v = [r["ratio"] for r in rs]
+        out[c] = (len(rs), len({r["source"] for r in rs}), min(1.0, quantile(v, LOW_Q)), max(1.0, quantile(v, HIGH_Q)))
+    return out
+
+
+def coverage(rows):
+    """(covered, rows) of the rows inside the band the library gives them."""
+    inside = [r["low"] * (1 - 1e-9) <= r["ratio"] <= r["high"] * (1 + 1e-9) for r in rows]
+    return sum(inside), len(inside)
+
+
+def table(kind, rows):
+    b = bands(rows)
+    L = ["| %s class | runs | sources | low | high | half-width | inside the library's band |" % kind,
+         "|---|---:|---:|---:|---:|---:|---:|"]
+    for c, (n, src, lo, hi) in b.items():
+        cov, tot = coverage([r for r in rows if r["cls"] == c and not r["widened"]])
+        L.append("| %s | %d | %d | %.3f | %.3f | %.3f | %d of %d |" % (c, n, src, lo, hi, (hi - lo) / 2, cov, tot))
+    wid = [r for r in rows if r["widened"]]
+    if wid:
+        cov, tot = coverage(wid)
+        L.append("| widened (any class) | %d | %d | | | | %d of %d |" % (tot, len({r["source"] for r in wid}), cov, tot))
+    cov, tot = coverage(rows)
+    widths = sorted((r["high"] - r["low"]) / 2 for r in rows)
+    L.append("| **all** | %d | %d | | | median %.3f | %d of %d (%.0f %%) |" % (
+        tot, len({r["source"] for r in rows}), statistics.median(widths), cov, tot, 100.0 * cov / tot))
+    return L
+
+
+def c_table(kind, rows):
+    return ["%s %-70s %.3f %.3f %d" % (kind, c, lo, hi, n) for c, (n, _, lo, hi) in bands(rows).items()]
+
+
+def main():
+    binary = sys.argv[1] if len(sys.argv) > 1 else "build/programs/trainsize"
+    t, m = time_rows(binary), memory_rows(binary)
+    print("\n".join(table("time", t)))
+    print()
+    print("\n".join(table("memory", m)))
+    print()
+    print("\n".join(c_table("T", t) + c_table("M", m)))
+
+
+if __name__ == "__main__":
+    main()
