@@ -393,7 +393,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_MOE_IMBALANCE = 205,           /**< "moe-imbalance" */
     TRAINSIZE_ID_FRAGMENTATION = 206,           /**< "fragmentation" */
     TRAINSIZE_ID_MLP_TILES = 207,               /**< "mlp-tiles" */
-    TRAINSIZE_ID_COUNT = 208                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_PLAN_MARGIN = 208,             /**< "plan-margin" */
+    TRAINSIZE_ID_COUNT = 209                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**

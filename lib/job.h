@@ -20,6 +20,7 @@ typedef struct ts_plan_options {
     int objective;                /* 0 cloud cost, 1 time, 2 owned cost */
     uint64_t gpu_count;           /* plan-gpu-count; 0: search the counts */
     int ranking;                  /* 0 best by the objective, 1 the Pareto front */
+    int margin;                   /* 0 the estimate, 1 its high bound (result.uncertainty) */
 } ts_plan_options;
 
 struct trainsize_job {

@@ -697,6 +697,11 @@ static const ts_param_def PARAMS[] = {
       "what the planner returns: the best by the objective (one per layout), or the Pareto front "
       "of cost (cloud, or owned with objective owned) against time, fastest first"},
      TS_SET_CHOICE, OFF(plan.ranking), TRAINSIZE_ID_PLAN_RANKING, TS_PLAN_KEEPS},
+    {{"plan-margin", TRAINSIZE_PARAM_CHOICE, "estimate|high", 0, 0, "estimate", "",
+      "what the planner holds each configuration to: the estimate, or its high bound (the "
+      "result's uncertainty: memory.peak_needed x memory_high must fit the GPU, and time and cost "
+      "are ranked, bounded by deadline and budget, and shown at x time_high)"},
+     TS_SET_CHOICE, OFF(plan.margin), TRAINSIZE_ID_PLAN_MARGIN, TS_PLAN_KEEPS},
     {{"plan-gpu-count", TRAINSIZE_PARAM_INT, NULL, 0, LIM_GPUS, "0", "GPUs",
       "the planner uses exactly this many GPUs (\"I have 8 H100s\"); without tokens it lists the "
       "layouts that fit there and the largest batch each takes; 0: it searches counts up to "

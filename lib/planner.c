@@ -240,6 +240,8 @@ static int try_config(search *s, const trainsize_job *job)
     trainsize_result r;
     trainsize_plan_candidate c;
     const trainsize_job *w = &s->work;
+    double time_factor = 1.0, wall, cost, over;
+    int fits;
     s->stats.evaluated++;
     s->stats.estimated++;
     if (trainsize_estimate(w, &r, sizeof r, NULL) != TRAINSIZE_OK) {
@@ -250,32 +252,40 @@ static int try_config(search *s, const trainsize_job *job)
         return -1;
     }
     s->valid++;
-    if (!r.memory.fits) {
+    fits = r.memory.fits;
+    over = (double)r.memory.peak_total / (double)r.memory.gpu_capacity - 1.0;
+    /* plan-margin high: held to the high bounds of the result's uncertainty, the memory
+     * that must fit and the time (and with it the cost) that is ranked and bounded */
+    if (job->plan.margin == 1) {
+        time_factor = r.uncertainty.time_high;
+        fits = (double)r.memory.peak_needed * r.uncertainty.memory_high <= (double)r.memory.gpu_capacity;
+        over = (double)r.memory.peak_needed * r.uncertainty.memory_high / (double)r.memory.gpu_capacity - 1.0;
+    }
+    if (!fits) {
         /* The nearest miss, for "nothing fits" (only while nothing does). */
-        double over = (double)r.memory.peak_total / (double)r.memory.gpu_capacity - 1.0;
         if (s->stats.fit_memory == 0 && (s->stats.least_overshoot == 0.0 || over < s->stats.least_overshoot))
             s->stats.least_overshoot = over;
         return 0;
     }
+    wall = r.time.wall_seconds * time_factor;
+    cost = r.system.cost_cloud_usd * time_factor;
     /* What a deadline or a budget would have to allow, for "nothing fits". */
     s->stats.fit_memory++;
     s->stats.least_overshoot = 0.0;
     /* a deadline is met on the wall clock: with the cluster's interruptions */
-    if (s->stats.fastest_fit_seconds == 0.0 || r.time.wall_seconds < s->stats.fastest_fit_seconds)
-        s->stats.fastest_fit_seconds = r.time.wall_seconds;
-    if (r.system.cost_cloud_usd > 0 &&
-        (s->stats.cheapest_fit_cost == 0.0 || r.system.cost_cloud_usd < s->stats.cheapest_fit_cost))
-        s->stats.cheapest_fit_cost = r.system.cost_cloud_usd;
-    if (job->plan.deadline_days > 0 && r.time.wall_seconds > job->plan.deadline_days * 86400.0) return 1;
+    if (s->stats.fastest_fit_seconds == 0.0 || wall < s->stats.fastest_fit_seconds) s->stats.fastest_fit_seconds = wall;
+    if (cost > 0 && (s->stats.cheapest_fit_cost == 0.0 || cost < s->stats.cheapest_fit_cost))
+        s->stats.cheapest_fit_cost = cost;
+    if (job->plan.deadline_days > 0 && wall > job->plan.deadline_days * 86400.0) return 1;
     memset(&c, 0, sizeof c);
     snprintf(c.gpu, sizeof c.gpu, "%s", w->s.gpu->name);
     c.gpus = w->s.gpus;
     c.gpus_per_node = r.system.gpus_per_node;
     c.layout = r.layout; /* as the estimate used it */
     c.peak_total = r.memory.peak_total;
-    c.seconds = r.time.wall_seconds;
-    c.cost = r.system.cost_cloud_usd; /* one kind of cost, comparable across GPUs */
-    c.cost_own = r.system.cost_own_usd;
+    c.seconds = wall;
+    c.cost = cost; /* one kind of cost, comparable across GPUs */
+    c.cost_own = r.system.cost_own_usd * time_factor;
     c.warnings = r.warnings;
     if (job->plan.budget_usd > 0 && !(c.cost > 0 && c.cost <= job->plan.budget_usd)) return 1;
     s->stats.feasible++;

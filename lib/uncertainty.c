@@ -29,12 +29,12 @@ typedef struct band {
  * stacks: Megatron-LM, Megatron-Core (NeMo), nanotron; FSDP stacks: torchtitan, FSDP. */
 enum { T_IMAGE, T_ENCODER, T_MEGATRON, T_FSDP, T_HF, T_MOE, T_CLASSES };
 static const band TIME_BANDS[T_CLASSES] = {
-    [T_IMAGE] = {"ResNets", 0.816, 1.640, 112},
-    [T_ENCODER] = {"encoders (BERT)", 0.884, 1.272, 196},
-    [T_MEGATRON] = {"decoders on Megatron stacks", 0.887, 1.278, 107},
-    [T_FSDP] = {"decoders on FSDP stacks", 0.811, 1.312, 46},
-    [T_HF] = {"decoders on the HF Trainer or DeepSpeed", 0.933, 1.227, 23},
-    [T_MOE] = {"MoE decoders", 0.710, 1.439, 13},
+    [T_IMAGE] = {"ResNets", 0.794, 1.644, 112},
+    [T_ENCODER] = {"encoders (BERT)", 0.875, 1.273, 196},
+    [T_MEGATRON] = {"decoders on Megatron stacks", 0.872, 1.280, 107},
+    [T_FSDP] = {"decoders on FSDP stacks", 0.801, 1.437, 46},
+    [T_HF] = {"decoders on the HF Trainer or DeepSpeed", 0.926, 1.242, 23},
+    [T_MOE] = {"MoE decoders", 0.691, 1.526, 13},
 };
 
 /* Memory: measured over estimated peak, the figure each run reported (allocated, reserved
@@ -42,9 +42,9 @@ static const band TIME_BANDS[T_CLASSES] = {
  * LONG_CONTEXT_TOKENS or more, or context parallelism. */
 enum { M_UNSHARDED, M_SHARDED, M_LONG, M_CLASSES };
 static const band MEMORY_BANDS[M_CLASSES] = {
-    [M_UNSHARDED] = {"unsharded", 0.987, 1.125, 52},
-    [M_SHARDED] = {"ZeRO-3 and FSDP", 0.833, 1.291, 50},
-    [M_LONG] = {"long context", 1.000, 1.265, 14},
+    [M_UNSHARDED] = {"unsharded", 0.986, 1.127, 52},
+    [M_SHARDED] = {"ZeRO-3 and FSDP", 0.836, 1.291, 50},
+    [M_LONG] = {"long context", 1.000, 1.285, 14},
 };
 
 /* The stretch of a band's half-width, on a log scale about its centre, for each way a

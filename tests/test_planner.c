@@ -326,6 +326,39 @@ static void test_resnet_and_nothing_examined(void **state)
     trainsize_job_free(job);
 }
 
+/* plan-margin high: each candidate is held to the high bounds of its estimate's
+ * uncertainty (its peak needed x memory_high fits; its days and cost are the estimate's x
+ * time_high), and a configuration that fits only at the estimate is not a candidate. */
+static void test_plan_margin_high(void **state)
+{
+    const char *const est[] = {"model", "llama-3-8b", "tokens", "1e11", "plan-gpus", "h100-80gb", "max-gpus", "64", NULL};
+    const char *const high[] = {"model", "llama-3-8b", "tokens", "1e11", "plan-gpus", "h100-80gb", "max-gpus", "64",
+                                "plan-margin", "high", NULL};
+    trainsize_plan_candidate a[TOP], b[TOP];
+    trainsize_plan_stats sa, sb;
+    trainsize_job *j1 = ts_test_job(est), *j2 = ts_test_job(high);
+    size_t na, nb, i;
+    int tight = 0;
+    (void)state;
+    assert_int_equal(trainsize_plan(j1, a, TOP, &na, &sa, NULL), 0);
+    assert_int_equal(trainsize_plan(j2, b, TOP, &nb, &sb, NULL), 0);
+    assert_true(nb > 0 && sb.fit_memory < sa.fit_memory);
+    for (i = 0; i < na; i++) tight += a[i].warnings & TRAINSIZE_WARN_LOW_HEADROOM ? 1 : 0;
+    assert_true(tight > 0); /* the estimate's best include configurations at the margin */
+    for (i = 0; i < nb; i++) {
+        trainsize_job *w = trainsize_job_clone(j2);
+        trainsize_result r;
+        assert_int_equal(trainsize_plan_apply(w, &b[i], NULL), 0);
+        assert_int_equal(trainsize_estimate(w, &r, sizeof r, NULL), 0);
+        assert_true((double)r.memory.peak_needed * r.uncertainty.memory_high <= (double)r.memory.gpu_capacity);
+        assert_true(fabs(b[i].seconds - r.time.wall_seconds * r.uncertainty.time_high) <= 1e-9 * b[i].seconds);
+        assert_true(fabs(b[i].cost - r.system.cost_cloud_usd * r.uncertainty.time_high) <= 1e-9 * b[i].cost);
+        trainsize_job_free(w);
+    }
+    trainsize_job_free(j1);
+    trainsize_job_free(j2);
+}
+
 /* Issue 25: the planner reaches 16,384 servers. Llama 3.1 405B at 16M tokens a step (2,048
  * samples of 8,192) on up to 16,384 H100s: the fastest plan uses all of them, and its time is
  * in the range Meta's run makes plausible. Dubey et al. 2024 (arXiv 2407.21783), section 3.3
@@ -474,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_clean_before_warned_in_a_tie),
         cmocka_unit_test(test_fixed_count_without_tokens),
         cmocka_unit_test(test_resnet_and_nothing_examined),
+        cmocka_unit_test(test_plan_margin_high),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

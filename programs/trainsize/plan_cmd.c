@@ -202,6 +202,9 @@ static void header(ts_out *o, const trainsize_job *job, const trainsize_plan_can
         append(line, sizeof line, ", at most %s USD", b);
     else
         append(line, sizeof line, ", no budget");
+    if (strcmp(job_text(job, "plan-margin", b, sizeof b), "high") == 0)
+        append(line, sizeof line, "; each held to its high bound (--plan-margin high: memory x memory_high "
+               "must fit; days and cost at x time_high)");
     wrap_words(o, line, 4);
 
     /* The step every configuration trains with: the job's, or the planner's default. */
