@@ -317,11 +317,14 @@ function renderTime(r, needsTokens) {
     b.addEventListener('click', () => form.elements.tokens.focus());
     ask.appendChild(b);
     row(table, 'one optimizer step', `${duration(t.step_seconds)} (${num(r.layout.global_batch)} samples)`);
+    row(table, 'likely', likelyTime(t, r.uncertainty, true)).title = howSure(r.uncertainty);
     return;
   }
   // The run's time is the wall time: failures, restarts and checkpoint stalls included.
   row(table, 'time', runTime(t.wall_seconds) +
     ` (wall time; ${t.gpu_hours >= 10 ? num(Math.round(t.gpu_hours)) : Number(t.gpu_hours.toPrecision(2))} GPU-hours)`);
+  // the range the true time is likely in, beside it (the basis: under the verdict, and on hover)
+  row(table, 'likely', likelyTime(t, r.uncertainty, false)).title = howSure(r.uncertainty);
   row(table, 'failure-free time', runTime(t.seconds) + ' on a cluster that never fails');
   row(table, 'interruptions', t.expected_interruptions > 0
     ? `${Number(t.expected_interruptions.toPrecision(3))} expected` : 'none expected');
@@ -406,6 +409,9 @@ function renderEstimate(r, o) {
   verdict.dataset.peakTotal = String(m.peak_total);
   $('summary').textContent = `${r.model.name}: peak ${gib(m.peak_total)} of ${gib(m.gpu_capacity)} per GPU on ` +
     `${r.layout.gpus} x ${r.layout.gpu}` + (r.layout.calibration ? ` (calibrated: ${r.layout.calibration})` : '');
+  // how sure: the range the true peak is likely in, and the runs that set it (time's too)
+  $('likely-peak').textContent = 'likely peak total: ' + likelyPeak(m, r.uncertainty);
+  $('how-sure').textContent = 'how sure: ' + howSure(r.uncertainty);
   renderWarnings(r);
   renderAdvice(r);
   renderLargest(m);

@@ -28,6 +28,33 @@ function duration(s) {
 /* The run's time as the page has always shown it: seconds under a day, else days. */
 const runTime = (s) => (s < 86400 ? s.toFixed(1) + ' s' : (s / 86400).toFixed(1) + ' days');
 
+/* `x` with `d` decimals as C's printf writes it (the command's report): an exact tie (1.125
+ * to two decimals) goes to the even digit, where toFixed goes up. */
+function fixed(x, d) {
+  const half = x * 2 ** (d + 1); /* an odd integer exactly when x lies halfway */
+  if (!Number.isInteger(half) || half % 2 === 0 || !Number.isSafeInteger(half * 5 ** d)) return x.toFixed(d);
+  const below = (Math.abs(half) * 5 ** d - 1) / 2; /* the two candidates: below and below + 1 */
+  const n = below % 2 === 0 ? below : below + 1;
+  return (Math.sign(x) * n / 10 ** d).toFixed(d);
+}
+
+/* How sure the figures are (the result's "uncertainty": factors on every memory and time
+ * figure that about 80 % of published runs of the job's class fell within, and the basis
+ * that names the class): the likely range of the peak, and of the time (the wall time
+ * with a token count, and the step), as the command's report words it. */
+const factors = (lo, hi) => `(the estimate x ${fixed(lo, 2)} to ${fixed(hi, 2)})`;
+function likelyPeak(m, u) {
+  return `${gib(m.peak_total * u.memory_low)} to ${gib(m.peak_total * u.memory_high)} ` +
+    factors(u.memory_low, u.memory_high);
+}
+function likelyTime(t, u, needsTokens) {
+  const step = `${duration(t.step_seconds * u.time_low)} to ${duration(t.step_seconds * u.time_high)} a step`;
+  return (needsTokens ? step : `${runTime(t.wall_seconds * u.time_low)} to ${runTime(t.wall_seconds * u.time_high)} ` +
+    `wall time; ${step}`) + ' ' + factors(u.time_low, u.time_high);
+}
+const howSure = (u) => 'about 80 % of published runs of the class fell in such a band (the held-out 10th to 90th ' +
+  'percentile): ' + shown(u.basis);
+
 /* Text from a vendor's file, a link or a library message as one printable line: control
  * characters, line separators and lone surrogates escaped as the library escapes them
  * (\x0a, \ud800), cut at `max` characters. */

@@ -1,6 +1,7 @@
 /* The printable summary: what a buyer takes to a meeting. One page built from the last
  * estimate (the job, the verdict, the servers, time and cost, the facility, buy or rent,
- * and the command that gives the same figures); shown only when printing (style.css). */
+ * the likely ranges of the peak and the time and what they rest on, and the command that
+ * gives the same figures); shown only when printing (style.css). */
 'use strict';
 
 /* The `trainsize estimate` command line of these options (a pasted config.json and the
@@ -21,6 +22,7 @@ function renderSummary(r, o, vendor, needsTokens) {
   row(job, 'model', `${r.model.name} (${num(r.model.parameters)} parameters)`);
   row(job, 'GPUs', `${r.layout.gpus} x ${r.layout.gpu}: tp ${r.layout.tp}, pp ${r.layout.pp}, ep ${r.layout.ep}, ZeRO ${r.layout.zero}, micro-batch ${r.layout.micro_batch}`);
   row(job, 'per GPU', `${m.fits ? 'fits' : 'does not fit'}: peak ${gib(m.peak_total)} of ${gib(m.gpu_capacity)}`);
+  row(job, 'likely peak', likelyPeak(m, r.uncertainty));
   if (r.layout.calibration) row(job, 'calibration', r.layout.calibration);
   if (r.warnings.length) row(job, 'warnings', r.warnings.join(', '));
   box.appendChild(job);
@@ -43,8 +45,10 @@ function renderSummary(r, o, vendor, needsTokens) {
   const money = element('table', 'money');
   if (needsTokens) {
     row(money, 'time and cost', 'not sized: no token count was given');
+    row(money, 'one step, likely', likelyTime(t, r.uncertainty, true));
   } else {
     row(money, 'wall time', `${runTime(t.wall_seconds)} (${(100 * t.goodput).toFixed(1)} % goodput)`);
+    row(money, 'likely', likelyTime(t, r.uncertainty, false));
     row(money, 'cloud cost, this run', usd(s.cost_cloud_usd));
     row(money, 'owned, this run', usd(s.cost_own_usd));
   }
@@ -54,6 +58,7 @@ function renderSummary(r, o, vendor, needsTokens) {
     row(money, 'break-even', s.breakeven_months > 0 ? `${s.breakeven_months.toFixed(1)} months` : 'never: renting stays cheaper');
   }
   box.appendChild(money);
+  box.appendChild(element('p', 'basis', 'How sure: ' + howSure(r.uncertainty) + '.'));
   box.appendChild(element('p', 'command', commandLine(o)));
   if (vendor.contact) box.appendChild(element('p', 'contact', `${vendor.contact.text}: ${vendor.contact.href.replace(/^mailto:/i, '')}`));
 }

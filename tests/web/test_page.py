@@ -5,7 +5,8 @@ Usage: /usr/bin/python3 tests/web/test_page.py WEB_DIR TRAINSIZE_EXE
 sees the command's example job; loads a configuration from the URL and checks the verdict
 and the peak equal the command's; every field shows its default; changes a field and sees
 the page and the URL follow; enters an invalid value and sees the command's message in
-place of the verdict; warnings in the command's words; the advice in words, applied by its
+place of the verdict; beside the peak and the time, the ranges they are likely in (the
+command's figures x its uncertainty factors, as the page formats them) and their basis; warnings in the command's words; the advice in words, applied by its
 button; time and cost ask for tokens; the memory chart; plans (deadline, budget and GPU
 types in the URL, the chart's Pareto front, in a worker); opens the single-file page from
 file:// (and plans there, without a worker); checks the largest batch that fits, the
@@ -15,7 +16,8 @@ vendor's configurator.json (examples/web/configurator.example.json: title, GPU l
 prices, contact) and a broken one; hostile input (a vendor's job of every kind of key, a link
 against the vendor's calibration and prices, a TRAINSIZE_CONFIGURATOR object with cycles,
 getters that throw, bigints and control characters, a file that is no JSON: each applied or
-named in one printable line); the printable summary under print media. Leaves
+named in one printable line); the printable summary under print media, the likely ranges
+and their basis with it. Leaves
 page.png (a run of 2e12 tokens on 32 GPUs), plan.png, vendor.png and print.png in WEB_DIR.
 Needs Debian's chromium, chromium-driver and python3-selenium."""
 import functools
@@ -119,6 +121,57 @@ def usd(x):
     return "$%s" % format(round(x), ",") if x >= 100 else "$%.2f" % x
 
 
+def gib(b):
+    """Bytes as the page writes them."""
+    return "%.2f GiB" % (b / 2**30)
+
+
+def duration(x):
+    """Seconds as the page writes a duration (format.js duration)."""
+    if x < 120:
+        return "%.1f s" % x
+    if x < 7200:
+        return "%.1f min" % (x / 60)
+    if x < 172800:
+        return "%.1f hours" % (x / 3600)
+    return "%.1f days" % (x / 86400)
+
+
+def run_time(x):
+    """The run's time as the page writes it (format.js runTime)."""
+    return "%.1f s" % x if x < 86400 else "%.1f days" % (x / 86400)
+
+
+def likely(want, tokens):
+    """The likely ranges the page shows for the command's JSON: the peak's and the time's
+    (the wall time with a token count, and the step), each figure x the uncertainty's low
+    and high factors, and the factors as the report writes them (C's %.2f)."""
+    u, m, t = want["uncertainty"], want["memory"], want["time"]
+    assert 0 < u["memory_low"] <= 1 <= u["memory_high"] and 0 < u["time_low"] <= 1 <= u["time_high"], u
+    assert u["basis"].startswith("time: ") and "; memory: " in u["basis"], u["basis"]
+    peak = "%s to %s (the estimate x %.2f to %.2f)" % (
+        gib(m["peak_total"] * u["memory_low"]), gib(m["peak_total"] * u["memory_high"]), u["memory_low"], u["memory_high"])
+    time = "%s to %s a step" % (duration(t["step_seconds"] * u["time_low"]), duration(t["step_seconds"] * u["time_high"]))
+    if tokens:
+        time = "%s to %s wall time; %s" % (run_time(t["wall_seconds"] * u["time_low"]),
+                                           run_time(t["wall_seconds"] * u["time_high"]), time)
+    return peak, time + " (the estimate x %.2f to %.2f)" % (u["time_low"], u["time_high"])
+
+
+def check_likely(driver, want, job):
+    """Beside the peak and the time, the ranges they are likely in (the command's figures x
+    its uncertainty factors), and the basis as text."""
+    peak, time = likely(want, "tokens" in job)
+    assert text_of(driver, "#likely-peak") == "likely peak total: " + peak, (text_of(driver, "#likely-peak"), peak)
+    how = text_of(driver, "#how-sure")
+    assert how.startswith("how sure: about 80 % of published runs") and how.endswith(": " + want["uncertainty"]["basis"]), how
+    assert not driver.find_elements(By.CSS_SELECTOR, "#how-sure *, #likely-peak *")  # text, never markup
+    row = [tr for tr in driver.find_elements(By.CSS_SELECTOR, "#time tr")
+           if tr.find_elements(By.TAG_NAME, "td")[0].text == "likely"]
+    assert len(row) == 1 and row[0].find_elements(By.TAG_NAME, "td")[1].text == time, (time, text_of(driver, "#time"))
+    assert row[0].get_attribute("title").endswith(want["uncertainty"]["basis"]), row[0].get_attribute("title")
+
+
 def text_of(driver, css):
     return driver.find_element(By.CSS_SELECTOR, css).text
 
@@ -166,8 +219,9 @@ def check_owning(driver, want, job):
     system = cells(driver, "#time")
     tokens = "tokens" in job
     assert driver.find_element(By.ID, "needs-tokens").is_displayed() != tokens
+    check_likely(driver, want, job)
     if not tokens:
-        assert list(system) == ["one optimizer step"], system
+        assert list(system) == ["one optimizer step", "likely"], system
         assert system["one optimizer step"].startswith("%.1f s" % t["step_seconds"]) or t["step_seconds"] >= 120, system
     days = t["wall_seconds"] >= 86400
     wall = "%.1f days" % (t["wall_seconds"] / 86400) if days else "%.1f s" % t["wall_seconds"]
@@ -280,7 +334,15 @@ def main():
         check_chart(driver, want)
         # no tokens: time and cost ask for them, no $0 and no run time of one step
         assert driver.find_element(By.ID, "needs-tokens").is_displayed()
-        assert list(cells(driver, "#time")) == ["one optimizer step"], cells(driver, "#time")
+        assert list(cells(driver, "#time")) == ["one optimizer step", "likely"], cells(driver, "#time")
+        check_likely(driver, want, {})  # the likely ranges of the example job, and their basis
+        # the peak's range as the command's report words it
+        assert "\n  likely peak total: %s\n" % likely(want, False)[0] in native([]).stdout
+        # the factors written as C's printf writes them: an exact tie to the even digit
+        ties = [1.125, 0.875, 0.125, 1.005, 0.994, 1.3125, 7 / 8 - 2**-40]
+        assert driver.execute_script("return arguments[0].map((x) => fixed(x, 2))", ties) == ["%.2f" % x for x in ties]
+        assert driver.execute_script("return [fixed(2.25, 1), fixed(0.05, 1), fixed(-1.125, 2)]") == \
+            ["%.1f" % 2.25, "%.1f" % 0.05, "%.2f" % -1.125]
         assert "$" not in text_of(driver, "#time") and " 0.0 s" not in text_of(driver, "#time")
         assert cells(driver, "#cloud table")["this run"] == "set tokens to see"
 
@@ -462,6 +524,12 @@ def main():
             assert money["cloud cost, this run"] == usd(s["cost_cloud_usd"]), money
             assert money["owned, up front"] == usd(s["capex_usd"]), money
             assert cells(driver, "#printable table.facility")["racks"].startswith("%d rack" % s["racks"])
+            # the likely ranges and their basis
+            likely_peak, likely_time = likely(want, True)
+            assert cells(driver, "#printable table.job")["likely peak"] == likely_peak
+            assert money["likely"] == likely_time, (money["likely"], likely_time)
+            basis = text_of(driver, "#printable p.basis")
+            assert basis.startswith("How sure: about 80 %") and basis.endswith(": %s." % want["uncertainty"]["basis"]), basis
             command = text_of(driver, "#printable p.command")
             assert command.startswith("trainsize estimate --model llama-2-7b"), command
             screenshot(driver, "print.png")
@@ -503,7 +571,7 @@ def main():
     check_vendor()
     check_hostile()
     print("web page: example job first, URL state, defaults shown, live update, error in place of the verdict, "
-          "warnings and advice in words (applied), tokens asked for, memory chart, plan in a worker (limits in "
+          "warnings and advice in words (applied), tokens asked for, likely ranges and their basis, memory chart, plan in a worker (limits in "
           "the URL, Pareto chart), file://, largest fit, facility, buy or rent, goodput, printable summary, "
           "post-training and a vision tower, a vendor's configurator.json: all as the command; "
           "every key of the vendor's job applied or named, a link never overriding the vendor's calibration unsaid, "

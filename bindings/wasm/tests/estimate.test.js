@@ -10,7 +10,7 @@ const path = require('node:path');
 const exe = process.env.TRAINSIZE_EXE;
 const pkg = process.env.TRAINSIZE_WASM_PACKAGE;
 if (!exe || !pkg) throw new Error('set TRAINSIZE_EXE and TRAINSIZE_WASM_PACKAGE');
-const { createTrainsize, TrainsizeError } = require(path.resolve(pkg, 'trainsize.js'));
+const { createTrainsize, createTrainsizeWorker, TrainsizeError } = require(path.resolve(pkg, 'trainsize.js'));
 
 function native(args) {
   return execFileSync(exe, args, { encoding: 'utf8' });
@@ -43,6 +43,39 @@ test('estimate() is the command\'s JSON, byte for byte', async () => {
     // fields, not parsed from the text)
     assert.strictEqual(JSON.stringify(ts.estimate(job)), JSON.stringify(JSON.parse(text)), JSON.stringify(job));
     assert.deepStrictEqual(ts.estimate(job), JSON.parse(text));
+  }
+});
+
+test('estimate() carries the command\'s uncertainty: the likely bands and their basis', async () => {
+  // The bands the configurator page shows beside the peak and the time: factors on every
+  // memory and time figure, and the validation class that set them, as the command's JSON.
+  const ts = await createTrainsize();
+  const jobs = [
+    JOBS[0], // ZeRO-3: the sharded memory class
+    JOBS[4], // many experts: the time band widened
+    { model: 'gpt2', gpu: 'gb200', gpus: 8, zero: 1, offload: 'optimizer', method: 'dpo', tokens: 1e9 }, // widened twice
+  ];
+  for (const job of jobs) {
+    const want = JSON.parse(native(['estimate', '--json', ...cliArgs(job)])).uncertainty;
+    const u = ts.estimate(job).uncertainty;
+    assert.deepStrictEqual(Object.keys(u), ['time_low', 'time_high', 'memory_low', 'memory_high', 'basis']);
+    for (const k of ['time_low', 'time_high', 'memory_low', 'memory_high']) {
+      assert.strictEqual(typeof u[k], 'number', k);
+      assert.strictEqual(u[k], want[k], `${k}: ${JSON.stringify(job)}`); // the same double, not a near one
+    }
+    assert.strictEqual(u.basis, want.basis);
+    assert.ok(u.time_low > 0 && u.time_low <= 1 && u.time_high >= 1, JSON.stringify(u));
+    assert.ok(u.memory_low > 0 && u.memory_low <= 1 && u.memory_high >= 1, JSON.stringify(u));
+    assert.match(u.basis, /^time: [^\n]+; memory: [^\n]+ figures/);
+  }
+  assert.match(ts.estimate(jobs[1]).uncertainty.basis, /widened: many experts \(time\)$/);
+  assert.match(ts.estimate(jobs[2]).uncertainty.basis, /widened: offload, post-training$/);
+  // the same through the worker
+  const w = createTrainsizeWorker();
+  try {
+    assert.deepStrictEqual((await w.estimate(jobs[2])).uncertainty, ts.estimate(jobs[2]).uncertainty);
+  } finally {
+    w.terminate();
   }
 });
 
