@@ -17,24 +17,26 @@
 #include "catalog.h"
 #include "stages.h"
 
-/* One class: its band (factors on the estimate: measured / estimated) and the runs it was
- * measured on. */
+/* One class: what the basis says of it (its name and the runs it was measured on) and its
+ * band (factors on the estimate: measured / estimated). Written out whole, so that an
+ * estimate copies it rather than formats it. */
 typedef struct band {
-    const char *name;
+    const char *text;
     double low, high;
-    unsigned runs;
 } band;
+#define TIME_BAND(name, low, high, runs) {name ", " #runs " runs", low, high}
+#define MEMORY_BAND(name, low, high, runs) {name ", " #runs " figures", low, high}
 
 /* Time: measured over estimated step time, held out (tests/accuracy/bands.py). Megatron
  * stacks: Megatron-LM, Megatron-Core (NeMo), nanotron; FSDP stacks: torchtitan, FSDP. */
 enum { T_IMAGE, T_ENCODER, T_MEGATRON, T_FSDP, T_HF, T_MOE, T_CLASSES };
 static const band TIME_BANDS[T_CLASSES] = {
-    [T_IMAGE] = {"ResNets", 0.794, 1.644, 112},
-    [T_ENCODER] = {"encoders (BERT)", 0.875, 1.273, 196},
-    [T_MEGATRON] = {"decoders on Megatron stacks", 0.872, 1.280, 107},
-    [T_FSDP] = {"decoders on FSDP stacks", 0.801, 1.437, 46},
-    [T_HF] = {"decoders on the HF Trainer or DeepSpeed", 0.926, 1.242, 23},
-    [T_MOE] = {"MoE decoders", 0.691, 1.526, 13},
+    [T_IMAGE] = TIME_BAND("ResNets", 0.794, 1.644, 112),
+    [T_ENCODER] = TIME_BAND("encoders (BERT)", 0.875, 1.273, 196),
+    [T_MEGATRON] = TIME_BAND("decoders on Megatron stacks", 0.872, 1.280, 107),
+    [T_FSDP] = TIME_BAND("decoders on FSDP stacks", 0.801, 1.437, 46),
+    [T_HF] = TIME_BAND("decoders on the HF Trainer or DeepSpeed", 0.926, 1.242, 23),
+    [T_MOE] = TIME_BAND("MoE decoders", 0.691, 1.526, 13),
 };
 
 /* Memory: measured over estimated peak, the figure each run reported (allocated, reserved
@@ -42,9 +44,9 @@ static const band TIME_BANDS[T_CLASSES] = {
  * LONG_CONTEXT_TOKENS or more, or context parallelism. */
 enum { M_UNSHARDED, M_SHARDED, M_LONG, M_CLASSES };
 static const band MEMORY_BANDS[M_CLASSES] = {
-    [M_UNSHARDED] = {"unsharded", 0.986, 1.127, 52},
-    [M_SHARDED] = {"ZeRO-3 and FSDP", 0.836, 1.291, 50},
-    [M_LONG] = {"long context", 1.000, 1.285, 14},
+    [M_UNSHARDED] = MEMORY_BAND("unsharded", 0.986, 1.127, 52),
+    [M_SHARDED] = MEMORY_BAND("ZeRO-3 and FSDP", 0.836, 1.291, 50),
+    [M_LONG] = MEMORY_BAND("long context", 1.000, 1.285, 14),
 };
 
 /* The stretch of a band's half-width, on a log scale about its centre, for each way a
@@ -99,53 +101,64 @@ static void stretch(double low, double high, double widen, double *lo, double *h
     *hi = fmax(1.0, exp(centre + half));
 }
 
-/* ", " between the reasons a band was widened, and the first reason's lead-in. */
-static size_t note(char *buf, size_t cap, size_t used, int *count, const char *why)
+/* Text appended at buf[used] (cap bytes in all), cut to fit; the new length. */
+static size_t put(char *buf, size_t cap, size_t used, const char *text)
 {
-    int n;
-    if (used >= cap) return used;
-    n = snprintf(buf + used, cap - used, "%s%s", (*count)++ ? ", " : "; widened: ", why);
-    return n < 0 ? used : used + (size_t)n;
+    size_t n = strlen(text);
+    if (used + 1 >= cap) return used;
+    if (n > cap - 1 - used) n = cap - 1 - used;
+    memcpy(buf + used, text, n);
+    buf[used + n] = '\0';
+    return used + n;
+}
+
+/* One more reason the bands were widened: the band's stretch, and its words. */
+static size_t widen(char *buf, size_t cap, size_t used, int *count, double *factor, const char *why)
+{
+    *factor *= BAND_WIDEN;
+    used = put(buf, cap, used, (*count)++ ? ", " : "; widened: ");
+    return put(buf, cap, used, why);
 }
 
 void ts_uncertainty_make(const ts_settings *cfg, const ts_layout *lay, const ts_conv *conv,
                          trainsize_uncertainty *u)
 {
     const band *t = &TIME_BANDS[time_class(cfg, conv)], *m = &MEMORY_BANDS[memory_class(cfg, lay)];
-    char why[2 * TRAINSIZE_NAME_MAX] = "";
-    size_t used = 0;
+    char *b = u->basis;
+    size_t cap = sizeof u->basis, used = 0;
     int count = 0;
-    double widen_t = 1.0, widen_m = 1.0;
-    if (!validated_gpu(cfg->gpu)) {
-        widen_t *= BAND_WIDEN, widen_m *= BAND_WIDEN;
-        used = note(why, sizeof why, used, &count, "an architecture without runs");
-    }
-    if (lay->cp > 1) {
-        widen_t *= BAND_WIDEN, widen_m *= BAND_WIDEN;
-        used = note(why, sizeof why, used, &count, "context parallelism");
-    }
-    if (cfg->offload || cfg->activation_offload) {
-        widen_t *= BAND_WIDEN, widen_m *= BAND_WIDEN;
-        used = note(why, sizeof why, used, &count, "offload");
-    }
-    if (cfg->method != TS_METHOD_SFT) {
-        widen_t *= BAND_WIDEN, widen_m *= BAND_WIDEN;
-        used = note(why, sizeof why, used, &count, "post-training");
-    }
-    if (cfg->model.experts > MANY_EXPERTS) {
-        widen_t *= BAND_WIDEN;
-        used = note(why, sizeof why, used, &count, "many experts (time)");
-    }
-    stretch(t->low, t->high, widen_t, &u->time_low, &u->time_high);
-    stretch(m->low, m->high, widen_m, &u->memory_low, &u->memory_high);
+    double wt = 1.0, wm = 1.0, unused = 1.0;
     if (cfg->calibration_runs && cfg->calibration_loo_error > 0.0 && ts_calibration_covers(cfg, cfg->gpu->name)) {
+        /* this site's own held-out error: the class's band does not apply to its time */
         double z = CALIBRATION_Z * log1p(cfg->calibration_loo_error);
+        used = (size_t)snprintf(b, cap, "time: this site's calibration, %llu runs held out one at a time",
+                                (unsigned long long)cfg->calibration_runs);
         u->time_low = exp(-z);
         u->time_high = exp(z);
-        snprintf(u->basis, sizeof u->basis, "time: this site's calibration, %llu runs held out one at a time; "
-                 "memory: %s, %u figures%s", (unsigned long long)cfg->calibration_runs, m->name, m->runs, why);
-        return;
+        wt = 0.0; /* not stretched below */
+    } else {
+        used = put(b, cap, put(b, cap, 0, "time: "), t->text);
     }
-    snprintf(u->basis, sizeof u->basis, "time: %s, %u runs; memory: %s, %u figures%s", t->name, t->runs, m->name,
-             m->runs, why);
+    used = put(b, cap, put(b, cap, used, "; memory: "), m->text);
+    if (!validated_gpu(cfg->gpu)) {
+        used = widen(b, cap, used, &count, wt ? &wt : &unused, "an architecture without runs");
+        wm *= BAND_WIDEN;
+    }
+    if (lay->cp > 1) {
+        used = widen(b, cap, used, &count, wt ? &wt : &unused, "context parallelism");
+        wm *= BAND_WIDEN;
+    }
+    if (cfg->offload || cfg->activation_offload) {
+        used = widen(b, cap, used, &count, wt ? &wt : &unused, "offload");
+        wm *= BAND_WIDEN;
+    }
+    if (cfg->method != TS_METHOD_SFT) {
+        used = widen(b, cap, used, &count, wt ? &wt : &unused, "post-training");
+        wm *= BAND_WIDEN;
+    }
+    if (cfg->model.experts > MANY_EXPERTS) used = widen(b, cap, used, &count, wt ? &wt : &unused, "many experts (time)");
+    if (wt == 1.0) u->time_low = t->low, u->time_high = t->high;
+    else if (wt > 0.0) stretch(t->low, t->high, wt, &u->time_low, &u->time_high);
+    if (wm == 1.0) u->memory_low = m->low, u->memory_high = m->high;
+    else stretch(m->low, m->high, wm, &u->memory_low, &u->memory_high);
 }

@@ -15,7 +15,8 @@ class's band and reported apart: how many the widened band covers.
 
     python3 tests/accuracy/bands.py build/programs/trainsize    # the tables, and the C table
 
-lib/uncertainty.c holds the figures this prints; docs/accuracy.md ("Uncertainty bands")
+lib/uncertainty.c holds the figures this prints (its TIME_BAND and MEMORY_BAND rows, rounded
+outward); docs/accuracy.md ("Uncertainty bands")
 the tables (report.py).
 """
 
