@@ -150,6 +150,35 @@ def c_table(kind, rows):
             for c, (n, _, lo, hi) in bands(rows).items()]
 
 
+def markdown(binary):
+    t, m = time_rows(binary), memory_rows(binary)
+    L = ["## Uncertainty bands", ""]
+    L.append("Every result carries `uncertainty`: factors on its time figures (`time_low`, `time_high`) "
+             "and on its memory figures (`memory_low`, `memory_high`), and the `basis` that set them "
+             "(lib/uncertainty.c; `tests/accuracy/bands.py` writes these tables). The library puts each "
+             "job in a class (decoders by the stack that runs them, MoE decoders, encoders, ResNets; for "
+             "memory: unsharded, ZeRO-3/FSDP, long context), and a class's band is the interval that "
+             "leaves out at most a tenth of its runs on each side, of measured over estimated: for time, "
+             "each run predicted by the constants fitted without its source (the section above) and, "
+             "taken together with it, as the library ships; for memory, at the library's defaults (the "
+             "one memory constant fitted on these rows, sharded-slack, is not refitted per source). "
+             "About 80 % of a class's runs lie inside its band. A job outside what its class validated "
+             "(an architecture without measured runs, context parallelism, offload, post-training, more "
+             "than 64 experts for time) gets its band's half-width doubled on a log scale for each such "
+             "condition: 2 is the least of 1.5, 2, 2.5 and 3 under which the widened runs below lie "
+             "inside their bands at least 80 % of the time, so that factor is fitted on them. A site "
+             "calibration fitted on the job's GPU with a leave-one-out error `x` sets the time band to "
+             "exp(±1.9 log(1 + x)) instead. `tests/test_uncertainty.c` recomputes each class's coverage "
+             "at the defaults and fails when one with 10 runs or more falls under 80 %. The last column "
+             "is the runs inside the band the library gives them (held out for time).")
+    L.append("")
+    L += table("time", t)
+    L.append("")
+    L += table("memory", m)
+    L.append("")
+    return L
+
+
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else "build/programs/trainsize"
     t, m = time_rows(binary), memory_rows(binary)

@@ -28,6 +28,7 @@ import published_stacks  # noqa: E402
 import published_images  # noqa: E402
 import loso  # noqa: E402
 import calibration_split  # noqa: E402
+import bands  # noqa: E402
 
 MIB = 1024.0 * 1024.0
 BAND = 0.05  # the +-5 % band in the picture
@@ -54,6 +55,7 @@ STACK_LINES = []  # the published runs on today's stacks, from published_stacks.
 IMAGE_LINES = []  # image classifiers and encoders, from published_images.py
 LOSO_LINES = []  # every fitted constant left out one source at a time, from loso.py
 CALIBRATION_LINES = []  # a site calibration on held-out runs, from calibration_split.py
+BAND_LINES = []  # the result's uncertainty bands, from bands.py
 PLOT_TERMS = [("activations", "activations"), ("model state (weights + gradients + optimizer)",
                                                "model_state")]
 
@@ -438,6 +440,7 @@ def write_markdown(path, fixtures, results, version, binary_label):
     L += STACK_LINES
     L += IMAGE_LINES
     L += LOSO_LINES
+    L += BAND_LINES
     L += CALIBRATION_LINES
     L.append("## How to regenerate")
     L.append("")
@@ -558,6 +561,7 @@ def main():
     STACK_LINES[:] = published_stacks.markdown(published_stacks.compare(binary))
     IMAGE_LINES[:] = published_images.markdown(published_images.compare(binary))
     LOSO_LINES[:] = loso.markdown(binary)
+    BAND_LINES[:] = bands.markdown(binary)
     CALIBRATION_LINES[:] = calibration_split.markdown(calibration_split.compare(binary))
     write_markdown(args.md, fixtures, results, version, args.trainsize)
     public.write_png(os.path.join(os.path.dirname(args.png), "accuracy-public.png"), public_rows)
