@@ -156,6 +156,21 @@ func (e *Estimate) WarningBits() uint64 { return uint64(e.r.warnings) }
 // Warnings is the checklist as the warnings' stable names ("low-vram-headroom").
 func (e *Estimate) Warnings() []string { return warningNames(uint64(e.r.warnings)) }
 
+// Uncertainty is how sure an estimate is: factors on every time figure and on every
+// memory figure (the true one is expected within figure x [Low, High]; about 80 % of the
+// published runs of the job's class fell inside), and the validation that set them.
+type Uncertainty struct {
+	TimeLow, TimeHigh, MemoryLow, MemoryHigh float64
+	Basis                                    string
+}
+
+// Uncertainty is the estimate's uncertainty bands (the JSON's "uncertainty").
+func (e *Estimate) Uncertainty() Uncertainty {
+	u := e.r.uncertainty
+	return Uncertainty{TimeLow: float64(u.time_low), TimeHigh: float64(u.time_high),
+		MemoryLow: float64(u.memory_low), MemoryHigh: float64(u.memory_high), Basis: goStr(u.basis[:])}
+}
+
 // FieldType is the type of a result field.
 type FieldType int
 

@@ -228,6 +228,10 @@ func checkAccessors(t *testing.T, est *Estimate, w map[string]any) {
 		{"system.breakeven_months", est.BreakevenMonths()},
 		{"layout.gpus", float64(est.GPUs())},
 		{"layout.data_parallel", float64(est.DataParallel())},
+		{"uncertainty.time_low", est.Uncertainty().TimeLow},
+		{"uncertainty.time_high", est.Uncertainty().TimeHigh},
+		{"uncertainty.memory_low", est.Uncertainty().MemoryLow},
+		{"uncertainty.memory_high", est.Uncertainty().MemoryHigh},
 	}
 	for _, c := range checks {
 		if want := num(c.path); c.got != want {
@@ -236,6 +240,9 @@ func checkAccessors(t *testing.T, est *Estimate, w map[string]any) {
 	}
 	if est.Fits() != lookup("memory.fits").(bool) {
 		t.Errorf("Fits() = %v, JSON has %v", est.Fits(), lookup("memory.fits"))
+	}
+	if est.Uncertainty().Basis != lookup("uncertainty.basis").(string) {
+		t.Errorf("Uncertainty().Basis = %q, JSON has %q", est.Uncertainty().Basis, lookup("uncertainty.basis"))
 	}
 	if est.ModelName() != lookup("model.name").(string) || est.GPU() != lookup("layout.gpu").(string) {
 		t.Errorf("ModelName/GPU = %q/%q", est.ModelName(), est.GPU())

@@ -48,3 +48,19 @@ def test_to_json_needs_the_estimates_job():
     with pytest.raises(trainsize.TrainsizeError) as e:
         detached.to_json()
     assert e.value.field == "to_json"
+
+
+def test_uncertainty_is_the_command_s():
+    """How sure an estimate is: a section like the others, equal to the command's JSON, its
+    band around the estimate (low <= 1 <= high), wider for a GPU without measured runs."""
+    for job in (dict(model="llama-3-8b", gpus=8, zero=3), dict(model="llama-3-8b", gpu="mi300x", gpus=8, zero=3)):
+        r = trainsize.estimate(**job)
+        args = []
+        for k, v in job.items():
+            args += ["--" + k.replace("_", "-"), str(v)]
+        assert r.to_dict()["uncertainty"] == json.loads(command_json(*args))["uncertainty"]
+        u = r.uncertainty
+        assert u.time_low <= 1.0 <= u.time_high and u.memory_low <= 1.0 <= u.memory_high
+    assert "widened: an architecture without runs" in r.uncertainty.basis
+    h100 = trainsize.estimate(model="llama-3-8b", gpus=8, zero=3).uncertainty
+    assert u.time_high / u.time_low > h100.time_high / h100.time_low
