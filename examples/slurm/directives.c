@@ -450,6 +450,17 @@ static int config_line(const char *kb, size_t kn, const char *vb, size_t vn, tsd
         cfg->calibration[vn] = '\0';
         return 0;
     }
+    if (key_is(kb, kn, "admit-on")) {
+        int *at = into == &cfg->global ? &cfg->admit_on : &cfg->section_admit_on[into - cfg->section];
+        if (key_is(vb, vn, "estimate")) *at = TSD_ADMIT_ESTIMATE;
+        else if (key_is(vb, vn, "high")) *at = TSD_ADMIT_HIGH;
+        else {
+            snprintf(why, cap, "line %u: admit-on takes estimate or high, not \"%.*s\"", line,
+                     (int)(vn > 40 ? 40 : vn), vb);
+            return -1;
+        }
+        return 0;
+    }
     if (key_is(kb, kn, "set-mem")) {
         cfg->set_mem = key_is(vb, vn, "yes") || key_is(vb, vn, "true");
         return 0;
@@ -539,6 +550,19 @@ const tsd_pairs *tsd_config_section(const tsd_config *cfg, const char *partition
     for (i = 0; partition && i < cfg->sections; i++)
         if (strcmp(cfg->section_name[i], partition) == 0) return &cfg->section[i];
     return NULL;
+}
+
+int tsd_config_admit_on(const tsd_config *cfg, const char *partition)
+{
+    size_t i;
+    if (!cfg) return TSD_ADMIT_ESTIMATE;
+    /* the section tsd_config_section gives the job (the first of that name) */
+    for (i = 0; partition && i < cfg->sections; i++)
+        if (strcmp(cfg->section_name[i], partition) == 0) {
+            if (cfg->section_admit_on[i] != TSD_ADMIT_UNSET) return cfg->section_admit_on[i];
+            break;
+        }
+    return cfg->admit_on == TSD_ADMIT_HIGH ? TSD_ADMIT_HIGH : TSD_ADMIT_ESTIMATE;
 }
 
 const char *tsd_config_gres_gpu(const tsd_config *cfg, const char *type)

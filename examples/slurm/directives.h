@@ -20,7 +20,7 @@
 #define TSD_GPUS_MAX 10000000 /* GPUs one request may count (the library's own bound) */
 /* The catalogue's size when its hardware options were listed (tsd_option_source): a test
  * fails when it grows, so that a new parameter is placed on one side or the other. */
-#define TSD_CATALOGUE_CLASSIFIED 208
+#define TSD_CATALOGUE_CLASSIFIED 209
 
 /* Option name = value pairs, pointing into `text`. */
 typedef struct tsd_pairs {
@@ -65,10 +65,17 @@ typedef struct tsd_gpus {
  * TSD_GPUS_MAX in all, or the request names two GPU types (or one longer than kept). */
 int tsd_gpu_request(const char *tres, int per_node, tsd_gpus *gpus);
 
+/* What a job's GPU memory is admitted on (trainsize.conf's admit-on): the estimate
+ * (memory.fits: peak_needed within the GPU), or its high bound (peak_needed x the result's
+ * uncertainty.memory_high within the GPU). UNSET: a partition section that does not say,
+ * which takes the global one. */
+enum { TSD_ADMIT_UNSET = 0, TSD_ADMIT_ESTIMATE, TSD_ADMIT_HIGH };
+
 /* trainsize.conf: `key = value` lines (the command's option names), `#` comments, then
  * `[partition NAME]` sections that apply on top for jobs of that partition, and
  * `gres-type.NAME = GPU` lines mapping site GRES types to catalogue GPUs; `set-mem = yes`
- * gives jobs without --mem the host RAM they need. */
+ * gives jobs without --mem the host RAM they need; `admit-on = estimate|high` (global, and
+ * per section) what a job's GPU memory is admitted on. */
 typedef struct tsd_config {
     tsd_pairs global;
     size_t sections;
@@ -77,6 +84,9 @@ typedef struct tsd_config {
     size_t gres_types;
     char gres_type[TSD_GRES_TYPES][64], gres_gpu[TSD_GRES_TYPES][64];
     int set_mem;
+    /* admit-on: the global one (UNSET: the estimate), and each section's (UNSET: the
+     * global one) */
+    int admit_on, section_admit_on[TSD_SECTIONS];
     /* job-may-set = OPTIONS: the site's hardware options its jobs may set themselves;
      * job-may-not-set = OPTIONS: training options the site keeps (calibrated overheads). */
     size_t may_sets, may_not_sets;
@@ -112,6 +122,10 @@ int tsd_rollout_split(const tsd_gpus *alloc, uint64_t rollout, tsd_gpus *train, 
  * *from_type tells whether the GRES type named it. */
 const char *tsd_config_gpu(const tsd_config *cfg, const char *partition, const char *gres_type,
                            int *from_type);
+
+/* What a job of `partition` is admitted on: its section's admit-on, else the global one;
+ * TSD_ADMIT_ESTIMATE or TSD_ADMIT_HIGH (the estimate when cfg is NULL or none says). */
+int tsd_config_admit_on(const tsd_config *cfg, const char *partition);
 
 /* The options of a partition's section (NULL when none), and the catalogue GPU a GRES type
  * maps to (NULL when none). */

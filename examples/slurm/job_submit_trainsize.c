@@ -135,10 +135,26 @@ static int load_calibration(const char *path)
     return 0;
 }
 
+/* For the "loaded" line: where jobs are admitted on the high bound ("; admit-on = high",
+ * or "; admit-on = high in partition a, b"), "" where nowhere. */
+static void admission(char *out, size_t cap)
+{
+    size_t i, used = 0;
+    out[0] = '\0';
+    if (config.admit_on == TSD_ADMIT_HIGH) {
+        snprintf(out, cap, "; admit-on = high");
+        return;
+    }
+    for (i = 0; i < config.sections && used < cap; i++)
+        if (config.section_admit_on[i] == TSD_ADMIT_HIGH)
+            used += (size_t)snprintf(out + used, cap - used, "%s%s", used ? ", " : "; admit-on = high in partition ",
+                                     config.section_name[i]);
+}
+
 PLUGIN_API int init(void)
 {
     static char text[CONFIG_MAX];
-    char path[4096], why[256];
+    char path[4096], why[256], admit[512];
     const char *fail = "";
     size_t n;
     int rc;
@@ -164,9 +180,10 @@ PLUGIN_API int init(void)
         return SLURM_ERROR;
     }
     config_loaded = 1;
+    admission(admit, sizeof admit);
     /* the line an operator greps slurmctld's log for: the plugin is loaded, and with what */
-    slurm_info("job_submit/trainsize: loaded %s (libtrainsize %s)%s%s", path, trainsize_version_string(),
-               config.calibration[0] ? "; calibration " : "", config.calibration);
+    slurm_info("job_submit/trainsize: loaded %s (libtrainsize %s)%s%s%s", path, trainsize_version_string(),
+               config.calibration[0] ? "; calibration " : "", config.calibration, admit);
     return SLURM_SUCCESS;
 }
 
@@ -341,14 +358,96 @@ static int admissible(const job_desc_msg_t *d, uint32_t uid, tsd_pairs *own, tsd
     return SLURM_SUCCESS;
 }
 
+/* The high bound of what an estimate needs per GPU (admit-on = high): memory.peak_needed,
+ * which memory.fits compares with the GPU, times the band's high factor. */
+static double needed_high(const trainsize_result *r)
+{
+    return (double)r->memory.peak_needed * r->uncertainty.memory_high;
+}
+
+/* Does it fit at the high bound? NaN (never from the library) does not. */
+static int fits_high(const trainsize_result *r)
+{
+    return r->memory.fits && needed_high(r) <= (double)r->memory.gpu_capacity;
+}
+
+/* The first of the library's fit advice for `job` on a GPU of `capacity` bytes with no
+ * headroom kept (the band is the margin) that, applied to the job itself, fits at the high
+ * bound (and in the nodes' host RAM), into `advice`; 0 when none does. */
+#define HIGH_ADVICE_TRIED 4
+static int first_high_advice(const trainsize_job *job, uint64_t capacity, char *advice, size_t cap)
+{
+    trainsize_advice a[HIGH_ADVICE_TRIED];
+    trainsize_job *shrunk = trainsize_job_clone(job);
+    size_t count = 0, i, j;
+    char bytes[32];
+    if (!shrunk) return 0;
+    snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)capacity);
+    if (trainsize_job_set(shrunk, "gpu-memory", bytes, NULL) != TRAINSIZE_OK ||
+        trainsize_job_set(shrunk, "headroom", "0", NULL) != TRAINSIZE_OK ||
+        trainsize_advise(shrunk, a, HIGH_ADVICE_TRIED, &count, NULL) != TRAINSIZE_OK)
+        count = 0;
+    trainsize_job_free(shrunk);
+    for (i = 0; i < count && a[i].settings > 0; i++) {
+        trainsize_job *changed = trainsize_job_clone(job);
+        trainsize_result c;
+        int ok = changed != NULL;
+        for (j = 0; ok && j < a[i].settings; j++)
+            ok = trainsize_job_set(changed, a[i].names[j], a[i].values[j], NULL) == TRAINSIZE_OK;
+        ok = ok && trainsize_estimate(changed, &c, sizeof c, NULL) == TRAINSIZE_OK && fits_high(&c) &&
+             !(c.warnings & TRAINSIZE_WARN_HOST_RAM);
+        trainsize_job_free(changed);
+        if (ok) {
+            size_t used = (size_t)snprintf(advice, cap, "; fits at the high bound with");
+            for (j = 0; j < a[i].settings && used < cap; j++)
+                used += (size_t)snprintf(advice + used, cap - used, " --%s %s", a[i].names[j], a[i].values[j]);
+            if (used < cap) snprintf(advice + used, cap - used, " (needs up to %.1f GiB)", needed_high(&c) / GIB);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Fit advice for admit-on = high ("; fits at the high bound with --x y (needs up to N
+ * GiB)"), or "" when none is found. The library's advice fits the estimate (what the job
+ * needs within the GPU, its peak total within the GPU less the job's headroom), so it is
+ * sought on a GPU shrunk by the band, then checked on the job itself: a change can move the
+ * job to another band (ZeRO-3's is wider). The advisor holds the peak total (the allocator's
+ * cache too) within the shrunk GPU, above what the job needs: first a GPU grown back by
+ * that ratio (kept below what the job needs, else the advisor sees it fit and advises
+ * nothing), then, when none of its advice holds, the GPU shrunk by the band alone. A few
+ * dozen estimates; no file; a few jobs allocated and freed. */
+static void advise_high(const trainsize_job *job, const trainsize_result *r, char *advice, size_t cap)
+{
+    const double capacity = (double)r->memory.gpu_capacity, high = r->uncertainty.memory_high;
+    double strict, loose;
+    advice[0] = '\0';
+    if (!(high >= 1.0) || !r->memory.peak_needed) return; /* the library's band is >= 1; NaN is not */
+    strict = capacity / high;
+    loose = strict * ((double)r->memory.peak_total / (double)r->memory.peak_needed);
+    if (loose > (double)r->memory.peak_needed - 1.0) loose = (double)r->memory.peak_needed - 1.0;
+    if (loose > strict && first_high_advice(job, (uint64_t)loose, advice, cap)) return;
+    if (!first_high_advice(job, (uint64_t)strict, advice, cap)) advice[0] = '\0';
+}
+
+/* What the band of an estimate's memory rests on: the basis's memory part ("ZeRO-3 and
+ * FSDP, 50 figures; widened: offload"), or all of it. */
+static const char *memory_basis(const trainsize_result *r)
+{
+    const char *m = strstr(r->uncertainty.basis, "memory: ");
+    return m ? m + 8 : r->uncertainty.basis;
+}
+
 /* Size a built job: the verdict at the prompt, and its status. `g` is the allocation,
- * `train` what of it trains; the line says so when the engines take the rest. */
+ * `train` what of it trains; the line says so when the engines take the rest. With
+ * admit-on = high, the job's GPU memory is admitted on the estimate's high bound. */
 static int verdict(trainsize_job *job, job_desc_msg_t *d, const tsd_gpus *g, const tsd_gpus *train,
                    char **err_msg)
 {
     trainsize_result r;
     trainsize_error err;
-    char split[96] = "";
+    char split[96] = "", high[96] = "";
+    int admit_high = config_loaded && tsd_config_admit_on(&config, d->partition) == TSD_ADMIT_HIGH;
     if (train->per_job != g->per_job)
         snprintf(split, sizeof split, " (training on %llu of the %llu GPUs, %llu for rollout)",
                  (unsigned long long)train->per_job, (unsigned long long)g->per_job,
@@ -361,7 +460,9 @@ static int verdict(trainsize_job *job, job_desc_msg_t *d, const tsd_gpus *g, con
         trainsize_advice a[1];
         size_t count = 0;
         char advice[200] = "";
-        if (trainsize_advise(job, a, 1, &count, NULL) == TRAINSIZE_OK && count == 1 && a[0].settings > 0) {
+        if (admit_high) /* the estimate's advice may not clear the high bound */
+            advise_high(job, &r, advice, sizeof advice);
+        else if (trainsize_advise(job, a, 1, &count, NULL) == TRAINSIZE_OK && count == 1 && a[0].settings > 0) {
             size_t i, used = 0;
             used += (size_t)snprintf(advice, sizeof advice, "; fits with");
             for (i = 0; i < a[0].settings && used < sizeof advice; i++)
@@ -374,6 +475,19 @@ static int verdict(trainsize_job *job, job_desc_msg_t *d, const tsd_gpus *g, con
             (double)r.memory.peak_total / GIB, (double)r.memory.gpu_capacity / GIB, r.gpu, split, advice);
         return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
     }
+    /* admit-on = high: the estimate fits, its high bound must too. */
+    if (admit_high && !fits_high(&r)) {
+        char advice[200];
+        advise_high(job, &r, advice, sizeof advice);
+        say(err_msg, "trainsize: does not fit at the high bound: needs up to %.1f GiB per GPU (the estimate's "
+            "%.1f GiB x %.2f: %.140s) of %.1f GiB on %s%s; admit-on = high (trainsize.conf)%s",
+            needed_high(&r) / GIB, (double)r.memory.peak_needed / GIB, r.uncertainty.memory_high,
+            memory_basis(&r), (double)r.memory.gpu_capacity / GIB, r.gpu, split, advice);
+        return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+    }
+    if (admit_high)
+        snprintf(high, sizeof high, "; at the high bound needs up to %.1f GiB (x %.2f)", needed_high(&r) / GIB,
+                 r.uncertainty.memory_high);
     /* The GPUs hold it, but the nodes' host RAM (trainsize.conf's host-ram) does not. */
     if (r.warnings & TRAINSIZE_WARN_HOST_RAM) {
         say(err_msg, "trainsize: host RAM short: the job needs %.0f GiB per node (CPU offload, loading, "
@@ -383,8 +497,8 @@ static int verdict(trainsize_job *job, job_desc_msg_t *d, const tsd_gpus *g, con
     /* Optionally the host RAM the job needs, when it asked for none (MiB per node). */
     if (config.set_mem && (d->pn_min_memory == NO_VAL64 || d->pn_min_memory == 0))
         d->pn_min_memory = (r.system.host_ram_need_per_node + (1u << 20) - 1) >> 20;
-    say(err_msg, "trainsize: fits: peak %.1f GiB per GPU of %.1f GiB on %s%s; host RAM %.0f GiB per node",
-        (double)r.memory.peak_total / GIB, (double)r.memory.gpu_capacity / GIB, r.gpu, split,
+    say(err_msg, "trainsize: fits: peak %.1f GiB per GPU of %.1f GiB on %s%s%s; host RAM %.0f GiB per node",
+        (double)r.memory.peak_total / GIB, (double)r.memory.gpu_capacity / GIB, r.gpu, split, high,
         (double)r.system.host_ram_need_per_node / GIB);
     return SLURM_SUCCESS;
 }

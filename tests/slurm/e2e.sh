@@ -4,8 +4,9 @@
 # files that are links to /dev/null), batch jobs submitted (sized, rejected, refused for
 # what a job may not say or for input longer than is read, and untouched), every daemon
 # this script started stopped by its PID; rollout GPUs counted inside the allocation, a
-# claim outside it refused naming the job. Needs root and Debian's slurmctld slurmd
-# slurm-client munge.
+# claim outside it refused naming the job; a partition that admits jobs on the high bound
+# of their memory (admit-on = high). Needs root and Debian's slurmctld slurmd slurm-client
+# munge.
 # Usage: e2e.sh PLUGIN.so
 set -eu
 plugin=$(readlink -f "${1:?usage: e2e.sh PLUGIN.so}")
@@ -36,6 +37,8 @@ CONF
 cat > "$dir/trainsize.conf" <<CONF
 gpu = h100-80gb
 host-ram = 2TiB
+[partition strict]
+admit-on = high
 CONF
 cat > "$dir/slurm.conf" <<CONF
 ClusterName=trainsize
@@ -61,6 +64,7 @@ PluginDir=/usr/lib/x86_64-linux-gnu/slurm-wlm:$dir/plugins
 JobSubmitPlugins=trainsize
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=1 RealMemory=500 Gres=gpu:8 State=UNKNOWN
 PartitionName=gpu Nodes=localhost Default=YES MaxTime=INFINITE State=UP
+PartitionName=strict Nodes=localhost MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF="$dir/slurm.conf"
 
@@ -92,8 +96,8 @@ pids="$! $pids"
 /usr/sbin/slurmd -D -N localhost -f "$dir/slurm.conf" >"$dir/log/slurmd.out" 2>&1 &
 pids="$! $pids"
 i=0
-until scontrol ping 2>/dev/null | grep -q UP && [ "$(sinfo -h -N -o %T 2>/dev/null)" = idle ]; do
-    i=$((i + 1)); [ $i -lt 300 ] || fail "the node did not come up (sinfo: $(sinfo -h -N -o %T 2>&1))"; sleep 0.1
+until scontrol ping 2>/dev/null | grep -q UP && [ "$(sinfo -h -N -p gpu -o %T 2>/dev/null)" = idle ]; do
+    i=$((i + 1)); [ $i -lt 300 ] || fail "the node did not come up (sinfo: $(sinfo -h -N -p gpu -o %T 2>&1))"; sleep 0.1
 done
 
 job() { printf '#!/bin/sh\n%s\ntrue\n' "$1" > "$dir/jobs/$2.sh"; echo "$dir/jobs/$2.sh"; }
@@ -161,6 +165,13 @@ refused rollout-comment "$(job "# directives in the comment" rollout-comment)" \
     "trainsize: job \"rollout-comment.sh\" (uid [0-9]*): --rollout-gpus 9 does not fit" \
     --comment "trainsize: --method grpo --rollout separate --model gpt2 --rollout-gpus 9"
 
+# admit-on = high in the strict partition: llama-2-7b under ZeRO-3 at 2 x 4096 tokens needs
+# 64.1 GiB of an h100-80gb's 79.2, up to 82.8 at the high bound (x 1.29): refused there, with
+# advice that fits at the high bound.
+refused admit-high "$(job "#TRAINSIZE --model llama-2-7b --zero 3 --seq 4096 --micro-batch 2" admit-high)" \
+    "trainsize: does not fit at the high bound: needs up to .* admit-on = high (trainsize.conf); fits at the high bound with --" \
+    -p strict
+
 # Input longer than is read is refused, never cut. A comment past 2 KiB: the old cut at
 # byte 2048 read its --micro-batch 16 as 1 and said a 467.9 GiB job fits (slurmctld 22.05
 # refuses a comment over 1024 bytes itself, after the plugins).
@@ -181,4 +192,4 @@ rejected past-64k "#TRAINSIZE $big7b
 rejected escape "$(printf '#TRAINSIZE \033[31mred --model gpt2')" 'not an option: "\\x1b\[31mred"'
 rejected escape-value "$(printf '#TRAINSIZE --model \033]0;owned\007')" "trainsize: model: unknown preset"
 
-echo "slurm e2e: 18 jobs as expected (sized, rejected, refused, ran untouched)"
+echo "slurm e2e: 19 jobs as expected (sized, rejected, refused, ran untouched)"

@@ -202,6 +202,7 @@ static void test_hardware_options(void **state)
     assert_int_equal(tsd_option_source("shard-group"), TSD_JOB);
     assert_int_equal(tsd_option_source("plan-gpu-count"), TSD_JOB);
     assert_int_equal(tsd_option_source("max-gpus"), TSD_JOB);
+    assert_int_equal(tsd_option_source("plan-margin"), TSD_JOB);
     assert_int_equal(tsd_option_source("moe-max-nodes"), TSD_JOB);
     assert_int_equal(tsd_option_source("hf-config"), TSD_FILE);
     assert_int_equal(tsd_option_source("gpu-file"), TSD_FILE);
@@ -381,7 +382,46 @@ static void test_config_policy(void **state)
     BAD("gpux = 1\n", "line 1: \"gpux\" is not an option");
     BAD("gpu-file = /etc/x.json\n", "\"gpu-file\" is not an option the plugin takes");
     BAD("gres-type.a = no-such-gpu\n", "no-such-gpu is not a catalogue GPU");
+    BAD("admit-on = maybe\n", "line 1: admit-on takes estimate or high, not \"maybe\"");
+    BAD("gpu = a100-80gb\n[partition a]\nadmit-on = HIGH\n", "line 3: admit-on takes estimate or high");
+    BAD("admit_on = high\n", "line 1: \"admit_on\" is not an option the plugin takes");
 #undef BAD
+}
+
+/* admit-on = estimate|high: global (the estimate when unsaid), a section's over it for the
+ * jobs of that partition; not an option of the library's, so no directive sets it. */
+static void test_config_admit_on(void **state)
+{
+    static const char text[] = "gpu = a100-80gb\n"
+                               "[partition a]\nadmit-on = high\n"
+                               "[partition b]\nnetwork = ib-ndr\n"
+                               "[partition c]\nadmit-on = high\nadmit-on = estimate\n";
+    static const char strict[] = "admit-on = high\n[partition lax]\nadmit-on = estimate\n[partition d]\n"
+                                 "gpu = h100-80gb\n";
+    static tsd_config cfg;
+    char why[256];
+    (void)state;
+    assert_null(tsd_option_name("admit-on")); /* the plugin's own key, never the library's */
+    assert_null(tsd_option_name("Admit_On"));
+    assert_int_equal(tsd_config_admit_on(NULL, "a"), TSD_ADMIT_ESTIMATE);
+    assert_int_equal(tsd_config_parse(text, sizeof text - 1, &cfg, why, sizeof why), 0);
+    assert_int_equal(cfg.global.count, 1); /* kept out of the options handed to the library */
+    assert_int_equal(cfg.section[0].count, 0);
+    assert_int_equal(tsd_config_admit_on(&cfg, NULL), TSD_ADMIT_ESTIMATE);
+    assert_int_equal(tsd_config_admit_on(&cfg, "a"), TSD_ADMIT_HIGH);
+    assert_int_equal(tsd_config_admit_on(&cfg, "b"), TSD_ADMIT_ESTIMATE);
+    assert_int_equal(tsd_config_admit_on(&cfg, "c"), TSD_ADMIT_ESTIMATE); /* the last line says */
+    assert_int_equal(tsd_config_admit_on(&cfg, "a,b"), TSD_ADMIT_ESTIMATE); /* as tsd_config_section */
+    assert_int_equal(tsd_config_parse(strict, sizeof strict - 1, &cfg, why, sizeof why), 0);
+    assert_int_equal(tsd_config_admit_on(&cfg, NULL), TSD_ADMIT_HIGH);
+    assert_int_equal(tsd_config_admit_on(&cfg, "lax"), TSD_ADMIT_ESTIMATE);
+    assert_int_equal(tsd_config_admit_on(&cfg, "d"), TSD_ADMIT_HIGH); /* a section that does not say */
+    assert_int_equal(tsd_config_admit_on(&cfg, "none"), TSD_ADMIT_HIGH);
+    /* a directive: an unknown option, in any spelling */
+    assert_int_equal(check("#TRAINSIZE --model gpt2 --admit-on estimate\n", &cfg, why, sizeof why), -1);
+    assert_string_equal(why, "--admit-on: unknown option");
+    assert_int_equal(check("#TRAINSIZE --ADMIT_ON=high\n", NULL, why, sizeof why), -1);
+    assert_string_equal(why, "--ADMIT_ON: unknown option");
 }
 
 int main(void)
@@ -393,7 +433,7 @@ int main(void)
         cmocka_unit_test(test_option_names),      cmocka_unit_test(test_hardware_options),
         cmocka_unit_test(test_job_check),         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_gpu_request_limits), cmocka_unit_test(test_config_policy),
-        cmocka_unit_test(test_rollout_split),
+        cmocka_unit_test(test_rollout_split),     cmocka_unit_test(test_config_admit_on),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

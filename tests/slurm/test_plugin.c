@@ -634,6 +634,153 @@ static void test_rollout_from_the_site(void **state)
     assert_int_equal(init_from(conf_dir), SLURM_SUCCESS);
 }
 
+/* Submit `directives` (one #TRAINSIZE line) on --gres=gpu:8 in `partition`; its status, its
+ * message in msg. */
+static int submit_in(const char *partition, const char *directives, char *msg, size_t cap)
+{
+    static char script[1024], part[64];
+    job_desc_msg_t d;
+    snprintf(script, sizeof script, "#!/bin/sh\n#TRAINSIZE %s\nsrun true\n", directives);
+    describe(&d, script, "gres:gpu:8", 1);
+    if (partition) {
+        snprintf(part, sizeof part, "%s", partition);
+        d.partition = part;
+    }
+    return submit(&d, msg, cap);
+}
+
+/* The GiB figure after `after` in msg (fails when there is none). */
+static double gib_after(const char *msg, const char *after)
+{
+    const char *at = strstr(msg, after);
+    char *end;
+    double v;
+    if (!at) fail_msg("no \"%s\" in \"%s\"", after, msg);
+    v = strtod(at + strlen(after), &end);
+    if (end == at + strlen(after)) fail_msg("no figure after \"%s\" in \"%s\"", after, msg);
+    return v;
+}
+
+/* admit-on = high ([partition strict] of tests/slurm/trainsize.conf): a job is admitted
+ * only when the high bound of what it needs fits its GPU, memory.peak_needed x
+ * uncertainty.memory_high. llama-2-7b under ZeRO-3 at 2 x 4096 tokens on 8 a100-80gb needs
+ * 64.1 GiB of 79.2 (it fits the estimate, and is admitted elsewhere), up to 82.8 GiB at
+ * the band of ZeRO-3 runs (x 1.291): rejected, with advice that fits at the high bound. */
+static void test_admit_on_high(void **state)
+{
+    static const char job[] = "--model llama-2-7b --zero 3 --seq 4096 --micro-batch 2";
+    static const char lead[] = "trainsize: does not fit at the high bound: needs up to ";
+    char msg[1024], fixed[512];
+    const char *with, *until;
+    double high, need, factor, capacity;
+    (void)state;
+    /* the estimate fits: admitted where admit-on is not high, saying nothing of the band */
+    assert_int_equal(submit_in(NULL, job, msg, sizeof msg), SLURM_SUCCESS);
+    if (!starts(msg, "trainsize: fits: peak ") || strstr(msg, "high bound")) fail_msg("\"%s\"", msg);
+    assert_int_equal(submit_in("big", job, msg, sizeof msg), SLURM_SUCCESS); /* a section without admit-on */
+    if (!starts(msg, "trainsize: fits: peak ") || strstr(msg, "high bound")) fail_msg("\"%s\"", msg);
+    /* its high bound does not: rejected, with the bound, the estimate, the factor, the band's
+     * class, the GPU and what decided it, on one printable line */
+    assert_int_equal(submit_in("strict", job, msg, sizeof msg), ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE);
+    assert_printable(msg);
+    if (!starts(msg, lead) || !strstr(msg, " GiB per GPU (the estimate's ") ||
+        !strstr(msg, ": ZeRO-3 and FSDP, ") || !strstr(msg, " GiB on a100-80gb; admit-on = high (trainsize.conf); "))
+        fail_msg("\"%s\"", msg);
+    high = gib_after(msg, lead);
+    need = gib_after(msg, "(the estimate's ");
+    factor = gib_after(msg, " GiB x ");
+    capacity = gib_after(msg, " figures) of ");
+    if (!(need < capacity && capacity < high && factor > 1.0 && need * factor - high < 0.2 && high - need * factor < 0.2))
+        fail_msg("needs %.1f x %.2f = %.1f of %.1f: \"%s\"", need, factor, high, capacity, msg);
+    /* its advice holds at the high bound: the job with it is admitted there */
+    with = strstr(msg, "; fits at the high bound with --");
+    until = with ? strstr(with, " (needs up to ") : NULL;
+    if (!until || gib_after(with, " (needs up to ") > capacity) fail_msg("no advice that fits: \"%s\"", msg);
+    snprintf(fixed, sizeof fixed, "%s %.*s", job, (int)(until - with - 30), with + 30);
+    assert_int_equal(submit_in("strict", fixed, msg, sizeof msg), SLURM_SUCCESS);
+    if (!starts(msg, "trainsize: fits: peak ") || !strstr(msg, "; at the high bound needs up to "))
+        fail_msg("%s: \"%s\"", fixed, msg);
+    /* one that fits both is admitted, the line with its likely most (llama-2-7b at 4096
+     * tokens: 38.3 GiB, up to 49.4) */
+    assert_int_equal(submit_in("strict", "--model llama-2-7b --zero 3 --seq 4096", msg, sizeof msg), SLURM_SUCCESS);
+    if (!starts(msg, "trainsize: fits: peak ") || !strstr(msg, " on a100-80gb; at the high bound needs up to ") ||
+        !strstr(msg, " GiB (x 1.29); host RAM "))
+        fail_msg("\"%s\"", msg);
+    high = gib_after(msg, "at the high bound needs up to ");
+    capacity = gib_after(msg, " GiB per GPU of ");
+    assert_true(high > gib_after(msg, "fits: peak ") && high <= capacity);
+    /* sized on what trains: the engines' GPUs said on the line */
+    {
+        job_desc_msg_t d;
+        describe(&d, "#!/bin/sh\n#TRAINSIZE --model llama-2-7b --zero 3 --seq 4096 --micro-batch 2 --method grpo "
+                     "--rollout separate --rollout-gpus 4\n", "gres:gpu:8", 1);
+        d.partition = "strict";
+        assert_int_equal(submit(&d, msg, sizeof msg), ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE);
+        if (!starts(msg, lead) || !strstr(msg, "; widened: post-training) of ") ||
+            !strstr(msg, " on a100-80gb (training on 4 of the 8 GPUs, 4 for rollout); admit-on = high (trainsize.conf)"))
+            fail_msg("\"%s\"", msg);
+        assert_printable(msg);
+    }
+    /* one that does not fit the estimate: its advice is for the high bound too */
+    assert_int_equal(submit_in("strict", "--model llama-2-70b --seq 4096", msg, sizeof msg),
+                     ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE);
+    if (!starts(msg, "trainsize: does not fit: peak ") || !strstr(msg, "; fits at the high bound with --") ||
+        strstr(msg, "; fits with --"))
+        fail_msg("\"%s\"", msg);
+    assert_printable(msg);
+}
+
+/* admit-on in trainsize.conf: global, and a section's over it; a value it does not take
+ * stops the plugin from loading (the log names the line), as any bad line does; a job
+ * cannot set it (it is no option of the library's: an unknown directive). */
+static void test_admit_on_config(void **state)
+{
+    static const char *const bad[] = {
+        "gpu = a100-80gb\nadmit-on = maybe\n",   "gpu = a100-80gb\nadmit-on = High\n",
+        "gpu = a100-80gb\nadmit-on = high,estimate\n", "gpu = a100-80gb\nadmit-on = \n",
+        "gpu = a100-80gb\nadmit_on = high\n", /* not the plugin's key, not an option */
+        "gpu = a100-80gb\n[partition a]\nadmit-on = higher\n",
+    };
+    static const char job[] = "--model llama-2-7b --zero 3 --seq 4096 --micro-batch 2";
+    char dir[] = "/tmp/trainsize-plugin-XXXXXX", path[256], msg[1024];
+    size_t i;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    write_file(dir, "trainsize.conf", "gpu = a100-80gb\nadmit-on = high\n[partition lax]\nadmit-on = estimate\n"
+                                      "[partition gpu]\nhost-ram = 2TiB\n");
+    assert_int_equal(init_from(dir), SLURM_SUCCESS);
+    if (!strstr(last_info, "trainsize.conf (libtrainsize ") || !strstr(last_info, "; admit-on = high"))
+        fail_msg("\"%s\"", last_info);
+    assert_int_equal(submit_in(NULL, job, msg, sizeof msg), ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE);
+    assert_true(starts(msg, "trainsize: does not fit at the high bound: "));
+    assert_int_equal(submit_in("gpu", job, msg, sizeof msg), ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE);
+    assert_int_equal(submit_in("lax", job, msg, sizeof msg), SLURM_SUCCESS);
+    if (!starts(msg, "trainsize: fits: peak ") || strstr(msg, "high bound")) fail_msg("\"%s\"", msg);
+    /* not a job's to say, in the script or the comment, however spelled */
+    assert_int_equal(submit_in("lax", "--model gpt2 --admit-on high", msg, sizeof msg), SLURM_ERROR);
+    assert_string_equal(msg, "trainsize: --admit-on: unknown option");
+    assert_int_equal(submit_in(NULL, "--model gpt2 --Admit_On=estimate", msg, sizeof msg), SLURM_ERROR);
+    assert_string_equal(msg, "trainsize: --Admit_On: unknown option");
+    {
+        job_desc_msg_t d;
+        describe(&d, NULL, "gres:gpu:8", 1);
+        d.comment = "trainsize: --model llama-2-7b --zero 3 --seq 4096 --micro-batch 2 --admit-on estimate";
+        assert_int_equal(submit(&d, msg, sizeof msg), SLURM_ERROR);
+        assert_string_equal(msg, "trainsize: --admit-on: unknown option");
+    }
+    /* the default partition's section of the shared file names it in the log */
+    assert_int_equal(init_from(conf_dir), SLURM_SUCCESS);
+    if (!strstr(last_info, "; admit-on = high in partition strict")) fail_msg("\"%s\"", last_info);
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file(dir, "trainsize.conf", bad[i]);
+        if (init_from(dir) != SLURM_ERROR) fail_msg("loaded with \"%s\"", bad[i]);
+    }
+    snprintf(path, sizeof path, "%s/trainsize.conf", dir);
+    unlink(path);
+    rmdir(dir);
+    assert_int_equal(init_from(conf_dir), SLURM_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -645,6 +792,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_no_config), cmocka_unit_test(test_site_policy), cmocka_unit_test(test_calibration),
         cmocka_unit_test(test_rollout_inside_the_allocation), cmocka_unit_test(test_rollout_across_servers),
         cmocka_unit_test(test_claim_names_the_job), cmocka_unit_test(test_rollout_from_the_site),
+        cmocka_unit_test(test_admit_on_high), cmocka_unit_test(test_admit_on_config),
     };
     if (argc != 3) {
         fprintf(stderr, "usage: %s PLUGIN.so DIR\n", argv[0]);
