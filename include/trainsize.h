@@ -1391,8 +1391,8 @@ typedef struct trainsize_layout {
 /** How sure an estimate is: empirical bands from the library's own validation
  *  (docs/accuracy.md, "Uncertainty bands"): on the published runs of the job's class, each
  *  predicted by the fit left without its own source, the measured figure lay inside the
- *  band for about 80 % of them (the 10th to the 90th percentile of measured over
- *  estimated). The band widens where the job is outside what was validated (an
+ *  band for at least 80 % of them (the interval of measured over estimated that leaves
+ *  out at most a tenth of them on each side). The band widens where the job is outside what was validated (an
  *  architecture without measured runs, context parallelism, offload, post-training, MoE
  *  with many experts) and narrows to a site calibration's own held-out error where one was
  *  fitted on this GPU. */

@@ -1019,8 +1019,8 @@ static void time_section(ts_out *o, const trainsize_job *job, const trainsize_re
         ts_out_wrapped(o, text, TS_REPORT_KEY_WIDTH);
         ts_out_putc(o, '\n');
         key(o, "  how sure");
-        snprintf(text, sizeof text, "about 80 %% of published runs of the class fell in such a band (the "
-                 "held-out 10th to 90th percentile): %s", u->basis);
+        snprintf(text, sizeof text, "80 %% or more of the published runs of the class fell in such a band "
+                 "(each predicted without its own source): %s", u->basis);
         ts_out_wrapped(o, text, TS_REPORT_KEY_WIDTH);
         ts_out_putc(o, '\n');
     }

@@ -275,7 +275,7 @@ static const ts_field_def FIELDS[] = {
     {{"warnings", TRAINSIZE_FIELD_FLAGS, "", "the checklist (names: trainsize_warning_name)"},
      R(warnings)},
     {{"uncertainty.time_low", F64, "factor",
-      "the true time figures are expected at least this times the estimate's (about 80 % of the class's runs)"},
+      "the true time figures are expected at least this times the estimate's (80 % or more of the class's runs)"},
      R(uncertainty.time_low)},
     {{"uncertainty.time_high", F64, "factor", "... and at most this times them"}, R(uncertainty.time_high)},
     {{"uncertainty.memory_low", F64, "factor",

@@ -1,13 +1,14 @@
 /* How sure an estimate is (trainsize_result.uncertainty): each job falls in a class of the
- * library's own validation, and the class's band is the 10th to the 90th percentile of
- * measured over estimated on its published runs, each run predicted by the fit left
- * without its own source (tests/accuracy/bands.py writes the table below and
- * docs/accuracy.md, "Uncertainty bands"). About 80 % of the class's runs lay inside it.
+ * library's own validation, and the class's band is the interval of measured over
+ * estimated that leaves out at most a tenth of its published runs on each side, each run
+ * predicted by the fit left without its own source and as the library ships
+ * (tests/accuracy/bands.py measures the table below; docs/accuracy.md, "Uncertainty
+ * bands"). At least 80 % of the class's runs lie inside it.
  *
  * Where the job lies outside what the class validated, the band widens: each such
- * condition stretches it by BAND_WIDEN on a log scale (an assumption: the fixtures hold
- * too few runs of these kinds to measure their own bands). Where a site calibration was
- * fitted on this GPU with a held-out error of its own, the time band is that error's.
+ * condition stretches its half-width by BAND_WIDEN on a log scale (fitted on the fixtures'
+ * widened runs, which are too few to have bands of their own). Where a site calibration
+ * was fitted on this GPU with a held-out error of its own, the time band is that error's.
  * docs/methodology.md, "Uncertainty". */
 #include <math.h>
 #include <stdio.h>

@@ -39,7 +39,7 @@ function fixed(x, d) {
 }
 
 /* How sure the figures are (the result's "uncertainty": factors on every memory and time
- * figure that about 80 % of published runs of the job's class fell within, and the basis
+ * figure that 80 % or more of the published runs of the job's class fell within, and the basis
  * that names the class): the likely range of the peak, and of the time (the wall time
  * with a token count, and the step), as the command's report words it. */
 const factors = (lo, hi) => `(the estimate x ${fixed(lo, 2)} to ${fixed(hi, 2)})`;
@@ -52,8 +52,8 @@ function likelyTime(t, u, needsTokens) {
   return (needsTokens ? step : `${runTime(t.wall_seconds * u.time_low)} to ${runTime(t.wall_seconds * u.time_high)} ` +
     `wall time; ${step}`) + ' ' + factors(u.time_low, u.time_high);
 }
-const howSure = (u) => 'about 80 % of published runs of the class fell in such a band (the held-out 10th to 90th ' +
-  'percentile): ' + shown(u.basis);
+const howSure = (u) => '80 % or more of the published runs of the class fell in such a band (each predicted ' +
+  'without its own source): ' + shown(u.basis);
 
 /* Text from a vendor's file, a link or a library message as one printable line: control
  * characters, line separators and lone surrogates escaped as the library escapes them
