@@ -1011,11 +1011,15 @@ static void time_section(ts_out *o, const trainsize_job *job, const trainsize_re
         char text[TS_FMT_MAX * 4 + sizeof u->basis + 160];
         char d[TS_FMT_MAX];
         key(o, "  likely");
-        snprintf(text, sizeof text, "%s to %s a step; %s to %s in all (the estimate x %.2f to %.2f)",
-                 ts_fmt_duration(a, sizeof a, t->step_seconds * u->time_low),
-                 ts_fmt_duration(b, sizeof b, t->step_seconds * u->time_high),
-                 ts_fmt_duration(c, sizeof c, t->seconds * u->time_low),
-                 ts_fmt_duration(d, sizeof d, t->seconds * u->time_high), u->time_low, u->time_high);
+        ts_fmt_duration(a, sizeof a, t->step_seconds * u->time_low);
+        ts_fmt_duration(b, sizeof b, t->step_seconds * u->time_high);
+        if (t->steps == 1) /* the run is the step: said once */
+            snprintf(text, sizeof text, "%s to %s a step (the estimate x %.2f to %.2f)", a, b, u->time_low,
+                     u->time_high);
+        else
+            snprintf(text, sizeof text, "%s to %s a step; %s to %s in all (the estimate x %.2f to %.2f)", a, b,
+                     ts_fmt_duration(c, sizeof c, t->seconds * u->time_low),
+                     ts_fmt_duration(d, sizeof d, t->seconds * u->time_high), u->time_low, u->time_high);
         ts_out_wrapped(o, text, TS_REPORT_KEY_WIDTH);
         ts_out_putc(o, '\n');
         key(o, "  how sure");
