@@ -1406,8 +1406,8 @@ typedef struct trainsize_uncertainty {
     double memory_high; /**< ... and at most figure x memory_high; >= 1. */
     char basis[2 * TRAINSIZE_NAME_MAX]; /**< Which validation set the bands and how many
                              runs it holds, and what widened or narrowed them:
-                             "time: decoder training on Megatron stacks, 64 runs; memory:
-                             fine-tuning, unsharded, 38 figures". */
+                             "time: decoders on Megatron stacks, 107 runs; memory:
+                             unsharded, 52 figures; widened: offload". */
 } trainsize_uncertainty;
 
 /** Everything an estimate returns. Caller-owned plain data. */

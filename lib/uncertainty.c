@@ -113,10 +113,9 @@ static size_t put(char *buf, size_t cap, size_t used, const char *text)
     return used + n;
 }
 
-/* One more reason the bands were widened: the band's stretch, and its words. */
-static size_t widen(char *buf, size_t cap, size_t used, int *count, double *factor, const char *why)
+/* One more reason the bands were widened: its words after the others'. */
+static size_t widened(char *buf, size_t cap, size_t used, int *count, const char *why)
 {
-    *factor *= BAND_WIDEN;
     used = put(buf, cap, used, (*count)++ ? ", " : "; widened: ");
     return put(buf, cap, used, why);
 }
@@ -126,40 +125,31 @@ void ts_uncertainty_make(const ts_settings *cfg, const ts_layout *lay, const ts_
 {
     const band *t = &TIME_BANDS[time_class(cfg, conv)], *m = &MEMORY_BANDS[memory_class(cfg, lay)];
     char *b = u->basis;
-    size_t cap = sizeof u->basis, used = 0;
-    int count = 0;
-    double wt = 1.0, wm = 1.0, unused = 1.0;
-    if (cfg->calibration_runs && cfg->calibration_loo_error > 0.0 && ts_calibration_covers(cfg, cfg->gpu->name)) {
-        /* this site's own held-out error: the class's band does not apply to its time */
-        double z = CALIBRATION_Z * log1p(cfg->calibration_loo_error);
+    size_t cap = sizeof u->basis, used;
+    int count = 0, both = 0, time_only = 0;
+    int calibrated = cfg->calibration_runs && cfg->calibration_loo_error > 0.0 &&
+                     ts_calibration_covers(cfg, cfg->gpu->name);
+    if (calibrated) /* this site's own held-out error: the class's band does not apply to its time */
         used = (size_t)snprintf(b, cap, "time: this site's calibration, %llu runs held out one at a time",
                                 (unsigned long long)cfg->calibration_runs);
+    else
+        used = put(b, cap, put(b, cap, 0, "time: "), t->text);
+    used = put(b, cap, put(b, cap, used, "; memory: "), m->text);
+    /* the ways a job lies outside its class: each stretches the bands it names */
+    if (!validated_gpu(cfg->gpu)) used = widened(b, cap, used, &count, "an architecture without runs"), both++;
+    if (lay->cp > 1) used = widened(b, cap, used, &count, "context parallelism"), both++;
+    if (cfg->offload || cfg->activation_offload) used = widened(b, cap, used, &count, "offload"), both++;
+    if (cfg->method != TS_METHOD_SFT) used = widened(b, cap, used, &count, "post-training"), both++;
+    if (cfg->model.experts > MANY_EXPERTS) used = widened(b, cap, used, &count, "many experts (time)"), time_only++;
+    if (calibrated) {
+        double z = CALIBRATION_Z * log1p(cfg->calibration_loo_error);
         u->time_low = exp(-z);
         u->time_high = exp(z);
-        wt = 0.0; /* not stretched below */
+    } else if (both + time_only == 0) {
+        u->time_low = t->low, u->time_high = t->high;
     } else {
-        used = put(b, cap, put(b, cap, 0, "time: "), t->text);
+        stretch(t->low, t->high, pow(BAND_WIDEN, both + time_only), &u->time_low, &u->time_high);
     }
-    used = put(b, cap, put(b, cap, used, "; memory: "), m->text);
-    if (!validated_gpu(cfg->gpu)) {
-        used = widen(b, cap, used, &count, wt ? &wt : &unused, "an architecture without runs");
-        wm *= BAND_WIDEN;
-    }
-    if (lay->cp > 1) {
-        used = widen(b, cap, used, &count, wt ? &wt : &unused, "context parallelism");
-        wm *= BAND_WIDEN;
-    }
-    if (cfg->offload || cfg->activation_offload) {
-        used = widen(b, cap, used, &count, wt ? &wt : &unused, "offload");
-        wm *= BAND_WIDEN;
-    }
-    if (cfg->method != TS_METHOD_SFT) {
-        used = widen(b, cap, used, &count, wt ? &wt : &unused, "post-training");
-        wm *= BAND_WIDEN;
-    }
-    if (cfg->model.experts > MANY_EXPERTS) used = widen(b, cap, used, &count, wt ? &wt : &unused, "many experts (time)");
-    if (wt == 1.0) u->time_low = t->low, u->time_high = t->high;
-    else if (wt > 0.0) stretch(t->low, t->high, wt, &u->time_low, &u->time_high);
-    if (wm == 1.0) u->memory_low = m->low, u->memory_high = m->high;
-    else stretch(m->low, m->high, wm, &u->memory_low, &u->memory_high);
+    if (both == 0) u->memory_low = m->low, u->memory_high = m->high;
+    else stretch(m->low, m->high, pow(BAND_WIDEN, both), &u->memory_low, &u->memory_high);
 }
