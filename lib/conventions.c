@@ -158,7 +158,12 @@ void ts_conv_set_kernels(const ts_settings *cfg, ts_conv *c)
     /* Under autocast with fp32 weights the embedding output and every residual add stay
      * fp32; only the matmuls' outputs are 16-bit. */
     c->residual = c->autocast_copies ? 4.0 : c->act;
-    c->linear_in = cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED ? 1.0 : c->act;
+    /* Under fp8 a linear keeps its input for the weight gradient: Transformer Engine (the
+     * megatron and deepspeed conventions, as for its cached weights) keeps the fp8 cast;
+     * torchao's float8 (pytorch) keeps the high-precision input and casts it again in the
+     * backward (matmul_with_hp_or_float8_args, torchao/float8/float8_linear.py). */
+    c->gemm_in = cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED ? 1.0 : c->act;
+    c->linear_in = c->framework != TRAINSIZE_FRAMEWORK_PYTORCH ? c->gemm_in : c->act;
     c->glu_elem = cfg->fp8_act_store ? 1.0 : c->act;
     c->attn_saved = ts_fp8_attention(cfg) ? 1.0 : c->act;
     c->dropout_mask = (double)cfg->dropout_mask_bytes;

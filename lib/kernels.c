@@ -134,8 +134,8 @@ static double mamf_share(const trainsize_gpu_info *gpu, int fp8)
  * it; torchao's float8 (torchtitan, FSDP and the Trainer) less, its scaling and casts in
  * kernels of their own; the fine-grained scales (blockwise, rowwise) less again. Fitted to
  * the published fp8 and bf16 runs of the same jobs (docs/accuracy.md). */
-#define TS_FP8_TORCHAO_SHARE 0.55
-#define TS_FP8_FINE_SHARE 0.85
+#define TS_FP8_TORCHAO_SHARE 0.62
+#define TS_FP8_FINE_SHARE 0.89
 static double fp8_gemm_share(const ts_settings *cfg, const ts_conv *c)
 {
     int recipe = ts_fp8_recipe_resolve(cfg);
@@ -232,7 +232,7 @@ double ts_kernel_gemm_roofline(const ts_settings *cfg, const ts_layout *lay, con
          * when even the narrowest dimension any of the layer's GEMMs can have clears the
          * ridge point, all of them are compute-bound and the listing is not needed. */
         const ts_model *m = &cfg->model;
-        double width = c->linear_in > c->act ? c->linear_in : c->act, d = lesser(M, (double)m->hidden);
+        double width = c->gemm_in > c->act ? c->gemm_in : c->act, d = lesser(M, (double)m->hidden);
         double kv = (double)ts_model_kv_heads(m);
         d = lesser(d, (double)ts_model_q_dim(m) / t);
         d = lesser(d, (kv >= t ? kv / t : 1.0) * (double)ts_model_head_dim(m)); /* a rank's keys */
@@ -246,7 +246,7 @@ double ts_kernel_gemm_roofline(const ts_settings *cfg, const ts_layout *lay, con
     }
     n = ts_model_layer_mms(&cfg->model, 0, cfg->lora_rank, cfg->lora_targets, mm);
     for (i = 0; i < n; i++) {
-        double K, N, flops, bytes, e = c->linear_in, at_rate, at_bw;
+        double K, N, flops, bytes, e = c->gemm_in, at_rate, at_bw;
         ts_mm_rank_shape(&cfg->model, &mm[i], t, &K, &N);
         flops = 2.0 * M * K * N;
         bytes = e * (M * K + K * N) + c->act * M * N;

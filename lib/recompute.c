@@ -10,8 +10,11 @@
  * adds) is recomputed from them. Of the plain mm/linear ops, every second one of a layer
  * is recomputed too ("save every other mm"), counted in forward order from the block's
  * start; the router's gate ("moe.router.gate") is always recomputed and not counted. A
- * linear with a bias runs as addmm and an fp8 linear as _scaled_mm: both always saved,
- * neither counted. The routed experts' grouped matmuls (torch._grouped_mm) are in neither
+ * linear with a bias runs as addmm: always saved, not counted. An fp8 linear of torchao
+ * (Float8Linear, MXLinear) is a plain mm to the policy: it calls torch.mm on float8 tensor
+ * subclasses, and the policy, a dispatch mode, sees that mm before the subclass turns it
+ * into _scaled_mm (torchao/float8/float8_linear.py); torchao's own runs agree (fp8 and bf16
+ * peaks within 1 % under per-op SAC, docs/methodology.md). The routed experts' grouped matmuls (torch._grouped_mm) are in neither
  * list, so they are recomputed.
  *
  * Megatron-Core's selective recomputation (--recompute-granularity selective
@@ -23,13 +26,13 @@
 #include <math.h>
 #include "stages.h"
 
-void ts_per_op_policy(const ts_layer_mm *mm, size_t n, int scaled, int *saved)
+void ts_per_op_policy(const ts_layer_mm *mm, size_t n, int *saved)
 {
     size_t i;
     unsigned counted = 0;
     for (i = 0; i < n; i++) {
         if (mm[i].kind == TS_MM_ROUTER || mm[i].kind == TS_MM_EXPERT) saved[i] = 0;
-        else if (mm[i].bias || scaled) saved[i] = 1;
+        else if (mm[i].bias) saved[i] = 1;
         else saved[i] = ++counted % 2 == 1; /* the first, third, ... mm of the block */
     }
 }
@@ -37,8 +40,7 @@ void ts_per_op_policy(const ts_layer_mm *mm, size_t n, int scaled, int *saved)
 size_t ts_per_op_layer(const ts_settings *cfg, int moe, ts_layer_mm *mm, int *saved)
 {
     size_t n = ts_model_layer_mms(&cfg->model, moe, cfg->lora_rank, cfg->lora_targets, mm);
-    /* torchao's float8 linears (torchtitan's fp8 training) run as _scaled_mm */
-    ts_per_op_policy(mm, n, cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED, saved);
+    ts_per_op_policy(mm, n, saved);
     return n;
 }
 

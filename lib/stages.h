@@ -84,7 +84,8 @@ typedef struct ts_conv {
     int adafactor;        /* state is factored: see ts_adafactor_elements */
     double act;           /* activation element */
     double residual;      /* residual-stream element (fp32 under autocast with fp32 weights) */
-    double linear_in;     /* saved linear-layer input (fp8: 1 byte) */
+    double linear_in;     /* saved linear-layer input (fp8 through Transformer Engine: 1 byte) */
+    double gemm_in;       /* a matmul's operand element as the GEMM reads it (fp8: 1 byte) */
     double frozen_layer;  /* frozen base weight (LoRA), per parameter of the layers */
     double frozen_other;  /* frozen embeddings and norms */
     double adapter_weight, adapter_grad, adapter_state;
@@ -183,9 +184,9 @@ void ts_conv_kernels_text(const ts_conv *c, char *dst, size_t cap);
  * 0 when it recomputes it; returns how many. */
 size_t ts_per_op_layer(const ts_settings *cfg, int moe, ts_layer_mm *mm, int *saved);
 /* The policy over any list of a block's matmuls in forward order: a router's gate
- * (TS_MM_ROUTER: torchtitan's force-recomputed shapes) and experts recomputed, a biased or
- * `scaled` (fp8) one kept, the plain ones kept and recomputed in turn, the first kept. */
-void ts_per_op_policy(const ts_layer_mm *mm, size_t n, int scaled, int *saved);
+ * (TS_MM_ROUTER: torchtitan's force-recomputed shapes) and experts recomputed, a biased
+ * one kept, the plain ones (fp8 ones too) kept and recomputed in turn, the first kept. */
+void ts_per_op_policy(const ts_layer_mm *mm, size_t n, int *saved);
 /* Forward FLOPs per token the policy computes again in one layer: its recomputed matmuls
  * (pointwise ops are memory-bound and counted as none). */
 double ts_per_op_recompute_flops(const ts_settings *cfg, int moe);

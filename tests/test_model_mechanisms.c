@@ -99,6 +99,20 @@ static void test_cross_entropy_kernels(void **state)
     assert_int_equal(r.memory.activations_loss, (uint64_t)(2.0 * sb * h + 8.0 * sb));
 }
 
+/* What an fp8 linear keeps for its weight gradient: Transformer Engine (the Megatron stacks)
+ * the fp8 cast of its input, 1 byte; torchao's float8 (torchtitan, FSDP) the 16-bit input,
+ * cast again in the backward (matmul_with_hp_or_float8_args). Both read 1-byte operands. */
+static void test_fp8_saved_linear_inputs(void **state)
+{
+    ts_conv te = ts_test_conventions(PAIRS("model", "llama-3-8b", "seq", "2048", "gpu", "h100-80gb", "precision", "fp8-mixed",
+                                           "stack", "megatron-core"));
+    ts_conv ao = ts_test_conventions(PAIRS("model", "llama-3-8b", "seq", "2048", "gpu", "h100-80gb", "precision", "fp8-mixed",
+                                           "stack", "torchtitan"));
+    (void)state;
+    assert_true(te.linear_in == 1.0 && te.gemm_in == 1.0);
+    assert_true(ao.linear_in == 2.0 && ao.gemm_in == 1.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -108,6 +122,7 @@ int main(void)
         cmocka_unit_test(test_parallel_block),
         cmocka_unit_test(test_mla_terms),
         cmocka_unit_test(test_cross_entropy_kernels),
+        cmocka_unit_test(test_fp8_saved_linear_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

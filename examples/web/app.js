@@ -269,7 +269,7 @@ function renderWarnings(r) {
   }
 }
 
-function renderMemory(m) {
+function renderMemory(m, u) {
   const bars = $('bars');
   bars.textContent = '';
   /* what the method's extra models and a vision tower hold, beside the weights they are part of */
@@ -283,6 +283,8 @@ function renderMemory(m) {
     if (parts.some(([, k]) => k === key) && !m[key]) continue;
     rows.push([name, m[key], key === 'peak_total' ? 'peak' : parts.some(([, k]) => k === key) ? 'part' : '']);
   }
+  // the peak's likely range, a whisker across its bar (the same figures as the likely line)
+  rows[rows.length - 1].push([m.peak_total * u.memory_low, m.peak_total * u.memory_high]);
   memoryChart(bars, rows, m.gpu_capacity);
   bars.appendChild(element('p', 'note', `The parts are not all held at once: the peak comes at the ${m.peak_phase} ` +
     'phase, and it is what must fit.'));
@@ -415,7 +417,7 @@ function renderEstimate(r, o) {
   renderWarnings(r);
   renderAdvice(r);
   renderLargest(m);
-  renderMemory(m);
+  renderMemory(m, r.uncertainty);
   renderSystem(r.system);
   renderTime(r, needsTokens);
   renderFacility(r);

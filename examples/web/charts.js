@@ -12,16 +12,17 @@ function svgNode(tag, attrs, content) {
   return e;
 }
 
-/* Bars of `rows` ([name, bytes, className]) against `capacity`: one row each, the
- * capacity a dashed line, a bar over it drawn in red. */
+/* Bars of `rows` ([name, bytes, className, likely]) against `capacity`: one row each, the
+ * capacity a dashed line, a bar over it drawn in red; a row's `likely` ([low, high] bytes:
+ * the peak's uncertainty band) a whisker across its bar's end. */
 function memoryChart(container, rows, capacity) {
   const W = 720, LABEL = 190, VALUE = 100, ROW = 24, TOP = 22;
   const plot = W - LABEL - VALUE;
-  const top = Math.max(capacity, ...rows.map((r) => r[1])) || 1;
+  const top = Math.max(capacity, ...rows.map((r) => (r[3] ? r[3][1] : r[1]))) || 1;
   const x = (b) => LABEL + plot * b / top;
   const svg = svgNode('svg', { class: 'chart memory', viewBox: `0 0 ${W} ${TOP + ROW * rows.length + 8}`,
     role: 'img', 'aria-label': 'memory per GPU by part' });
-  rows.forEach(([name, bytes, cls], i) => {
+  rows.forEach(([name, bytes, cls, likely], i) => {
     const y = TOP + i * ROW;
     svg.appendChild(svgNode('text', { x: LABEL - 8, y: y + 15, 'text-anchor': 'end', class: 'label' }, name));
     const bar = svgNode('rect', { x: LABEL, y: y + 3, width: Math.max(1, x(bytes) - LABEL), height: ROW - 8,
@@ -29,6 +30,8 @@ function memoryChart(container, rows, capacity) {
     bar.appendChild(svgNode('title', {}, `${name}: ${gib(bytes)}`));
     svg.appendChild(bar);
     svg.appendChild(svgNode('text', { x: W - 4, y: y + 15, 'text-anchor': 'end', class: 'value' }, gib(bytes)));
+    if (likely) svg.appendChild(whisker(x(likely[0]), x(likely[1]), y + ROW / 2 - 1, ROW - 8,
+      `${name} likely ${gib(likely[0])} to ${gib(likely[1])}`));
   });
   const cx = x(capacity);
   svg.appendChild(svgNode('line', { x1: cx, x2: cx, y1: TOP - 6, y2: TOP + ROW * rows.length, class: 'capacity' }));
@@ -36,6 +39,15 @@ function memoryChart(container, rows, capacity) {
     `the GPU's ${gib(capacity)}`));
   container.appendChild(svg);
   return svg;
+}
+
+/* A range from x0 to x1 at height y: a line with an end mark `tall` high at each side. */
+function whisker(x0, x1, y, tall, title) {
+  const g = svgNode('g', { class: 'likely' });
+  g.appendChild(svgNode('line', { x1: x0, x2: x1, y1: y, y2: y }));
+  for (const xe of [x0, x1]) g.appendChild(svgNode('line', { x1: xe, x2: xe, y1: y - tall / 2, y2: y + tall / 2 }));
+  g.appendChild(svgNode('title', {}, title));
+  return g;
 }
 
 /* Ticks for an axis from lo to hi: 1-2-5 steps on a log axis, five round steps on a

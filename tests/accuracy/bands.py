@@ -5,19 +5,20 @@ class's published runs.
 
 Time: every row of time.json, stacks.json and images_encoders.json, its step time as the
 fit left without the row's own source predicts it (loso.py): measured / estimated step =
-estimated / measured tokens (or samples) per second; the band holds at least 80 % of the
-class both so and at the library's shipped constants (what tests/test_uncertainty.c checks). Memory: every compared figure of
+estimated / measured tokens (or samples) per second. Memory: every compared figure of
 public.json and stacks.json, measured / estimated (the figure of the row's kind, as
 public.py and published_stacks.py compare it; a figure of unknown kind counts as exact
-between peak_allocated and peak_total). Rows the library widens (an architecture without
-runs, context parallelism, offload, post-training, many experts) are left out of their
-class's band and reported apart: how many the widened band covers.
+between peak_allocated and peak_total), a ZeRO-3/FSDP one with sharded-slack fitted
+without its source. Each band holds at least 80 % of its class both held out and at the
+library's shipped constants (what tests/test_uncertainty.c checks). Rows the library
+widens (an architecture without runs, context parallelism, offload, post-training, many
+experts) are left out of their class's band and reported apart: how many the widened band
+covers.
 
     python3 tests/accuracy/bands.py build/programs/trainsize    # the tables, and the C table
 
 lib/uncertainty.c holds the figures this prints (its TIME_BAND and MEMORY_BAND rows, rounded
-outward); docs/accuracy.md ("Uncertainty bands")
-the tables (report.py).
+outward); docs/accuracy.md ("Uncertainty bands") the tables (report.py writes them).
 """
 
 import collections
@@ -69,36 +70,77 @@ def time_rows(binary):
     return out
 
 
-def memory_rows(binary):
+GIB = 2.0 ** 30
+SHARDED_SLACK = 0.19  # the library's sharded-slack (lib/params.c)
+
+
+def memory_figures(binary, extra=()):
+    """Every compared memory figure of public.json and stacks.json: its source (the repository
+    or site, as loso.py keys time rows), kind, measured bytes (low, high), the estimate and
+    its error, as public.py and published_stacks.py compare them; `extra` options follow
+    each row's own."""
     out = []
-    for r in public.compare(binary):
-        if "error" not in r:
-            continue
-        est = public.estimate(binary, settings_of_public(r["id"]))
-        _, m, widened = basis(est)
-        u = est["uncertainty"]
-        out.append(dict(id=r["id"], source=r["source"], cls=m, widened=widened, ratio=1.0 / (1.0 + r["error"]),
-                        low=u["memory_low"], high=u["memory_high"]))
-    for r in published_stacks.compare(binary):
-        if "memory_error" not in r:
-            continue
-        _, m, widened = basis(r["memory_estimate"])
-        u = r["memory_estimate"]["uncertainty"]
-        out.append(dict(id=r["id"], source=loso.source_key(r["url"]), cls=m, widened=widened,
-                        ratio=1.0 / (1.0 + r["memory_error"]), low=u["memory_low"], high=u["memory_high"]))
+    for r in public.compare(binary, extra=extra):
+        if "error" in r:
+            out.append(dict(id=r["id"], source=loso.source_key(r["url"]), kind=r["kind"], measured=r["measured"],
+                            est=r["estimate"], error=r["error"]))
+    for r in published_stacks.compare(binary, extra=extra):
+        if "memory_error" in r:
+            b = r["memory"] * GIB
+            out.append(dict(id=r["id"], source=loso.source_key(r["url"]), kind=r["memory_kind"], measured=(b, b),
+                            est=r["memory_estimate"], error=r["memory_error"]))
     return out
 
 
-_PUBLIC = None
+def sharded(f):
+    return f["est"]["layout"]["zero"] >= 3
 
 
-def settings_of_public(row_id):
-    global _PUBLIC
-    if _PUBLIC is None:
-        import json
-        with open(public.FIXTURE) as f:
-            _PUBLIC = {r["id"]: r.get("settings") for r in json.load(f)["rows"]}
-    return _PUBLIC[row_id]
+def needed_slack(f):
+    """The sharded-slack a ZeRO-3/FSDP figure of max_memory_reserved needs for the estimate to
+    meet it: what it holds beyond the estimate's allocated peak, as a share of that peak."""
+    m = f["est"]["memory"]
+    measured = 0.5 * (f["measured"][0] + f["measured"][1])
+    return (measured - (m["peak_reserved"] - m["allocator_slack"])) / m["peak_allocated"]
+
+
+def slack_fit(figures, leave_out=None):
+    """sharded-slack fitted as the median of what the sharded reserved figures need, without
+    the source `leave_out`."""
+    need = [needed_slack(f) for f in figures if sharded(f) and f["kind"] == "reserved" and f["source"] != leave_out]
+    return statistics.median(need) if need else SHARDED_SLACK
+
+
+def memory_rows(binary):
+    """Each figure's measured / estimated, held out (its sharded-slack fitted without its
+    source, for a ZeRO-3/FSDP layout, the only one the constant moves) and as shipped."""
+    shipped = memory_figures(binary)
+    held = {}
+    for src in sorted({f["source"] for f in shipped if sharded(f)}):
+        extra = ["--sharded-slack", "%.4f" % slack_fit(shipped, src)]
+        for f in memory_figures(binary, extra):
+            if f["source"] == src and sharded(f):
+                held[f["id"]] = f
+    out = []
+    for f in shipped:
+        h = held.get(f["id"], f)
+        _, m, widened = basis(f["est"])
+        u = f["est"]["uncertainty"]
+        out.append(dict(id=f["id"], source=f["source"], cls=m, widened=widened, ratio=1.0 / (1.0 + h["error"]),
+                        shipped=1.0 / (1.0 + f["error"]), low=u["memory_low"], high=u["memory_high"]))
+    return out
+
+
+def slack_table(binary):
+    """The sharded-slack fit: on every source, and without each source that has figures for it."""
+    figs = memory_figures(binary)
+    fit = [f for f in figs if sharded(f) and f["kind"] == "reserved"]
+    L = ["| sharded-slack fitted | reserved figures | value |", "|---|---:|---:|",
+         "| on every source (the library's: %.2f) | %d | %.3f |" % (SHARDED_SLACK, len(fit), slack_fit(figs))]
+    for s in sorted({f["source"] for f in fit}):
+        n = sum(1 for f in fit if f["source"] == s)
+        L.append("| without %s | %d | %.3f |" % (s, len(fit) - n, slack_fit(figs, s)))
+    return L
 
 
 def bands(rows):
@@ -110,8 +152,8 @@ def bands(rows):
     out = collections.OrderedDict()
     for c, rs in by.items():
         lo, hi = interval([r["ratio"] for r in rs])
-        # time: the band holds 80 % of the class both held out and as the library ships (its
-        # fitted constants); memory rows are at the defaults already
+        # the band holds 80 % of the class both held out and as the library ships (its
+        # fitted constants)
         if "shipped" in rs[0]:
             slo, shi = interval([r["shipped"] for r in rs])
             lo, hi = min(lo, slo), max(hi, shi)
@@ -160,8 +202,9 @@ def markdown(binary):
              "memory: unsharded, ZeRO-3/FSDP, long context), and a class's band is the interval that "
              "leaves out at most a tenth of its runs on each side, of measured over estimated: for time, "
              "each run predicted by the constants fitted without its source (the section above) and, "
-             "taken together with it, as the library ships; for memory, at the library's defaults (the "
-             "one memory constant fitted on these rows, sharded-slack, is not refitted per source). "
+             "taken together with it, as the library ships; for memory likewise, the one memory constant "
+             "fitted on these rows, sharded-slack, refitted without the figure's source (the table "
+             "after the bands). "
              "About 80 % of a class's runs lie inside its band. A job outside what its class validated "
              "(an architecture without measured runs, context parallelism, offload, post-training, more "
              "than 64 experts for time) gets its band's half-width doubled on a log scale for each such "
@@ -175,6 +218,15 @@ def markdown(binary):
     L += table("time", t)
     L.append("")
     L += table("memory", m)
+    L.append("")
+    L.append("`sharded-slack`, the caching allocator's reserve under ZeRO-3/FSDP as a share of the "
+             "allocated peak, is the median of what the ZeRO-3/FSDP figures of `max_memory_reserved` "
+             "need for the estimate to meet them (a figure's need is its measured bytes less the "
+             "estimate's reserved peak without the slack, over the estimate's allocated peak). Fitted "
+             "on every source and without each source in turn (that source's figures are then "
+             "estimated with the second value):")
+    L.append("")
+    L += slack_table(binary)
     L.append("")
     return L
 

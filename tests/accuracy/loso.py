@@ -8,11 +8,11 @@ stacks), images_encoders.json (ResNets and BERT). A source is the public place a
 from: its GitHub repository, arXiv paper, MLPerf Training (all submitters' results together)
 or web site. Each constant is a setting of the library, so a refit is a set of option values:
 
-  gemm-share         every transformer row's matmuls           (default 0.76)
+  gemm-share         every transformer row's matmuls           (default 0.77)
   torchtitan         torchtitan's GEMM factor (gemm-share x it on its rows; 0.70)
   gpu-variation      every multi-GPU row                       (0.03)
   fp8 torchao        fp8-gemm-share of torchao's float8        (0.62)
-  fp8 fine           the fine-grained recipes' factor on it    (0.81)
+  fp8 fine           the fine-grained recipes' factor on it    (0.89)
   moe-imbalance      dropless MoE rows                         (1.3)
   conv shares        each architecture's and math's conv-share, and the NCHW traffic
                      (memory-format's), on the ResNet rows
@@ -142,8 +142,8 @@ def arch_family(gpu):
     return "Ampere"  # the A100
 
 
-DEFAULTS = {"gemm-share": 0.77, "torchtitan": 0.70, "gpu-variation": 0.03, "fp8 torchao": 0.55,
-            "fp8 fine": 0.85, "moe-imbalance": 1.3,
+DEFAULTS = {"gemm-share": 0.77, "torchtitan": 0.70, "gpu-variation": 0.03, "fp8 torchao": 0.62,
+            "fp8 fine": 0.89, "moe-imbalance": 1.3,
             "conv Volta 16-bit": 1.0, "conv Ampere 16-bit": 0.65, "conv Hopper 16-bit": 0.63,
             "conv Blackwell 16-bit": 0.07, "conv GA10x 16-bit": 1.24, "conv Ada 16-bit": 1.25,
             "conv GA10x tf32": 0.43, "conv Ada tf32": 0.66, "conv Ampere tf32": 0.338, "conv Hopper tf32": 0.25,

@@ -36,16 +36,18 @@ def source_of(row_id):
     return "other"
 
 
-def estimate(binary, settings):
+def estimate(binary, settings, extra=()):
     args = [binary, "estimate", "--json"]
     for k, v in settings.items():
         args += ["--" + k, v]
+    args += list(extra)
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 
 
-def compare(binary, path=FIXTURE):
-    """One dict per fixture row: compared (with its error), out of memory, or excluded."""
+def compare(binary, path=FIXTURE, extra=()):
+    """One dict per fixture row: compared (with its error and the estimate), out of memory, or
+    excluded; `extra` options follow each row's own."""
     with open(path) as f:
         fixture = json.load(f)
     out = []
@@ -56,7 +58,7 @@ def compare(binary, path=FIXTURE):
             r["excluded"] = row["excluded"]
             out.append(r)
             continue
-        est = estimate(binary, row["settings"])
+        est = estimate(binary, row["settings"], extra)
         m = est["memory"]
         r["framework"] = est["layout"]["framework"]
         if row["oom"]:
@@ -73,7 +75,7 @@ def compare(binary, path=FIXTURE):
             lo = hi
         flo, fhi = row.get("range_bytes", [row["figure_bytes"]] * 2)
         err = (hi - flo) / flo if hi < flo else (lo - fhi) / fhi if lo > fhi else 0.0
-        r.update(measured=(flo, fhi), predicted=(lo, hi), error=err, fits=m["fits"])
+        r.update(measured=(flo, fhi), predicted=(lo, hi), error=err, fits=m["fits"], estimate=est)
         out.append(r)
     return out
 
@@ -106,8 +108,9 @@ def markdown(rows, png_name):
     L.append("How a figure is compared: `allocated` with `memory.peak_allocated`, `reserved` with "
              "`memory.peak_reserved`, `nvidia-smi` with `memory.peak_total`; a figure of unknown "
              "kind counts as exact when it lies between `peak_allocated` and `peak_total`, else by "
-             "its distance to the nearer end. **Calibration:** `sharded-slack` (0.12) is the median "
-             "of what the FSDP rows with `max_memory_reserved` figures need, so those rows are not "
+             "its distance to the nearer end. **Calibration:** `sharded-slack` (0.19) is the median "
+             "of what the ZeRO-3/FSDP figures of `max_memory_reserved` here and in `stacks.json` need "
+             "(held out one source at a time under \"Uncertainty bands\"), so those rows are not "
              "independent of the model; the mechanisms (no_sync, bitsandbytes inputs, kbit upcast, "
              "root unit) come from the frameworks' code, not from these figures.")
     L.append("")

@@ -170,6 +170,14 @@ def check_likely(driver, want, job):
            if tr.find_elements(By.TAG_NAME, "td")[0].text == "likely"]
     assert len(row) == 1 and row[0].find_elements(By.TAG_NAME, "td")[1].text == time, (time, text_of(driver, "#time"))
     assert row[0].get_attribute("title").endswith(want["uncertainty"]["basis"]), row[0].get_attribute("title")
+    # the same range as a whisker across the peak's bar, its ends at the range's bytes
+    u, m = want["uncertainty"], want["memory"]
+    whiskers = driver.find_elements(By.CSS_SELECTOR, "svg.memory g.likely")
+    assert len(whiskers) == 1, len(whiskers)
+    assert whiskers[0].find_element(By.TAG_NAME, "title").get_attribute("textContent") == "peak total likely %s to %s" % (
+        gib(m["peak_total"] * u["memory_low"]), gib(m["peak_total"] * u["memory_high"]))
+    ends = [float(e.get_attribute("x1")) for e in whiskers[0].find_elements(By.TAG_NAME, "line")]
+    assert ends[0] == ends[1] < ends[2] or (u["memory_low"] == u["memory_high"] == 1), ends
 
 
 def text_of(driver, css):
