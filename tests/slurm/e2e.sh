@@ -165,10 +165,10 @@ refused rollout-comment "$(job "# directives in the comment" rollout-comment)" \
     "trainsize: job \"rollout-comment.sh\" (uid [0-9]*): --rollout-gpus 9 does not fit" \
     --comment "trainsize: --method grpo --rollout separate --model gpt2 --rollout-gpus 9"
 
-# admit-on = high in the strict partition: llama-2-7b under ZeRO-3 at 2 x 4096 tokens needs
-# 64.1 GiB of an h100-80gb's 79.2, up to 82.8 at the high bound (x 1.29): refused there, with
+# admit-on = high in the strict partition: llama-2-7b under ZeRO-3 at 2 x 4608 tokens needs
+# 70.6 GiB of an h100-80gb's 79.2, up to 81.7 at the high bound (x 1.16): refused there, with
 # advice that fits at the high bound.
-refused admit-high "$(job "#TRAINSIZE --model llama-2-7b --zero 3 --seq 4096 --micro-batch 2" admit-high)" \
+refused admit-high "$(job "#TRAINSIZE --model llama-2-7b --zero 3 --seq 4608 --micro-batch 2" admit-high)" \
     "trainsize: does not fit at the high bound: needs up to .* admit-on = high (trainsize.conf); fits at the high bound with --" \
     -p strict
 
