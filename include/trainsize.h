@@ -394,7 +394,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_FRAGMENTATION = 206,           /**< "fragmentation" */
     TRAINSIZE_ID_MLP_TILES = 207,               /**< "mlp-tiles" */
     TRAINSIZE_ID_PLAN_MARGIN = 208,             /**< "plan-margin" */
-    TRAINSIZE_ID_COUNT = 209                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_EXTRA_PARAMS = 209,            /**< "extra-params" */
+    TRAINSIZE_ID_COUNT = 210                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -492,6 +493,132 @@ TRAINSIZE_API int trainsize_job_load_hf_config(trainsize_job *job, const char *j
  */
 TRAINSIZE_API int trainsize_job_load_hf_config_file(trainsize_job *job, const char *path,
                                                     trainsize_error *err);
+
+/** @} */
+
+/** @name Checkpoints
+ * A model's parameters counted exactly from its safetensors headers, and the Hugging Face
+ * cache's snapshots found as `huggingface_hub` lays them out.
+ * @{ */
+
+/** Largest safetensors header read, in bytes (the safetensors library's own limit). */
+#define TRAINSIZE_SAFETENSORS_HEADER_MAX_BYTES 100000000u
+/** Most shards an index (`model.safetensors.index.json`) may name. */
+#define TRAINSIZE_CHECKPOINT_MAX_FILES 4096u
+
+/** What a checkpoint's safetensors headers list. Caller-owned plain data. */
+typedef struct trainsize_checkpoint {
+    uint64_t parameters; /**< Elements of every tensor, summed (exact). */
+    uint64_t bytes;      /**< The tensors' data as stored, in bytes. */
+    uint64_t tensors;    /**< Tensors the headers list. */
+    uint32_t files;      /**< safetensors files whose headers were read. */
+    char dtype[16];      /**< The dtype holding the most elements ("BF16", "F32", ...; "other"
+                              for one the format added after this library; "" when none). */
+    uint64_t config_parameters; /**< What the job's model shape describes, multi-token
+                              prediction included (set by ::trainsize_job_set_checkpoint). */
+    uint64_t extra_parameters;  /**< What the headers hold beyond it: the job's `extra-params`
+                              (set by ::trainsize_job_set_checkpoint; 0 when they hold less). */
+} trainsize_checkpoint;
+
+/**
+ * @brief Count a checkpoint's parameters from its safetensors headers, never its data.
+ *
+ * `path` is a `.safetensors` file, a `model.safetensors.index.json` (each shard its
+ * `weight_map` names, a plain file name beside it, is read once), or a folder holding
+ * `model.safetensors`, else `model.safetensors.index.json`. Of each file only the 8-byte
+ * little-endian header length and the JSON header are read, bounded: the length must lie
+ * inside the file and at most ::TRAINSIZE_SAFETENSORS_HEADER_MAX_BYTES; a tensor's shape
+ * product must not overflow, its `data_offsets` must lie inside the file and, for a dtype of
+ * known width, hold exactly its elements. Only regular files are opened. Reentrant.
+ *
+ * @param[in]  path The file or folder (NUL-terminated).
+ * @param[out] out  The counts; zeroed on failure (no partial result).
+ * @param[out] err  Details on failure, naming "safetensors" and the file; may be NULL.
+ * @return ::TRAINSIZE_OK; ::TRAINSIZE_E_IO (missing or unreadable file, a shard listed but
+ *         missing), ::TRAINSIZE_E_INVALID (a header length past the file's end, a tensor
+ *         without dtype, shape or offsets, offsets outside the file or not its size),
+ *         ::TRAINSIZE_E_PARSE (a header or index that is not JSON),
+ *         ::TRAINSIZE_E_OVERFLOW (a shape or the total over 2^63 - 1),
+ *         ::TRAINSIZE_E_LIMIT (a header or index over its limit, too many shards),
+ *         ::TRAINSIZE_E_NOMEM or ::TRAINSIZE_E_ARGUMENT (NULL path or out).
+ */
+TRAINSIZE_API int trainsize_checkpoint_read(const char *path, trainsize_checkpoint *out,
+                                            trainsize_error *err);
+
+/**
+ * @brief Let a checkpoint's headers win over the job's model shape where they hold more.
+ *
+ * Counts the job's model as its shape describes it (its `extra-params` left out, its
+ * multi-token-prediction modules in), stores that in `ck->config_parameters`, and sets the
+ * job's `extra-params` to what `ck->parameters` holds beyond it (also in
+ * `ck->extra_parameters`): those parameters are then trained and held like the embedding.
+ * Headers that hold fewer (a quantized checkpoint packs several values in one element)
+ * set `extra-params` to 0; the caller says so. On failure the job is unchanged.
+ *
+ * @param[in,out] job The job whose model the checkpoint holds (set first: a preset, a
+ *                    config.json).
+ * @param[in,out] ck  A checkpoint ::trainsize_checkpoint_read filled.
+ * @param[out]    err Details on failure; may be NULL.
+ * @return ::TRAINSIZE_OK; ::TRAINSIZE_E_INVALID (the job has no valid model: "model"),
+ *         ::TRAINSIZE_E_OVERFLOW or ::TRAINSIZE_E_ARGUMENT (NULL job or ck).
+ */
+TRAINSIZE_API int trainsize_job_set_checkpoint(trainsize_job *job, trainsize_checkpoint *ck,
+                                               trainsize_error *err);
+
+/**
+ * @brief Load a model from a checkpoint folder: its config.json, counted by its headers.
+ *
+ * `dir` holds `config.json` and the safetensors (a Hugging Face snapshot:
+ * ::trainsize_hf_snapshot finds one in the cache). Reads the headers
+ * (::trainsize_checkpoint_read), loads the shape (::trainsize_job_load_hf_config_file),
+ * names the model `name` when given, and lets the headers win
+ * (::trainsize_job_set_checkpoint). On failure the job is unchanged.
+ *
+ * @param[in,out] job  The job whose model is replaced.
+ * @param[in]     dir  The checkpoint folder (NUL-terminated).
+ * @param[in]     name The model's name (its Hub id); NULL or "" keeps the config's naming.
+ * @param[out]    ck   What the headers hold, and how they compare (zeroed on failure).
+ * @param[out]    err  Details on failure; may be NULL.
+ * @return ::TRAINSIZE_OK, or an error of the three calls it makes (::TRAINSIZE_E_NOMEM when
+ *         the job cannot be copied for the trial).
+ */
+TRAINSIZE_API int trainsize_job_load_checkpoint(trainsize_job *job, const char *dir, const char *name,
+                                                trainsize_checkpoint *ck, trainsize_error *err);
+
+/**
+ * @brief The Hugging Face hub cache folder, as `huggingface_hub` finds it.
+ *
+ * `$HF_HUB_CACHE`, else `$HUGGINGFACE_HUB_CACHE` (its older name), else `$HF_HOME/hub`,
+ * else `$XDG_CACHE_HOME/huggingface/hub`, else `$HOME/.cache/huggingface/hub`. Reads the
+ * environment (getenv): do not call it while another thread changes the environment.
+ *
+ * @param[out] buf Receives the folder (NUL-terminated, truncated to cap - 1 bytes).
+ * @param[in]  cap Size of buf in bytes.
+ * @return The folder's length (>= cap: truncated, snprintf-style), or a negative
+ *         ::TRAINSIZE_E_UNKNOWN when none of the variables is set.
+ */
+TRAINSIZE_API int trainsize_hf_hub_cache(char *buf, size_t cap);
+
+/**
+ * @brief The snapshot folder of a model in a Hugging Face hub cache.
+ *
+ * `hub_cache/models--ORG--NAME/snapshots/COMMIT`, where COMMIT is `revision` when it is a
+ * 40-hex commit id, else what `hub_cache/models--ORG--NAME/refs/REVISION` names ("main"
+ * when `revision` is NULL or empty). `id` is `ORG/NAME` or `NAME`: letters, digits, `-`,
+ * `_` and `.`, at most 96 bytes each part, no `..`. The folder must exist.
+ *
+ * @param[in]  hub_cache The cache (::trainsize_hf_hub_cache gives the usual one).
+ * @param[in]  id        The model's Hub id.
+ * @param[in]  revision  A branch, tag or commit id; NULL or "" for "main".
+ * @param[out] buf       Receives the snapshot folder (NUL-terminated).
+ * @param[in]  cap       Size of buf in bytes.
+ * @param[out] err       Details on failure, naming the id and the folder searched; may be NULL.
+ * @return ::TRAINSIZE_OK; ::TRAINSIZE_E_UNKNOWN (the id or revision is not in the cache),
+ *         ::TRAINSIZE_E_INVALID (a malformed id or revision, a ref that names no commit),
+ *         ::TRAINSIZE_E_LIMIT (the path does not fit in cap) or ::TRAINSIZE_E_ARGUMENT.
+ */
+TRAINSIZE_API int trainsize_hf_snapshot(const char *hub_cache, const char *id, const char *revision,
+                                        char *buf, size_t cap, trainsize_error *err);
 
 /** @} */
 
@@ -1471,6 +1598,10 @@ typedef struct trainsize_result {
                                        containers' TF32 matmuls under Megatron, a GPU without
                                        TF32); "" under 16-bit or fp8 precisions. */
     trainsize_uncertainty uncertainty; /**< How sure the time and memory figures are. */
+    uint64_t extra_parameters;       /**< Of model.parameters: those a checkpoint holds beyond
+                                          what the shape describes (the job's `extra-params`,
+                                          ::trainsize_job_set_checkpoint); the JSON's
+                                          `model.extra_parameters`. */
 } trainsize_result;
 
 /**

@@ -76,7 +76,8 @@ static void stage_params_make(const ts_settings *cfg, const ts_layout *lay, cons
         /* an encoder's segment embeddings, class token and embedding norm, an image
          * transformer's patch projection: replicated, as the position embeddings are */
         outside += sp->embedding + (double)pc->position_embedding + (double)pc->embedding_other +
-                   (double)pc->patch_embedding + (double)pc->conv; /* a ResNet's convolutions */
+                   (double)pc->patch_embedding + (double)pc->conv + /* a ResNet's convolutions */
+                   (double)pc->extra; /* a checkpoint's tensors the shape does not describe */
     }
     if (stage == lay->pp - 1) {
         /* Untied: the output layer; tied with pp > 1: Megatron keeps a copy of the

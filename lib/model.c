@@ -301,11 +301,13 @@ int ts_model_count(const ts_model *m, ts_param_counts *c, trainsize_error *err)
     bad |= ts_add_u64(outside, c->output_layer, &outside);
     bad |= ts_add_u64(outside, c->final_norm, &outside);
     bad |= ts_add_u64(outside, c->cross_attention, &outside);
-    /* the vision tower and projector run per image, not per token: in the total, not the
-     * active count */
+    /* the vision tower and projector run per image, not per token, and a checkpoint's
+     * extra tensors do no work the library knows: in the total, not the active count */
+    c->extra = m->extra_params;
     {
         uint64_t vision = 0;
         bad |= ts_add_u64(c->vision, c->projector, &vision);
+        bad |= ts_add_u64(vision, c->extra, &vision);
         bad |= ts_add_u64(outside, dense_all, &t);
         bad |= ts_add_u64(t, moe_all, &t);
         bad |= ts_add_u64(t, vision, &c->total);

@@ -90,6 +90,8 @@ typedef struct ts_model {
     int logit_softcap;          /* the final logits soft-capped too (Gemma 2) */
     uint64_t mtp_layers;        /* multi-token-prediction modules trained with the model
                                    (DeepSeek-V3: 1); counted apart from its parameters */
+    uint64_t extra_params;      /* parameters a checkpoint holds beyond what the shape
+                                   describes (extra-params): trained, held on stage 0 */
     /* Encoders and image transformers (BERT, RoBERTa, ViT): what sits around the layers. */
     int head;                   /* ts_head: what the model ends in */
     uint64_t classes;           /* a classifier's outputs (ViT on ImageNet-1k: 1000); 0: none */
@@ -194,6 +196,7 @@ typedef struct ts_param_counts {
     uint64_t vision_layer;   /* one tower layer's matrices */
     uint64_t projector;      /* the projector */
     uint64_t cross_attention;/* what cross-attention layers add to a layer's count, all of them */
+    uint64_t extra;          /* extra_params: in total, not in active (no FLOPs are known) */
     uint64_t total;
     uint64_t active;
 } ts_param_counts;

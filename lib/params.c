@@ -150,6 +150,12 @@ static const ts_param_def PARAMS[] = {
       "num_nextn_predict_layers): each a layer, a projection and norms on the last pipeline "
       "stage, and another pass of the output head; counted apart (model.mtp_parameters)"},
      TS_SET_U64, OFF(s.model.mtp_layers), TRAINSIZE_ID_MTP_LAYERS, TS_PLAN_KEEPS},
+    {{"extra-params", TRAINSIZE_PARAM_INT, NULL, 0, 1e15, "0", "parameters",
+      "parameters the model's checkpoint holds beyond what its shape describes (--hf-model and "
+      "--safetensors set it from the safetensors headers): trained with the model and held "
+      "like its embedding (replicated across tensor parallelism, on the first pipeline stage); "
+      "their compute is not counted"},
+     TS_SET_U64, OFF(s.model.extra_params), TRAINSIZE_ID_EXTRA_PARAMS, TS_PLAN_KEEPS},
     /* Job. */
     {{"seq", TRAINSIZE_PARAM_INT, NULL, 1, LIM_SEQ, "2048", "tokens",
       "tokens per sample; left unset, 2048 or the model's learned positions when fewer "

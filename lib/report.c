@@ -196,6 +196,8 @@ static void header_model(ts_out *o, const trainsize_result *r)
     param_segment(o, "active per token", r->model.active_parameters);
     if (r->model.mtp_parameters)
         param_segment(o, "in multi-token prediction, trained too", r->model.mtp_parameters);
+    if (r->extra_parameters)
+        param_segment(o, "beyond the shape (extra-params: a checkpoint's)", r->extra_parameters);
     ts_out_putc(o, '\n');
 }
 

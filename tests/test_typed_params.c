@@ -213,6 +213,7 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_FRAGMENTATION, "fragmentation"},
     {TRAINSIZE_ID_MLP_TILES, "mlp-tiles"},
     {TRAINSIZE_ID_PLAN_MARGIN, "plan-margin"},
+    {TRAINSIZE_ID_EXTRA_PARAMS, "extra-params"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

@@ -4,7 +4,8 @@
  * trainsize_job_set(job, "NAME", "VALUE") for every parameter of the library's catalogue,
  * so a parameter added to the library is an option of the command without a change here.
  * BOOL parameters may be given bare (`--sp` means true). Only the options that are not job
- * parameters are named here: --json, --help, --model (applied first) and --hf-config.
+ * parameters are named here: --json, --help, --model (applied first), --hf-config,
+ * --hf-model (with --revision) and --safetensors (checkpoint.c loads those two).
  *
  * For `plan`, three things differ: `--gpu NAME[,NAME...]` is the planner's catalogue
  * restriction (the parameter "plan-gpus"), `--top N` belongs to the command, and the
@@ -104,6 +105,8 @@ static int parse(int argc, char **argv, int plan, cli_options *out)
         }
         /* The options that are not job parameters, then the catalogue's. */
         special = name_is(name, len, "model") || name_is(name, len, "hf-config") ||
+                  name_is(name, len, "hf-model") || name_is(name, len, "revision") ||
+                  name_is(name, len, "safetensors") ||
                   name_is(name, len, "gpu-file") || name_is(name, len, "calibration") ||
                   (plan && name_is(name, len, "top"));
         if (plan && name_is(name, len, "gpu"))
@@ -144,6 +147,12 @@ static int parse(int argc, char **argv, int plan, cli_options *out)
             out->gpu_file = value;
         } else if (!p && name_is(name, len, "calibration")) {
             out->calibration = value;
+        } else if (!p && name_is(name, len, "hf-model")) {
+            out->hf_model = value;
+        } else if (!p && name_is(name, len, "revision")) {
+            out->revision = value;
+        } else if (!p && name_is(name, len, "safetensors")) {
+            out->safetensors = value;
         } else if (!p) {
             out->hf_config = value;
         } else {
@@ -203,8 +212,14 @@ int cli_build_job_from(const cli_options *opts, const trainsize_job *base, train
     size_t i;
 
     *out = NULL;
-    if (opts->model && opts->hf_config) {
-        cli_error("options --model and --hf-config exclude each other: give one model");
+    if (!!opts->model + !!opts->hf_config + !!opts->hf_model > 1) {
+        cli_error("options --model, --hf-config and --hf-model exclude each other: give one model");
+        return CLI_EXIT_USAGE;
+    }
+    if ((opts->hf_model && opts->safetensors) || (opts->revision && !opts->hf_model)) {
+        cli_error(opts->revision && !opts->hf_model ? "option --revision goes with --hf-model"
+                                                    : "options --hf-model and --safetensors exclude each other: "
+                                                      "give one checkpoint");
         return CLI_EXIT_USAGE;
     }
     for (i = 0; opts->gpu_file && i < opts->set_count; i++) {
@@ -218,7 +233,8 @@ int cli_build_job_from(const cli_options *opts, const trainsize_job *base, train
         cli_error("out of memory");
         return CLI_EXIT_FAILURE;
     }
-    if (!opts->plan && !opts->model && !opts->hf_config && opts->set_count == 0) {
+    if (!opts->plan && !opts->model && !opts->hf_config && !opts->hf_model && !opts->safetensors &&
+        opts->set_count == 0) {
         status = cli_apply_example_job(job);
     } else if (opts->model) {
         /* The model first, so that shape options override single fields of it
@@ -229,6 +245,9 @@ int cli_build_job_from(const cli_options *opts, const trainsize_job *base, train
     } else if (opts->hf_config) {
         status = load_hf_config(job, opts->hf_config);
     }
+    /* a checkpoint: its own model (a cached snapshot, a folder), else the one above counted */
+    if (status == CLI_EXIT_OK && (opts->hf_model || opts->safetensors))
+        status = cli_load_checkpoint(job, opts);
     /* The site's calibration next (of the example job too): the options after it win over
      * its shares. */
     if (status == CLI_EXIT_OK && opts->calibration) {

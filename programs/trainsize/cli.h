@@ -80,6 +80,15 @@ extern const size_t cli_example_job_count;
 /** Apply the example job's settings to `job`. Returns an exit status. */
 int cli_apply_example_job(trainsize_job *job);
 
+/* ---- checkpoint.c ---- */
+
+/** Load --hf-model's snapshot or --safetensors' checkpoint into `job` (after --model or
+ *  --hf-config, which a --safetensors checkpoint is compared with): one line naming the
+ *  file or id on failure. Says on standard error when the headers hold fewer parameters
+ *  than the shape. Returns an exit status. */
+struct cli_options;
+int cli_load_checkpoint(trainsize_job *job, const struct cli_options *opts);
+
 /* ---- args.c ---- */
 
 /** Parsed options of `estimate` (or of `plan`). */
@@ -90,6 +99,9 @@ typedef struct cli_options {
     const char *hf_config; /**< --hf-config FILE (the last one) */
     const char *gpu_file;  /**< --gpu-file FILE (the last one) */
     const char *calibration; /**< --calibration FILE (the last one) */
+    const char *hf_model;  /**< --hf-model ORG/NAME (the last one) */
+    const char *revision;  /**< --revision REV (the last one) */
+    const char *safetensors; /**< --safetensors PATH (the last one) */
     cli_setting *sets;     /**< Other parameters, in command-line order. */
     size_t set_count;
     int plan;              /**< Parsed for `plan` (cli_parse_plan_options). */

@@ -199,6 +199,19 @@ const cli_file_option cli_file_options[] = {
      "step-overhead, allocator-slack, sharded-slack) fitted to them; options after it win. "
      "Refused from another library version; a job on other GPUs than its runs gets the "
      "calibration-other-gpu warning"},
+    {"hf-model", "ORG/NAME",
+     "a model in the Hugging Face cache ($HF_HUB_CACHE, else $HF_HOME/hub, else "
+     "~/.cache/huggingface/hub), as huggingface_hub downloaded it: its snapshot's config.json "
+     "read as --hf-config, its parameters counted exactly from the safetensors headers "
+     "(model.safetensors, or the shards model.safetensors.index.json lists); where the "
+     "headers hold more than the config describes, they win (extra-params) and the report "
+     "says by how much"},
+    {"revision", "REV",
+     "with --hf-model: the branch, tag or commit id of the snapshot (default main)"},
+    {"safetensors", "PATH",
+     "a checkpoint outside the cache: a folder (its config.json is the model unless --model "
+     "or --hf-config gives one), a .safetensors file or a model.safetensors.index.json; "
+     "counted and compared as for --hf-model"},
 };
 const size_t cli_file_option_count = sizeof cli_file_options / sizeof cli_file_options[0];
 
@@ -225,6 +238,9 @@ static void estimate_help(ts_out *o)
                ? model->doc
                : "a built-in model preset (see `trainsize models`)");
     option(o, cli_file_options[0].name, cli_file_options[0].metavar, cli_file_options[0].doc);
+    option(o, cli_file_options[3].name, cli_file_options[3].metavar, cli_file_options[3].doc);
+    option(o, cli_file_options[4].name, cli_file_options[4].metavar, cli_file_options[4].doc);
+    option(o, cli_file_options[5].name, cli_file_options[5].metavar, cli_file_options[5].doc);
     ts_out_puts(o, "\nGPU of your own (instead of --gpu):\n");
     option(o, cli_file_options[1].name, cli_file_options[1].metavar, cli_file_options[1].doc);
     ts_out_puts(o, "\nYour site's own figures:\n");

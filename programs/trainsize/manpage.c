@@ -124,7 +124,7 @@ int cli_print_bash_completion(void)
                     "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} values=\n"
                     "    local commands='estimate plan models gpus calibrate help'\n"
                     "    case $prev in\n"
-                    "    --hf-config|--gpu-file|--calibration) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+                    "    --hf-config|--gpu-file|--calibration|--safetensors) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
                     "    --model|--teacher) values='");
     for (i = 0; i < trainsize_model_count(); i++)
         ts_out_printf(&o, "%s%s", i ? " " : "", trainsize_model_at(i)->name);
@@ -151,7 +151,8 @@ int cli_print_bash_completion(void)
                     "    if [[ $COMP_CWORD -eq 1 && $cur != -* ]] || [[ ${COMP_WORDS[1]} == help && $COMP_CWORD -eq 2 ]]; then\n"
                     "        COMPREPLY=($(compgen -W \"$commands\" -- \"$cur\")); return\n"
                     "    fi\n"
-                    "    local options='--help --json --model --hf-config --gpu-file --calibration");
+                    "    local options='--help --json --model --hf-config --hf-model --revision --safetensors --gpu-file "
+                    "--calibration");
     for (i = 0; i < n; i++) {
         const trainsize_param_info *p = trainsize_param_at(i);
         if (p && p->name && strcmp(p->name, "model") != 0) ts_out_printf(&o, " --%s", p->name);

@@ -376,6 +376,7 @@ class Result(ctypes.Structure):
         ("tf32", c_char * 16),
         ("tf32_reason", c_char * NAME_MAX),
         ("uncertainty", Uncertainty),
+        ("extra_parameters", c_uint64),
     ]
 
 

@@ -428,6 +428,7 @@ pub struct trainsize_result {
     pub tf32: [c_char; 16],
     pub tf32_reason: [c_char; TRAINSIZE_NAME_MAX],
     pub uncertainty: trainsize_uncertainty,
+    pub extra_parameters: u64,
 }
 
 /* ---- Site calibration ---- */

@@ -195,6 +195,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "model.embedding_parameters" => FieldValue::U64(n.embedding_parameters),
                 "model.layer_parameters" => FieldValue::U64(n.layer_parameters),
                 "model.mtp_parameters" => FieldValue::U64(n.mtp_parameters),
+                "model.extra_parameters" => FieldValue::U64(r.extra_parameters),
                 "model.vision_parameters" => FieldValue::U64(n.vision_parameters),
                 "model.projector_parameters" => FieldValue::U64(n.projector_parameters),
                 "memory.weights" => FieldValue::U64(m.weights),

@@ -1,0 +1,38 @@
+/* --hf-model and --safetensors: a model's checkpoint found and counted from its
+ * safetensors headers (the library's trainsize_hf_snapshot, trainsize_job_load_checkpoint,
+ * trainsize_checkpoint_read and trainsize_job_set_checkpoint). */
+#include "cli.h"
+
+#define PATH_CAP 4096
+
+int cli_load_checkpoint(trainsize_job *job, const cli_options *opts)
+{
+    trainsize_checkpoint ck;
+    trainsize_error err;
+    char dir[PATH_CAP];
+    int rc;
+    if (opts->hf_model) {
+        char cache[PATH_CAP];
+        int n = trainsize_hf_hub_cache(cache, sizeof cache);
+        if (n < 0 || (size_t)n >= sizeof cache) {
+            cli_error("hf-model: no Hugging Face cache to search: set HF_HUB_CACHE, HF_HOME or HOME");
+            return CLI_EXIT_USAGE;
+        }
+        rc = trainsize_hf_snapshot(cache, opts->hf_model, opts->revision, dir, sizeof dir, &err);
+        if (rc == TRAINSIZE_OK) rc = trainsize_job_load_checkpoint(job, dir, opts->hf_model, &ck, &err);
+    } else if (!opts->model && !opts->hf_config) {
+        /* a folder: its config.json is the model */
+        rc = trainsize_job_load_checkpoint(job, opts->safetensors, NULL, &ck, &err);
+    } else {
+        rc = trainsize_checkpoint_read(opts->safetensors, &ck, &err);
+        if (rc == TRAINSIZE_OK) rc = trainsize_job_set_checkpoint(job, &ck, &err);
+    }
+    if (rc != TRAINSIZE_OK) return cli_library_error(rc, &err);
+    /* more than the shape: the report says it (extra-params); fewer is said here */
+    if (ck.parameters < ck.config_parameters)
+        cli_error("note: the checkpoint's headers hold %llu parameters, %llu fewer than its shape "
+                  "describes (%llu; packed or quantized tensors?): the shape's count is used",
+                  (unsigned long long)ck.parameters, (unsigned long long)(ck.config_parameters - ck.parameters),
+                  (unsigned long long)ck.config_parameters);
+    return CLI_EXIT_OK;
+}
