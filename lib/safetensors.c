@@ -204,12 +204,44 @@ static int plain_shard_name(const char *name)
            strcmp(name + n - suffix, ".safetensors") == 0;
 }
 
+/* The shards an index names so far, each once: their names, and an open-addressing table
+ * of their indices (+1; 0 is empty) by name hash, so that a weight_map of a million entries
+ * costs a million lookups, not a million times the shards. */
+#define SHARD_SLOTS (2 * TRAINSIZE_CHECKPOINT_MAX_FILES)
+typedef struct shard_set {
+    char names[TRAINSIZE_CHECKPOINT_MAX_FILES][256];
+    uint32_t slot[SHARD_SLOTS];
+    size_t count;
+} shard_set;
+
+static size_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    while (*s) h = (h ^ (unsigned char)*s++) * 16777619u;
+    return h % SHARD_SLOTS;
+}
+
+/* 1 when `name` was added now, 0 when seen before, -1 when the set is full. */
+static int shard_add(shard_set *set, const char *name)
+{
+    size_t i = name_hash(name);
+    while (set->slot[i]) {
+        if (strcmp(set->names[set->slot[i] - 1], name) == 0) return 0;
+        i = (i + 1) % SHARD_SLOTS;
+    }
+    if (set->count == TRAINSIZE_CHECKPOINT_MAX_FILES) return -1;
+    strcpy(set->names[set->count], name);
+    set->slot[i] = (uint32_t)++set->count;
+    return 1;
+}
+
 /* Every shard an index names, each once, counted. */
 static int count_index(const char *path, tally *ty, trainsize_error *err)
 {
     ts_json_value root, map, key, value;
-    char *text, (*seen)[256] = NULL, shard[PATH_MAX_BYTES];
-    size_t len, cursor = 0, nseen = 0, i, dir_len;
+    char *text, shard[PATH_MAX_BYTES];
+    shard_set *seen;
+    size_t len, cursor = 0, dir_len;
     const char *slash = strrchr(path, '/');
     int rc;
     if ((rc = ts_read_file(path, INDEX_MAX_BYTES, FIELD, &text, &len, err)) != TRAINSIZE_OK) return rc;
@@ -219,29 +251,28 @@ static int count_index(const char *path, tally *ty, trainsize_error *err)
         free(text);
         return bad(err, TRAINSIZE_E_PARSE, path, "not an index: no \"weight_map\" object");
     }
-    seen = malloc(TRAINSIZE_CHECKPOINT_MAX_FILES * sizeof *seen);
+    seen = calloc(1, sizeof *seen);
     rc = seen ? TRAINSIZE_OK : bad(err, TRAINSIZE_E_NOMEM, path, "out of memory");
     while (rc == TRAINSIZE_OK && ts_json_object_next(&map, &cursor, &key, &value)) {
         char name[256];
+        int added;
         if (value.type != TS_JSON_STRING || ts_json_string_copy(&value, name, sizeof name) >= sizeof name ||
             !plain_shard_name(name)) {
             rc = bad(err, TRAINSIZE_E_INVALID, path, "a weight_map entry is not a .safetensors file beside it");
             break;
         }
-        for (i = 0; i < nseen && strcmp(seen[i], name) != 0; i++) {}
-        if (i < nseen) continue;
-        if (nseen == TRAINSIZE_CHECKPOINT_MAX_FILES) {
+        if ((added = shard_add(seen, name)) == 0) continue;
+        if (added < 0) {
             rc = bad(err, TRAINSIZE_E_LIMIT, path, "it lists over 4096 shards");
             break;
         }
-        memcpy(seen[nseen++], name, sizeof name);
         if (join(shard, sizeof shard, slash ? path : ".", dir_len, name) != 0) {
             rc = bad(err, TRAINSIZE_E_LIMIT, path, "a shard's path is too long");
             break;
         }
         rc = count_file(shard, ty, err);
     }
-    if (rc == TRAINSIZE_OK && nseen == 0) rc = bad(err, TRAINSIZE_E_INVALID, path, "its weight_map lists no shard");
+    if (rc == TRAINSIZE_OK && seen->count == 0) rc = bad(err, TRAINSIZE_E_INVALID, path, "its weight_map lists no shard");
     free(seen);
     free(text);
     return rc;

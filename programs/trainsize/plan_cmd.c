@@ -392,6 +392,12 @@ static void hint(ts_out *o, const cli_options *opts, const trainsize_plan_candid
         hint_option(o, "model", opts->model);
     if (opts->hf_config)
         hint_option(o, "hf-config", opts->hf_config);
+    if (opts->hf_model)
+        hint_option(o, "hf-model", opts->hf_model);
+    if (opts->revision)
+        hint_option(o, "revision", opts->revision);
+    if (opts->safetensors)
+        hint_option(o, "safetensors", opts->safetensors);
     if (opts->calibration)
         hint_option(o, "calibration", opts->calibration);
     for (i = 0; i < opts->set_count; i++) {
