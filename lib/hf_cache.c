@@ -103,13 +103,14 @@ int trainsize_hf_snapshot(const char *hub_cache, const char *id, const char *rev
         memcpy(commit, revision, sizeof commit);
     } else {
         if (!ref_name(revision))
-            return ts_fail(err, TRAINSIZE_E_INVALID, FIELD, FIELD ": \"%.100s\" is not a revision name", revision);
+            return ts_fail(err, TRAINSIZE_E_INVALID, "revision", "revision: \"%.100s\" is not a revision name",
+                           revision);
         n = snprintf(ref, sizeof ref, "%s/refs/%s", repo, revision);
         if (n < 0 || (size_t)n >= sizeof ref)
             return ts_fail(err, TRAINSIZE_E_LIMIT, FIELD, FIELD ": the cache path is too long");
         if (ts_read_file(ref, REF_MAX_BYTES, FIELD, &text, &len, NULL) != TRAINSIZE_OK)
-            return ts_fail(err, TRAINSIZE_E_UNKNOWN, FIELD,
-                           FIELD ": %.100s has no revision \"%.60s\" in the cache (searched %.150s)", id, revision,
+            return ts_fail(err, TRAINSIZE_E_UNKNOWN, "revision",
+                           "revision: %.100s has no revision \"%.60s\" in the cache (searched %.150s)", id, revision,
                            ref);
         while (len && isspace((unsigned char)text[len - 1])) len--;
         rc = len == COMMIT_LEN;

@@ -37,6 +37,10 @@ func (e *Estimate) TrainableParameters() uint64 { return uint64(e.r.model.traina
 // ActiveParameters is the count used per token (MoE: the top-k experts).
 func (e *Estimate) ActiveParameters() uint64 { return uint64(e.r.model.active_parameters) }
 
+// ExtraParameters is the count beyond the model's shape ("extra-params": a checkpoint's
+// headers that hold more than its config describes), included in Parameters.
+func (e *Estimate) ExtraParameters() uint64 { return uint64(e.r.extra_parameters) }
+
 // Weights is the bytes of model weights on the most loaded GPU.
 func (e *Estimate) Weights() uint64 { return uint64(e.r.memory.weights) }
 

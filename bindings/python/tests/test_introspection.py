@@ -44,7 +44,7 @@ def entry(text, keyword):
 def test_help_estimate_lists_every_keyword_with_unit_range_and_default():
     text = help_text(trainsize.estimate)
     params = {p.keyword: p for p in trainsize.parameters()}
-    for keyword in list(params) + ["hf_config", "gpu_file"]:
+    for keyword in list(params) + ["hf_config", "gpu_file", "hf_model", "revision", "safetensors"]:
         assert entry(text, keyword)
     mb = entry(text, "micro_batch")
     assert "int" in mb and "1 to 1000000000" in mb and "samples" in mb and "default 1" in mb
@@ -79,9 +79,9 @@ def test_help_plan_lists_its_keywords_and_the_refused_ones():
 def test_signature_lists_the_keywords():
     sig = inspect.signature(trainsize.estimate)
     names = list(sig.parameters)
-    assert names[:4] == ["model", "hf_config", "gpu_file", "calibration"]
-    assert set(names) == {p.keyword for p in trainsize.parameters()} | {"hf_config", "gpu_file",
-                                                                        "calibration"}
+    binding = ["hf_config", "hf_model", "revision", "safetensors", "gpu_file", "calibration"]
+    assert names[:7] == ["model"] + binding
+    assert set(names) == {p.keyword for p in trainsize.parameters()} | set(binding)
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is None
                for p in sig.parameters.values())
     psig = inspect.signature(trainsize.plan)
@@ -120,6 +120,8 @@ def test_import_builds_no_documentation():
     ("micro", "micro_batch"),          # the start of a name
     ("gpu_count", "plan_gpu_count"),   # the end of a name
     ("hf_confg", "hf_config"),         # the binding's own keywords too
+    ("hf_modl", "hf_model"),
+    ("safetensor", "safetensors"),
     ("deadline_day", "deadline_days"),
     ("tokns", "tokens"),
 ])

@@ -42,7 +42,7 @@ from . import _results
 from ._results import Candidate, Estimate, LargestFit, Parameter, Plan, ResultField, Section
 
 __all__ = [
-    "estimate", "plan", "largest_fit", "calibrate", "version", "abi_version", "parameters", "result_fields",
+    "estimate", "plan", "largest_fit", "calibrate", "checkpoint", "version", "abi_version", "parameters", "result_fields",
     "Estimate", "Section", "Plan", "Candidate", "LargestFit", "Parameter", "ResultField",
     "TrainsizeError", "LibraryError", "Status", "EXPECTED_ABI", "PLAN_TOP_DEFAULT",
     "PLAN_TOP_MAX",
@@ -65,8 +65,16 @@ _MODEL = "model"
 _HF_CONFIG = "hf-config"
 _GPU_FILE = "gpu-file"
 _CALIBRATION = "calibration"
-#: The keywords that name a file or its contents: a job built from them is never kept.
-_FILE_KEYWORDS = ("hf_config", "gpu_file", "calibration")
+# A checkpoint: a model in the Hugging Face cache (at a revision), or safetensors files.
+_HF_MODEL = "hf-model"
+_REVISION = "revision"
+_SAFETENSORS = "safetensors"
+#: The keywords the binding handles itself rather than set as job parameters.
+_NOT_PARAMETERS = (_MODEL, _HF_CONFIG, _GPU_FILE, _CALIBRATION, _HF_MODEL, _REVISION, _SAFETENSORS)
+#: The keywords that name a file or its contents, as either spelling (``hf_config``,
+#: ``**{"hf-config": ...}``): a job built from them is never kept, as the files may change.
+_FILE_KEYWORDS = frozenset(("hf_config", "gpu_file", "calibration", "hf_model", "safetensors",
+                            "hf-config", "gpu-file", "hf-model"))
 
 
 def __getattr__(name: str) -> Any:
@@ -122,6 +130,25 @@ def calibrate(runs: Any, date: str | None = None) -> Dict[str, Any]:
     import json  # here, not at import: it costs the import a few milliseconds
     day = None if date is None else _value_bytes("date", "date", date)
     return json.loads(_LIB.calibrate(text, day))
+
+
+def checkpoint(path: Any) -> Dict[str, Any]:
+    """Count a checkpoint's parameters from its safetensors headers, never its data (the
+    library's trainsize_checkpoint_read).
+
+    ``path`` (``str`` or ``os.PathLike``) is a ``.safetensors`` file, a
+    ``model.safetensors.index.json`` (every shard it names is read), or a folder holding
+    either. Returns ``{"parameters": ..., "bytes": ..., "tensors": ..., "files": ...,
+    "dtype": ...}``: the elements of every tensor (exact), their data as stored in bytes,
+    the tensors and files read, and the dtype holding the most elements (``"BF16"``, ...).
+
+    Raises:
+        TrainsizeError: a missing file, a corrupt header (the library's message names
+            "safetensors" and the file).
+    """
+    ck = _LIB.checkpoint_read(_path_bytes("path", "path", path), "path")
+    return {"parameters": int(ck.parameters), "bytes": int(ck.bytes), "tensors": int(ck.tensors),
+            "files": int(ck.files), "dtype": _lib.decode(ck.dtype)}
 
 
 def abi_version() -> int:
@@ -315,10 +342,50 @@ class _job:
         _LIB.free_job(self.handle)
 
 
+def _load_checkpoint(job: int, given: Dict[str, str], values: Dict[str, Any]) -> None:
+    """hf_model= (with revision=) or safetensors=, as the command's --hf-model and
+    --safetensors load them: a cached snapshot or a folder is the model itself, its
+    config.json counted by its headers; a file (or a folder, when ``model`` or
+    ``hf_config`` gives the model) is counted against the model already set."""
+    lib = _LIB
+    if _HF_MODEL in given:
+        key = given[_HF_MODEL]
+        model_id = _name_bytes(_HF_MODEL, key, values[_HF_MODEL])
+        revision = None
+        if _REVISION in given:
+            revision = _name_bytes(_REVISION, given[_REVISION], values[_REVISION])
+        folder = lib.hf_snapshot(lib.hf_hub_cache(key), model_id, revision, key, given.get(_REVISION))
+        ck = lib.job_load_checkpoint(job, folder, model_id, key)
+    else:
+        key = given[_SAFETENSORS]
+        path = _path_bytes(_SAFETENSORS, key, values[_SAFETENSORS])
+        if _MODEL in given or _HF_CONFIG in given:
+            ck = lib.checkpoint_read(path, key)
+            lib.job_set_checkpoint(job, ck, key)
+        else:
+            ck = lib.job_load_checkpoint(job, path, None, key)
+    if ck.parameters < ck.config_parameters:
+        # More than the shape is extra_params in the result; fewer is said, as the command
+        # says it on standard error.
+        import warnings  # already loaded by the interpreter: a dict lookup
+        warnings.warn("%s: the checkpoint's headers hold %d parameters, %d fewer than its shape "
+                      "describes (%d; packed or quantized tensors?): the shape's count is used"
+                      % (_escaped(key), ck.parameters, ck.config_parameters - ck.parameters,
+                         ck.config_parameters), stacklevel=5)
+
+
+def _name_bytes(option: str, keyword: str, value: Any) -> bytes:
+    """hf_model= and revision=: a str (a Hub id, a branch, tag or commit id)."""
+    if not isinstance(value, str):
+        raise _fail(_E_INVALID, option, keyword, "expected a str, got %s" % type(value).__name__)
+    return _value_bytes(option, keyword, value)
+
+
 def _new_job(kwargs: Dict[str, Any], for_plan: bool) -> int:
     """A job built from keyword arguments as the command builds it from options: the model
-    (``model`` or ``hf_config``) first, then every other keyword in order, then
-    ``gpu_file``. ``None`` values are left out."""
+    (``model``, ``hf_config`` or ``hf_model``) first, then the checkpoint (``hf_model``,
+    ``safetensors``), then every other keyword in order, then ``gpu_file``. ``None``
+    values are left out."""
     items = []
     for key, value in kwargs.items():
         if value is not None:
@@ -332,9 +399,17 @@ def _new_job(kwargs: Dict[str, Any], for_plan: bool) -> int:
                 raise _fail(_E_INVALID, option, key, "given twice, as %s and as %s"
                             % (_escaped(seen[option]), _escaped(key)))
             seen[option] = key
+    if _HF_MODEL in given and (_MODEL in given or _HF_CONFIG in given):
+        raise _fail(_E_INVALID, _HF_MODEL, given[_HF_MODEL],
+                    "model, hf_config and hf_model exclude each other: give one model")
     if _MODEL in given and _HF_CONFIG in given:
         raise _fail(_E_INVALID, _HF_CONFIG, given[_HF_CONFIG],
                     "model and hf_config exclude each other: give one model")
+    if _HF_MODEL in given and _SAFETENSORS in given:
+        raise _fail(_E_INVALID, _SAFETENSORS, given[_SAFETENSORS],
+                    "hf_model and safetensors exclude each other: give one checkpoint")
+    if _REVISION in given and _HF_MODEL not in given:
+        raise _fail(_E_INVALID, _REVISION, given[_REVISION], "revision goes with hf_model")
     if not for_plan and _GPU_FILE in given and "gpu" in given:
         raise _fail(_E_INVALID, _GPU_FILE, given[_GPU_FILE],
                     "gpu and gpu_file exclude each other: give one GPU")
@@ -353,12 +428,15 @@ def _new_job(kwargs: Dict[str, Any], for_plan: bool) -> int:
                 lib.job_set(job, "model", _value_bytes(option, key, value), key)
             elif option == _HF_CONFIG:
                 _load(option, key, value, job, lib.load_hf_config_text, lib.load_hf_config_file)
+        # A checkpoint: its own model (a cached snapshot, a folder), else the one above counted.
+        if _HF_MODEL in given or _SAFETENSORS in given:
+            _load_checkpoint(job, given, {option: value for _, option, value in items})
         # The site's calibration next: the keywords after it win over its shares.
         for key, option, value in items:
             if option == _CALIBRATION:
                 _load(option, key, value, job, lib.load_calibration_text, lib.load_calibration_file)
         for key, option, value in items:
-            if option in (_MODEL, _HF_CONFIG, _GPU_FILE, _CALIBRATION):
+            if option in _NOT_PARAMETERS:
                 continue
             name = "plan-gpus" if for_plan and option == "gpu" else option
             lib.job_set(job, name, _value_bytes(option, key, value), key)
@@ -416,7 +494,7 @@ def _job_key(kwargs: Dict[str, Any]) -> tuple | None:
     subclass (its __eq__ and __hash__ would choose the job)."""
     types = tuple(map(type, kwargs.values()))
     if _SCALAR_TYPES.issuperset(types):  # the common case, at C speed
-        if not _STR.issuperset(map(type, kwargs)) or any(k in kwargs for k in _FILE_KEYWORDS):
+        if not _STR.issuperset(map(type, kwargs)) or not _FILE_KEYWORDS.isdisjoint(kwargs):
             return None
         return (tuple(kwargs.items()), types)
     key = []
@@ -430,7 +508,7 @@ def _job_key(kwargs: Dict[str, Any]) -> tuple | None:
             key.append((k, kind, tuple((type(x), x) for x in v)))
         else:
             return None
-    if any(k in kwargs for k in _FILE_KEYWORDS):
+    if not _FILE_KEYWORDS.isdisjoint(kwargs):
         return None
     return tuple(key)
 
@@ -502,10 +580,21 @@ def estimate(**kwargs: Any) -> Estimate:
       ``dict`` or ``bytes`` (excludes ``gpu``);
     - ``calibration``: a site calibration ``trainsize calibrate`` wrote, as a path, a
       ``dict`` or ``bytes``: the efficiency model's shares fitted to the site's own runs
-      (``layout.calibration`` says it applied; the keywords win over its shares).
+      (``layout.calibration`` says it applied; the keywords win over its shares);
+    - ``hf_model``: ``"ORG/NAME"``, a model the Hugging Face cache already holds
+      (``$HF_HUB_CACHE``, else ``$HF_HOME/hub``, ..., as ``huggingface_hub`` finds it), at
+      ``revision`` (a branch, tag or commit id; default ``"main"``): its ``config.json`` is
+      the model, named by the id, and its parameters are counted from the safetensors
+      headers; where they hold more than the config describes, the difference is
+      ``extra_params`` (``model.extra_parameters``); where fewer, a ``UserWarning`` says so
+      (excludes ``model``, ``hf_config`` and ``safetensors``; no network);
+    - ``safetensors``: the same for a checkpoint outside the cache, as a path: a folder
+      (its ``config.json`` is the model unless ``model`` or ``hf_config`` gives one), a
+      ``.safetensors`` file or a ``model.safetensors.index.json``.
 
-    The model is applied first, so shape keywords (``layers``, ``hidden``, ...) override
-    single fields of it; the other keywords follow in the order given.
+    The model is applied first, then the checkpoint, so shape keywords (``layers``,
+    ``hidden``, ...) override single fields of it; the other keywords follow in the order
+    given.
 
     Returns:
         An :class:`Estimate`; ``to_dict()`` equals the JSON of ``trainsize estimate --json``.
@@ -518,8 +607,7 @@ def estimate(**kwargs: Any) -> Estimate:
     """
     jobs = _PER_THREAD.jobs
     types = tuple(map(type, kwargs.values()))
-    if _SCALAR_TYPES.issuperset(types) and "hf_config" not in kwargs \
-            and "gpu_file" not in kwargs and "calibration" not in kwargs:  # the common case, inline
+    if _SCALAR_TYPES.issuperset(types) and _FILE_KEYWORDS.isdisjoint(kwargs):  # the common case, inline
         job = jobs.by_key.get((tuple(kwargs.items()), types))
         if job is not None:
             return _estimate(job, jobs.scratch, kwargs)

@@ -70,6 +70,14 @@ FUNCTIONS = [
     # The largest micro-batch and sequence that fit
     ("trainsize_largest_fit", [_job, POINTER(c_uint64), POINTER(c_uint64), _err], c_int,
      "optional"),
+    # Checkpoints: safetensors headers, and the Hugging Face cache's snapshots
+    ("trainsize_checkpoint_read", [c_char_p, POINTER(S.Checkpoint), _err], c_int, "optional"),
+    ("trainsize_job_set_checkpoint", [_job, POINTER(S.Checkpoint), _err], c_int, "optional"),
+    ("trainsize_job_load_checkpoint", [_job, c_char_p, c_char_p, POINTER(S.Checkpoint), _err], c_int,
+     "optional"),
+    ("trainsize_hf_hub_cache", [c_void_p, c_size_t], c_int, "optional"),
+    ("trainsize_hf_snapshot", [c_char_p, c_char_p, c_char_p, c_void_p, c_size_t, _err], c_int,
+     "optional"),
 ]
 
 

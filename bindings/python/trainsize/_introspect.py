@@ -14,6 +14,15 @@ import textwrap
 BINDING_KEYWORDS = (
     ("hf_config", "a path (str or os.PathLike), a dict or JSON bytes",
      "a Hugging Face config.json as the model (excludes model)"),
+    ("hf_model", "str, ORG/NAME",
+     "a model the Hugging Face cache holds: its config.json as the model, its parameters "
+     "counted from its safetensors headers, which win where they hold more (excludes model, "
+     "hf_config and safetensors)"),
+    ("revision", "str; default main", "hf_model's branch, tag or commit id"),
+    ("safetensors", "a path (str or os.PathLike)",
+     "a checkpoint's safetensors, its parameters counted from their headers: a folder (its "
+     "config.json is the model unless model or hf_config gives one), a .safetensors file or "
+     "a model.safetensors.index.json"),
     ("gpu_file", "a path (str or os.PathLike), a dict or JSON bytes",
      "a JSON device file for a GPU outside the catalogue (excludes gpu)"),
     ("calibration", "a path (str or os.PathLike), a dict or JSON bytes",

@@ -383,6 +383,68 @@ class Lib:
         err = S.Error()
         self._checked(self.fn.job_load_calibration(job, path, ctypes.byref(err)), err, keyword)
 
+    # ---- checkpoints (hf_model=, safetensors=, checkpoint()) ----
+
+    def _checkpoint_fn(self, name, option, keyword):
+        """A checkpoint function of the library, or E_UNSUPPORTED naming the keyword when
+        the loaded library is older than them."""
+        fn = getattr(self.fn, name)
+        if fn is None:
+            raise TrainsizeError(E_UNSUPPORTED, option, "%s: the loaded library has no trainsize_%s"
+                                 % (option, name), keyword)
+        return fn
+
+    def checkpoint_read(self, path, keyword=None):
+        """trainsize_checkpoint_read of a path (bytes): a filled S.Checkpoint."""
+        fn = self._checkpoint_fn("checkpoint_read", "safetensors", keyword)
+        ck, err = S.Checkpoint(), S.Error()
+        self._checked(fn(path, ctypes.byref(ck), ctypes.byref(err)), err, keyword)
+        return ck
+
+    def job_set_checkpoint(self, job, ck, keyword=None):
+        """trainsize_job_set_checkpoint: the headers win where they hold more (``ck`` is
+        completed with the shape's count and the difference)."""
+        fn = self._checkpoint_fn("job_set_checkpoint", "safetensors", keyword)
+        err = S.Error()
+        self._checked(fn(job, ctypes.byref(ck), ctypes.byref(err)), err, keyword)
+
+    def job_load_checkpoint(self, job, folder, name, keyword=None):
+        """trainsize_job_load_checkpoint of a folder (bytes), the model named ``name``
+        (bytes, or None for the config's naming): the S.Checkpoint."""
+        fn = self._checkpoint_fn("job_load_checkpoint", "safetensors", keyword)
+        ck, err = S.Checkpoint(), S.Error()
+        self._checked(fn(job, folder, name, ctypes.byref(ck), ctypes.byref(err)), err, keyword)
+        return ck
+
+    def hf_hub_cache(self, keyword=None):
+        """The Hugging Face cache folder as bytes (trainsize_hf_hub_cache), or
+        TrainsizeError when the environment names none."""
+        fn = self._checkpoint_fn("hf_hub_cache", "hf-model", keyword)
+        cap = 1024
+        while True:
+            buf = ctypes.create_string_buffer(cap)
+            n = fn(buf, cap)
+            if n < 0:
+                raise TrainsizeError(n, "hf-model", "hf-model: no Hugging Face cache to search: set "
+                                     "HF_HUB_CACHE, HF_HOME or HOME", keyword)
+            if n < cap:
+                return buf.value
+            cap = n + 1  # snprintf-style: the length it needs
+
+    def hf_snapshot(self, cache, model_id, revision, keyword=None, revision_keyword=None):
+        """trainsize_hf_snapshot: the snapshot folder (bytes) of ``model_id`` (bytes) at
+        ``revision`` (bytes, or None for "main") in ``cache`` (bytes). An error of the
+        revision (the library's field "revision") names ``revision_keyword``."""
+        fn = self._checkpoint_fn("hf_snapshot", "hf-model", keyword)
+        # the cache path, models--ORG--NAME (two 96-byte parts) and snapshots/COMMIT
+        cap = len(cache) + 512
+        buf, err = ctypes.create_string_buffer(cap), S.Error()
+        rc = fn(cache, model_id, revision, buf, cap, ctypes.byref(err))
+        if rc != OK and revision_keyword and err.field == b"revision":
+            keyword = revision_keyword
+        self._checked(rc, err, keyword)
+        return buf.value
+
     def calibrate(self, runs_text, date):
         """trainsize_calibrate: the calibration's JSON text."""
         err = S.Error()

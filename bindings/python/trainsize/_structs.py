@@ -8,7 +8,7 @@ and cross-checks the result mirror against the field table on a real estimate.
 """
 
 import ctypes
-from ctypes import c_char, c_char_p, c_double, c_int, c_size_t, c_uint64
+from ctypes import c_char, c_char_p, c_double, c_int, c_size_t, c_uint32, c_uint64
 
 #: Capacity of trainsize_error.field, including the NUL.
 ERROR_FIELD_MAX = 64
@@ -154,6 +154,21 @@ class CalibrationSummary(ctypes.Structure):
 
 #: Runs trainsize_calibrate reads at the most.
 CALIBRATION_RUNS_MAX = 256
+
+
+class Checkpoint(ctypes.Structure):
+    """trainsize_checkpoint: what a checkpoint's safetensors headers list, in caller
+    storage (trainsize_checkpoint_read fills it; trainsize_job_set_checkpoint completes it)."""
+
+    _fields_ = [
+        ("parameters", c_uint64),
+        ("bytes", c_uint64),
+        ("tensors", c_uint64),
+        ("files", c_uint32),
+        ("dtype", c_char * 16),
+        ("config_parameters", c_uint64),
+        ("extra_parameters", c_uint64),
+    ]
 
 
 # ---- trainsize_result: mirrored only to size (and check) the caller's buffer ----
@@ -411,6 +426,7 @@ RESULT_PATHS.update({
     "layout.calibration_runs": ("calibration_runs",),
     "layout.tf32": ("tf32",),
     "layout.tf32_reason": ("tf32_reason",),
+    "model.extra_parameters": ("extra_parameters",),  # appended at the struct's end
 })
 for _name, _ in Uncertainty._fields_:
     RESULT_PATHS["uncertainty." + _name] = ("uncertainty", _name)

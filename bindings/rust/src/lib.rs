@@ -26,7 +26,7 @@ use std::borrow::Cow;
 use std::ffi::{CStr, CString};
 use std::fmt;
 use std::os::raw::{c_char, c_int};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -419,6 +419,44 @@ impl Job {
         self.load_file(sys::trainsize_job_load_calibration, path.as_ref())
     }
 
+    /// Loads a model from a checkpoint folder, as the command's `--safetensors DIR` (and,
+    /// on a cached snapshot, `--hf-model`): its `config.json` is the model's shape, named
+    /// `name` when given (a Hub id), and its safetensors headers count the parameters,
+    /// winning where they hold more (the difference becomes "extra-params"). Set the model
+    /// this way first: settings set afterwards (a shape override) win over it. On failure
+    /// the job is unchanged.
+    pub fn load_checkpoint<P: AsRef<Path>>(&mut self, dir: P, name: Option<&str>) -> Result<Checkpoint, Error> {
+        let c_dir = path_cstring(dir.as_ref())?;
+        let c_name = match name {
+            Some(n) => Some(CString::new(n).map_err(|_| {
+                Error::new(Error::INVALID, "safetensors", "safetensors: the model's name holds a NUL byte".into())
+            })?),
+            None => None,
+        };
+        let name_ptr = c_name.as_ref().map_or(std::ptr::null(), |n| n.as_ptr());
+        let mut ck = sys::trainsize_checkpoint::default();
+        let mut err = zeroed_error();
+        let rc = unsafe {
+            sys::trainsize_job_load_checkpoint(self.as_mut_ptr(), c_dir.as_ptr(), name_ptr, &mut ck, &mut err)
+        };
+        check(rc, &err)?;
+        Ok(Checkpoint::from_raw(&ck))
+    }
+
+    /// Counts a checkpoint's parameters against the job's model (set first: a preset, a
+    /// config.json), as the command's `--safetensors PATH` with `--model` or `--hf-config`:
+    /// `path` is a `.safetensors` file, a `model.safetensors.index.json` or a folder holding
+    /// either. Where the headers hold more than the shape describes, the difference becomes
+    /// "extra-params"; where fewer ([`Checkpoint::holds_fewer`]), the shape's count stays.
+    /// On failure the job is unchanged.
+    pub fn set_checkpoint_from<P: AsRef<Path>>(&mut self, path: P) -> Result<Checkpoint, Error> {
+        let mut ck = read_raw_checkpoint(path.as_ref())?;
+        let mut err = zeroed_error();
+        let rc = unsafe { sys::trainsize_job_set_checkpoint(self.as_mut_ptr(), &mut ck, &mut err) };
+        check(rc, &err)?;
+        Ok(Checkpoint::from_raw(&ck))
+    }
+
     /// A file's text through one of the library's loaders (config.json, device file,
     /// calibration).
     fn load_text(
@@ -563,6 +601,136 @@ fn path_cstring(path: &Path) -> Result<CString, Error> {
     CString::new(bytes).map_err(|_| Error::new(Error::IO, "", format!("{}: the path holds a NUL byte", path.display())))
 }
 
+fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+/* ---- checkpoints ---- */
+
+/// What a checkpoint's safetensors headers list (`trainsize_checkpoint`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Checkpoint {
+    /// Elements of every tensor, summed (exact).
+    pub parameters: u64,
+    /// The tensors' data as stored, in bytes.
+    pub bytes: u64,
+    /// Tensors the headers list.
+    pub tensors: u64,
+    /// safetensors files whose headers were read.
+    pub files: u32,
+    /// The dtype holding the most elements ("BF16", "F32", ...; "" when none).
+    pub dtype: String,
+    /// What the job's model shape describes (0 from [`read_checkpoint`]).
+    pub config_parameters: u64,
+    /// What the headers hold beyond it: the job's "extra-params" (0 from
+    /// [`read_checkpoint`], and when they hold fewer).
+    pub extra_parameters: u64,
+}
+
+impl Checkpoint {
+    fn from_raw(ck: &sys::trainsize_checkpoint) -> Checkpoint {
+        Checkpoint {
+            parameters: ck.parameters,
+            bytes: ck.bytes,
+            tensors: ck.tensors,
+            files: ck.files,
+            dtype: array_str(&ck.dtype).into_owned(),
+            config_parameters: ck.config_parameters,
+            extra_parameters: ck.extra_parameters,
+        }
+    }
+
+    /// The headers hold fewer parameters than the job's shape describes (a quantized
+    /// checkpoint packs several values in one element): the shape's count is used. The
+    /// command says so on standard error; a caller may say it too.
+    pub fn holds_fewer(&self) -> bool {
+        self.parameters < self.config_parameters
+    }
+}
+
+fn read_raw_checkpoint(path: &Path) -> Result<sys::trainsize_checkpoint, Error> {
+    let c_path = path_cstring(path)?;
+    let mut ck = sys::trainsize_checkpoint::default();
+    let mut err = zeroed_error();
+    check(unsafe { sys::trainsize_checkpoint_read(c_path.as_ptr(), &mut ck, &mut err) }, &err)?;
+    Ok(ck)
+}
+
+/// Counts a checkpoint's parameters from its safetensors headers, never its data
+/// (`trainsize_checkpoint_read`): `path` is a `.safetensors` file, a
+/// `model.safetensors.index.json` (every shard it names is read) or a folder holding either.
+pub fn read_checkpoint<P: AsRef<Path>>(path: P) -> Result<Checkpoint, Error> {
+    read_raw_checkpoint(path.as_ref()).map(|ck| Checkpoint::from_raw(&ck))
+}
+
+/// The Hugging Face hub cache folder, as `huggingface_hub` finds it: `$HF_HUB_CACHE`, else
+/// `$HUGGINGFACE_HUB_CACHE`, else `$HF_HOME/hub`, else `$XDG_CACHE_HOME/huggingface/hub`,
+/// else `$HOME/.cache/huggingface/hub`; None when none of them is set. Reads the
+/// environment through C's getenv: do not call it while another thread changes it.
+pub fn hf_hub_cache() -> Option<PathBuf> {
+    let mut buf: Vec<u8> = vec![0; 512];
+    loop {
+        let n = unsafe { sys::trainsize_hf_hub_cache(buf.as_mut_ptr() as *mut c_char, buf.len()) };
+        if n < 0 {
+            return None;
+        }
+        let len = n as usize;
+        if len < buf.len() {
+            return Some(path_from_bytes(&buf[..len]));
+        }
+        buf = vec![0; len + 1]; // snprintf-style: the length it needs
+    }
+}
+
+/// The snapshot folder of a model in the usual Hugging Face cache ([`hf_hub_cache`]), as
+/// the command's `--hf-model ID --revision REV` finds it: `id` is "ORG/NAME" or "NAME",
+/// `revision` a branch, tag or 40-hex commit id (None: "main"). No network: a model not in
+/// the cache is an error naming the id and the folder searched. [`Job::load_checkpoint`]
+/// loads the folder.
+pub fn hf_snapshot(id: &str, revision: Option<&str>) -> Result<PathBuf, Error> {
+    let cache = hf_hub_cache().ok_or_else(|| {
+        Error::new(
+            Error::UNKNOWN,
+            "hf-model",
+            "hf-model: no Hugging Face cache to search: set HF_HUB_CACHE, HF_HOME or HOME".into(),
+        )
+    })?;
+    hf_snapshot_in(cache, id, revision)
+}
+
+/// [`hf_snapshot`] in a given hub cache folder, the environment left unread.
+pub fn hf_snapshot_in<P: AsRef<Path>>(hub_cache: P, id: &str, revision: Option<&str>) -> Result<PathBuf, Error> {
+    let text = |what: &str, s: &str| {
+        CString::new(s)
+            .map_err(|_| Error::new(Error::INVALID, "hf-model", format!("hf-model: the {} holds a NUL byte", what)))
+    };
+    let c_cache = path_cstring(hub_cache.as_ref())?;
+    let c_id = text("id", id)?;
+    let c_revision = match revision {
+        Some(r) => Some(text("revision", r)?),
+        None => None,
+    };
+    let revision_ptr = c_revision.as_ref().map_or(std::ptr::null(), |r| r.as_ptr());
+    // The cache, models--ORG--NAME (two parts of at most 96 bytes) and snapshots/COMMIT.
+    let mut buf: Vec<u8> = vec![0; c_cache.as_bytes().len() + 512];
+    let mut err = zeroed_error();
+    let rc = unsafe {
+        sys::trainsize_hf_snapshot(c_cache.as_ptr(), c_id.as_ptr(), revision_ptr, buf.as_mut_ptr() as *mut c_char,
+                                   buf.len(), &mut err)
+    };
+    check(rc, &err)?;
+    let len = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    Ok(path_from_bytes(&buf[..len]))
+}
+
 /// What [`Job::largest_fit`] found: an estimate with either fits, one with the next larger
 /// does not.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -703,6 +871,13 @@ impl Estimate {
     /// Preset name, config name, or "custom".
     pub fn model_name(&self) -> Cow<'_, str> {
         array_str(&self.raw.model.name)
+    }
+
+    /// Parameters beyond the model's shape ("extra-params": a checkpoint's headers that
+    /// hold more than its config describes), counted in [`Estimate::model`]'s totals;
+    /// model.extra_parameters in the JSON.
+    pub fn extra_parameters(&self) -> u64 {
+        self.raw.extra_parameters
     }
 
     /// Catalogue name of the GPU.

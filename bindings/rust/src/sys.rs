@@ -466,6 +466,26 @@ pub struct trainsize_calibration_summary {
     pub sharded_slack: f64,
 }
 
+/* ---- Checkpoints ---- */
+
+/// Largest safetensors header read, in bytes (`TRAINSIZE_SAFETENSORS_HEADER_MAX_BYTES`).
+pub const TRAINSIZE_SAFETENSORS_HEADER_MAX_BYTES: u32 = 100_000_000;
+/// Most shards an index may name (`TRAINSIZE_CHECKPOINT_MAX_FILES`).
+pub const TRAINSIZE_CHECKPOINT_MAX_FILES: u32 = 4096;
+
+/// `trainsize_checkpoint`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct trainsize_checkpoint {
+    pub parameters: u64,
+    pub bytes: u64,
+    pub tensors: u64,
+    pub files: u32,
+    pub dtype: [c_char; 16],
+    pub config_parameters: u64,
+    pub extra_parameters: u64,
+}
+
 /* ---- Planning ---- */
 
 /// `trainsize_plan_candidate`
@@ -727,4 +747,31 @@ extern "C" {
     ) -> c_int;
     pub fn trainsize_gpus_json(buf: *mut c_char, cap: usize, err: *mut trainsize_error) -> c_int;
     pub fn trainsize_models_json(buf: *mut c_char, cap: usize, err: *mut trainsize_error) -> c_int;
+
+    pub fn trainsize_checkpoint_read(
+        path: *const c_char,
+        out: *mut trainsize_checkpoint,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_job_set_checkpoint(
+        job: *mut trainsize_job,
+        ck: *mut trainsize_checkpoint,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_job_load_checkpoint(
+        job: *mut trainsize_job,
+        dir: *const c_char,
+        name: *const c_char,
+        ck: *mut trainsize_checkpoint,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_hf_hub_cache(buf: *mut c_char, cap: usize) -> c_int;
+    pub fn trainsize_hf_snapshot(
+        hub_cache: *const c_char,
+        id: *const c_char,
+        revision: *const c_char,
+        buf: *mut c_char,
+        cap: usize,
+        err: *mut trainsize_error,
+    ) -> c_int;
 }
