@@ -622,6 +622,84 @@ TRAINSIZE_API int trainsize_hf_snapshot(const char *hub_cache, const char *id, c
 
 /** @} */
 
+/** @name What a server can train
+ * The largest catalogue model each way of training fits on a given set of GPUs.
+ * @{ */
+
+/** Ways of training ::trainsize_capacity sizes, one entry each, in this order: pretraining,
+ *  full fine-tuning, LoRA, QLoRA, DPO, GRPO. */
+#define TRAINSIZE_CAPACITY_METHODS 6
+
+/** The largest model one way of training fits. Caller-owned plain data. */
+typedef struct trainsize_capacity_entry {
+    char method[24];                /**< "pretraining", "full-fine-tuning", "lora", "qlora", "dpo", "grpo". */
+    char model[64];                 /**< The catalogue preset; "" when none fits. */
+    uint64_t parameters;            /**< Its parameters (0 when none fits). */
+    double tokens_per_s;            /**< Tokens the job trains per second, all GPUs together. */
+    uint64_t peak_total;            /**< Its peak per GPU (memory.peak_total), bytes. */
+    char args[384];                 /**< The `trainsize estimate` options that reproduce it:
+                                         the hardware and job given, and the layout and
+                                         settings that make it fit. */
+} trainsize_capacity_entry;
+
+/**
+ * @brief The largest catalogue model each way of training fits on these GPUs.
+ *
+ * For each of the ::TRAINSIZE_CAPACITY_METHODS ways (pretraining and full fine-tuning:
+ * every weight trained; LoRA: rank 16; QLoRA: rank 16 on an nf4 base; DPO and GRPO: the
+ * post-training methods at their defaults, every weight trained, else with LoRA rank 16
+ * when no model fits so), the catalogue's decoder language models (dense
+ * and MoE; not encoders, image or vision-language models) are tried from the largest down,
+ * each with a ladder of settings that save memory: ZeRO-3 over the GPUs (none on one GPU),
+ * then full recomputation, then tensor parallelism of 2, 4 and 8 within a server, then
+ * (not for pretraining, which would not run at that speed) the optimizer state, then the
+ * parameters too, offloaded to the CPU. A rung fits when the whole peak per GPU
+ * (memory.peak_total, the allocator's reserve included) is within the GPU and the job's
+ * host RAM per server (system.host_ram_need_per_node) within the server's. The first
+ * model with a rung that fits is the entry, at its first such rung: every larger model
+ * fits at none. Reentrant.
+ *
+ * @param[in]  gpu           A catalogue GPU name.
+ * @param[in]  gpus          GPUs in all (1 or more).
+ * @param[in]  gpus_per_node GPUs per server; 0 = the product's own (as the "gpus-per-node"
+ *                           option).
+ * @param[in]  seq           Tokens per sample (1 or more).
+ * @param[in]  micro_batch   Samples per GPU per pass (1 or more).
+ * @param[in]  host_ram      The server's host RAM, bytes; 0 = the product's as catalogued,
+ *                           else twice the server's GPU memory (the sizing floor).
+ * @param[out] out           ::TRAINSIZE_CAPACITY_METHODS entries.
+ * @param[out] err           Details on failure; may be NULL.
+ * @return ::TRAINSIZE_OK; ::TRAINSIZE_E_UNKNOWN (the GPU), ::TRAINSIZE_E_INVALID (a count
+ *         out of its option's range, naming it), ::TRAINSIZE_E_NOMEM,
+ *         ::TRAINSIZE_E_ARGUMENT (NULL gpu or out).
+ */
+TRAINSIZE_API int trainsize_capacity(const char *gpu, uint64_t gpus, uint64_t gpus_per_node, uint64_t seq,
+                                     uint64_t micro_batch, uint64_t host_ram, trainsize_capacity_entry *out,
+                                     trainsize_error *err);
+
+/**
+ * @brief ::trainsize_capacity's answer as JSON: the object `trainsize capacity --json` prints.
+ *
+ * `{"gpu", "gpus", "seq", "micro_batch", "methods": [{"method", "model" (null when none
+ * fits), "parameters", "tokens_per_s", "peak_total", "args"}, ...]}`. No heap allocation.
+ *
+ * @param[in]  gpu         The GPU asked for.
+ * @param[in]  gpus        GPUs in all.
+ * @param[in]  seq         Tokens per sample.
+ * @param[in]  micro_batch Samples per GPU per pass.
+ * @param[in]  entries     ::TRAINSIZE_CAPACITY_METHODS entries ::trainsize_capacity wrote.
+ * @param[out] buf         Caller buffer for the NUL-terminated text; may be NULL when cap is 0.
+ * @param[in]  cap         Capacity of `buf` in bytes.
+ * @param[out] err         Details on failure; may be NULL.
+ * @return The text's length without the NUL (>= cap: truncated), or a negative
+ *         ::trainsize_status (::TRAINSIZE_E_ARGUMENT, ::TRAINSIZE_E_LIMIT).
+ */
+TRAINSIZE_API int trainsize_capacity_json(const char *gpu, uint64_t gpus, uint64_t seq, uint64_t micro_batch,
+                                          const trainsize_capacity_entry *entries, char *buf, size_t cap,
+                                          trainsize_error *err);
+
+/** @} */
+
 /** @name Parameter catalogue
  * What can be set on a job, for help texts, bindings and form builders.
  * @{ */

@@ -2,6 +2,7 @@
  * `trainsize gpus --json` and `trainsize models --json` print, written here once from the
  * field tables (record_fields.c). No heap: into the caller's buffer, snprintf-style. */
 #include <inttypes.h>
+#include <string.h>
 
 #include "error.h"
 #include "field_table.h"
@@ -72,4 +73,45 @@ int trainsize_gpus_json(char *buf, size_t cap, trainsize_error *err)
 int trainsize_models_json(char *buf, size_t cap, trainsize_error *err)
 {
     return catalogue_json(trainsize_model_count(), model_entry, "trainsize_models_json", buf, cap, err);
+}
+
+int trainsize_capacity_json(const char *gpu, uint64_t gpus, uint64_t seq, uint64_t micro_batch,
+                            const trainsize_capacity_entry *entries, char *buf, size_t cap, trainsize_error *err)
+{
+    ts_out o;
+    size_t i;
+    if (buf && cap) buf[0] = '\0';
+    if (!gpu || !entries || (!buf && cap))
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_capacity_json: NULL gpu, entries or buffer");
+    ts_out_fixed(&o, buf, cap);
+    ts_out_puts(&o, "{\n  \"gpu\": ");
+    ts_json_string(&o, gpu);
+    ts_out_printf(&o, ",\n  \"gpus\": %" PRIu64 ",\n  \"seq\": %" PRIu64 ",\n  \"micro_batch\": %" PRIu64
+                      ",\n  \"methods\": [",
+                  gpus, seq, micro_batch);
+    for (i = 0; i < TRAINSIZE_CAPACITY_METHODS; i++) {
+        const trainsize_capacity_entry *e = &entries[i];
+        /* the caller's struct: its strings read only to their NUL within their arrays */
+        if (!memchr(e->method, '\0', sizeof e->method) || !memchr(e->model, '\0', sizeof e->model) ||
+            !memchr(e->args, '\0', sizeof e->args)) {
+            if (cap) buf[0] = '\0';
+            return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_capacity_json: entry %zu has a string without its end",
+                           i);
+        }
+        ts_out_puts(&o, i ? ",\n    {\"method\": " : "\n    {\"method\": ");
+        ts_json_string(&o, e->method);
+        ts_out_puts(&o, ", \"model\": ");
+        ts_json_string(&o, e->model[0] ? e->model : NULL);
+        ts_out_puts(&o, ", \"parameters\": ");
+        ts_json_u64(&o, e->parameters);
+        ts_out_puts(&o, ", \"tokens_per_s\": ");
+        ts_json_number(&o, e->tokens_per_s);
+        ts_out_puts(&o, ", \"peak_total\": ");
+        ts_json_u64(&o, e->peak_total);
+        ts_out_puts(&o, ", \"args\": ");
+        ts_json_string(&o, e->args);
+        ts_out_putc(&o, '}');
+    }
+    ts_out_puts(&o, "\n  ]\n}\n");
+    return ts_json_done(&o, "trainsize_capacity_json", err);
 }

@@ -8,6 +8,7 @@
 #include "error.h"
 #include "catalog.h"
 #include "checked.h"
+#include "host_ram.h"
 #include "stages.h"
 #include "text_values.h"
 
@@ -36,7 +37,7 @@
 static const double RAM_SIZES[] = {64,   128,  192,  256,  384,  512,  768,   1024,
                                    1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384};
 
-static double round_up_ram(double bytes)
+double ts_round_up_ram(double bytes)
 {
     size_t i;
     for (i = 0; i < sizeof RAM_SIZES / sizeof RAM_SIZES[0]; i++)
@@ -382,7 +383,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     out->nodes = lay->nodes;
     out->gpus_per_node = lay->gpus_per_node;
     out->rollout_nodes = lay->rollout_nodes;
-    if ((rc = to_u64(round_up_ram(fmax(ram_floor, ram_need)), &out->host_ram_per_node,
+    if ((rc = to_u64(ts_round_up_ram(fmax(ram_floor, ram_need)), &out->host_ram_per_node,
                      "host_ram_per_node", "model", err)) ||
         (rc = to_u64(ram_need, &out->host_ram_need_per_node, "host_ram_need_per_node", "model", err)))
         return rc;

@@ -152,6 +152,8 @@ int cli_estimate_options(int argc, char **argv, const trainsize_job *base, cli_o
 int cli_cmd_estimate(int argc, char **argv);
 int cli_cmd_models(int argc, char **argv);
 int cli_cmd_gpus(int argc, char **argv);
+/** `trainsize capacity`: the largest model each way of training fits (capacity_cmd.c). */
+int cli_cmd_capacity(int argc, char **argv);
 int cli_cmd_plan(int argc, char **argv);
 int cli_cmd_calibrate(int argc, char **argv);
 
@@ -180,7 +182,8 @@ enum cli_help_topic {
     CLI_HELP_PLAN,
     CLI_HELP_MODELS,
     CLI_HELP_GPUS,
-    CLI_HELP_CALIBRATE
+    CLI_HELP_CALIBRATE,
+    CLI_HELP_CAPACITY
 };
 
 /** An option that reads a file, beside the job's parameters (hf-config, gpu-file,

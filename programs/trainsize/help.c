@@ -142,6 +142,8 @@ static void main_help(ts_out *o)
                  "  models                  list the built-in model presets\n"
                  "  gpus                    list the built-in GPU catalog\n"
                  "  calibrate RUNS.json     fit a site calibration to your measured runs\n"
+                 "  capacity [OPTIONS]      the largest model each way of training fits on a\n"
+                 "                          server (pretraining to GRPO)\n"
                  "  help [COMMAND]          show the help of a command\n"
                  "\n"
                  "Options:\n"
@@ -387,6 +389,36 @@ static void calibrate_help(ts_out *o)
                  "standard error naming the run and its key), 1 for any other failure.\n");
 }
 
+static void capacity_help(ts_out *o)
+{
+    ts_out_puts(o,
+                 "Usage: trainsize capacity [--gpu NAME] [--gpus N | --servers N] [OPTIONS] [--json]\n"
+                 "\n"
+                 "What these GPUs can train: for pretraining, full fine-tuning, LoRA (rank 16), QLoRA\n"
+                 "(rank 16 on an nf4 base), DPO and GRPO (every weight trained, else with LoRA),\n"
+                 "the largest decoder of the model catalogue (dense and MoE) whose whole peak per\n"
+                 "GPU, the allocator's reserve included, fits the GPU and whose host RAM fits the\n"
+                 "server's, with the settings that make it fit and the tokens per second it would\n"
+                 "train. Models are tried from the largest down, each with ZeRO-3 over the GPUs,\n"
+                 "then full recomputation, then tensor parallelism 2, 4 and 8 within a server, then\n"
+                 "(past pretraining) the optimizer state and then the weights offloaded to the CPU.\n"
+                 "Each line is followed by the `trainsize estimate` options that give that job in\n"
+                 "full.\n"
+                 "\n"
+                 "  --gpu NAME              a catalogue GPU (default h100-80gb)\n"
+                 "  --gpus N                GPUs in all (default 8)\n"
+                 "  --servers N             servers instead: N x the product's GPUs per server (or\n"
+                 "                          --gpus-per-node)\n"
+                 "  --gpus-per-node N       GPUs per server (default: the product's own)\n"
+                 "  --seq N                 tokens per sample (default 2048)\n"
+                 "  --micro-batch N         samples per GPU per pass (default 1)\n"
+                 "  --host-ram BYTES        the server's host RAM (default: the product's, else\n"
+                 "                          host-ram-factor x its GPU memory in a size sold)\n"
+                 "  --json                  one JSON object: gpu, gpus, seq, micro_batch and methods,\n"
+                 "                          one per way: method, model (null when none fits),\n"
+                 "                          parameters, tokens_per_s, peak_total, args\n");
+}
+
 void cli_help_text(ts_out *out, enum cli_help_topic topic)
 {
     switch (topic) {
@@ -395,6 +427,7 @@ void cli_help_text(ts_out *out, enum cli_help_topic topic)
     case CLI_HELP_PLAN: plan_help(out); break;
     case CLI_HELP_MODELS: models_help(out); break;
     case CLI_HELP_GPUS: gpus_help(out); break;
+    case CLI_HELP_CAPACITY: capacity_help(out); break;
     case CLI_HELP_MAIN:
     default: main_help(out); break;
     }

@@ -23,12 +23,13 @@ static const struct {
     {"models", cli_cmd_models, CLI_HELP_MODELS},
     {"gpus", cli_cmd_gpus, CLI_HELP_GPUS},
     {"calibrate", cli_cmd_calibrate, CLI_HELP_CALIBRATE},
+    {"capacity", cli_cmd_capacity, CLI_HELP_CAPACITY},
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
 /* For the unknown-command messages: the table's commands and `help`. */
-#define COMMAND_NAMES "estimate, plan, models, gpus, calibrate, help"
+#define COMMAND_NAMES "estimate, plan, models, gpus, calibrate, capacity, help"
 
 static int print_version(void)
 {

@@ -80,6 +80,8 @@ int cli_print_man(void)
     verbatim_help(&o, CLI_HELP_GPUS);
     ts_out_puts(&o, ".SH CALIBRATE\n");
     verbatim_help(&o, CLI_HELP_CALIBRATE);
+    ts_out_puts(&o, ".SH CAPACITY\n");
+    verbatim_help(&o, CLI_HELP_CAPACITY);
     ts_out_puts(&o, ".SH EXIT STATUS\n0 when an estimate or listing was produced (whether or not the job "
                     "fits), 2 for invalid input (one line on standard error naming the option, nothing "
                     "on standard output), 1 for any other failure.\n"
@@ -122,7 +124,7 @@ int cli_print_bash_completion(void)
                   trainsize_version_string());
     ts_out_puts(&o, "_trainsize() {\n"
                     "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} values=\n"
-                    "    local commands='estimate plan models gpus calibrate help'\n"
+                    "    local commands='estimate plan models gpus calibrate capacity help'\n"
                     "    case $prev in\n"
                     "    --hf-config|--gpu-file|--calibration|--safetensors) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
                     "    --model|--teacher) values='");
