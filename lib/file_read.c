@@ -40,9 +40,9 @@ static int not_regular(const char *path, const char *field, mode_t mode, trainsi
                    path, file_kind(mode));
 }
 
-/* Read up to cap bytes from fd; the count, or -1 on a read error. */
-static long read_upto(int fd, char *buf, size_t cap)
+long ts_read_upto(int fd, void *dest, size_t cap)
 {
+    char *buf = (char *)dest;
     size_t n = 0;
     while (n < cap) {
         ssize_t r = read(fd, buf + n, cap - n);
@@ -84,7 +84,7 @@ int ts_read_file(const char *path, size_t limit, const char *field, char **out, 
         close(fd);
         return ts_fail(err, TRAINSIZE_E_NOMEM, field, "%s: out of memory", field);
     }
-    n = read_upto(fd, buf, limit + 1); /* a file that grew since fstat is caught here */
+    n = ts_read_upto(fd, buf, limit + 1); /* a file that grew since fstat is caught here */
     close(fd);
     if (n < 0 || (size_t)n > limit) {
         free(buf);

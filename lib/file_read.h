@@ -6,6 +6,10 @@
 
 #include "trainsize.h"
 
+/* Read up to cap bytes from the descriptor fd, retrying when interrupted; the count (less
+ * than cap at the end of the file), or -1 on a read error. */
+long ts_read_upto(int fd, void *buf, size_t cap);
+
 /* Read the file at `path` (at most `limit` bytes) into a new buffer the caller frees.
  * Errors name `field`: TRAINSIZE_E_IO, TRAINSIZE_E_LIMIT, TRAINSIZE_E_NOMEM. */
 int ts_read_file(const char *path, size_t limit, const char *field, char **out, size_t *len,

@@ -13,7 +13,6 @@
  * as file_read.c, so that a FIFO or device is refused before any read. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,19 +53,6 @@ typedef struct tally {
     trainsize_checkpoint *out;
     uint64_t by_dtype[DTYPE_COUNT + 1];
 } tally;
-
-static long read_upto(int fd, unsigned char *buf, size_t cap)
-{
-    size_t n = 0;
-    while (n < cap) {
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) return -1;
-        if (r == 0) break;
-        n += (size_t)r;
-    }
-    return (long)n;
-}
 
 static int bad(trainsize_error *err, int code, const char *path, const char *what)
 {
@@ -158,7 +144,7 @@ static int count_file(const char *path, tally *ty, trainsize_error *err)
         return bad(err, TRAINSIZE_E_IO, path, "not a regular file");
     }
     size = (uint64_t)st.st_size;
-    if (read_upto(fd, head, sizeof head) != (long)sizeof head) {
+    if (ts_read_upto(fd, head, sizeof head) != (long)sizeof head) {
         close(fd);
         return bad(err, TRAINSIZE_E_INVALID, path, "shorter than the 8-byte header length");
     }
@@ -176,7 +162,7 @@ static int count_file(const char *path, tally *ty, trainsize_error *err)
         close(fd);
         return bad(err, TRAINSIZE_E_NOMEM, path, "out of memory");
     }
-    n = read_upto(fd, (unsigned char *)json, (size_t)len);
+    n = ts_read_upto(fd, json, (size_t)len);
     close(fd);
     rc = n != (long)len ? bad(err, TRAINSIZE_E_IO, path, "cannot read its header")
                         : count_header(path, json, (size_t)len, size - sizeof head - len, ty, err);
