@@ -73,6 +73,10 @@ expect_ok --safetensors "$TMP/outside" $G
 out_has "outside"
 out_has "64 beyond the shape"
 
+# A file without a model: the model must be given, or the folder.
+expect_usage --safetensors "$TMP/outside/model.safetensors" $G
+err_mentions "give its model"
+
 # Exclusive and dependent options.
 expect_usage --hf-model org/tiny --model llama-2-7b
 expect_usage --hf-model org/tiny --safetensors "$TMP/outside"

@@ -3,6 +3,8 @@
  * trainsize_checkpoint_read and trainsize_job_set_checkpoint). */
 #include "cli.h"
 
+#include <string.h>
+
 #define PATH_CAP 4096
 
 int cli_load_checkpoint(trainsize_job *job, const cli_options *opts)
@@ -21,7 +23,15 @@ int cli_load_checkpoint(trainsize_job *job, const cli_options *opts)
         rc = trainsize_hf_snapshot(cache, opts->hf_model, opts->revision, dir, sizeof dir, &err);
         if (rc == TRAINSIZE_OK) rc = trainsize_job_load_checkpoint(job, dir, opts->hf_model, &ck, &err);
     } else if (!opts->model && !opts->hf_config) {
-        /* a folder: its config.json is the model */
+        /* a folder: its config.json is the model; a file says nothing of its model */
+        size_t n = strlen(opts->safetensors);
+        if ((n >= 12 && strcmp(opts->safetensors + n - 12, ".safetensors") == 0) ||
+            (n >= 5 && strcmp(opts->safetensors + n - 5, ".json") == 0)) {
+            cli_error("safetensors: %.200s is a file: give its model with --model or --hf-config, or give the "
+                      "folder that holds its config.json",
+                      opts->safetensors);
+            return CLI_EXIT_USAGE;
+        }
         rc = trainsize_job_load_checkpoint(job, opts->safetensors, NULL, &ck, &err);
     } else {
         rc = trainsize_checkpoint_read(opts->safetensors, &ck, &err);
