@@ -87,7 +87,9 @@ typedef enum trainsize_struct_id {
     TRAINSIZE_STRUCT_PLAN_STATS = 3,     /**< ::trainsize_plan_stats */
     TRAINSIZE_STRUCT_FIELD_VALUE = 4,    /**< ::trainsize_field_value */
     TRAINSIZE_STRUCT_GPU_INFO = 5,       /**< ::trainsize_gpu_info */
-    TRAINSIZE_STRUCT_ADVICE = 6          /**< ::trainsize_advice */
+    TRAINSIZE_STRUCT_ADVICE = 6,         /**< ::trainsize_advice */
+    TRAINSIZE_STRUCT_CHECKPOINT = 7,     /**< ::trainsize_checkpoint */
+    TRAINSIZE_STRUCT_CAPACITY_ENTRY = 8  /**< ::trainsize_capacity_entry */
 } trainsize_struct_id;
 
 /**

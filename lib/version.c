@@ -15,6 +15,8 @@ size_t trainsize_struct_size(int which)
     case TRAINSIZE_STRUCT_FIELD_VALUE: return sizeof(trainsize_field_value);
     case TRAINSIZE_STRUCT_GPU_INFO: return sizeof(trainsize_gpu_info);
     case TRAINSIZE_STRUCT_ADVICE: return sizeof(trainsize_advice);
+    case TRAINSIZE_STRUCT_CHECKPOINT: return sizeof(trainsize_checkpoint);
+    case TRAINSIZE_STRUCT_CAPACITY_ENTRY: return sizeof(trainsize_capacity_entry);
     default: return 0;
     }
 }

@@ -14,6 +14,8 @@ int main(void)
     if (trainsize_struct_size(TRAINSIZE_STRUCT_FIELD_VALUE) != sizeof(trainsize_field_value)) bad = 1;
     if (trainsize_struct_size(TRAINSIZE_STRUCT_GPU_INFO) != sizeof(trainsize_gpu_info)) bad = 1;
     if (trainsize_struct_size(TRAINSIZE_STRUCT_ADVICE) != sizeof(trainsize_advice)) bad = 1;
+    if (trainsize_struct_size(TRAINSIZE_STRUCT_CHECKPOINT) != sizeof(trainsize_checkpoint)) bad = 1;
+    if (trainsize_struct_size(TRAINSIZE_STRUCT_CAPACITY_ENTRY) != sizeof(trainsize_capacity_entry)) bad = 1;
     if (trainsize_struct_size(-1) != 0) bad = 1;
     if (trainsize_abi_version() != TRAINSIZE_ABI_VERSION) bad = 1;
     printf("%s\n", bad ? "struct sizes or ABI differ" : "1 passed, 0 failed");
