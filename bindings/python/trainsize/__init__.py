@@ -11,6 +11,7 @@ computed here.
     >>> p = trainsize.plan(model="llama-2-70b", tokens=2e12, deadline_days=30)
     >>> p.candidates[0].gpu
     >>> mb, seq = trainsize.largest_fit(model="llama-2-7b", gpu="a100-80gb", seq=4096)
+    >>> trainsize.capacity("h100-80gb", 8)  # == json.loads(`trainsize capacity --json ...`)
     >>> trainsize.version()          # the C library's version string
 
 Keywords are the command's option names with ``-`` written ``_`` (``micro_batch``,
@@ -42,7 +43,7 @@ from . import _results
 from ._results import Candidate, Estimate, LargestFit, Parameter, Plan, ResultField, Section
 
 __all__ = [
-    "estimate", "plan", "largest_fit", "calibrate", "checkpoint", "version", "abi_version", "parameters", "result_fields",
+    "estimate", "plan", "largest_fit", "capacity", "calibrate", "checkpoint", "version", "abi_version", "parameters", "result_fields",
     "Estimate", "Section", "Plan", "Candidate", "LargestFit", "Parameter", "ResultField",
     "TrainsizeError", "LibraryError", "Status", "EXPECTED_ABI", "PLAN_TOP_DEFAULT",
     "PLAN_TOP_MAX",
@@ -730,6 +731,85 @@ def largest_fit(**kwargs: Any) -> LargestFit:
         return LargestFit(*_LIB.largest_fit(job))
     with _job(kwargs, for_plan=False) as handle:
         return LargestFit(*_LIB.largest_fit(handle))
+
+
+#: capacity(): GPUs in all when neither gpus nor servers is given, and the most servers (as
+#: ``trainsize capacity``).
+CAPACITY_GPUS_DEFAULT = 8
+_SERVERS_MAX = 4096
+
+
+def capacity(gpu: str = "h100-80gb", gpus: Any = None, *, servers: Any = None, gpus_per_node: Any = 0,
+             seq: Any = 2048, micro_batch: Any = 1, host_ram: Any = 0) -> Dict[str, Any]:
+    """The largest catalogue model each way of training fits on these GPUs, as
+    ``trainsize capacity`` finds it (the library's trainsize_capacity).
+
+    Args:
+        gpu: a catalogue GPU name.
+        gpus: GPUs in all (default 8); excludes ``servers``.
+        servers: that many servers of ``gpus_per_node`` GPUs, else of the product's own
+            count per server (else 8), 1 to 4096.
+        gpus_per_node: GPUs per server; 0: the product's own.
+        seq: tokens per sample.
+        micro_batch: samples per GPU per pass.
+        host_ram: the server's host RAM in bytes, or as the command takes it (``"2TiB"``);
+            0: the product's as catalogued, else sized from its GPU memory.
+
+    Each number is read as the command reads it (its units, range and message); ``None``
+    means "not given".
+
+    Returns:
+        A dict equal to ``json.loads`` of ``trainsize capacity --json``: ``gpu``, ``gpus``,
+        ``seq``, ``micro_batch`` and ``methods``, one dict per way of training
+        (pretraining, full-fine-tuning, lora, qlora, dpo, grpo): ``method``, ``model``
+        (None when none fits), ``parameters``, ``tokens_per_s``, ``peak_total`` and
+        ``args``, the ``trainsize estimate`` options that reproduce it.
+    Raises:
+        TrainsizeError: an unknown GPU or a number out of its range, naming the keyword.
+    """
+    lib = _LIB
+    gpu_text = _value_bytes("gpu", "gpu", gpu)
+    probe = lib.new_job()
+    try:
+        # The command's order: the GPU first, then each number through a probe job, so that
+        # a value takes the units and gets the message it would for estimate.
+        lib.job_set(probe, "gpu", gpu_text, "gpu")
+
+        def number(keyword: str, value: Any, default: int) -> int:
+            if value is None:
+                return default
+            option = keyword.replace("_", "-")
+            lib.job_set(probe, option, _value_bytes(option, keyword, value), keyword)
+            return int(lib.job_get(probe, option))
+
+        count = number("gpus", gpus, CAPACITY_GPUS_DEFAULT)
+        per_node = number("gpus_per_node", gpus_per_node, 0)
+        n_servers = None if servers is None else _servers(servers)
+        seq_n = number("seq", seq, 2048)
+        micro_batch_n = number("micro_batch", micro_batch, 1)
+        host_ram_n = number("host_ram", host_ram, 0)
+    finally:
+        lib.free_job(probe)
+    if n_servers is not None:
+        if gpus is not None:
+            raise _fail(_E_INVALID, "servers", "servers", "gpus and servers exclude each other: give one count")
+        per_node = per_node or lib.gpu_per_host(gpu_text) or CAPACITY_GPUS_DEFAULT
+        count = n_servers * per_node
+    keywords = {"gpu": "gpu", "gpus": "servers" if n_servers else "gpus", "gpus-per-node": "gpus_per_node",
+                "seq": "seq", "micro-batch": "micro_batch", "host-ram": "host_ram"}
+    import json  # here, not at import: it costs the import a few milliseconds
+    return json.loads(lib.capacity_json(gpu_text, count, per_node, seq_n, micro_batch_n, host_ram_n, keywords))
+
+
+def _servers(value: Any) -> int:
+    """servers= as the command reads --servers: a whole number from 1 to 4096, as an int or
+    its digits."""
+    text = _value_bytes("servers", "servers", value).decode("utf-8")
+    if not (text.isascii() and text.isdigit() and text[0] != "0" and len(text) <= 4
+            and int(text) <= _SERVERS_MAX):
+        raise _fail(_E_INVALID, "servers", "servers", "expected a count from 1 to %d, got '%s'"
+                    % (_SERVERS_MAX, _escaped(text[:32])))
+    return int(text)
 
 
 # ---------------------------------------------------------------------------------------

@@ -78,6 +78,15 @@ FUNCTIONS = [
     ("trainsize_hf_hub_cache", [c_void_p, c_size_t], c_int, "optional"),
     ("trainsize_hf_snapshot", [c_char_p, c_char_p, c_char_p, c_void_p, c_size_t, _err], c_int,
      "optional"),
+    # What a server can train, and the GPU catalogue's per_host that capacity(servers=) reads
+    ("trainsize_capacity", [c_char_p, c_uint64, c_uint64, c_uint64, c_uint64, c_uint64,
+                            POINTER(S.CapacityEntry), _err], c_int, "optional"),
+    ("trainsize_capacity_json", [c_char_p, c_uint64, c_uint64, c_uint64, POINTER(S.CapacityEntry),
+                                 c_void_p, c_size_t, _err], c_int, "optional"),
+    ("trainsize_gpu_find", [c_char_p], c_void_p, "optional"),
+    ("trainsize_gpu_field_count", [], c_size_t, "optional"),
+    ("trainsize_gpu_field_at", [c_size_t], POINTER(S.FieldInfo), "optional"),
+    ("trainsize_gpu_field_get", [c_void_p, c_size_t, POINTER(S.FieldValue)], c_int, "optional"),
 ]
 
 

@@ -224,7 +224,9 @@ class Lib:
                               (S.STRUCT_PLAN_CANDIDATE, S.PlanCandidate),
                               (S.STRUCT_PLAN_STATS, S.PlanStats),
                               (S.STRUCT_FIELD_VALUE, S.FieldValue)) + (
-                                  ((S.STRUCT_ADVICE, S.Advice),) if self.fn.advise else ()):
+                                  ((S.STRUCT_ADVICE, S.Advice),) if self.fn.advise else ()) + (
+                                  ((S.STRUCT_CHECKPOINT, S.Checkpoint),) if self.fn.checkpoint_read else ()) + (
+                                  ((S.STRUCT_CAPACITY_ENTRY, S.CapacityEntry),) if self.fn.capacity else ()):
             theirs = size_fn(which)
             if theirs != ctypes.sizeof(mirror):
                 raise LibraryError(
@@ -460,6 +462,42 @@ class Lib:
         if rc != OK:
             raise self.error(rc, err, "runs")
         return buf.value.decode("utf-8")
+
+    # ---- what a server can train ----
+
+    def capacity_json(self, gpu, gpus, gpus_per_node, seq, micro_batch, host_ram, keywords):
+        """trainsize_capacity, then trainsize_capacity_json of its entries: the text
+        ``trainsize capacity --json`` prints. ``gpu`` is bytes; an error's library field
+        (an option name) names the Python keyword ``keywords`` gives it."""
+        if self.fn.capacity is None or self.fn.capacity_json is None:
+            raise TrainsizeError(E_UNSUPPORTED, "capacity", "capacity: the loaded library has no "
+                                 "trainsize_capacity", "gpu")
+        entries, err = (S.CapacityEntry * S.CAPACITY_METHODS)(), S.Error()
+        rc = self.fn.capacity(gpu, gpus, gpus_per_node, seq, micro_batch, host_ram, entries, ctypes.byref(err))
+        if rc == OK:
+            # snprintf-style: the length first, then the text into a buffer that holds it
+            rc = n = self.fn.capacity_json(gpu, gpus, seq, micro_batch, entries, None, 0, ctypes.byref(err))
+        if rc >= OK:
+            buf = ctypes.create_string_buffer(n + 1)
+            rc = self.fn.capacity_json(gpu, gpus, seq, micro_batch, entries, buf, n + 1, ctypes.byref(err))
+        if rc < OK:
+            raise self.error(rc, err, keywords.get(decode(err.field)))
+        return buf.value.decode("utf-8")
+
+    def gpu_per_host(self, gpu):
+        """The catalogue's accelerators per host of GPU ``gpu`` (bytes; its "per_host"
+        field, through the GPU field table), or 0 when the GPU or the field is unknown."""
+        if self.fn.gpu_find is None or self.fn.gpu_field_get is None:
+            return 0
+        info = self.fn.gpu_find(gpu)
+        if not info:
+            return 0
+        for i in range(self.fn.gpu_field_count()):
+            if decode(self.fn.gpu_field_at(i).contents.path) == "per_host":
+                v = S.FieldValue()
+                if self.fn.gpu_field_get(info, i, ctypes.byref(v)) == OK:
+                    return int(v.u64)
+        return 0
 
     # ---- estimate ----
 

@@ -24,6 +24,8 @@ STRUCT_PLAN_CANDIDATE = 2
 STRUCT_PLAN_STATS = 3
 STRUCT_FIELD_VALUE = 4
 STRUCT_ADVICE = 6
+STRUCT_CHECKPOINT = 7
+STRUCT_CAPACITY_ENTRY = 8
 ADVICE_MAX_SETTINGS = 6
 
 
@@ -168,6 +170,24 @@ class Checkpoint(ctypes.Structure):
         ("dtype", c_char * 16),
         ("config_parameters", c_uint64),
         ("extra_parameters", c_uint64),
+    ]
+
+
+#: Entries trainsize_capacity writes: one per way of training (TRAINSIZE_CAPACITY_METHODS).
+CAPACITY_METHODS = 6
+
+
+class CapacityEntry(ctypes.Structure):
+    """trainsize_capacity_entry: the largest model one way of training fits, in caller
+    storage (trainsize_capacity fills TRAINSIZE_CAPACITY_METHODS of them)."""
+
+    _fields_ = [
+        ("method", c_char * 24),
+        ("model", c_char * 64),
+        ("parameters", c_uint64),
+        ("tokens_per_s", c_double),
+        ("peak_total", c_uint64),
+        ("args", c_char * 384),
     ]
 
 

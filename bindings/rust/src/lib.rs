@@ -246,6 +246,12 @@ fn probe_abi() -> Result<(), Error> {
         ),
         (sys::TRAINSIZE_STRUCT_GPU_INFO, std::mem::size_of::<sys::trainsize_gpu_info>(), "trainsize_gpu_info"),
         (sys::TRAINSIZE_STRUCT_ADVICE, std::mem::size_of::<sys::trainsize_advice>(), "trainsize_advice"),
+        (sys::TRAINSIZE_STRUCT_CHECKPOINT, std::mem::size_of::<sys::trainsize_checkpoint>(), "trainsize_checkpoint"),
+        (
+            sys::TRAINSIZE_STRUCT_CAPACITY_ENTRY,
+            std::mem::size_of::<sys::trainsize_capacity_entry>(),
+            "trainsize_capacity_entry",
+        ),
     ];
     for &(id, ours, name) in sizes.iter() {
         let theirs = unsafe { sys::trainsize_struct_size(id) };
@@ -729,6 +735,109 @@ pub fn hf_snapshot_in<P: AsRef<Path>>(hub_cache: P, id: &str, revision: Option<&
     check(rc, &err)?;
     let len = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
     Ok(path_from_bytes(&buf[..len]))
+}
+
+/* ---- what a server can train ---- */
+
+/// The largest catalogue model one way of training fits (`trainsize_capacity_entry`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CapacityEntry {
+    /// "pretraining", "full-fine-tuning", "lora", "qlora", "dpo" or "grpo".
+    pub method: String,
+    /// The catalogue preset; None when none fits.
+    pub model: Option<String>,
+    /// Its parameters (0 when none fits).
+    pub parameters: u64,
+    /// Tokens the job trains per second, all GPUs together.
+    pub tokens_per_s: f64,
+    /// Its peak per GPU (`memory.peak_total`), bytes.
+    pub peak_total: u64,
+    /// The `trainsize estimate` options that reproduce it ("--model ... --gpu ...").
+    pub args: String,
+}
+
+impl CapacityEntry {
+    fn from_raw(e: &sys::trainsize_capacity_entry) -> CapacityEntry {
+        let model = array_str(&e.model);
+        CapacityEntry {
+            method: array_str(&e.method).into_owned(),
+            model: if model.is_empty() { None } else { Some(model.into_owned()) },
+            parameters: e.parameters,
+            tokens_per_s: e.tokens_per_s,
+            peak_total: e.peak_total,
+            args: array_str(&e.args).into_owned(),
+        }
+    }
+}
+
+/// `trainsize_capacity`'s entries, and the GPU name as C text for `trainsize_capacity_json`.
+fn raw_capacity(
+    gpu: &str,
+    gpus: u64,
+    gpus_per_node: u64,
+    seq: u64,
+    micro_batch: u64,
+    host_ram: u64,
+) -> Result<(CString, [sys::trainsize_capacity_entry; sys::TRAINSIZE_CAPACITY_METHODS]), Error> {
+    check_abi()?;
+    let c_gpu = CString::new(gpu).map_err(|_| Error::new(Error::INVALID, "gpu", "gpu: the name holds a NUL byte".into()))?;
+    // SAFETY: the entry holds integers, a double and char arrays; all-zero bytes are valid.
+    let mut entries: [sys::trainsize_capacity_entry; sys::TRAINSIZE_CAPACITY_METHODS] = unsafe { std::mem::zeroed() };
+    let mut err = zeroed_error();
+    let rc = unsafe {
+        sys::trainsize_capacity(c_gpu.as_ptr(), gpus, gpus_per_node, seq, micro_batch, host_ram, entries.as_mut_ptr(),
+                                &mut err)
+    };
+    check(rc, &err)?;
+    Ok((c_gpu, entries))
+}
+
+/// The largest catalogue model each way of training fits on `gpus` GPUs named `gpu`, as
+/// `trainsize capacity` finds it (`trainsize_capacity`): one entry per way, pretraining,
+/// full fine-tuning, LoRA, QLoRA, DPO and GRPO. `gpus_per_node` 0 is the product's own;
+/// `host_ram` (bytes) 0 is the product's as catalogued, else sized from its GPU memory.
+/// An unknown GPU or a count out of its option's range is an [`Error`] naming it ("gpu",
+/// "gpus", "seq", ...).
+pub fn capacity(
+    gpu: &str,
+    gpus: u64,
+    gpus_per_node: u64,
+    seq: u64,
+    micro_batch: u64,
+    host_ram: u64,
+) -> Result<Vec<CapacityEntry>, Error> {
+    let (_, entries) = raw_capacity(gpu, gpus, gpus_per_node, seq, micro_batch, host_ram)?;
+    Ok(entries.iter().map(CapacityEntry::from_raw).collect())
+}
+
+/// [`capacity`] as the JSON `trainsize capacity --json` prints for the same GPUs, byte for
+/// byte (`trainsize_capacity_json`): `gpu`, `gpus`, `seq`, `micro_batch` and `methods`.
+pub fn capacity_json(
+    gpu: &str,
+    gpus: u64,
+    gpus_per_node: u64,
+    seq: u64,
+    micro_batch: u64,
+    host_ram: u64,
+) -> Result<String, Error> {
+    let (c_gpu, entries) = raw_capacity(gpu, gpus, gpus_per_node, seq, micro_batch, host_ram)?;
+    let mut err = zeroed_error();
+    let write = |buf: &mut [u8], err: &mut sys::trainsize_error| unsafe {
+        let ptr = if buf.is_empty() { std::ptr::null_mut() } else { buf.as_mut_ptr() as *mut c_char };
+        sys::trainsize_capacity_json(c_gpu.as_ptr(), gpus, seq, micro_batch, entries.as_ptr(), ptr, buf.len(), err)
+    };
+    // snprintf-style: the length first, then the text into a buffer that holds it and its NUL
+    let n = write(&mut [], &mut err);
+    if n < 0 {
+        return Err(Error::from_raw(n, &err));
+    }
+    let mut text = vec![0u8; n as usize + 1];
+    let got = write(&mut text, &mut err);
+    if got < 0 {
+        return Err(Error::from_raw(got, &err));
+    }
+    text.truncate(got.min(n) as usize);
+    String::from_utf8(text).map_err(|_| Error::new(Error::INVALID, "gpu", "gpu: the JSON is not UTF-8".into()))
 }
 
 /// What [`Job::largest_fit`] found: an estimate with either fits, one with the next larger

@@ -36,6 +36,8 @@ pub const TRAINSIZE_STRUCT_PLAN_STATS: trainsize_struct_id = 3;
 pub const TRAINSIZE_STRUCT_FIELD_VALUE: trainsize_struct_id = 4;
 pub const TRAINSIZE_STRUCT_GPU_INFO: trainsize_struct_id = 5;
 pub const TRAINSIZE_STRUCT_ADVICE: trainsize_struct_id = 6;
+pub const TRAINSIZE_STRUCT_CHECKPOINT: trainsize_struct_id = 7;
+pub const TRAINSIZE_STRUCT_CAPACITY_ENTRY: trainsize_struct_id = 8;
 
 /// `TRAINSIZE_ADVICE_MAX_SETTINGS`
 pub const TRAINSIZE_ADVICE_MAX_SETTINGS: usize = 6;
@@ -486,6 +488,24 @@ pub struct trainsize_checkpoint {
     pub extra_parameters: u64,
 }
 
+/* ---- What a server can train ---- */
+
+/// Entries `trainsize_capacity` writes, one per way of training
+/// (`TRAINSIZE_CAPACITY_METHODS`).
+pub const TRAINSIZE_CAPACITY_METHODS: usize = 6;
+
+/// `trainsize_capacity_entry`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct trainsize_capacity_entry {
+    pub method: [c_char; 24],
+    pub model: [c_char; 64],
+    pub parameters: u64,
+    pub tokens_per_s: c_double,
+    pub peak_total: u64,
+    pub args: [c_char; 384],
+}
+
 /* ---- Planning ---- */
 
 /// `trainsize_plan_candidate`
@@ -765,6 +785,27 @@ extern "C" {
         ck: *mut trainsize_checkpoint,
         err: *mut trainsize_error,
     ) -> c_int;
+    pub fn trainsize_capacity(
+        gpu: *const c_char,
+        gpus: u64,
+        gpus_per_node: u64,
+        seq: u64,
+        micro_batch: u64,
+        host_ram: u64,
+        out: *mut trainsize_capacity_entry,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_capacity_json(
+        gpu: *const c_char,
+        gpus: u64,
+        seq: u64,
+        micro_batch: u64,
+        entries: *const trainsize_capacity_entry,
+        buf: *mut c_char,
+        cap: usize,
+        err: *mut trainsize_error,
+    ) -> c_int;
+
     pub fn trainsize_hf_hub_cache(buf: *mut c_char, cap: usize) -> c_int;
     pub fn trainsize_hf_snapshot(
         hub_cache: *const c_char,
