@@ -6,7 +6,7 @@
 'use strict';
 
 (function () {
-  const METHODS = ['estimate', 'plan', 'models', 'gpus', 'json', 'help', 'version', 'warnings', 'exampleJob', 'params', 'calibrate'];
+  const METHODS = ['estimate', 'plan', 'capacity', 'models', 'gpus', 'json', 'help', 'version', 'warnings', 'exampleJob', 'params', 'calibrate'];
   let ready;
   let post;
 

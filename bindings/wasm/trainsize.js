@@ -6,6 +6,7 @@
  *   ts.estimate({ model: 'llama-2-7b', gpu: 'a100-80gb', gpus: 8, zero: 3 })
  *     // === the object `trainsize estimate --json --model llama-2-7b ...` prints
  *   ts.plan({ model: 'llama-2-70b', tokens: 2e12 }); ts.models(); ts.gpus(); ts.version
+ *   ts.capacity({ gpu: 'h100-80gb', gpus: 8 })  // what they can train (`trainsize capacity --json`)
  *   ts.warnings()    // { "low-vram-headroom": "one sentence", ... }; ts.exampleJob()
  *   ts.calibrate({ runs: [...] })  // a site calibration, for estimate({ calibration })
  *   ts.help('estimate')  // the text `trainsize estimate --help` prints
@@ -42,7 +43,9 @@
   const FILE_MAX = 1 << 20;
   const ARGS_MAX = 1 << 20;
   const FILES = new Set(['hf-config', 'gpu-file', 'calibration']);
-  const TOPICS = ['estimate', 'plan', 'models', 'gpus', 'calibrate'];
+  const TOPICS = ['estimate', 'plan', 'models', 'gpus', 'calibrate', 'capacity'];
+  /* The commands json() runs: those that take options and print one JSON object. */
+  const JSON_COMMANDS = ['estimate', 'plan', 'capacity'];
 
   function refuse(option, why, cause) {
     throw new TrainsizeError(option, option + ': ' + why, cause);
@@ -256,15 +259,17 @@
 
   /* The commands json() runs, and the topics of help(). */
   function jsonCommand(command) {
-    return command === 'estimate' || command === 'plan' ? command : refuse('command', 'expected "estimate" or "plan"');
+    return JSON_COMMANDS.includes(command) ? command : refuse('command', 'expected "estimate", "plan" or "capacity"');
   }
   function helpTopic(command) {
     return TOPICS.includes(command) ? command : refuse('command', 'expected one of ' + TOPICS.join(', '));
   }
 
   /* The option a message of the command names: "NAME: ...", "--NAME ...", or
-   * "unknown option '--NAME'" and the like. */
-  function optionOf(line) {
+   * "unknown option '--NAME'" and the like; capacity's own messages start with its name
+   * ("capacity: unknown option '--model'"), which is no option. */
+  function optionOf(message) {
+    const line = message.replace(/^capacity: /, '');
     const m = /^([a-z0-9-]+):/.exec(line) || /^(?:(?:unknown )?options? '?)?--([a-z0-9-]+)/.exec(line);
     return m ? m[1] : '';
   }
@@ -638,15 +643,20 @@
         if (date !== undefined) argv.push('--date=' + optionText('date', date));
         return jsonOf(run(argv, [['runs', bytes]]));
       },
+      /** What these GPUs can train (`trainsize capacity --json`): for each way of training,
+       *  the largest catalogue model that fits and the estimate options that make it fit.
+       *  Options: gpu, gpus or servers, gpusPerNode, seq, microBatch, hostRam, each read as
+       *  the command reads it (its defaults: h100-80gb, 8 GPUs, sequence 2048, micro-batch 1). */
+      capacity: (options) => jsonOf(text('capacity', options)),
       /** The built-in model presets (`trainsize models --json`). */
       models: () => jsonOf(run(['trainsize', 'models', '--json'], [])),
       /** The GPU catalogue (`trainsize gpus --json`). */
       gpus: () => jsonOf(run(['trainsize', 'gpus', '--json'], [])),
-      /** The command's JSON text for a command ("estimate" or "plan") and options, as the
-       *  command prints it. */
+      /** The command's JSON text for a command ("estimate", "plan" or "capacity") and
+       *  options, as the command prints it. */
       json: (command, options) => text(command, options) + '\n',
       /** The command's help text: `trainsize --help`, or `trainsize COMMAND --help` for
-       *  "estimate", "plan", "models" or "gpus". */
+       *  "estimate", "plan", "models", "gpus", "calibrate" or "capacity". */
       help: (command) => {
         if (command !== undefined) helpTopic(command);
         return run(command === undefined ? ['trainsize', '--help'] : ['trainsize', command, '--help'], []) + '\n';
@@ -749,6 +759,7 @@
     return {
       estimate: (options) => send('estimate', () => [texts(options)]),
       plan: (options) => send('plan', () => [texts(options)]),
+      capacity: (options) => send('capacity', () => [texts(options)]),
       models: () => send('models', () => []),
       gpus: () => send('gpus', () => []),
       json: (command, options) => send('json', () => [jsonCommand(command), texts(options)]),

@@ -230,8 +230,10 @@ function adviceWords(a) {
   return `With ${list}: ${gib(a.peak_total)} of ${gib(a.gpu_capacity)} per GPU, ${duration(a.step_seconds)} a step.`;
 }
 
-function applyAdvice(a) {
-  for (const [k, v] of Object.entries(a.set)) {
+/* Settings into the form ({option: value}), then the page for them: a field takes its
+ * value, what no field holds as given is kept as given (advice applied, a job loaded). */
+function applyChanges(set) {
+  for (const [k, v] of Object.entries(set)) {
     const el = fieldOf(k);
     if (el) {
       el.value = v;
@@ -252,7 +254,7 @@ function renderAdvice(r) {
     const li = element('li', '', adviceWords(a) + ' ');
     const button = element('button', 'apply', 'Apply');
     button.type = 'button';
-    button.addEventListener('click', () => applyAdvice(a));
+    button.addEventListener('click', () => applyChanges(a.set));
     li.appendChild(button);
     list.appendChild(li);
   }
@@ -441,6 +443,7 @@ function update() {
       $('result').hidden = true; /* no verdict of an older configuration beside the message */
       showError(e);
     }
+    renderCapacity(ts, o);
   } else {
     const o = options(true);
     const limits = { days: Number(o['deadline-days']) || 0, budget: Number(o.budget) || 0,

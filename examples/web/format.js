@@ -10,6 +10,20 @@ const num = (n) => Number(n).toLocaleString('en-US');
 const kw = (w) => (w / 1000).toFixed(1) + ' kW';
 const plural = (n, one, many) => `${num(n)} ${n === 1 ? one : many || one + 's'}`;
 
+/* A count as the command's tables write it (1.00B, 30.5B, 671B): two decimals under 10,
+ * one under 100, none above, in K, M, B or T; one that rounds to 1000 is the next unit's
+ * (999.9M is 1.00B). */
+function shortCount(n) {
+  const decimals = (v) => (v < 10 ? 2 : v < 100 ? 1 : 0);
+  let v = n;
+  let unit = 0;
+  while (unit < 5 && v * 10 ** decimals(v) >= 1000 * 10 ** decimals(v) - 0.5) {
+    v /= 1000;
+    unit++;
+  }
+  return unit ? fixed(v, decimals(v)) + ['', 'K', 'M', 'B', 'T', 'Q'][unit] : String(n);
+}
+
 /* Dollars as the command's report writes them: whole dollars with thousands separators,
  * cents below $100, two significant digits below $1. */
 function usd(x) {

@@ -2,7 +2,9 @@
 
 Usage: /usr/bin/python3 tests/web/test_page.py WEB_DIR TRAINSIZE_EXE
 (WEB_DIR: build-wasm/web). Serves WEB_DIR on 127.0.0.1 only, then: opens the page bare and
-sees the command's example job; loads a configuration from the URL and checks the verdict
+sees the command's example job and what its server can train (the command's `capacity
+--json`; a row's job loaded into the form fits at the row's peak; a GPU or count refused
+named in place of the table); loads a configuration from the URL and checks the verdict
 and the peak equal the command's; every field shows its default; changes a field and sees
 the page and the URL follow; enters an invalid value and sees the command's message in
 place of the verdict; beside the peak and the time, the ranges they are likely in (the
@@ -327,6 +329,98 @@ def check_chart(driver, want):
     assert driver.find_elements(By.CSS_SELECTOR, "#bars svg line.capacity")
 
 
+def capacity_table(driver):
+    """The capacity table: each method row's cells, and the options line under it ('' when none)."""
+    rows = []
+    for tr in driver.find_elements(By.CSS_SELECTOR, "#capacity tr.method, #capacity tr.args"):
+        if tr.get_attribute("class") == "args":
+            rows[-1][1] = tr.text
+        else:
+            rows.append([[td.text for td in tr.find_elements(By.TAG_NAME, "td")], ""])
+    return rows
+
+
+def verdict_of(want):
+    """The verdict the page shows for the command's estimate."""
+    return "DOES NOT FIT" if not want["memory"]["fits"] else "FITS, WITH WARNINGS" if \
+        [w for w in want["warnings"] if w != "does-not-fit"] else "FITS"
+
+
+def check_capacity(driver, base):
+    """What this server can train: for the example job's GPU and count (and its sequence and
+    micro-batch), the command's `capacity --json`, the figures as its table writes them;
+    Load puts a row's job in the form in full, and its estimate fits at the row's peak; a
+    count or GPU the library refuses shows its message in place of the table."""
+    driver.get(base)
+    ready(driver)
+    # the example job's hardware, the command's; its sequence and micro-batch as the form holds them
+    layout = json.loads(native(["estimate", "--json"]).stdout)["layout"]
+    field = lambda name: driver.find_element(By.NAME, name).get_attribute("value")
+    assert (field("gpu"), field("gpus")) == (layout["gpu"], str(layout["gpus"])), (field("gpu"), field("gpus"))
+    args = ["--gpu", layout["gpu"], "--gpus", str(layout["gpus"]), "--seq", field("seq") or "2048",
+            "--micro-batch", field("micro-batch") or "1"]
+    want = json.loads(native(["capacity", "--json"] + args).stdout)
+    # the parameters and tokens/s columns of the command's own table
+    lines = native(["capacity"] + args).stdout.splitlines()
+    columns = {line.split()[0]: line.split()[2:4] for line in lines
+               if line.split() and line.split()[0] in [m["method"] for m in want["methods"]]}
+    about = text_of(driver, "#capacity-about")
+    assert "fits on %d x %s (sequence %s, micro-batch %d)" % (
+        want["gpus"], want["gpu"], format(want["seq"], ","), want["micro_batch"]) in about, about
+    rows = capacity_table(driver)
+    assert len(rows) == len(want["methods"]) == 6, rows
+    for (cells_, options), m in zip(rows, want["methods"]):
+        if m["model"] is None:
+            assert cells_ == [m["method"], "none fits", "", "", "", ""] and options == "", cells_
+            continue
+        assert cells_ == [m["method"], m["model"]] + columns[m["method"]] + [gib(m["peak_total"]), "Load"], \
+            (cells_, m, columns[m["method"]])
+        assert options == m["args"], (options, m["args"])
+    assert [tr.get_attribute("data-method") for tr in driver.find_elements(By.CSS_SELECTOR, "#capacity tr.method")] == \
+        [m["method"] for m in want["methods"]]
+    assert not driver.find_elements(By.CSS_SELECTOR, "#capacity td *:not(button)")  # text, never markup
+
+    # Load: the row's job in full. A setting of the form the row does not give (a DPO
+    # method here) goes back to its default, so the estimate is the row's job.
+    Select(driver.find_element(By.NAME, "method")).select_by_value("dpo")
+    driver.execute_script("arguments[0].dispatchEvent(new Event('change', {bubbles: true}))",
+                          driver.find_element(By.NAME, "method"))
+    WebDriverWait(driver, 10).until(lambda d: "method=dpo" in d.current_url)
+    row = next(m for m in want["methods"] if m["method"] == "pretraining" and m["model"])
+    driver.find_element(By.CSS_SELECTOR, '#capacity tr[data-method="pretraining"] button.load').click()
+    WebDriverWait(driver, 10).until(lambda d: peak(d) == row["peak_total"])
+    job = json.loads(native(["estimate", "--json", "--largest-fit", "true"] + row["args"].split()).stdout)
+    assert job["memory"]["fits"] and job["memory"]["peak_total"] == row["peak_total"], job["memory"]
+    assert driver.find_element(By.ID, "verdict").text == verdict_of(job) and verdict_of(job).startswith("FITS")
+    assert Select(driver.find_element(By.NAME, "model")).first_selected_option.text == row["model"]
+    assert driver.find_element(By.NAME, "method").get_attribute("value") == ""
+    words = row["args"].split()
+    for k, v in zip(words[::2], words[1::2]):
+        assert "%s=%s" % (k[2:], v.replace("+", "%2B")) in driver.current_url, (k, driver.current_url)
+    assert "method=" not in driver.current_url, driver.current_url
+
+    # A count, or a GPU, the library refuses: its message in place of the table.
+    change(driver, "gpus", "0")
+    error = driver.find_element(By.ID, "capacity-error")
+    WebDriverWait(driver, 10).until(lambda d: error.is_displayed())
+    message = native(["capacity", "--gpu", layout["gpu"], "--gpus", "0"], ok=False).stderr
+    assert "trainsize: " + error.text + "\n" == message, (error.text, message)
+    assert error.get_attribute("data-option") == "gpus"
+    assert not driver.find_elements(By.CSS_SELECTOR, "#capacity tr") and not text_of(driver, "#capacity-about")
+    driver.get(base + "?model=gpt2&gpu=h999")
+    ready(driver)
+    error = driver.find_element(By.ID, "capacity-error")
+    message = native(["capacity", "--gpu", "h999"], ok=False).stderr
+    assert error.is_displayed() and "trainsize: " + error.text + "\n" == message, (error.text, message)
+    assert error.get_attribute("data-option") == "gpu"
+    # a job that fails for another reason still shows what its server can train
+    driver.get(base + "?model=llama-3-9b&gpu=rtx-4090&gpus=1")
+    ready(driver)
+    assert driver.find_element(By.ID, "error").get_attribute("data-option") == "model"
+    want = json.loads(native(["capacity", "--json", "--gpu", "rtx-4090", "--gpus", "1"]).stdout)
+    assert [r[0][1] for r in capacity_table(driver)] == [m["model"] or "none fits" for m in want["methods"]]
+
+
 def main():
     server = serve()
     base = "http://127.0.0.1:%d/index.html" % server.server_address[1]
@@ -353,6 +447,8 @@ def main():
             ["%.1f" % 2.25, "%.1f" % 0.05, "%.2f" % -1.125]
         assert "$" not in text_of(driver, "#time") and " 0.0 s" not in text_of(driver, "#time")
         assert cells(driver, "#cloud table")["this run"] == "set tokens to see"
+        # 0a. What the example job's server can train; a row loaded; the library's refusals.
+        check_capacity(driver, base)
 
         # 1. A configuration from the URL: the command's verdict and peak.
         driver.get(url(base, JOB))
@@ -578,7 +674,7 @@ def main():
 
     check_vendor()
     check_hostile()
-    print("web page: example job first, URL state, defaults shown, live update, error in place of the verdict, "
+    print("web page: example job first, what its server can train (a row loaded), URL state, defaults shown, live update, error in place of the verdict, "
           "warnings and advice in words (applied), tokens asked for, likely ranges and their basis, memory chart, plan in a worker (limits in "
           "the URL, Pareto chart), file://, largest fit, facility, buy or rent, goodput, printable summary, "
           "post-training and a vision tower, a vendor's configurator.json: all as the command; "
@@ -614,6 +710,9 @@ def check_vendor():
         assert peak(driver) == want["memory"]["peak_total"]
         check_owning(driver, want, job)  # the vendor's prices: its cloud cost and capex
         assert "gpu-prices" not in driver.current_url
+        # what the vendor's job's server can train: its GPU, one the vendor offers
+        assert "fits on 8 x h100-80gb (" in text_of(driver, "#capacity-about"), text_of(driver, "#capacity-about")
+        assert all(" --gpu h100-80gb " in r[1] for r in capacity_table(driver) if r[1]), capacity_table(driver)
         assert driver.find_element(By.CSS_SELECTOR, "#printable h2").get_attribute("textContent") == config["title"]
         screenshot(driver, "vendor.png")
         driver.find_element(By.ID, "tab-plan").click()

@@ -143,7 +143,7 @@ test('help: refused as an option, given by help()', async () => {
   refused(() => ts.estimate({ version: true }), 'version');
   refused(() => ts.estimate({ json: false }), 'json');
   assert.strictEqual(ts.help(), native(['--help']));
-  for (const command of ['estimate', 'plan', 'models', 'gpus', 'calibrate']) {
+  for (const command of ['estimate', 'plan', 'models', 'gpus', 'calibrate', 'capacity']) {
     assert.strictEqual(ts.help(command), native([command, '--help']));
   }
   refused(() => ts.help('bogus'), 'command');
@@ -155,7 +155,7 @@ test('help: refused as an option, given by help()', async () => {
     refused(() => ts.estimate({ model: value }), 'model');
     assert.throws(() => ts.estimate({ model: value }), (e) => 'trainsize: ' + e.message + '\n' === r.stderr);
   }
-  // json() runs estimate or plan, nothing else.
+  // json() runs estimate, plan or capacity, nothing else.
   for (const command of ['--help', '-h', 'help', 'models', '--version', 'estimate --help', 7]) {
     refused(() => ts.json(command, {}), 'command');
   }
