@@ -54,19 +54,16 @@ long ts_read_upto(int fd, void *dest, size_t cap)
     return (long)n;
 }
 
-int ts_read_file(const char *path, size_t limit, const char *field, char **out, size_t *len,
-                 trainsize_error *err)
+int ts_open_regular(const char *path, const char *field, uint64_t *size, trainsize_error *err)
 {
     struct stat st;
-    char *buf;
-    long n;
     int fd;
     /* Not even opened when it is not a regular file (opening a device can have effects of
      * its own); the fstat below checks again what was opened. */
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return not_regular(path, field, st.st_mode, err);
     fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) return ts_fail(err, TRAINSIZE_E_IO, field, "%s: cannot open \"%.150s\"", field, path);
-    if (fstat(fd, &st) != 0) {
+    if (fstat(fd, &st) != 0 || st.st_size < 0) {
         close(fd);
         return ts_fail(err, TRAINSIZE_E_IO, field, "%s: cannot read \"%.150s\"", field, path);
     }
@@ -74,7 +71,25 @@ int ts_read_file(const char *path, size_t limit, const char *field, char **out, 
         close(fd);
         return not_regular(path, field, st.st_mode, err);
     }
-    if (st.st_size < 0 || (unsigned long long)st.st_size > limit) {
+    *size = (uint64_t)st.st_size;
+    return fd;
+}
+
+int ts_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int ts_read_file(const char *path, size_t limit, const char *field, char **out, size_t *len,
+                 trainsize_error *err)
+{
+    uint64_t size;
+    char *buf;
+    long n;
+    int fd = ts_open_regular(path, field, &size, err);
+    if (fd < 0) return fd;
+    if (size > limit) {
         close(fd);
         return ts_fail(err, TRAINSIZE_E_LIMIT, field, "%s: \"%.150s\" is over %lu bytes", field, path,
                        (unsigned long)limit);

@@ -3,12 +3,22 @@
 #define TS_FILE_READ_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "trainsize.h"
 
 /* Read up to cap bytes from the descriptor fd, retrying when interrupted; the count (less
  * than cap at the end of the file), or -1 on a read error. */
 long ts_read_upto(int fd, void *buf, size_t cap);
+
+/* Open `path` for reading only when it is a regular file, without blocking (a FIFO or
+ * device is refused by name before it is opened, and checked again with fstat on the
+ * descriptor); its size in *size. The descriptor, which the caller closes, or a negative
+ * status naming `field` (TRAINSIZE_E_IO). */
+int ts_open_regular(const char *path, const char *field, uint64_t *size, trainsize_error *err);
+
+/* 1 when `path` names a folder. */
+int ts_is_dir(const char *path);
 
 /* Read the file at `path` (at most `limit` bytes) into a new buffer the caller frees.
  * Errors name `field`: TRAINSIZE_E_IO, TRAINSIZE_E_LIMIT, TRAINSIZE_E_NOMEM. */

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "error.h"
 #include "file_read.h"
@@ -68,12 +67,6 @@ static int ref_name(const char *s)
     return 1;
 }
 
-static int is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 int trainsize_hf_snapshot(const char *hub_cache, const char *id, const char *revision, char *buf, size_t cap,
                           trainsize_error *err)
 {
@@ -95,7 +88,7 @@ int trainsize_hf_snapshot(const char *hub_cache, const char *id, const char *rev
               : snprintf(repo, sizeof repo, "%s/models--%s", hub_cache, name);
     if (n < 0 || (size_t)n >= sizeof repo)
         return ts_fail(err, TRAINSIZE_E_LIMIT, FIELD, FIELD ": the cache path is too long");
-    if (!is_dir(repo))
+    if (!ts_is_dir(repo))
         return ts_fail(err, TRAINSIZE_E_UNKNOWN, FIELD,
                        FIELD ": %.100s is not in the Hugging Face cache (searched %.150s)", id, repo);
     if (!revision || !*revision) revision = "main";
@@ -125,7 +118,7 @@ int trainsize_hf_snapshot(const char *hub_cache, const char *id, const char *rev
     n = snprintf(buf, cap, "%s/snapshots/%s", repo, commit);
     if (n < 0 || (size_t)n >= cap)
         return ts_fail(err, TRAINSIZE_E_LIMIT, FIELD, FIELD ": the snapshot path is too long");
-    if (!is_dir(buf))
+    if (!ts_is_dir(buf))
         return ts_fail(err, TRAINSIZE_E_UNKNOWN, FIELD, FIELD ": %.100s: no snapshot %s in the cache (searched %.150s)",
                        id, commit, buf);
     return ts_ok(err);

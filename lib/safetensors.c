@@ -9,26 +9,20 @@
  * Only the header is read, through a bounded reader: its length is checked against the
  * file's size and TRAINSIZE_SAFETENSORS_HEADER_MAX_BYTES before anything is allocated, a
  * tensor's shape product is checked for overflow, and its data must lie inside the file and
- * hold exactly its elements (for the dtypes whose width is known). POSIX open/fstat/read,
- * as file_read.c, so that a FIFO or device is refused before any read. */
+ * hold exactly its elements (for the dtypes whose width is known). Files are opened through
+ * file_read.c (ts_open_regular), so that a FIFO or device is refused before any read. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "checked.h"
 #include "error.h"
 #include "file_read.h"
 #include "json.h"
-
-#ifndef O_CLOEXEC
-#define O_CLOEXEC 0
-#endif
 
 #define FIELD "safetensors"
 #define SINGLE_NAME "model.safetensors"
@@ -129,21 +123,12 @@ static int count_header(const char *path, const char *json, size_t len, uint64_t
 /* Read one .safetensors file's header (never its data) and count it. */
 static int count_file(const char *path, tally *ty, trainsize_error *err)
 {
-    struct stat st;
     unsigned char head[8];
     char *json;
     uint64_t len = 0, size;
     long n;
-    int fd, i, rc;
-    if (stat(path, &st) != 0) return bad(err, TRAINSIZE_E_IO, path, "no such file");
-    if (!S_ISREG(st.st_mode)) return bad(err, TRAINSIZE_E_IO, path, "not a regular file");
-    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) return bad(err, TRAINSIZE_E_IO, path, "cannot open");
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0) {
-        close(fd);
-        return bad(err, TRAINSIZE_E_IO, path, "not a regular file");
-    }
-    size = (uint64_t)st.st_size;
+    int i, rc, fd = ts_open_regular(path, FIELD, &size, err);
+    if (fd < 0) return fd;
     if (ts_read_upto(fd, head, sizeof head) != (long)sizeof head) {
         close(fd);
         return bad(err, TRAINSIZE_E_INVALID, path, "shorter than the 8-byte header length");
@@ -264,18 +249,6 @@ static int count_index(const char *path, tally *ty, trainsize_error *err)
     return rc;
 }
 
-static int is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
 int trainsize_checkpoint_read(const char *path, trainsize_checkpoint *out, trainsize_error *err)
 {
     tally ty;
@@ -288,10 +261,10 @@ int trainsize_checkpoint_read(const char *path, trainsize_checkpoint *out, train
     ty.out = out;
     n = strlen(path);
     while (n > 1 && path[n - 1] == '/') n--; /* "dir/" as "dir" */
-    if (is_dir(path)) {
-        if (join(file, sizeof file, path, n, SINGLE_NAME) == 0 && exists(file))
+    if (ts_is_dir(path)) {
+        if (join(file, sizeof file, path, n, SINGLE_NAME) == 0 && access(file, F_OK) == 0)
             rc = count_file(file, &ty, err);
-        else if (join(file, sizeof file, path, n, INDEX_NAME) == 0 && exists(file))
+        else if (join(file, sizeof file, path, n, INDEX_NAME) == 0 && access(file, F_OK) == 0)
             rc = count_index(file, &ty, err);
         else
             return ts_fail(err, TRAINSIZE_E_IO, FIELD, FIELD ": %.150s holds neither " SINGLE_NAME " nor " INDEX_NAME,
