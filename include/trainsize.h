@@ -508,6 +508,22 @@ TRAINSIZE_API int trainsize_job_load_hf_config_file(trainsize_job *job, const ch
 /** Most shards an index (`model.safetensors.index.json`) may name. */
 #define TRAINSIZE_CHECKPOINT_MAX_FILES 4096u
 
+/** Tensor groups a ::trainsize_checkpoint lists (the largest; the rest summed in the last). */
+#define TRAINSIZE_CHECKPOINT_GROUPS 16
+
+/** Tensors of a checkpoint whose names share a prefix: the name up to its first numeric
+ *  component, written "#" ("model.layers.#": every layer), else the name without its last
+ *  component ("model.embed_tokens", "v_head.summary"). Plain data. */
+typedef struct trainsize_checkpoint_group {
+    char name[80];        /**< The prefix (UTF-8, cut to fit); "(other)" for the groups
+                               past the table. */
+    uint64_t parameters;  /**< Elements of its tensors, summed (exact). */
+    uint64_t tensors;     /**< Its tensors. */
+    uint64_t layers;      /**< With "#": its largest index + 1 (layers, experts, blocks); else 0. */
+    uint64_t unexplained; /**< Of parameters: those the job's shape does not explain (set by
+                               ::trainsize_job_set_checkpoint; 0 before). */
+} trainsize_checkpoint_group;
+
 /** What a checkpoint's safetensors headers list. Caller-owned plain data. */
 typedef struct trainsize_checkpoint {
     uint64_t parameters; /**< Elements of every tensor, summed (exact). */
@@ -520,6 +536,11 @@ typedef struct trainsize_checkpoint {
                               prediction included (set by ::trainsize_job_set_checkpoint). */
     uint64_t extra_parameters;  /**< What the headers hold beyond it: the job's `extra-params`
                               (set by ::trainsize_job_set_checkpoint; 0 when they hold less). */
+    uint32_t group_count;       /**< Entries of `groups` in use. */
+    trainsize_checkpoint_group groups[TRAINSIZE_CHECKPOINT_GROUPS]; /**< The tensors by name
+                              prefix, the most parameters first; when there are more than
+                              ::TRAINSIZE_CHECKPOINT_GROUPS, the last one, "(other)", sums the
+                              rest. Their `unexplained` add up to `extra_parameters`. */
 } trainsize_checkpoint;
 
 /**
@@ -555,7 +576,15 @@ TRAINSIZE_API int trainsize_checkpoint_read(const char *path, trainsize_checkpoi
  * job's `extra-params` to what `ck->parameters` holds beyond it (also in
  * `ck->extra_parameters`): those parameters are then trained and held like the embedding.
  * Headers that hold fewer (a quantized checkpoint packs several values in one element)
- * set `extra-params` to 0; the caller says so. On failure the job is unchanged.
+ * set `extra-params` to 0; the caller says so.
+ *
+ * Which tensors the shape does not explain: each of `ck->groups` gets its `unexplained`
+ * share. The shape's count is handed out in order: first to groups without "#" whose count
+ * equals one of the shape's embedding, position embedding, output layer, final norm or head
+ * (each matched once), then to the groups with "#" (layer stacks), the largest first, then
+ * to the rest, the largest first; what a group gets beyond that count is unexplained. The
+ * job keeps the unexplained groups' names for its report (the result's `extra_tensors`)
+ * while its `extra-params` stays what this call set. On failure the job is unchanged.
  *
  * @param[in,out] job The job whose model the checkpoint holds (set first: a preset, a
  *                    config.json).
@@ -1682,6 +1711,12 @@ typedef struct trainsize_result {
                                           what the shape describes (the job's `extra-params`,
                                           ::trainsize_job_set_checkpoint); the JSON's
                                           `model.extra_parameters`. */
+    char extra_tensors[2 * TRAINSIZE_NAME_MAX]; /**< Which of a checkpoint's tensors make up
+                                          extra_parameters: "NAME COUNT" per tensor group
+                                          (::trainsize_checkpoint_group), the most first,
+                                          "; "-separated, cut with "..." to fit; "" when
+                                          extra-params was set by hand or is 0. The JSON's
+                                          `model.extra_tensors`. */
 } trainsize_result;
 
 /**

@@ -1,13 +1,15 @@
 /* A checkpoint's headers against the job's model shape (trainsize_job_set_checkpoint):
  * where the headers hold more parameters than the shape describes (a vision tower, a value
  * head or an MTP module the config reader does not know), the difference becomes the job's
- * extra-params, trained and held like the embedding. */
+ * extra-params, trained and held like the embedding, and the tensor groups that make it up
+ * (checkpoint_groups.c) are named in the job's report. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdio.h>
 #include <string.h>
 
 #include "checked.h"
+#include "checkpoint_groups.h"
 #include "error.h"
 #include "job.h"
 #include "model.h"
@@ -33,8 +35,10 @@ int trainsize_job_set_checkpoint(trainsize_job *job, trainsize_checkpoint *ck, t
         return ts_fail(err, TRAINSIZE_E_OVERFLOW, "model", "model: parameter count does not fit in 64 bits");
     ck->config_parameters = described;
     ck->extra_parameters = ck->parameters > described ? ck->parameters - described : 0;
+    ts_checkpoint_explain(ck, &pc, described);
     job->s.model.extra_params = ck->extra_parameters;
-    ts_job_count_model(job);
+    ts_job_count_model(job); /* which clears the note of an earlier checkpoint */
+    ts_checkpoint_describe_extra(ck, job->extra_tensors, sizeof job->extra_tensors);
     return ts_ok(err);
 }
 

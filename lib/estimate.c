@@ -163,6 +163,7 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
     memset(out, 0, sizeof *out);
     if ((rc = fill_model(cfg, &lay, &pc, &out->model, err))) return rc;
     out->extra_parameters = pc.extra;
+    if (pc.extra) memcpy(out->extra_tensors, job->extra_tensors, sizeof out->extra_tensors);
     if ((rc = ts_memory_result(cfg, &lay, &conv, &pc, &worst, &out->memory, err))) return rc;
     if ((rc = ts_compute_make(cfg, &lay, &pc, &conv, &out->memory, &cmp, err))) return rc;
     if ((rc = ts_system_make(cfg, &lay, &pc, &conv, &out->memory, &cmp, &out->system, &losses,

@@ -122,6 +122,7 @@ void ts_job_fit_seq(trainsize_job *job)
 
 void ts_job_count_model(trainsize_job *job)
 {
+    job->extra_tensors[0] = '\0'; /* a checkpoint's, until the model changes */
     job->counted_ok = ts_model_validate(&job->s.model, NULL) == TRAINSIZE_OK &&
                       ts_model_count(&job->s.model, &job->counted, NULL) == TRAINSIZE_OK;
     /* memcpy, so that padding is copied too and compares equal. The job's other copies

@@ -34,6 +34,9 @@ struct trainsize_job {
     /* The model as last validated and counted when it was set (ts_job_count_model), and
      * its counts: an estimate of a byte-identical model skips validating and counting it
      * again. A model written any other way differs from counted_model, and is counted. */
+    /* A checkpoint's tensors the shape did not explain (trainsize_job_set_checkpoint), for
+     * the result's extra_tensors; cleared whenever the model changes, extra-params too. */
+    char extra_tensors[2 * TRAINSIZE_NAME_MAX];
     int counted_ok;               /* the model was valid, and counted */
     ts_model counted_model;
     ts_param_counts counted;

@@ -181,6 +181,26 @@ static void param_segment(ts_out *o, const char *what, uint64_t v)
     seg(o, KEY_WIDTH, "; ", text);
 }
 
+/* Which of a checkpoint's tensors the shape did not explain, entry by entry ("; "), each
+ * kept whole on its line. */
+static void header_extra_tensors(ts_out *o, const char *list)
+{
+    char entry[2 * TRAINSIZE_NAME_MAX];
+    const char *p = list, *sep = " ";
+    key(o, "");
+    seg(o, KEY_WIDTH, "", "not in the shape:");
+    while (*p) {
+        const char *end = strstr(p, "; ");
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        snprintf(entry, sizeof entry, "%.*s", (int)n, p);
+        seg(o, KEY_WIDTH, sep, entry);
+        sep = "; ";
+        p += n;
+        if (*p) p += 2;
+    }
+    ts_out_putc(o, '\n');
+}
+
 static void header_model(ts_out *o, const trainsize_result *r)
 {
     ts_out_printf(o, "trainsize %s: what it takes to train ", trainsize_version_string());
@@ -199,6 +219,7 @@ static void header_model(ts_out *o, const trainsize_result *r)
     if (r->extra_parameters)
         param_segment(o, "beyond the shape (extra-params: a checkpoint's)", r->extra_parameters);
     ts_out_putc(o, '\n');
+    if (r->extra_tensors[0]) header_extra_tensors(o, r->extra_tensors);
 }
 
 /* A multimodal model: what its tower and projector are, whether the tower trains, and what

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "checked.h"
+#include "checkpoint_groups.h"
 #include "error.h"
 #include "file_read.h"
 #include "json.h"
@@ -46,6 +47,7 @@ static const struct {
 typedef struct tally {
     trainsize_checkpoint *out;
     uint64_t by_dtype[DTYPE_COUNT + 1];
+    ts_groups *groups; /* the tensors by name prefix (checkpoint_groups.c) */
 } tally;
 
 static int bad(trainsize_error *err, int code, const char *path, const char *what)
@@ -58,7 +60,7 @@ static int count_tensor(const char *path, const ts_json_value *name, const ts_js
                         tally *ty, trainsize_error *err)
 {
     ts_json_value dtype, shape, offsets, v;
-    char dname[16], tname[120], msg[200];
+    char dname[16], tname[256], msg[200];
     uint64_t elements = 1, dim, begin = 0, end = 0;
     size_t cursor = 0, i, n;
     ts_json_string_copy(name, tname, sizeof tname);
@@ -100,6 +102,7 @@ static int count_tensor(const char *path, const ts_json_value *name, const ts_js
         ts_add_u64(ty->by_dtype[n], elements, &ty->by_dtype[n]) != 0)
         return bad(err, TRAINSIZE_E_OVERFLOW, path, "the parameters overflow 2^63");
     ty->out->tensors++;
+    ts_groups_add(ty->groups, tname, elements);
     return TRAINSIZE_OK;
 }
 
@@ -259,6 +262,7 @@ int trainsize_checkpoint_read(const char *path, trainsize_checkpoint *out, train
     memset(&ty, 0, sizeof ty);
     memset(out, 0, sizeof *out);
     ty.out = out;
+    if (!(ty.groups = ts_groups_new())) return ts_fail(err, TRAINSIZE_E_NOMEM, FIELD, FIELD ": out of memory");
     n = strlen(path);
     while (n > 1 && path[n - 1] == '/') n--; /* "dir/" as "dir" */
     if (ts_is_dir(path)) {
@@ -267,13 +271,15 @@ int trainsize_checkpoint_read(const char *path, trainsize_checkpoint *out, train
         else if (join(file, sizeof file, path, n, INDEX_NAME) == 0 && access(file, F_OK) == 0)
             rc = count_index(file, &ty, err);
         else
-            return ts_fail(err, TRAINSIZE_E_IO, FIELD, FIELD ": %.150s holds neither " SINGLE_NAME " nor " INDEX_NAME,
-                           path);
+            rc = ts_fail(err, TRAINSIZE_E_IO, FIELD, FIELD ": %.150s holds neither " SINGLE_NAME " nor " INDEX_NAME,
+                         path);
     } else {
         size_t suffix = strlen(".json");
         rc = n > suffix && strcmp(path + n - suffix, ".json") == 0 ? count_index(path, &ty, err)
                                                                   : count_file(path, &ty, err);
     }
+    if (rc == TRAINSIZE_OK) ts_groups_finish(ty.groups, out);
+    ts_groups_free(ty.groups);
     if (rc != TRAINSIZE_OK) {
         memset(out, 0, sizeof *out); /* no partial result */
         return rc;

@@ -58,9 +58,10 @@ G="--gpu a100-80gb"
 expect_ok --hf-model org/tiny $G
 out_has "org/tiny"
 out_has "64 beyond the shape (extra-params"
+out_has "not in the shape: v_head.summary 64"
 run --hf-model org/tiny $G --json
-check "JSON: model.extra_parameters is the value head's 64" \
-    python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["model"]; sys.exit(not (m["extra_parameters"] == 64 and m["name"] == "org/tiny"))' "$OUT"
+check "JSON: model.extra_parameters is the value head's 64, extra_tensors names it" \
+    python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["model"]; sys.exit(not (m["extra_parameters"] == 64 and m["extra_tensors"] == "v_head.summary 64" and m["name"] == "org/tiny"))' "$OUT"
 # A commit id as the revision; the same with HF_HOME (its hub folder) instead.
 expect_ok --hf-model org/tiny --revision "$COMMIT" $G
 mkdir -p "$TMP/home" && ln -s "$HUB" "$TMP/home/hub"

@@ -234,6 +234,17 @@ static void test_headers_win_over_the_config(void **state)
     assert_int_equal(with.extra_parameters, ck.extra_parameters);
     /* held and trained: weights, gradients and optimizer state grow with them */
     assert_true(with.memory.weights > plain.memory.weights && with.memory.optimizer > plain.memory.optimizer);
+    /* which tensors: the MTP projection and the value head (64, as many as the final norm,
+     * which sits beside the layers and is the shape's) */
+    assert_int_equal(ck.group_count, 6);
+    assert_string_equal(with.extra_tensors, "model.mtp.0 8.19K; v_head.summary 64");
+    for (i = 0, described = 0; i < ck.group_count; i++) described += ck.groups[i].unexplained;
+    assert_int_equal(described, ck.extra_parameters);
+    /* the names are the checkpoint's: gone once extra-params is set by hand */
+    assert_int_equal(trainsize_job_set(job, "extra-params", "8256", &err), TRAINSIZE_OK);
+    assert_int_equal(trainsize_estimate(job, &with, sizeof with, &err), TRAINSIZE_OK);
+    assert_int_equal(with.extra_parameters, 8256);
+    assert_string_equal(with.extra_tensors, "");
     trainsize_job_free(job);
 }
 

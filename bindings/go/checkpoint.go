@@ -22,6 +22,22 @@ type Checkpoint struct {
 	// "extra-params" (both 0 from ReadCheckpoint; the second 0 too when they hold fewer).
 	ConfigParameters uint64
 	ExtraParameters  uint64
+	// The tensors by name prefix, the most parameters first (at most 16; the last,
+	// "(other)", sums the rest).
+	Groups []CheckpointGroup
+}
+
+// CheckpointGroup is a checkpoint's tensors that share a name prefix
+// (trainsize_checkpoint_group): the name up to its first numeric component, written "#"
+// ("model.layers.#"), else the name without its last component ("model.embed_tokens").
+type CheckpointGroup struct {
+	Name       string // the prefix; "(other)" for the groups past the table
+	Parameters uint64 // elements of its tensors, summed (exact)
+	Tensors    uint64 // its tensors
+	Layers     uint64 // with "#": its largest index + 1; else 0
+	// Of Parameters, those the job's shape does not explain (0 from ReadCheckpoint); the
+	// groups' add up to ExtraParameters.
+	Unexplained uint64
 }
 
 // HoldsFewer reports whether the headers hold fewer parameters than the job's shape
@@ -30,10 +46,21 @@ type Checkpoint struct {
 func (c Checkpoint) HoldsFewer() bool { return c.Parameters < c.ConfigParameters }
 
 func checkpointOf(ck *C.trainsize_checkpoint) Checkpoint {
+	used := int(ck.group_count)
+	if used > len(ck.groups) {
+		used = len(ck.groups)
+	}
+	groups := make([]CheckpointGroup, used)
+	for i := range groups {
+		g := &ck.groups[i]
+		groups[i] = CheckpointGroup{Name: goStr(g.name[:]), Parameters: uint64(g.parameters),
+			Tensors: uint64(g.tensors), Layers: uint64(g.layers), Unexplained: uint64(g.unexplained)}
+	}
 	return Checkpoint{
 		Parameters: uint64(ck.parameters), Bytes: uint64(ck.bytes), Tensors: uint64(ck.tensors),
 		Files: uint32(ck.files), DType: goStr(ck.dtype[:]),
 		ConfigParameters: uint64(ck.config_parameters), ExtraParameters: uint64(ck.extra_parameters),
+		Groups: groups,
 	}
 }
 

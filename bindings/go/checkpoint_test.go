@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -162,16 +163,32 @@ func TestLoadCheckpointLetsTheHeadersWin(t *testing.T) {
 	}
 	// The value head (1 x 64) is beyond what config.json describes.
 	want := Checkpoint{Parameters: c.parameters, Bytes: 2 * c.parameters, Tensors: uint64(len(ckTensors(64))),
-		Files: 1, DType: "BF16", ConfigParameters: c.parameters - 64, ExtraParameters: 64}
-	if ck != want || ck.HoldsFewer() {
+		Files: 1, DType: "BF16", ConfigParameters: c.parameters - 64, ExtraParameters: 64,
+		Groups: tinyGroups(c.parameters)}
+	// Which tensors: the value head, not the final norm of as many (beside the layers).
+	want.Groups[4].Unexplained = 64
+	if !reflect.DeepEqual(ck, want) || ck.HoldsFewer() {
 		t.Errorf("LoadCheckpoint: %+v, want %+v", ck, want)
 	}
 	est, err := job.Estimate()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if est.ModelName() != "org/tiny" || est.ExtraParameters() != 64 || est.Parameters() != c.parameters {
-		t.Errorf("estimate: %s, %d extra of %d", est.ModelName(), est.ExtraParameters(), est.Parameters())
+	if est.ModelName() != "org/tiny" || est.ExtraParameters() != 64 || est.Parameters() != c.parameters ||
+		est.ExtraTensors() != "v_head.summary 64" {
+		t.Errorf("estimate: %s, %d extra of %d (%q)", est.ModelName(), est.ExtraParameters(), est.Parameters(),
+			est.ExtraTensors())
+	}
+}
+
+// The tiny checkpoint's tensors by prefix, the most first (ties by name).
+func tinyGroups(parameters uint64) []CheckpointGroup {
+	return []CheckpointGroup{
+		{Name: "model.layers.#", Parameters: parameters - 2*256*64 - 2*64, Tensors: 18, Layers: 2},
+		{Name: "lm_head", Parameters: 256 * 64, Tensors: 1},
+		{Name: "model.embed_tokens", Parameters: 256 * 64, Tensors: 1},
+		{Name: "model.norm", Parameters: 64, Tensors: 1},
+		{Name: "v_head.summary", Parameters: 64, Tensors: 1},
 	}
 }
 
@@ -291,8 +308,8 @@ func TestReadCheckpointCountsAFileAndAFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Checkpoint{Parameters: c.parameters, Bytes: 2 * c.parameters, Tensors: uint64(len(ckTensors(64))),
-		Files: 1, DType: "BF16"}
-	if file != want || folder != want {
+		Files: 1, DType: "BF16", Groups: tinyGroups(c.parameters)}
+	if !reflect.DeepEqual(file, want) || !reflect.DeepEqual(folder, want) {
 		t.Errorf("file %+v, folder %+v, want %+v", file, folder, want)
 	}
 }

@@ -41,6 +41,11 @@ func (e *Estimate) ActiveParameters() uint64 { return uint64(e.r.model.active_pa
 // headers that hold more than its config describes), included in Parameters.
 func (e *Estimate) ExtraParameters() uint64 { return uint64(e.r.extra_parameters) }
 
+// ExtraTensors says which of a checkpoint's tensors make up ExtraParameters: "NAME COUNT"
+// per tensor group, the most first, "; "-separated ("" when extra-params was set by hand);
+// model.extra_tensors in the JSON.
+func (e *Estimate) ExtraTensors() string { return goStr(e.r.extra_tensors[:]) }
+
 // Weights is the bytes of model weights on the most loaded GPU.
 func (e *Estimate) Weights() uint64 { return uint64(e.r.memory.weights) }
 

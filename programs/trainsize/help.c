@@ -207,7 +207,7 @@ const cli_file_option cli_file_options[] = {
      "read as --hf-config, its parameters counted exactly from the safetensors headers "
      "(model.safetensors, or the shards model.safetensors.index.json lists); where the "
      "headers hold more than the config describes, they win (extra-params) and the report "
-     "says by how much"},
+     "says by how much and which tensors"},
     {"revision", "REV",
      "with --hf-model: the branch, tag or commit id of the snapshot (default main)"},
     {"safetensors", "PATH",

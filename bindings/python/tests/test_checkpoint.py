@@ -134,6 +134,9 @@ def test_headers_win_where_they_hold_more_than_the_config(cache):
     r = trainsize.estimate(hf_model="org/tiny", gpu=GPU)
     assert r.to_dict()["model"]["extra_parameters"] == 64
     assert "64 beyond the shape" in r.report()
+    # which tensors: the value head, not the final norm of as many (it sits beside the layers)
+    assert r.to_dict()["model"]["extra_tensors"] == "v_head.summary 64"
+    assert "not in the shape: v_head.summary 64" in r.report()
     # Without the checkpoint the config alone describes 64 fewer.
     config_only = trainsize.estimate(hf_config=os.path.join(cache.snapshot, "config.json"), gpu=GPU)
     assert config_only.to_dict()["model"]["parameters"] == cache.parameters - 64
@@ -264,8 +267,14 @@ def test_exclusive_and_dependent_keywords(cache, kwargs, field, keyword, says):
 # ---- checkpoint() ----------------------------------------------------------------------
 
 def test_checkpoint_counts_the_headers(cache):
+    layers = cache.parameters - 2 * 256 * 64 - 64 - 64
+    groups = [{"name": "model.layers.#", "parameters": layers, "tensors": 18, "layers": 2},
+              {"name": "lm_head", "parameters": 256 * 64, "tensors": 1, "layers": 0},
+              {"name": "model.embed_tokens", "parameters": 256 * 64, "tensors": 1, "layers": 0},
+              {"name": "model.norm", "parameters": 64, "tensors": 1, "layers": 0},
+              {"name": "v_head.summary", "parameters": 64, "tensors": 1, "layers": 0}]
     expected = {"parameters": cache.parameters, "bytes": 2 * cache.parameters,
-                "tensors": len(llama_shapes(64)), "files": 1, "dtype": "BF16"}
+                "tensors": len(llama_shapes(64)), "files": 1, "dtype": "BF16", "groups": groups}
     assert trainsize.checkpoint(cache.outside) == expected
     import pathlib
     assert trainsize.checkpoint(pathlib.Path(cache.outside) / "model.safetensors") == expected

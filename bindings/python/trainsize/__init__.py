@@ -140,16 +140,23 @@ def checkpoint(path: Any) -> Dict[str, Any]:
     ``path`` (``str`` or ``os.PathLike``) is a ``.safetensors`` file, a
     ``model.safetensors.index.json`` (every shard it names is read), or a folder holding
     either. Returns ``{"parameters": ..., "bytes": ..., "tensors": ..., "files": ...,
-    "dtype": ...}``: the elements of every tensor (exact), their data as stored in bytes,
-    the tensors and files read, and the dtype holding the most elements (``"BF16"``, ...).
+    "dtype": ..., "groups": [...]}``: the elements of every tensor (exact), their data as
+    stored in bytes, the tensors and files read, the dtype holding the most elements
+    (``"BF16"``, ...), and the tensors by name prefix, the most parameters first: each
+    ``{"name": ..., "parameters": ..., "tensors": ..., "layers": ...}`` (``"model.layers.#"``
+    for every layer, ``layers`` its largest index + 1; at most 16, the last ``"(other)"``
+    summing the rest). Which of them a model's shape does not explain is the estimate's
+    ``model.extra_tensors``.
 
     Raises:
         TrainsizeError: a missing file, a corrupt header (the library's message names
             "safetensors" and the file).
     """
     ck = _LIB.checkpoint_read(_path_bytes("path", "path", path), "path")
+    groups = [{"name": _lib.decode(g.name), "parameters": int(g.parameters), "tensors": int(g.tensors),
+               "layers": int(g.layers)} for g in ck.groups[:ck.group_count]]
     return {"parameters": int(ck.parameters), "bytes": int(ck.bytes), "tensors": int(ck.tensors),
-            "files": int(ck.files), "dtype": _lib.decode(ck.dtype)}
+            "files": int(ck.files), "dtype": _lib.decode(ck.dtype), "groups": groups}
 
 
 def abi_version() -> int:

@@ -158,6 +158,22 @@ class CalibrationSummary(ctypes.Structure):
 CALIBRATION_RUNS_MAX = 256
 
 
+#: Tensor groups a checkpoint lists (TRAINSIZE_CHECKPOINT_GROUPS).
+CHECKPOINT_GROUPS = 16
+
+
+class CheckpointGroup(ctypes.Structure):
+    """trainsize_checkpoint_group: a checkpoint's tensors that share a name prefix."""
+
+    _fields_ = [
+        ("name", c_char * 80),
+        ("parameters", c_uint64),
+        ("tensors", c_uint64),
+        ("layers", c_uint64),
+        ("unexplained", c_uint64),
+    ]
+
+
 class Checkpoint(ctypes.Structure):
     """trainsize_checkpoint: what a checkpoint's safetensors headers list, in caller
     storage (trainsize_checkpoint_read fills it; trainsize_job_set_checkpoint completes it)."""
@@ -170,6 +186,8 @@ class Checkpoint(ctypes.Structure):
         ("dtype", c_char * 16),
         ("config_parameters", c_uint64),
         ("extra_parameters", c_uint64),
+        ("group_count", c_uint32),
+        ("groups", CheckpointGroup * CHECKPOINT_GROUPS),
     ]
 
 
@@ -412,6 +430,7 @@ class Result(ctypes.Structure):
         ("tf32_reason", c_char * NAME_MAX),
         ("uncertainty", Uncertainty),
         ("extra_parameters", c_uint64),
+        ("extra_tensors", c_char * (2 * NAME_MAX)),
     ]
 
 
@@ -447,6 +466,7 @@ RESULT_PATHS.update({
     "layout.tf32": ("tf32",),
     "layout.tf32_reason": ("tf32_reason",),
     "model.extra_parameters": ("extra_parameters",),  # appended at the struct's end
+    "model.extra_tensors": ("extra_tensors",),
 })
 for _name, _ in Uncertainty._fields_:
     RESULT_PATHS["uncertainty." + _name] = ("uncertainty", _name)

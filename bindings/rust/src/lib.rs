@@ -639,10 +639,32 @@ pub struct Checkpoint {
     /// What the headers hold beyond it: the job's "extra-params" (0 from
     /// [`read_checkpoint`], and when they hold fewer).
     pub extra_parameters: u64,
+    /// The tensors by name prefix, the most parameters first (at most 16; the last,
+    /// "(other)", sums the rest).
+    pub groups: Vec<CheckpointGroup>,
+}
+
+/// A checkpoint's tensors that share a name prefix (`trainsize_checkpoint_group`): the
+/// name up to its first numeric component, written "#" ("model.layers.#"), else the name
+/// without its last component ("model.embed_tokens").
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CheckpointGroup {
+    /// The prefix; "(other)" for the groups past the table.
+    pub name: String,
+    /// Elements of its tensors, summed (exact).
+    pub parameters: u64,
+    /// Its tensors.
+    pub tensors: u64,
+    /// With "#": its largest index + 1 (layers, experts, blocks); else 0.
+    pub layers: u64,
+    /// Of `parameters`, those the job's shape does not explain (0 from [`read_checkpoint`]);
+    /// the groups' add up to `extra_parameters`.
+    pub unexplained: u64,
 }
 
 impl Checkpoint {
     fn from_raw(ck: &sys::trainsize_checkpoint) -> Checkpoint {
+        let used = (ck.group_count as usize).min(sys::TRAINSIZE_CHECKPOINT_GROUPS);
         Checkpoint {
             parameters: ck.parameters,
             bytes: ck.bytes,
@@ -651,6 +673,16 @@ impl Checkpoint {
             dtype: array_str(&ck.dtype).into_owned(),
             config_parameters: ck.config_parameters,
             extra_parameters: ck.extra_parameters,
+            groups: ck.groups[..used]
+                .iter()
+                .map(|g| CheckpointGroup {
+                    name: array_str(&g.name).into_owned(),
+                    parameters: g.parameters,
+                    tensors: g.tensors,
+                    layers: g.layers,
+                    unexplained: g.unexplained,
+                })
+                .collect(),
         }
     }
 
@@ -987,6 +1019,13 @@ impl Estimate {
     /// model.extra_parameters in the JSON.
     pub fn extra_parameters(&self) -> u64 {
         self.raw.extra_parameters
+    }
+
+    /// Which of a checkpoint's tensors make up [`Estimate::extra_parameters`]: "NAME COUNT"
+    /// per tensor group, the most first, "; "-separated ("" when extra-params was set by
+    /// hand); model.extra_tensors in the JSON.
+    pub fn extra_tensors(&self) -> Cow<'_, str> {
+        array_str(&self.raw.extra_tensors)
     }
 
     /// Catalogue name of the GPU.

@@ -431,6 +431,7 @@ pub struct trainsize_result {
     pub tf32_reason: [c_char; TRAINSIZE_NAME_MAX],
     pub uncertainty: trainsize_uncertainty,
     pub extra_parameters: u64,
+    pub extra_tensors: [c_char; 2 * TRAINSIZE_NAME_MAX],
 }
 
 /* ---- Site calibration ---- */
@@ -475,6 +476,26 @@ pub const TRAINSIZE_SAFETENSORS_HEADER_MAX_BYTES: u32 = 100_000_000;
 /// Most shards an index may name (`TRAINSIZE_CHECKPOINT_MAX_FILES`).
 pub const TRAINSIZE_CHECKPOINT_MAX_FILES: u32 = 4096;
 
+/// Tensor groups a checkpoint lists (`TRAINSIZE_CHECKPOINT_GROUPS`).
+pub const TRAINSIZE_CHECKPOINT_GROUPS: usize = 16;
+
+/// `trainsize_checkpoint_group`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct trainsize_checkpoint_group {
+    pub name: [c_char; 80],
+    pub parameters: u64,
+    pub tensors: u64,
+    pub layers: u64,
+    pub unexplained: u64,
+}
+
+impl Default for trainsize_checkpoint_group {
+    fn default() -> Self {
+        trainsize_checkpoint_group { name: [0; 80], parameters: 0, tensors: 0, layers: 0, unexplained: 0 }
+    }
+}
+
 /// `trainsize_checkpoint`
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -486,6 +507,8 @@ pub struct trainsize_checkpoint {
     pub dtype: [c_char; 16],
     pub config_parameters: u64,
     pub extra_parameters: u64,
+    pub group_count: u32,
+    pub groups: [trainsize_checkpoint_group; TRAINSIZE_CHECKPOINT_GROUPS],
 }
 
 /* ---- What a server can train ---- */

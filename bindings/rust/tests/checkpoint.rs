@@ -179,6 +179,11 @@ fn load_checkpoint_lets_the_headers_win() {
     assert_eq!(est.model_name(), "org/tiny");
     assert_eq!(est.extra_parameters(), 64);
     assert_eq!(est.model().parameters, cache.parameters);
+    // Which tensors: the value head, not the final norm of as many (beside the layers).
+    assert_eq!(est.extra_tensors(), "v_head.summary 64");
+    let unexplained: Vec<(&str, u64)> =
+        ck.groups.iter().filter(|g| g.unexplained > 0).map(|g| (g.name.as_str(), g.unexplained)).collect();
+    assert_eq!(unexplained, vec![("v_head.summary", 64)]);
 }
 
 #[test]
@@ -260,4 +265,9 @@ fn read_checkpoint_counts_a_file_and_a_folder() {
     assert_eq!((ck.parameters, ck.bytes, ck.files), (cache.parameters, 2 * cache.parameters, 1));
     assert_eq!((ck.config_parameters, ck.extra_parameters), (0, 0));
     assert_eq!(ck.dtype, "BF16");
+    // The tensors by prefix, the most first: the two layers, then by name.
+    let names: Vec<&str> = ck.groups.iter().map(|g| g.name.as_str()).collect();
+    assert_eq!(names, vec!["model.layers.#", "lm_head", "model.embed_tokens", "model.norm", "v_head.summary"]);
+    assert_eq!((ck.groups[0].layers, ck.groups[0].tensors), (2, 18));
+    assert_eq!(ck.groups.iter().map(|g| g.parameters).sum::<u64>(), ck.parameters);
 }

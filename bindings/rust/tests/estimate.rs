@@ -196,6 +196,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "model.layer_parameters" => FieldValue::U64(n.layer_parameters),
                 "model.mtp_parameters" => FieldValue::U64(n.mtp_parameters),
                 "model.extra_parameters" => FieldValue::U64(r.extra_parameters),
+                "model.extra_tensors" => FieldValue::Str(e.extra_tensors()),
                 "model.vision_parameters" => FieldValue::U64(n.vision_parameters),
                 "model.projector_parameters" => FieldValue::U64(n.projector_parameters),
                 "memory.weights" => FieldValue::U64(m.weights),
