@@ -397,7 +397,11 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_MLP_TILES = 207,               /**< "mlp-tiles" */
     TRAINSIZE_ID_PLAN_MARGIN = 208,             /**< "plan-margin" */
     TRAINSIZE_ID_EXTRA_PARAMS = 209,            /**< "extra-params" */
-    TRAINSIZE_ID_COUNT = 210                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_PACKING = 210,                 /**< "packing" */
+    TRAINSIZE_ID_SAMPLE_TOKENS = 211,           /**< "sample-tokens" */
+    TRAINSIZE_ID_MAX_TOKENS_PER_GPU = 212,      /**< "max-tokens-per-gpu" */
+    TRAINSIZE_ID_RESPONSE_TOKENS_MEAN = 213,    /**< "response-tokens-mean" */
+    TRAINSIZE_ID_COUNT = 214                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -1588,8 +1592,11 @@ typedef struct trainsize_time {
     double checkpoint_stall; /**< Seconds each checkpoint stops training: the write
                                  (system.checkpoint_write_seconds), or with checkpoint-async
                                  the copy to host memory. */
-    double rollout_seconds; /**< grpo, ppo: seconds of one step's generation before it trains
-                                 (included in step_seconds); 0 otherwise. */
+    double rollout_seconds; /**< grpo, ppo: seconds of one step's generation before it trains,
+                                 the weights handed to the engines and an engine's
+                                 all-reduces across servers included (included in
+                                 step_seconds; trainsize_result.rollout_sync_seconds and
+                                 .rollout_network_seconds say how much); 0 otherwise. */
     double overhead_seconds; /**< Seconds a step spends outside the kernels and collectives
                                  timed (included in step_seconds): the kernel launches the GPU
                                  waits for and the step's synchronisation, or step-overhead as
@@ -1717,6 +1724,15 @@ typedef struct trainsize_result {
                                           "; "-separated, cut with "..." to fit; "" when
                                           extra-params was set by hand or is 0. The JSON's
                                           `model.extra_tensors`. */
+    double rollout_sync_seconds;     /**< Of time.rollout_seconds: the trainer's 16-bit weights
+                                          handed to the engines each step (gathered on the
+                                          training links when colocated, over the network
+                                          when separate); the JSON's
+                                          `time.rollout_sync_seconds`. */
+    double rollout_network_seconds;  /**< Of time.rollout_seconds: an engine wider than a
+                                          server (rollout-tp over gpus-per-node), its decode
+                                          all-reduces across servers; the JSON's
+                                          `time.rollout_network_seconds`. */
 } trainsize_result;
 
 /**

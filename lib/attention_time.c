@@ -58,7 +58,7 @@ double ts_attention_share(const ts_settings *cfg, const ts_layout *lay, int stac
                             : ts_arch_is(g, "Hopper") || ts_arch_is(g, "Blackwell") ? &FA2_HOPPER
                                                                                      : &FA2_AMPERE;
     int causal = m->head == TS_HEAD_LM;
-    double s = (double)cfg->seq / (double)lay->cp, hd = (double)ts_model_head_dim(m);
+    double s = lay->attend / (double)lay->cp, hd = (double)ts_model_head_dim(m);
     double top = causal ? c->causal_top : c->full_top, half = causal ? c->causal_half : c->full_half;
     double share = top * s / (s + half), counted = 1.0;
     /* other parts than NVIDIA's: Ampere's curve scaled by their GEMM ceiling */
@@ -68,7 +68,7 @@ double ts_attention_share(const ts_settings *cfg, const ts_layout *lay, int stac
     if (causal) {
         /* the share of the counted (full) FLOPs a causal kernel computes: half of a global
          * layer's, all of a sliding window's (its window is counted as it is) */
-        double L = (double)m->layers, w = (double)m->sliding_window, full = (double)cfg->seq;
+        double L = (double)m->layers, w = (double)m->sliding_window, full = lay->attend;
         double global = m->sliding_window && w < full ? (m->global_every ? (double)(m->layers / m->global_every) : 0.0)
                                                       : L;
         double window = m->sliding_window && w < full ? w : full;

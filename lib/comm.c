@@ -72,6 +72,16 @@ static double bus_rate(double n, double stride, int all_reduce, const ts_comm_li
     return lesser(local, g * l->net_per_gpu * (all_reduce && l->sharp ? 2.0 : 1.0));
 }
 
+double ts_allgather_seconds(double bytes, double n, const ts_comm_links *l, double alpha)
+{
+    return n > 1.0 ? latency(n, alpha) + ag_factor(n) * bytes / bus_rate(n, 1.0, 0, l) : 0.0;
+}
+
+double ts_allreduce_network_seconds(double bytes, double servers, double server_rate, double alpha)
+{
+    return servers > 1.0 ? latency(servers, alpha) + ar_factor(servers) * bytes / server_rate : 0.0;
+}
+
 /* Adds a group's bytes per GPU to the server's links or the network: across servers each
  * GPU's share of its server's NIC traffic is the ring's bytes over the g ranks the server
  * holds (one channel per NIC carries a 1/g slice). */
@@ -119,7 +129,7 @@ void ts_comm_terms_make(const ts_settings *cfg, const ts_layout *lay, const ts_p
                                   : dense_stage * c->reduce;
     double expert_grads = cfg->lora_rank ? 0.0 : experts_rank * c->reduce;
     /* the layers' matmuls' share of a micro-batch's compute (the rest: attention) */
-    double layer_mm = 2.0 * (double)pc->layer, attn = ts_model_attention_flops(m, cfg->seq, 1) / all_layers;
+    double layer_mm = 2.0 * (double)pc->layer, attn = ts_model_attention_flops(m, (uint64_t)lay->attend, 1) / all_layers;
     double mm_share = layer_mm / (layer_mm + attn);
     *k = (ts_comm_terms){0};
     k->t = t;

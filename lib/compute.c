@@ -141,7 +141,7 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
 {
     const ts_model *m = &cfg->model;
     const trainsize_gpu_info *gpu = cfg->gpu;
-    double seq = (double)cfg->seq, layers = (double)m->layers;
+    double seq = lay->seq_step, layers = (double)m->layers;
     /* Embedding look-ups are not matmuls (an untied output layer is; a tied one is the
      * embedding's matrix again); an encoder's segment embeddings and class token are
      * look-ups too, and its pooler or classifier runs once a sequence. */
@@ -150,7 +150,7 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     double matmul = 2.0 * ((double)pc->active - lookups - (double)pc->head + (double)pc->head / seq);
     /* FlashAttention skips the blocks outside a sliding window; eager attention computes
      * every score and masks them. */
-    double layer_at = ts_model_attention_flops(m, cfg->seq, cfg->attention == TRAINSIZE_ATTENTION_FLASH);
+    double layer_at = ts_model_attention_flops(m, (uint64_t)lay->attend, cfg->attention == TRAINSIZE_ATTENTION_FLASH);
     /* a ResNet: its convolutions and classifier, 2 FLOPs a multiply-accumulate, an image a
      * token; no attention */
     if (ts_model_is_cnn(m)) {
@@ -160,7 +160,8 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     double attention = layer_at;
     double lm_head =
         m->head != TS_HEAD_LM ? 0.0 : 2.0 * (double)pc->token_embedding * (1.0 + (double)m->mtp_layers);
-    double tokens_step = (double)lay->global_batch * seq * (double)lay->seqs_per_sample;
+    /* the tokens computed: padded to seq, or real without padding (tokens.c) */
+    double tokens_step = (double)lay->global_batch * lay->seq_step * (double)lay->seqs_per_sample;
     /* Multi-token prediction: its modules' matmuls (active experts), the output head once
      * more and a layer's attention, per depth. */
     double mtp = (double)m->mtp_layers;
@@ -287,9 +288,11 @@ void ts_time_make(const ts_compute *cmp, const ts_step_losses *losses, const ts_
     out->steps = cmp->steps;
     out->comm_seconds = losses->comm;
     out->offload_seconds = losses->offload;
-    out->rollout_seconds = cmp->rollout_seconds;
+    out->rollout_seconds = cmp->rollout_seconds + losses->rollout_sync + losses->rollout_network;
     out->overhead_seconds = cmp->overhead_seconds;
-    out->step_seconds = cmp->step_seconds + cmp->serial_seconds + losses->comm + losses->offload;
+    out->step_seconds =
+        cmp->step_seconds + cmp->serial_seconds + losses->comm + losses->offload + losses->rollout_sync +
+        losses->rollout_network;
     out->seconds = out->step_seconds * (double)out->steps;
     out->gpu_hours = out->seconds * (double)lay->billed_gpus / 3600.0; /* the engines' GPUs too */
 }

@@ -360,11 +360,13 @@ int ts_conv_make(const ts_settings *cfg, const ts_layout *lay, ts_conv *c, train
      * FSDP stacks (torchtitan) reduce-scatter after every micro-batch. With a pipeline,
      * torch.distributed.pipelining turns the gradient sync off for all but the stage's last
      * backward, unless the job reduce-scatters each micro-batch itself (Llama 3's 4D
-     * parallelism shards the gradients: Dubey et al. 2024, arXiv 2407.21783, §3.3.2). */
+     * parallelism shards the gradients: Dubey et al. 2024, arXiv 2407.21783, §3.3.2). RL's
+     * trainers (verl's FSDP actor, OpenRLHF's DeepSpeed) and a token budget's micro-batches
+     * (verl's use_dynamic_bsz) call backward on every micro-batch without no_sync. */
     c->grad_sync_step = lay->zero >= 2 && lay->micro_batches > 1 &&
                         (cfg->grad_sync == TS_SYNC_STEP ||
                          (cfg->grad_sync == TS_SYNC_AUTO && fw == TRAINSIZE_FRAMEWORK_PYTORCH &&
-                          !lay->pretraining_batch) ||
+                          !lay->pretraining_batch && !lay->rl && !cfg->max_tokens_per_gpu) ||
                          (cfg->grad_sync == TS_SYNC_AUTO && lay->fsdp_pipeline));
     /* bitsandbytes' MatMul4Bit and MatMul8bitLt save their input whenever it needs a
      * gradient, frozen weight or not, and dequantize the weight to the compute type for

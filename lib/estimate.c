@@ -150,7 +150,7 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
     ts_param_counts pc;
     ts_stage_memory worst;
     ts_compute cmp;
-    ts_step_losses losses = {0.0, 0.0, 0.0};
+    ts_step_losses losses = {0.0, 0.0, 0.0, 0.0, 0.0};
     ts_findings found = {0};
     int rc;
     if (!job || !out)
@@ -171,6 +171,8 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
         return rc;
     losses.offload += ts_activation_offload_seconds(cfg, &lay, worst.act_offload_moved, &cmp);
     ts_time_make(&cmp, &losses, &lay, &out->time);
+    out->rollout_sync_seconds = losses.rollout_sync;
+    out->rollout_network_seconds = losses.rollout_network;
     if ((rc = ts_goodput_make(cfg, &lay, &out->system, &losses, &out->time, err))) return rc;
     ts_power_cost(cfg, &lay, &out->time, &out->system, &found);
     ts_facility_make(cfg, &lay, &out->system);

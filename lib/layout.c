@@ -11,12 +11,6 @@
 
 #define U(x) ((unsigned long long)(x))
 
-/* The RL methods: a rollout engine generates the step's responses. */
-static int is_rl(const ts_settings *cfg)
-{
-    return cfg->method == TS_METHOD_GRPO || cfg->method == TS_METHOD_PPO;
-}
-
 static int check_divides(uint64_t d, uint64_t n, const char *field, const char *what,
                          trainsize_error *err)
 {
@@ -263,18 +257,18 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
         return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
                        "reference: dpo needs the reference's log-probabilities (precomputed keeps none "
                        "on the GPU)");
-    if (is_rl(cfg) && cfg->reference == TS_REF_PRECOMPUTED)
+    if (ts_is_rl(cfg->method) && cfg->reference == TS_REF_PRECOMPUTED)
         return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
                        "reference: grpo and ppo score new responses every step: none can be precomputed");
-    if (cfg->rollout_gpus && !(is_rl(cfg) && cfg->rollout == TS_ROLLOUT_SEPARATE))
+    if (cfg->rollout_gpus && !(ts_is_rl(cfg->method) && cfg->rollout == TS_ROLLOUT_SEPARATE))
         return ts_fail(err, TRAINSIZE_E_INVALID, "rollout-gpus",
                        "rollout-gpus: GPUs of their own belong to rollout separate (grpo, ppo)");
-    if (is_rl(cfg) && cfg->rollout == TS_ROLLOUT_SEPARATE &&
+    if (ts_is_rl(cfg->method) && cfg->rollout == TS_ROLLOUT_SEPARATE &&
         (cfg->rollout_gpus < cfg->rollout_tp || cfg->rollout_gpus % cfg->rollout_tp != 0))
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-gpus",
                        "rollout-gpus: %llu: rollout separate needs the engines' GPUs, a multiple of "
                        "rollout-tp (%llu)", U(cfg->rollout_gpus), U(cfg->rollout_tp));
-    if (is_rl(cfg) && cfg->response_tokens >= cfg->seq)
+    if (ts_is_rl(cfg->method) && cfg->response_tokens >= cfg->seq)
         return ts_fail(err, TRAINSIZE_E_INVALID, "response-tokens",
                        "response-tokens: %llu leaves no prompt in a sequence of %llu (seq)",
                        U(cfg->response_tokens), U(cfg->seq));
@@ -511,13 +505,23 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     }
     l->shard_replicas = l->dp * l->cp / l->dense_shard;
     l->expert_shard = l->tp * l->dense_shard / (l->ep * l->etp);
+    if ((rc = ts_layout_tokens(cfg, l, err))) return rc;
     per_step = cfg->micro_batch * l->dp; /* <= 1e9 * 1e7 */
     default_global_batch(cfg, l, per_step);
-    if (l->global_batch % per_step != 0)
-        return ts_fail(err, TRAINSIZE_E_LAYOUT, "global-batch",
-                       "global-batch: %llu is not a multiple of micro-batch x data-parallel "
-                       "degree (%llu)", U(l->global_batch), U(per_step));
-    l->micro_batches = l->global_batch / per_step;
+    if (cfg->max_tokens_per_gpu) {
+        /* a token budget forms the micro-batches: the batch only splits over the ranks */
+        if (l->global_batch % l->dp != 0)
+            return ts_fail(err, TRAINSIZE_E_LAYOUT, "global-batch",
+                           "global-batch: %llu is not a multiple of the data-parallel degree (%llu)",
+                           U(l->global_batch), U(l->dp));
+        l->micro_batches = ts_budget_micro_batches(cfg, l);
+    } else {
+        if (l->global_batch % per_step != 0)
+            return ts_fail(err, TRAINSIZE_E_LAYOUT, "global-batch",
+                           "global-batch: %llu is not a multiple of micro-batch x data-parallel "
+                           "degree (%llu)", U(l->global_batch), U(per_step));
+        l->micro_batches = l->global_batch / per_step;
+    }
     if ((rc = set_schedule(cfg, l, err))) return rc;
     if (l->vpp > 1 && l->micro_batches % l->pp != 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "global-batch",
@@ -533,15 +537,21 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     l->nodes = l->gpus / l->gpus_per_node;
     /* rollout separate: the engines' GPUs, in servers of the same kind beside the training
      * ones; what the job buys, rents, powers and sees fail is both */
-    l->rollout_gpus = is_rl(cfg) && cfg->rollout == TS_ROLLOUT_SEPARATE ? cfg->rollout_gpus : 0;
+    l->rollout_gpus = ts_is_rl(cfg->method) && cfg->rollout == TS_ROLLOUT_SEPARATE ? cfg->rollout_gpus : 0;
     l->rollout_nodes = (l->rollout_gpus + l->gpus_per_node - 1) / l->gpus_per_node;
     l->billed_gpus = l->gpus + l->rollout_gpus;
-    /* an engine's tensor parallelism stays inside a server, as vLLM's does by default */
-    if (is_rl(cfg) &&
-        (cfg->rollout_tp > l->gpus_per_node || l->gpus_per_node % cfg->rollout_tp != 0))
+    /* an engine takes part of a server, or whole servers (verl's rollout tensor parallelism
+     * 16 across two servers, 32 across four for DeepSeek-V3: its decode's all-reduces cross
+     * the network, rollout.c), and the engines tile the GPUs they run on */
+    if (ts_is_rl(cfg->method) && (cfg->rollout_tp > l->gpus_per_node ? cfg->rollout_tp % l->gpus_per_node != 0
+                                                                      : l->gpus_per_node % cfg->rollout_tp != 0))
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-tp",
-                       "rollout-tp: %llu must divide the %llu GPUs of a server", U(cfg->rollout_tp),
-                       U(l->gpus_per_node));
+                       "rollout-tp: %llu must divide the %llu GPUs of a server, or be a multiple of them",
+                       U(cfg->rollout_tp), U(l->gpus_per_node));
+    if (ts_is_rl(cfg->method) && !l->rollout_gpus && l->gpus % cfg->rollout_tp != 0)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-tp",
+                       "rollout-tp: %llu engines' GPUs do not tile the %llu GPUs they run on", U(cfg->rollout_tp),
+                       U(l->gpus));
     if ((rc = split_stages(cfg, l, err))) return rc;
     l->layers_per_stage = l->mid_layers;
     if (l->first_layers > l->layers_per_stage) l->layers_per_stage = l->first_layers;
@@ -555,16 +565,9 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     /* torchtitan's FSDP2 with a pipeline: reshard_after_forward is off and the schedule
      * defers resharding and the gradients' reduce-scatter to the last micro-batch */
     l->fsdp_pipeline = cfg->zero >= 2 && l->pp > 1;
-    /* DPO runs each sample's chosen and rejected sequences in one batch (TRL's
-     * concatenated_forward): every per-micro-batch figure sees twice the tokens. */
-    l->seqs_per_sample = cfg->method == TS_METHOD_DPO ? 2u : 1u;
     l->reference = cfg->method == TS_METHOD_SFT || cfg->method == TS_METHOD_DISTILL ? TS_REF_AUTO
                    : cfg->reference != TS_REF_AUTO ? cfg->reference
                    : cfg->lora_rank ? TS_REF_ADAPTERS_OFF : TS_REF_MODEL;
-    /* RL: the engine generates response-tokens of each sequence (half of seq unless set) */
-    l->rl = is_rl(cfg);
-    l->response_tokens = !l->rl ? 0 : cfg->response_tokens ? cfg->response_tokens : cfg->seq / 2;
-    l->tokens_mb = (double)cfg->seq / (double)l->cp * (double)cfg->micro_batch * (double)l->seqs_per_sample;
     /* distillation's teacher, counted once for memory and compute: its parameters, the
      * matmul parameters a token goes through, its attention's forward FLOPs a token */
     l->teacher_params = l->teacher_mm = l->teacher_attention = 0.0;

@@ -173,6 +173,25 @@ static const ts_param_def PARAMS[] = {
     {{"tokens", TRAINSIZE_PARAM_INT, NULL, 0, LIM_TOKENS, "0", "tokens",
       "training tokens for time, energy and cost; 0 = one optimizer step"}, TS_SET_U64, OFF(s.tokens),
      TRAINSIZE_ID_TOKENS, TS_PLAN_KEEPS},
+    /* Padding, packing and token budgets (tokens.c). */
+    {{"packing", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "padding removed: fine-tuning packs samples into rows of seq tokens (TRL packing and "
+      "padding_free, torchtune packed, Axolotl sample_packing; micro-batch and global-batch count "
+      "rows), grpo and ppo lay sequences end to end (verl's use_remove_padding; they count "
+      "sequences of sample-tokens); under flash attention each sample attends to itself only "
+      "(varlen): attention works over sample-tokens, not seq"},
+     TS_SET_BOOL, OFF(s.packing), TRAINSIZE_ID_PACKING, TS_PLAN_KEEPS},
+    {{"sample-tokens", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SEQ, "0", "tokens",
+      "a sample's real tokens on average (a dataset's mean length; grpo, ppo: prompt and "
+      "response); with packing or max-tokens-per-gpu the time follows them, without it every "
+      "sample is padded to seq; 0: seq (grpo, ppo: the longest prompt and the mean response)"},
+     TS_SET_U64, OFF(s.sample_tokens), TRAINSIZE_ID_SAMPLE_TOKENS, TS_PLAN_KEEPS},
+    {{"max-tokens-per-gpu", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SEQ * 1e3, "0", "tokens",
+      "micro-batches balanced by tokens, at most this many a GPU (verl's use_dynamic_bsz with "
+      "ppo_max_token_len_per_gpu, 16384 by default; at least seq / cp): the memory follows the "
+      "budget, the micro-batches a step takes follow the real tokens (sample-tokens), padding "
+      "removed; micro-batch is not used; 0: micro-batch x seq"},
+     TS_SET_U64, OFF(s.max_tokens_per_gpu), TRAINSIZE_ID_MAX_TOKENS_PER_GPU, TS_PLAN_KEEPS},
     {{"precision", TRAINSIZE_PARAM_CHOICE, "fp32|bf16-mixed|fp16-mixed|bf16|fp16|fp8-mixed|tf32", 0, 0,
       "bf16-mixed", "",
       "*-mixed: 16-bit compute with fp32 master weights; bf16/fp16: everything in that type; "
@@ -427,7 +446,8 @@ static const ts_param_def PARAMS[] = {
       "no_sync, as Accelerate and the Hugging Face Trainer do); auto = step with a pipeline "
       "(torch.distributed.pipelining syncs at the stage's last backward), else step under the "
       "pytorch framework except for a pretraining run on the default pretraining batch "
-      "(torchtitan), else micro-batch"}, TS_SET_CHOICE, OFF(s.grad_sync),
+      "(torchtitan), for grpo and ppo (verl's and OpenRLHF's actors) and under "
+      "max-tokens-per-gpu (verl's dynamic batches), else micro-batch"}, TS_SET_CHOICE, OFF(s.grad_sync),
      TRAINSIZE_ID_GRAD_SYNC, TS_PLAN_KEEPS},
     {{"fsdp-lora-wrap", TRAINSIZE_PARAM_CHOICE, "adapters|layers", 0, 0, "adapters", "",
       "FSDP units with LoRA: adapters = PEFT's fsdp_auto_wrap_policy (the Hugging Face Trainer's "
@@ -822,6 +842,11 @@ static const ts_param_def PARAMS[] = {
       "grpo, ppo: tokens generated for each response, of the seq each trains on (the prompt is the "
       "rest); 0: half of seq (verl's 512 prompt and 512 response tokens)"}, TS_SET_U64,
      OFF(s.response_tokens), TRAINSIZE_ID_RESPONSE_TOKENS, TS_PLAN_KEEPS},
+    {{"response-tokens-mean", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SEQ, "0", "tokens",
+      "grpo, ppo: the responses' mean length (verl logs response_length/mean; often a fifth of "
+      "the longest): the engine's KV cache and decode work follow it, the decode's last tokens "
+      "the longest; 0: every response is response-tokens long"}, TS_SET_U64,
+     OFF(s.response_tokens_mean), TRAINSIZE_ID_RESPONSE_TOKENS_MEAN, TS_PLAN_KEEPS},
     {{"rollout", TRAINSIZE_PARAM_CHOICE, "colocated|separate", 0, 0, "colocated", "",
       "grpo, ppo: the rollout engine on the training GPUs (colocated: verl's hybrid engine) or "
       "on rollout-gpus of its own beside them (separate: OpenRLHF's vLLM engines), priced and "

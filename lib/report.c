@@ -317,15 +317,40 @@ static void header_batch(ts_out *o, const trainsize_job *job, const trainsize_re
         uint64_t side = job_u64(job, "image-size");
         add(&t, "micro-batch %s images of %s x %s pixels; ", ts_fmt_thousands(a, sizeof a, r->layout.micro_batch),
             ts_fmt_thousands(b, sizeof b, side ? side : 224), b);
+    } else if (job_u64(job, "max-tokens-per-gpu")) {
+        /* a token budget forms the micro-batches (tokens.c) */
+        add(&t, "micro-batches of at most %s tokens a GPU (max-tokens-per-gpu), padding removed; ",
+            ts_fmt_thousands(a, sizeof a, job_u64(job, "max-tokens-per-gpu")));
     } else {
-        add(&t, "micro-batch %s x %s%s tokens; ", ts_fmt_thousands(a, sizeof a, r->layout.micro_batch),
+        add(&t, "micro-batch %s x %s%s tokens%s; ", ts_fmt_thousands(a, sizeof a, r->layout.micro_batch),
             strcmp(r->method, "dpo") == 0 ? "2 sequences (chosen, rejected) x " : "",
-            ts_fmt_thousands(b, sizeof b, seq ? strtoull(seq, NULL, 10) : 0));
+            ts_fmt_thousands(b, sizeof b, seq ? strtoull(seq, NULL, 10) : 0),
+            job_is(job, "packing", "true") ? ", packed (padding removed)" : "");
     }
+    if (job_u64(job, "sample-tokens"))
+        add(&t, "samples of %s tokens on average; ", ts_fmt_thousands(a, sizeof a, job_u64(job, "sample-tokens")));
     add(&t, "gradient accumulation %s; ", ts_fmt_thousands(a, sizeof a, r->gradient_accumulation));
     /* the batch, and why: the option, or the default's rule */
     add(&t, "global batch %s sample%s: %s", ts_fmt_thousands(b, sizeof b, r->layout.global_batch),
         r->layout.global_batch == 1 ? "" : "s", r->global_batch_reason);
+    para_out(o, &t, KEY_WIDTH);
+}
+
+/* RL's generation: its time, what of it the links take, and which length sized what. */
+static void rollout_time(ts_out *o, const trainsize_job *job, const trainsize_result *r)
+{
+    char a[TS_FMT_MAX], b[TS_FMT_MAX];
+    para t = {{0}, 0};
+    key(o, "  rollout");
+    add(&t, "%s per step generating the responses (included; uncalibrated)",
+        ts_fmt_duration(a, sizeof a, r->time.rollout_seconds));
+    if (r->rollout_sync_seconds > 0 || r->rollout_network_seconds > 0)
+        add(&t, "; of which %s handing the engines the weights, %s in decode all-reduces across servers",
+            ts_fmt_duration(a, sizeof a, r->rollout_sync_seconds),
+            ts_fmt_duration(b, sizeof b, r->rollout_network_seconds));
+    if (job_u64(job, "response-tokens-mean"))
+        add(&t, "; the mean response sized the KV cache's sequences and the decode work, the longest "
+                "the last wave's tail");
     para_out(o, &t, KEY_WIDTH);
 }
 
@@ -363,6 +388,11 @@ static void header_training(ts_out *o, const trainsize_job *job, const trainsize
                  gen, strcmp(gen, "half") == 0 ? " of the" : "", r->reference,
                  strcmp(r->method, "ppo") == 0 ? "; a critic" : "");
         seg(o, KEY_WIDTH, sep, text);
+        if (job_u64(job, "response-tokens-mean")) {
+            snprintf(text, sizeof text, "responses of %llu tokens on average",
+                     (unsigned long long)job_u64(job, "response-tokens-mean"));
+            seg(o, KEY_WIDTH, ", ", text);
+        }
         sep = ", ";
     }
     for (i = 0; i < sizeof setup / sizeof setup[0]; i++) {
@@ -1006,11 +1036,7 @@ static void time_section(ts_out *o, const trainsize_job *job, const trainsize_re
                       job_is(job, "step-overhead", "0") ? "launches not hidden, the step's sync"
                                                          : "step-overhead as given");
     }
-    if (t->rollout_seconds > 0) {
-        key(o, "  rollout");
-        ts_out_printf(o, "%s per step generating the responses (included; uncalibrated)\n",
-                       ts_fmt_duration(a, sizeof a, t->rollout_seconds));
-    }
+    if (t->rollout_seconds > 0) rollout_time(o, job, r);
     if (t->offload_seconds > 0) {
         key(o, "  CPU offload");
         ts_out_printf(o, "%s per step not hidden by compute (included)\n",

@@ -54,6 +54,9 @@ typedef enum ts_loading { TS_LOAD_CPU = 0, TS_LOAD_GPU } ts_loading;
 typedef enum ts_method {
     TS_METHOD_SFT = 0, TS_METHOD_DPO, TS_METHOD_GRPO, TS_METHOD_PPO, TS_METHOD_DISTILL
 } ts_method;
+
+/* grpo and ppo: a rollout engine generates the responses the step trains on. */
+static inline int ts_is_rl(int method) { return method == TS_METHOD_GRPO || method == TS_METHOD_PPO; }
 typedef enum ts_reference {
     TS_REF_AUTO = 0, TS_REF_MODEL, TS_REF_ADAPTERS_OFF, TS_REF_PRECOMPUTED, TS_REF_NONE
 } ts_reference;
@@ -222,6 +225,11 @@ typedef struct ts_settings {
     uint64_t rollout_tp;          /* tensor parallelism of the engine */
     int rollout_sleep;            /* the engine frees its weights and KV cache while training */
     uint64_t rollout_gpus;        /* rollout separate: the engines' GPUs beside the training ones */
+    uint64_t response_tokens_mean; /* the responses' mean length; 0: response-tokens */
+    /* Padding, packing and token budgets (tokens.c). */
+    int packing;                  /* padding removed: samples packed into rows */
+    uint64_t sample_tokens;       /* a sequence's real tokens on average; 0: seq */
+    uint64_t max_tokens_per_gpu;  /* micro-batches of at most this many tokens a GPU; 0: off */
     const ts_model *teacher;      /* distill: the teacher, a preset; NULL: none */
     /* A multimodal model's images (vision.c). */
     uint64_t images;              /* per sample (tiles for tiled models) */

@@ -125,6 +125,25 @@ static ts_comm_links links_with(const ts_settings *cfg, const ts_comm_links *fab
     return k;
 }
 
+/* What RL's rollout spends on the network each step (an engine wider than a server, and
+ * engines on servers of their own receiving the weights), which the link chosen must keep
+ * in the share too; and the same were the network as fast as the GPUs' own link. */
+static double rollout_network(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                              const ts_comm_links *k)
+{
+    if (!lay->rl) return 0.0;
+    return ts_rollout_network_seconds(cfg, lay, pc, k) +
+           (lay->rollout_gpus ? ts_rollout_sync_seconds(cfg, lay, pc, k) : 0.0);
+}
+
+static double rollout_network_ideal(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                                    const ts_comm_links *k)
+{
+    ts_comm_links fast = *k;
+    fast.net_per_gpu = k->net_per_gpu > 0.0 ? k->intra : 0.0;
+    return rollout_network(cfg, lay, pc, &fast);
+}
+
 /* Exposed communication were the network as fast as the GPUs' own link: the baseline a
  * network's cost is measured from (the same for every link, so computed once). */
 static double ideal_exposed(const ts_comm_terms *terms, const ts_comm_links *k)
@@ -144,8 +163,9 @@ static double ideal_exposed(const ts_comm_terms *terms, const ts_comm_links *k)
  * collectives instead of one per link. The link chosen was one of them: its timing is left
  * in *timed, so that the step is not timed on it again. */
 static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_layout *lay,
-                                              const ts_comm_terms *terms, double compute_step,
-                                              const ts_comm_links *fabric, double nics, ts_comm *timed)
+                                              const ts_param_counts *pc, const ts_comm_terms *terms,
+                                              double compute_step, const ts_comm_links *fabric, double nics,
+                                              ts_comm *timed)
 {
     /* the first candidate in [lo, hi) that meets the share; hi = n: none yet */
     size_t n = ts_links_by_rate_count, lo = 0, hi = n;
@@ -154,9 +174,9 @@ static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_l
         size_t mid = lo + (hi - lo) / 2;
         ts_comm_links k = links_with(cfg, fabric, lay, &ts_links[ts_links_by_rate[mid]], nics);
         ts_comm with;
-        if (ideal < 0.0) ideal = ideal_exposed(terms, &k);
+        if (ideal < 0.0) ideal = ideal_exposed(terms, &k) + rollout_network_ideal(cfg, lay, pc, &k);
         ts_comm_time(terms, &k, &with);
-        if (with.exposed - ideal <= cfg->comm_share * compute_step) {
+        if (with.exposed + rollout_network(cfg, lay, pc, &k) - ideal <= cfg->comm_share * compute_step) {
             hi = mid; /* the answer so far: the last one kept is the one returned */
             *timed = with;
         } else {
@@ -179,6 +199,20 @@ static const trainsize_link_info *fastest_link(void)
             best = l;
     }
     return best;
+}
+
+/* The links RL's rollout uses: the training's, and a network wherever its engines reach
+ * past a server though training stays on one (engines on servers of their own, an engine
+ * wider than a server): the one set or the host's, else the fastest there is. */
+static ts_comm_links rollout_links(const ts_settings *cfg, const ts_layout *lay, const ts_comm_links *k,
+                                   const trainsize_link_info *link, double nics)
+{
+    ts_comm_links r = *k;
+    const trainsize_link_info *l = link ? link : cfg->network ? cfg->network : fastest_link();
+    if (!(r.net_per_gpu > 0.0) && l)
+        r.net_per_gpu = (double)l->bandwidth * l->achieved_share * cfg->network_efficiency * nics /
+                        (double)lay->gpus_per_node;
+    return r;
 }
 
 /* Are a storage class's rates enough: every server's read and checkpoint write, and for a
@@ -347,7 +381,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     double ram_floor = cfg->host_ram_factor * gpn * label;
     double cores = fmax(TS_MIN_CORES, gpn * ((double)cfg->data_loader_workers + 1.0));
     double tokens_per_s =
-        (double)lay->global_batch * (double)cfg->seq * (double)lay->seqs_per_sample / compute_step;
+        (double)lay->global_batch * lay->seq_step * (double)lay->seqs_per_sample / compute_step;
     double ckpt = checkpoint_bytes(cfg, lay, pc, conv);
     double read_need = tokens_per_s * ts_dataset_read_per_token(cfg) / nodes;
     double dataset = ts_dataset_bytes(cfg, cmp->tokens);
@@ -446,7 +480,7 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     if (beyond_fabric && (cfg->network || sold)) {
         link = cfg->network ? cfg->network : sold;
     } else if (beyond_fabric) {
-        link = choose_link(cfg, lay, &terms, compute_step, &fabric, nics, &cm);
+        link = choose_link(cfg, lay, pc, &terms, compute_step, &fabric, nics, &cm);
         timed = link != NULL;
         if (!link) {
             link = fastest_link(); /* none keeps it under the share: time it on the best there is */
@@ -473,6 +507,11 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
         ts_copy_name(out->network_link, sizeof out->network_link, link ? link->name : "");
         out->network_nics_per_node = link ? (uint64_t)nics : 0;
         losses->comm = cm.exposed;
+        if (lay->rl) {
+            ts_comm_links r = rollout_links(cfg, lay, &k, link ? link : sold, nics);
+            losses->rollout_sync = ts_rollout_sync_seconds(cfg, lay, pc, &r);
+            losses->rollout_network = ts_rollout_network_seconds(cfg, lay, pc, &r);
+        }
         /* Without ZeRO-3 the gradient sync is once a step whatever the batch, so a batch too
          * small for the data-parallel degree is what to fix, and the user should hear it.
          * (ZeRO-3 gathers the weights for every micro-batch: its cure is a larger

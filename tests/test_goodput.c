@@ -11,7 +11,7 @@ static double interval(double mttf, double delta, double restart)
     ts_settings cfg;
     ts_layout lay;
     trainsize_system sys;
-    ts_step_losses losses = {0.0, 0.0, 0.0};
+    ts_step_losses losses = {0.0, 0.0, 0.0, 0.0, 0.0};
     trainsize_time t;
     memset(&cfg, 0, sizeof cfg);
     memset(&lay, 0, sizeof lay);

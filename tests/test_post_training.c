@@ -69,7 +69,7 @@ static void test_refusals(void **state)
 static void test_grpo_and_ppo(void **state)
 {
     trainsize_result sft, grpo, ppo, awake;
-    double p, w, kv, bytes, flops, decode, prefill, bw, rate;
+    double p, w, kv, bytes, flops, decode, prefill, bw, rate, sync;
     (void)state;
     ts_test_estimate(PAIRS(RL), &sft);
     ts_test_estimate(PAIRS(RL, "method", "grpo"), &grpo);
@@ -110,7 +110,12 @@ static void test_grpo_and_ppo(void **state)
     flops = 512.0 * 64.0 * 2.0 * p;
     decode = fmax(bytes / bw, flops / rate);
     prefill = 64.0 / 8.0 * 512.0 * 2.0 * p / rate;
-    assert_true(fabs(grpo.time.rollout_seconds - (decode + prefill)) < 1e-9 * grpo.time.rollout_seconds);
+    /* and the weights handed to the engines: ZeRO-3's shards gathered over the server's
+     * NVLink (450 GB/s x the scale-up efficiency 0.8), 7/8 of them, 2 log2(8) latencies */
+    sync = 6.0 * 1e-5 + 7.0 / 8.0 * w / (450e9 * 0.8);
+    assert_true(fabs(grpo.rollout_sync_seconds - sync) < 1e-9 * sync);
+    assert_true(grpo.rollout_network_seconds == 0.0); /* one server */
+    assert_true(fabs(grpo.time.rollout_seconds - (decode + prefill + sync)) < 1e-9 * grpo.time.rollout_seconds);
     assert_true(grpo.time.step_seconds > sft.time.step_seconds + grpo.time.rollout_seconds);
 }
 
@@ -162,7 +167,11 @@ static void test_rollout_separate(void **state)
     /* eight engines either way at 8 GPUs (rollout-tp 1): the same generation. Sixteen take
      * half the sequences each but still read their weights every decode step: shorter, not
      * half */
-    assert_true(fabs(sep.time.rollout_seconds - co.time.rollout_seconds) < 1e-9 * co.time.rollout_seconds);
+    assert_true(fabs((sep.time.rollout_seconds - sep.rollout_sync_seconds) -
+                     (co.time.rollout_seconds - co.rollout_sync_seconds)) < 1e-9 * co.time.rollout_seconds);
+    /* the weights cross to the engines' server: 2 bytes a parameter over its network share,
+     * slower than the trainer's own NVLink gather */
+    assert_true(sep.rollout_sync_seconds > co.rollout_sync_seconds);
     assert_true(twice.time.rollout_seconds < sep.time.rollout_seconds);
     assert_true(twice.time.rollout_seconds > 0.5 * sep.time.rollout_seconds);
     /* every GPU counts: GPU-hours, power, servers */

@@ -214,6 +214,10 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_MLP_TILES, "mlp-tiles"},
     {TRAINSIZE_ID_PLAN_MARGIN, "plan-margin"},
     {TRAINSIZE_ID_EXTRA_PARAMS, "extra-params"},
+    {TRAINSIZE_ID_PACKING, "packing"},
+    {TRAINSIZE_ID_SAMPLE_TOKENS, "sample-tokens"},
+    {TRAINSIZE_ID_MAX_TOKENS_PER_GPU, "max-tokens-per-gpu"},
+    {TRAINSIZE_ID_RESPONSE_TOKENS_MEAN, "response-tokens-mean"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

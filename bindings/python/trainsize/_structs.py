@@ -431,6 +431,8 @@ class Result(ctypes.Structure):
         ("uncertainty", Uncertainty),
         ("extra_parameters", c_uint64),
         ("extra_tensors", c_char * (2 * NAME_MAX)),
+        ("rollout_sync_seconds", c_double),
+        ("rollout_network_seconds", c_double),
     ]
 
 
@@ -467,6 +469,8 @@ RESULT_PATHS.update({
     "layout.tf32_reason": ("tf32_reason",),
     "model.extra_parameters": ("extra_parameters",),  # appended at the struct's end
     "model.extra_tensors": ("extra_tensors",),
+    "time.rollout_sync_seconds": ("rollout_sync_seconds",),
+    "time.rollout_network_seconds": ("rollout_network_seconds",),
 })
 for _name, _ in Uncertainty._fields_:
     RESULT_PATHS["uncertainty." + _name] = ("uncertainty", _name)

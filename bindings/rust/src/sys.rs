@@ -432,6 +432,8 @@ pub struct trainsize_result {
     pub uncertainty: trainsize_uncertainty,
     pub extra_parameters: u64,
     pub extra_tensors: [c_char; 2 * TRAINSIZE_NAME_MAX],
+    pub rollout_sync_seconds: f64,
+    pub rollout_network_seconds: f64,
 }
 
 /* ---- Site calibration ---- */
