@@ -401,7 +401,9 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_SAMPLE_TOKENS = 211,           /**< "sample-tokens" */
     TRAINSIZE_ID_MAX_TOKENS_PER_GPU = 212,      /**< "max-tokens-per-gpu" */
     TRAINSIZE_ID_RESPONSE_TOKENS_MEAN = 213,    /**< "response-tokens-mean" */
-    TRAINSIZE_ID_COUNT = 214                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_CRITIC_MODEL = 214,            /**< "critic-model" */
+    TRAINSIZE_ID_REWARD_MODEL = 215,            /**< "reward-model" */
+    TRAINSIZE_ID_COUNT = 216                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -1733,6 +1735,9 @@ typedef struct trainsize_result {
                                           server (rollout-tp over gpus-per-node), its decode
                                           all-reduces across servers; the JSON's
                                           `time.rollout_network_seconds`. */
+    uint64_t reward_weights;         /**< Of memory.weights: a frozen reward model
+                                          (reward-model) on the most loaded GPU, bytes; the
+                                          JSON's `memory.reward_weights`. */
 } trainsize_result;
 
 /**

@@ -172,13 +172,19 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
      * precomputed). */
     double reference = lay->reference != TS_REF_AUTO && lay->reference != TS_REF_NONE ? 1.0 : 0.0;
     /* RL (verl): one more forward for the old policy's log-probabilities; ppo's critic a
-     * forward for its values and its own update (forward and backward) */
-    double rl = lay->rl ? 1.0 + (cfg->method == TS_METHOD_PPO ? 4.0 : 0.0) : 0.0;
+     * forward for its values and its own update (forward and backward), of the policy's
+     * shape unless critic-model gives its own (below) */
+    double own_critic = lay->critic.params > 0.0;
+    double rl = lay->rl ? 1.0 + (cfg->method == TS_METHOD_PPO && !own_critic ? 4.0 : 0.0) : 0.0;
     double mm = matmul * ((cfg->lora_rank ? 2.0 : 3.0) + reference + rl),
            at = attention * (3.0 + reference + rl);
     /* distillation: the teacher's forward of every token (0 otherwise) */
-    mm += 2.0 * lay->teacher_mm;
-    at += lay->teacher_attention;
+    mm += 2.0 * lay->teacher.mm;
+    at += lay->teacher.attention;
+    /* a critic of its own shape: its values and its update (4 passes); a reward model: a
+     * forward of every response */
+    mm += 2.0 * (4.0 * lay->critic.mm + lay->reward.mm);
+    at += 4.0 * lay->critic.attention + lay->reward.attention;
     /* A multimodal model's images, once per sequence of seq tokens: the tower's forward (and
      * backward when it trains; a frozen one's input needs no gradient), the projector's
      * forward and weight gradients (its input's too when the tower trains); every extra

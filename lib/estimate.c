@@ -165,6 +165,7 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
     out->extra_parameters = pc.extra;
     if (pc.extra) memcpy(out->extra_tensors, job->extra_tensors, sizeof out->extra_tensors);
     if ((rc = ts_memory_result(cfg, &lay, &conv, &pc, &worst, &out->memory, err))) return rc;
+    out->reward_weights = (uint64_t)ceil(worst.reward); /* at most memory.weights */
     if ((rc = ts_compute_make(cfg, &lay, &pc, &conv, &out->memory, &cmp, err))) return rc;
     if ((rc = ts_system_make(cfg, &lay, &pc, &conv, &out->memory, &cmp, &out->system, &losses,
                              &found, err)))

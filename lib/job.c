@@ -425,12 +425,12 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
         job->s.storage = st;
         return ts_ok(err);
     }
-    case TS_SET_TEACHER: {
+    case TS_SET_PRESET_REF: {
         const ts_model *preset = value[0] ? ts_preset_find(value) : NULL;
         if (value[0] && !preset)
             return unknown_name(err, name, "preset", value, preset_name_at, trainsize_model_count(),
                                 "models");
-        job->s.teacher = preset;
+        *(const ts_model **)((char *)job + def->offset) = preset;
         return ts_ok(err);
     }
     case TS_SET_PLAN_GPUS:
@@ -628,7 +628,11 @@ int trainsize_job_get(const trainsize_job *job, const char *name, char *buf, siz
     case TS_SET_GPU: n = snprintf(buf, cap, "%s", job->s.gpu ? job->s.gpu->name : ""); break;
     case TS_SET_LINK: n = snprintf(buf, cap, "%s", job->s.network ? job->s.network->name : ""); break;
     case TS_SET_STORAGE: n = snprintf(buf, cap, "%s", job->s.storage ? job->s.storage->name : ""); break;
-    case TS_SET_TEACHER: n = snprintf(buf, cap, "%s", job->s.teacher ? job->s.teacher->name : ""); break;
+    case TS_SET_PRESET_REF: {
+        const ts_model *preset = *(const ts_model *const *)((const char *)job + def->offset);
+        n = snprintf(buf, cap, "%s", preset ? preset->name : "");
+        break;
+    }
     case TS_SET_PLAN_GPUS: n = snprintf(buf, cap, "%s", job->plan.gpus); break;
     case TS_SET_GPU_PRICES: n = snprintf(buf, cap, "%s", job->gpu_prices_text); break;
     case TS_SET_BITS: n = get_bits(job, def, buf, cap); break;

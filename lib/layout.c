@@ -250,6 +250,11 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
     } else if (cfg->teacher) {
         return ts_fail(err, TRAINSIZE_E_INVALID, "teacher", "teacher: a teacher belongs to method distill");
     }
+    if (cfg->critic && cfg->method != TS_METHOD_PPO)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "critic-model", "critic-model: a critic belongs to method ppo");
+    if (cfg->reward && !ts_is_rl(cfg->method))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "reward-model",
+                       "reward-model: a reward model belongs to methods grpo and ppo");
     if (cfg->method == TS_METHOD_SFT && cfg->reference != TS_REF_AUTO)
         return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
                        "reference: a reference model belongs to methods dpo, grpo and ppo, not to sft");
@@ -451,6 +456,27 @@ static void vision_figures(const ts_settings *cfg, ts_layout *l)
                            (double)l->seqs_per_sample;
 }
 
+/* Another model of the job (NULL: none, all zero): its parameters, the matmul parameters a
+ * token goes through, its attention's forward FLOPs a token over the job's sequences. A
+ * scorer (a critic, a reward model: AutoModelForTokenClassification and
+ * ...ForSequenceClassification) ends in a one-wide head instead of the output layer. */
+static int other_model(const ts_model *o, const ts_settings *cfg, const ts_layout *l, int scorer,
+                       ts_other_model *out, trainsize_error *err)
+{
+    ts_param_counts c;
+    int rc;
+    memset(out, 0, sizeof *out);
+    if (!o) return TRAINSIZE_OK;
+    if ((rc = ts_model_count(o, &c, err))) return rc;
+    out->params = (double)c.total - (scorer ? (double)c.output_layer : 0.0);
+    /* look-ups are not matmuls; a tied output layer is the embedding's matrix again */
+    out->mm = (double)c.active - (double)c.position_embedding -
+              (o->tied_embeddings && !scorer ? 0.0 : (double)c.token_embedding) -
+              (scorer ? (double)c.output_layer : 0.0);
+    out->attention = ts_model_attention_flops(o, (uint64_t)l->attend, cfg->attention == TRAINSIZE_ATTENTION_FLASH);
+    return TRAINSIZE_OK;
+}
+
 int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
 {
     uint64_t model_parallel, per_step;
@@ -568,19 +594,12 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     l->reference = cfg->method == TS_METHOD_SFT || cfg->method == TS_METHOD_DISTILL ? TS_REF_AUTO
                    : cfg->reference != TS_REF_AUTO ? cfg->reference
                    : cfg->lora_rank ? TS_REF_ADAPTERS_OFF : TS_REF_MODEL;
-    /* distillation's teacher, counted once for memory and compute: its parameters, the
-     * matmul parameters a token goes through, its attention's forward FLOPs a token */
-    l->teacher_params = l->teacher_mm = l->teacher_attention = 0.0;
-    if (cfg->method == TS_METHOD_DISTILL) {
-        const ts_model *t = cfg->teacher;
-        ts_param_counts tc;
-        if ((rc = ts_model_count(t, &tc, err))) return rc;
-        l->teacher_params = (double)tc.total;
-        l->teacher_mm = (double)tc.active - (double)tc.position_embedding -
-                        (t->tied_embeddings ? 0.0 : (double)tc.token_embedding);
-        l->teacher_attention =
-            ts_model_attention_flops(t, cfg->seq, cfg->attention == TRAINSIZE_ATTENTION_FLASH);
-    }
+    /* the job's other models, counted once: distillation's teacher, ppo's critic of its
+     * own shape, a reward model */
+    if ((rc = other_model(cfg->method == TS_METHOD_DISTILL ? cfg->teacher : NULL, cfg, l, 0, &l->teacher, err)) ||
+        (rc = other_model(cfg->method == TS_METHOD_PPO ? cfg->critic : NULL, cfg, l, 1, &l->critic, err)) ||
+        (rc = other_model(l->rl ? cfg->reward : NULL, cfg, l, 1, &l->reward, err)))
+        return rc;
     vision_figures(cfg, l);
     /* a ResNet's figures per image, walked once for every later stage */
     memset(&l->cnn, 0, sizeof l->cnn);

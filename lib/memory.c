@@ -167,21 +167,26 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
         out->reference = lora ? (sp->frozen_layer * c->frozen_layer + sp->frozen_other * c->frozen_other) / w3
                               : (sp->dense + sp->frozen_vision) * c->weight_compute / w3 +
                                     sp->expert * c->weight_compute / w3e;
-    /* ppo's critic: a second trainable model of the policy's shape and conventions, its
-     * state beside the policy's (verl places it on the same GPUs) */
+    /* ppo's critic: a second trainable model of the policy's conventions, its state beside
+     * the policy's (verl places it on the same GPUs), of the policy's shape or its own
+     * (critic-model: the policy's state a parameter, split and sharded as the policy's) */
     if (cfg->method == TS_METHOD_PPO) {
-        out->critic = out->weights + out->gradients + out->optimizer;
-        out->weights *= 2.0;
-        out->gradients *= 2.0;
-        out->optimizer *= 2.0;
-        out->master *= 2.0;
-        out->states *= 2.0;
+        double f = lay->critic.params > 0.0 ? 1.0 + lay->critic.params / (double)pc->total : 2.0;
+        out->critic = (out->weights + out->gradients + out->optimizer) * (f - 1.0);
+        out->weights *= f;
+        out->gradients *= f;
+        out->optimizer *= f;
+        out->master *= f;
+        out->states *= f;
     }
     out->weights += out->reference;
     /* distillation's teacher: frozen, in the type the matmuls read, split over tp and pp as
      * the student is and sharded by ZeRO-3 (TRL's GKD prepares it like a reference) */
-    out->teacher = lay->teacher_params * c->weight_compute / ((double)lay->tp * (double)lay->pp) / w3;
+    out->teacher = lay->teacher.params * c->weight_compute / ((double)lay->tp * (double)lay->pp) / w3;
     out->weights += out->teacher;
+    /* a reward model: frozen like the teacher, scored once a response */
+    out->reward = lay->reward.params * c->weight_compute / ((double)lay->tp * (double)lay->pp) / w3;
+    out->weights += out->reward;
     /* DualPipe feeds the pipeline from both ends: each rank keeps two copies of its
      * parameters (DeepSeek-V3, §3.2.1) */
     if (lay->schedule == TS_PP_DUALPIPE) out->weights *= 2.0;

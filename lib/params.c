@@ -866,7 +866,16 @@ static const ts_param_def PARAMS[] = {
     {{"teacher", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
       "distill: the teacher, a built-in preset of the student's vocabulary (see `trainsize "
       "models`): frozen, in 16 bits, sharded as the student's weights, one forward a token"},
-     TS_SET_TEACHER, 0, TRAINSIZE_ID_TEACHER, TS_PLAN_KEEPS},
+     TS_SET_PRESET_REF, OFF(s.teacher), TRAINSIZE_ID_TEACHER, TS_PLAN_KEEPS},
+    {{"critic-model", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
+      "ppo: the critic, a built-in preset (see `trainsize models`; a 7B critic for a 70B policy): "
+      "trained beside the policy on the same GPUs with its conventions and sharding, its values "
+      "and its update (4 passes a token) on its own shape; \"\": the policy's shape (verl's default)"},
+     TS_SET_PRESET_REF, OFF(s.critic), TRAINSIZE_ID_CRITIC_MODEL, TS_PLAN_KEEPS},
+    {{"reward-model", TRAINSIZE_PARAM_NAME, NULL, 0, 0, "", "",
+      "grpo, ppo: a reward model, a built-in preset: frozen, in 16 bits, sharded as the policy's "
+      "weights, one forward a token of every response; \"\": a rule-based reward (none on the GPU)"},
+     TS_SET_PRESET_REF, OFF(s.reward), TRAINSIZE_ID_REWARD_MODEL, TS_PLAN_KEEPS},
     /* A multimodal model's vision tower and projector (vision.c), and its images. */
     {{"vision-layers", TRAINSIZE_PARAM_INT, NULL, 0, LIM_LAYERS, "0", "layers",
       "a multimodal model's vision tower: its layers (CLIP ViT-L/14 in LLaVA-1.5: 24); 0: none"},

@@ -18,7 +18,8 @@ typedef enum ts_setter {
     TS_SET_STORAGE,   /* a catalogue storage class */
     TS_SET_PLAN_GPUS, /* a comma-separated list of catalogue GPUs */
     TS_SET_GPU_PRICES, /* NAME=HOURLY[:PURCHASE],... per-GPU prices */
-    TS_SET_TEACHER,   /* a preset as distillation's teacher ("" unsets it) */
+    TS_SET_PRESET_REF, /* a preset another model of the job is (a teacher, a critic, a reward
+                          model): a const ts_model * at the offset ("" unsets it) */
     TS_SET_BITS       /* a comma-separated list of choices, as bits (1 << index) in an unsigned */
 } ts_setter;
 

@@ -538,6 +538,7 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
     if (m->reference_weights) row(o, 1, "of which reference model", m->reference_weights, cap, 1);
     if (m->critic_state) row(o, 1, "critic (all its state)", m->critic_state, cap, 1);
     if (m->teacher_weights) row(o, 1, "of which teacher model", m->teacher_weights, cap, 1);
+    if (r->reward_weights) row(o, 1, "of which reward model", r->reward_weights, cap, 1);
     if (m->vision_weights) row(o, 1, "of which vision tower", m->vision_weights, cap, 1);
     row(o, 0, "gradients", m->gradients, cap, 1);
     row(o, 0, "optimizer state", m->optimizer, cap, 1);

@@ -209,6 +209,8 @@ static const ts_field_def FIELDS[] = {
      R(memory.rollout_kv_cache)},
     {{"memory.teacher_weights", U64, "bytes", "of weights: distill's frozen teacher"},
      R(memory.teacher_weights)},
+    {{"memory.reward_weights", U64, "bytes", "of weights: grpo, ppo: a frozen reward model (reward-model)"},
+     R(reward_weights)},
     {{"system.capex_usd", F64, "USD", "the purchase: servers, network, shared storage"}, R(system.capex_usd)},
     {{"system.capex_servers_usd", F64, "USD", "of capex: servers with GPUs, CPUs, RAM, NICs, NVMe, spares"},
      R(system.capex_servers_usd)},

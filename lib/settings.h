@@ -231,6 +231,8 @@ typedef struct ts_settings {
     uint64_t sample_tokens;       /* a sequence's real tokens on average; 0: seq */
     uint64_t max_tokens_per_gpu;  /* micro-batches of at most this many tokens a GPU; 0: off */
     const ts_model *teacher;      /* distill: the teacher, a preset; NULL: none */
+    const ts_model *critic;       /* ppo: the critic, a preset; NULL: the policy's shape */
+    const ts_model *reward;       /* grpo, ppo: a reward model, a preset; NULL: a rule */
     /* A multimodal model's images (vision.c). */
     uint64_t images;              /* per sample (tiles for tiled models) */
     int freeze_vision;            /* the vision tower frozen; the projector trains */

@@ -182,6 +182,50 @@ static void test_rollout_separate(void **state)
     assert_true(sep.system.capex_servers_usd > 1.99 * co.system.capex_servers_usd);
 }
 
+/* A critic and a reward model of their own shape (Llama-3-8B: 8,030,261,248 parameters, an
+ * untied output layer of 128,256 x 4,096 = 525,336,576, 32 layers of 32 heads of 128). A
+ * scorer ends in a one-wide head, so it holds the model without its output layer; a reward
+ * model is frozen in 16 bits, sharded as the policy's weights (ZeRO-3 over 8), one forward
+ * of every response. */
+#define SCORED "model", "qwen2.5-7b", "gpu", "h100-80gb", "gpus", "8", "zero", "3", "seq", "1024", \
+               "global-batch", "512", "micro-batch", "4", "recompute", "none"
+
+static void test_critic_and_reward_of_their_own_shape(void **state)
+{
+    trainsize_result grpo, rewarded, ppo, own, self;
+    trainsize_error err;
+    double scorer = 8030261248.0 - 525336576.0, mm = scorer - 525336576.0;
+    double attention = 2.0 * 32 * (128 + 128) * 32 * 1024.0, tokens = 512.0 * 1024.0;
+    (void)state;
+    ts_test_estimate(PAIRS(SCORED, "method", "grpo"), &grpo);
+    ts_test_estimate(PAIRS(SCORED, "method", "grpo", "reward-model", "llama-3-8b"), &rewarded);
+    assert_true(fabs((double)rewarded.reward_weights - scorer * 2.0 / 8.0) <= 1.0);
+    assert_int_equal(rewarded.memory.weights - grpo.memory.weights, rewarded.reward_weights);
+    assert_true(fabs((rewarded.time.step_flops - grpo.time.step_flops) - tokens * (2.0 * mm + attention)) <
+                1e-9 * rewarded.time.step_flops);
+    assert_int_equal(grpo.reward_weights, 0);
+    /* ppo's critic: by default the policy's shape and state; of its own, in proportion */
+    ts_test_estimate(PAIRS(SCORED, "method", "ppo"), &ppo);
+    ts_test_estimate(PAIRS(SCORED, "method", "ppo", "critic-model", "llama-3-8b"), &own);
+    ts_test_estimate(PAIRS(SCORED, "method", "ppo", "critic-model", "llama-3.2-1b"), &self);
+    assert_true(fabs((double)own.memory.critic_state / (double)ppo.memory.critic_state -
+                     scorer / (double)ppo.model.parameters) < 1e-6);
+    assert_true(self.memory.critic_state < ppo.memory.critic_state / 4);
+    assert_true(self.time.step_flops < ppo.time.step_flops);
+    /* each belongs to the methods that run it */
+    assert_int_equal(ts_test_estimate_rc(PAIRS(SCORED, "method", "grpo", "critic-model", "llama-3-8b"), &err),
+                     TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "critic-model");
+    assert_int_equal(ts_test_estimate_rc(PAIRS(SCORED, "reward-model", "llama-3-8b"), &err), TRAINSIZE_E_INVALID);
+    assert_string_equal(err.field, "reward-model");
+    {
+        trainsize_job *job = trainsize_job_new();
+        assert_int_equal(trainsize_job_set(job, "critic-model", "no-such-model", &err), TRAINSIZE_E_UNKNOWN);
+        assert_string_equal(err.field, "critic-model");
+        trainsize_job_free(job);
+    }
+}
+
 /* Distillation (TRL's GKDTrainer's setting): a frozen teacher in 16 bits, sharded like the
  * student's weights, one forward of every token, its logits kept for the loss. */
 static void test_distill(void **state)
@@ -218,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_grpo_and_ppo),
         cmocka_unit_test(test_rl_refusals),
         cmocka_unit_test(test_rollout_separate),
+        cmocka_unit_test(test_critic_and_reward_of_their_own_shape),
         cmocka_unit_test(test_distill),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -218,6 +218,8 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_SAMPLE_TOKENS, "sample-tokens"},
     {TRAINSIZE_ID_MAX_TOKENS_PER_GPU, "max-tokens-per-gpu"},
     {TRAINSIZE_ID_RESPONSE_TOKENS_MEAN, "response-tokens-mean"},
+    {TRAINSIZE_ID_CRITIC_MODEL, "critic-model"},
+    {TRAINSIZE_ID_REWARD_MODEL, "reward-model"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

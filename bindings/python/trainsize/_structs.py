@@ -433,6 +433,7 @@ class Result(ctypes.Structure):
         ("extra_tensors", c_char * (2 * NAME_MAX)),
         ("rollout_sync_seconds", c_double),
         ("rollout_network_seconds", c_double),
+        ("reward_weights", c_uint64),
     ]
 
 
@@ -471,6 +472,7 @@ RESULT_PATHS.update({
     "model.extra_tensors": ("extra_tensors",),
     "time.rollout_sync_seconds": ("rollout_sync_seconds",),
     "time.rollout_network_seconds": ("rollout_network_seconds",),
+    "memory.reward_weights": ("reward_weights",),
 })
 for _name, _ in Uncertainty._fields_:
     RESULT_PATHS["uncertainty." + _name] = ("uncertainty", _name)

@@ -434,6 +434,7 @@ pub struct trainsize_result {
     pub extra_tensors: [c_char; 2 * TRAINSIZE_NAME_MAX],
     pub rollout_sync_seconds: f64,
     pub rollout_network_seconds: f64,
+    pub reward_weights: u64,
 }
 
 /* ---- Site calibration ---- */

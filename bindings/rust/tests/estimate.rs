@@ -199,6 +199,7 @@ fn field_table_agrees_with_the_struct_layout() {
                 "model.extra_tensors" => FieldValue::Str(e.extra_tensors()),
                 "time.rollout_sync_seconds" => FieldValue::F64(r.rollout_sync_seconds),
                 "time.rollout_network_seconds" => FieldValue::F64(r.rollout_network_seconds),
+                "memory.reward_weights" => FieldValue::U64(r.reward_weights),
                 "model.vision_parameters" => FieldValue::U64(n.vision_parameters),
                 "model.projector_parameters" => FieldValue::U64(n.projector_parameters),
                 "memory.weights" => FieldValue::U64(m.weights),
