@@ -1812,6 +1812,15 @@ typedef struct trainsize_plan_candidate {
     uint64_t warnings;            /**< TRAINSIZE_WARN_* bits of the estimate. */
     double cost_own;              /**< Owning cost of the run, US dollars (as
                                        system.cost_own_usd; 0 when the GPU has no price). */
+    uint64_t rollout_tp;          /**< grpo, ppo: the rollout engine's tensor parallelism,
+                                       searched: the smallest that leaves a fifth of its
+                                       rollout-memory-share for the KV cache, and twice it;
+                                       0 for other methods. */
+    char rollout[16];             /**< grpo, ppo: where the engines run, "colocated" or
+                                       "separate" (the job's); "" for other methods. */
+    uint64_t max_tokens_per_gpu;  /**< With a token budget (the job's max-tokens-per-gpu),
+                                       the budget searched in the micro-batch's place: 1, 2,
+                                       4, 8 or 16 sequences' tokens a GPU; 0 otherwise. */
 } trainsize_plan_candidate;
 
 /** What a search covered. Caller-owned plain data. */

@@ -77,6 +77,7 @@ typedef struct search {
     struct {
         const ts_param_def *recompute, *micro_batch, *global_batch, *gpus, *gpus_per_node;
         const ts_param_def *tp, *pp, *cp, *pp_interleave, *ep, *zero;
+        const ts_param_def *rollout_tp, *max_tokens;
     } def;
 } search;
 
@@ -287,6 +288,11 @@ static int try_config(search *s, const trainsize_job *job)
     c.cost = cost; /* one kind of cost, comparable across GPUs */
     c.cost_own = r.system.cost_own_usd * time_factor;
     c.warnings = r.warnings;
+    if (ts_is_rl(w->s.method)) {
+        c.rollout_tp = w->s.rollout_tp;
+        snprintf(c.rollout, sizeof c.rollout, "%s", w->s.rollout == TS_ROLLOUT_SEPARATE ? "separate" : "colocated");
+    }
+    c.max_tokens_per_gpu = w->s.max_tokens_per_gpu;
     if (job->plan.budget_usd > 0 && !(c.cost > 0 && c.cost <= job->plan.budget_usd)) return 1;
     s->stats.feasible++;
     if (job->plan.ranking == 1) keep_pareto(s, job, &c);
@@ -305,6 +311,41 @@ static int set_recompute(search *s, int index)
 {
     return ts_job_set_typed(&s->work, s->def.recompute, TS_SET_CHOICE, "trainsize_plan", 0, 0.0, index, NULL) ==
            TRAINSIZE_OK;
+}
+
+/* A micro-batch of `mb` samples, or with a token budget (the job's max-tokens-per-gpu) a
+ * budget of `mb` sequences' tokens a GPU in its place: memory grows with either, so the
+ * search prunes both alike. 0 when the batch does not split or a setter refuses. */
+static int set_batch(search *s, const trainsize_job *job, uint64_t dp, uint64_t mb)
+{
+    if (job->s.max_tokens_per_gpu) {
+        uint64_t cp = s->work.s.cp ? s->work.s.cp : 1, per = (job->s.seq + cp - 1) / cp;
+        if (job->s.method == TS_METHOD_DPO) per *= 2; /* chosen and rejected together */
+        return s->global_batch % dp == 0 && set_u64(s, s->def.max_tokens, per * mb);
+    }
+    return s->global_batch % (mb * dp) == 0 && set_u64(s, s->def.micro_batch, mb);
+}
+
+/* The rollout engine's tensor parallelism to search for an RL job on `gpus` GPUs of `gpn`
+ * a server: the smallest that holds the engine's 16-bit weights in four fifths of
+ * rollout-memory-share (a fifth left for the KV cache), and twice it; each a divisor of a
+ * server or whole servers, tiling the GPUs the engines run on. 0 choices for other jobs
+ * (the job's own rollout-tp stays). */
+static size_t rollout_tp_choices(const search *s, const trainsize_job *job, uint64_t gpus, uint64_t gpn,
+                                 uint64_t *out)
+{
+    const trainsize_gpu_info *g = s->work.s.gpu;
+    double capacity = (double)(g->usable_bytes ? g->usable_bytes : g->memory_bytes);
+    double weights = 2.0 * (double)job->counted.total, room = 0.8 * job->s.rollout_memory_share * capacity;
+    uint64_t engines_on = job->s.rollout == TS_ROLLOUT_SEPARATE ? job->s.rollout_gpus : gpus, t;
+    size_t n = 0;
+    if (!ts_is_rl(job->s.method) || !job->counted_ok || !(room > 0.0)) return 0;
+    for (t = 1; t <= engines_on && n < 2; t *= 2) {
+        int shape = t <= gpn ? gpn % t == 0 : t % gpn == 0;
+        if (!shape || engines_on % t != 0 || (n == 0 && weights / (double)t > room)) continue;
+        out[n++] = t;
+    }
+    return n;
 }
 
 /* The first recomputation to try: the least memory (full), except for a ResNet, which
@@ -331,7 +372,7 @@ static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
         for (m = 0; m < nmb; m++) {
             int fit;
             covered++;
-            if (s->global_batch % (mbs[m] * dp) != 0 || !set_u64(s, s->def.micro_batch, mbs[m])) {
+            if (!set_batch(s, job, dp, mbs[m])) {
                 s->stats.evaluated++;
                 continue;
             }
@@ -443,12 +484,13 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
     const ts_model *model = &job->s.model;
     /* Tensor parallelism stays on the scale-up fabric: a server, or an NVL72 rack's. */
     uint64_t span = ts_fabric_span(s->work.s.gpu, gpn, gpus);
-    uint64_t cps[COUNT_OF(CP_CHOICES)];
-    size_t a, b, c, d, z, ncp = cp_choices(job, cps);
+    uint64_t cps[COUNT_OF(CP_CHOICES)], rts[2];
+    size_t a, b, c, d, z, e, ncp = cp_choices(job, cps), nrt;
     /* A ResNet trains data-parallel only (layout.c refuses tp, pp and cp for it); its
      * transformer-shaped fields are set by the estimate, so the job's layer count is 0. */
     int cnn = ts_model_is_cnn(model);
     if (!set_u64(s, s->def.gpus, gpus) || !set_u64(s, s->def.gpus_per_node, gpn)) return;
+    nrt = rollout_tp_choices(s, job, gpus, gpn, rts);
     /* Each degree is set at its own loop's level: the inner loops change only theirs. */
     for (a = 0; a < COUNT_OF(TP_CHOICES); a++) {
         uint64_t tp = TP_CHOICES[a];
@@ -473,9 +515,12 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
                         for (z = 0; z <= 3; z++) {
                             if (z >= 2 && pp > 1) continue; /* refused by DeepSpeed and Megatron */
                             if (!set_u64(s, s->def.zero, z)) continue;
-                            if (s->batch_mode && !s->global_batch) try_layout_largest(s, job, dp, pp);
-                            else if (cnn && !s->global_batch) try_layout_images(s, job, dp);
-                            else try_layout(s, job, dp);
+                            for (e = 0; e < (nrt ? nrt : 1); e++) {
+                                if (nrt && !set_u64(s, s->def.rollout_tp, rts[e])) continue;
+                                if (s->batch_mode && !s->global_batch) try_layout_largest(s, job, dp, pp);
+                                else if (cnn && !s->global_batch) try_layout_images(s, job, dp);
+                                else try_layout(s, job, dp);
+                            }
                         }
                     }
                 }
@@ -581,6 +626,8 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
     s.work = *job;
     ts_job_rebind_custom_gpu(&s.work, 0);
     s.def.recompute = ts_param_def_by_id(TRAINSIZE_ID_RECOMPUTE);
+    s.def.rollout_tp = ts_param_def_by_id(TRAINSIZE_ID_ROLLOUT_TP);
+    s.def.max_tokens = ts_param_def_by_id(TRAINSIZE_ID_MAX_TOKENS_PER_GPU);
     s.def.micro_batch = ts_param_def_by_id(TRAINSIZE_ID_MICRO_BATCH);
     s.def.global_batch = ts_param_def_by_id(TRAINSIZE_ID_GLOBAL_BATCH);
     s.def.gpus = ts_param_def_by_id(TRAINSIZE_ID_GPUS);
@@ -658,7 +705,10 @@ int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, 
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_ZERO, c->layout.zero, err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_MICRO_BATCH, c->layout.micro_batch, err)) ||
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GLOBAL_BATCH, c->layout.global_batch, err)) ||
-        (rc = trainsize_job_set_choice(&work, TRAINSIZE_ID_RECOMPUTE, c->layout.recompute, err)))
+        (rc = trainsize_job_set_choice(&work, TRAINSIZE_ID_RECOMPUTE, c->layout.recompute, err)) ||
+        (c->rollout_tp && (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_ROLLOUT_TP, c->rollout_tp, err))) ||
+        (c->max_tokens_per_gpu &&
+         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_MAX_TOKENS_PER_GPU, c->max_tokens_per_gpu, err))))
         return rc;
     *job = work;
     ts_job_rebind_custom_gpu(job, work.s.gpu == &work.custom.info);

@@ -47,6 +47,12 @@ static const ts_field_def CANDIDATE[] = {
     {{"cost_own", F64, "USD", "owning cost of the run (0 without a price)"}, C(cost_own)},
     {{"warnings", TRAINSIZE_FIELD_FLAGS, "", "the estimate's warnings"}, C(warnings)},
     {{"sp", BOOL, "", "sequence parallelism applies"}, C(layout.sp)},
+    {{"rollout_tp", U64, "GPUs", "grpo, ppo: the rollout engine's tensor parallelism (0 otherwise)"},
+     C(rollout_tp)},
+    {{"rollout", TRAINSIZE_FIELD_STRING, "", "grpo, ppo: where the engines run (colocated, separate)"},
+     C(rollout)},
+    {{"max_tokens_per_gpu", U64, "tokens", "with a token budget: the budget a GPU (0 otherwise)"},
+     C(max_tokens_per_gpu)},
 };
 
 size_t trainsize_plan_field_count(void) { return COUNT_OF(CANDIDATE); }

@@ -182,6 +182,37 @@ static void test_candidates_are_estimates(void **state)
     trainsize_job_free(job);
 }
 
+/* An RL job: the planner searches the rollout engine's tensor parallelism (the smallest that
+ * holds a 72B policy's 16-bit weights in four fifths of half an H100, 8, and 16 across two
+ * servers) and, with a token budget, the budget in the micro-batch's place; each candidate
+ * names them and is the estimate of the job it describes. */
+static void test_rl_plan_names_rollout_and_budget(void **state)
+{
+    const char *const pairs[] = {"model", "qwen2.5-72b", "method", "grpo", "seq", "2048", "response-tokens", "1024",
+                                 "response-tokens-mean", "400", "max-tokens-per-gpu", "4096", "global-batch", "512",
+                                 "tokens", "1e8", "plan-gpus", "h100-80gb", "plan-gpu-count", "32", NULL};
+    trainsize_job *job = ts_test_job(pairs);
+    trainsize_plan_candidate best[TOP];
+    size_t count, i;
+    (void)state;
+    assert_int_equal(trainsize_plan(job, best, TOP, &count, NULL, NULL), 0);
+    assert_true(count > 0);
+    for (i = 0; i < count; i++) {
+        trainsize_job *copy = trainsize_job_clone(job);
+        trainsize_result r;
+        assert_true(best[i].rollout_tp == 8 || best[i].rollout_tp == 16);
+        assert_string_equal(best[i].rollout, "colocated");
+        assert_true(best[i].max_tokens_per_gpu >= 2048 && best[i].max_tokens_per_gpu % 2048 == 0);
+        assert_int_equal(trainsize_plan_apply(copy, &best[i], NULL), 0);
+        assert_int_equal(trainsize_estimate(copy, &r, sizeof r, NULL), 0);
+        assert_int_equal(r.memory.peak_total, best[i].peak_total);
+        assert_true(r.time.wall_seconds == best[i].seconds);
+        assert_memory_equal(&r.layout, &best[i].layout, sizeof r.layout);
+        trainsize_job_free(copy);
+    }
+    trainsize_job_free(job);
+}
+
 static void test_constraints(void **state)
 {
     const char *const pairs[] = {"model", "llama-2-7b", "tokens", "1e11", "max-gpus", "64",
@@ -498,6 +529,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_planner_misses_nothing),
         cmocka_unit_test(test_candidates_are_estimates),
+        cmocka_unit_test(test_rl_plan_names_rollout_and_budget),
         cmocka_unit_test(test_constraints),
         cmocka_unit_test(test_ties_names_and_layouts),
         cmocka_unit_test(test_pareto_front),

@@ -32,8 +32,15 @@ function runPlan(ts, options) {
   }, 0));
 }
 
+/* A candidate's batch: its micro-batch, or the token budget the planner chose in its place,
+ * and an RL job's rollout engines. */
+function candidateBatch(c) {
+  const batch = c.max_tokens_per_gpu ? `at most ${num(c.max_tokens_per_gpu)} tokens a GPU` : String(c.micro_batch);
+  return c.rollout_tp ? `${batch}; rollout tp ${c.rollout_tp}, ${c.rollout}` : batch;
+}
+
 function candidateLabel(c) {
-  return `${c.gpus} x ${c.gpu} (tp ${c.tp}, pp ${c.pp}, ZeRO ${c.zero}, micro-batch ${c.micro_batch}): ` +
+  return `${c.gpus} x ${c.gpu} (tp ${c.tp}, pp ${c.pp}, ZeRO ${c.zero}, micro-batch ${candidateBatch(c)}): ` +
     `${duration(c.seconds)}, ${usd(c.cost || 0)}`;
 }
 
@@ -73,7 +80,7 @@ function renderPlan(p, limits) {
   }
   for (const c of p.candidates.slice(0, PLAN_ROWS)) {
     const tr = table.insertRow();
-    for (const v of [c.gpu, c.gpus, c.nodes, c.tp, c.pp, c.zero, c.micro_batch, gib(c.peak_total),
+    for (const v of [c.gpu, c.gpus, c.nodes, c.tp, c.pp, c.zero, candidateBatch(c), gib(c.peak_total),
       duration(c.seconds), usd(c.cost || 0), front.includes(c) ? 'on the front' : '']) tr.insertCell().textContent = String(v);
     if (front.includes(c)) tr.className = 'front';
   }

@@ -294,7 +294,8 @@ static void row(ts_out *o, size_t rank, const trainsize_plan_candidate *c, int o
         snprintf(pp, sizeof pp, "%" PRIu64, c->layout.pp);
     snprintf(ep, sizeof ep, "%" PRIu64, c->layout.ep);
     snprintf(z, sizeof z, "%" PRIu64, c->layout.zero);
-    snprintf(mb, sizeof mb, "%" PRIu64, c->layout.micro_batch);
+    if (c->max_tokens_per_gpu) snprintf(mb, sizeof mb, "-"); /* a token budget: the line below */
+    else snprintf(mb, sizeof mb, "%" PRIu64, c->layout.micro_batch);
     recompute_name(c, rec, sizeof rec);
     ts_fmt_gib_col(peak, sizeof peak, c->peak_total, 0);
     ts_fmt_column(gpu, sizeof gpu, c->gpu, 14);
@@ -307,6 +308,17 @@ static void row(ts_out *o, size_t rank, const trainsize_plan_candidate *c, int o
         ts_out_printf(o, ROW_FMT, r, gpu, gpus, nodes, tp, cp, pp, ep, z, mb, rec, peak,
                        days_text(days, sizeof days, c->seconds),
                        cost_text(cost, sizeof cost, owned ? c->cost_own : c->cost));
+    }
+    if (c->rollout_tp || c->max_tokens_per_gpu) {
+        char budget[TS_FMT_MAX], where[24];
+        ts_out_puts(o, "     ");
+        if (c->rollout_tp)
+            ts_out_printf(o, "rollout: %s engines of tp %" PRIu64 "%s", printable(where, sizeof where, c->rollout),
+                          c->rollout_tp, c->max_tokens_per_gpu ? "; " : "");
+        if (c->max_tokens_per_gpu)
+            ts_out_printf(o, "micro-batches of at most %s tokens a GPU",
+                          ts_fmt_thousands(budget, sizeof budget, c->max_tokens_per_gpu));
+        ts_out_putc(o, '\n');
     }
     if (warn == 0)
         return;
@@ -424,8 +436,10 @@ static void hint(ts_out *o, const cli_options *opts, const trainsize_plan_candid
     if (c->layout.ep > 1)
         HINT_U64("ep", c->layout.ep);
     HINT_U64("zero", c->layout.zero);
-    HINT_U64("micro-batch", c->layout.micro_batch);
+    if (c->max_tokens_per_gpu) HINT_U64("max-tokens-per-gpu", c->max_tokens_per_gpu);
+    else HINT_U64("micro-batch", c->layout.micro_batch);
     HINT_U64("global-batch", c->layout.global_batch);
+    if (c->rollout_tp) HINT_U64("rollout-tp", c->rollout_tp);
 #undef HINT_U64
     recompute_name(c, v, sizeof v);
     hint_option(o, "recompute", v);

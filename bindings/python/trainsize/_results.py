@@ -440,6 +440,12 @@ class Candidate(_Record):
         warnings: names of the checklist warnings of the estimate.
         cost_own: owning cost of the run, US dollars (0 when the GPU has no price).
         sp: whether sequence parallelism applies.
+        rollout_tp: grpo, ppo: the rollout engine's tensor parallelism the planner chose (0
+            for other methods).
+        rollout: grpo, ppo: where the engines run, ``"colocated"`` or ``"separate"`` (``""``
+            for other methods).
+        max_tokens_per_gpu: with a token budget, the budget a GPU the planner chose (0
+            otherwise).
 
     The planner's candidates are read through the library's plan field table, whose keys
     these are.
@@ -447,9 +453,10 @@ class Candidate(_Record):
 
     _fields = ("gpu", "gpus", "gpus_per_node", "nodes", "tp", "pp", "pp_interleave", "cp", "ep",
                "zero", "micro_batch", "global_batch", "recompute", "peak_total", "seconds",
-               "cost", "warnings", "cost_own", "sp")
+               "cost", "warnings", "cost_own", "sp", "rollout_tp", "rollout", "max_tokens_per_gpu")
     __slots__ = _fields
-    _defaults = {"warnings": [], "cost_own": 0.0, "cp": 1, "sp": False}
+    _defaults = {"warnings": [], "cost_own": 0.0, "cp": 1, "sp": False, "rollout_tp": 0, "rollout": "",
+                 "max_tokens_per_gpu": 0}
 
     def layout(self) -> Dict[str, Any]:
         """The keyword arguments that give this layout to :func:`trainsize.estimate`
@@ -464,8 +471,13 @@ class Candidate(_Record):
             out["cp"] = self.cp
         if self.ep > 1:
             out["ep"] = self.ep
-        out.update(zero=self.zero, micro_batch=self.micro_batch,
-                   global_batch=self.global_batch, recompute=self.recompute)
+        out.update(zero=self.zero, global_batch=self.global_batch, recompute=self.recompute)
+        if self.max_tokens_per_gpu:
+            out["max_tokens_per_gpu"] = self.max_tokens_per_gpu
+        else:
+            out["micro_batch"] = self.micro_batch
+        if self.rollout_tp:
+            out["rollout_tp"] = self.rollout_tp
         return out
 
     def to_dict(self) -> Dict[str, Any]:
@@ -478,6 +490,8 @@ class Candidate(_Record):
             "recompute": self.recompute, "peak_total": self.peak_total,
             "seconds": _plain(self.seconds), "cost": _plain(self.cost),
             "cost_own": _plain(self.cost_own), "warnings": list(self.warnings), "sp": self.sp,
+            "rollout_tp": self.rollout_tp, "rollout": self.rollout,
+            "max_tokens_per_gpu": self.max_tokens_per_gpu,
         }
 
 

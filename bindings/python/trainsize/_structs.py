@@ -381,6 +381,9 @@ class PlanCandidate(ctypes.Structure):
         ("cost", c_double),
         ("warnings", c_uint64),
         ("cost_own", c_double),
+        ("rollout_tp", c_uint64),
+        ("rollout", c_char * 16),
+        ("max_tokens_per_gpu", c_uint64),
     ]
 
 

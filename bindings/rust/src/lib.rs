@@ -1611,11 +1611,23 @@ impl Candidate {
     pub fn warnings(&self) -> Warnings {
         Warnings(self.raw.warnings)
     }
+    /// grpo, ppo: the rollout engine's tensor parallelism the planner chose; 0 otherwise.
+    pub fn rollout_tp(&self) -> u64 {
+        self.raw.rollout_tp
+    }
+    /// grpo, ppo: where the engines run ("colocated", "separate"); "" otherwise.
+    pub fn rollout(&self) -> Cow<'_, str> {
+        array_str(&self.raw.rollout)
+    }
+    /// With a token budget: the budget a GPU the planner chose; 0 otherwise.
+    pub fn max_tokens_per_gpu(&self) -> u64 {
+        self.raw.max_tokens_per_gpu
+    }
 
     /// The job settings that give this configuration (what [`Job::apply`] sets), as
     /// (parameter, value) pairs for [`Job::set`] or the command line.
     pub fn settings(&self) -> Vec<(&'static str, String)> {
-        vec![
+        let mut s = vec![
             ("gpu", self.gpu().into_owned()),
             ("gpu-memory", "0".to_string()),
             ("gpus", self.raw.gpus.to_string()),
@@ -1628,7 +1640,14 @@ impl Candidate {
             ("micro-batch", self.raw.layout.micro_batch.to_string()),
             ("global-batch", self.raw.layout.global_batch.to_string()),
             ("recompute", self.recompute_name().to_string()),
-        ]
+        ];
+        if self.raw.rollout_tp > 0 {
+            s.push(("rollout-tp", self.raw.rollout_tp.to_string()));
+        }
+        if self.raw.max_tokens_per_gpu > 0 {
+            s.push(("max-tokens-per-gpu", self.raw.max_tokens_per_gpu.to_string()));
+        }
+        s
     }
 }
 

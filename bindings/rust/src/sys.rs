@@ -547,6 +547,9 @@ pub struct trainsize_plan_candidate {
     pub cost: c_double,
     pub warnings: u64,
     pub cost_own: c_double,
+    pub rollout_tp: u64,
+    pub rollout: [c_char; 16],
+    pub max_tokens_per_gpu: u64,
 }
 
 /// `trainsize_plan_stats`
