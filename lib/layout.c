@@ -576,7 +576,7 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
                        U(cfg->rollout_tp), U(l->gpus_per_node));
     if (ts_is_rl(cfg->method) && !l->rollout_gpus && l->gpus % cfg->rollout_tp != 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-tp",
-                       "rollout-tp: %llu engines' GPUs do not tile the %llu GPUs they run on", U(cfg->rollout_tp),
+                       "rollout-tp: engines of %llu GPUs do not tile the %llu GPUs they run on", U(cfg->rollout_tp),
                        U(l->gpus));
     if ((rc = split_stages(cfg, l, err))) return rc;
     l->layers_per_stage = l->mid_layers;

@@ -26,6 +26,7 @@ import public  # noqa: E402
 import published_time  # noqa: E402
 import published_stacks  # noqa: E402
 import published_images  # noqa: E402
+import published_post_training  # noqa: E402
 import loso  # noqa: E402
 import calibration_split  # noqa: E402
 import bands  # noqa: E402
@@ -53,6 +54,7 @@ PUBLIC_LINES = []  # the published-runs section, filled by main() from public.py
 TIME_LINES = []  # the published training times, filled by main() from published_time.py
 STACK_LINES = []  # the published runs on today's stacks, from published_stacks.py
 IMAGE_LINES = []  # image classifiers and encoders, from published_images.py
+POST_LINES = []  # RL post-training checks, from published_post_training.py
 LOSO_LINES = []  # every fitted constant left out one source at a time, from loso.py
 CALIBRATION_LINES = []  # a site calibration on held-out runs, from calibration_split.py
 BAND_LINES = []  # the result's uncertainty bands, from bands.py
@@ -439,6 +441,7 @@ def write_markdown(path, fixtures, results, version, binary_label):
     L += TIME_LINES
     L += STACK_LINES
     L += IMAGE_LINES
+    L += POST_LINES
     L += LOSO_LINES
     L += BAND_LINES
     L += CALIBRATION_LINES
@@ -560,6 +563,7 @@ def main():
     TIME_LINES[:] = published_time.markdown(published_time.compare(binary))
     STACK_LINES[:] = published_stacks.markdown(published_stacks.compare(binary))
     IMAGE_LINES[:] = published_images.markdown(published_images.compare(binary))
+    POST_LINES[:] = published_post_training.markdown(published_post_training.compare(binary))
     LOSO_LINES[:] = loso.markdown(binary)
     BAND_LINES[:] = bands.markdown(binary)
     CALIBRATION_LINES[:] = calibration_split.markdown(calibration_split.compare(binary))
