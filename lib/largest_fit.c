@@ -101,8 +101,11 @@ void ts_largest_fit(const ts_settings *cfg, const ts_param_counts *pc, const ts_
 {
     ts_settings probe = *cfg;
     uint64_t step = TS_SEQ_STEP, limit;
-    /* the estimate's own answer is the first guess: most jobs are near their edge */
-    if (cfg->global_batch && lay->dp && cfg->global_batch % lay->dp == 0)
+    /* the estimate's own answer is the first guess: most jobs are near their edge; a token
+     * budget sets a micro-batch's tokens, and the micro-batch is not used (tokens.c) */
+    if (cfg->max_tokens_per_gpu)
+        m->max_micro_batch = 0;
+    else if (cfg->global_batch && lay->dp && cfg->global_batch % lay->dp == 0)
         m->max_micro_batch = search_divisors(cfg, &probe, pc, cfg->global_batch / lay->dp);
     else
         m->max_micro_batch = search(cfg, &probe, pc, 0, 1, cfg->micro_batch, TS_MICRO_BATCH_MAX);

@@ -14,7 +14,8 @@ void ts_report_largest_fit(ts_out *o, const trainsize_job *job, const trainsize_
     if (!ts_report_job_is(job, "largest-fit", "true") && trainsize_largest_fit(job, &mb, &seq, NULL) != TRAINSIZE_OK)
         return;
     ts_out_puts(o, "  largest that fits: ");
-    if (mb) ts_out_printf(o, "micro-batch %s", ts_fmt_thousands(a, sizeof a, mb));
+    if (!ts_report_job_is(job, "max-tokens-per-gpu", "0")) ts_out_puts(o, "micro-batch not used (max-tokens-per-gpu)");
+    else if (mb) ts_out_printf(o, "micro-batch %s", ts_fmt_thousands(a, sizeof a, mb));
     else ts_out_puts(o, "no micro-batch");
     if (seq) ts_out_printf(o, ", sequence %s", ts_fmt_thousands(b, sizeof b, seq));
     else ts_out_puts(o, ", no sequence");
