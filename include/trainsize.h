@@ -403,7 +403,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_RESPONSE_TOKENS_MEAN = 213,    /**< "response-tokens-mean" */
     TRAINSIZE_ID_CRITIC_MODEL = 214,            /**< "critic-model" */
     TRAINSIZE_ID_REWARD_MODEL = 215,            /**< "reward-model" */
-    TRAINSIZE_ID_COUNT = 216                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_LOG_PROB_MAX_TOKENS_PER_GPU = 216, /**< "log-prob-max-tokens-per-gpu" */
+    TRAINSIZE_ID_COUNT = 217                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -1314,9 +1315,13 @@ typedef enum trainsize_phase {
     TRAINSIZE_PHASE_OPTIMIZER_STEP = 2,   /**< During the optimizer step. */
     TRAINSIZE_PHASE_LOADING = 3,          /**< While the weights are loaded onto the GPU,
                                                before sharding or casting (loading gpu). */
-    TRAINSIZE_PHASE_ROLLOUT = 4           /**< While an RL method's engine generates the
+    TRAINSIZE_PHASE_ROLLOUT = 4,          /**< While an RL method's engine generates the
                                                responses, beside the model state (grpo,
                                                ppo). */
+    TRAINSIZE_PHASE_LOG_PROB = 5          /**< While the old policy's and the reference's
+                                               log-probabilities are computed, forward only,
+                                               over log-prob-max-tokens-per-gpu tokens a GPU
+                                               (grpo, ppo). */
 } trainsize_phase;
 
 /** The model as counted. */

@@ -275,7 +275,7 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
     ts_activations act;
     double base, buckets, t_fb, zero3 = 0.0, fb, end, step, opt_temp = 0.0, out_grad, dequant, load, flat,
                                 cached;
-    double rollout, engine = 0.0;
+    double rollout, logprob, engine = 0.0;
     *out = (ts_stage_memory){0};
     stage_params_make(cfg, lay, pc, stage, &sp);
     model_state(cfg, lay, c, pc, &sp, out);
@@ -341,7 +341,16 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
             rollout = base + engine;
         }
     }
-    out->peak_allocated = max2(max2(max2(fb, load), max2(end, step)), rollout);
+    /* RL's log-probability passes (the old policy's, the reference's), forward only, before
+     * the update: the model state with the gradients freed, and the last stage's logits of
+     * a pass, 16-bit and the fp32 copy log-softmax reads (verl's logprobs_from_logits) */
+    logprob = 0.0;
+    if (lay->rl && sp.last) {
+        double tokens = cfg->log_prob_max_tokens ? (double)cfg->log_prob_max_tokens : lay->tokens_mb;
+        logprob = base + zero3 + tokens * (double)ts_model_logit_width(&cfg->model) / (double)lay->tp * 6.0 +
+                  (lay->rollout_gpus || cfg->rollout_sleep ? 0.0 : engine);
+    }
+    out->peak_allocated = max2(max2(max2(fb, load), max2(end, step)), max2(rollout, logprob));
     out->peak_has_activations = 0;
     out->peak_has_gradients = 1;
     if (out->peak_allocated == fb) {
@@ -355,6 +364,10 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
     } else if (out->peak_allocated == step) {
         out->peak_phase = TRAINSIZE_PHASE_OPTIMIZER_STEP;
         out->transient = buckets + opt_temp + flat;
+    } else if (out->peak_allocated == logprob && logprob > rollout) {
+        out->peak_phase = TRAINSIZE_PHASE_LOG_PROB;
+        out->transient = logprob - base;
+        out->peak_has_gradients = 0;
     } else if (out->peak_allocated == rollout) {
         /* the engine's weights and KV cache are the rollout's transient */
         out->peak_phase = TRAINSIZE_PHASE_ROLLOUT;

@@ -192,6 +192,12 @@ static const ts_param_def PARAMS[] = {
       "budget, the micro-batches a step takes follow the real tokens (sample-tokens), padding "
       "removed; micro-batch is not used; 0: micro-batch x seq"},
      TS_SET_U64, OFF(s.max_tokens_per_gpu), TRAINSIZE_ID_MAX_TOKENS_PER_GPU, TS_PLAN_KEEPS},
+    {{"log-prob-max-tokens-per-gpu", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SEQ * 1e3, "0", "tokens",
+      "grpo, ppo: the tokens a GPU's forward-only log-probability passes (the old policy's, the "
+      "reference's) take at once (verl's log_prob_max_token_len_per_gpu; its recipes set 1.5 x the "
+      "training budget): their logits, 16-bit and an fp32 copy over the vocabulary, sit beside "
+      "the model state (peak phase log-prob); 0: a training micro-batch's tokens"},
+     TS_SET_U64, OFF(s.log_prob_max_tokens), TRAINSIZE_ID_LOG_PROB_MAX_TOKENS_PER_GPU, TS_PLAN_KEEPS},
     {{"precision", TRAINSIZE_PARAM_CHOICE, "fp32|bf16-mixed|fp16-mixed|bf16|fp16|fp8-mixed|tf32", 0, 0,
       "bf16-mixed", "",
       "*-mixed: 16-bit compute with fp32 master weights; bf16/fp16: everything in that type; "

@@ -16,7 +16,8 @@
 #define U64 TRAINSIZE_FIELD_U64
 #define F64 TRAINSIZE_FIELD_F64
 
-static const char *const PHASES[] = {"forward-backward", "backward-end", "optimizer-step", "loading", "rollout"};
+static const char *const PHASES[] = {"forward-backward", "backward-end", "optimizer-step", "loading", "rollout",
+                                     "log-prob"};
 
 static const ts_field_def FIELDS[] = {
     {{"model.name", TRAINSIZE_FIELD_STRING, "", "preset or config name"}, R(model.name)},

@@ -230,6 +230,8 @@ typedef struct ts_settings {
     int packing;                  /* padding removed: samples packed into rows */
     uint64_t sample_tokens;       /* a sequence's real tokens on average; 0: seq */
     uint64_t max_tokens_per_gpu;  /* micro-batches of at most this many tokens a GPU; 0: off */
+    uint64_t log_prob_max_tokens; /* RL's log-probability passes' tokens a GPU; 0: the training
+                                     micro-batch's */
     const ts_model *teacher;      /* distill: the teacher, a preset; NULL: none */
     const ts_model *critic;       /* ppo: the critic, a preset; NULL: the policy's shape */
     const ts_model *reward;       /* grpo, ppo: a reward model, a preset; NULL: a rule */

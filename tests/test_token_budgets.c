@@ -98,6 +98,23 @@ static void test_response_lengths_as_a_distribution(void **state)
     assert_string_equal(err.field, "sample-tokens");
 }
 
+/* The log-probability passes' own budget (verl's log_prob_max_token_len_per_gpu): forward
+ * only, their logits over Qwen2.5's 152,064-token vocabulary, 16-bit and an fp32 copy (6
+ * bytes a token and a logit), beside the model state: with a large budget they set the peak,
+ * and every token more adds exactly that. */
+static void test_log_prob_budget(void **state)
+{
+    trainsize_result small, large, larger;
+    (void)state;
+    ts_test_estimate(PAIRS(RL, "max-tokens-per-gpu", "8192", "log-prob-max-tokens-per-gpu", "8192"), &small);
+    ts_test_estimate(PAIRS(RL, "max-tokens-per-gpu", "8192", "log-prob-max-tokens-per-gpu", "98304"), &large);
+    ts_test_estimate(PAIRS(RL, "max-tokens-per-gpu", "8192", "log-prob-max-tokens-per-gpu", "131072"), &larger);
+    assert_int_equal(large.memory.peak_phase, TRAINSIZE_PHASE_LOG_PROB);
+    assert_true(small.memory.peak_phase != TRAINSIZE_PHASE_LOG_PROB);
+    assert_true(fabs((double)(larger.memory.peak_allocated - large.memory.peak_allocated) - 32768.0 * 152064.0 * 6.0) <=
+                2.0);
+}
+
 /* The KV cache bounds how many sequences an engine runs at once: a larger share of the GPU
  * runs more of them, in fewer waves, each reading the weights once a decode step. */
 static void test_kv_cache_bounds_the_engine(void **state)
@@ -142,6 +159,7 @@ int main(void)
         cmocka_unit_test(test_packing_attends_per_sample),
         cmocka_unit_test(test_token_budget_sizes_memory_and_micro_batches),
         cmocka_unit_test(test_response_lengths_as_a_distribution),
+        cmocka_unit_test(test_log_prob_budget),
         cmocka_unit_test(test_kv_cache_bounds_the_engine),
         cmocka_unit_test(test_rollout_across_servers),
     };

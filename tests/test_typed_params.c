@@ -220,6 +220,7 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_RESPONSE_TOKENS_MEAN, "response-tokens-mean"},
     {TRAINSIZE_ID_CRITIC_MODEL, "critic-model"},
     {TRAINSIZE_ID_REWARD_MODEL, "reward-model"},
+    {TRAINSIZE_ID_LOG_PROB_MAX_TOKENS_PER_GPU, "log-prob-max-tokens-per-gpu"},
 };
 
 static void test_every_id_names_its_parameter(void **state)
