@@ -174,9 +174,10 @@ static const trainsize_link_info *choose_link(const ts_settings *cfg, const ts_l
         size_t mid = lo + (hi - lo) / 2;
         ts_comm_links k = links_with(cfg, fabric, lay, &ts_links[ts_links_by_rate[mid]], nics);
         ts_comm with;
-        if (ideal < 0.0) ideal = ideal_exposed(terms, &k) + rollout_network_ideal(cfg, lay, pc, &k);
+        if (ideal < 0.0) ideal = ideal_exposed(terms, &k) + (lay->rl ? rollout_network_ideal(cfg, lay, pc, &k) : 0.0);
         ts_comm_time(terms, &k, &with);
-        if (with.exposed + rollout_network(cfg, lay, pc, &k) - ideal <= cfg->comm_share * compute_step) {
+        if (with.exposed + (lay->rl ? rollout_network(cfg, lay, pc, &k) : 0.0) - ideal <=
+            cfg->comm_share * compute_step) {
             hi = mid; /* the answer so far: the last one kept is the one returned */
             *timed = with;
         } else {
