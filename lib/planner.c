@@ -491,6 +491,8 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
     int cnn = ts_model_is_cnn(model);
     if (!set_u64(s, s->def.gpus, gpus) || !set_u64(s, s->def.gpus_per_node, gpn)) return;
     nrt = rollout_tp_choices(s, job, gpus, gpn, rts);
+    /* none holds the engine here: the job's own, not one an earlier count left */
+    if (!nrt && ts_is_rl(job->s.method) && !set_u64(s, s->def.rollout_tp, job->s.rollout_tp)) return;
     /* Each degree is set at its own loop's level: the inner loops change only theirs. */
     for (a = 0; a < COUNT_OF(TP_CHOICES); a++) {
         uint64_t tp = TP_CHOICES[a];
