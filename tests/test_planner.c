@@ -155,6 +155,21 @@ static void test_planner_misses_nothing(void **state)
 
 /* A candidate given back to estimate gives exactly its figures, and the layout it reports
  * is the estimate's own (one struct in both). */
+static void assert_is_its_estimate(const trainsize_job *job, const trainsize_plan_candidate *c)
+{
+    trainsize_job *copy = trainsize_job_clone(job);
+    trainsize_result r;
+    assert_int_equal(trainsize_plan_apply(copy, c, NULL), 0);
+    assert_int_equal(trainsize_estimate(copy, &r, sizeof r, NULL), 0);
+    assert_true(r.memory.fits);
+    assert_int_equal(r.memory.peak_total, c->peak_total);
+    assert_true(r.time.wall_seconds == c->seconds);
+    assert_true(r.system.cost_cloud_usd == c->cost);
+    assert_int_equal(r.warnings, c->warnings);
+    assert_memory_equal(&r.layout, &c->layout, sizeof r.layout);
+    trainsize_job_free(copy);
+}
+
 static void test_candidates_are_estimates(void **state)
 {
     const char *const pairs[] = {"model", "llama-2-70b", "tokens", "2e12", "max-gpus", "512",
@@ -166,18 +181,8 @@ static void test_candidates_are_estimates(void **state)
     assert_int_equal(trainsize_plan(job, best, TOP, &count, NULL, NULL), 0);
     assert_true(count > 0);
     for (i = 0; i < count; i++) {
-        trainsize_job *copy = trainsize_job_clone(job);
-        trainsize_result r;
-        assert_int_equal(trainsize_plan_apply(copy, &best[i], NULL), 0);
-        assert_int_equal(trainsize_estimate(copy, &r, sizeof r, NULL), 0);
-        assert_true(r.memory.fits);
-        assert_int_equal(r.memory.peak_total, best[i].peak_total);
-        assert_true(r.time.wall_seconds == best[i].seconds);
-        assert_true(r.system.cost_cloud_usd == best[i].cost);
-        assert_int_equal(r.warnings, best[i].warnings);
-        assert_memory_equal(&r.layout, &best[i].layout, sizeof r.layout);
+        assert_is_its_estimate(job, &best[i]);
         if (i > 0) assert_false(best[i].cost > 0 && best[i - 1].cost > 1.01 * best[i].cost);
-        trainsize_job_free(copy);
     }
     trainsize_job_free(job);
 }
@@ -198,17 +203,10 @@ static void test_rl_plan_names_rollout_and_budget(void **state)
     assert_int_equal(trainsize_plan(job, best, TOP, &count, NULL, NULL), 0);
     assert_true(count > 0);
     for (i = 0; i < count; i++) {
-        trainsize_job *copy = trainsize_job_clone(job);
-        trainsize_result r;
         assert_true(best[i].rollout_tp == 8 || best[i].rollout_tp == 16);
         assert_string_equal(best[i].rollout, "colocated");
         assert_true(best[i].max_tokens_per_gpu >= 2048 && best[i].max_tokens_per_gpu % 2048 == 0);
-        assert_int_equal(trainsize_plan_apply(copy, &best[i], NULL), 0);
-        assert_int_equal(trainsize_estimate(copy, &r, sizeof r, NULL), 0);
-        assert_int_equal(r.memory.peak_total, best[i].peak_total);
-        assert_true(r.time.wall_seconds == best[i].seconds);
-        assert_memory_equal(&r.layout, &best[i].layout, sizeof r.layout);
-        trainsize_job_free(copy);
+        assert_is_its_estimate(job, &best[i]);
     }
     trainsize_job_free(job);
 }

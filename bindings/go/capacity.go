@@ -19,19 +19,26 @@ type CapacityEntry struct {
 	Args       string  // the `trainsize estimate` options that reproduce it ("--model ... --gpu ...")
 }
 
-// capacity runs trainsize_capacity into entries for the GPU named by cgpu.
-func capacity(cgpu *C.char, gpus, gpusPerNode, seq, microBatch, hostRAM uint64,
-	entries *[C.TRAINSIZE_CAPACITY_METHODS]C.trainsize_capacity_entry) error {
+// capacity is trainsize_capacity for the GPU named gpu: its entries, and the name as C text
+// for trainsize_capacity_json (the caller frees it; nil on error).
+func capacity(gpu string, gpus, gpusPerNode, seq, microBatch, hostRAM uint64) (
+	*C.char, *[C.TRAINSIZE_CAPACITY_METHODS]C.trainsize_capacity_entry, error) {
 	if err := checkLibrary(); err != nil {
-		return err
+		return nil, nil, err
 	}
+	cgpu, err := cString(gpu, "gpu", "name")
+	if err != nil {
+		return nil, nil, err
+	}
+	var raw [C.TRAINSIZE_CAPACITY_METHODS]C.trainsize_capacity_entry
 	var e C.trainsize_error
 	rc := C.trainsize_capacity(cgpu, C.uint64_t(gpus), C.uint64_t(gpusPerNode), C.uint64_t(seq),
-		C.uint64_t(microBatch), C.uint64_t(hostRAM), &entries[0], &e)
+		C.uint64_t(microBatch), C.uint64_t(hostRAM), &raw[0], &e)
 	if rc != C.TRAINSIZE_OK {
-		return libError(rc, &e)
+		C.free(unsafe.Pointer(cgpu))
+		return nil, nil, libError(rc, &e)
 	}
-	return nil
+	return cgpu, &raw, nil
 }
 
 // Capacity is the largest catalogue model each way of training fits on gpus GPUs named gpu,
@@ -40,15 +47,11 @@ func capacity(cgpu *C.char, gpus, gpusPerNode, seq, microBatch, hostRAM uint64,
 // (bytes) 0 is the product's as catalogued, else sized from its GPU memory. An unknown GPU
 // or a count out of its option's range is an *Error naming it ("gpu", "gpus", "seq", ...).
 func Capacity(gpu string, gpus, gpusPerNode, seq, microBatch, hostRAM uint64) ([]CapacityEntry, error) {
-	cgpu, err := cString(gpu, "gpu", "name")
+	cgpu, raw, err := capacity(gpu, gpus, gpusPerNode, seq, microBatch, hostRAM)
 	if err != nil {
 		return nil, err
 	}
 	defer C.free(unsafe.Pointer(cgpu))
-	var raw [C.TRAINSIZE_CAPACITY_METHODS]C.trainsize_capacity_entry
-	if err := capacity(cgpu, gpus, gpusPerNode, seq, microBatch, hostRAM, &raw); err != nil {
-		return nil, err
-	}
 	out := make([]CapacityEntry, len(raw))
 	for i := range raw {
 		r := &raw[i]
@@ -62,15 +65,11 @@ func Capacity(gpu string, gpus, gpusPerNode, seq, microBatch, hostRAM uint64) ([
 // for byte, final newline included (trainsize_capacity_json): "gpu", "gpus", "seq",
 // "micro_batch" and "methods".
 func CapacityJSON(gpu string, gpus, gpusPerNode, seq, microBatch, hostRAM uint64) ([]byte, error) {
-	cgpu, err := cString(gpu, "gpu", "name")
+	cgpu, raw, err := capacity(gpu, gpus, gpusPerNode, seq, microBatch, hostRAM)
 	if err != nil {
 		return nil, err
 	}
 	defer C.free(unsafe.Pointer(cgpu))
-	var raw [C.TRAINSIZE_CAPACITY_METHODS]C.trainsize_capacity_entry
-	if err := capacity(cgpu, gpus, gpusPerNode, seq, microBatch, hostRAM, &raw); err != nil {
-		return nil, err
-	}
 	var e C.trainsize_error
 	// The length first, then the text into a buffer of that size and its NUL.
 	n := C.trainsize_capacity_json(cgpu, C.uint64_t(gpus), C.uint64_t(seq), C.uint64_t(microBatch), &raw[0], nil, 0, &e)
