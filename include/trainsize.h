@@ -1822,10 +1822,15 @@ typedef struct trainsize_plan_candidate {
                                        rollout-memory-share for the KV cache, and twice it;
                                        0 for other methods. */
     char rollout[16];             /**< grpo, ppo: where the engines run, "colocated" or
-                                       "separate" (the job's); "" for other methods. */
+                                       "separate", searched: on the training GPUs, or on a
+                                       quarter or a half of the count (rollout_gpus) beside
+                                       the rest (gpus); a job that sets rollout separate with
+                                       its rollout-gpus keeps them. "" for other methods. */
     uint64_t max_tokens_per_gpu;  /**< With a token budget (the job's max-tokens-per-gpu),
                                        the budget searched in the micro-batch's place: 1, 2,
                                        4, 8 or 16 sequences' tokens a GPU; 0 otherwise. */
+    uint64_t rollout_gpus;        /**< rollout "separate": the engines' GPUs, beside gpus
+                                       (which train), priced with them; 0 otherwise. */
 } trainsize_plan_candidate;
 
 /** What a search covered. Caller-owned plain data. */

@@ -77,7 +77,7 @@ typedef struct search {
     struct {
         const ts_param_def *recompute, *micro_batch, *global_batch, *gpus, *gpus_per_node;
         const ts_param_def *tp, *pp, *cp, *pp_interleave, *ep, *zero;
-        const ts_param_def *rollout_tp, *max_tokens;
+        const ts_param_def *rollout_tp, *max_tokens, *rollout, *rollout_gpus;
     } def;
 } search;
 
@@ -291,6 +291,7 @@ static int try_config(search *s, const trainsize_job *job)
     if (ts_is_rl(w->s.method)) {
         c.rollout_tp = w->s.rollout_tp;
         snprintf(c.rollout, sizeof c.rollout, "%s", w->s.rollout == TS_ROLLOUT_SEPARATE ? "separate" : "colocated");
+        c.rollout_gpus = w->s.rollout == TS_ROLLOUT_SEPARATE ? w->s.rollout_gpus : 0;
     }
     c.max_tokens_per_gpu = w->s.max_tokens_per_gpu;
     if (job->plan.budget_usd > 0 && !(c.cost > 0 && c.cost <= job->plan.budget_usd)) return 1;
@@ -331,13 +332,13 @@ static int set_batch(search *s, const trainsize_job *job, uint64_t dp, uint64_t 
  * rollout-memory-share (a fifth left for the KV cache), and twice it; each a divisor of a
  * server or whole servers, tiling the GPUs the engines run on. 0 choices for other jobs
  * (the job's own rollout-tp stays). */
-static size_t rollout_tp_choices(const search *s, const trainsize_job *job, uint64_t gpus, uint64_t gpn,
+static size_t rollout_tp_choices(const search *s, const trainsize_job *job, uint64_t engines_on, uint64_t gpn,
                                  uint64_t *out)
 {
     const trainsize_gpu_info *g = s->work.s.gpu;
     double capacity = (double)(g->usable_bytes ? g->usable_bytes : g->memory_bytes);
     double weights = 2.0 * (double)job->counted.total, room = 0.8 * job->s.rollout_memory_share * capacity;
-    uint64_t engines_on = job->s.rollout == TS_ROLLOUT_SEPARATE ? job->s.rollout_gpus : gpus, t;
+    uint64_t t;
     size_t n = 0;
     if (!ts_is_rl(job->s.method) || !job->counted_ok || !(room > 0.0)) return 0;
     for (t = 1; t <= engines_on && n < 2; t *= 2) {
@@ -479,7 +480,9 @@ static uint64_t max_interleave(const trainsize_job *job, uint64_t pp)
     return layers / pp < TS_PLAN_MAX_VPP ? layers / pp : TS_PLAN_MAX_VPP;
 }
 
-static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus, uint64_t gpn)
+/* Every layout of `gpus` training GPUs of `gpn` a server, the engines of an RL job on
+ * `engines_on` GPUs (the training GPUs when colocated). */
+static void search_layouts(search *s, const trainsize_job *job, uint64_t gpus, uint64_t gpn, uint64_t engines_on)
 {
     const ts_model *model = &job->s.model;
     /* Tensor parallelism stays on the scale-up fabric: a server, or an NVL72 rack's. */
@@ -490,7 +493,7 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
      * transformer-shaped fields are set by the estimate, so the job's layer count is 0. */
     int cnn = ts_model_is_cnn(model);
     if (!set_u64(s, s->def.gpus, gpus) || !set_u64(s, s->def.gpus_per_node, gpn)) return;
-    nrt = rollout_tp_choices(s, job, gpus, gpn, rts);
+    nrt = rollout_tp_choices(s, job, engines_on, gpn, rts);
     /* none holds the engine here: the job's own, not one an earlier count left */
     if (!nrt && ts_is_rl(job->s.method) && !set_u64(s, s->def.rollout_tp, job->s.rollout_tp)) return;
     /* Each degree is set at its own loop's level: the inner loops change only theirs. */
@@ -529,6 +532,46 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t gpus,
             }
         }
     }
+}
+
+/* Where an RL job's engines run, searched at a count of `total` GPUs: on all of them
+ * (colocated, verl's hybrid engine), or on a quarter or a half of them beside the rest
+ * (separate, OpenRLHF's vLLM engines), whole servers or a divisor of one. A job that sets
+ * rollout separate with its own rollout-gpus keeps them, beside `total` training GPUs.
+ * Writes the engines' GPU counts, 0 for colocated. */
+static size_t placement_choices(const trainsize_job *job, uint64_t total, uint64_t gpn, uint64_t *out)
+{
+    static const uint64_t SHARE[] = {4, 2}; /* a quarter, a half */
+    size_t i, n = 0;
+    if (!ts_is_rl(job->s.method) || (job->s.rollout == TS_ROLLOUT_SEPARATE && job->s.rollout_gpus)) return 0;
+    out[n++] = 0;
+    for (i = 0; i < COUNT_OF(SHARE); i++) {
+        uint64_t r = total / SHARE[i];
+        if (r == 0 || total % SHARE[i] != 0 || !(r % gpn == 0 || gpn % r == 0)) continue;
+        out[n++] = r;
+    }
+    return n;
+}
+
+static int set_placement(search *s, uint64_t engines)
+{
+    const ts_param_def *where = s->def.rollout;
+    return ts_job_set_typed(&s->work, where, TS_SET_CHOICE, "trainsize_plan", 0, 0.0,
+                            engines ? TS_ROLLOUT_SEPARATE : TS_ROLLOUT_COLOCATED, NULL) == TRAINSIZE_OK &&
+           set_u64(s, s->def.rollout_gpus, engines);
+}
+
+static void search_gpu_count(search *s, const trainsize_job *job, uint64_t total, uint64_t gpn)
+{
+    uint64_t engines[3];
+    size_t i, n = placement_choices(job, total, gpn, engines);
+    if (n == 0) {
+        search_layouts(s, job, total, gpn, job->s.rollout == TS_ROLLOUT_SEPARATE ? job->s.rollout_gpus : total);
+        return;
+    }
+    for (i = 0; i < n; i++)
+        if (set_placement(s, engines[i]))
+            search_layouts(s, job, total - engines[i], gpn, engines[i] ? engines[i] : total);
 }
 
 /* Whole scale-up domains the server counts above miss: 1, 2, 4, ... NVL72 racks (18 trays
@@ -630,6 +673,8 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
     s.def.recompute = ts_param_def_by_id(TRAINSIZE_ID_RECOMPUTE);
     s.def.rollout_tp = ts_param_def_by_id(TRAINSIZE_ID_ROLLOUT_TP);
     s.def.max_tokens = ts_param_def_by_id(TRAINSIZE_ID_MAX_TOKENS_PER_GPU);
+    s.def.rollout = ts_param_def_by_id(TRAINSIZE_ID_ROLLOUT);
+    s.def.rollout_gpus = ts_param_def_by_id(TRAINSIZE_ID_ROLLOUT_GPUS);
     s.def.micro_batch = ts_param_def_by_id(TRAINSIZE_ID_MICRO_BATCH);
     s.def.global_batch = ts_param_def_by_id(TRAINSIZE_ID_GLOBAL_BATCH);
     s.def.gpus = ts_param_def_by_id(TRAINSIZE_ID_GPUS);
@@ -675,6 +720,17 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
     return ts_ok(err);
 }
 
+/* An RL candidate's placement: its engines on the training GPUs, or on rollout_gpus of
+ * their own. */
+static int apply_placement(trainsize_job *work, const trainsize_plan_candidate *c, trainsize_error *err)
+{
+    int rc;
+    if (memchr(c->rollout, '\0', sizeof c->rollout) == NULL)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "rollout", "rollout: the candidate's placement is not terminated");
+    if ((rc = trainsize_job_set(work, "rollout", c->rollout, err))) return rc;
+    return trainsize_job_set_u64(work, TRAINSIZE_ID_ROLLOUT_GPUS, c->rollout_gpus, err);
+}
+
 /* Set the candidate's GPU and layout on the job through the typed setters, so a candidate
  * is held to the same checks as any caller's value. Sequence parallelism is the job's: the
  * planner does not vary it. */
@@ -709,6 +765,7 @@ int trainsize_plan_apply(trainsize_job *job, const trainsize_plan_candidate *c, 
         (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_GLOBAL_BATCH, c->layout.global_batch, err)) ||
         (rc = trainsize_job_set_choice(&work, TRAINSIZE_ID_RECOMPUTE, c->layout.recompute, err)) ||
         (c->rollout_tp && (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_ROLLOUT_TP, c->rollout_tp, err))) ||
+        (c->rollout[0] && (rc = apply_placement(&work, c, err))) ||
         (c->max_tokens_per_gpu &&
          (rc = trainsize_job_set_u64(&work, TRAINSIZE_ID_MAX_TOKENS_PER_GPU, c->max_tokens_per_gpu, err))))
         return rc;

@@ -53,6 +53,8 @@ static const ts_field_def CANDIDATE[] = {
      C(rollout)},
     {{"max_tokens_per_gpu", U64, "tokens", "with a token budget: the budget a GPU (0 otherwise)"},
      C(max_tokens_per_gpu)},
+    {{"rollout_gpus", U64, "GPUs", "rollout separate: the engines' GPUs beside gpus (0 otherwise)"},
+     C(rollout_gpus)},
 };
 
 size_t trainsize_plan_field_count(void) { return COUNT_OF(CANDIDATE); }

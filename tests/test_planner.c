@@ -204,10 +204,45 @@ static void test_rl_plan_names_rollout_and_budget(void **state)
     assert_true(count > 0);
     for (i = 0; i < count; i++) {
         assert_true(best[i].rollout_tp == 8 || best[i].rollout_tp == 16);
+        /* 16 training GPUs cannot hold a 72B policy's state: the engines stay colocated */
         assert_string_equal(best[i].rollout, "colocated");
+        assert_int_equal(best[i].rollout_gpus, 0);
         assert_true(best[i].max_tokens_per_gpu >= 2048 && best[i].max_tokens_per_gpu % 2048 == 0);
         assert_is_its_estimate(job, &best[i]);
     }
+    trainsize_job_free(job);
+}
+
+/* Placement is searched: engines that keep their share through training (rollout-sleep
+ * false, 0.9 of a GPU) leave no room to train beside them, so every candidate runs them on
+ * GPUs of their own, half of the 16 (a quarter leaves 12, which 256 samples do not divide
+ * by their data-parallel degrees of 12, 6 or 3), and is its estimate. */
+static void test_rl_plan_searches_placement(void **state)
+{
+    const char *const pairs[] = {"model", "qwen2.5-7b", "method", "grpo", "seq", "2048", "response-tokens", "1024",
+                                 "global-batch", "256", "tokens", "1e8", "plan-gpus", "h100-80gb",
+                                 "plan-gpu-count", "16", "rollout-sleep", "false", "rollout-memory-share", "0.9",
+                                 NULL};
+    trainsize_job *job = ts_test_job(pairs);
+    trainsize_plan_candidate best[TOP];
+    size_t count, i;
+    (void)state;
+    assert_int_equal(trainsize_plan(job, best, TOP, &count, NULL, NULL), 0);
+    assert_true(count > 0);
+    for (i = 0; i < count; i++) {
+        assert_string_equal(best[i].rollout, "separate");
+        assert_int_equal(best[i].rollout_gpus, 8);
+        assert_int_equal(best[i].gpus, 8);
+        assert_is_its_estimate(job, &best[i]);
+    }
+    /* the engines sleep through training (the default): colocated on all 16 is cheaper */
+    assert_int_equal(trainsize_job_set(job, "rollout-sleep", "true", NULL), 0);
+    assert_int_equal(trainsize_job_set(job, "rollout-memory-share", "0.5", NULL), 0);
+    assert_int_equal(trainsize_plan(job, best, TOP, &count, NULL, NULL), 0);
+    assert_true(count > 0);
+    assert_string_equal(best[0].rollout, "colocated");
+    assert_int_equal(best[0].gpus, 16);
+    assert_is_its_estimate(job, &best[0]);
     trainsize_job_free(job);
 }
 
@@ -528,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_planner_misses_nothing),
         cmocka_unit_test(test_candidates_are_estimates),
         cmocka_unit_test(test_rl_plan_names_rollout_and_budget),
+        cmocka_unit_test(test_rl_plan_searches_placement),
         cmocka_unit_test(test_constraints),
         cmocka_unit_test(test_ties_names_and_layouts),
         cmocka_unit_test(test_pareto_front),

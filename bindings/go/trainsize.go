@@ -545,6 +545,13 @@ type Candidate struct {
 	CostOwn      float64 // owning cost of the run, US dollars (0 when the GPU has no price)
 	CP           uint64  // context-parallel degree
 	SP           bool    // sequence parallelism applies
+	// grpo, ppo: the rollout engine's tensor parallelism, where the engines run
+	// ("colocated" or "separate") and, separate, their GPUs beside GPUs; 0 and "" otherwise.
+	RolloutTP   uint64
+	Rollout     string
+	RolloutGPUs uint64
+	// With a token budget: the budget a GPU the planner chose, in the micro-batch's place.
+	MaxTokensPerGPU uint64
 }
 
 // raw is the candidate as the library's struct.
@@ -576,6 +583,16 @@ func (c Candidate) raw() (C.trainsize_plan_candidate, error) {
 	cc.cost = C.double(c.Cost)
 	cc.warnings = C.uint64_t(c.Warnings)
 	cc.cost_own = C.double(c.CostOwn)
+	if len(c.Rollout) >= len(cc.rollout) || strings.IndexByte(c.Rollout, 0) >= 0 {
+		return cc, &Error{Code: ErrInvalid, Field: "rollout",
+			Message: fmt.Sprintf("rollout: %q is not a placement", c.Rollout)}
+	}
+	for i := 0; i < len(c.Rollout); i++ {
+		cc.rollout[i] = C.char(c.Rollout[i])
+	}
+	cc.rollout_tp = C.uint64_t(c.RolloutTP)
+	cc.rollout_gpus = C.uint64_t(c.RolloutGPUs)
+	cc.max_tokens_per_gpu = C.uint64_t(c.MaxTokensPerGPU)
 	return cc, nil
 }
 
@@ -667,6 +684,8 @@ func (j *Job) Plan(max int) (*Plan, error) {
 			Recompute: int(l.recompute), PeakTotal: uint64(c.peak_total), Seconds: float64(c.seconds),
 			Cost: float64(c.cost), Warnings: uint64(c.warnings), CostOwn: float64(c.cost_own),
 			CP: uint64(l.cp), SP: l.sp != 0,
+			RolloutTP: uint64(c.rollout_tp), Rollout: goStr(c.rollout[:]), RolloutGPUs: uint64(c.rollout_gpus),
+			MaxTokensPerGPU: uint64(c.max_tokens_per_gpu),
 		}
 	}
 	return plan, nil

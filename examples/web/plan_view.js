@@ -36,7 +36,9 @@ function runPlan(ts, options) {
  * and an RL job's rollout engines. */
 function candidateBatch(c) {
   const batch = c.max_tokens_per_gpu ? `at most ${num(c.max_tokens_per_gpu)} tokens a GPU` : String(c.micro_batch);
-  return c.rollout_tp ? `${batch}; rollout tp ${c.rollout_tp}, ${c.rollout}` : batch;
+  if (!c.rollout_tp) return batch;
+  const own = c.rollout_gpus ? ` on ${num(c.rollout_gpus)} GPUs of their own` : '';
+  return `${batch}; rollout tp ${c.rollout_tp}, ${c.rollout}${own}`;
 }
 
 function candidateLabel(c) {

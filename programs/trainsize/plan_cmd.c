@@ -283,7 +283,10 @@ static void row(ts_out *o, size_t rank, const trainsize_plan_candidate *c, int o
     int bit;
 
     snprintf(r, sizeof r, "%zu", rank);
-    snprintf(gpus, sizeof gpus, "%" PRIu64, c->gpus);
+    if (c->rollout_gpus) /* training GPUs + the rollout engines' own */
+        snprintf(gpus, sizeof gpus, "%" PRIu64 "+%" PRIu64, c->gpus, c->rollout_gpus);
+    else
+        snprintf(gpus, sizeof gpus, "%" PRIu64, c->gpus);
     snprintf(nodes, sizeof nodes, "%" PRIu64 " x %" PRIu64, candidate_field(c, "nodes", &v) ? v.u64 : 0,
              c->gpus_per_node);
     snprintf(tp, sizeof tp, "%" PRIu64, c->layout.tp);
@@ -312,9 +315,12 @@ static void row(ts_out *o, size_t rank, const trainsize_plan_candidate *c, int o
     if (c->rollout_tp || c->max_tokens_per_gpu) {
         char budget[TS_FMT_MAX], where[24];
         ts_out_puts(o, "     ");
-        if (c->rollout_tp)
-            ts_out_printf(o, "rollout: %s engines of tp %" PRIu64 "%s", printable(where, sizeof where, c->rollout),
-                          c->rollout_tp, c->max_tokens_per_gpu ? "; " : "");
+        if (c->rollout_tp) {
+            ts_out_printf(o, "rollout: %s engines of tp %" PRIu64, printable(where, sizeof where, c->rollout),
+                          c->rollout_tp);
+            if (c->rollout_gpus) ts_out_printf(o, " on %" PRIu64 " GPUs of their own", c->rollout_gpus);
+            ts_out_puts(o, c->max_tokens_per_gpu ? "; " : "");
+        }
         if (c->max_tokens_per_gpu)
             ts_out_printf(o, "micro-batches of at most %s tokens a GPU",
                           ts_fmt_thousands(budget, sizeof budget, c->max_tokens_per_gpu));
@@ -440,6 +446,11 @@ static void hint(ts_out *o, const cli_options *opts, const trainsize_plan_candid
     else HINT_U64("micro-batch", c->layout.micro_batch);
     HINT_U64("global-batch", c->layout.global_batch);
     if (c->rollout_tp) HINT_U64("rollout-tp", c->rollout_tp);
+    if (c->rollout[0]) {
+        char where[24];
+        hint_option(o, "rollout", printable(where, sizeof where, c->rollout));
+        if (c->rollout_gpus) HINT_U64("rollout-gpus", c->rollout_gpus);
+    }
 #undef HINT_U64
     recompute_name(c, v, sizeof v);
     hint_option(o, "recompute", v);

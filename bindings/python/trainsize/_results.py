@@ -446,6 +446,8 @@ class Candidate(_Record):
             for other methods).
         max_tokens_per_gpu: with a token budget, the budget a GPU the planner chose (0
             otherwise).
+        rollout_gpus: rollout ``"separate"``: the engines' GPUs beside ``gpus`` (which
+            train), priced with them (0 otherwise).
 
     The planner's candidates are read through the library's plan field table, whose keys
     these are.
@@ -453,10 +455,11 @@ class Candidate(_Record):
 
     _fields = ("gpu", "gpus", "gpus_per_node", "nodes", "tp", "pp", "pp_interleave", "cp", "ep",
                "zero", "micro_batch", "global_batch", "recompute", "peak_total", "seconds",
-               "cost", "warnings", "cost_own", "sp", "rollout_tp", "rollout", "max_tokens_per_gpu")
+               "cost", "warnings", "cost_own", "sp", "rollout_tp", "rollout", "max_tokens_per_gpu",
+               "rollout_gpus")
     __slots__ = _fields
     _defaults = {"warnings": [], "cost_own": 0.0, "cp": 1, "sp": False, "rollout_tp": 0, "rollout": "",
-                 "max_tokens_per_gpu": 0}
+                 "max_tokens_per_gpu": 0, "rollout_gpus": 0}
 
     def layout(self) -> Dict[str, Any]:
         """The keyword arguments that give this layout to :func:`trainsize.estimate`
@@ -478,6 +481,10 @@ class Candidate(_Record):
             out["micro_batch"] = self.micro_batch
         if self.rollout_tp:
             out["rollout_tp"] = self.rollout_tp
+        if self.rollout:
+            out["rollout"] = self.rollout
+        if self.rollout_gpus:
+            out["rollout_gpus"] = self.rollout_gpus
         return out
 
     def to_dict(self) -> Dict[str, Any]:
@@ -491,7 +498,7 @@ class Candidate(_Record):
             "seconds": _plain(self.seconds), "cost": _plain(self.cost),
             "cost_own": _plain(self.cost_own), "warnings": list(self.warnings), "sp": self.sp,
             "rollout_tp": self.rollout_tp, "rollout": self.rollout,
-            "max_tokens_per_gpu": self.max_tokens_per_gpu,
+            "max_tokens_per_gpu": self.max_tokens_per_gpu, "rollout_gpus": self.rollout_gpus,
         }
 
 

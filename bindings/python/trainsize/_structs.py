@@ -384,6 +384,7 @@ class PlanCandidate(ctypes.Structure):
         ("rollout_tp", c_uint64),
         ("rollout", c_char * 16),
         ("max_tokens_per_gpu", c_uint64),
+        ("rollout_gpus", c_uint64),
     ]
 
 

@@ -1623,6 +1623,11 @@ impl Candidate {
     pub fn max_tokens_per_gpu(&self) -> u64 {
         self.raw.max_tokens_per_gpu
     }
+    /// rollout "separate": the engines' GPUs beside [`gpus`](Self::gpus), priced with them;
+    /// 0 otherwise.
+    pub fn rollout_gpus(&self) -> u64 {
+        self.raw.rollout_gpus
+    }
 
     /// The job settings that give this configuration (what [`Job::apply`] sets), as
     /// (parameter, value) pairs for [`Job::set`] or the command line.
@@ -1646,6 +1651,10 @@ impl Candidate {
         }
         if self.raw.max_tokens_per_gpu > 0 {
             s.push(("max-tokens-per-gpu", self.raw.max_tokens_per_gpu.to_string()));
+        }
+        if self.raw.rollout[0] != 0 {
+            s.push(("rollout", self.rollout().into_owned()));
+            s.push(("rollout-gpus", self.raw.rollout_gpus.to_string()));
         }
         s
     }

@@ -550,6 +550,7 @@ pub struct trainsize_plan_candidate {
     pub rollout_tp: u64,
     pub rollout: [c_char; 16],
     pub max_tokens_per_gpu: u64,
+    pub rollout_gpus: u64,
 }
 
 /// `trainsize_plan_stats`
