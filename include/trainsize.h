@@ -404,7 +404,13 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_CRITIC_MODEL = 214,            /**< "critic-model" */
     TRAINSIZE_ID_REWARD_MODEL = 215,            /**< "reward-model" */
     TRAINSIZE_ID_LOG_PROB_MAX_TOKENS_PER_GPU = 216, /**< "log-prob-max-tokens-per-gpu" */
-    TRAINSIZE_ID_COUNT = 217                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_CRITIC_GPUS = 217,             /**< "critic-gpus" */
+    TRAINSIZE_ID_CRITIC_ZERO = 218,             /**< "critic-zero" */
+    TRAINSIZE_ID_CRITIC_OFFLOAD = 219,          /**< "critic-offload" */
+    TRAINSIZE_ID_REWARD_GPUS = 220,             /**< "reward-gpus" */
+    TRAINSIZE_ID_REWARD_ZERO = 221,             /**< "reward-zero" */
+    TRAINSIZE_ID_REWARD_OFFLOAD = 222,          /**< "reward-offload" */
+    TRAINSIZE_ID_COUNT = 223                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -1743,6 +1749,29 @@ typedef struct trainsize_result {
     uint64_t reward_weights;         /**< Of memory.weights: a frozen reward model
                                           (reward-model) on the most loaded GPU, bytes; the
                                           JSON's `memory.reward_weights`. */
+    uint64_t critic_gpu_peak;        /**< ppo with critic-gpus: the peak of one of the
+                                          critic's own GPUs (its state, activations and
+                                          overhead), bytes; 0 when the critic shares the
+                                          policy's GPUs. memory.fits needs it within the
+                                          GPU's capacity too. The JSON's
+                                          `memory.critic_gpu_peak`. */
+    uint64_t reward_gpu_peak;        /**< With reward-gpus: the peak of one of the reward
+                                          model's own GPUs, bytes; 0 otherwise. memory.fits
+                                          needs it within the GPU's capacity too. The
+                                          JSON's `memory.reward_gpu_peak`. */
+    uint64_t critic_nodes;           /**< ppo with critic-gpus: the critic's servers beside
+                                          system.nodes, priced and powered with them; the
+                                          JSON's `system.critic_nodes`. */
+    uint64_t reward_nodes;           /**< With reward-gpus: the reward model's servers; the
+                                          JSON's `system.reward_nodes`. */
+    double critic_seconds;           /**< ppo with critic-gpus: a step's critic passes on its
+                                          own GPUs, which run beside the policy's (the step
+                                          waits for the slower), seconds; 0 otherwise. The
+                                          JSON's `time.critic_seconds`. */
+    double reward_seconds;           /**< With reward-gpus: a step's scoring forward on the
+                                          reward model's own GPUs, beside the policy's
+                                          passes, seconds; 0 otherwise. The JSON's
+                                          `time.reward_seconds`. */
 } trainsize_result;
 
 /**

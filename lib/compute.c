@@ -174,17 +174,27 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     /* RL (verl): one more forward for the old policy's log-probabilities; ppo's critic a
      * forward for its values and its own update (forward and backward), of the policy's
      * shape unless critic-model gives its own (below) */
-    double own_critic = lay->critic.params > 0.0;
-    double rl = lay->rl ? 1.0 + (cfg->method == TS_METHOD_PPO && !own_critic ? 4.0 : 0.0) : 0.0;
+    double own_critic = lay->critic.params > 0.0, ppo = cfg->method == TS_METHOD_PPO;
+    double rl = lay->rl ? 1.0 + (ppo && !own_critic && !lay->critic_gpus ? 4.0 : 0.0) : 0.0;
     double mm = matmul * ((cfg->lora_rank ? 2.0 : 3.0) + reference + rl),
            at = attention * (3.0 + reference + rl);
+    /* a critic of its own shape: its values and its update (4 passes); a reward model: a
+     * forward of every response; each on GPUs of its own when it has them (below) */
+    double critic_flops = !ppo ? 0.0
+                          : own_critic ? 2.0 * 4.0 * lay->critic.mm + 4.0 * lay->critic.attention
+                                       : 4.0 * (matmul + attention);
+    double reward_flops = 2.0 * lay->reward.mm + lay->reward.attention;
     /* distillation: the teacher's forward of every token (0 otherwise) */
     mm += 2.0 * lay->teacher.mm;
     at += lay->teacher.attention;
-    /* a critic of its own shape: its values and its update (4 passes); a reward model: a
-     * forward of every response */
-    mm += 2.0 * (4.0 * lay->critic.mm + lay->reward.mm);
-    at += 4.0 * lay->critic.attention + lay->reward.attention;
+    if (own_critic && !lay->critic_gpus) {
+        mm += 2.0 * 4.0 * lay->critic.mm;
+        at += 4.0 * lay->critic.attention;
+    }
+    if (!lay->reward_gpus) {
+        mm += 2.0 * lay->reward.mm;
+        at += lay->reward.attention;
+    }
     /* A multimodal model's images, once per sequence of seq tokens: the tower's forward (and
      * backward when it trains; a frozen one's input needs no gradient), the projector's
      * forward and weight gradients (its input's too when the tower trains); every extra
@@ -248,6 +258,15 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
      * deviates (the stragglers of Wu et al. 2024, "FALCON", arXiv 2410.12588, and of
      * MegaScale, arXiv 2402.15627, as a spread of speeds). */
     out->step_seconds *= 1.0 + cfg->gpu_variation * expected_max_normal((double)lay->gpus);
+    /* The critic's and the reward model's work on GPUs of their own, at the policy's rate a
+     * GPU, beside the policy's passes: the step waits for the slowest (side_models.c). */
+    out->critic_seconds = out->reward_seconds = 0.0;
+    if (lay->critic_gpus || lay->reward_gpus) {
+        ts_side_seconds(lay, critic_flops * tokens_step, reward_flops * tokens_step,
+                        out->step_seconds > 0.0 ? out->step_flops / (out->step_seconds * (double)lay->gpus) : 0.0,
+                        &out->critic_seconds, &out->reward_seconds);
+        out->step_seconds = fmax(out->step_seconds, fmax(out->critic_seconds, out->reward_seconds));
+    }
     /* After the micro-batches, overlapping none of their compute or communication: the
      * optimizer's pass over its state and the step's fixed overhead. */
     out->rollout_seconds = ts_rollout_seconds(cfg, lay, pc);
@@ -262,6 +281,8 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     out->overhead_seconds = ts_step_overhead(cfg, lay, conv, out->step_seconds);
     out->serial_seconds =
         ts_kernel_optimizer_seconds(cfg, conv, mem) + out->overhead_seconds + out->rollout_seconds;
+    /* reward-offload: the reward model's weights come over the host link once a step */
+    if (cfg->reward_offload) out->serial_seconds += ts_reward_rank_bytes(lay, conv) / ts_host_link_rate(cfg->gpu);
     out->steps = cfg->tokens ? (uint64_t)ceil((double)cfg->tokens / tokens_step) : 1;
     out->tokens = tokens_step * (double)out->steps; /* whole steps, as trained */
     out->flops = out->step_flops * (double)out->steps;

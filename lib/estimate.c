@@ -166,6 +166,13 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
     if (pc.extra) memcpy(out->extra_tensors, job->extra_tensors, sizeof out->extra_tensors);
     if ((rc = ts_memory_result(cfg, &lay, &conv, &pc, &worst, &out->memory, err))) return rc;
     out->reward_weights = (uint64_t)ceil(worst.reward); /* at most memory.weights */
+    if (lay.critic_gpus || lay.reward_gpus) {
+        if ((rc = ts_result_bytes(worst.critic_gpu, &out->critic_gpu_peak, "memory.critic_gpu_peak", "critic-gpus",
+                                  err)) ||
+            (rc = ts_result_bytes(worst.reward_gpu, &out->reward_gpu_peak, "memory.reward_gpu_peak", "reward-gpus",
+                                  err)))
+            return rc;
+    }
     if ((rc = ts_compute_make(cfg, &lay, &pc, &conv, &out->memory, &cmp, err))) return rc;
     if ((rc = ts_system_make(cfg, &lay, &pc, &conv, &out->memory, &cmp, &out->system, &losses,
                              &found, err)))
@@ -174,6 +181,10 @@ int trainsize_estimate(const trainsize_job *job, trainsize_result *out, size_t o
     ts_time_make(&cmp, &losses, &lay, &out->time);
     out->rollout_sync_seconds = losses.rollout_sync;
     out->rollout_network_seconds = losses.rollout_network;
+    out->critic_seconds = cmp.critic_seconds;
+    out->reward_seconds = cmp.reward_seconds;
+    out->critic_nodes = lay.critic_nodes;
+    out->reward_nodes = lay.reward_nodes;
     if ((rc = ts_goodput_make(cfg, &lay, &out->system, &losses, &out->time, err))) return rc;
     ts_power_cost(cfg, &lay, &out->time, &out->system, &found);
     ts_facility_make(cfg, &lay, &out->system);

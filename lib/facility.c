@@ -116,7 +116,8 @@ static void fabric(double ports, uint64_t *switches, uint64_t *tiers)
 
 uint64_t ts_facility_servers(const ts_settings *cfg, const ts_layout *lay)
 {
-    uint64_t servers = lay->nodes + lay->rollout_nodes + cfg->spare_nodes, per_rack;
+    uint64_t servers = lay->nodes + lay->rollout_nodes + lay->critic_nodes + lay->reward_nodes + cfg->spare_nodes,
+             per_rack;
     if (!rack_scale(cfg->gpu)) return servers;
     per_rack = TS_NVL72_TRAYS * 4u / (uint64_t)cfg->gpu->per_host; /* sold as whole racks */
     return (servers + per_rack - 1) / per_rack * per_rack;

@@ -474,6 +474,8 @@ static int other_model(const ts_model *o, const ts_settings *cfg, const ts_layou
               (o->tied_embeddings && !scorer ? 0.0 : (double)c.token_embedding) -
               (scorer ? (double)c.output_layer : 0.0);
     out->attention = ts_model_attention_flops(o, (uint64_t)l->attend, cfg->attention == TRAINSIZE_ATTENTION_FLASH);
+    out->hidden = (double)o->hidden;
+    out->layers = (double)o->layers;
     return TRAINSIZE_OK;
 }
 
@@ -598,7 +600,8 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
      * own shape, a reward model */
     if ((rc = other_model(cfg->method == TS_METHOD_DISTILL ? cfg->teacher : NULL, cfg, l, 0, &l->teacher, err)) ||
         (rc = other_model(cfg->method == TS_METHOD_PPO ? cfg->critic : NULL, cfg, l, 1, &l->critic, err)) ||
-        (rc = other_model(l->rl ? cfg->reward : NULL, cfg, l, 1, &l->reward, err)))
+        (rc = other_model(l->rl ? cfg->reward : NULL, cfg, l, 1, &l->reward, err)) ||
+        (rc = ts_side_layout(cfg, l, err)))
         return rc;
     vision_figures(cfg, l);
     /* a ResNet's figures per image, walked once for every later stage */

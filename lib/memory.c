@@ -116,15 +116,26 @@ static double max2(double a, double b) { return a > b ? a : b; }
  * are the fp32 master, 16-bit when a 16-bit copy is kept). */
 static double frozen_vision_bytes(const ts_conv *c) { return c->weight > 0.0 ? c->weight : c->weight_compute; }
 
-static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
-                        const ts_param_counts *pc, const stage_params *sp, ts_stage_memory *out)
+/* The stage's trained state (weights, gradients, optimizer state, what offload moves to
+ * the host) under ZeRO stage `zero` and CPU offload `offload`: the policy's under its own,
+ * ppo's critic of the policy's conventions under the critic's (critic-zero, critic-offload). */
+/* Inlined at both calls: the policy's, on every estimate, keeps its constants folded. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TS_INLINE_ALWAYS inline __attribute__((always_inline))
+#else
+#define TS_INLINE_ALWAYS inline
+#endif
+
+static TS_INLINE_ALWAYS void trained_state(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
+                          const ts_param_counts *pc, const stage_params *sp, uint64_t zero, int offload,
+                          ts_stage_memory *out)
 {
     double D = (double)lay->dense_shard, De = (double)lay->expert_shard;
-    double w3 = lay->zero >= 3 ? D : 1.0, w3e = lay->zero >= 3 ? De : 1.0;
+    double w3 = zero >= 3 ? D : 1.0, w3e = zero >= 3 ? De : 1.0;
     /* Accumulating under no_sync, every rank holds its gradients unsharded. */
-    int g_shard = lay->zero >= 2 && !c->grad_sync_step;
+    int g_shard = zero >= 2 && !c->grad_sync_step;
     double g2 = g_shard ? D : 1.0, g2e = g_shard ? De : 1.0;
-    double o1 = lay->zero >= 1 ? D : 1.0, o1e = lay->zero >= 1 ? De : 1.0;
+    double o1 = zero >= 1 ? D : 1.0, o1e = zero >= 1 ? De : 1.0;
     int lora = cfg->lora_rank > 0;
     double wbytes = lora ? c->adapter_weight : c->weight, gbytes = lora ? c->adapter_grad : c->grad;
     double shard = sp->dense / o1 + sp->expert / o1e; /* trainable parameters whose state we keep */
@@ -142,7 +153,8 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
         out->states = shard * (lora ? c->adapter_state : c->state);
     if (!lora) out->states += sp->embedding / o1 * (c->embedding_state - c->state);
     out->optimizer = out->master + out->states;
-    if (cfg->offload != TRAINSIZE_OFFLOAD_NONE) {
+    out->host_offload = 0.0;
+    if (offload != TRAINSIZE_OFFLOAD_NONE) {
         /* ZeRO-Offload (Ren et al. 2021, §4): gradients are reduced and moved to the host,
          * where the master copy, the optimizer states and an fp32 gradient copy live; the
          * GPU keeps only the reduction buckets (counted with ZeRO-3's gathers). */
@@ -150,12 +162,22 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
         out->optimizer = out->master = out->states = 0.0;
         out->gradients = 0.0;
     }
-    if (cfg->offload == TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS) {
+    if (offload == TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS) {
         out->host_offload += out->weights;
         out->weights = 0.0;
     }
     out->weights += scales;
     out->weights += sp->frozen_vision * frozen_vision_bytes(c) / w3;
+}
+
+static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
+                        const ts_param_counts *pc, const stage_params *sp, ts_stage_memory *out)
+{
+    double D = (double)lay->dense_shard, De = (double)lay->expert_shard;
+    double w3 = lay->zero >= 3 ? D : 1.0, w3e = lay->zero >= 3 ? De : 1.0;
+    int lora = cfg->lora_rank > 0;
+    double wbytes = lora ? c->adapter_weight : c->weight;
+    trained_state(cfg, lay, c, pc, sp, lay->zero, cfg->offload, out);
     /* the tower's share of the weights, as it is held: frozen, under LoRA, or trained */
     out->vision_weights = sp->vision * (sp->frozen_vision > 0.0 ? frozen_vision_bytes(c)
                                         : lora ? c->frozen_other : wbytes) / w3;
@@ -169,23 +191,33 @@ static void model_state(const ts_settings *cfg, const ts_layout *lay, const ts_c
                                     sp->expert * c->weight_compute / w3e;
     /* ppo's critic: a second trainable model of the policy's conventions, its state beside
      * the policy's (verl places it on the same GPUs), of the policy's shape or its own
-     * (critic-model: the policy's state a parameter, split and sharded as the policy's) */
-    if (cfg->method == TS_METHOD_PPO) {
-        double f = lay->critic.params > 0.0 ? 1.0 + lay->critic.params / (double)pc->total : 2.0;
-        out->critic = (out->weights + out->gradients + out->optimizer) * (f - 1.0);
-        out->weights *= f;
-        out->gradients *= f;
-        out->optimizer *= f;
-        out->master *= f;
-        out->states *= f;
+     * (critic-model: the policy's state a parameter, split and sharded as the policy's),
+     * under its own ZeRO stage and offload; none here on GPUs of its own (side_models.c) */
+    if (cfg->method == TS_METHOD_PPO && !lay->critic_gpus) {
+        double f = lay->critic.params > 0.0 ? lay->critic.params / (double)pc->total : 1.0;
+        ts_stage_memory cs = *out;
+        if (lay->critic_zero != lay->zero || lay->critic_offload != cfg->offload)
+            trained_state(cfg, lay, c, pc, sp, lay->critic_zero, lay->critic_offload, &cs);
+        out->critic = (cs.weights + cs.gradients + cs.optimizer) * f;
+        out->weights += cs.weights * f;
+        out->gradients += cs.gradients * f;
+        out->optimizer += cs.optimizer * f;
+        out->master += cs.master * f;
+        out->states += cs.states * f;
+        out->host_offload += cs.host_offload * f;
     }
     out->weights += out->reference;
     /* distillation's teacher: frozen, in the type the matmuls read, split over tp and pp as
      * the student is and sharded by ZeRO-3 (TRL's GKD prepares it like a reference) */
     out->teacher = lay->teacher.params * c->weight_compute / ((double)lay->tp * (double)lay->pp) / w3;
     out->weights += out->teacher;
-    /* a reward model: frozen like the teacher, scored once a response */
-    out->reward = lay->reward.params * c->weight_compute / ((double)lay->tp * (double)lay->pp) / w3;
+    /* a reward model: frozen like the teacher, scored once a response, under its own ZeRO
+     * stage; on the host between its forwards with reward-offload (side_models.c) */
+    out->reward = lay->reward.params > 0.0 ? ts_reward_rank_bytes(lay, c) : 0.0;
+    if (cfg->reward_offload) {
+        out->host_offload += out->reward;
+        out->reward = 0.0;
+    }
     out->weights += out->reward;
     /* DualPipe feeds the pipeline from both ends: each rank keeps two copies of its
      * parameters (DeepSeek-V3, §3.2.1) */
@@ -291,6 +323,13 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
     out->act_per_layer = act.per_layer;
     out->in_flight = act.in_flight;
     out->act_vision = act.vision;
+    /* ppo's critic trains after the policy on the same GPUs: the larger of their layers'
+     * activations (side_models.c scales the critic's from the policy's) */
+    if (cfg->method == TS_METHOD_PPO && !lay->critic_gpus) {
+        double scale = ts_critic_activation_scale(cfg, lay);
+        if (scale > 1.0) out->act_layers *= scale;
+    }
+    out->stage_layers = sp.layers;
     out->activations = out->act_layers + out->act_embedding + out->act_output + out->act_vision;
 
     if (lay->zero >= 3 && !lay->fsdp_pipeline) zero3 = zero3_buffers(cfg, c, &sp);

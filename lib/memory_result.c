@@ -83,7 +83,9 @@ static int fill_memory(const ts_stage_memory *s, uint64_t stage, const ts_layout
     }
     m->in_flight_microbatches = s->in_flight;
     m->gpu_capacity = lay->capacity;
-    m->fits = m->peak_needed <= m->gpu_capacity;
+    /* and the critic's or the reward model's own GPUs, where they have them */
+    m->fits = m->peak_needed <= m->gpu_capacity && s->critic_gpu_needed <= (double)lay->capacity &&
+              s->reward_gpu_needed <= (double)lay->capacity;
     m->peak_phase = s->peak_phase;
     m->peak_includes_activations = s->peak_has_activations;
     m->peak_includes_gradients = s->peak_has_gradients;
@@ -111,6 +113,8 @@ int ts_memory_result(const ts_settings *cfg, const ts_layout *lay, const ts_conv
         ts_memory_stage(cfg, lay, conv, pc, 1, &memo, &other);
         if (other.peak_total > worst->peak_total) { *worst = other; stage = 1; }
     }
+    worst->critic_gpu = worst->critic_gpu_needed = worst->reward_gpu = worst->reward_gpu_needed = 0.0;
+    if (lay->critic_gpus || lay->reward_gpus) ts_side_memory(cfg, lay, conv, pc, worst);
     m->max_micro_batch = m->max_seq = 0; /* fill_memory sets every other field */
     return fill_memory(worst, stage, lay, cfg->fragmentation, m, err);
 }

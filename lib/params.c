@@ -882,6 +882,33 @@ static const ts_param_def PARAMS[] = {
       "grpo, ppo: a reward model, a built-in preset: frozen, in 16 bits, sharded as the policy's "
       "weights, one forward a token of every response; \"\": a rule-based reward (none on the GPU)"},
      TS_SET_PRESET_REF, OFF(s.reward), TRAINSIZE_ID_REWARD_MODEL, TS_PLAN_KEEPS},
+    /* Where the critic and the reward model run, and how they are sharded (side_models.c). */
+    {{"critic-gpus", TRAINSIZE_PARAM_INT, NULL, 0, LIM_GPUS, "0", "GPUs",
+      "ppo: GPUs of the job's type the critic trains on, beside the policy's (OpenRLHF's "
+      "critic_num_nodes x critic_num_gpus_per_node), data parallel, its ZeRO sharding over them; "
+      "its passes run beside the policy's and the step waits for the slower; 0: on the policy's "
+      "GPUs (verl)"},
+     TS_SET_U64, OFF(s.critic_gpus), TRAINSIZE_ID_CRITIC_GPUS, TS_PLAN_KEEPS},
+    {{"critic-zero", TRAINSIZE_PARAM_CHOICE, "auto|0|1|2|3", 0, 0, "auto", "",
+      "ppo: the critic's ZeRO stage (DeepSpeed-Chat's critic_zero_stage); auto: the policy's"},
+     TS_SET_CHOICE, OFF(s.critic_zero), TRAINSIZE_ID_CRITIC_ZERO, TS_PLAN_KEEPS},
+    {{"critic-offload", TRAINSIZE_PARAM_CHOICE, "auto|none|optimizer|optimizer+params", 0, 0, "auto", "",
+      "ppo: the critic's CPU offload (verl's critic fsdp_config optimizer_offload and "
+      "param_offload); auto: the policy's offload"},
+     TS_SET_CHOICE, OFF(s.critic_offload), TRAINSIZE_ID_CRITIC_OFFLOAD, TS_PLAN_KEEPS},
+    {{"reward-gpus", TRAINSIZE_PARAM_INT, NULL, 0, LIM_GPUS, "0", "GPUs",
+      "grpo, ppo: GPUs of the job's type the reward model scores on, beside the policy's "
+      "(OpenRLHF's reward_num_nodes x reward_num_gpus_per_node); its forward runs beside the "
+      "policy's passes; 0: on the policy's GPUs"},
+     TS_SET_U64, OFF(s.reward_gpus), TRAINSIZE_ID_REWARD_GPUS, TS_PLAN_KEEPS},
+    {{"reward-zero", TRAINSIZE_PARAM_CHOICE, "auto|0|1|2|3", 0, 0, "auto", "",
+      "grpo, ppo: the reward model's ZeRO stage: 3 shards its frozen weights, below 3 every GPU "
+      "holds them whole; auto: the policy's"},
+     TS_SET_CHOICE, OFF(s.reward_zero), TRAINSIZE_ID_REWARD_ZERO, TS_PLAN_KEEPS},
+    {{"reward-offload", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "grpo, ppo: the reward model's weights wait on the host and come to the GPU for its forward "
+      "(OpenRLHF's ref_reward_offload): off the GPU through training, once over the host link a step"},
+     TS_SET_BOOL, OFF(s.reward_offload), TRAINSIZE_ID_REWARD_OFFLOAD, TS_PLAN_KEEPS},
     /* A multimodal model's vision tower and projector (vision.c), and its images. */
     {{"vision-layers", TRAINSIZE_PARAM_INT, NULL, 0, LIM_LAYERS, "0", "layers",
       "a multimodal model's vision tower: its layers (CLIP ViT-L/14 in LLaVA-1.5: 24); 0: none"},

@@ -579,6 +579,11 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
                        ts_fmt_iec(a, sizeof a, (double)m->peak_needed),
                        ts_fmt_iec(b, sizeof b, (double)cap),
                        ts_fmt_iec(c, sizeof c, (double)m->peak_total));
+    } else if (m->peak_needed <= cap) {
+        /* the policy's GPUs hold it; the critic's or the reward model's own do not */
+        ts_out_printf(o, "DOES NOT FIT: the training GPUs hold it (needs %s of %s), the critic's or the\n"
+                         "  reward model's own GPUs do not (below)\n",
+                      ts_fmt_iec(a, sizeof a, (double)m->peak_needed), ts_fmt_iec(b, sizeof b, (double)cap));
     } else {
         uint64_t over = m->peak_needed > cap ? m->peak_needed - cap : 0;
         char c[TS_FMT_MAX], d[TS_FMT_MAX];
@@ -605,6 +610,7 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
                       r->system.rollout_nodes ? "a GPU of the engines' own (none on the training GPUs)"
                       : job_is(job, "rollout-sleep", "true") ? "freed while training" : "kept while training");
     }
+    ts_report_side_memory(o, job, r, w->dev);
     ts_out_printf(o, "  most loaded %s: pipeline stage %d", w->dev, m->pipeline_stage);
     if (phase)
         ts_out_printf(o, "; peak during: %.40s", phase);
@@ -911,6 +917,7 @@ static void system_section(ts_out *o, const trainsize_job *job, const trainsize_
                       ts_fmt_thousands(b, sizeof b, job_u64(job, "rollout-gpus")), w->dev,
                       job_u64(job, "rollout-gpus") == 1 ? "" : "s");
     ts_out_putc(o, '\n');
+    ts_report_side_servers(o, job, r, w->dev);
     host_ram_line(o, job, r, g, w);
     cpu_cores_line(o, job, r, g, w);
     key(o, w->d2d_key);
@@ -1038,6 +1045,7 @@ static void time_section(ts_out *o, const trainsize_job *job, const trainsize_re
                                                          : "step-overhead as given");
     }
     if (t->rollout_seconds > 0) rollout_time(o, job, r);
+    ts_report_side_time(o, r);
     if (t->offload_seconds > 0) {
         key(o, "  CPU offload");
         ts_out_printf(o, "%s per step not hidden by compute (included)\n",

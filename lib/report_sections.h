@@ -24,4 +24,11 @@ void ts_report_buy_or_rent(ts_out *o, const trainsize_job *job, const trainsize_
 /* Interruptions, checkpoints, wall time and goodput. */
 void ts_report_goodput(ts_out *o, const trainsize_job *job, const trainsize_result *r, const char *dev);
 
+/* ppo's critic and a reward model on GPUs of their own (report_side.c): a GPU's memory and
+ * fit there (memory section), their servers (after the servers line), their seconds a step
+ * (time section), the step waiting for the slowest. Nothing when they share the policy's GPUs. */
+void ts_report_side_memory(ts_out *o, const trainsize_job *job, const trainsize_result *r, const char *dev);
+void ts_report_side_servers(ts_out *o, const trainsize_job *job, const trainsize_result *r, const char *dev);
+void ts_report_side_time(ts_out *o, const trainsize_result *r);
+
 #endif

@@ -235,6 +235,13 @@ typedef struct ts_settings {
     const ts_model *teacher;      /* distill: the teacher, a preset; NULL: none */
     const ts_model *critic;       /* ppo: the critic, a preset; NULL: the policy's shape */
     const ts_model *reward;       /* grpo, ppo: a reward model, a preset; NULL: a rule */
+    /* Where ppo's critic and a reward model run, and how they are sharded (side_models.c). */
+    uint64_t critic_gpus;         /* the critic's own GPUs; 0: the policy's */
+    int critic_zero;              /* 0: the policy's ZeRO stage; else stage + 1 */
+    int critic_offload;           /* 0: the policy's offload; else trainsize_offload + 1 */
+    uint64_t reward_gpus;         /* the reward model's own GPUs; 0: the policy's */
+    int reward_zero;              /* 0: the policy's ZeRO stage; else stage + 1 */
+    int reward_offload;           /* its weights on the host between its forwards */
     /* A multimodal model's images (vision.c). */
     uint64_t images;              /* per sample (tiles for tiled models) */
     int freeze_vision;            /* the vision tower frozen; the projector trains */

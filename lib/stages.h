@@ -14,6 +14,7 @@
  * a token goes through, its attention's forward FLOPs a token. */
 typedef struct ts_other_model {
     double params, mm, attention;
+    double hidden, layers; /* its width and its layers (the activations scale with them) */
 } ts_other_model;
 
 /* Parallel layout, validated and derived. */
@@ -29,7 +30,13 @@ typedef struct ts_layout {
     int pretraining_batch;  /* the default chose a pretraining batch (--tokens, no LoRA) */
     uint64_t gpus_per_node, nodes;
     uint64_t rollout_gpus, rollout_nodes; /* rollout separate: the engines' GPUs and servers */
-    uint64_t billed_gpus;   /* gpus + rollout_gpus: what GPU-hours, power and cost count */
+    uint64_t billed_gpus;   /* gpus + rollout_gpus + critic_gpus + reward_gpus: what GPU-hours,
+                               power and cost count */
+    /* ppo's critic and a reward model (side_models.c): their own GPUs and servers (0: on the
+     * policy's), their ZeRO stages and the critic's offload, resolved */
+    uint64_t critic_gpus, critic_nodes, reward_gpus, reward_nodes;
+    uint64_t critic_zero, reward_zero;
+    int critic_offload;
     uint64_t layers_per_stage; /* the most of any stage (a middle one when uneven) */
     uint64_t first_layers, mid_layers, last_layers; /* stage 0, stages 1..p-2, stage p-1 */
     int embedding_slots;    /* the embedding and the loss each took a layer's place in the split */
@@ -270,6 +277,10 @@ typedef struct ts_stage_memory {
     double teacher;            /* of weights: distillation's frozen teacher on this rank */
     double reward;             /* of weights: a frozen reward model on this rank (reward-model) */
     double rollout_weights, rollout_kv; /* the rollout engine's share: its weights, its KV cache */
+    double stage_layers;       /* transformer layers of this stage */
+    /* ppo's critic and a reward model on GPUs of their own (side_models.c): a GPU's peak
+     * total and what it needs (as peak_needed), 0 when they share the policy's */
+    double critic_gpu, critic_gpu_needed, reward_gpu, reward_gpu_needed;
     double load_peak;          /* loading the weights onto the GPU (0: through the host) */
     int peak_phase;
     int peak_has_activations, peak_has_gradients;
@@ -301,6 +312,19 @@ double ts_rollout_weight_bytes(const ts_settings *cfg, const ts_param_counts *pc
 double ts_rollout_kv_bytes_per_token(const ts_settings *cfg);
 double ts_rollout_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc);
 
+/* ppo's critic and a reward model (side_models.c): where they run and how they are sharded,
+ * validated into the layout; a reward model's frozen weights on one policy GPU (0 when it
+ * has GPUs of its own); the critic's activations over the policy's (its width and layers);
+ * on GPUs of their own, a GPU's memory (into `worst`, from the policy's most loaded stage)
+ * and the seconds a step's work takes there at `rate` FLOP/s a GPU (the policy's). */
+int ts_side_layout(const ts_settings *cfg, ts_layout *l, trainsize_error *err);
+double ts_reward_rank_bytes(const ts_layout *lay, const ts_conv *c);
+double ts_critic_activation_scale(const ts_settings *cfg, const ts_layout *lay);
+void ts_side_memory(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c, const ts_param_counts *pc,
+                    ts_stage_memory *worst);
+void ts_side_seconds(const ts_layout *lay, double critic_flops, double reward_flops, double rate,
+                     double *critic_seconds, double *reward_seconds);
+
 /* Compute of one optimizer step and of the run, before communication and offload. */
 typedef struct ts_compute {
     double step_flops, flops, model_flops; /* executed per step; executed and model's per run */
@@ -308,6 +332,8 @@ typedef struct ts_compute {
     double rollout_seconds; /* RL: the step's generation before them (in serial_seconds) */
     double serial_seconds; /* after them: the optimizer step and the step's fixed overhead */
     double overhead_seconds; /* of which: the host-side cost (overhead.c) */
+    double critic_seconds, reward_seconds; /* ppo's critic, a reward model: a step's work on GPUs
+                                              of their own (0 on the policy's) */
     double tokens;         /* tokens of the run, in whole steps */
     uint64_t steps;
 } ts_compute;

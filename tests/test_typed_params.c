@@ -221,6 +221,12 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_CRITIC_MODEL, "critic-model"},
     {TRAINSIZE_ID_REWARD_MODEL, "reward-model"},
     {TRAINSIZE_ID_LOG_PROB_MAX_TOKENS_PER_GPU, "log-prob-max-tokens-per-gpu"},
+    {TRAINSIZE_ID_CRITIC_GPUS, "critic-gpus"},
+    {TRAINSIZE_ID_CRITIC_ZERO, "critic-zero"},
+    {TRAINSIZE_ID_CRITIC_OFFLOAD, "critic-offload"},
+    {TRAINSIZE_ID_REWARD_GPUS, "reward-gpus"},
+    {TRAINSIZE_ID_REWARD_ZERO, "reward-zero"},
+    {TRAINSIZE_ID_REWARD_OFFLOAD, "reward-offload"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

@@ -1,4 +1,5 @@
 /* Reading the plugin's text inputs, bounded and without allocation (see directives.h). */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -69,7 +70,7 @@ static const char *const SITE_OPTIONS[] = {"gpu",       "gpu-memory",    "host-r
                                            "gemm-share", "scale-up-efficiency", "network-efficiency"};
 
 /* GPUs a job uses beside the training ones: its own to say, inside its allocation. */
-static const char *const WITHIN_OPTIONS[] = {"rollout-gpus"};
+static const char *const WITHIN_OPTIONS[] = {"rollout-gpus", "critic-gpus", "reward-gpus"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -336,27 +337,41 @@ int tsd_gpu_request(const char *tres, int per_node, tsd_gpus *gpus)
     return 0;
 }
 
-/* The engines' GPUs come out of the allocation; the training GPUs are the rest. A claim
- * beyond it would size the training on GPUs the job does not have (or the engines on
- * GPUs no one allocated), and admit a job that does not fit what it runs on. */
-int tsd_rollout_split(const tsd_gpus *alloc, uint64_t rollout, tsd_gpus *train, char *why, size_t cap)
+/* The GPUs beside the training ones come out of the allocation; the training GPUs are the
+ * rest. A claim beyond it would size the training on GPUs the job does not have (or the
+ * engines, the critic or the reward model on GPUs no one allocated), and admit a job that
+ * does not fit what it runs on. */
+int tsd_rollout_split(const tsd_gpus *alloc, const tsd_side *side, tsd_gpus *train, char *why, size_t cap)
 {
-    const unsigned long long all = alloc->per_job, per_node = alloc->per_node, r = rollout;
-    unsigned long long left;
+    static const char *const NAMES[] = {"--rollout-gpus", "--critic-gpus", "--reward-gpus"};
+    const uint64_t counts[] = {side->rollout, side->critic, side->reward};
+    const unsigned long long all = alloc->per_job, per_node = alloc->per_node;
+    unsigned long long r = 0, left;
+    char claim[160];
+    size_t i, used = 0, named = 0;
     *train = *alloc;
-    if (rollout == 0) return 0;
-    if (rollout >= alloc->per_job) {
-        snprintf(why, cap, "--rollout-gpus %llu does not fit inside the job's allocation of %llu GPU%s: the "
-                 "engines' GPUs come out of it, and at least one GPU must be left to train (request more "
-                 "with --gres=gpu:N and --nodes, or --gpus=N)", r, all, all == 1 ? "" : "s");
+    claim[0] = '\0';
+    for (i = 0; i < COUNT(counts); i++) {
+        if (!counts[i]) continue;
+        r = counts[i] > ULLONG_MAX - r ? ULLONG_MAX : r + counts[i]; /* saturates, never wraps */
+        used += (size_t)snprintf(claim + used, sizeof claim - used, "%s%s %llu", named++ ? " + " : "", NAMES[i],
+                                 (unsigned long long)counts[i]);
+        if (used >= sizeof claim) used = sizeof claim - 1;
+    }
+    if (r == 0) return 0;
+    if (named > 1) snprintf(claim + used, sizeof claim - used, " (%llu GPUs)", r);
+    if (r >= alloc->per_job) {
+        snprintf(why, cap, "%s does not fit inside the job's allocation of %llu GPU%s: the GPUs beside "
+                 "training come out of it, and at least one GPU must be left to train (request more "
+                 "with --gres=gpu:N and --nodes, or --gpus=N)", claim, all, all == 1 ? "" : "s");
         return -1;
     }
     left = all - r;
-    /* more than a server's GPUs train on whole servers, the engines on the others */
+    /* more than a server's GPUs train on whole servers, the others on the rest */
     if (per_node && left > per_node && left % per_node != 0) {
-        snprintf(why, cap, "--rollout-gpus %llu leaves %llu of the allocation's %llu GPUs to train, which do "
-                 "not fill whole servers of %llu (the engines take whole servers, or share one server "
-                 "with all the training GPUs)", r, left, all, per_node);
+        snprintf(why, cap, "%s leaves %llu of the allocation's %llu GPUs to train, which do "
+                 "not fill whole servers of %llu (the GPUs beside training take whole servers, or share "
+                 "one server with all the training GPUs)", claim, left, all, per_node);
         return -1;
     }
     train->per_job = left;

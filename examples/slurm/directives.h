@@ -20,7 +20,7 @@
 #define TSD_GPUS_MAX 10000000 /* GPUs one request may count (the library's own bound) */
 /* The catalogue's size when its hardware options were listed (tsd_option_source): a test
  * fails when it grows, so that a new parameter is placed on one side or the other. */
-#define TSD_CATALOGUE_CLASSIFIED 217
+#define TSD_CATALOGUE_CLASSIFIED 223
 
 /* Option name = value pairs, pointing into `text`. */
 typedef struct tsd_pairs {
@@ -43,7 +43,8 @@ int tsd_job_options(const char *script, const char *comment, tsd_pairs *out, cha
  * host-memory-bandwidth, network, storage, rack-power-watts, spare-nodes, ...) from
  * trainsize.conf; options that read a file (hf-config, gpu-file) are never taken per job.
  * GPUs a job uses beside the training ones (rollout-gpus: the rollout engines of rollout
- * separate) are the job's to say, but come out of its allocation (tsd_rollout_split).
+ * separate; critic-gpus, reward-gpus) are the job's to say, but come out of its allocation
+ * (tsd_rollout_split).
  * Everything else describes the model and the training, which the job's directives say. */
 typedef enum tsd_source { TSD_JOB = 0, TSD_ALLOCATION, TSD_SITE, TSD_FILE, TSD_WITHIN } tsd_source;
 
@@ -109,13 +110,19 @@ int tsd_config_parse(const char *text, size_t len, tsd_config *cfg, char *why, s
 #define TSD_CLAIM (-2)
 int tsd_job_check(tsd_pairs *own, const tsd_config *cfg, char *why, size_t cap);
 
-/* A job's rollout-gpus against its allocation `alloc`: the engines' GPUs come out of the
- * GPUs Slurm allocated, and the rest train. Returns 0 with `train` the training GPUs (per
- * job: the allocation's less `rollout`; per node: the allocation's); or -1 with `why` when
- * `rollout` leaves no GPU to train (it claims GPUs outside the allocation, or all of it),
- * or leaves more than one server's GPUs to train that do not fill whole servers (the
- * library places the engines on servers of their own). */
-int tsd_rollout_split(const tsd_gpus *alloc, uint64_t rollout, tsd_gpus *train, char *why, size_t cap);
+/* The GPUs a job's settings place beside the training ones: the rollout engines'
+ * (rollout-gpus), ppo's critic's (critic-gpus), a reward model's (reward-gpus). */
+typedef struct tsd_side {
+    uint64_t rollout, critic, reward;
+} tsd_side;
+
+/* A job's GPUs beside training against its allocation `alloc`: they come out of the GPUs
+ * Slurm allocated, and the rest train. Returns 0 with `train` the training GPUs (per job:
+ * the allocation's less the side's; per node: the allocation's); or -1 with `why`, naming
+ * each option that claims them, when they leave no GPU to train (they claim GPUs outside
+ * the allocation, or all of it), or leave more than one server's GPUs to train that do not
+ * fill whole servers (the library places them on servers of their own). */
+int tsd_rollout_split(const tsd_gpus *alloc, const tsd_side *side, tsd_gpus *train, char *why, size_t cap);
 
 /* The GPU the site says a job runs on: its GRES type's gres-type mapping, else its
  * partition's `gpu`, else the global one; NULL when the site names none (cfg NULL too).

@@ -261,13 +261,13 @@ static void claimed(const job_desc_msg_t *d, uint32_t uid, char *why, size_t cap
     memcpy(why + n - 2, ": ", 2);
 }
 
-/* The GPUs the job's settings give the rollout engines beside the training ones, as the
- * library read them (from a directive, trainsize.conf or anywhere else: whoever set it,
- * the claim is checked); 0 when none. */
-static int rollout_gpus(const trainsize_job *job, uint64_t *n)
+/* A count the job's settings give GPUs beside the training ones (rollout-gpus, critic-gpus,
+ * reward-gpus), as the library read it (from a directive, trainsize.conf or anywhere else:
+ * whoever set it, the claim is checked); 0 when none. */
+static int side_gpus(const trainsize_job *job, const char *name, uint64_t *n)
 {
     char text[32], *end;
-    int len = trainsize_job_get(job, "rollout-gpus", text, sizeof text, NULL);
+    int len = trainsize_job_get(job, name, text, sizeof text, NULL);
     if (len <= 0 || (size_t)len >= sizeof text || text[0] < '0' || text[0] > '9') return -1;
     errno = 0;
     *n = strtoull(text, &end, 10);
@@ -293,7 +293,7 @@ static int build(trainsize_job *job, const job_desc_msg_t *d, uint32_t uid, cons
 {
     char n[32];
     const char *gpu = tsd_config_gres_gpu(&config, g->type);
-    uint64_t rollout;
+    tsd_side side;
     int rc;
     /* the site's calibration first: its settings then, the job's last */
     if (config_loaded && calibration_len) {
@@ -312,11 +312,12 @@ static int build(trainsize_job *job, const job_desc_msg_t *d, uint32_t uid, cons
     }
     if ((rc = apply(job, own, why, cap))) return rc;
     /* The counts last: no directive sets them, and what the engines take is known now. */
-    if (rollout_gpus(job, &rollout)) {
-        snprintf(why, cap, "rollout-gpus: cannot be read back");
+    if (side_gpus(job, "rollout-gpus", &side.rollout) || side_gpus(job, "critic-gpus", &side.critic) ||
+        side_gpus(job, "reward-gpus", &side.reward)) {
+        snprintf(why, cap, "rollout-gpus, critic-gpus, reward-gpus: cannot be read back");
         return SLURM_ERROR;
     }
-    if (tsd_rollout_split(g, rollout, train, why, cap)) {
+    if (tsd_rollout_split(g, &side, train, why, cap)) {
         claimed(d, uid, why, cap);
         return SLURM_ERROR;
     }
@@ -446,12 +447,22 @@ static int verdict(trainsize_job *job, job_desc_msg_t *d, const tsd_gpus *g, con
 {
     trainsize_result r;
     trainsize_error err;
-    char split[96] = "", high[96] = "";
+    char split[160] = "", high[96] = "";
+    tsd_side side = {0, 0, 0};
     int admit_high = config_loaded && tsd_config_admit_on(&config, d->partition) == TSD_ADMIT_HIGH;
-    if (train->per_job != g->per_job)
+    /* read back as build() did; a count that cannot be (none here) reads as 0 */
+    if (side_gpus(job, "critic-gpus", &side.critic)) side.critic = 0;
+    if (side_gpus(job, "reward-gpus", &side.reward)) side.reward = 0;
+    if (train->per_job != g->per_job && !side.critic && !side.reward)
         snprintf(split, sizeof split, " (training on %llu of the %llu GPUs, %llu for rollout)",
                  (unsigned long long)train->per_job, (unsigned long long)g->per_job,
                  (unsigned long long)(g->per_job - train->per_job));
+    else if (train->per_job != g->per_job)
+        snprintf(split, sizeof split, " (training on %llu of the %llu GPUs; beside them %llu for rollout, "
+                 "%llu for the critic, %llu for the reward model)",
+                 (unsigned long long)train->per_job, (unsigned long long)g->per_job,
+                 (unsigned long long)(g->per_job - train->per_job - side.critic - side.reward),
+                 (unsigned long long)side.critic, (unsigned long long)side.reward);
     if (trainsize_estimate(job, &r, sizeof r, &err) != TRAINSIZE_OK) {
         say(err_msg, "trainsize: %s", err.message);
         return SLURM_ERROR;

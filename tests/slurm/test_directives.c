@@ -192,9 +192,11 @@ static void test_hardware_options(void **state)
     for (i = 0; i < sizeof site / sizeof site[0]; i++)
         assert_int_equal(tsd_option_source(tsd_option_name(site[i])), TSD_SITE);
     assert_int_equal(tsd_option_source(tsd_option_name("Rollout_GPUs")), TSD_WITHIN);
+    assert_int_equal(tsd_option_source(tsd_option_name("critic-gpus")), TSD_WITHIN);
+    assert_int_equal(tsd_option_source(tsd_option_name("reward_gpus")), TSD_WITHIN);
     for (i = 0; i < trainsize_param_count(); i++)
         if (tsd_option_source(trainsize_param_at(i)->name) != TSD_JOB) hardware++;
-    assert_int_equal(hardware, 21);
+    assert_int_equal(hardware, 23);
     /* the GPUs of a job, and the servers, that are not hardware claims: layouts inside
      * the GPUs (the library checks they divide them), the planner's search (the plugin
      * never plans), a routing limit */
@@ -267,7 +269,8 @@ static long long split(uint64_t per_node, uint64_t per_job, uint64_t rollout, ch
     alloc.per_job = per_job;
     snprintf(alloc.type, sizeof alloc.type, "h100");
     why[0] = '\0';
-    if (tsd_rollout_split(&alloc, rollout, &train, why, cap)) return -1;
+    tsd_side side = {rollout, 0, 0};
+    if (tsd_rollout_split(&alloc, &side, &train, why, cap)) return -1;
     assert_int_equal(train.per_node, per_node); /* the servers are the allocation's */
     assert_string_equal(train.type, "h100");
     return (long long)train.per_job;
@@ -285,9 +288,9 @@ static void test_rollout_split(void **state)
     assert_int_equal(split(8, 8, 7, why, sizeof why), 1);
     /* all of it, or outside it */
     assert_int_equal(split(8, 8, 8, why, sizeof why), -1);
-    assert_string_equal(why, "--rollout-gpus 8 does not fit inside the job's allocation of 8 GPUs: the engines' "
-                             "GPUs come out of it, and at least one GPU must be left to train (request more "
-                             "with --gres=gpu:N and --nodes, or --gpus=N)");
+    assert_string_equal(why, "--rollout-gpus 8 does not fit inside the job's allocation of 8 GPUs: the GPUs "
+                             "beside training come out of it, and at least one GPU must be left to train (request "
+                             "more with --gres=gpu:N and --nodes, or --gpus=N)");
     assert_int_equal(split(8, 8, 16, why, sizeof why), -1);
     assert_non_null(strstr(why, "--rollout-gpus 16 does not fit inside the job's allocation of 8 GPUs"));
     assert_int_equal(split(1, 1, 1, why, sizeof why), -1);
@@ -301,11 +304,38 @@ static void test_rollout_split(void **state)
     assert_int_equal(split(8, 16, 12, why, sizeof why), 4);
     assert_int_equal(split(8, 16, 4, why, sizeof why), -1);
     assert_string_equal(why, "--rollout-gpus 4 leaves 12 of the allocation's 16 GPUs to train, which do not fill "
-                             "whole servers of 8 (the engines take whole servers, or share one server with all "
-                             "the training GPUs)");
+                             "whole servers of 8 (the GPUs beside training take whole servers, or share one server "
+                             "with all the training GPUs)");
     /* a request per job over more nodes than GPUs: no server size to keep */
     assert_int_equal(split(0, 4, 2, why, sizeof why), 2);
     assert_int_equal(split(0, 4, 4, why, sizeof why), -1);
+}
+
+/* ppo's critic and a reward model on GPUs of their own come out of the allocation as the
+ * engines' do, added together, and a refusal names each claim and their sum. */
+static void test_side_split(void **state)
+{
+    tsd_gpus alloc, train;
+    tsd_side side = {8, 8, 0};
+    char why[512];
+    (void)state;
+    memset(&alloc, 0, sizeof alloc);
+    alloc.per_node = 8;
+    alloc.per_job = 32;
+    assert_int_equal(tsd_rollout_split(&alloc, &side, &train, why, sizeof why), 0);
+    assert_int_equal(train.per_job, 16);
+    side.reward = 16;
+    assert_int_equal(tsd_rollout_split(&alloc, &side, &train, why, sizeof why), -1);
+    assert_non_null(strstr(why, "--rollout-gpus 8 + --critic-gpus 8 + --reward-gpus 16 (32 GPUs) does not fit "
+                                "inside the job's allocation of 32 GPUs"));
+    side.rollout = 0;
+    side.critic = UINT64_MAX; /* saturates */
+    assert_int_equal(tsd_rollout_split(&alloc, &side, &train, why, sizeof why), -1);
+    assert_non_null(strstr(why, "--critic-gpus 18446744073709551615 + --reward-gpus 16 (18446744073709551615 GPUs)"));
+    side.critic = 4;
+    side.reward = 0;
+    assert_int_equal(tsd_rollout_split(&alloc, &side, &train, why, sizeof why), -1);
+    assert_non_null(strstr(why, "--critic-gpus 4 leaves 28 of the allocation's 32 GPUs to train"));
 }
 
 /* Whatever a job writes comes back as printable ASCII, escapes never cut. */
@@ -433,7 +463,9 @@ int main(void)
         cmocka_unit_test(test_option_names),      cmocka_unit_test(test_hardware_options),
         cmocka_unit_test(test_job_check),         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_gpu_request_limits), cmocka_unit_test(test_config_policy),
-        cmocka_unit_test(test_rollout_split),     cmocka_unit_test(test_config_admit_on),
+        cmocka_unit_test(test_rollout_split),
+        cmocka_unit_test(test_side_split),
+        cmocka_unit_test(test_config_admit_on),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

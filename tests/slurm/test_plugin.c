@@ -360,11 +360,37 @@ static void test_rollout_across_servers(void **state)
     assert_int_equal(submit_rl("gres:gpu:8", 2, name, "--model gpt2 --rollout-gpus 4", msg, sizeof msg),
                      SLURM_ERROR);
     assert_string_equal(msg, "trainsize: job \"rl.sh\" (uid 1000): --rollout-gpus 4 leaves 12 of the allocation's "
-                             "16 GPUs to train, which do not fill whole servers of 8 (the engines take whole "
-                             "servers, or share one server with all the training GPUs)");
+                             "16 GPUs to train, which do not fill whole servers of 8 (the GPUs beside training "
+                             "take whole servers, or share one server with all the training GPUs)");
     assert_int_equal(submit_rl("gres:gpu:8", 2, name, "--model gpt2 --rollout-gpus 17", msg, sizeof msg),
                      SLURM_ERROR);
     assert_non_null(strstr(msg, "--rollout-gpus 17 does not fit inside the job's allocation of 16 GPUs"));
+}
+
+/* ppo's critic and a reward model on GPUs of their own come out of the allocation beside
+ * the engines': sized on what is left, refused when together they take it all. */
+static void test_critic_and_reward_inside_the_allocation(void **state)
+{
+    static const char ppo[] = "#!/bin/sh\n#TRAINSIZE --model gpt2 --method ppo --rollout separate --rollout-gpus 8 "
+                              "--reward-model gpt2 --reward-gpus 8 --critic-gpus %s\nsrun true\n";
+    static char script[512], request[] = "gres:gpu:8";
+    char msg[1024], name[] = "ppo.sh";
+    job_desc_msg_t d;
+    (void)state;
+    snprintf(script, sizeof script, ppo, "8");
+    describe(&d, script, request, 4);
+    d.name = name;
+    d.job_id = NO_VAL;
+    assert_int_equal(submit(&d, msg, sizeof msg), SLURM_SUCCESS);
+    assert_non_null(strstr(msg, "(training on 8 of the 32 GPUs; beside them 8 for rollout, 8 for the critic, 8 for "
+                                "the reward model)"));
+    snprintf(script, sizeof script, ppo, "16");
+    describe(&d, script, request, 4);
+    d.name = name;
+    d.job_id = NO_VAL;
+    assert_int_equal(submit(&d, msg, sizeof msg), SLURM_ERROR);
+    assert_non_null(strstr(msg, "--rollout-gpus 8 + --critic-gpus 16 + --reward-gpus 8 (32 GPUs) does not fit "
+                                "inside the job's allocation of 32 GPUs"));
 }
 
 /* What names a job in a refused claim: an id when an administrator gave one, its name
@@ -794,6 +820,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_control_bytes_escaped), cmocka_unit_test(test_config_not_a_regular_file),
         cmocka_unit_test(test_no_config), cmocka_unit_test(test_site_policy), cmocka_unit_test(test_calibration),
         cmocka_unit_test(test_rollout_inside_the_allocation), cmocka_unit_test(test_rollout_across_servers),
+        cmocka_unit_test(test_critic_and_reward_inside_the_allocation),
         cmocka_unit_test(test_claim_names_the_job), cmocka_unit_test(test_rollout_from_the_site),
         cmocka_unit_test(test_admit_on_high), cmocka_unit_test(test_admit_on_config),
     };

@@ -149,6 +149,11 @@ CONFIGS = [
     dict(model="llama-3-8b", gpu="h100-80gb", gpus=8, zero=3, seq=2048, method="dpo"),
     # PPO: its critic and a colocated rollout engine (memory.critic_state, time.rollout_seconds).
     dict(model="qwen2.5-7b", gpu="h100-80gb", gpus=8, zero=3, seq=1024, method="ppo"),
+    # PPO with its critic and a reward model on GPUs of their own (memory.critic_gpu_peak,
+    # system.reward_nodes, time.critic_seconds).
+    dict(model="qwen2.5-7b", gpu="h100-80gb", gpus=8, zero=3, seq=1024, method="ppo",
+         critic_model="llama-3.2-1b", critic_gpus=8, reward_model="llama-3.2-1b", reward_gpus=8,
+         tokens=1e8),
     # GRPO with its engines on GPUs of their own (system.rollout_nodes).
     dict(model="qwen2.5-7b", gpu="h100-80gb", gpus=8, zero=3, seq=1024, method="grpo",
          rollout="separate", rollout_gpus=8, rollout_tp=2, tokens=1e8),

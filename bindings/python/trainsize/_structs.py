@@ -438,6 +438,12 @@ class Result(ctypes.Structure):
         ("rollout_sync_seconds", c_double),
         ("rollout_network_seconds", c_double),
         ("reward_weights", c_uint64),
+        ("critic_gpu_peak", c_uint64),
+        ("reward_gpu_peak", c_uint64),
+        ("critic_nodes", c_uint64),
+        ("reward_nodes", c_uint64),
+        ("critic_seconds", c_double),
+        ("reward_seconds", c_double),
     ]
 
 
@@ -477,6 +483,12 @@ RESULT_PATHS.update({
     "time.rollout_sync_seconds": ("rollout_sync_seconds",),
     "time.rollout_network_seconds": ("rollout_network_seconds",),
     "memory.reward_weights": ("reward_weights",),
+    "memory.critic_gpu_peak": ("critic_gpu_peak",),
+    "memory.reward_gpu_peak": ("reward_gpu_peak",),
+    "system.critic_nodes": ("critic_nodes",),
+    "system.reward_nodes": ("reward_nodes",),
+    "time.critic_seconds": ("critic_seconds",),
+    "time.reward_seconds": ("reward_seconds",),
 })
 for _name, _ in Uncertainty._fields_:
     RESULT_PATHS["uncertainty." + _name] = ("uncertainty", _name)

@@ -435,6 +435,12 @@ pub struct trainsize_result {
     pub rollout_sync_seconds: f64,
     pub rollout_network_seconds: f64,
     pub reward_weights: u64,
+    pub critic_gpu_peak: u64,
+    pub reward_gpu_peak: u64,
+    pub critic_nodes: u64,
+    pub reward_nodes: u64,
+    pub critic_seconds: f64,
+    pub reward_seconds: f64,
 }
 
 /* ---- Site calibration ---- */

@@ -79,6 +79,19 @@ const JOBS: &[&[(&str, &str)]] = &[
     // DPO with its frozen reference model; PPO with its critic and a colocated rollout engine.
     &[("model", "llama-3-8b"), ("gpu", "h100-80gb"), ("gpus", "8"), ("zero", "3"), ("method", "dpo")],
     &[("model", "qwen2.5-7b"), ("gpu", "h100-80gb"), ("gpus", "8"), ("zero", "3"), ("seq", "1024"), ("method", "ppo")],
+    // PPO with a critic and a reward model on GPUs of their own.
+    &[
+        ("model", "qwen2.5-7b"),
+        ("gpu", "h100-80gb"),
+        ("gpus", "8"),
+        ("zero", "3"),
+        ("seq", "1024"),
+        ("method", "ppo"),
+        ("critic-model", "llama-3.2-1b"),
+        ("critic-gpus", "8"),
+        ("reward-model", "llama-3.2-1b"),
+        ("reward-gpus", "8"),
+    ],
     &[("model", "llama-3.2-1b"), ("gpus", "8"), ("zero", "3"), ("method", "distill"), ("teacher", "llama-3-8b")],
 ];
 
@@ -200,6 +213,12 @@ fn field_table_agrees_with_the_struct_layout() {
                 "time.rollout_sync_seconds" => FieldValue::F64(r.rollout_sync_seconds),
                 "time.rollout_network_seconds" => FieldValue::F64(r.rollout_network_seconds),
                 "memory.reward_weights" => FieldValue::U64(r.reward_weights),
+                "memory.critic_gpu_peak" => FieldValue::U64(r.critic_gpu_peak),
+                "memory.reward_gpu_peak" => FieldValue::U64(r.reward_gpu_peak),
+                "system.critic_nodes" => FieldValue::U64(r.critic_nodes),
+                "system.reward_nodes" => FieldValue::U64(r.reward_nodes),
+                "time.critic_seconds" => FieldValue::F64(r.critic_seconds),
+                "time.reward_seconds" => FieldValue::F64(r.reward_seconds),
                 "model.vision_parameters" => FieldValue::U64(n.vision_parameters),
                 "model.projector_parameters" => FieldValue::U64(n.projector_parameters),
                 "memory.weights" => FieldValue::U64(m.weights),
