@@ -299,6 +299,7 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
 
 static int check_setup(const ts_settings *cfg, const ts_layout *l, trainsize_error *err)
 {
+    int rc;
     if (cfg->cp > 1 && cfg->attention == TRAINSIZE_ATTENTION_EAGER)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "cp",
                        "cp: context parallelism needs flash (ring) attention");
@@ -311,12 +312,7 @@ static int check_setup(const ts_settings *cfg, const ts_layout *l, trainsize_err
                            "the %s stack (DeepSpeed and Megatron-LM refuse it); FSDP2 with a "
                            "pipeline runs under torchtitan (--stack torchtitan)", ts_stack_name(stack));
     }
-    if (cfg->offload == TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS && cfg->zero != 3)
-        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "offload",
-                       "offload: optimizer+params needs zero 3 (ZeRO-Infinity)");
-    if (cfg->offload == TRAINSIZE_OFFLOAD_OPTIMIZER && cfg->zero == 0)
-        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "offload",
-                       "offload: optimizer offload needs zero 1, 2 or 3 (ZeRO-Offload)");
+    if ((rc = ts_offload_check(cfg->zero, cfg->offload, "offload", "zero", err))) return rc;
     if (cfg->lora_rank && (cfg->lora_targets & TS_LORA_GATE) && !cfg->model.gated_mlp)
         return ts_fail(err, TRAINSIZE_E_INVALID, "lora-targets",
                        "lora-targets: gate needs a gated MLP (this model's MLP has up and down only)");
@@ -454,6 +450,17 @@ static void vision_figures(const ts_settings *cfg, ts_layout *l)
     l->projector_flops = images * projector;
     l->vision_patches_mb = images * (double)m->vision_patches * (double)cfg->micro_batch *
                            (double)l->seqs_per_sample;
+}
+
+int ts_offload_check(uint64_t zero, int offload, const char *field, const char *stage, trainsize_error *err)
+{
+    if (offload == TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS && zero != 3)
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, field, "%s: optimizer+params needs %s 3 (ZeRO-Infinity)", field,
+                       stage);
+    if (offload == TRAINSIZE_OFFLOAD_OPTIMIZER && zero == 0)
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, field, "%s: optimizer offload needs %s 1, 2 or 3 (ZeRO-Offload)",
+                       field, stage);
+    return TRAINSIZE_OK;
 }
 
 /* Another model of the job (NULL: none, all zero): its parameters, the matmul parameters a

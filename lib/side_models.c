@@ -16,7 +16,7 @@ static uint64_t servers(uint64_t gpus, uint64_t per_node) { return (gpus + per_n
 
 int ts_side_layout(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
 {
-    int ppo = cfg->method == TS_METHOD_PPO, reward = l->rl && cfg->reward;
+    int ppo = cfg->method == TS_METHOD_PPO, reward = l->rl && cfg->reward, rc;
     l->critic_gpus = l->reward_gpus = l->critic_nodes = l->reward_nodes = 0;
     l->critic_zero = l->reward_zero = l->zero;
     l->critic_offload = cfg->offload;
@@ -42,12 +42,7 @@ int ts_side_layout(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     l->critic_offload = cfg->critic_offload ? cfg->critic_offload - 1 : cfg->offload;
     l->reward_zero = cfg->reward_zero ? (uint64_t)(cfg->reward_zero - 1) : l->zero;
     /* the critic's offload asks of its stage what the policy's asks of its own */
-    if (l->critic_offload == TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS && l->critic_zero != 3)
-        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "critic-offload",
-                       "critic-offload: optimizer+params needs the critic at ZeRO 3 (critic-zero; ZeRO-Infinity)");
-    if (l->critic_offload == TRAINSIZE_OFFLOAD_OPTIMIZER && l->critic_zero == 0)
-        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "critic-offload",
-                       "critic-offload: optimizer offload needs the critic at ZeRO 1, 2 or 3 (critic-zero)");
+    if ((rc = ts_offload_check(l->critic_zero, l->critic_offload, "critic-offload", "critic-zero", err))) return rc;
     if (cfg->critic_gpus && cfg->lora_rank)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "critic-gpus",
                        "critic-gpus: a critic on GPUs of its own is sized trained in full; with lora-rank "

@@ -80,6 +80,9 @@ typedef struct ts_layout {
 } ts_layout;
 
 int ts_layout_make(const ts_settings *cfg, ts_layout *out, trainsize_error *err);
+/* What CPU offload asks of its ZeRO stage (ZeRO-Offload: 1 or more; ZeRO-Infinity's
+ * parameters: 3); a refusal names `field`, the offload setting, and `stage`, the ZeRO one. */
+int ts_offload_check(uint64_t zero, int offload, const char *field, const char *stage, trainsize_error *err);
 /* Part of it (tokens.c): what a step's sequences hold (padding, packing, a token budget),
  * validated; then, with max-tokens-per-gpu, the micro-batches a step takes. */
 int ts_layout_tokens(const ts_settings *cfg, ts_layout *l, trainsize_error *err);

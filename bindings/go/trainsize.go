@@ -554,15 +554,23 @@ type Candidate struct {
 	MaxTokensPerGPU uint64
 }
 
+// copyName writes s into a fixed C array, terminated; false when it does not fit or holds a NUL.
+func copyName(dst []C.char, s string) bool {
+	if len(s) >= len(dst) || strings.IndexByte(s, 0) >= 0 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		dst[i] = C.char(s[i])
+	}
+	return true
+}
+
 // raw is the candidate as the library's struct.
 func (c Candidate) raw() (C.trainsize_plan_candidate, error) {
 	var cc C.trainsize_plan_candidate
-	if len(c.GPU) >= len(cc.gpu) || strings.IndexByte(c.GPU, 0) >= 0 {
+	if !copyName(cc.gpu[:], c.GPU) {
 		return cc, &Error{Code: ErrUnknown, Field: "gpu",
 			Message: fmt.Sprintf("gpu: %q is not a catalogue GPU name", c.GPU)}
-	}
-	for i := 0; i < len(c.GPU); i++ {
-		cc.gpu[i] = C.char(c.GPU[i])
 	}
 	cc.gpus = C.uint64_t(c.GPUs)
 	cc.gpus_per_node = C.uint64_t(c.GPUsPerNode)
@@ -583,12 +591,9 @@ func (c Candidate) raw() (C.trainsize_plan_candidate, error) {
 	cc.cost = C.double(c.Cost)
 	cc.warnings = C.uint64_t(c.Warnings)
 	cc.cost_own = C.double(c.CostOwn)
-	if len(c.Rollout) >= len(cc.rollout) || strings.IndexByte(c.Rollout, 0) >= 0 {
+	if !copyName(cc.rollout[:], c.Rollout) {
 		return cc, &Error{Code: ErrInvalid, Field: "rollout",
 			Message: fmt.Sprintf("rollout: %q is not a placement", c.Rollout)}
-	}
-	for i := 0; i < len(c.Rollout); i++ {
-		cc.rollout[i] = C.char(c.Rollout[i])
 	}
 	cc.rollout_tp = C.uint64_t(c.RolloutTP)
 	cc.rollout_gpus = C.uint64_t(c.RolloutGPUs)

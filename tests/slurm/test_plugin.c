@@ -367,28 +367,31 @@ static void test_rollout_across_servers(void **state)
     assert_non_null(strstr(msg, "--rollout-gpus 17 does not fit inside the job's allocation of 16 GPUs"));
 }
 
+/* A ppo job on 4 servers of 8 GPUs, its engines, reward model and critic on GPUs of their
+ * own (8, 8 and `critic`); its status, its message in msg. */
+static int submit_ppo(char *name, const char *critic, char *msg, size_t cap)
+{
+    static char script[512], request[] = "gres:gpu:8";
+    job_desc_msg_t d;
+    snprintf(script, sizeof script,
+             "#!/bin/sh\n#TRAINSIZE --model gpt2 --method ppo --rollout separate --rollout-gpus 8 --reward-model "
+             "gpt2 --reward-gpus 8 --critic-gpus %s\nsrun true\n", critic);
+    describe(&d, script, request, 4);
+    d.name = name;
+    d.job_id = NO_VAL;
+    return submit(&d, msg, cap);
+}
+
 /* ppo's critic and a reward model on GPUs of their own come out of the allocation beside
  * the engines': sized on what is left, refused when together they take it all. */
 static void test_critic_and_reward_inside_the_allocation(void **state)
 {
-    static const char ppo[] = "#!/bin/sh\n#TRAINSIZE --model gpt2 --method ppo --rollout separate --rollout-gpus 8 "
-                              "--reward-model gpt2 --reward-gpus 8 --critic-gpus %s\nsrun true\n";
-    static char script[512], request[] = "gres:gpu:8";
     char msg[1024], name[] = "ppo.sh";
-    job_desc_msg_t d;
     (void)state;
-    snprintf(script, sizeof script, ppo, "8");
-    describe(&d, script, request, 4);
-    d.name = name;
-    d.job_id = NO_VAL;
-    assert_int_equal(submit(&d, msg, sizeof msg), SLURM_SUCCESS);
+    assert_int_equal(submit_ppo(name, "8", msg, sizeof msg), SLURM_SUCCESS);
     assert_non_null(strstr(msg, "(training on 8 of the 32 GPUs; beside them 8 for rollout, 8 for the critic, 8 for "
                                 "the reward model)"));
-    snprintf(script, sizeof script, ppo, "16");
-    describe(&d, script, request, 4);
-    d.name = name;
-    d.job_id = NO_VAL;
-    assert_int_equal(submit(&d, msg, sizeof msg), SLURM_ERROR);
+    assert_int_equal(submit_ppo(name, "16", msg, sizeof msg), SLURM_ERROR);
     assert_non_null(strstr(msg, "--rollout-gpus 8 + --critic-gpus 16 + --reward-gpus 8 (32 GPUs) does not fit "
                                 "inside the job's allocation of 32 GPUs"));
 }
