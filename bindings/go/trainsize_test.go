@@ -519,6 +519,46 @@ func TestPlanCandidatesMatchEstimates(t *testing.T) {
 	}
 }
 
+// An RL plan's candidates carry the rollout's tensor parallelism, placement and token
+// budget, and Apply sets them: each is the estimate of the job it describes (engines that
+// never sleep leave no room beside training, so they run on GPUs of their own).
+func TestRLCandidatesApplyTheirRollout(t *testing.T) {
+	job, err := NewJob()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Close()
+	for _, s := range []setting{{"model", "qwen2.5-7b"}, {"method", "grpo"}, {"seq", "2048"},
+		{"response-tokens", "1024"}, {"global-batch", "256"}, {"tokens", "1e8"}, {"plan-gpus", "h100-80gb"},
+		{"plan-gpu-count", "16"}, {"rollout-sleep", "false"}, {"rollout-memory-share", "0.9"},
+		{"max-tokens-per-gpu", "4096"}} {
+		if err := job.Set(s.name, s.value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan, err := job.Plan(5)
+	if err != nil || len(plan.Candidates) == 0 {
+		t.Fatalf("Plan: %+v, %v", plan, err)
+	}
+	for i, c := range plan.Candidates {
+		if c.Rollout != "separate" || c.RolloutGPUs != 8 || c.RolloutTP == 0 || c.MaxTokensPerGPU == 0 {
+			t.Errorf("candidate %d: %+v", i, c)
+		}
+		clone, err := job.Clone()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := clone.Apply(c); err != nil {
+			t.Fatalf("candidate %d: Apply: %v", i, err)
+		}
+		est, err := clone.Estimate()
+		clone.Close()
+		if err != nil || est.PeakTotal() != c.PeakTotal || est.WallSeconds() != c.Seconds || !est.Fits() {
+			t.Errorf("candidate %d %+v: estimate after Apply: %v", i, c, err)
+		}
+	}
+}
+
 // A candidate's Fields are the plan JSON's candidate, key for key and value for value, and
 // Apply keeps its context parallelism and sequence parallelism (long sequences with sp on
 // servers of two GPUs: the planner mixes tp 2 with sp and tp 1 without, cp 2 to 4). Without TRAINSIZE_EXE the JSON
