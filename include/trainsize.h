@@ -410,7 +410,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_REWARD_GPUS = 220,             /**< "reward-gpus" */
     TRAINSIZE_ID_REWARD_ZERO = 221,             /**< "reward-zero" */
     TRAINSIZE_ID_REWARD_OFFLOAD = 222,          /**< "reward-offload" */
-    TRAINSIZE_ID_COUNT = 223                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_ROLLOUT_PP = 223,              /**< "rollout-pp" */
+    TRAINSIZE_ID_COUNT = 224                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**

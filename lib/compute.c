@@ -275,7 +275,7 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
         ts_rollout_weight_bytes(cfg, pc) > cfg->rollout_memory_share * (double)lay->capacity)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-tp",
                        "rollout-tp: the engine's 16-bit weights, %.1f GiB a GPU, are more than "
-                       "rollout-memory-share of an engine GPU (%.1f GiB): raise rollout-tp or the share",
+                       "rollout-memory-share of an engine GPU (%.1f GiB): raise rollout-tp, rollout-pp or the share",
                        ts_rollout_weight_bytes(cfg, pc) / 1073741824.0,
                        cfg->rollout_memory_share * (double)lay->capacity / 1073741824.0);
     out->overhead_seconds = ts_step_overhead(cfg, lay, conv, out->step_seconds);

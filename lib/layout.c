@@ -269,10 +269,11 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
         return ts_fail(err, TRAINSIZE_E_INVALID, "rollout-gpus",
                        "rollout-gpus: GPUs of their own belong to rollout separate (grpo, ppo)");
     if (ts_is_rl(cfg->method) && cfg->rollout == TS_ROLLOUT_SEPARATE &&
-        (cfg->rollout_gpus < cfg->rollout_tp || cfg->rollout_gpus % cfg->rollout_tp != 0))
+        (cfg->rollout_gpus < ts_rollout_width(cfg) || cfg->rollout_gpus % ts_rollout_width(cfg) != 0))
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-gpus",
                        "rollout-gpus: %llu: rollout separate needs the engines' GPUs, a multiple of "
-                       "rollout-tp (%llu)", U(cfg->rollout_gpus), U(cfg->rollout_tp));
+                       "%s (%llu)", U(cfg->rollout_gpus), cfg->rollout_pp > 1 ? "rollout-tp x rollout-pp" : "rollout-tp",
+                       U(ts_rollout_width(cfg)));
     if (ts_is_rl(cfg->method) && cfg->response_tokens >= cfg->seq)
         return ts_fail(err, TRAINSIZE_E_INVALID, "response-tokens",
                        "response-tokens: %llu leaves no prompt in a sequence of %llu (seq)",
@@ -452,6 +453,28 @@ static void vision_figures(const ts_settings *cfg, ts_layout *l)
                            (double)l->seqs_per_sample;
 }
 
+/* An engine takes part of a server, or whole servers (verl's rollout tensor parallelism 16
+ * across two servers, 32 across four for DeepSeek-V3: its decode's all-reduces cross the
+ * network, rollout.c), its tensor-parallel group too, and the engines tile the GPUs they run
+ * on. With pipeline stages (rollout-pp) the refusal names it. */
+static int check_engine_shape(const ts_settings *cfg, const ts_layout *l, trainsize_error *err)
+{
+    uint64_t g = l->gpus_per_node, w = ts_rollout_width(cfg), tp = cfg->rollout_tp;
+    const char *field = cfg->rollout_pp > 1 ? "rollout-pp" : "rollout-tp";
+    if (tp > g ? tp % g != 0 : g % tp != 0)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-tp",
+                       "rollout-tp: %llu must divide the %llu GPUs of a server, or be a multiple of them", U(tp),
+                       U(g));
+    if (w > g ? w % g != 0 : g % w != 0)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, field,
+                       "%s: engines of rollout-tp x rollout-pp = %llu GPUs must divide the %llu GPUs of a server, "
+                       "or be a multiple of them", field, U(w), U(g));
+    if (!l->rollout_gpus && l->gpus % w != 0)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, field, "%s: engines of %llu GPUs do not tile the %llu GPUs they run on",
+                       field, U(w), U(l->gpus));
+    return TRAINSIZE_OK;
+}
+
 int ts_offload_check(uint64_t zero, int offload, const char *field, const char *stage, trainsize_error *err)
 {
     if (offload == TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS && zero != 3)
@@ -575,18 +598,7 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     l->rollout_gpus = ts_is_rl(cfg->method) && cfg->rollout == TS_ROLLOUT_SEPARATE ? cfg->rollout_gpus : 0;
     l->rollout_nodes = (l->rollout_gpus + l->gpus_per_node - 1) / l->gpus_per_node;
     l->billed_gpus = l->gpus + l->rollout_gpus;
-    /* an engine takes part of a server, or whole servers (verl's rollout tensor parallelism
-     * 16 across two servers, 32 across four for DeepSeek-V3: its decode's all-reduces cross
-     * the network, rollout.c), and the engines tile the GPUs they run on */
-    if (ts_is_rl(cfg->method) && (cfg->rollout_tp > l->gpus_per_node ? cfg->rollout_tp % l->gpus_per_node != 0
-                                                                      : l->gpus_per_node % cfg->rollout_tp != 0))
-        return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-tp",
-                       "rollout-tp: %llu must divide the %llu GPUs of a server, or be a multiple of them",
-                       U(cfg->rollout_tp), U(l->gpus_per_node));
-    if (ts_is_rl(cfg->method) && !l->rollout_gpus && l->gpus % cfg->rollout_tp != 0)
-        return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-tp",
-                       "rollout-tp: engines of %llu GPUs do not tile the %llu GPUs they run on", U(cfg->rollout_tp),
-                       U(l->gpus));
+    if (ts_is_rl(cfg->method) && (rc = check_engine_shape(cfg, l, err))) return rc;
     if ((rc = split_stages(cfg, l, err))) return rc;
     l->layers_per_stage = l->mid_layers;
     if (l->first_layers > l->layers_per_stage) l->layers_per_stage = l->first_layers;

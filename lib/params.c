@@ -865,6 +865,12 @@ static const ts_param_def PARAMS[] = {
     {{"rollout-tp", TRAINSIZE_PARAM_INT, NULL, 1, 1024, "1", "GPUs",
       "grpo, ppo: tensor parallelism of the engine (each GPU holds 1/rollout-tp of its weights)"},
      TS_SET_U64, OFF(s.rollout_tp), TRAINSIZE_ID_ROLLOUT_TP, TS_PLAN_KEEPS},
+    {{"rollout-pp", TRAINSIZE_PARAM_INT, NULL, 1, 1024, "1", "stages",
+      "grpo, ppo: pipeline parallelism of the engine (vLLM's pipeline_parallel_size): an engine "
+      "spans rollout-tp x rollout-pp GPUs, each holding a stage's share of its weights and KV "
+      "cache; more room for the KV cache, no more decode throughput (each GPU still reads its "
+      "weights once for each of the stages' batches in flight)"},
+     TS_SET_U64, OFF(s.rollout_pp), TRAINSIZE_ID_ROLLOUT_PP, TS_PLAN_KEEPS},
     {{"rollout-sleep", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "true", "",
       "grpo, ppo: the engine frees its weights and KV cache while the step trains (verl's "
       "free_cache_engine and vLLM sleep mode); false: it keeps its share through training"},

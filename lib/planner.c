@@ -338,12 +338,14 @@ static size_t rollout_tp_choices(const search *s, const trainsize_job *job, uint
     const trainsize_gpu_info *g = s->work.s.gpu;
     double capacity = (double)(g->usable_bytes ? g->usable_bytes : g->memory_bytes);
     double weights = 2.0 * (double)job->counted.total, room = 0.8 * job->s.rollout_memory_share * capacity;
-    uint64_t t;
+    uint64_t t, pp = job->s.rollout_pp ? job->s.rollout_pp : 1;
     size_t n = 0;
     if (!ts_is_rl(job->s.method) || !job->counted_ok || !(room > 0.0)) return 0;
-    for (t = 1; t <= engines_on && n < 2; t *= 2) {
-        int shape = t <= gpn ? gpn % t == 0 : t % gpn == 0;
-        if (!shape || engines_on % t != 0 || (n == 0 && weights / (double)t > room)) continue;
+    /* the job's pipeline stages stay: an engine spans t x rollout-pp GPUs */
+    for (t = 1; t * pp <= engines_on && n < 2; t *= 2) {
+        uint64_t w = t * pp;
+        int shape = (t <= gpn ? gpn % t == 0 : t % gpn == 0) && (w <= gpn ? gpn % w == 0 : w % gpn == 0);
+        if (!shape || engines_on % w != 0 || (n == 0 && weights / (double)w > room)) continue;
         out[n++] = t;
     }
     return n;

@@ -28,9 +28,11 @@ static double peak16(const trainsize_gpu_info *gpu)
     return gpu->flops_bf16 > 0.0 ? gpu->flops_bf16 : gpu->flops_fp16;
 }
 
+uint64_t ts_rollout_width(const ts_settings *cfg) { return cfg->rollout_tp * cfg->rollout_pp; }
+
 double ts_rollout_weight_bytes(const ts_settings *cfg, const ts_param_counts *pc)
 {
-    return (double)pc->total * 2.0 / (double)cfg->rollout_tp;
+    return (double)pc->total * 2.0 / (double)ts_rollout_width(cfg);
 }
 
 double ts_rollout_kv_bytes_per_token(const ts_settings *cfg)
@@ -38,11 +40,12 @@ double ts_rollout_kv_bytes_per_token(const ts_settings *cfg)
     const ts_model *m = &cfg->model;
     double per_layer = m->kv_lora_rank ? (double)(m->kv_lora_rank + m->qk_rope_head_dim) /* MLA's latent */
                                        : 2.0 * (double)ts_model_kv_dim(m);
-    return per_layer * 2.0 * (double)m->layers / (double)cfg->rollout_tp;
+    return per_layer * 2.0 * (double)m->layers / (double)ts_rollout_width(cfg);
 }
 
-/* Sequences an engine runs at once: vLLM's max_num_seqs, or fewer when its KV cache (what
- * rollout-memory-share leaves beside its weights) holds fewer sequences of the mean
+/* Sequences an engine runs at once: vLLM's max_num_seqs for each of its pipeline stages'
+ * batches in flight (a scheduler each: vLLM's virtual engines), or fewer when its KV cache
+ * (what rollout-memory-share leaves beside its weights) holds fewer sequences of the mean
  * length; paged, a sequence holds blocks only for the tokens it has (Kwon et al. 2023,
  * "Efficient Memory Management for Large Language Model Serving with PagedAttention"). At
  * least one: a sequence that does not fit is preempted, not refused. */
@@ -51,14 +54,14 @@ static double concurrent_sequences(const ts_settings *cfg, const ts_layout *lay,
     double room = cfg->rollout_memory_share * (double)lay->capacity - ts_rollout_weight_bytes(cfg, pc);
     double per_sequence = ts_rollout_kv_bytes_per_token(cfg) * (lay->prompt_mean + lay->response_mean);
     double fit = per_sequence > 0.0 ? floor(room / per_sequence) : TS_ROLLOUT_MAX_SEQS;
-    return fmax(1.0, fmin(TS_ROLLOUT_MAX_SEQS, fit));
+    return fmax(1.0, fmin(TS_ROLLOUT_MAX_SEQS * (double)cfg->rollout_pp, fit));
 }
 
 /* Engines and the sequences each generates in a step. */
 static double engines_of(const ts_settings *cfg, const ts_layout *lay)
 {
-    /* colocated: an engine on every rollout-tp training GPUs; separate: on its own GPUs */
-    return fmax(1.0, (double)(lay->rollout_gpus ? lay->rollout_gpus : lay->gpus) / (double)cfg->rollout_tp);
+    /* colocated: an engine on every rollout-tp x rollout-pp training GPUs; separate: on its own GPUs */
+    return fmax(1.0, (double)(lay->rollout_gpus ? lay->rollout_gpus : lay->gpus) / (double)ts_rollout_width(cfg));
 }
 
 /* The rollout of an RL job's step on its engines (ts_rollout_seconds). Lengths: the mean
@@ -67,18 +70,19 @@ static double engines_of(const ts_settings *cfg, const ts_layout *lay)
 static double engine_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc)
 {
     const trainsize_gpu_info *gpu = cfg->gpu;
-    double tp = (double)cfg->rollout_tp;
+    double width = (double)ts_rollout_width(cfg), stages = (double)cfg->rollout_pp;
     double per_engine = (double)lay->global_batch / engines_of(cfg, lay);
     double waves = ceil(per_engine / concurrent_sequences(cfg, lay, pc));
     double r = lay->response_mean, longest = (double)lay->response_tokens, prompt = lay->prompt_mean;
     double bw = (double)gpu->memory_bandwidth * TS_DECODE_BW_SHARE, rate = peak16(gpu) * TS_PREFILL_FLOP_SHARE;
-    double active = 2.0 * (double)pc->active / tp; /* FLOPs a token on one GPU of the engine */
+    double active = 2.0 * (double)pc->active / width; /* FLOPs a token on one GPU of the engine */
     double kv = ts_rollout_kv_bytes_per_token(cfg), weights = ts_rollout_weight_bytes(cfg, pc);
     double steps = waves * r + (longest - r), bytes, flops, decode, prefill;
     if (!(bw > 0.0) || !(rate > 0.0)) return 0.0;
-    /* each decode step reads the weights; each sequence reads its KV so far at each of its
-     * r steps: prompt + t tokens at step t */
-    bytes = steps * weights + per_engine * kv * (r * prompt + r * (r + 1.0) / 2.0);
+    /* each decode step reads the weights, a stage's once for each of the stages' batches in
+     * flight; each sequence reads its KV so far at each of its r steps: prompt + t tokens at
+     * step t */
+    bytes = steps * weights * stages + per_engine * kv * (r * prompt + r * (r + 1.0) / 2.0);
     flops = per_engine * r * active;
     decode = fmax(bytes / bw, flops / rate);
     prefill = per_engine / (double)cfg->group_size * prompt * active / rate;
@@ -91,10 +95,12 @@ double ts_rollout_seconds(const ts_settings *cfg, const ts_layout *lay, const ts
     return lay->rl ? engine_seconds(cfg, lay, pc) : 0.0;
 }
 
-/* An engine wider than a server: each decode step's two all-reduces a layer (attention's
- * and the MLP's output, a running sequence's hidden state each, 16-bit) cross the network
- * between its servers, a hierarchical ring over the servers on the NICs of the engine's
- * GPUs in each. Inside a server they are not timed (vLLM's custom all-reduce: microseconds). */
+/* An engine's tensor-parallel group wider than a server: each decode step's two all-reduces
+ * a layer (attention's and the MLP's output, a running sequence's hidden state each, 16-bit)
+ * cross the network between its servers, a hierarchical ring over the servers on the NICs
+ * of the engine's GPUs in each. Inside a server they are not timed (vLLM's custom
+ * all-reduce: microseconds); nor are pipeline stages handing on a hidden state a sequence,
+ * point to point under the next batch's compute. */
 double ts_rollout_network_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
                                   const ts_comm_links *k)
 {

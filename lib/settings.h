@@ -223,6 +223,7 @@ typedef struct ts_settings {
     int rollout;                  /* ts_rollout */
     double rollout_memory_share;  /* of the GPU's memory, what the engine takes */
     uint64_t rollout_tp;          /* tensor parallelism of the engine */
+    uint64_t rollout_pp;          /* pipeline parallelism of the engine (its stages) */
     int rollout_sleep;            /* the engine frees its weights and KV cache while training */
     uint64_t rollout_gpus;        /* rollout separate: the engines' GPUs beside the training ones */
     uint64_t response_tokens_mean; /* the responses' mean length; 0: response-tokens */

@@ -312,6 +312,8 @@ void ts_largest_fit(const ts_settings *cfg, const ts_param_counts *pc, const ts_
  * rollout-tp), its KV cache bytes a token on one GPU, and the seconds a step's generation
  * takes (0 outside grpo and ppo). */
 double ts_rollout_weight_bytes(const ts_settings *cfg, const ts_param_counts *pc);
+/* GPUs one engine spans: rollout-tp x rollout-pp. */
+uint64_t ts_rollout_width(const ts_settings *cfg);
 double ts_rollout_kv_bytes_per_token(const ts_settings *cfg);
 double ts_rollout_seconds(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc);
 

@@ -153,6 +153,33 @@ static void test_rollout_across_servers(void **state)
     assert_string_equal(err.field, "rollout-tp");
 }
 
+/* Pipeline stages in an engine (rollout-pp): a 72B engine of tp 8 x pp 2 holds half the
+ * weights a GPU of tp 8 alone; where the KV cache does not bind, one such engine generates
+ * exactly as fast as two of tp 8 (each GPU reads its stage's weights once for each of the
+ * stages' batches in flight); where it binds, the room the stages free runs more sequences
+ * at once, and the step is shorter. The engines tile the GPUs with their stages. */
+static void test_rollout_pipeline_stages(void **state)
+{
+    trainsize_result tp8, staged, bound, bound_staged;
+    trainsize_error err;
+    (void)state;
+    ts_test_estimate(PAIRS(RL72, "rollout-tp", "8", "rollout-memory-share", "0.9"), &tp8);
+    ts_test_estimate(PAIRS(RL72, "rollout-tp", "8", "rollout-pp", "2", "rollout-memory-share", "0.9"), &staged);
+    assert_true(fabs((double)tp8.memory.rollout_weights / (double)staged.memory.rollout_weights - 2.0) < 1e-6);
+    assert_true(fabs(staged.time.rollout_seconds - staged.rollout_sync_seconds -
+                     (tp8.time.rollout_seconds - tp8.rollout_sync_seconds)) < 1e-9 * tp8.time.rollout_seconds);
+    /* a 0.3 share leaves 72B's tp-8 engines little KV cache: stages make room */
+    ts_test_estimate(PAIRS(RL72, "rollout-tp", "8", "rollout-memory-share", "0.3"), &bound);
+    ts_test_estimate(PAIRS(RL72, "rollout-tp", "8", "rollout-pp", "2", "rollout-memory-share", "0.3"), &bound_staged);
+    assert_true(bound_staged.time.rollout_seconds < bound.time.rollout_seconds);
+    assert_int_equal(ts_test_estimate_rc(PAIRS(RL72, "rollout-tp", "8", "rollout-pp", "3"), &err), TRAINSIZE_E_LAYOUT);
+    assert_string_equal(err.field, "rollout-pp");
+    assert_int_equal(ts_test_estimate_rc(PAIRS(RL72, "gpus", "24", "global-batch", "480", "rollout-tp", "8",
+                                               "rollout-pp", "2"), &err),
+                     TRAINSIZE_E_LAYOUT);
+    assert_string_equal(err.field, "rollout-pp");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +189,7 @@ int main(void)
         cmocka_unit_test(test_log_prob_budget),
         cmocka_unit_test(test_kv_cache_bounds_the_engine),
         cmocka_unit_test(test_rollout_across_servers),
+        cmocka_unit_test(test_rollout_pipeline_stages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
