@@ -411,7 +411,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_REWARD_ZERO = 221,             /**< "reward-zero" */
     TRAINSIZE_ID_REWARD_OFFLOAD = 222,          /**< "reward-offload" */
     TRAINSIZE_ID_ROLLOUT_PP = 223,              /**< "rollout-pp" */
-    TRAINSIZE_ID_COUNT = 224                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_PLAN_ROLLOUT = 224,            /**< "plan-rollout" */
+    TRAINSIZE_ID_COUNT = 225                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**

@@ -258,14 +258,16 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
      * deviates (the stragglers of Wu et al. 2024, "FALCON", arXiv 2410.12588, and of
      * MegaScale, arXiv 2402.15627, as a spread of speeds). */
     out->step_seconds *= 1.0 + cfg->gpu_variation * expected_max_normal((double)lay->gpus);
-    /* The critic's and the reward model's work on GPUs of their own, at the policy's rate a
-     * GPU, beside the policy's passes: the step waits for the slowest (side_models.c). */
+    /* The critic's and the reward model's work on GPUs of their own, at the policy's kernel
+     * rate a GPU, beside the policy's passes of the same phase (side_models.c). */
     out->critic_seconds = out->reward_seconds = 0.0;
     if (lay->critic_gpus || lay->reward_gpus) {
-        ts_side_seconds(lay, critic_flops * tokens_step, reward_flops * tokens_step,
-                        out->step_seconds > 0.0 ? out->step_flops / (out->step_seconds * (double)lay->gpus) : 0.0,
-                        &out->critic_seconds, &out->reward_seconds);
-        out->step_seconds = fmax(out->step_seconds, fmax(out->critic_seconds, out->reward_seconds));
+        double passes = (cfg->lora_rank ? 2.0 : 3.0) + reference + rl;
+        out->step_seconds =
+            ts_side_step(lay, out->step_seconds, (reference + rl) / passes, critic_flops * tokens_step,
+                         reward_flops * tokens_step,
+                         seconds_per_token > 0.0 ? (mm + at) / (seconds_per_token * (double)lay->gpus) : 0.0,
+                         &out->critic_seconds, &out->reward_seconds);
     }
     /* After the micro-batches, overlapping none of their compute or communication: the
      * optimizer's pass over its state and the step's fixed overhead. */

@@ -21,6 +21,7 @@ typedef struct ts_plan_options {
     uint64_t gpu_count;           /* plan-gpu-count; 0: search the counts */
     int ranking;                  /* 0 best by the objective, 1 the Pareto front */
     int margin;                   /* 0 the estimate, 1 its high bound (result.uncertainty) */
+    int rollout;                  /* RL placements searched: 0 both, 1 colocated, 2 separate */
 } ts_plan_options;
 
 struct trainsize_job {

@@ -313,7 +313,7 @@ static int check_setup(const ts_settings *cfg, const ts_layout *l, trainsize_err
                            "the %s stack (DeepSpeed and Megatron-LM refuse it); FSDP2 with a "
                            "pipeline runs under torchtitan (--stack torchtitan)", ts_stack_name(stack));
     }
-    if ((rc = ts_offload_check(cfg->zero, cfg->offload, "offload", "zero", err))) return rc;
+    if ((rc = ts_offload_check(cfg->zero, cfg->offload, "offload", "offload", "zero", err))) return rc;
     if (cfg->lora_rank && (cfg->lora_targets & TS_LORA_GATE) && !cfg->model.gated_mlp)
         return ts_fail(err, TRAINSIZE_E_INVALID, "lora-targets",
                        "lora-targets: gate needs a gated MLP (this model's MLP has up and down only)");
@@ -461,6 +461,9 @@ static int check_engine_shape(const ts_settings *cfg, const ts_layout *l, trains
 {
     uint64_t g = l->gpus_per_node, w = ts_rollout_width(cfg), tp = cfg->rollout_tp;
     const char *field = cfg->rollout_pp > 1 ? "rollout-pp" : "rollout-tp";
+    if (cfg->rollout_pp > cfg->model.layers)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-pp", "rollout-pp: %llu stages for the model's %llu layers",
+                       U(cfg->rollout_pp), U(cfg->model.layers));
     if (tp > g ? tp % g != 0 : g % tp != 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "rollout-tp",
                        "rollout-tp: %llu must divide the %llu GPUs of a server, or be a multiple of them", U(tp),
@@ -475,14 +478,15 @@ static int check_engine_shape(const ts_settings *cfg, const ts_layout *l, trains
     return TRAINSIZE_OK;
 }
 
-int ts_offload_check(uint64_t zero, int offload, const char *field, const char *stage, trainsize_error *err)
+int ts_offload_check(uint64_t zero, int offload, const char *field, const char *label, const char *stage,
+                     trainsize_error *err)
 {
     if (offload == TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS && zero != 3)
-        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, field, "%s: optimizer+params needs %s 3 (ZeRO-Infinity)", field,
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, field, "%s: optimizer+params needs %s 3 (ZeRO-Infinity)", label,
                        stage);
     if (offload == TRAINSIZE_OFFLOAD_OPTIMIZER && zero == 0)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, field, "%s: optimizer offload needs %s 1, 2 or 3 (ZeRO-Offload)",
-                       field, stage);
+                       label, stage);
     return TRAINSIZE_OK;
 }
 

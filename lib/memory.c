@@ -384,10 +384,12 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
      * the update: the model state with the gradients freed, and the last stage's logits of
      * a pass, 16-bit and the fp32 copy log-softmax reads (verl's logprobs_from_logits) */
     logprob = 0.0;
-    if (lay->rl && sp.last) {
+    if (lay->rl) {
         double tokens = cfg->log_prob_max_tokens ? (double)cfg->log_prob_max_tokens : lay->tokens_mb;
-        logprob = base + zero3 + tokens * (double)ts_model_logit_width(&cfg->model) / (double)lay->tp * 6.0 +
-                  (lay->rollout_gpus || cfg->rollout_sleep ? 0.0 : engine);
+        /* reward-offload: the reward model comes back to score in this phase */
+        double scorer = cfg->reward_offload && lay->reward.params > 0.0 ? ts_reward_rank_bytes(lay, c) : 0.0;
+        logprob = base + zero3 + scorer + (lay->rollout_gpus || cfg->rollout_sleep ? 0.0 : engine) +
+                  (sp.last ? tokens * (double)ts_model_logit_width(&cfg->model) / (double)lay->tp * 6.0 : 0.0);
     }
     out->peak_allocated = max2(max2(max2(fb, load), max2(end, step)), max2(rollout, logprob));
     out->peak_has_activations = 0;

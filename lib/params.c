@@ -729,6 +729,11 @@ static const ts_param_def PARAMS[] = {
       "what the planner returns: the best by the objective (one per layout), or the Pareto front "
       "of cost (cloud, or owned with objective owned) against time, fastest first"},
      TS_SET_CHOICE, OFF(plan.ranking), TRAINSIZE_ID_PLAN_RANKING, TS_PLAN_KEEPS},
+    {{"plan-rollout", TRAINSIZE_PARAM_CHOICE, "auto|colocated|separate", 0, 0, "auto", "",
+      "grpo, ppo: the rollout placements the planner searches: auto both (the engines on all the "
+      "GPUs, or on a quarter or a half of them beside the rest), or only colocated (verl's hybrid "
+      "engine) or only separate (OpenRLHF's engines)"},
+     TS_SET_CHOICE, OFF(plan.rollout), TRAINSIZE_ID_PLAN_ROLLOUT, TS_PLAN_KEEPS},
     {{"plan-margin", TRAINSIZE_PARAM_CHOICE, "estimate|high", 0, 0, "estimate", "",
       "what the planner holds each configuration to: the estimate, or its high bound (the "
       "result's uncertainty: memory.peak_needed x memory_high must fit the GPU, and time and cost "

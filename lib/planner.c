@@ -536,17 +536,18 @@ static void search_layouts(search *s, const trainsize_job *job, uint64_t gpus, u
     }
 }
 
-/* Where an RL job's engines run, searched at a count of `total` GPUs: on all of them
- * (colocated, verl's hybrid engine), or on a quarter or a half of them beside the rest
- * (separate, OpenRLHF's vLLM engines), whole servers or a divisor of one. A job that sets
- * rollout separate with its own rollout-gpus keeps them, beside `total` training GPUs.
- * Writes the engines' GPU counts, 0 for colocated. */
+/* Where an RL job's engines run, searched over `total` GPUs (the count less a critic's or
+ * a reward model's own): on all of them (colocated, verl's hybrid engine), or on a quarter
+ * or a half of them beside the rest (separate, OpenRLHF's vLLM engines), whole servers or
+ * a divisor of one; plan-rollout keeps one of the two. A job that sets rollout separate
+ * with its own rollout-gpus keeps them. Writes the engines' GPU counts, 0 for colocated. */
 static size_t placement_choices(const trainsize_job *job, uint64_t total, uint64_t gpn, uint64_t *out)
 {
     static const uint64_t SHARE[] = {4, 2}; /* a quarter, a half */
     size_t i, n = 0;
     if (!ts_is_rl(job->s.method) || (job->s.rollout == TS_ROLLOUT_SEPARATE && job->s.rollout_gpus)) return 0;
-    out[n++] = 0;
+    if (job->plan.rollout != 2) out[n++] = 0;
+    if (job->plan.rollout == 1) return n;
     for (i = 0; i < COUNT_OF(SHARE); i++) {
         uint64_t r = total / SHARE[i];
         if (r == 0 || total % SHARE[i] != 0 || !(r % gpn == 0 || gpn % r == 0)) continue;
@@ -563,16 +564,33 @@ static int set_placement(search *s, uint64_t engines)
            set_u64(s, s->def.rollout_gpus, engines);
 }
 
+/* GPUs of the count that do not train: a critic's and a reward model's own (ppo, a reward
+ * model), the engines' a job sets separate. */
+static uint64_t side_gpus(const trainsize_job *job)
+{
+    const ts_settings *c = &job->s;
+    uint64_t n = 0;
+    if (!ts_is_rl(c->method)) return 0;
+    if (c->method == TS_METHOD_PPO) n += c->critic_gpus;
+    if (c->reward) n += c->reward_gpus;
+    if (c->rollout == TS_ROLLOUT_SEPARATE) n += c->rollout_gpus;
+    return n;
+}
+
+/* A count of `total` GPUs, all of them: the training ones and those beside them. */
 static void search_gpu_count(search *s, const trainsize_job *job, uint64_t total, uint64_t gpn)
 {
-    uint64_t engines[3];
-    size_t i, n = placement_choices(job, total, gpn, engines);
+    uint64_t engines[3], side = side_gpus(job);
+    size_t i, n;
+    if (side >= total) return;
+    total -= side;
+    n = placement_choices(job, total, gpn, engines);
     if (n == 0) {
         search_layouts(s, job, total, gpn, job->s.rollout == TS_ROLLOUT_SEPARATE ? job->s.rollout_gpus : total);
         return;
     }
     for (i = 0; i < n; i++)
-        if (set_placement(s, engines[i]))
+        if (set_placement(s, engines[i]) && engines[i] < total)
             search_layouts(s, job, total - engines[i], gpn, engines[i] ? engines[i] : total);
 }
 

@@ -581,9 +581,12 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
                        ts_fmt_iec(c, sizeof c, (double)m->peak_total));
     } else if (m->peak_needed <= cap) {
         /* the policy's GPUs hold it; the critic's or the reward model's own do not */
-        ts_out_printf(o, "DOES NOT FIT: the training GPUs hold it (needs %s of %s), the critic's or the\n"
-                         "  reward model's own GPUs do not (below)\n",
-                      ts_fmt_iec(a, sizeof a, (double)m->peak_needed), ts_fmt_iec(b, sizeof b, (double)cap));
+        ts_out_printf(o, "DOES NOT FIT: the training GPUs hold it (needs %s of %s), the %s own GPUs\n"
+                         "  do not (below)\n",
+                      ts_fmt_iec(a, sizeof a, (double)m->peak_needed), ts_fmt_iec(b, sizeof b, (double)cap),
+                      r->critic_gpu_peak > cap ? (r->reward_gpu_peak > cap ? "critic's and the reward model's"
+                                                                           : "critic's")
+                                               : "reward model's");
     } else {
         uint64_t over = m->peak_needed > cap ? m->peak_needed - cap : 0;
         char c[TS_FMT_MAX], d[TS_FMT_MAX];
@@ -607,7 +610,7 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
         ts_out_printf(o, "  rollout engine: %s weights + %s KV cache, %s\n",
                       ts_fmt_iec(a, sizeof a, (double)m->rollout_weights),
                       ts_fmt_iec(c, sizeof c, (double)m->rollout_kv_cache),
-                      r->system.rollout_nodes ? "a GPU of the engines' own (none on the training GPUs)"
+                      r->system.rollout_nodes ? "on the engines' own GPUs"
                       : job_is(job, "rollout-sleep", "true") ? "freed while training" : "kept while training");
     }
     ts_report_side_memory(o, job, r, w->dev);

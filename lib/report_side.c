@@ -10,9 +10,9 @@ static void side_memory(ts_out *o, const char *who, uint64_t gpus, uint64_t peak
 {
     char a[TS_FMT_MAX], b[TS_FMT_MAX], c[TS_FMT_MAX];
     if (!peak) return;
-    ts_out_printf(o, "  %s: on %s %ss of its own, peak total %s a %s of %s: %s\n", who,
-                  ts_fmt_thousands(a, sizeof a, gpus), dev, ts_fmt_iec(b, sizeof b, (double)peak), dev,
-                  ts_fmt_iec(c, sizeof c, (double)cap), peak <= cap ? "fits" : "DOES NOT FIT");
+    ts_out_printf(o, "  %s: on %s %s%s of its own, peak total %s a %s of %s: %s\n", who,
+                  ts_fmt_thousands(a, sizeof a, gpus), dev, gpus == 1 ? "" : "s", ts_fmt_iec(b, sizeof b, (double)peak),
+                  dev, ts_fmt_iec(c, sizeof c, (double)cap), peak <= cap ? "fits" : "DOES NOT FIT");
 }
 
 void ts_report_side_memory(ts_out *o, const trainsize_job *job, const trainsize_result *r, const char *dev)
@@ -35,8 +35,8 @@ static void side_servers(ts_out *o, const char *key, uint64_t nodes, uint64_t gp
 
 void ts_report_side_servers(ts_out *o, const trainsize_job *job, const trainsize_result *r, const char *dev)
 {
-    side_servers(o, "  critic's servers", r->critic_nodes, (uint64_t)ts_report_job_f64(job, "critic-gpus"), dev);
-    side_servers(o, "  reward's servers", r->reward_nodes, (uint64_t)ts_report_job_f64(job, "reward-gpus"), dev);
+    side_servers(o, "  critic servers", r->critic_nodes, (uint64_t)ts_report_job_f64(job, "critic-gpus"), dev);
+    side_servers(o, "  reward model servers", r->reward_nodes, (uint64_t)ts_report_job_f64(job, "reward-gpus"), dev);
 }
 
 void ts_report_side_time(ts_out *o, const trainsize_result *r)

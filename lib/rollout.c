@@ -108,7 +108,8 @@ double ts_rollout_network_seconds(const ts_settings *cfg, const ts_layout *lay, 
     double per_engine = (double)lay->global_batch / engines_of(cfg, lay);
     double waves = ceil(per_engine / concurrent_sequences(cfg, lay, pc)), batch = per_engine / waves;
     double steps = waves * lay->response_mean + ((double)lay->response_tokens - lay->response_mean);
-    double bytes = batch * (double)cfg->model.hidden * 2.0, per_reduce;
+    /* with pipeline stages each stage's batch in flight is 1/rollout-pp of the running sequences */
+    double bytes = batch / (double)cfg->rollout_pp * (double)cfg->model.hidden * 2.0, per_reduce;
     if (!lay->rl || servers <= 1.0 || !(k->net_per_gpu > 0.0)) return 0.0;
     per_reduce = ts_allreduce_network_seconds(bytes, servers, g * k->net_per_gpu, cfg->collective_latency);
     return steps * 2.0 * (double)cfg->model.layers * per_reduce;

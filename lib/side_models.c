@@ -41,8 +41,21 @@ int ts_side_layout(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     l->critic_zero = cfg->critic_zero ? (uint64_t)(cfg->critic_zero - 1) : l->zero;
     l->critic_offload = cfg->critic_offload ? cfg->critic_offload - 1 : cfg->offload;
     l->reward_zero = cfg->reward_zero ? (uint64_t)(cfg->reward_zero - 1) : l->zero;
-    /* the critic's offload asks of its stage what the policy's asks of its own */
-    if ((rc = ts_offload_check(l->critic_zero, l->critic_offload, "critic-offload", "critic-zero", err))) return rc;
+    /* the critic's offload asks of its stage what the policy's asks of its own (auto: the
+     * policy's offload, which the refusal says) */
+    if ((rc = ts_offload_check(l->critic_zero, l->critic_offload, "critic-offload",
+                               cfg->critic_offload ? "critic-offload" : "critic-offload (auto: the policy's offload)",
+                               "critic-zero", err)))
+        return rc;
+    /* data parallel on their own GPUs: each of them takes a sequence of the step at least */
+    if (ppo && cfg->critic_gpus > l->global_batch)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "critic-gpus",
+                       "critic-gpus: %llu GPUs for a step of %llu sequences (global-batch) leave some without one",
+                       U(cfg->critic_gpus), U(l->global_batch));
+    if (reward && cfg->reward_gpus > l->global_batch)
+        return ts_fail(err, TRAINSIZE_E_LAYOUT, "reward-gpus",
+                       "reward-gpus: %llu GPUs for a step of %llu sequences (global-batch) leave some without one",
+                       U(cfg->reward_gpus), U(l->global_batch));
     if (cfg->critic_gpus && cfg->lora_rank)
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "critic-gpus",
                        "critic-gpus: a critic on GPUs of its own is sized trained in full; with lora-rank "
@@ -85,12 +98,23 @@ static double with_overhead(const ts_settings *cfg, double allocated, int sharde
     return allocated * (1.0 + (sharded ? cfg->sharded_slack : cfg->allocator_slack)) + fixed;
 }
 
+/* The policy's activations a layer on a rank of `tp`, undone of tensor parallelism: with
+ * sequence parallelism all of a layer's s b h (34 + ...) splits over tp; without, the
+ * 10 s b h of its norms, dropouts and residuals stays whole and the 24 s b h inside
+ * attention and the MLP splits (Korthikanti et al. 2022, arXiv 2205.05198, Table 2). */
+static double untensor(const ts_layout *lay)
+{
+    double tp = (double)lay->tp;
+    return lay->sp ? tp : 34.0 / (10.0 + 24.0 / tp);
+}
+
 /* The critic on `n` GPUs of its own: its state in the policy's bytes a parameter (trained in
  * full) under its ZeRO stage and offload, the layers ZeRO 3 gathers, and one micro-batch's
  * activations: the policy's a layer and a micro-batch on its most loaded stage, undone of
  * tensor and context parallelism (a critic rank holds the whole sequence), times the
  * critic's layers and width over the policy's. A critic of the policy's shape is the
- * policy without its output layer (a one-wide value head). */
+ * policy without its output layer (a one-wide value head). Its offloaded state's host
+ * memory and CPU step are not counted. */
 static double critic_gpu(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c, const ts_param_counts *pc,
                          const ts_stage_memory *worst, double *needed)
 {
@@ -103,7 +127,7 @@ static double critic_gpu(const ts_settings *cfg, const ts_layout *lay, const ts_
     if (lay->critic_offload == TRAINSIZE_OFFLOAD_OPTIMIZER_PARAMS) w = 0.0;
     if (z >= 3 && layers > 0.0) gathered = (double)cfg->zero3_gather_layers * params / layers * c->weight_compute;
     if (worst->stage_layers > 0.0 && worst->in_flight > 0.0)
-        act = worst->act_layers / worst->in_flight / worst->stage_layers * (double)lay->tp * (double)lay->cp *
+        act = worst->act_layers / worst->in_flight / worst->stage_layers * untensor(lay) * (double)lay->cp *
               (double)cfg->model.layers * ts_critic_activation_scale(cfg, lay);
     return with_overhead(cfg, w + g + o + gathered + act, z >= 3, needed);
 }
@@ -128,11 +152,18 @@ void ts_side_memory(const ts_settings *cfg, const ts_layout *lay, const ts_conv 
     if (lay->reward_gpus) worst->reward_gpu = reward_gpu(cfg, lay, c, &worst->reward_gpu_needed);
 }
 
-/* Their work at the policy's achieved rate a GPU (the same GPUs and kernels; an
- * approximation: a smaller model's matmuls run somewhat slower). */
-void ts_side_seconds(const ts_layout *lay, double critic_flops, double reward_flops, double rate,
-                     double *critic_seconds, double *reward_seconds)
+/* Their work at the policy's kernel rate a GPU (the same GPUs and kernels, without the
+ * policy's pipeline bubble or stragglers; an approximation: a smaller model's matmuls run
+ * somewhat slower). A step scores before it trains: the experience phase (the policy's
+ * forward passes for the log-probabilities, the critic's values, one of its four passes,
+ * the reward model's scores) waits for the slowest of them, then the update phase (the
+ * policy's update and the critic's, its other three passes) for the slower (OpenRLHF runs
+ * each phase's models at once). */
+double ts_side_step(const ts_layout *lay, double policy_step, double experience_share, double critic_flops,
+                    double reward_flops, double rate, double *critic_seconds, double *reward_seconds)
 {
+    double experience = policy_step * experience_share, update = policy_step - experience;
     *critic_seconds = lay->critic_gpus && rate > 0.0 ? critic_flops / ((double)lay->critic_gpus * rate) : 0.0;
     *reward_seconds = lay->reward_gpus && rate > 0.0 ? reward_flops / ((double)lay->reward_gpus * rate) : 0.0;
+    return fmax(experience, fmax(0.25 * *critic_seconds, *reward_seconds)) + fmax(update, 0.75 * *critic_seconds);
 }

@@ -81,8 +81,10 @@ typedef struct ts_layout {
 
 int ts_layout_make(const ts_settings *cfg, ts_layout *out, trainsize_error *err);
 /* What CPU offload asks of its ZeRO stage (ZeRO-Offload: 1 or more; ZeRO-Infinity's
- * parameters: 3); a refusal names `field`, the offload setting, and `stage`, the ZeRO one. */
-int ts_offload_check(uint64_t zero, int offload, const char *field, const char *stage, trainsize_error *err);
+ * parameters: 3); a refusal names `field`, the offload setting (its message starting with
+ * `label`), and `stage`, the ZeRO one. */
+int ts_offload_check(uint64_t zero, int offload, const char *field, const char *label, const char *stage,
+                     trainsize_error *err);
 /* Part of it (tokens.c): what a step's sequences hold (padding, packing, a token budget),
  * validated; then, with max-tokens-per-gpu, the micro-batches a step takes. */
 int ts_layout_tokens(const ts_settings *cfg, ts_layout *l, trainsize_error *err);
@@ -320,15 +322,16 @@ double ts_rollout_seconds(const ts_settings *cfg, const ts_layout *lay, const ts
 /* ppo's critic and a reward model (side_models.c): where they run and how they are sharded,
  * validated into the layout; a reward model's frozen weights on one policy GPU (0 when it
  * has GPUs of its own); the critic's activations over the policy's (its width and layers);
- * on GPUs of their own, a GPU's memory (into `worst`, from the policy's most loaded stage)
- * and the seconds a step's work takes there at `rate` FLOP/s a GPU (the policy's). */
+ * on GPUs of their own, a GPU's memory (into `worst`, from the policy's most loaded stage),
+ * and the step with their work there at `rate` FLOP/s a GPU (the policy's kernels'):
+ * `experience_share` of the policy's step scores, the rest trains. */
 int ts_side_layout(const ts_settings *cfg, ts_layout *l, trainsize_error *err);
 double ts_reward_rank_bytes(const ts_layout *lay, const ts_conv *c);
 double ts_critic_activation_scale(const ts_settings *cfg, const ts_layout *lay);
 void ts_side_memory(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c, const ts_param_counts *pc,
                     ts_stage_memory *worst);
-void ts_side_seconds(const ts_layout *lay, double critic_flops, double reward_flops, double rate,
-                     double *critic_seconds, double *reward_seconds);
+double ts_side_step(const ts_layout *lay, double policy_step, double experience_share, double critic_flops,
+                    double reward_flops, double rate, double *critic_seconds, double *reward_seconds);
 
 /* Compute of one optimizer step and of the run, before communication and offload. */
 typedef struct ts_compute {

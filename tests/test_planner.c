@@ -215,8 +215,9 @@ static void test_rl_plan_names_rollout_and_budget(void **state)
 
 /* Placement is searched: engines that keep their share through training (rollout-sleep
  * false, 0.9 of a GPU) leave no room to train beside them, so every candidate runs them on
- * GPUs of their own, half of the 16 (a quarter leaves 12, which 256 samples do not divide
- * by their data-parallel degrees of 12, 6 or 3), and is its estimate. */
+ * GPUs of their own, half of the 16 (a quarter leaves 12 training GPUs, which do not fill
+ * servers of 8), and is its estimate. plan-rollout keeps one placement; a critic's own GPUs
+ * come out of the count. */
 static void test_rl_plan_searches_placement(void **state)
 {
     const char *const pairs[] = {"model", "qwen2.5-7b", "method", "grpo", "seq", "2048", "response-tokens", "1024",
@@ -235,7 +236,12 @@ static void test_rl_plan_searches_placement(void **state)
         assert_int_equal(best[i].gpus, 8);
         assert_is_its_estimate(job, &best[i]);
     }
+    /* pinned colocated, nothing fits */
+    assert_int_equal(trainsize_job_set(job, "plan-rollout", "colocated", NULL), 0);
+    assert_int_equal(trainsize_plan(job, best, TOP, &count, NULL, NULL), 0);
+    assert_int_equal(count, 0);
     /* the engines sleep through training (the default): colocated on all 16 is cheaper */
+    assert_int_equal(trainsize_job_set(job, "plan-rollout", "auto", NULL), 0);
     assert_int_equal(trainsize_job_set(job, "rollout-sleep", "true", NULL), 0);
     assert_int_equal(trainsize_job_set(job, "rollout-memory-share", "0.5", NULL), 0);
     assert_int_equal(trainsize_plan(job, best, TOP, &count, NULL, NULL), 0);
@@ -243,6 +249,24 @@ static void test_rl_plan_searches_placement(void **state)
     assert_string_equal(best[0].rollout, "colocated");
     assert_int_equal(best[0].gpus, 16);
     assert_is_its_estimate(job, &best[0]);
+    /* pinned separate: the engines on GPUs of their own, the count still 16 */
+    assert_int_equal(trainsize_job_set(job, "plan-rollout", "separate", NULL), 0);
+    assert_int_equal(trainsize_plan(job, best, TOP, &count, NULL, NULL), 0);
+    assert_true(count > 0);
+    for (i = 0; i < count; i++) {
+        assert_string_equal(best[i].rollout, "separate");
+        assert_int_equal(best[i].gpus + best[i].rollout_gpus, 16);
+    }
+    /* ppo's critic on 8 GPUs of its own: they come out of the 16 */
+    assert_int_equal(trainsize_job_set(job, "plan-rollout", "auto", NULL), 0);
+    assert_int_equal(trainsize_job_set(job, "method", "ppo", NULL), 0);
+    assert_int_equal(trainsize_job_set(job, "critic-gpus", "8", NULL), 0);
+    assert_int_equal(trainsize_plan(job, best, TOP, &count, NULL, NULL), 0);
+    assert_true(count > 0);
+    for (i = 0; i < count; i++) {
+        assert_int_equal(best[i].gpus + best[i].rollout_gpus, 8);
+        assert_is_its_estimate(job, &best[i]);
+    }
     trainsize_job_free(job);
 }
 

@@ -457,12 +457,21 @@ static int verdict(trainsize_job *job, job_desc_msg_t *d, const tsd_gpus *g, con
         snprintf(split, sizeof split, " (training on %llu of the %llu GPUs, %llu for rollout)",
                  (unsigned long long)train->per_job, (unsigned long long)g->per_job,
                  (unsigned long long)(g->per_job - train->per_job));
-    else if (train->per_job != g->per_job)
-        snprintf(split, sizeof split, " (training on %llu of the %llu GPUs; beside them %llu for rollout, "
-                 "%llu for the critic, %llu for the reward model)",
-                 (unsigned long long)train->per_job, (unsigned long long)g->per_job,
-                 (unsigned long long)(g->per_job - train->per_job - side.critic - side.reward),
-                 (unsigned long long)side.critic, (unsigned long long)side.reward);
+    else if (train->per_job != g->per_job) {
+        /* the roles that take GPUs beside training, those with none left out */
+        const unsigned long long counts[] = {g->per_job - train->per_job - side.critic - side.reward, side.critic,
+                                             side.reward};
+        static const char *const roles[] = {"rollout", "the critic", "the reward model"};
+        size_t i, used = (size_t)snprintf(split, sizeof split, " (training on %llu of the %llu GPUs; beside them",
+                                          (unsigned long long)train->per_job, (unsigned long long)g->per_job);
+        const char *sep = " ";
+        for (i = 0; i < 3 && used < sizeof split; i++) {
+            if (!counts[i]) continue;
+            used += (size_t)snprintf(split + used, sizeof split - used, "%s%llu for %s", sep, counts[i], roles[i]);
+            sep = ", ";
+        }
+        if (used < sizeof split) snprintf(split + used, sizeof split - used, ")");
+    }
     if (trainsize_estimate(job, &r, sizeof r, &err) != TRAINSIZE_OK) {
         say(err_msg, "trainsize: %s", err.message);
         return SLURM_ERROR;

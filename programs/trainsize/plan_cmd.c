@@ -24,7 +24,8 @@
 
 /* The options that are the planner's constraints: not part of the reproducing command. */
 static const char *const plan_only[] = {
-    "plan-gpus", "max-gpus", "deadline-days", "budget", "objective", "plan-gpu-count", "plan-ranking",
+    "plan-gpus", "max-gpus", "deadline-days", "budget", "objective", "plan-gpu-count", "plan-ranking", "plan-rollout",
+    "rollout", "rollout-gpus", /* the candidate gives the placement */
     "gpus-per-node", "global-batch", "cp", /* the candidate gives these */
 };
 
@@ -75,6 +76,20 @@ static const char *job_text(const trainsize_job *job, const char *name, char *bu
     if (n < 0)
         buf[0] = '\0';
     return buf;
+}
+
+/* GPUs a ppo critic or a reward model of the job takes of its own (critic-gpus,
+ * reward-gpus): beside every candidate's training GPUs. */
+static uint64_t side_count(const trainsize_job *job)
+{
+    char method[32], reward[64], n[32];
+    uint64_t side = 0;
+    job_text(job, "method", method, sizeof method);
+    if (strcmp(method, "grpo") != 0 && strcmp(method, "ppo") != 0) return 0;
+    if (strcmp(method, "ppo") == 0) side += strtoull(job_text(job, "critic-gpus", n, sizeof n), NULL, 10);
+    if (job_text(job, "reward-model", reward, sizeof reward)[0])
+        side += strtoull(job_text(job, "reward-gpus", n, sizeof n), NULL, 10);
+    return side;
 }
 
 /* The count --plan-gpu-count fixes, or 0. */
@@ -274,7 +289,7 @@ static uint64_t shown_warnings(const trainsize_plan_candidate *c, int owned, int
 }
 
 static void row(ts_out *o, size_t rank, const trainsize_plan_candidate *c, int owned, int batch,
-                uint64_t seq)
+                uint64_t seq, uint64_t side)
 {
     char r[24], gpus[24], nodes[48], tp[24], cp[24], pp[48], ep[24], z[24], mb[24], rec[32],
         peak[32], days[32], cost[48], gb[32], tok[48], gpu[64];
@@ -283,8 +298,8 @@ static void row(ts_out *o, size_t rank, const trainsize_plan_candidate *c, int o
     int bit;
 
     snprintf(r, sizeof r, "%zu", rank);
-    if (c->rollout_gpus) /* training GPUs + the rollout engines' own */
-        snprintf(gpus, sizeof gpus, "%" PRIu64 "+%" PRIu64, c->gpus, c->rollout_gpus);
+    if (c->rollout_gpus + side) /* training GPUs + those beside them */
+        snprintf(gpus, sizeof gpus, "%" PRIu64 "+%" PRIu64, c->gpus, c->rollout_gpus + side);
     else
         snprintf(gpus, sizeof gpus, "%" PRIu64, c->gpus);
     snprintf(nodes, sizeof nodes, "%" PRIu64 " x %" PRIu64, candidate_field(c, "nodes", &v) ? v.u64 : 0,
@@ -539,7 +554,8 @@ static void human_plan(ts_out *o, const cli_options *opts, const trainsize_job *
 {
     char objective[32], ranking[32], seq[32];
     size_t i;
-    int interleaved = 0, owned, batch = batch_mode(job);
+    int interleaved = 0, beside = 0, owned, batch = batch_mode(job);
+    uint64_t side = side_count(job);
 
     header(o, job, count ? &c[0] : NULL, st, elapsed);
     ts_out_putc(o, '\n');
@@ -570,8 +586,9 @@ static void human_plan(ts_out *o, const cli_options *opts, const trainsize_job *
                        "MB", "recompute", "peak GiB", "days", owned ? "owned cost" : "cloud cost");
     job_text(job, "seq", seq, sizeof seq);
     for (i = 0; i < count; i++) {
-        row(o, i + 1, &c[i], owned, batch, strtoull(seq, NULL, 10));
+        row(o, i + 1, &c[i], owned, batch, strtoull(seq, NULL, 10), side);
         interleaved |= c[i].layout.pp_interleave > 1;
+        beside |= c[i].rollout_gpus + side > 0;
     }
     ts_out_putc(o, '\n');
     if (!batch && strcmp(objective, "time") != 0) {
@@ -587,8 +604,11 @@ static void human_plan(ts_out *o, const cli_options *opts, const trainsize_job *
     {
         char text[4 * TEXT_MAX];
         snprintf(text, sizeof text,
-                 "servers: count x GPUs each. TP, CP, PP, EP: tensor, context, pipeline, expert "
+                 "%sservers: count x GPUs each. TP, CP, PP, EP: tensor, context, pipeline, expert "
                  "parallel degrees%s. MB: micro-batch per GPU%s. Peak (GiB): per GPU, as nvidia-smi. %s",
+                 beside ? "GPUs 8+8: 8 training and 8 beside them (rollout engines, a critic or a reward model "
+                          "on GPUs of their own), all priced; "
+                        : "",
                  interleaved ? " (PP 4x2: 4 stages of 2 interleaved virtual stages)" : "",
                  batch ? ", the largest that fits; batch: global batch, MB x data-parallel x pp "
                          "micro-batches (one without a pipeline), in samples. Give --tokens for time and cost"
