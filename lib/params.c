@@ -897,8 +897,8 @@ static const ts_param_def PARAMS[] = {
     {{"critic-gpus", TRAINSIZE_PARAM_INT, NULL, 0, LIM_GPUS, "0", "GPUs",
       "ppo: GPUs of the job's type the critic trains on, beside the policy's (OpenRLHF's "
       "critic_num_nodes x critic_num_gpus_per_node), data parallel, its ZeRO sharding over them; "
-      "its passes run beside the policy's and the step waits for the slower; 0: on the policy's "
-      "GPUs (verl)"},
+      "its values beside the policy's forward passes, its update beside the policy's, each phase "
+      "waiting for the slower; 0: on the policy's GPUs (verl)"},
      TS_SET_U64, OFF(s.critic_gpus), TRAINSIZE_ID_CRITIC_GPUS, TS_PLAN_KEEPS},
     {{"critic-zero", TRAINSIZE_PARAM_CHOICE, "auto|0|1|2|3", 0, 0, "auto", "",
       "ppo: the critic's ZeRO stage (DeepSpeed-Chat's critic_zero_stage); auto: the policy's"},
@@ -909,8 +909,8 @@ static const ts_param_def PARAMS[] = {
      TS_SET_CHOICE, OFF(s.critic_offload), TRAINSIZE_ID_CRITIC_OFFLOAD, TS_PLAN_KEEPS},
     {{"reward-gpus", TRAINSIZE_PARAM_INT, NULL, 0, LIM_GPUS, "0", "GPUs",
       "grpo, ppo: GPUs of the job's type the reward model scores on, beside the policy's "
-      "(OpenRLHF's reward_num_nodes x reward_num_gpus_per_node); its forward runs beside the "
-      "policy's passes; 0: on the policy's GPUs"},
+      "(OpenRLHF's reward_num_nodes x reward_num_gpus_per_node); its forward beside the policy's "
+      "forward passes, before the update; 0: on the policy's GPUs"},
      TS_SET_U64, OFF(s.reward_gpus), TRAINSIZE_ID_REWARD_GPUS, TS_PLAN_KEEPS},
     {{"reward-zero", TRAINSIZE_PARAM_CHOICE, "auto|0|1|2|3", 0, 0, "auto", "",
       "grpo, ppo: the reward model's ZeRO stage: 3 shards its frozen weights, below 3 every GPU "
