@@ -34,9 +34,11 @@ static const step STEPS[] = {
     {STEP_SET, "zero", "1"},
     {STEP_SET, "zero", "2"},
     {STEP_SET, "zero", "3"},
+    {STEP_SET, "critic-zero", "3"}, /* ppo: a critic of its own sharding (refused otherwise) */
     {STEP_TP, "tp", NULL},
     {STEP_SET, "offload", "optimizer"},
     {STEP_SET, "offload", "optimizer+params"},
+    {STEP_SET, "critic-offload", "optimizer"},
     {STEP_MORE_GPUS, "gpus", NULL},
     {STEP_SET, "lora-rank", "16"},
     {STEP_SET, "quantize-base", "nf4"},
@@ -143,6 +145,15 @@ static int apply_step(const advisor *ad, trainsize_job *job, trainsize_advice *a
     uint64_t gpn = job->s.gpus_per_node ? job->s.gpus_per_node : ts_host_size(job->s.gpu);
     switch (st->kind) {
     case STEP_SET:
+        /* a critic's own sharding and offload: ppo only, and only where the critic's own
+         * setting would change (critic-zero 3: below it; critic-offload: none so far) */
+        if (strncmp(st->name, "critic-", 7) == 0 &&
+            (job->s.method != TS_METHOD_PPO ||
+             (strcmp(st->name, "critic-zero") == 0 &&
+              (job->s.critic_zero == 4 || (job->s.critic_zero == 0 && job->s.zero == 3))) ||
+             (strcmp(st->name, "critic-offload") == 0 &&
+              (job->s.critic_offload > 1 || (job->s.critic_offload == 0 && job->s.offload != TRAINSIZE_OFFLOAD_NONE)))))
+            return 0;
         if (strcmp(st->name, "zero") == 0) {
             if (job->s.zero >= (uint64_t)(st->value[0] - '0')) return 0;
         } else if (strcmp(st->name, "micro-batch") == 0) {

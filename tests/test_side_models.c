@@ -120,6 +120,35 @@ static void test_side_fit(void **state)
     assert_false(r.memory.fits);
 }
 
+/* The fit advice reaches for the critic's own sharding and offload when its GPUs are what
+ * does not fit, and every change it offers, estimated, fits. */
+static void test_advice_for_the_critic(void **state)
+{
+    trainsize_job *job = ts_test_job(PAIRS(PPO, "critic-gpus", "1"));
+    trainsize_advice adv[16];
+    trainsize_result r;
+    size_t n = 0, i, k;
+    int critic = 0;
+    (void)state;
+    assert_int_equal(trainsize_estimate(job, &r, sizeof r, NULL), TRAINSIZE_OK);
+    assert_false(r.memory.fits);
+    assert_true(r.memory.peak_needed <= r.memory.gpu_capacity); /* the policy's GPUs hold it */
+    assert_int_equal(trainsize_advise(job, adv, 16, &n, NULL), TRAINSIZE_OK);
+    assert_true(n > 0);
+    for (i = 0; i < n && i < 16; i++) {
+        trainsize_job *fixed = trainsize_job_clone(job);
+        for (k = 0; k < adv[i].settings; k++) {
+            if (strncmp(adv[i].names[k], "critic-", 7) == 0) critic = 1;
+            assert_int_equal(trainsize_job_set(fixed, adv[i].names[k], adv[i].values[k], NULL), TRAINSIZE_OK);
+        }
+        assert_int_equal(trainsize_estimate(fixed, &r, sizeof r, NULL), TRAINSIZE_OK);
+        assert_true(r.memory.fits);
+        trainsize_job_free(fixed);
+    }
+    assert_true(critic);
+    trainsize_job_free(job);
+}
+
 static void test_side_refusals(void **state)
 {
     trainsize_error err;
@@ -153,6 +182,7 @@ int main(void)
         cmocka_unit_test(test_critic_activations),
         cmocka_unit_test(test_reward_placement),
         cmocka_unit_test(test_side_fit),
+        cmocka_unit_test(test_advice_for_the_critic),
         cmocka_unit_test(test_side_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
