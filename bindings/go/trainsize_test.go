@@ -483,15 +483,7 @@ func TestPlanCandidatesMatchEstimates(t *testing.T) {
 		t.Error("Plan changed the job")
 	}
 	for i, c := range plan.Candidates {
-		clone, err := job.Clone()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := clone.Apply(c); err != nil {
-			t.Fatalf("candidate %d: Apply: %v", i, err)
-		}
-		est, err := clone.Estimate()
-		clone.Close()
+		est, err := appliedEstimate(t, job, i, c)
 		if err != nil {
 			t.Fatalf("candidate %d (%+v): Estimate: %v", i, c, err)
 		}
@@ -519,6 +511,20 @@ func TestPlanCandidatesMatchEstimates(t *testing.T) {
 	}
 }
 
+// appliedEstimate is candidate i applied to a clone of job, estimated.
+func appliedEstimate(t *testing.T, job *Job, i int, c Candidate) (*Estimate, error) {
+	t.Helper()
+	clone, err := job.Clone()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer clone.Close()
+	if err := clone.Apply(c); err != nil {
+		t.Fatalf("candidate %d: Apply: %v", i, err)
+	}
+	return clone.Estimate()
+}
+
 // An RL plan's candidates carry the rollout's tensor parallelism, placement and token
 // budget, and Apply sets them: each is the estimate of the job it describes (engines that
 // never sleep leave no room beside training, so they run on GPUs of their own).
@@ -544,15 +550,7 @@ func TestRLCandidatesApplyTheirRollout(t *testing.T) {
 		if c.Rollout != "separate" || c.RolloutGPUs != 8 || c.RolloutTP == 0 || c.MaxTokensPerGPU == 0 {
 			t.Errorf("candidate %d: %+v", i, c)
 		}
-		clone, err := job.Clone()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := clone.Apply(c); err != nil {
-			t.Fatalf("candidate %d: Apply: %v", i, err)
-		}
-		est, err := clone.Estimate()
-		clone.Close()
+		est, err := appliedEstimate(t, job, i, c)
 		if err != nil || est.PeakTotal() != c.PeakTotal || est.WallSeconds() != c.Seconds || !est.Fits() {
 			t.Errorf("candidate %d %+v: estimate after Apply: %v", i, c, err)
 		}
