@@ -3,8 +3,9 @@
  * critic_num_nodes x critic_num_gpus_per_node and reward_num_nodes x ...), each with its own
  * ZeRO stage (DeepSpeed-Chat's critic_zero_stage) and offload (verl's critic fsdp_config,
  * OpenRLHF's ref_reward_offload). On GPUs of their own they run data parallel, their ZeRO
- * sharding over those GPUs, their passes beside the policy's: the step waits for the slower.
- * See docs/methodology.md, "RL post-training". */
+ * sharding over those GPUs, their passes beside the policy's of the same phase (scoring,
+ * then training), each phase waiting for its slowest. See docs/methodology.md, "GRPO and
+ * PPO". */
 #include <math.h>
 
 #include "error.h"
