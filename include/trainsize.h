@@ -1824,8 +1824,11 @@ TRAINSIZE_API int trainsize_largest_fit(const trainsize_job *job, uint64_t *max_
  * Search GPU types, counts and parallel layouts for the configurations that fit, cheapest
  * or fastest first. The job gives the model, the training setup and the constraints (the
  * parameters "tokens", "plan-gpus", "max-gpus", "deadline-days", "budget", "objective",
- * "global-batch"); the planner varies the GPU, the GPU count, gpus-per-node (up to 8),
- * tp, pp, pp-interleave, ep, zero, micro-batch and recompute. Every candidate is a real
+ * "global-batch", "plan-rollout"); the planner varies the GPU, the GPU count, gpus-per-node
+ * (up to 8), tp, cp, pp, pp-interleave, ep, zero, micro-batch (or, with max-tokens-per-gpu,
+ * the token budget) and recompute, and for grpo and ppo the rollout engine's tensor
+ * parallelism and placement. A GPU count is every GPU of the job: those a rollout, a critic
+ * or a reward model takes beside the training ones included. Every candidate is a real
  * estimate: trainsize_plan_apply() on the job, then trainsize_estimate(), gives the same
  * figures.
  * @{ */
@@ -1833,7 +1836,8 @@ TRAINSIZE_API int trainsize_largest_fit(const trainsize_job *job, uint64_t *max_
 /** One configuration the planner found. Caller-owned plain data. */
 typedef struct trainsize_plan_candidate {
     char gpu[TRAINSIZE_NAME_MAX]; /**< Catalogue GPU. */
-    uint64_t gpus;                /**< GPUs. */
+    uint64_t gpus;                /**< GPUs that train (rollout_gpus, and a job's own
+                                       critic-gpus and reward-gpus, are beside them). */
     uint64_t gpus_per_node;       /**< GPUs per server. */
     trainsize_layout layout;      /**< The layout and batch, as the candidate's estimate
                                        reports them (trainsize_result.layout); the global

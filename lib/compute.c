@@ -180,21 +180,15 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
            at = attention * (3.0 + reference + rl);
     /* a critic of its own shape: its values and its update (4 passes); a reward model: a
      * forward of every response; each on GPUs of its own when it has them (below) */
-    double critic_flops = !ppo ? 0.0
-                          : own_critic ? 2.0 * 4.0 * lay->critic.mm + 4.0 * lay->critic.attention
-                                       : 4.0 * (matmul + attention);
-    double reward_flops = 2.0 * lay->reward.mm + lay->reward.attention;
+    double critic_mm = 2.0 * 4.0 * lay->critic.mm, critic_at = 4.0 * lay->critic.attention;
+    double reward_mm = 2.0 * lay->reward.mm, reward_at = lay->reward.attention;
+    double critic_flops = !ppo ? 0.0 : own_critic ? critic_mm + critic_at : 4.0 * (matmul + attention);
+    double reward_flops = reward_mm + reward_at;
     /* distillation: the teacher's forward of every token (0 otherwise) */
     mm += 2.0 * lay->teacher.mm;
     at += lay->teacher.attention;
-    if (own_critic && !lay->critic_gpus) {
-        mm += 2.0 * 4.0 * lay->critic.mm;
-        at += 4.0 * lay->critic.attention;
-    }
-    if (!lay->reward_gpus) {
-        mm += 2.0 * lay->reward.mm;
-        at += lay->reward.attention;
-    }
+    if (!lay->critic_gpus) { mm += critic_mm; at += critic_at; }
+    if (!lay->reward_gpus) { mm += reward_mm; at += reward_at; }
     /* A multimodal model's images, once per sequence of seq tokens: the tower's forward (and
      * backward when it trains; a frozen one's input needs no gradient), the projector's
      * forward and weight gradients (its input's too when the tower trains); every extra

@@ -113,7 +113,7 @@ int ts_memory_result(const ts_settings *cfg, const ts_layout *lay, const ts_conv
         ts_memory_stage(cfg, lay, conv, pc, 1, &memo, &other);
         if (other.peak_total > worst->peak_total) { *worst = other; stage = 1; }
     }
-    worst->critic_gpu = worst->critic_gpu_needed = worst->reward_gpu = worst->reward_gpu_needed = 0.0;
+    /* zero from ts_memory_stage unless a critic or reward model has GPUs of its own */
     if (lay->critic_gpus || lay->reward_gpus) ts_side_memory(cfg, lay, conv, pc, worst);
     m->max_micro_batch = m->max_seq = 0; /* fill_memory sets every other field */
     return fill_memory(worst, stage, lay, cfg->fragmentation, m, err);
