@@ -116,7 +116,8 @@ typedef enum trainsize_status {
     TRAINSIZE_E_IO = -7,           /**< A file could not be read. */
     TRAINSIZE_E_NOMEM = -8,        /**< Memory allocation failed (job creation only). */
     TRAINSIZE_E_ARGUMENT = -9,     /**< A NULL pointer or a too-small struct from the caller. */
-    TRAINSIZE_E_UNSUPPORTED = -10  /**< A valid combination the model does not cover. */
+    TRAINSIZE_E_UNSUPPORTED = -10, /**< A valid combination the model does not cover. */
+    TRAINSIZE_E_CANCELLED = -11    /**< The caller's progress callback stopped a search. */
 } trainsize_status;
 
 /** Capacity of ::trainsize_error::field, including the terminating NUL. */
@@ -412,7 +413,8 @@ typedef enum trainsize_param_id {
     TRAINSIZE_ID_REWARD_OFFLOAD = 222,          /**< "reward-offload" */
     TRAINSIZE_ID_ROLLOUT_PP = 223,              /**< "rollout-pp" */
     TRAINSIZE_ID_PLAN_ROLLOUT = 224,            /**< "plan-rollout" */
-    TRAINSIZE_ID_COUNT = 225                    /**< Number of ids (not a parameter). */
+    TRAINSIZE_ID_EXHAUSTIVE = 225,              /**< "exhaustive" */
+    TRAINSIZE_ID_COUNT = 226                    /**< Number of ids (not a parameter). */
 } trainsize_param_id;
 
 /**
@@ -1868,12 +1870,17 @@ typedef struct trainsize_plan_candidate {
                                        (which train), priced with them; 0 otherwise. */
 } trainsize_plan_candidate;
 
-/** What a search covered. Caller-owned plain data. */
+/** What a search covered. Caller-owned plain data. The counts of configurations that fit
+ * are of those estimated; the search prunes only once a candidate is feasible, so when
+ * none is, every configuration was estimated and fastest_fit_seconds, cheapest_fit_cost
+ * and least_overshoot are over all of them. */
 typedef struct trainsize_plan_stats {
-    uint64_t evaluated;  /**< Configurations examined: estimated, or ruled out by a bound. */
+    uint64_t evaluated;  /**< Configurations examined one by one: estimated, refused by a
+                              setter (a batch that does not split), or ruled out by memory
+                              (pruned_memory) or a floor (pruned_bound). */
     uint64_t estimated;  /**< Of those, full estimates run. */
-    uint64_t feasible;   /**< Configurations that fit and meet every constraint. */
-    uint64_t fit_memory; /**< Configurations that fit in GPU memory, constraints or not. */
+    uint64_t feasible;   /**< Configurations estimated that fit and meet every constraint. */
+    uint64_t fit_memory; /**< Configurations estimated that fit in GPU memory, constraints or not. */
     double fastest_fit_seconds; /**< The shortest run among those, seconds (0 when none):
                                      what a deadline would have to allow. */
     double cheapest_fit_cost;   /**< The lowest priced cost among those, US dollars (0 when
@@ -1881,6 +1888,17 @@ typedef struct trainsize_plan_stats {
     double least_overshoot;     /**< When nothing fits in memory: how far the closest
                                      configuration is over its GPU, as peak_total / capacity - 1;
                                      0 otherwise. */
+    uint64_t pruned_memory;  /**< Of evaluated, ruled out unseen because a lighter configuration
+                                  of the same layout did not fit (a larger micro-batch, less
+                                  recomputation: memory only grows). */
+    uint64_t pruned_bound;   /**< Of evaluated, ruled out by a floor under their time and cost
+                                  that is already beaten by the candidates kept (0 with
+                                  "exhaustive"). */
+    uint64_t bounds;         /**< Floors computed: the compute stage of an estimate alone (about
+                                  a quarter of one), which the other stages only add to. */
+    uint64_t counts_skipped; /**< GPU counts (of one GPU type) ruled out whole by a floor that
+                                  holds for every layout, before any of their configurations was
+                                  looked at; those configurations are not in evaluated. */
 } trainsize_plan_stats;
 
 /**
@@ -1904,6 +1922,16 @@ typedef struct trainsize_plan_stats {
  * writes instead the Pareto front of cost (cloud, or owned with objective owned) against
  * time, fastest first, up to `cap` points spread over the range. No heap allocation.
  *
+ * The search prunes, and its answer is the exhaustive search's: a configuration is
+ * estimated only when a floor under its time and cost (its compute alone, which
+ * communication, offload and interruptions only add to) could still beat the candidates
+ * kept; a whole GPU count is skipped when a floor that holds for all its layouts (the
+ * matmuls at their kernels' fastest rate) cannot; and within a layout a micro-batch that
+ * does not fit ends the larger ones. Ties are broken down to the GPU's name and the layout,
+ * so the order it searches in never changes the answer. "exhaustive" (a boolean) turns the
+ * floors off, to check that the answers agree (tests/test_plan_bounds.c does, over the
+ * catalogue's models).
+ *
  * @param[in]  job     The job (model, setup, constraints); not changed.
  * @param[out] out     Caller array of `cap` candidates; may be NULL when cap is 0.
  * @param[in]  cap     Its capacity.
@@ -1915,6 +1943,39 @@ typedef struct trainsize_plan_stats {
  */
 TRAINSIZE_API int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size_t cap,
                                  size_t *count, trainsize_plan_stats *stats, trainsize_error *err);
+
+/**
+ * @brief How far a search has come, for a progress bar; the answer stops it.
+ *
+ * Called from within trainsize_plan_with_progress() on the caller's thread, after each GPU
+ * count of each GPU type is searched or skipped (a few hundred times in a whole-catalogue
+ * search). It must not call back into the same search.
+ *
+ * @param context  The caller's pointer, as given.
+ * @param done     GPU counts searched or skipped so far (of every GPU type).
+ * @param total    GPU counts the search will look at in all; done == total at the end.
+ * @param examined Configurations examined so far (trainsize_plan_stats::evaluated).
+ * @return 0 to go on; anything else cancels the search (::TRAINSIZE_E_CANCELLED).
+ */
+typedef int (*trainsize_plan_progress_fn)(void *context, uint64_t done, uint64_t total, uint64_t examined);
+
+/**
+ * @brief trainsize_plan() with a progress callback that can cancel the search.
+ *
+ * @param[in]  job      The job; not changed.
+ * @param[out] out      As trainsize_plan().
+ * @param[in]  cap      As trainsize_plan().
+ * @param[out] count    As trainsize_plan(); 0 when cancelled (no partial answer).
+ * @param[out] stats    As trainsize_plan(); may be NULL. Left unwritten when cancelled.
+ * @param[in]  progress Called as the search goes; NULL: none (then this is trainsize_plan()).
+ * @param[in]  context  Handed to `progress`; the library does not read it.
+ * @param[out] err      Details on failure; may be NULL.
+ * @return As trainsize_plan(), or ::TRAINSIZE_E_CANCELLED when `progress` returned non-zero.
+ */
+TRAINSIZE_API int trainsize_plan_with_progress(const trainsize_job *job, trainsize_plan_candidate *out,
+                                               size_t cap, size_t *count, trainsize_plan_stats *stats,
+                                               trainsize_plan_progress_fn progress, void *context,
+                                               trainsize_error *err);
 
 /**
  * @brief Set a job's GPU and layout to a candidate's, so that trainsize_estimate() gives

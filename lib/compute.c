@@ -118,21 +118,45 @@ static double expected_max_normal(double n)
  * for its most loaded expert (moe-imbalance), and an expert's grouped GEMM runs below a
  * dense GEMM's rate with few tokens. A factor on the matmul FLOPs' time (1 for a dense
  * model); `matmul` is a token's forward matmul FLOPs. */
+/* The routed experts' share of a token's forward matmul FLOPs (0 for a dense model). */
+static double routed_share(const ts_settings *cfg, const ts_param_counts *pc, double matmul)
+{
+    const ts_model *m = &cfg->model;
+    double experts, share;
+    if (!ts_model_is_moe(m) || !(matmul > 0.0)) return 0.0;
+    experts = 2.0 * (double)m->experts_per_token * (double)pc->expert * (double)pc->moe_layers; /* a token's routed FLOPs */
+    share = experts / matmul;
+    return share > 1.0 ? 1.0 : share;
+}
+
 static double moe_pace(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc, double matmul)
 {
     const ts_model *m = &cfg->model;
-    double k, experts, share, tokens, half, efficiency;
-    if (!ts_model_is_moe(m) || !(matmul > 0.0)) return 1.0;
-    k = (double)m->experts_per_token;
-    experts = 2.0 * k * (double)pc->expert * (double)pc->moe_layers; /* a token's routed FLOPs */
-    share = experts / matmul;
-    if (share > 1.0) share = 1.0;
+    double share = routed_share(cfg, pc, matmul), tokens, half, efficiency;
+    if (!(share > 0.0)) return 1.0;
     /* tokens an expert gets in a micro-batch: the ep ranks' tokens, k copies each, over the
      * experts */
-    tokens = lay->tokens_mb * (double)lay->ep * k / (double)m->experts;
+    tokens = lay->tokens_mb * (double)lay->ep * (double)m->experts_per_token / (double)m->experts;
     half = cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED ? TS_GROUPED_HALF_FP8 : TS_GROUPED_HALF_16;
     efficiency = tokens / (tokens + half);
     return 1.0 + share * (cfg->moe_imbalance / efficiency - 1.0);
+}
+
+double ts_straggler_factor(const ts_settings *cfg, uint64_t gpus)
+{
+    return 1.0 + cfg->gpu_variation * expected_max_normal((double)gpus);
+}
+
+/* The floor under ts_kernel_token_seconds times the GPUs, for every layout: the matmuls of a
+ * token without recomputation at the ceiling of their rate (ts_kernel_matmul_ceiling), each
+ * expert's GEMM at its full rate (efficiency 1 in moe_pace), no attention, element-wise
+ * work or optimizer step, all of which only add. */
+double ts_compute_token_floor(const ts_settings *cfg, const ts_param_counts *pc, const ts_compute *cmp)
+{
+    double pace = 1.0 + routed_share(cfg, pc, cmp->matmul_forward) * (cfg->moe_imbalance - 1.0);
+    double rate = ts_kernel_matmul_ceiling(cfg, cmp->peak_matmul);
+    if (ts_model_is_cnn(&cfg->model) || !(rate > 0.0) || !(pace > 0.0)) return 0.0;
+    return cmp->matmul_model * pace / rate;
 }
 
 int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
@@ -242,6 +266,10 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     seconds_per_token = ts_kernel_token_seconds(cfg, lay, conv, mm * moe_pace(cfg, lay, pc, matmul), at, peak_mm,
                                                 peak_at);
     out->step_flops = (mm + at) * tokens_step;
+    /* what ts_compute_token_floor bounds by */
+    out->matmul_model = mm_model;
+    out->matmul_forward = matmul;
+    out->peak_matmul = peak_mm;
     /* The pipeline bubble: the schedule's idle share of the ideal step (layout.c). The
      * slowest stage sets the pace: with uneven stages the fullest has more than its share
      * of the layers. */
@@ -251,7 +279,7 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
      * slowest of n over the mean, gpu-variation x the expected largest of n normal
      * deviates (the stragglers of Wu et al. 2024, "FALCON", arXiv 2410.12588, and of
      * MegaScale, arXiv 2402.15627, as a spread of speeds). */
-    out->step_seconds *= 1.0 + cfg->gpu_variation * expected_max_normal((double)lay->gpus);
+    out->step_seconds *= ts_straggler_factor(cfg, lay->gpus);
     /* The critic's and the reward model's work on GPUs of their own, at the policy's kernel
      * rate a GPU, beside the policy's passes of the same phase (side_models.c). */
     out->critic_seconds = out->reward_seconds = 0.0;

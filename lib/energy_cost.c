@@ -98,3 +98,21 @@ void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize
     else sys->capex_storage_usd = 0.0; /* no purchase priced without the GPUs' */
     found->no_price = !(hourly > 0) || !(price > 0);
 }
+
+/* Floors under a run's costs for `wall` seconds on at least `gpus` GPUs, for the planner's
+ * bounds: renting, the price of those GPU-hours (cost_cloud_usd bills every GPU of the job
+ * for the wall time); owning, the share of those GPUs' purchase with their servers
+ * (ownership(): every server a job takes holds at least its GPUs) and the power they draw,
+ * leaving out the network, storage and facility, which only add. 0 where the GPU has no
+ * such price, as the estimate's costs are. */
+void ts_cost_floors(const ts_settings *cfg, uint64_t gpus, double wall, double *cloud, double *own)
+{
+    double hourly, price, hours = wall / 3600.0, n = (double)gpus;
+    double busy_year = TS_HOURS_PER_YEAR * cfg->utilization;
+    ts_gpu_prices(cfg, cfg->gpu, &hourly, &price);
+    *cloud = hourly > 0 ? hourly * hours * n : 0.0;
+    *own = price > 0 ? n * price * (1.0 + cfg->server_share) * (hours / busy_year) *
+                               (1.0 / cfg->amortization_years + cfg->support_share) +
+                           ts_energy_kwh(hours * n, system_watts_per_gpu(cfg), cfg->pue) * cfg->power_usd_per_kwh
+                     : 0.0;
+}

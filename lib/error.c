@@ -20,6 +20,7 @@ const char *trainsize_strerror(int code)
     case TRAINSIZE_E_NOMEM: return "out of memory";
     case TRAINSIZE_E_ARGUMENT: return "invalid argument";
     case TRAINSIZE_E_UNSUPPORTED: return "unsupported combination";
+    case TRAINSIZE_E_CANCELLED: return "cancelled by the caller";
     default: return "unknown error";
     }
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "estimate_floor.h"
 #include "job.h"
 #include "stages.h"
 #include "text_values.h"
@@ -119,6 +120,37 @@ static int prepare(const trainsize_job *job, ts_settings *adjusted, const ts_set
     if ((rc = ts_layout_make(cfg, lay, err))) return rc;
     return ts_conv_make(cfg, lay, conv, err);
 }
+
+int ts_estimate_floor(const trainsize_job *job, int margin, ts_time_floor *out)
+{
+    const ts_settings *cfg;
+    ts_settings adjusted;
+    ts_layout lay;
+    ts_conv conv;
+    ts_param_counts pc;
+    trainsize_memory none; /* no state: the optimizer's pass, which only adds, is left out */
+    ts_compute cmp;
+    int rc;
+    if ((rc = prepare(job, &adjusted, &cfg, &pc, &lay, &conv, NULL))) return rc;
+    memset(&none, 0, sizeof none);
+    if ((rc = ts_compute_make(cfg, &lay, &pc, &conv, &none, &cmp, NULL))) return rc;
+    /* time.seconds adds communication, offload and the rollout's hand-over to these; the
+     * wall time the interruptions to that (goodput.c: never less) */
+    out->wall = (cmp.step_seconds + cmp.serial_seconds) * (double)cmp.steps;
+    out->gpu_seconds = ts_compute_token_floor(cfg, &pc, &cmp) * cmp.tokens;
+    out->gpus = lay.gpus;
+    out->billed_gpus = lay.billed_gpus;
+    if (margin) {
+        trainsize_uncertainty u;
+        ts_uncertainty_make(cfg, &lay, &conv, &u);
+        out->wall *= u.time_high;
+    }
+    ts_cost_floors(cfg, lay.billed_gpus, out->wall, &out->cloud, &out->own);
+    ts_cost_floors(cfg, 1, out->gpu_seconds, &out->cloud_any, &out->own_any);
+    return TRAINSIZE_OK;
+}
+
+double ts_estimate_straggler(const trainsize_job *job, uint64_t gpus) { return ts_straggler_factor(&job->s, gpus); }
 
 int trainsize_largest_fit(const trainsize_job *job, uint64_t *max_micro_batch, uint64_t *max_seq,
                           trainsize_error *err)

@@ -22,6 +22,7 @@ typedef struct ts_plan_options {
     int ranking;                  /* 0 best by the objective, 1 the Pareto front */
     int margin;                   /* 0 the estimate, 1 its high bound (result.uncertainty) */
     int rollout;                  /* RL placements searched: 0 both, 1 colocated, 2 separate */
+    int exhaustive;               /* 1: no pruning by floors (a check of the pruned search) */
 } ts_plan_options;
 
 struct trainsize_job {

@@ -136,12 +136,33 @@ static double mamf_share(const trainsize_gpu_info *gpu, int fp8)
  * the published fp8 and bf16 runs of the same jobs (docs/accuracy.md). */
 #define TS_FP8_TORCHAO_SHARE 0.62
 #define TS_FP8_FINE_SHARE 0.89
-static double fp8_gemm_share(const ts_settings *cfg, const ts_conv *c)
+static double fp8_share_with(const ts_settings *cfg, int te)
 {
     int recipe = ts_fp8_recipe_resolve(cfg);
     if (cfg->fp8_gemm_share > 0.0) return cfg->fp8_gemm_share;
-    return (c->fp8_te ? 1.0 : TS_FP8_TORCHAO_SHARE) *
+    return (te ? 1.0 : TS_FP8_TORCHAO_SHARE) *
            (recipe == TS_FP8_BLOCKWISE || recipe == TS_FP8_ROWWISE ? TS_FP8_FINE_SHARE : 1.0);
+}
+
+static double fp8_gemm_share(const ts_settings *cfg, const ts_conv *c) { return fp8_share_with(cfg, c->fp8_te); }
+
+/* The tensor cores' clock under a power cap, as a share of the full one. */
+static double power_clock(const ts_settings *cfg)
+{
+    if (cfg->gpu_power_limit > 0.0 && cfg->gpu->tdp_watts > 0.0 && cfg->gpu_power_limit < cfg->gpu->tdp_watts)
+        return pow(cfg->gpu_power_limit / cfg->gpu->tdp_watts, TS_POWER_EXPONENT);
+    return 1.0;
+}
+
+/* The fastest the matmuls of this job run on its GPU under any layout and stack: the rate of
+ * ts_kernel_token_seconds with the stack's factors at their largest (gemm_stack 1,
+ * Transformer Engine's fp8), for the planner's floors. */
+double ts_kernel_matmul_ceiling(const ts_settings *cfg, double peak_mm)
+{
+    int fp8 = cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED;
+    if (cfg->hfu > 0.0) return peak_mm * cfg->hfu;
+    return peak_mm * (fp8 ? mamf_share(cfg->gpu, 1) * fp8_share_with(cfg, 1) : mamf_share(cfg->gpu, 0)) *
+           cfg->gemm_share * power_clock(cfg);
 }
 
 /* A ResNet's convolutions' share of the GEMM ceiling for the math they run in (conv-share,
@@ -263,12 +284,11 @@ double ts_kernel_token_seconds(const ts_settings *cfg, const ts_layout *lay, con
 {
     const ts_model *m = &cfg->model;
     double gpus = (double)lay->gpus, eff_mm, eff_at, rest, softmax, bytes, bw, again, again_softmax, shape;
-    double a = ts_precision_fp32(cfg->precision) ? 4.0 : 2.0, share16, clock = 1.0;
+    double a = ts_precision_fp32(cfg->precision) ? 4.0 : 2.0, share16, clock;
     int fp8 = cfg->precision == TRAINSIZE_PRECISION_FP8_MIXED;
     if (cfg->hfu > 0.0) return (mm / peak_mm + at / peak_at) / (gpus * cfg->hfu);
     share16 = mamf_share(cfg->gpu, 0); /* the attention's, and the matmuls' but in fp8 */
-    if (cfg->gpu_power_limit > 0.0 && cfg->gpu->tdp_watts > 0.0 && cfg->gpu_power_limit < cfg->gpu->tdp_watts)
-        clock = pow(cfg->gpu_power_limit / cfg->gpu->tdp_watts, TS_POWER_EXPONENT);
+    clock = power_clock(cfg);
     eff_mm = (fp8 ? mamf_share(cfg->gpu, 1) * fp8_gemm_share(cfg, conv) : share16) * cfg->gemm_share *
              conv->gemm_stack * clock;
     /* flash attention at its kernel's measured rate; eager attention's batched GEMMs as the

@@ -30,6 +30,9 @@ int trainsize_plan_json(const trainsize_job *job, const trainsize_plan_candidate
     ts_json_number(&o, stats->cheapest_fit_cost);
     ts_out_puts(&o, ",\n  \"least_overshoot\": ");
     ts_json_number(&o, stats->least_overshoot);
+    ts_out_printf(&o, ",\n  \"pruned_memory\": %" PRIu64 ",\n  \"pruned_bound\": %" PRIu64
+                      ",\n  \"bounds\": %" PRIu64 ",\n  \"counts_skipped\": %" PRIu64,
+                  stats->pruned_memory, stats->pruned_bound, stats->bounds, stats->counts_skipped);
     ts_out_puts(&o, ",\n  \"objective\": ");
     ts_json_string(&o, objective);
     ts_out_puts(&o, ",\n  \"candidates\": [");

@@ -734,6 +734,10 @@ static const ts_param_def PARAMS[] = {
       "GPUs, or on a quarter or a half of them beside the rest), or only colocated (verl's hybrid "
       "engine) or only separate (OpenRLHF's engines)"},
      TS_SET_CHOICE, OFF(plan.rollout), TRAINSIZE_ID_PLAN_ROLLOUT, TS_PLAN_KEEPS},
+    {{"exhaustive", TRAINSIZE_PARAM_BOOL, NULL, 0, 1, "false", "",
+      "the planner estimates every configuration, without the floors it prunes by (the same "
+      "answer, several times slower: a check)"},
+     TS_SET_BOOL, OFF(plan.exhaustive), TRAINSIZE_ID_EXHAUSTIVE, TS_PLAN_KEEPS},
     {{"plan-margin", TRAINSIZE_PARAM_CHOICE, "estimate|high", 0, 0, "estimate", "",
       "what the planner holds each configuration to: the estimate, or its high bound (the "
       "result's uncertainty: memory.peak_needed x memory_high must fit the GPU, and time and cost "

@@ -12,6 +12,12 @@
  * unseen, and within a recomputation mode the first micro-batch that does not fit ends
  * the larger ones. No heap allocation.
  *
+ * Bounds (plan_bound.c): once a candidate is kept, a configuration is estimated only when
+ * the floor under its figures (its compute stage) could still change the answer, and a GPU
+ * count is skipped whole when a floor for all its layouts cannot; GPUs are searched from
+ * the one with the lowest floor, so that the bar is high early. "exhaustive" turns them
+ * off; the answer is the same (plan_rank.c breaks every tie).
+ *
  * Without tokens, a fixed count (plan-gpu-count) asks what fits on those GPUs: each layout's
  * largest micro-batch that fits (doubling, then bisection, on the same monotonicity), with
  * the global batch of one step of pp micro-batches (one without a pipeline). */
@@ -23,6 +29,7 @@
 #include "error.h"
 #include "job.h"
 #include "model.h"
+#include "plan_search.h"
 
 #define TS_PLAN_MAX_GPU_TYPES 64
 /* Context parallelism is searched only where each rank keeps at least this many tokens of a
@@ -63,176 +70,9 @@ static const uint64_t NODE_COUNTS[] = {1,    2,    3,    4,    6,    8,     12, 
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-typedef struct search {
-    trainsize_job work;              /* the job with the layout under test */
-    trainsize_plan_candidate *out;
-    size_t cap, count;
-    trainsize_plan_stats stats;
-    uint64_t global_batch;           /* fixed across the search (0 in batch mode) */
-    int batch_mode;                  /* no tokens: the largest batch that fits a fixed count */
-    uint64_t valid;                  /* configurations that estimated at all */
-    int first_rc;                    /* the first refusal, kept for when none did */
-    trainsize_error first_err;
-    /* the parameters the search sets, looked up once (by id the table is searched) */
-    struct {
-        const ts_param_def *recompute, *micro_batch, *global_batch, *gpus, *gpus_per_node;
-        const ts_param_def *tp, *pp, *cp, *pp_interleave, *ep, *zero;
-        const ts_param_def *rollout_tp, *max_tokens, *rollout, *rollout_gpus;
-    } def;
-} search;
-
-/* Values in the same 1 % step of a logarithmic scale are a tie: a run that scales
- * perfectly costs the same on 64 GPUs as on 1024, and then the smaller cluster is the
- * better answer. Steps, not a tolerance, so that the order is transitive. */
-#define TS_PLAN_TIE 0.01
-
-static double tie_step(double x)
-{
-    return isinf(x) || !(x > 0) ? x : floor(log(x) / log1p(TS_PLAN_TIE));
-}
-
-/* -1, 0 or 1 as x is in a lower, the same or a higher step than y. */
-static int compare_close(double x, double y)
-{
-    double a = tie_step(x), b = tie_step(y);
-    return a == b ? 0 : a < b ? -1 : 1;
-}
-
-/* The warnings a candidate is ranked and shown with: no-price only when the price the
- * objective needs is missing (a purchase price for owned cost, an hourly one for cloud cost
- * and time's second key; none without tokens, which has no cost). The command shows the
- * same (plan_cmd.c). */
-static uint64_t ranked_warnings(const search *s, const trainsize_job *job,
-                                const trainsize_plan_candidate *c)
-{
-    double price = job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED ? c->cost_own : c->cost;
-    return s->batch_mode || price > 0 ? c->warnings & ~TRAINSIZE_WARN_NO_PRICE : c->warnings;
-}
-
-/* Without tokens: the larger batch first (the global batch, then the micro-batch), then a
- * clean candidate before one with a warning, then the less memory. */
-static int better_batch(const search *s, const trainsize_job *job, const trainsize_plan_candidate *a,
-                        const trainsize_plan_candidate *b)
-{
-    int wa = ranked_warnings(s, job, a) != 0, wb = ranked_warnings(s, job, b) != 0;
-    if (a->layout.global_batch != b->layout.global_batch)
-        return a->layout.global_batch > b->layout.global_batch;
-    if (a->layout.micro_batch != b->layout.micro_batch) return a->layout.micro_batch > b->layout.micro_batch;
-    if (wa != wb) return wb;
-    return a->peak_total < b->peak_total;
-}
-
-/* Is a better than b under the objective? GPUs without a price rank after those with one
- * when ranking by a cost. Ties go to a candidate without a warning (low-vram-headroom, ...),
- * then to fewer GPUs, then the exact figures, then headroom. */
-static int better(const search *s, const trainsize_job *job, const trainsize_plan_candidate *a,
-                  const trainsize_plan_candidate *b)
-{
-    double ca = a->cost > 0 ? a->cost : HUGE_VAL, cb = b->cost > 0 ? b->cost : HUGE_VAL;
-    double first_a, first_b, second_a, second_b;
-    int k, wa, wb;
-    if (s->batch_mode) return better_batch(s, job, a, b);
-    if (job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED) {
-        ca = a->cost_own > 0 ? a->cost_own : HUGE_VAL;
-        cb = b->cost_own > 0 ? b->cost_own : HUGE_VAL;
-    }
-    first_a = job->plan.objective == TRAINSIZE_OBJECTIVE_TIME ? a->seconds : ca;
-    first_b = job->plan.objective == TRAINSIZE_OBJECTIVE_TIME ? b->seconds : cb;
-    second_a = job->plan.objective == TRAINSIZE_OBJECTIVE_TIME ? ca : a->seconds;
-    second_b = job->plan.objective == TRAINSIZE_OBJECTIVE_TIME ? cb : b->seconds;
-    if ((k = compare_close(first_a, first_b)) != 0) return k < 0;
-    wa = ranked_warnings(s, job, a) != 0;
-    wb = ranked_warnings(s, job, b) != 0;
-    if (wa != wb) return wb;
-    if (a->gpus != b->gpus) return a->gpus < b->gpus;
-    if (first_a != first_b) return first_a < first_b;
-    if (second_a != second_b) return second_a < second_b;
-    return a->peak_total < b->peak_total;
-}
-
-/* One row per GPU x count x tp x cp x pp x ep: the other settings are variants of it. */
-static int same_layout(const trainsize_plan_candidate *a, const trainsize_plan_candidate *b)
-{
-    return a->gpus == b->gpus && a->layout.tp == b->layout.tp && a->layout.cp == b->layout.cp &&
-           a->layout.pp == b->layout.pp && a->layout.ep == b->layout.ep && strcmp(a->gpu, b->gpu) == 0;
-}
-
-/* The cost a candidate is ranked by: owned with the owned objective, else cloud; a GPU
- * without a price has none. */
-static double cost_of(const trainsize_job *job, const trainsize_plan_candidate *c)
-{
-    double v = job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED ? c->cost_own : c->cost;
-    return v > 0 ? v : HUGE_VAL;
-}
-
-/* a is no slower and no dearer than b, and better in one of the two. */
-static int dominates(const trainsize_job *job, const trainsize_plan_candidate *a,
-                     const trainsize_plan_candidate *b)
-{
-    double ca = cost_of(job, a), cb = cost_of(job, b);
-    return a->seconds <= b->seconds && ca <= cb && (a->seconds < b->seconds || ca < cb);
-}
-
-/* The Pareto front of cost against time, fastest first. When it is full, the point whose
- * neighbours in time are closest (in log time) gives way, so the front stays spread. */
-static void keep_pareto(search *s, const trainsize_job *job, const trainsize_plan_candidate *c)
-{
-    size_t i, at;
-    if (s->cap == 0 || isinf(cost_of(job, c))) return;
-    for (i = 0; i < s->count; i++)
-        if (dominates(job, &s->out[i], c) ||
-            (s->out[i].seconds == c->seconds && cost_of(job, &s->out[i]) == cost_of(job, c)))
-            return;
-    for (i = 0; i < s->count;) {
-        if (dominates(job, c, &s->out[i])) {
-            memmove(&s->out[i], &s->out[i + 1], (s->count - i - 1) * sizeof *s->out);
-            s->count--;
-        } else {
-            i++;
-        }
-    }
-    if (s->count == s->cap) {
-        size_t drop = 1;
-        double gap = HUGE_VAL;
-        if (s->cap < 3) return;
-        for (i = 1; i + 1 < s->count; i++) {
-            double g = log(s->out[i + 1].seconds / s->out[i - 1].seconds);
-            if (g < gap) { gap = g; drop = i; }
-        }
-        memmove(&s->out[drop], &s->out[drop + 1], (s->count - drop - 1) * sizeof *s->out);
-        s->count--;
-    }
-    for (at = s->count; at > 0 && s->out[at - 1].seconds > c->seconds; at--) s->out[at] = s->out[at - 1];
-    s->out[at] = *c;
-    s->count++;
-}
-
-/* Keep the best `cap` candidates, best first (insertion into a short sorted array), one
- * per layout. */
-static void keep(search *s, const trainsize_job *job, const trainsize_plan_candidate *c)
-{
-    size_t at = s->count, i;
-    if (s->cap == 0) return;
-    for (i = 0; i < s->count; i++)
-        if (same_layout(&s->out[i], c)) {
-            if (!better(s, job, c, &s->out[i])) return; /* a better variant is kept */
-            memmove(&s->out[i], &s->out[i + 1], (s->count - i - 1) * sizeof *s->out);
-            s->count--;
-            at = s->count;
-            break;
-        }
-    if (s->count == s->cap) {
-        if (!better(s, job, c, &s->out[s->cap - 1])) return;
-        at = s->cap - 1;
-    } else {
-        s->count++;
-    }
-    while (at > 0 && better(s, job, c, &s->out[at - 1])) {
-        s->out[at] = s->out[at - 1];
-        at--;
-    }
-    s->out[at] = *c;
-}
+typedef ts_plan_search search;
+_Static_assert(COUNT_OF(EP_CHOICES) <= sizeof(((search *)0)->incumbent) / sizeof(double),
+               "an incumbent for every expert-parallel degree");
 
 /* Estimate the work job; 1 when it fits (whatever the constraints), 0 when it does not,
  * -1 when the layout is invalid. Keeps it when it also meets the constraints. */
@@ -296,8 +136,12 @@ static int try_config(search *s, const trainsize_job *job)
     c.max_tokens_per_gpu = w->s.max_tokens_per_gpu;
     if (job->plan.budget_usd > 0 && !(c.cost > 0 && c.cost <= job->plan.budget_usd)) return 1;
     s->stats.feasible++;
-    if (job->plan.ranking == 1) keep_pareto(s, job, &c);
-    else keep(s, job, &c);
+    {
+        /* the layout's best feasible variant: a bar for its others (plan_bound.c) */
+        double step = ts_plan_tie_step(ts_plan_first_of(job, &c));
+        if (step < s->incumbent[s->ep_index]) s->incumbent[s->ep_index] = step;
+    }
+    ts_plan_keep(s, job, &c);
     return 1;
 }
 
@@ -358,6 +202,41 @@ static size_t first_recompute(const trainsize_job *job)
     return ts_model_is_cnn(&job->s.model) ? COUNT_OF(RECOMPUTE_ORDER) - 1 : 0;
 }
 
+/* What the bounds know of a layout's micro-batch before its sweep. */
+enum { MB_REFUSED, MB_FLOOR, MB_UNKNOWN };
+
+/* The floors of the layout's micro-batches without recomputation, the least time each can
+ * take (recomputation only adds to it), in `none`; 1 when one of them may still change the
+ * answer (or its floor is unknown), 0 when every one is beaten. */
+static int screen_layout(search *s, const trainsize_job *job, uint64_t dp, const uint64_t *mbs, size_t nmb,
+                         ts_plan_floor *none, int *state)
+{
+    size_t m;
+    int open = 0;
+    if (!set_recompute(s, TRAINSIZE_RECOMPUTE_NONE)) {
+        for (m = 0; m < nmb; m++) state[m] = MB_UNKNOWN;
+        return 1;
+    }
+    for (m = 0; m < nmb; m++) {
+        state[m] = !set_batch(s, job, dp, mbs[m])               ? MB_REFUSED
+                   : ts_plan_config_floor(s, job, &none[m]) ? MB_FLOOR
+                                                            : MB_UNKNOWN;
+        if (state[m] == MB_UNKNOWN || (state[m] == MB_FLOOR && !ts_plan_beaten(s, job, &none[m], 1))) open = 1;
+    }
+    return open;
+}
+
+/* Whether the configuration now in s->work (recomputation `rc`, micro-batch m) is beaten
+ * by its floor: the layout's floor without recomputation first, then its own. */
+static int config_beaten(search *s, const trainsize_job *job, int rc, const ts_plan_floor *none, int state)
+{
+    ts_plan_floor f;
+    if (!s->bounded || s->count == 0) return 0;
+    if (state == MB_FLOOR && ts_plan_beaten(s, job, none, 1)) return 1;
+    if (state == MB_FLOOR && rc == TRAINSIZE_RECOMPUTE_NONE) return 0; /* that was its own */
+    return ts_plan_config_floor(s, job, &f) && ts_plan_beaten(s, job, &f, 1);
+}
+
 /* All micro-batch x recomputation configurations of the layout now in s->work. */
 static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
 {
@@ -365,18 +244,36 @@ static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
     int cnn = ts_model_is_cnn(&job->s.model);
     const uint64_t *mbs = cnn ? IMAGE_MB_CHOICES : MB_CHOICES;
     size_t nmb = cnn ? COUNT_OF(IMAGE_MB_CHOICES) : COUNT_OF(MB_CHOICES);
-    size_t r0 = first_recompute(job), r, m, per_layout = (COUNT_OF(RECOMPUTE_ORDER) - r0) * nmb;
+    size_t r0 = first_recompute(job), r, m, modes = COUNT_OF(RECOMPUTE_ORDER) - r0, per_layout = modes * nmb;
     uint64_t covered = 0;
+    ts_plan_floor none[COUNT_OF(IMAGE_MB_CHOICES) > COUNT_OF(MB_CHOICES) ? COUNT_OF(IMAGE_MB_CHOICES)
+                                                                         : COUNT_OF(MB_CHOICES)];
+    int state[COUNT_OF(none)];
+    for (m = 0; m < nmb; m++) state[m] = MB_UNKNOWN;
+    if (s->bounded && s->count > 0 && !screen_layout(s, job, dp, mbs, nmb, none, state)) {
+        /* no micro-batch of it can change the answer, whatever its recomputation */
+        uint64_t refused = 0;
+        for (m = 0; m < nmb; m++) refused += state[m] == MB_REFUSED;
+        s->stats.evaluated += per_layout;
+        s->stats.pruned_bound += per_layout - refused * modes;
+        return;
+    }
     for (r = r0; r < COUNT_OF(RECOMPUTE_ORDER); r++) {
         if (!set_recompute(s, RECOMPUTE_ORDER[r])) {
             s->stats.evaluated += nmb;
+            covered += nmb;
             continue;
         }
         for (m = 0; m < nmb; m++) {
             int fit;
             covered++;
-            if (!set_batch(s, job, dp, mbs[m])) {
+            if (state[m] == MB_REFUSED || !set_batch(s, job, dp, mbs[m])) {
                 s->stats.evaluated++;
+                continue;
+            }
+            if (config_beaten(s, job, RECOMPUTE_ORDER[r], &none[m], state[m])) {
+                s->stats.evaluated++;
+                s->stats.pruned_bound++;
                 continue;
             }
             fit = try_config(s, job);
@@ -384,10 +281,12 @@ static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
                 /* The least memory this layout can take does not fit (or the layout is not
                  * valid for this job): rule out the rest. */
                 s->stats.evaluated += per_layout - covered;
+                if (fit == 0) s->stats.pruned_memory += per_layout - covered;
                 return;
             }
             if (fit <= 0) { /* larger micro-batches take more memory */
                 s->stats.evaluated += nmb - 1 - m;
+                if (fit == 0) s->stats.pruned_memory += nmb - 1 - m;
                 covered += nmb - 1 - m;
                 break;
             }
@@ -510,6 +409,7 @@ static void search_layouts(search *s, const trainsize_job *job, uint64_t gpus, u
                 uint64_t mp = tp * pp * cps[c], dp;
                 if (mp > gpus || gpus % mp != 0 || !set_u64(s, s->def.cp, cps[c])) continue;
                 dp = gpus / mp;
+                for (d = 0; d < COUNT_OF(s->incumbent); d++) s->incumbent[d] = HUGE_VAL; /* a new layout */
                 for (vpp = 1; vpp <= vmax; vpp++) {
                     if ((vpp > 1 && (model->layers / pp) % vpp != 0) || !set_u64(s, s->def.pp_interleave, vpp))
                         continue;
@@ -519,6 +419,7 @@ static void search_layouts(search *s, const trainsize_job *job, uint64_t gpus, u
                                        (dp * cps[c]) % ep != 0))
                             continue;
                         if (!set_u64(s, s->def.ep, ep)) continue;
+                        s->ep_index = d;
                         for (z = 0; z <= 3; z++) {
                             if (z >= 2 && pp > 1) continue; /* refused by DeepSpeed and Megatron */
                             if (!set_u64(s, s->def.zero, z)) continue;
@@ -594,47 +495,118 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t total
             search_layouts(s, job, total - engines[i], gpn, engines[i] ? engines[i] : total);
 }
 
-/* Whole scale-up domains the server counts above miss: 1, 2, 4, ... NVL72 racks (18 trays
+/* One GPU count to search: its GPUs in all, and as many a server. */
+typedef struct gpu_count {
+    uint64_t total, gpn;
+} gpu_count;
+/* the small counts, the server counts, and NVL72 racks doubling up to LIM_GPUS */
+#define TS_PLAN_MAX_COUNTS (COUNT_OF(SMALL_COUNTS) + COUNT_OF(NODE_COUNTS) + 32)
+
+/* Whole scale-up domains the server counts miss: 1, 2, 4, ... NVL72 racks (18 trays
  * each). */
-static void search_whole_domains(search *s, const trainsize_job *job, const trainsize_gpu_info *gpu,
-                                 uint64_t gpn)
+static size_t whole_domains(const trainsize_job *job, const trainsize_gpu_info *gpu, uint64_t gpn,
+                            gpu_count *out, size_t n)
 {
     uint64_t per_domain = gpu->scale_up_domain / gpn, nodes;
     size_t i;
     /* only fabrics that join servers (an NVLink bridge's pair does not) */
     if (!gpu->scale_up_domain || gpu->scale_up_domain <= ts_host_size(gpu) ||
         gpu->scale_up_domain % gpn != 0 || per_domain <= 1)
-        return;
-    for (nodes = per_domain; nodes * gpn <= job->plan.max_gpus; nodes *= 2) {
+        return n;
+    for (nodes = per_domain; nodes * gpn <= job->plan.max_gpus && n < TS_PLAN_MAX_COUNTS; nodes *= 2) {
         for (i = 0; i < COUNT_OF(NODE_COUNTS) && NODE_COUNTS[i] != nodes; i++) {}
-        if (i == COUNT_OF(NODE_COUNTS)) search_gpu_count(s, job, nodes * gpn, gpn);
+        if (i == COUNT_OF(NODE_COUNTS)) out[n++] = (gpu_count){nodes * gpn, gpn};
     }
+    return n;
 }
 
-static void search_gpu(search *s, const trainsize_job *job, const trainsize_gpu_info *gpu)
+/* The counts to search on a GPU: plan-gpu-count alone, else part of a server, whole
+ * servers and whole scale-up domains up to max-gpus. */
+static size_t gpu_counts(const trainsize_job *job, const trainsize_gpu_info *gpu, gpu_count *out)
 {
     /* Servers as the product is built (a GB200 tray, a TPU host), else HGX boards of 8. */
     uint64_t host = ts_host_size(gpu);
     uint64_t gpn = job->s.gpus_per_node ? job->s.gpus_per_node : host;
-    size_t i;
-    /* A catalogue GPU by its name, as a caller would set it; the job's own GPU is already
-     * bound to the work copy. */
-    if (gpu != &s->work.custom.info && trainsize_job_set(&s->work, "gpu", gpu->name, NULL)) return;
+    size_t i, n = 0;
     if (job->plan.gpu_count) { /* the GPUs one has: that count only */
-        uint64_t n = job->plan.gpu_count;
-        uint64_t per = job->s.gpus_per_node ? job->s.gpus_per_node : (n < host ? n : host);
-        if (n % per == 0) search_gpu_count(s, job, n, per);
-        return;
+        uint64_t k = job->plan.gpu_count;
+        uint64_t per = job->s.gpus_per_node ? job->s.gpus_per_node : (k < host ? k : host);
+        if (k % per == 0) out[n++] = (gpu_count){k, per};
+        return n;
     }
     /* Part of a server, where servers are built to order (a product sold with its host, a
      * TPU VM or a Grace tray, comes whole). */
     if (!job->s.gpus_per_node && !gpu->host_ram_bytes)
         for (i = 0; i < COUNT_OF(SMALL_COUNTS); i++)
             if (SMALL_COUNTS[i] <= job->plan.max_gpus && SMALL_COUNTS[i] < host)
-                search_gpu_count(s, job, SMALL_COUNTS[i], SMALL_COUNTS[i]);
+                out[n++] = (gpu_count){SMALL_COUNTS[i], SMALL_COUNTS[i]};
     for (i = 0; i < COUNT_OF(NODE_COUNTS); i++)
-        if (NODE_COUNTS[i] * gpn <= job->plan.max_gpus) search_gpu_count(s, job, NODE_COUNTS[i] * gpn, gpn);
-    search_whole_domains(s, job, gpu, gpn);
+        if (NODE_COUNTS[i] * gpn <= job->plan.max_gpus) out[n++] = (gpu_count){NODE_COUNTS[i] * gpn, gpn};
+    return whole_domains(job, gpu, gpn, out, n);
+}
+
+/* Whether the search chooses where an RL job's engines run (and so how many GPUs of a
+ * count train). */
+static int placement_searched(const trainsize_job *job)
+{
+    return ts_is_rl(job->s.method) && !(job->s.rollout == TS_ROLLOUT_SEPARATE && job->s.rollout_gpus);
+}
+
+/* A GPU the search binds to the work job: a catalogue one by its name, as a caller would
+ * set it; the job's own GPU is bound already. */
+static int bind_gpu(search *s, const trainsize_gpu_info *gpu)
+{
+    return gpu == &s->work.custom.info || trainsize_job_set(&s->work, "gpu", gpu->name, NULL) == TRAINSIZE_OK;
+}
+
+/* The floor that holds for every layout of the GPU (plan_bound.c), taken on the simplest
+ * layout of its first count; 0 when there is none. */
+static int gpu_floor(search *s, const trainsize_job *job, const trainsize_gpu_info *gpu, ts_time_floor *f)
+{
+    gpu_count counts[TS_PLAN_MAX_COUNTS];
+    uint64_t side = side_gpus(job), train;
+    if (!gpu_counts(job, gpu, counts) || counts[0].total <= side || !bind_gpu(s, gpu)) return 0;
+    train = counts[0].total - side;
+    if (!set_u64(s, s->def.gpus, train) || !set_u64(s, s->def.gpus_per_node, counts[0].gpn) ||
+        !set_u64(s, s->def.tp, 1) || !set_u64(s, s->def.pp, 1) || !set_u64(s, s->def.cp, 1) ||
+        !set_u64(s, s->def.pp_interleave, 1) || !set_u64(s, s->def.ep, 1) || !set_u64(s, s->def.zero, 0) ||
+        !set_recompute(s, TRAINSIZE_RECOMPUTE_NONE) || !set_batch(s, job, train, 1) ||
+        (placement_searched(job) && !set_placement(s, 0)))
+        return 0;
+    return ts_plan_gpu_floor(s, job, f);
+}
+
+/* One more GPU count done: the caller hears of it, and may stop the search. */
+static void count_done(search *s)
+{
+    s->done++;
+    if (s->progress && s->progress(s->context, s->done, s->total, s->stats.evaluated) != 0) s->cancelled = 1;
+}
+
+/* Every count of a GPU: the fastest first when ranking by time (the bar is then set by
+ * the largest clusters), else the smallest; a count whose floor for every layout is
+ * beaten is skipped whole. */
+static void search_gpu(search *s, const trainsize_job *job, const trainsize_gpu_info *gpu, const ts_time_floor *g)
+{
+    gpu_count counts[TS_PLAN_MAX_COUNTS];
+    size_t i, all = gpu_counts(job, gpu, counts), n = bind_gpu(s, gpu) ? all : 0;
+    uint64_t side = side_gpus(job);
+    int down = s->bounded && job->plan.ranking == 0 && job->plan.objective == TRAINSIZE_OBJECTIVE_TIME;
+    for (i = 0; i < n && !s->cancelled; i++) {
+        const gpu_count *k = &counts[down ? n - 1 - i : i];
+        ts_plan_floor f;
+        if (g && k->total > side) {
+            ts_plan_count_floor(s, g, k->total - side, !placement_searched(job), &f);
+            if (ts_plan_beaten(s, job, &f, 0)) {
+                s->stats.counts_skipped++;
+                count_done(s);
+                continue;
+            }
+        }
+        search_gpu_count(s, job, k->total, k->gpn);
+        count_done(s);
+    }
+    for (; i < all && !s->cancelled; i++) count_done(s); /* a GPU that could not be bound */
 }
 
 /* The GPUs to search: the job's plan-gpus list, or the whole catalogue. */
@@ -664,16 +636,62 @@ static size_t gpu_choices(const trainsize_job *job, const trainsize_gpu_info **o
     return n;
 }
 
-int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size_t cap,
-                   size_t *count, trainsize_plan_stats *stats, trainsize_error *err)
+/* The key a GPU's floor orders the search by: its objective's figure for the work of
+ * every layout (HUGE_VAL without a floor or a price). */
+static double floor_key(const trainsize_job *job, const ts_time_floor *g)
 {
-    const trainsize_gpu_info *gpus[TS_PLAN_MAX_GPU_TYPES];
-    search s;
-    size_t i, n;
+    double v = job->plan.objective == TRAINSIZE_OBJECTIVE_TIME  ? g->gpu_seconds
+               : job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED ? g->own_any
+                                                                  : g->cloud_any;
+    return v > 0 ? v : HUGE_VAL;
+}
+
+/* The order to search the GPUs in: with the bounds and the best-by-objective ranking (which
+ * does not depend on it), the lowest floor first, so that the bar is high from the start;
+ * else the list's (the Pareto front's spread depends on it). Writes each GPU's floor. */
+static void order_gpus(search *s, const trainsize_job *job, const trainsize_gpu_info *const *gpus, size_t n,
+                       ts_time_floor *floors, int *have, size_t *order)
+{
+    size_t i, k;
+    for (i = 0; i < n; i++) {
+        order[i] = i;
+        have[i] = s->bounded && gpu_floor(s, job, gpus[i], &floors[i]);
+        if (!have[i]) floors[i].gpu_seconds = 0.0;
+    }
+    if (!s->bounded || job->plan.ranking != 0) return;
+    for (i = 1; i < n; i++) { /* insertion sort, stable: the catalogue's order among equals */
+        size_t v = order[i];
+        double key = have[v] ? floor_key(job, &floors[v]) : HUGE_VAL;
+        for (k = i; k > 0 && (have[order[k - 1]] ? floor_key(job, &floors[order[k - 1]]) : HUGE_VAL) > key; k--)
+            order[k] = order[k - 1];
+        order[k] = v;
+    }
+}
+
+/* The parameters the search sets, looked up once. */
+static void look_up_params(search *s)
+{
+    s->def.recompute = ts_param_def_by_id(TRAINSIZE_ID_RECOMPUTE);
+    s->def.rollout_tp = ts_param_def_by_id(TRAINSIZE_ID_ROLLOUT_TP);
+    s->def.max_tokens = ts_param_def_by_id(TRAINSIZE_ID_MAX_TOKENS_PER_GPU);
+    s->def.rollout = ts_param_def_by_id(TRAINSIZE_ID_ROLLOUT);
+    s->def.rollout_gpus = ts_param_def_by_id(TRAINSIZE_ID_ROLLOUT_GPUS);
+    s->def.micro_batch = ts_param_def_by_id(TRAINSIZE_ID_MICRO_BATCH);
+    s->def.global_batch = ts_param_def_by_id(TRAINSIZE_ID_GLOBAL_BATCH);
+    s->def.gpus = ts_param_def_by_id(TRAINSIZE_ID_GPUS);
+    s->def.gpus_per_node = ts_param_def_by_id(TRAINSIZE_ID_GPUS_PER_NODE);
+    s->def.tp = ts_param_def_by_id(TRAINSIZE_ID_TP);
+    s->def.pp = ts_param_def_by_id(TRAINSIZE_ID_PP);
+    s->def.cp = ts_param_def_by_id(TRAINSIZE_ID_CP);
+    s->def.pp_interleave = ts_param_def_by_id(TRAINSIZE_ID_PP_INTERLEAVE);
+    s->def.ep = ts_param_def_by_id(TRAINSIZE_ID_EP);
+    s->def.zero = ts_param_def_by_id(TRAINSIZE_ID_ZERO);
+}
+
+/* The job's refusals before any search: no model, no tokens where they are needed. */
+static int check_plannable(const trainsize_job *job, trainsize_error *err)
+{
     int rc;
-    if (!job || (!out && cap) || !count)
-        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_plan: NULL job, result or count");
-    *count = 0;
     if ((rc = ts_model_validate(&job->s.model, err))) return rc;
     if (job->s.tokens == 0 && !job->plan.gpu_count)
         return ts_fail(err, TRAINSIZE_E_INVALID, "tokens",
@@ -687,27 +705,41 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
                        "tokens: %s needs the training tokens",
                        job->plan.deadline_days > 0 ? "deadline-days" : job->plan.budget_usd > 0 ? "budget"
                                                                                  : "plan-ranking pareto");
+    return TRAINSIZE_OK;
+}
+
+int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size_t cap,
+                   size_t *count, trainsize_plan_stats *stats, trainsize_error *err)
+{
+    return trainsize_plan_with_progress(job, out, cap, count, stats, NULL, NULL, err);
+}
+
+int trainsize_plan_with_progress(const trainsize_job *job, trainsize_plan_candidate *out, size_t cap,
+                                 size_t *count, trainsize_plan_stats *stats, trainsize_plan_progress_fn progress,
+                                 void *context, trainsize_error *err)
+{
+    const trainsize_gpu_info *gpus[TS_PLAN_MAX_GPU_TYPES];
+    ts_time_floor floors[TS_PLAN_MAX_GPU_TYPES];
+    int have[TS_PLAN_MAX_GPU_TYPES];
+    size_t order[TS_PLAN_MAX_GPU_TYPES];
+    gpu_count counts[TS_PLAN_MAX_COUNTS];
+    search s;
+    size_t i, n;
+    int rc;
+    if (!job || (!out && cap) || !count)
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "", "trainsize_plan: NULL job, result or count");
+    *count = 0;
+    if ((rc = check_plannable(job, err))) return rc;
     memset(&s, 0, sizeof s);
     s.work = *job;
     ts_job_rebind_custom_gpu(&s.work, 0);
-    s.def.recompute = ts_param_def_by_id(TRAINSIZE_ID_RECOMPUTE);
-    s.def.rollout_tp = ts_param_def_by_id(TRAINSIZE_ID_ROLLOUT_TP);
-    s.def.max_tokens = ts_param_def_by_id(TRAINSIZE_ID_MAX_TOKENS_PER_GPU);
-    s.def.rollout = ts_param_def_by_id(TRAINSIZE_ID_ROLLOUT);
-    s.def.rollout_gpus = ts_param_def_by_id(TRAINSIZE_ID_ROLLOUT_GPUS);
-    s.def.micro_batch = ts_param_def_by_id(TRAINSIZE_ID_MICRO_BATCH);
-    s.def.global_batch = ts_param_def_by_id(TRAINSIZE_ID_GLOBAL_BATCH);
-    s.def.gpus = ts_param_def_by_id(TRAINSIZE_ID_GPUS);
-    s.def.gpus_per_node = ts_param_def_by_id(TRAINSIZE_ID_GPUS_PER_NODE);
-    s.def.tp = ts_param_def_by_id(TRAINSIZE_ID_TP);
-    s.def.pp = ts_param_def_by_id(TRAINSIZE_ID_PP);
-    s.def.cp = ts_param_def_by_id(TRAINSIZE_ID_CP);
-    s.def.pp_interleave = ts_param_def_by_id(TRAINSIZE_ID_PP_INTERLEAVE);
-    s.def.ep = ts_param_def_by_id(TRAINSIZE_ID_EP);
-    s.def.zero = ts_param_def_by_id(TRAINSIZE_ID_ZERO);
+    look_up_params(&s);
     s.out = out;
     s.cap = cap;
     s.batch_mode = job->s.tokens == 0;
+    s.bounded = !job->plan.exhaustive && !s.batch_mode && cap > 0;
+    s.progress = progress;
+    s.context = context;
     /* The job's step, or (with tokens) the planner's own, given to every configuration so
      * that none depends on estimate's default; the batch mode finds it per layout, and a
      * ResNet steps its image batches (try_layout_images: no 4M-token step of images). */
@@ -728,7 +760,14 @@ int trainsize_plan(const trainsize_job *job, trainsize_plan_candidate *out, size
     } else {
         n = gpu_choices(job, gpus, TS_PLAN_MAX_GPU_TYPES);
     }
-    for (i = 0; i < n; i++) search_gpu(&s, job, gpus[i]);
+    for (i = 0; i < n; i++) s.total += gpu_counts(job, gpus[i], counts);
+    order_gpus(&s, job, gpus, n, floors, have, order);
+    for (i = 0; i < n && !s.cancelled; i++)
+        search_gpu(&s, job, gpus[order[i]], have[order[i]] ? &floors[order[i]] : NULL);
+    if (s.cancelled)
+        return ts_fail(err, TRAINSIZE_E_CANCELLED, "",
+                       "trainsize_plan: the progress callback cancelled the search after %llu of %llu GPU counts",
+                       (unsigned long long)s.done, (unsigned long long)s.total);
     if (s.valid == 0 && s.first_rc != TRAINSIZE_OK) {
         /* Not a search that found nothing: a job no layout can hold (seq beyond the
          * model's positions, ...). */

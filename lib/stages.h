@@ -344,7 +344,18 @@ typedef struct ts_compute {
                                               of their own (0 on the policy's) */
     double tokens;         /* tokens of the run, in whole steps */
     uint64_t steps;
+    /* for ts_compute_token_floor: a token's matmul FLOPs without recomputation (all its
+     * passes), its forward matmul FLOPs, and the peak they run at, FLOP/s */
+    double matmul_model, matmul_forward, peak_matmul;
 } ts_compute;
+
+/* 1 + gpu-variation x the expected largest of `gpus` standard normal deviates: a synchronous
+ * step's pace against its mean GPU's (compute.c). */
+double ts_straggler_factor(const ts_settings *cfg, uint64_t gpus);
+/* GPU-seconds a token of the job takes at the least on its GPU, whatever the layout,
+ * micro-batch and recomputation (the planner's bound; 0 when there is none, a ResNet's):
+ * time.seconds x GPUs / tokens never falls below it. From a ts_compute of any layout. */
+double ts_compute_token_floor(const ts_settings *cfg, const ts_param_counts *pc, const ts_compute *cmp);
 
 /* Seconds a step spends outside the kernels and collectives timed (overhead.c): the kernel
  * launches the GPU waits for and step-sync, or step-overhead as given. `compute_step` is
@@ -496,6 +507,9 @@ void ts_comm_terms_make(const ts_settings *cfg, const ts_layout *lay, const ts_p
 /* The step's exposed communication and bytes per GPU on `links`. */
 void ts_comm_time(const ts_comm_terms *terms, const ts_comm_links *links, ts_comm *out);
 
+/* The matmuls' fastest rate on the job's GPU under any layout and stack, FLOP/s, for
+ * `peak_mm`, their datatype's peak (kernels.c). */
+double ts_kernel_matmul_ceiling(const ts_settings *cfg, double peak_mm);
 /* Seconds the job's GPUs take to compute one token (kernels.c): executed matmul and
  * attention FLOPs per token at the matmul and attention peaks given, and the element-wise
  * work at memory bandwidth; with hfu set, every FLOP at that share of the peak. */
@@ -513,5 +527,8 @@ double ts_kernel_optimizer_seconds(const ts_settings *cfg, const ts_conv *conv, 
 /* The prices of a GPU for a job: a gpu-prices entry, else gpu-hour-usd/gpu-price-usd,
  * else the catalogue's (0: none). */
 void ts_gpu_prices(const ts_settings *cfg, const trainsize_gpu_info *gpu, double *hourly, double *price);
+/* Floors under cost_cloud_usd and cost_own_usd of a run of `wall` seconds on at least `gpus`
+ * GPUs (energy_cost.c): what the planner's bounds price a configuration's least time at. */
+void ts_cost_floors(const ts_settings *cfg, uint64_t gpus, double wall, double *cloud, double *own);
 
 #endif

@@ -29,7 +29,7 @@ done
 # A rule that matches nothing passes vacuously: the stages must be there.
 [ "$stages" -ge 9 ] || bad "found $stages stage files including stages.h (expected 9 or more)"
 # Above the pipeline: the planner and the advice call trainsize_estimate, not the stages.
-for f in planner.c advice.c job.c params.c; do
+for f in planner.c plan_rank.c plan_bound.c plan_search.h advice.c job.c params.c; do
     grep -q '#include "stages.h"' "$lib/$f" && bad "$f (above the pipeline) includes stages.h"
 done
 # Readers and base code: no job, no parameter table, no call into a job.

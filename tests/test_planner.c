@@ -130,16 +130,25 @@ static size_t brute_force(trainsize_plan_candidate *all, size_t cap)
 static void test_planner_misses_nothing(void **state)
 {
     static trainsize_plan_candidate all[60000];
-    trainsize_plan_candidate best[TOP];
+    trainsize_plan_candidate best[TOP], pruned[TOP];
     trainsize_job *job = ts_test_job(BASE);
-    trainsize_plan_stats stats;
-    size_t n, count, i;
+    trainsize_plan_stats stats, bounded;
+    size_t n, count, count_pruned, i;
     (void)state;
     n = brute_force(all, sizeof all / sizeof all[0]);
     qsort(all, n, sizeof all[0], compare);
+    /* the exhaustive search estimates every configuration that fits; the bounded one finds
+     * the same best ones with fewer estimates */
+    assert_int_equal(trainsize_job_set(job, "exhaustive", "true", NULL), 0);
     assert_int_equal(trainsize_plan(job, best, TOP, &count, &stats, NULL), 0);
     assert_int_equal(stats.feasible, n);   /* every configuration that fits, found */
     assert_int_equal(stats.fit_memory, n); /* no constraint beyond memory here */
+    assert_int_equal(stats.pruned_bound, 0);
+    assert_int_equal(trainsize_job_set(job, "exhaustive", "false", NULL), 0);
+    assert_int_equal(trainsize_plan(job, pruned, TOP, &count_pruned, &bounded, NULL), 0);
+    assert_true(bounded.estimated < stats.estimated && bounded.pruned_bound > 0);
+    assert_int_equal(count_pruned, count);
+    assert_memory_equal(pruned, best, count * sizeof best[0]);
     n = one_per_layout(all, n);
     assert_int_equal(count, n < TOP ? n : TOP);
     for (i = 0; i < count; i++) {          /* and the same best ones, in the same order */
@@ -419,9 +428,11 @@ static void test_resnet_and_nothing_examined(void **state)
  * time_high), and a configuration that fits only at the estimate is not a candidate. */
 static void test_plan_margin_high(void **state)
 {
-    const char *const est[] = {"model", "llama-3-8b", "tokens", "1e11", "plan-gpus", "h100-80gb", "max-gpus", "64", NULL};
+    /* exhaustive: the counts of what fits cover every configuration */
+    const char *const est[] = {"model", "llama-3-8b", "tokens", "1e11", "plan-gpus", "h100-80gb", "max-gpus", "64",
+                               "exhaustive", "true", NULL};
     const char *const high[] = {"model", "llama-3-8b", "tokens", "1e11", "plan-gpus", "h100-80gb", "max-gpus", "64",
-                                "plan-margin", "high", NULL};
+                                "plan-margin", "high", "exhaustive", "true", NULL};
     trainsize_plan_candidate a[TOP], b[TOP];
     trainsize_plan_stats sa, sb;
     trainsize_job *j1 = ts_test_job(est), *j2 = ts_test_job(high);

@@ -229,6 +229,7 @@ static const struct { trainsize_param_id id; const char *name; } IDS[] = {
     {TRAINSIZE_ID_REWARD_OFFLOAD, "reward-offload"},
     {TRAINSIZE_ID_ROLLOUT_PP, "rollout-pp"},
     {TRAINSIZE_ID_PLAN_ROLLOUT, "plan-rollout"},
+    {TRAINSIZE_ID_EXHAUSTIVE, "exhaustive"},
 };
 
 static void test_every_id_names_its_parameter(void **state)

@@ -20,7 +20,7 @@
 #define TSD_GPUS_MAX 10000000 /* GPUs one request may count (the library's own bound) */
 /* The catalogue's size when its hardware options were listed (tsd_option_source): a test
  * fails when it grows, so that a new parameter is placed on one side or the other. */
-#define TSD_CATALOGUE_CLASSIFIED 225
+#define TSD_CATALOGUE_CLASSIFIED 226
 
 /* Option name = value pairs, pointing into `text`. */
 typedef struct tsd_pairs {

@@ -24,7 +24,7 @@
 
 /* The options that are the planner's constraints: not part of the reproducing command. */
 static const char *const plan_only[] = {
-    "plan-gpus", "max-gpus", "deadline-days", "budget", "objective", "plan-gpu-count", "plan-ranking", "plan-rollout",
+    "plan-gpus", "max-gpus", "deadline-days", "budget", "objective", "plan-gpu-count", "plan-ranking", "plan-rollout", "exhaustive",
     "rollout", "rollout-gpus", /* the candidate gives the placement */
     "gpus-per-node", "global-batch", "cp", /* the candidate gives these */
 };
@@ -250,6 +250,13 @@ static void header(ts_out *o, const trainsize_job *job, const trainsize_plan_can
              ts_fmt_thousands(b, sizeof b, st->evaluated), elapsed,
              ts_fmt_thousands(c, sizeof c, st->estimated),
              ts_fmt_thousands(d, sizeof d, st->feasible));
+    if (st->pruned_bound || st->counts_skipped) {
+        /* what the floors ruled out, so that a reader knows what was not estimated and why */
+        char e[32];
+        append(line, sizeof line, "; %s ruled out by a floor under their time and cost, %s GPU counts skipped "
+               "whole (the same answer as --exhaustive)",
+               ts_fmt_thousands(e, sizeof e, st->pruned_bound), ts_fmt_thousands(c, sizeof c, st->counts_skipped));
+    }
     wrap_words(o, line, 4);
 }
 
