@@ -36,6 +36,20 @@ int cli_module_output(ts_out *o)
     return CLI_EXIT_OK;
 }
 
+/* The planner's progress, to the JavaScript that called the module: Module.onPlanProgress
+ * (trainsize.js sets it for the length of a plan() that asked for progress) gets GPU
+ * counts done, their total and the configurations examined, and a true answer cancels. */
+EM_JS(int, tsw_plan_progress, (double done, double total, double examined), {
+    var f = Module['onPlanProgress'];
+    return typeof f === 'function' && f(done, total, examined) ? 1 : 0;
+});
+
+int cli_module_progress(void *context, uint64_t done, uint64_t total, uint64_t examined)
+{
+    (void)context;
+    return tsw_plan_progress((double)done, (double)total, (double)examined);
+}
+
 /* One 8-byte slot per result field: a double for numbers and booleans (a u64 as the
  * double JSON.parse would read it), the address of the text for strings and choices, the
  * bits for flags. The catalogue has about 200 fields; a library with more than this

@@ -2,7 +2,8 @@
  * over hundreds of configurations, up to a second) never stops a page. Started by
  * createTrainsizeWorker() (trainsize.js) as a Web Worker in a browser, or a worker_threads
  * Worker in Node; each message { id, method, args } is answered { id, result } or
- * { id, error: { option, message } }. */
+ * { id, error: { option, message } }; a plan sent with progress: true is also answered
+ * { id, progress: { done, total, examined } } as it goes. */
 'use strict';
 
 (function () {
@@ -10,11 +11,28 @@
   let ready;
   let post;
 
+  /* A plan's progress, posted as { id, progress } at most every PROGRESS_MS (and at its
+   * end), so that a page can draw a bar without a message per GPU count. */
+  const PROGRESS_MS = 50;
+  function progressPoster(id) {
+    let last = 0;
+    return (p) => {
+      const now = Date.now();
+      if (p.done === p.total || now - last >= PROGRESS_MS) {
+        last = now;
+        post({ id, progress: p });
+      }
+      return false;
+    };
+  }
+
   function answer(message) {
-    const { id, method, args } = message || {};
+    const { id, method, args, progress } = message || {};
     ready.then((ts) => {
       if (!METHODS.includes(method)) throw new Error('unknown method "' + String(method).slice(0, 40) + '"');
-      return method === 'version' ? ts.version : ts[method].apply(null, Array.isArray(args) ? args : []);
+      const list = Array.isArray(args) ? args : [];
+      if (method === 'plan' && progress) return ts.plan(list[0], progressPoster(id));
+      return method === 'version' ? ts.version : ts[method].apply(null, list);
     }).then((result) => post({ id, result }), (e) => post({
       id, error: { option: (e && e.option) || '', message: String((e && e.message) || e) },
     }));

@@ -601,6 +601,30 @@
       }
     }
 
+    /* The planner's progress reaches the module's onPlanProgress (glue.c) while a plan()
+     * that asked for it runs; what the caller's function throws cancels the search and is
+     * thrown again once the module has returned (never through its frames). */
+    function plan(options, onProgress) {
+      if (onProgress === undefined || onProgress === null) return jsonOf(text('plan', options));
+      if (typeof onProgress !== 'function') refuse('onProgress', 'expected a function');
+      let thrown = null;
+      M.onPlanProgress = (done, total, examined) => {
+        try {
+          return onProgress({ done, total, examined }) === true;
+        } catch (e) {
+          thrown = e;
+          return true;
+        }
+      };
+      try {
+        return jsonOf(text('plan', options));
+      } catch (e) {
+        throw thrown || e;
+      } finally {
+        delete M.onPlanProgress;
+      }
+    }
+
     function estimate(options) {
       const { argv, files } = commandLine('estimate', options);
       const key = files.length ? null : argv.join('\0');
@@ -631,8 +655,11 @@
       /** The object `trainsize estimate --json` prints for these options (built from the
        *  result's fields in the module's memory; no JSON is written or parsed). */
       estimate,
-      /** The object `trainsize plan --json` prints for these options. */
-      plan: (options) => jsonOf(text('plan', options)),
+      /** The object `trainsize plan --json` prints for these options. `onProgress`, when
+       *  given, is called as the search goes with { done, total, examined } (GPU counts
+       *  searched of their total, configurations examined); returning true cancels the
+       *  search, which then throws a TrainsizeError. */
+      plan,
       /** A site calibration fitted to measured runs (`trainsize calibrate`): `runs` is the
        *  RUNS.json contents ({ runs: [...] }, the list alone, or JSON text); `date`
        *  ("YYYY-MM-DD") what it records (default today). Returns the calibration object,
@@ -713,6 +740,12 @@
     function settle(m) {
       const p = m && pending.get(m.id);
       if (!p) return;
+      if (m.progress) { /* not an answer: the search goes on */
+        if (p.onProgress) {
+          try { p.onProgress(m.progress); } catch (e) { /* the caller's; the search is not stopped */ }
+        }
+        return;
+      }
       pending.delete(m.id);
       if (m.error) p.reject(new TrainsizeError(printable(m.error.option, 200), printable(m.error.message)));
       else p.resolve(m.result);
@@ -731,11 +764,12 @@
     }
     /* `args()` gives the call's arguments as text the worker is sent (checked here, with the
      * API's own errors), so that nothing fails to be copied and each getter is read once. */
-    function send(method, args) {
+    function send(method, args, onProgress) {
       if (dead) return Promise.reject(dead);
       return new Promise((resolve, reject) => {
         const message = { id: next++, method, args: args() };
-        pending.set(message.id, { resolve, reject });
+        if (onProgress) message.progress = true;
+        pending.set(message.id, { resolve, reject, onProgress });
         if (pending.size === 1 && worker.ref) worker.ref(); /* while a call is out */
         try {
           worker.postMessage(message);
@@ -758,7 +792,13 @@
     }
     return {
       estimate: (options) => send('estimate', () => [texts(options)]),
-      plan: (options) => send('plan', () => [texts(options)]),
+      /* onProgress({ done, total, examined }) as the worker searches; a worker's search
+       * cannot be cancelled from here (terminate() stops it). */
+      plan: (options, onProgress) => send('plan', () => {
+        if (onProgress !== undefined && onProgress !== null && typeof onProgress !== 'function')
+          refuse('onProgress', 'expected a function');
+        return [texts(options)];
+      }, typeof onProgress === 'function' ? onProgress : null),
       capacity: (options) => send('capacity', () => [texts(options)]),
       models: () => send('models', () => []),
       gpus: () => send('gpus', () => []),

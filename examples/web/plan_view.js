@@ -18,18 +18,36 @@ function startPlanner() {
   }
 }
 
-/* The search, on the worker when there is one, else here after the status is painted. */
-function runPlan(ts, options) {
+/* The search, on the worker when there is one, else here after the status is painted;
+ * onProgress({ done, total, examined }) as it goes (on this thread the page paints only at
+ * its end). */
+function runPlan(ts, options, onProgress) {
   if (planner) {
-    return planner.plan(options).catch((e) => {
+    return planner.plan(options, onProgress).catch((e) => {
       if (e && e.option !== undefined && !/worker/.test(e.message)) throw e;
       planner = null; /* the worker could not start (a policy, a missing file): search here */
-      return runPlan(ts, options);
+      return runPlan(ts, options, onProgress);
     });
   }
   return new Promise((resolve, reject) => setTimeout(() => {
-    try { resolve(ts.plan(options)); } catch (e) { reject(e); }
+    try { resolve(ts.plan(options, onProgress)); } catch (e) { reject(e); }
   }, 0));
+}
+
+/* The bar and the status line while search `seq` runs (an older search's reports are
+ * dropped); hidden when none does. */
+function showProgress(seq, p) {
+  const bar = $('plan-progress');
+  if (seq !== planSeq) return;
+  if (!p) {
+    bar.hidden = true;
+    return;
+  }
+  bar.hidden = false;
+  bar.value = p.total > 0 ? p.done / p.total : 0;
+  if (p.total > 0) document.body.dataset.planProgress = `${p.done}/${p.total}`; /* for tests */
+  $('plan-status').textContent = `Searching… ${num(p.done)} of ${num(p.total)} GPU counts, ` +
+    `${num(p.examined)} configurations examined`;
 }
 
 /* A candidate's batch: its micro-batch, or the token budget the planner chose in its place,
@@ -99,12 +117,18 @@ function updatePlan(ts, options, limits) {
   }
   $('plan-status').textContent = 'Searching…';
   document.body.dataset.planned = '';
-  return runPlan(ts, options).then((p) => {
+  document.body.dataset.planProgress = '';
+  showProgress(seq, { done: 0, total: 0, examined: 0 });
+  $('plan-status').textContent = 'Searching…';
+  return runPlan(ts, options, (p) => showProgress(seq, p)).then((p) => {
     if (seq !== planSeq) return;
+    showProgress(seq, null);
     renderPlan(p, limits);
     document.body.dataset.planned = String(seq);
+    document.body.dataset.plannedAt = String(Math.round(performance.now())); /* ms since the page opened */
   }, (e) => {
     if (seq !== planSeq) return;
+    showProgress(seq, null);
     if (e.name !== 'TrainsizeError') throw e;
     $('plan-status').textContent = '';
     showError(e, $('plan-status'));

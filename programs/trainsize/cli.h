@@ -55,6 +55,12 @@ int cli_out_finish(ts_out *o, int written);
 /** Take the command's output (the buffer's data is the callee's from here). Returns an
  *  exit status. */
 int cli_module_output(ts_out *o);
+/** The planner's progress (trainsize_plan_progress_fn), handed on to the module's caller,
+ *  whose answer can stop the search. */
+int cli_module_progress(void *context, uint64_t done, uint64_t total, uint64_t examined);
+#define CLI_PLAN_PROGRESS cli_module_progress
+#else
+#define CLI_PLAN_PROGRESS NULL /* the native command's plans take a fraction of a second */
 #endif
 
 /** Print "trainsize: <message>" as exactly one line on stderr (control characters in the

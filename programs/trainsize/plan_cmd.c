@@ -661,7 +661,7 @@ int cli_cmd_plan(int argc, char **argv)
     }
     memset(&stats, 0, sizeof stats);
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    rc = trainsize_plan(job, cand, top, &count, &stats, &err);
+    rc = trainsize_plan_with_progress(job, cand, top, &count, &stats, CLI_PLAN_PROGRESS, NULL, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc != TRAINSIZE_OK) {
         status = cli_library_error(rc, &err);

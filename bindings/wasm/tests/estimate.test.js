@@ -132,6 +132,24 @@ test('plan() is the command\'s JSON', async () => {
   assert.strictEqual(ts.json('plan', job), native(['plan', '--json', ...cliArgs(job)]));
 });
 
+test('plan(options, onProgress): progress to the end, a cancel, and a throw that stops the search', async () => {
+  const ts = await createTrainsize();
+  const job = { model: 'llama-3-8b', tokens: 1e11, gpu: 'a100-80gb,h100-80gb' };
+  const seen = [];
+  assert.deepStrictEqual(ts.plan(job, (p) => { seen.push(p); }), ts.plan(job));
+  assert.ok(seen.length > 10);
+  seen.forEach((p, i) => assert.strictEqual(p.done, i + 1));
+  assert.strictEqual(seen[seen.length - 1].done, seen[0].total);
+  let calls = 0;
+  assert.throws(() => ts.plan(job, () => ++calls >= 3),
+    (e) => e instanceof TrainsizeError && /cancelled the search after 3 of/.test(e.message));
+  assert.strictEqual(calls, 3);
+  const boom = new Error('the caller\'s own');
+  assert.throws(() => ts.plan(job, () => { throw boom; }), (e) => e === boom);
+  assert.deepStrictEqual(ts.plan(job), JSON.parse(native(['plan', '--json', ...cliArgs(job)]))); // the module goes on
+  assert.throws(() => ts.plan(job, 42), (e) => e instanceof TrainsizeError && e.option === 'onProgress');
+});
+
 test('models(), gpus() and the version are the command\'s', async () => {
   const ts = await createTrainsize();
   assert.deepStrictEqual(ts.models(), JSON.parse(native(['models', '--json'])));

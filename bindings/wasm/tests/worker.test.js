@@ -12,11 +12,12 @@ if (!exe || !pkg) throw new Error('set TRAINSIZE_EXE and TRAINSIZE_WASM_PACKAGE'
 const { createTrainsizeWorker, TrainsizeError } = require(path.resolve(pkg, 'trainsize.js'));
 const native = (args) => execFileSync(exe, args, { encoding: 'utf8' });
 
-// A plan over several GPU types: long enough (tens of milliseconds or more) for the
-// calling thread's timer to fire while the worker searches.
-const PLAN = { model: 'llama-3-8b', tokens: 1e11, gpu: 'a100-80gb,h100-80gb,l40s', maxGpus: 256, top: 5 };
+// A plan over several GPU types, exhaustive: long enough (tens of milliseconds or more) for
+// the calling thread's timer to fire while the worker searches (the bounded search takes a
+// few milliseconds).
+const PLAN = { model: 'llama-3-8b', tokens: 1e11, gpu: 'a100-80gb,h100-80gb,l40s', maxGpus: 256, top: 5, exhaustive: true };
 const PLAN_ARGS = ['plan', '--json', '--model', 'llama-3-8b', '--tokens', '1e11', '--gpu',
-  'a100-80gb,h100-80gb,l40s', '--max-gpus', '256', '--top', '5'];
+  'a100-80gb,h100-80gb,l40s', '--max-gpus', '256', '--top', '5', '--exhaustive'];
 
 test('plan() and estimate() in a worker are the command\'s, and the caller keeps running', async () => {
   const w = createTrainsizeWorker();
@@ -65,4 +66,21 @@ test('terminate() rejects the calls still out, and every later one', async () =>
   w.terminate();
   await assert.rejects(out, (e) => e instanceof TrainsizeError && /terminated/.test(e.message));
   await assert.rejects(w.estimate({ model: 'gpt2' }), TrainsizeError);
+});
+
+test('a worker\'s plan reports its progress up to its total, and gives the same answer', async () => {
+  const w = createTrainsizeWorker();
+  try {
+    const seen = [];
+    const job = { model: 'mixtral-8x7b', tokens: 1e12 };
+    const plan = await w.plan(job, (p) => seen.push(p));
+    assert.deepStrictEqual(plan, JSON.parse(native(['plan', '--json', '--model', 'mixtral-8x7b', '--tokens', '1e12'])));
+    assert.ok(seen.length >= 1);
+    const last = seen[seen.length - 1];
+    assert.ok(last.total > 100 && last.done === last.total && last.examined === plan.evaluated, JSON.stringify(last));
+    for (let i = 1; i < seen.length; i++) assert.ok(seen[i].done > seen[i - 1].done);
+    await assert.rejects(w.plan(job, 'not a function'), (e) => e instanceof TrainsizeError && e.option === 'onProgress');
+  } finally {
+    w.terminate();
+  }
 });
