@@ -81,7 +81,7 @@ const char *ts_tf32_name(int what)
  * Phi^-1((n - 0.375) / (n + 0.25)), within 1 % of the exact values for n >= 2), with the
  * inverse normal of Acklam's rational approximation (relative error below 1.2e-9): 0 for one
  * GPU, 1.42 for 8, 3.7 for 10,000. */
-static double expected_max_normal(double n)
+static TS_INLINE_ALWAYS double expected_max_normal(double n)
 {
     static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
                                1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
@@ -142,10 +142,12 @@ static double moe_pace(const ts_settings *cfg, const ts_layout *lay, const ts_pa
     return 1.0 + share * (cfg->moe_imbalance / efficiency - 1.0);
 }
 
-double ts_straggler_factor(const ts_settings *cfg, uint64_t gpus)
+static TS_INLINE_ALWAYS double straggler(const ts_settings *cfg, uint64_t gpus)
 {
     return 1.0 + cfg->gpu_variation * expected_max_normal((double)gpus);
 }
+
+double ts_straggler_factor(const ts_settings *cfg, uint64_t gpus) { return straggler(cfg, gpus); }
 
 /* The floor under ts_kernel_token_seconds times the GPUs, for every layout: the matmuls of a
  * token without recomputation at the ceiling of their rate (ts_kernel_matmul_ceiling), each
@@ -279,7 +281,7 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
      * slowest of n over the mean, gpu-variation x the expected largest of n normal
      * deviates (the stragglers of Wu et al. 2024, "FALCON", arXiv 2410.12588, and of
      * MegaScale, arXiv 2402.15627, as a spread of speeds). */
-    out->step_seconds *= ts_straggler_factor(cfg, lay->gpus);
+    out->step_seconds *= straggler(cfg, lay->gpus);
     /* The critic's and the reward model's work on GPUs of their own, at the policy's kernel
      * rate a GPU, beside the policy's passes of the same phase (side_models.c). */
     out->critic_seconds = out->reward_seconds = 0.0;

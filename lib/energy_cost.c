@@ -27,7 +27,8 @@ double ts_energy_kwh(double gpu_hours, double watts_per_gpu, double pue)
 
 /* The GPU's prices: a gpu-prices entry naming it, else gpu-hour-usd / gpu-price-usd, else
  * the catalogue's. */
-void ts_gpu_prices(const ts_settings *cfg, const trainsize_gpu_info *gpu, double *hourly, double *price)
+static TS_INLINE_ALWAYS void gpu_prices(const ts_settings *cfg, const trainsize_gpu_info *gpu, double *hourly,
+                                        double *price)
 {
     size_t i;
     *hourly = cfg->gpu_hour_usd > 0 ? cfg->gpu_hour_usd : gpu->cloud_usd_per_hour;
@@ -37,6 +38,11 @@ void ts_gpu_prices(const ts_settings *cfg, const trainsize_gpu_info *gpu, double
             if (cfg->gpu_prices[i].hourly > 0) *hourly = cfg->gpu_prices[i].hourly;
             if (cfg->gpu_prices[i].purchase > 0) *price = cfg->gpu_prices[i].purchase;
         }
+}
+
+void ts_gpu_prices(const ts_settings *cfg, const trainsize_gpu_info *gpu, double *hourly, double *price)
+{
+    gpu_prices(cfg, gpu, hourly, price);
 }
 
 /* The purchase (servers with spares, the fabric, shared storage), the run's owned cost and
@@ -69,7 +75,7 @@ static void ownership(const ts_settings *cfg, const ts_layout *lay, double price
 
 /* Products sold as a whole rack publish the rack's power (facility.c): it is used as is,
  * per GPU, in place of TDP x (1 + server-power-factor). */
-static double system_watts_per_gpu(const ts_settings *cfg)
+static TS_INLINE_ALWAYS double system_watts_per_gpu(const ts_settings *cfg)
 {
     const trainsize_gpu_info *gpu = cfg->gpu;
     double tdp = gpu->tdp_watts;
@@ -85,7 +91,7 @@ void ts_power_cost(const ts_settings *cfg, const ts_layout *lay, const trainsize
     double gpu_watts = system_watts_per_gpu(cfg);
     double gpus = (double)lay->billed_gpus, hours = tm->gpu_hours; /* the engines' GPUs too */
     double hourly, price;
-    ts_gpu_prices(cfg, cfg->gpu, &hourly, &price);
+    gpu_prices(cfg, cfg->gpu, &hourly, &price);
     sys->power_watts = gpus * gpu_watts;
     sys->power_per_node_watts = (double)lay->gpus_per_node * gpu_watts;
     sys->heat_btu_per_hour = sys->power_watts * TS_BTU_PER_WATT_HOUR;
@@ -109,7 +115,7 @@ void ts_cost_floors(const ts_settings *cfg, uint64_t gpus, double wall, double *
 {
     double hourly, price, hours = wall / 3600.0, n = (double)gpus;
     double busy_year = TS_HOURS_PER_YEAR * cfg->utilization;
-    ts_gpu_prices(cfg, cfg->gpu, &hourly, &price);
+    gpu_prices(cfg, cfg->gpu, &hourly, &price);
     *cloud = hourly > 0 ? hourly * hours * n : 0.0;
     *own = price > 0 ? n * price * (1.0 + cfg->server_share) * (hours / busy_year) *
                                (1.0 / cfg->amortization_years + cfg->support_share) +

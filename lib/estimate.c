@@ -121,7 +121,7 @@ static int prepare(const trainsize_job *job, ts_settings *adjusted, const ts_set
     return ts_conv_make(cfg, lay, conv, err);
 }
 
-int ts_estimate_floor(const trainsize_job *job, int margin, ts_time_floor *out)
+int ts_estimate_floor(const trainsize_job *job, ts_time_floor *out)
 {
     const ts_settings *cfg;
     ts_settings adjusted;
@@ -140,11 +140,6 @@ int ts_estimate_floor(const trainsize_job *job, int margin, ts_time_floor *out)
     out->gpu_seconds = ts_compute_token_floor(cfg, &pc, &cmp) * cmp.tokens;
     out->gpus = lay.gpus;
     out->billed_gpus = lay.billed_gpus;
-    if (margin) {
-        trainsize_uncertainty u;
-        ts_uncertainty_make(cfg, &lay, &conv, &u);
-        out->wall *= u.time_high;
-    }
     ts_cost_floors(cfg, lay.billed_gpus, out->wall, &out->cloud, &out->own);
     ts_cost_floors(cfg, 1, out->gpu_seconds, &out->cloud_any, &out->own_any);
     return TRAINSIZE_OK;

@@ -9,8 +9,9 @@
 #include "trainsize.h"
 
 typedef struct ts_time_floor {
-    double wall;            /* this configuration's time.wall_seconds at the least (x the
-                               uncertainty's time_high with margin), seconds */
+    double wall;            /* this configuration's time.wall_seconds at the least, seconds
+                               (a floor under it x the uncertainty's time_high too, which is
+                               at least 1) */
     double cloud, own;      /* its cost_cloud_usd and cost_own_usd at the least (0: no price) */
     double gpu_seconds;     /* any layout's time.seconds x its training GPUs at the least,
                                GPU-seconds (0: no bound, a ResNet's); cloud_any and own_any
@@ -20,8 +21,8 @@ typedef struct ts_time_floor {
 } ts_time_floor;
 
 /* The floors of the job as set; fails (without a message) where the estimate would, or
- * before it. `margin`: the wall time x the uncertainty's time_high (plan-margin high). */
-int ts_estimate_floor(const trainsize_job *job, int margin, ts_time_floor *out);
+ * before it. */
+int ts_estimate_floor(const trainsize_job *job, ts_time_floor *out);
 
 /* A synchronous step's pace on `gpus` GPUs against its mean GPU's, at least 1: what
  * gpu_seconds takes on that many GPUs besides their share of it. */

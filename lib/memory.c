@@ -120,11 +120,6 @@ static double frozen_vision_bytes(const ts_conv *c) { return c->weight > 0.0 ? c
  * the host) under ZeRO stage `zero` and CPU offload `offload`: the policy's under its own,
  * ppo's critic of the policy's conventions under the critic's (critic-zero, critic-offload). */
 /* Inlined at both calls: the policy's, on every estimate, keeps its constants folded. */
-#if defined(__GNUC__) || defined(__clang__)
-#define TS_INLINE_ALWAYS inline __attribute__((always_inline))
-#else
-#define TS_INLINE_ALWAYS inline
-#endif
 
 static TS_INLINE_ALWAYS void trained_state(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
                           const ts_param_counts *pc, const stage_params *sp, uint64_t zero, int offload,

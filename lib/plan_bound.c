@@ -48,22 +48,22 @@ int ts_plan_beaten(const ts_plan_search *s, const trainsize_job *job, const ts_p
     return layout && step > s->incumbent[s->ep_index];
 }
 
-int ts_plan_config_floor(ts_plan_search *s, const trainsize_job *job, ts_plan_floor *f)
+int ts_plan_config_floor(ts_plan_search *s, ts_plan_floor *f)
 {
     ts_time_floor t;
     s->stats.bounds++;
-    if (ts_estimate_floor(&s->work, job->plan.margin == 1, &t) != TRAINSIZE_OK) return 0;
+    /* with plan-margin high the ranked time is x time_high, at least 1: the floor holds */
+    if (ts_estimate_floor(&s->work, &t) != TRAINSIZE_OK) return 0;
     f->seconds = t.wall;
     f->cloud = priced(t.cloud);
     f->own = priced(t.own);
     return 1;
 }
 
-int ts_plan_gpu_floor(ts_plan_search *s, const trainsize_job *job, ts_time_floor *f)
+int ts_plan_gpu_floor(ts_plan_search *s, ts_time_floor *f)
 {
-    (void)job;
     s->stats.bounds++;
-    return ts_estimate_floor(&s->work, 0, f) == TRAINSIZE_OK && f->gpu_seconds > 0.0;
+    return ts_estimate_floor(&s->work, f) == TRAINSIZE_OK && f->gpu_seconds > 0.0;
 }
 
 void ts_plan_count_floor(const ts_plan_search *s, const ts_time_floor *g, uint64_t gpus, int exact_gpus,

@@ -64,10 +64,10 @@ int ts_plan_keep(ts_plan_search *s, const trainsize_job *job, const trainsize_pl
 int ts_plan_beaten(const ts_plan_search *s, const trainsize_job *job, const ts_plan_floor *f, int layout);
 /* The floor of the configuration now in s->work; 0 when there is none (it would be
  * refused: the estimate decides). */
-int ts_plan_config_floor(ts_plan_search *s, const trainsize_job *job, ts_plan_floor *f);
+int ts_plan_config_floor(ts_plan_search *s, ts_plan_floor *f);
 /* A floor for every layout of the GPU in s->work, as GPU-seconds and their prices on one
  * GPU (cloud_any, own_any of ts_time_floor); 0 when there is none. */
-int ts_plan_gpu_floor(ts_plan_search *s, const trainsize_job *job, ts_time_floor *f);
+int ts_plan_gpu_floor(ts_plan_search *s, ts_time_floor *f);
 /* That floor on `gpus` training GPUs (the straggler of that many included, or not when
  * the count's training GPUs vary with the placement). */
 void ts_plan_count_floor(const ts_plan_search *s, const ts_time_floor *g, uint64_t gpus, int exact_gpus,

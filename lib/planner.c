@@ -219,7 +219,7 @@ static int screen_layout(search *s, const trainsize_job *job, uint64_t dp, const
     }
     for (m = 0; m < nmb; m++) {
         state[m] = !set_batch(s, job, dp, mbs[m])               ? MB_REFUSED
-                   : ts_plan_config_floor(s, job, &none[m]) ? MB_FLOOR
+                   : ts_plan_config_floor(s, &none[m]) ? MB_FLOOR
                                                             : MB_UNKNOWN;
         if (state[m] == MB_UNKNOWN || (state[m] == MB_FLOOR && !ts_plan_beaten(s, job, &none[m], 1))) open = 1;
     }
@@ -234,7 +234,7 @@ static int config_beaten(search *s, const trainsize_job *job, int rc, const ts_p
     if (!s->bounded || s->count == 0) return 0;
     if (state == MB_FLOOR && ts_plan_beaten(s, job, none, 1)) return 1;
     if (state == MB_FLOOR && rc == TRAINSIZE_RECOMPUTE_NONE) return 0; /* that was its own */
-    return ts_plan_config_floor(s, job, &f) && ts_plan_beaten(s, job, &f, 1);
+    return ts_plan_config_floor(s, &f) && ts_plan_beaten(s, job, &f, 1);
 }
 
 /* All micro-batch x recomputation configurations of the layout now in s->work. */
@@ -573,7 +573,7 @@ static int gpu_floor(search *s, const trainsize_job *job, const trainsize_gpu_in
         !set_recompute(s, TRAINSIZE_RECOMPUTE_NONE) || !set_batch(s, job, train, 1) ||
         (placement_searched(job) && !set_placement(s, 0)))
         return 0;
-    return ts_plan_gpu_floor(s, job, f);
+    return ts_plan_gpu_floor(s, f);
 }
 
 /* One more GPU count done: the caller hears of it, and may stop the search. */

@@ -10,6 +10,14 @@
 #include "settings.h"
 #include "model.h"
 
+/* A helper the estimate's path calls where a second caller (the planner's floors) would
+ * otherwise cost it the inlining: inlined at every call. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TS_INLINE_ALWAYS inline __attribute__((always_inline))
+#else
+#define TS_INLINE_ALWAYS inline
+#endif
+
 /* Another model a job runs beside its own (layout.c): its parameters, the matmul parameters
  * a token goes through, its attention's forward FLOPs a token. */
 typedef struct ts_other_model {

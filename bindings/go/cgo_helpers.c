@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "_cgo_export.h" /* tsgoPlanProgress */
+
 int tsgo_field_get(int table, const void *record, size_t index, tsgo_value *out, char *text,
                    size_t cap)
 {
@@ -31,4 +33,17 @@ int tsgo_field_get(int table, const void *record, size_t index, tsgo_value *out,
         text[n] = '\0';
     }
     return TRAINSIZE_OK;
+}
+
+/* The library's progress callback: the context carries the Go handle, as an integer. */
+static int tsgo_progress(void *context, uint64_t done, uint64_t total, uint64_t examined)
+{
+    return tsgoPlanProgress((uintptr_t)context, done, total, examined);
+}
+
+int tsgo_plan_with_progress(const trainsize_job *job, trainsize_plan_candidate *out, size_t cap,
+                            size_t *count, trainsize_plan_stats *stats, uintptr_t handle,
+                            trainsize_error *err)
+{
+    return trainsize_plan_with_progress(job, out, cap, count, stats, tsgo_progress, (void *)handle, err);
 }

@@ -26,4 +26,10 @@ enum { TSGO_TABLE_RESULT = 0, TSGO_TABLE_PLAN = 1 };
 int tsgo_field_get(int table, const void *record, size_t index, tsgo_value *out, char *text,
                    size_t cap);
 
+/* trainsize_plan_with_progress with the Go callback tsgoPlanProgress, handed `handle` (a
+ * runtime/cgo.Handle) as its context. */
+int tsgo_plan_with_progress(const trainsize_job *job, trainsize_plan_candidate *out, size_t cap,
+                            size_t *count, trainsize_plan_stats *stats, uintptr_t handle,
+                            trainsize_error *err);
+
 #endif

@@ -50,6 +50,7 @@ const (
 	ErrNoMem       = -8  // memory allocation failed
 	ErrArgument    = -9  // a bad argument from the caller (also: a closed Job)
 	ErrUnsupported = -10 // a valid combination the model does not cover (also: ABI mismatch)
+	ErrCancelled   = -11 // PlanWithProgress's callback stopped the search
 )
 
 // ABIVersion is the library ABI this binding was written for; NewJob refuses a library
@@ -633,6 +634,15 @@ type PlanStats struct {
 	FastestFitSeconds float64
 	CheapestFitCost   float64
 	LeastOvershoot    float64
+	// What the pruning saved: configurations of Evaluated ruled out unseen because a
+	// lighter one of the same layout did not fit (PrunedMemory) or by a floor under their
+	// time and cost already beaten (PrunedBound; 0 with "exhaustive"), the floors computed
+	// (Bounds), and GPU counts ruled out whole (CountsSkipped; their configurations are
+	// not in Evaluated).
+	PrunedMemory  uint64
+	PrunedBound   uint64
+	Bounds        uint64
+	CountsSkipped uint64
 }
 
 // Plan is the result of a search: the best candidates, best first.
@@ -646,8 +656,24 @@ const MaxPlanCandidates = 1 << 20
 
 // Plan searches GPU types, counts and layouts for the best configurations of the job
 // (which needs "tokens"), returning at most max candidates, best first. The job is not
-// changed; Apply sets one candidate on a job.
+// changed; Apply sets one candidate on a job. "exhaustive" true on the job estimates every
+// configuration without pruning (the same candidates, slower).
 func (j *Job) Plan(max int) (*Plan, error) {
+	return j.plan(max, nil)
+}
+
+// PlanWithProgress is Plan calling progress(done, total, examined) on the calling
+// goroutine after each GPU count is searched or skipped (done counts up by 1 to total;
+// examined: configurations so far). A true return stops the search: the error is then an
+// *Error with ErrCancelled and there is no plan. A panic in progress stops it too, and
+// panics again here once the library has returned; progress must not call
+// runtime.Goexit (t.FailNow), which cannot leave through the library's frames. A nil
+// progress is Plan.
+func (j *Job) PlanWithProgress(max int, progress func(done, total, examined uint64) bool) (*Plan, error) {
+	return j.plan(max, progress)
+}
+
+func (j *Job) plan(max int, progress func(done, total, examined uint64) bool) (*Plan, error) {
 	p, err := j.handle()
 	if err != nil {
 		return nil, err
@@ -663,7 +689,12 @@ func (j *Job) Plan(max int) (*Plan, error) {
 	var count C.size_t
 	var stats C.trainsize_plan_stats
 	var e C.trainsize_error
-	rc := C.trainsize_plan(p, ptr, C.size_t(max), &count, &stats, &e)
+	var rc C.int
+	if progress == nil {
+		rc = C.trainsize_plan(p, ptr, C.size_t(max), &count, &stats, &e)
+	} else {
+		rc = planWithProgress(p, ptr, C.size_t(max), &count, &stats, &e, progress)
+	}
 	runtime.KeepAlive(j)
 	if rc != C.TRAINSIZE_OK {
 		return nil, libError(rc, &e)
@@ -677,7 +708,9 @@ func (j *Job) Plan(max int) (*Plan, error) {
 		Stats: PlanStats{Evaluated: uint64(stats.evaluated), Estimated: uint64(stats.estimated),
 			Feasible: uint64(stats.feasible), FitMemory: uint64(stats.fit_memory),
 			FastestFitSeconds: float64(stats.fastest_fit_seconds),
-			CheapestFitCost:   float64(stats.cheapest_fit_cost), LeastOvershoot: float64(stats.least_overshoot)},
+			CheapestFitCost:   float64(stats.cheapest_fit_cost), LeastOvershoot: float64(stats.least_overshoot),
+			PrunedMemory: uint64(stats.pruned_memory), PrunedBound: uint64(stats.pruned_bound),
+			Bounds: uint64(stats.bounds), CountsSkipped: uint64(stats.counts_skipped)},
 	}
 	for i := range plan.Candidates {
 		c := &out[i]

@@ -64,6 +64,8 @@ def test_help_plan_lists_its_keywords_and_the_refused_ones():
     text = help_text(trainsize.plan)
     params = trainsize.parameters()
     assert "top" in entry(text, "top") and "1 to 100" in entry(text, "top")
+    assert "cancels" in entry(text, "progress")
+    assert "progress: a callable, progress(done, total, examined)" in text  # the listing's
     dd = entry(text, "deadline_days")
     assert "days" in dd and "default 0" in dd
     for p in params:
@@ -88,6 +90,8 @@ def test_signature_lists_the_keywords():
     assert list(psig.parameters)[0] == "top"
     assert psig.parameters["top"].default == trainsize.PLAN_TOP_DEFAULT
     assert "deadline_days" in psig.parameters and "tp" not in psig.parameters
+    assert list(psig.parameters)[1] == "progress" and psig.parameters["progress"].default is None
+    assert psig.parameters["progress"].kind is inspect.Parameter.KEYWORD_ONLY
     # The functions are still plain functions: their source, pickling and calls as before.
     assert inspect.isfunction(trainsize.estimate)
     assert "def estimate(**kwargs" in inspect.getsource(trainsize.estimate)

@@ -19,7 +19,7 @@ import threading
 import pytest
 
 import trainsize
-from trainsize import _lib, _structs
+from trainsize import _ffi, _lib, _structs
 
 EXE = os.environ["TRAINSIZE_EXE"]
 LIB = os.environ["LIBTRAINSIZE"]
@@ -467,6 +467,104 @@ def test_plan_nothing_fits():
                                     "rtx-4090", "--max-gpus", "1", "--tokens", "1e9"))
 
 
+# ---- the search's pruning counts, progress and exhaustive -------------------------------
+
+# Large enough that the floors prune configurations and skip GPU counts whole.
+PLAN_PRUNED = dict(model="llama-3-8b", tokens=1e11, gpu=["h100-80gb", "a100-80gb"], max_gpus=64)
+PRUNING = ("pruned_memory", "pruned_bound", "bounds", "counts_skipped")
+
+
+def test_plan_pruning_counts_equal_cli_json():
+    p = trainsize.plan(**PLAN_PRUNED)
+    want = cli_json("plan", "--json", *cli_args(PLAN_PRUNED))
+    same_json(p.to_dict(), want)  # the keys in the command's order too
+    assert list(want)[list(want).index("least_overshoot") + 1:][:5] == [*PRUNING, "objective"]
+    for key in PRUNING:
+        assert getattr(p, key) == want[key], key
+    # Read from the library, not left at their defaults: this search prunes.
+    assert p.pruned_bound > 0 and p.bounds > 0 and p.counts_skipped > 0
+    assert p.estimated + p.pruned_memory + p.pruned_bound <= p.evaluated
+
+
+def test_plan_exhaustive_gives_the_same_candidates():
+    pruned = trainsize.plan(**PLAN_PRUNED)
+    full = trainsize.plan(exhaustive=True, **PLAN_PRUNED)
+    assert full.candidates == pruned.candidates and full.candidates
+    assert full.pruned_bound == 0 and full.counts_skipped == 0
+    assert full.estimated > pruned.estimated
+    same_json(full.to_dict(), cli_json("plan", "--json", "--exhaustive", "true",
+                                       *cli_args(PLAN_PRUNED)))
+
+
+def test_plan_progress_counts_up_to_total():
+    calls = []
+    p = trainsize.plan(progress=lambda *a: calls.append(a), **PLAN_PRUNED)
+    assert p == trainsize.plan(**PLAN_PRUNED)  # a callback that goes on changes nothing
+    total = calls[0][1]
+    assert [c[0] for c in calls] == list(range(1, total + 1))
+    assert all(c[1] == total for c in calls)
+    examined = [c[2] for c in calls]
+    assert examined == sorted(examined) and examined[-1] == p.evaluated
+    # Positional arguments, ints.
+    assert all(type(x) is int for c in calls for x in c)
+
+
+def test_plan_progress_cancels():
+    calls = []
+
+    def stop_at_3(done, total, examined):
+        calls.append(done)
+        return done == 3  # a truthy answer stops the search
+
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.plan(progress=stop_at_3, **PLAN_PRUNED)
+    assert e.value.code == trainsize.Status.E_CANCELLED and e.value.code == -11
+    assert "cancel" in e.value.message
+    assert calls == [1, 2, 3]  # not called again once cancelled
+    # Any truthy value cancels; the next plan is whole again.
+    with pytest.raises(trainsize.TrainsizeError, match="cancel"):
+        trainsize.plan(progress=lambda *a: "yes", **PLAN_PRUNED)
+    assert trainsize.plan(progress=lambda *a: 0, **PLAN_PRUNED).candidates
+
+
+def test_plan_progress_exception_cancels_and_is_raised():
+    calls = []
+
+    def fails(done, total, examined):
+        calls.append(done)
+        if done == 2:
+            raise KeyError("from the callback")
+
+    with pytest.raises(KeyError, match="from the callback"):
+        trainsize.plan(progress=fails, **PLAN_PRUNED)
+    assert calls == [1, 2]
+
+    class Falsy:
+        def __bool__(self):
+            raise RuntimeError("no truth value")
+
+    with pytest.raises(RuntimeError, match="no truth value"):
+        trainsize.plan(progress=lambda *a: Falsy(), **PLAN_PRUNED)
+    with pytest.raises(KeyboardInterrupt):
+        trainsize.plan(progress=lambda *a: (_ for _ in ()).throw(KeyboardInterrupt), **PLAN_PRUNED)
+
+
+def test_plan_progress_refused():
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.plan(progress=42, **PLAN_SMALL)
+    assert e.value.code == trainsize.Status.E_INVALID and e.value.keyword == "progress"
+    assert "callable" in e.value.message
+
+
+def test_plan_progress_needs_the_library_function(monkeypatch):
+    monkeypatch.setattr(trainsize._LIB.fn, "plan_with_progress", None)
+    with pytest.raises(trainsize.TrainsizeError) as e:
+        trainsize.plan(progress=lambda *a: None, **PLAN_SMALL)
+    assert e.value.code == trainsize.Status.E_UNSUPPORTED and e.value.keyword == "progress"
+    assert "trainsize_plan_with_progress" in e.value.message
+    assert trainsize.plan(**PLAN_SMALL).candidates  # without progress, trainsize_plan
+
+
 # ---- errors ----------------------------------------------------------------------------
 
 def test_error_unknown_keyword():
@@ -639,6 +737,22 @@ def test_struct_size_mismatch_is_refused(monkeypatch):
         pytest.fail("the library lacks trainsize_struct_size(); this check needs it")
     with pytest.raises(trainsize.LibraryError, match="PlanStats|Short"):
         _lib.load()
+
+
+def test_plan_stats_of_a_library_before_the_pruning_counts_load(monkeypatch):
+    # Such a library writes the shorter struct into the binding's longer one: accepted.
+    register = _ffi.register
+
+    def older(cdll, missing):
+        ns = register(cdll, missing)
+        size = ns.struct_size
+        ns.struct_size = lambda which: (_structs.PLAN_STATS_BEFORE_PRUNING
+                                        if which == _structs.STRUCT_PLAN_STATS else size(which))
+        return ns
+
+    monkeypatch.setattr(_ffi, "register", older)
+    assert _structs.PLAN_STATS_BEFORE_PRUNING == 56
+    _lib.load()
 
 
 def test_missing_library_is_a_clear_import_error(monkeypatch):

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 
 TYPE_CHECKING = False  # typing costs ~8 ms to import; the annotations are strings anyway
 if TYPE_CHECKING:
-    from typing import Any, Dict, Iterator, List
+    from typing import Any, Callable, Dict, Iterator, List, Optional
 
 from . import _lib
 from . import _errors
@@ -679,7 +679,8 @@ def _plan_top(top: Any) -> int:
     return n
 
 
-def plan(top: int = PLAN_TOP_DEFAULT, **kwargs: Any) -> Plan:
+def plan(top: int = PLAN_TOP_DEFAULT, *, progress: Optional[Callable[[int, int, int], Any]] = None,
+         **kwargs: Any) -> Plan:
     """Search GPU types, counts and parallel layouts, as ``trainsize plan`` does.
 
     Takes the model and job keywords of :func:`estimate` (``tokens`` is required) and the
@@ -688,19 +689,29 @@ def plan(top: int = PLAN_TOP_DEFAULT, **kwargs: Any) -> Plan:
     name or a list of names that restricts the search (the library's ``plan-gpus``). A fixed
     layout (``gpus``, ``tp``, ``pp``, ``pp_interleave``, ``ep``, ``zero``, ``micro_batch``,
     ``recompute``) or ``gpu_memory`` is refused; ``gpu_file`` (a GPU of your own description)
-    plans for that GPU alone.
+    plans for that GPU alone. ``exhaustive=True`` estimates every configuration, without the
+    floors that prune the search: the same answer, slower.
 
     Args:
         top: how many candidates to return, 1 to 100 (``--top``; default 10).
+        progress: ``progress(done, total, examined)``, called on this thread after each GPU
+            count is searched or skipped (``done`` counts up by 1 to ``total``; ``examined``
+            is the configurations examined so far); a true return cancels the search.
 
     Returns:
         A :class:`Plan`; ``to_dict()`` equals the JSON of ``trainsize plan --json``.
     Raises:
-        TrainsizeError: invalid input, with the library's message.
+        TrainsizeError: invalid input, with the library's message; ``Status.E_CANCELLED``
+            when ``progress`` cancelled the search (no partial plan); ``Status.E_UNSUPPORTED``
+            when ``progress`` is given and the library lacks trainsize_plan_with_progress.
+        Whatever ``progress`` raised: the search is cancelled and it is raised again.
     """
     top = _plan_top(top)
+    if progress is not None and not callable(progress):
+        raise _fail(_E_INVALID, "progress", "progress", "expected a callable or None, got %s"
+                    % type(progress).__name__)
     with _job(kwargs, for_plan=True) as job:
-        stats, found = _LIB.plan(job, top)
+        stats, found = _LIB.plan(job, top, progress)
         objective = _LIB.job_get(job, "objective") or ""
     # Each candidate from the library's plan field table: its keys are the JSON's, and a
     # key a later library adds that this binding does not know is left out.
@@ -713,7 +724,9 @@ def plan(top: int = PLAN_TOP_DEFAULT, **kwargs: Any) -> Plan:
                 feasible=int(stats.feasible), objective=objective, candidates=candidates,
                 fit_memory=int(stats.fit_memory), fastest_fit_seconds=float(stats.fastest_fit_seconds),
                 cheapest_fit_cost=float(stats.cheapest_fit_cost),
-                least_overshoot=float(stats.least_overshoot))
+                least_overshoot=float(stats.least_overshoot),
+                pruned_memory=int(stats.pruned_memory), pruned_bound=int(stats.pruned_bound),
+                bounds=int(stats.bounds), counts_skipped=int(stats.counts_skipped))
 
 
 def largest_fit(**kwargs: Any) -> LargestFit:

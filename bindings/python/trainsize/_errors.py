@@ -9,6 +9,7 @@ E_INVALID = -1
 E_UNKNOWN = -2
 E_LIMIT = -6
 E_UNSUPPORTED = -10
+E_CANCELLED = -11
 
 
 def _make_status():
@@ -31,6 +32,7 @@ def _make_status():
         E_NOMEM = -8        #: Memory allocation failed.
         E_ARGUMENT = -9     #: A NULL pointer or a too-small struct from the caller.
         E_UNSUPPORTED = -10  #: A valid combination the model does not cover.
+        E_CANCELLED = -11   #: plan(progress=...) returned true: the search was stopped.
 
     Status.__module__, Status.__qualname__ = "trainsize", "Status"  # as pickle finds it
     return Status

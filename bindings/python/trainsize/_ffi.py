@@ -6,12 +6,16 @@ the library lacks is an error naming it; an optional one (newer than ABI 1's fir
 release) is set to ``None`` on the returned namespace.
 """
 
-from ctypes import POINTER, c_char_p, c_int, c_size_t, c_uint, c_uint64, c_void_p
+from ctypes import CFUNCTYPE, POINTER, c_char_p, c_int, c_size_t, c_uint, c_uint64, c_void_p
 
 from . import _structs as S
 
 _job = c_void_p  # trainsize_job *, opaque
 _err = POINTER(S.Error)
+
+#: trainsize_plan_progress_fn: int (*)(void *context, uint64_t done, uint64_t total,
+#: uint64_t examined).
+PlanProgress = CFUNCTYPE(c_int, c_void_p, c_uint64, c_uint64, c_uint64)
 
 #: (symbol, argtypes, restype) or (symbol, argtypes, restype, "optional")
 FUNCTIONS = [
@@ -54,6 +58,9 @@ FUNCTIONS = [
     # Planning
     ("trainsize_plan", [_job, POINTER(S.PlanCandidate), c_size_t, POINTER(c_size_t),
                         POINTER(S.PlanStats), _err], c_int),
+    ("trainsize_plan_with_progress", [_job, POINTER(S.PlanCandidate), c_size_t, POINTER(c_size_t),
+                                      POINTER(S.PlanStats), PlanProgress, c_void_p, _err], c_int,
+     "optional"),
     # The plan candidates' field table (its keys are trainsize plan --json's)
     ("trainsize_plan_field_count", [], c_size_t),
     ("trainsize_plan_field_at", [c_size_t], POINTER(S.FieldInfo)),

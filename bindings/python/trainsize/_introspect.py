@@ -90,7 +90,7 @@ def keywords(params, for_plan):
     out = names[:1] if names[:1] == ["model"] else []
     out += [k for k, _, _ in BINDING_KEYWORDS]
     out += [n for n in names if n not in out]
-    return (["top"] if for_plan else []) + out
+    return (["top", "progress"] if for_plan else []) + out
 
 
 def suggestion(params, option, for_plan):
@@ -140,6 +140,10 @@ def listing(params, for_plan, top_default=10, top_max=100):
     if for_plan:
         extra["top"] = ("int, 1 to %d; default %d" % (top_max, top_default),
                         "how many candidates to return (trainsize plan --top)")
+        extra["progress"] = ("a callable, progress(done, total, examined)",
+                             "called after each GPU count is searched, done counting up to "
+                             "total; a true return cancels the search (TrainsizeError, "
+                             "Status.E_CANCELLED)")
         extra["gpu_file"] = (extra["gpu_file"][0], PLAN_GPU_FILE_DOC)
     lines = textwrap.wrap(
         "Keywords, from the library's parameter table (trainsize.parameters() gives them "
@@ -170,8 +174,9 @@ def listing(params, for_plan, top_default=10, top_max=100):
 
 
 def signature(params, for_plan, top_default=10):
-    """estimate(*, model=None, hf_config=None, ...) or plan(top=10, *, model=None, ...):
-    every keyword defaults to None ("not given"; the library applies its own default)."""
+    """estimate(*, model=None, hf_config=None, ...) or plan(top=10, *, progress=None,
+    model=None, ...): every keyword defaults to None ("not given"; the library applies its
+    own default)."""
     out = []
     for keyword in keywords(params, for_plan):
         if keyword == "top":

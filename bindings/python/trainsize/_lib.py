@@ -228,7 +228,11 @@ class Lib:
                                   ((S.STRUCT_CHECKPOINT, S.Checkpoint),) if self.fn.checkpoint_read else ()) + (
                                   ((S.STRUCT_CAPACITY_ENTRY, S.CapacityEntry),) if self.fn.capacity else ()):
             theirs = size_fn(which)
-            if theirs != ctypes.sizeof(mirror):
+            # A library from before the planner's pruning counts has a shorter
+            # trainsize_plan_stats: it writes that much of the binding's larger one, whose
+            # last fields stay 0.
+            if theirs != ctypes.sizeof(mirror) and not (
+                    mirror is S.PlanStats and theirs == S.PLAN_STATS_BEFORE_PRUNING):
                 raise LibraryError(
                     "libtrainsize at %s: struct %s is %d bytes there, %d bytes in this binding "
                     "(same ABI version %d): the library and this binding do not match"
@@ -632,13 +636,37 @@ class Lib:
 
     # ---- plan ----
 
-    def plan(self, job, cap):
+    def plan(self, job, cap, progress=None):
+        """trainsize_plan; with ``progress`` (a callable of done, total, examined whose true
+        answer cancels), trainsize_plan_with_progress."""
         out = (S.PlanCandidate * cap)()
         count = ctypes.c_size_t(0)
         stats = S.PlanStats()
         err = S.Error()
-        rc = self.fn.plan(job, out, cap, ctypes.byref(count), ctypes.byref(stats),
-                          ctypes.byref(err))
+        if progress is None:
+            rc = self.fn.plan(job, out, cap, ctypes.byref(count), ctypes.byref(stats),
+                              ctypes.byref(err))
+        else:
+            with_progress = self.fn.plan_with_progress
+            if with_progress is None:
+                raise TrainsizeError(E_UNSUPPORTED, "progress", "progress: the loaded library "
+                                     "has no trainsize_plan_with_progress", "progress")
+            raised = []
+
+            def report(context, done, total, examined):
+                # An exception must not reach the C frames (ctypes would print it and go
+                # on searching): it cancels, and is raised again once the search returns.
+                try:
+                    return 1 if progress(done, total, examined) else 0
+                except BaseException as exc:
+                    raised.append(exc)
+                    return 1
+
+            callback = _ffi.PlanProgress(report)  # alive until the call returns
+            rc = with_progress(job, out, cap, ctypes.byref(count), ctypes.byref(stats),
+                               callback, None, ctypes.byref(err))
+            if raised:
+                raise raised.pop()  # pop: no cycle through the callback's frame
         if rc != OK:
             raise self.error(rc, err)
         return stats, list(out[:min(count.value, cap)])

@@ -516,13 +516,24 @@ class Plan(_Record):
         fit_memory, fastest_fit_seconds, cheapest_fit_cost, least_overshoot: what binds when
             nothing is feasible (configurations that fit in memory; the fastest and the
             cheapest of those; how far the closest one is over its GPU when none fits).
+        pruned_memory: of evaluated, ruled out unseen because a lighter configuration of
+            the same layout did not fit (memory only grows with the micro-batch).
+        pruned_bound: of evaluated, ruled out by a floor under their time and cost that the
+            candidates kept already beat (0 with ``exhaustive=True``).
+        bounds: floors computed (the compute stage of an estimate alone).
+        counts_skipped: GPU counts ruled out whole by a floor that holds for all their
+            layouts; their configurations are not in evaluated.
+        (The last four are 0 from a library that predates them.)
     """
 
+    # New fields go last, so that positional construction and older pickles still work.
     _fields = ("evaluated", "estimated", "feasible", "objective", "candidates", "fit_memory",
-               "fastest_fit_seconds", "cheapest_fit_cost", "least_overshoot")
+               "fastest_fit_seconds", "cheapest_fit_cost", "least_overshoot",
+               "pruned_memory", "pruned_bound", "bounds", "counts_skipped")
     __slots__ = _fields
     _defaults = {"candidates": [], "fit_memory": 0, "fastest_fit_seconds": 0.0,
-                 "cheapest_fit_cost": 0.0, "least_overshoot": 0.0}
+                 "cheapest_fit_cost": 0.0, "least_overshoot": 0.0, "pruned_memory": 0,
+                 "pruned_bound": 0, "bounds": 0, "counts_skipped": 0}
 
     def to_dict(self) -> Dict[str, Any]:
         """The plan as ``trainsize plan --json`` prints it."""
@@ -531,7 +542,10 @@ class Plan(_Record):
             "feasible": self.feasible, "fit_memory": self.fit_memory,
             "fastest_fit_seconds": _plain(self.fastest_fit_seconds),
             "cheapest_fit_cost": _plain(self.cheapest_fit_cost),
-            "least_overshoot": _plain(self.least_overshoot), "objective": self.objective,
+            "least_overshoot": _plain(self.least_overshoot),
+            "pruned_memory": self.pruned_memory, "pruned_bound": self.pruned_bound,
+            "bounds": self.bounds, "counts_skipped": self.counts_skipped,
+            "objective": self.objective,
             "candidates": [c.to_dict() for c in self.candidates],
         }
 

@@ -101,7 +101,17 @@ class PlanStats(ctypes.Structure):
         ("fastest_fit_seconds", c_double),
         ("cheapest_fit_cost", c_double),
         ("least_overshoot", c_double),
+        # Added after ABI 2's first release: a library before them writes the fields above
+        # only (PLAN_STATS_BEFORE_PRUNING bytes), and these stay 0.
+        ("pruned_memory", c_uint64),
+        ("pruned_bound", c_uint64),
+        ("bounds", c_uint64),
+        ("counts_skipped", c_uint64),
     ]
+
+
+#: trainsize_plan_stats' size before pruned_memory, pruned_bound, bounds and counts_skipped.
+PLAN_STATS_BEFORE_PRUNING = PlanStats.pruned_memory.offset
 
 
 class Advice(ctypes.Structure):

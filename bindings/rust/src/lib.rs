@@ -25,7 +25,7 @@ pub mod sys;
 use std::borrow::Cow;
 use std::ffi::{CStr, CString};
 use std::fmt;
-use std::os::raw::{c_char, c_int};
+use std::os::raw::{c_char, c_int, c_void};
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -151,6 +151,8 @@ impl Error {
     pub const ARGUMENT: i32 = sys::TRAINSIZE_E_ARGUMENT;
     /// A valid combination the model does not cover.
     pub const UNSUPPORTED: i32 = sys::TRAINSIZE_E_UNSUPPORTED;
+    /// The progress callback of [`Job::plan_with_progress`] stopped the search.
+    pub const CANCELLED: i32 = sys::TRAINSIZE_E_CANCELLED;
 
     fn new(code: i32, field: &str, message: String) -> Error {
         Error {
@@ -517,14 +519,70 @@ impl Job {
     }
 
     /// Searches for the best `cap` configurations of the job (needs "tokens"), best first
-    /// by the job's "objective". An empty list means that nothing fits.
+    /// by the job's "objective". An empty list means that nothing fits. "exhaustive" true
+    /// on the job estimates every configuration without pruning (the same candidates).
     pub fn plan(&self, cap: usize) -> Result<Plan, Error> {
+        self.plan_raw(cap, None, std::ptr::null_mut())
+    }
+
+    /// [`Job::plan`], calling `progress(done, total, examined)` on this thread after each
+    /// GPU count is searched or skipped (`done` counts up by 1 to `total`; `examined`:
+    /// configurations so far); returning true cancels the search, which then gives an
+    /// [`Error`] with code [`Error::CANCELLED`] and no candidates. A panic in `progress`
+    /// cancels it too, and is resumed here once the library has returned.
+    pub fn plan_with_progress<F>(&self, cap: usize, progress: F) -> Result<Plan, Error>
+    where
+        F: FnMut(u64, u64, u64) -> bool,
+    {
+        struct State<F> {
+            progress: F,
+            panic: Option<Box<dyn std::any::Any + Send + 'static>>,
+        }
+        unsafe extern "C" fn call<F: FnMut(u64, u64, u64) -> bool>(
+            context: *mut c_void,
+            done: u64,
+            total: u64,
+            examined: u64,
+        ) -> c_int {
+            // SAFETY: the context is the State below, alive and not otherwise borrowed for
+            // the whole call; the library calls back on the caller's thread only.
+            let state = &mut *(context as *mut State<F>);
+            // A panic must not unwind through the library's frames: it stops the search.
+            let progress = &mut state.progress;
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| progress(done, total, examined))) {
+                Ok(stop) => c_int::from(stop),
+                Err(payload) => {
+                    state.panic = Some(payload);
+                    1
+                }
+            }
+        }
+        let mut state = State { progress, panic: None };
+        let result = self.plan_raw(cap, Some(call::<F>), &mut state as *mut State<F> as *mut c_void);
+        if let Some(payload) = state.panic {
+            std::panic::resume_unwind(payload);
+        }
+        result
+    }
+
+    fn plan_raw(&self, cap: usize, progress: sys::trainsize_plan_progress_fn, context: *mut c_void) -> Result<Plan, Error> {
         let mut out: Vec<sys::trainsize_plan_candidate> = Vec::with_capacity(cap);
         let mut count: usize = 0;
         let mut stats = sys::trainsize_plan_stats::default();
         let mut err = zeroed_error();
         let out_ptr = if cap == 0 { std::ptr::null_mut() } else { out.as_mut_ptr() };
-        let rc = unsafe { sys::trainsize_plan(self.as_ptr(), out_ptr, cap, &mut count, &mut stats, &mut err) };
+        let rc = unsafe {
+            sys::trainsize_plan_with_progress(
+                self.as_ptr(),
+                out_ptr,
+                cap,
+                &mut count,
+                &mut stats,
+                progress,
+                context,
+                &mut err,
+            )
+        };
         check(rc, &err)?;
         assert!(count <= cap, "trainsize_plan wrote {} candidates into {}", count, cap);
         // SAFETY: the library wrote `count` whole candidates at the start of the buffer.
@@ -539,6 +597,10 @@ impl Job {
                 fastest_fit_seconds: stats.fastest_fit_seconds,
                 cheapest_fit_cost: stats.cheapest_fit_cost,
                 least_overshoot: stats.least_overshoot,
+                pruned_memory: stats.pruned_memory,
+                pruned_bound: stats.pruned_bound,
+                bounds: stats.bounds,
+                counts_skipped: stats.counts_skipped,
             },
         })
     }
@@ -1464,6 +1526,17 @@ pub struct PlanStats {
     pub cheapest_fit_cost: f64,
     /// When nothing fits in memory: how far the closest configuration is over its GPU.
     pub least_overshoot: f64,
+    /// Of evaluated, ruled out unseen because a lighter configuration of the same layout
+    /// did not fit (memory only grows with the micro-batch).
+    pub pruned_memory: u64,
+    /// Of evaluated, ruled out by a floor under their time and cost that the candidates
+    /// kept already beat (0 with "exhaustive").
+    pub pruned_bound: u64,
+    /// Floors computed: the compute stage of an estimate alone.
+    pub bounds: u64,
+    /// GPU counts ruled out whole by a floor that holds for all their layouts; their
+    /// configurations are not in evaluated.
+    pub counts_skipped: u64,
 }
 
 /// One way to make a job fit: the settings to change and the estimate with them.

@@ -7,7 +7,7 @@
 
 #![allow(non_camel_case_types)]
 
-use std::os::raw::{c_char, c_double, c_int, c_uint};
+use std::os::raw::{c_char, c_double, c_int, c_uint, c_void};
 
 /* ---- Version ---- */
 
@@ -57,6 +57,7 @@ pub const TRAINSIZE_E_IO: trainsize_status = -7;
 pub const TRAINSIZE_E_NOMEM: trainsize_status = -8;
 pub const TRAINSIZE_E_ARGUMENT: trainsize_status = -9;
 pub const TRAINSIZE_E_UNSUPPORTED: trainsize_status = -10;
+pub const TRAINSIZE_E_CANCELLED: trainsize_status = -11;
 
 /// Capacity of `trainsize_error::field`, including the NUL.
 pub const TRAINSIZE_ERROR_FIELD_MAX: usize = 64;
@@ -570,7 +571,15 @@ pub struct trainsize_plan_stats {
     pub fastest_fit_seconds: c_double,
     pub cheapest_fit_cost: c_double,
     pub least_overshoot: c_double,
+    pub pruned_memory: u64,
+    pub pruned_bound: u64,
+    pub bounds: u64,
+    pub counts_skipped: u64,
 }
+
+/// `trainsize_plan_progress_fn`: (context, done, total, examined); non-zero cancels.
+pub type trainsize_plan_progress_fn =
+    Option<unsafe extern "C" fn(context: *mut c_void, done: u64, total: u64, examined: u64) -> c_int>;
 
 /// `trainsize_advice`
 #[repr(C)]
@@ -743,6 +752,16 @@ extern "C" {
         cap: usize,
         count: *mut usize,
         stats: *mut trainsize_plan_stats,
+        err: *mut trainsize_error,
+    ) -> c_int;
+    pub fn trainsize_plan_with_progress(
+        job: *const trainsize_job,
+        out: *mut trainsize_plan_candidate,
+        cap: usize,
+        count: *mut usize,
+        stats: *mut trainsize_plan_stats,
+        progress: trainsize_plan_progress_fn,
+        context: *mut c_void,
         err: *mut trainsize_error,
     ) -> c_int;
     pub fn trainsize_plan_apply(

@@ -1,5 +1,7 @@
 //! Planning: every candidate, applied to the job and estimated, gives its own figures.
 
+mod common;
+
 use trainsize::{Error, Job};
 
 fn job() -> Job {
@@ -112,4 +114,131 @@ fn candidate_fields_are_the_tables() {
     assert_eq!(get("peak_total"), FieldValue::U64(c.peak_total()));
     assert_eq!(get("recompute"), FieldValue::Choice(c.recompute_name()));
     assert_ne!(c.recompute_name(), "unknown");
+}
+
+/* ---- the search's pruning counts, exhaustive, progress ---- */
+
+/// Large enough that the floors prune configurations and skip GPU counts whole.
+const PRUNED: &[(&str, &str)] = &[
+    ("model", "llama-3-8b"),
+    ("tokens", "1e11"),
+    ("plan-gpus", "h100-80gb,a100-80gb"),
+    ("max-gpus", "64"),
+];
+
+fn pruned_job() -> Job {
+    Job::with_settings(PRUNED.iter().copied()).unwrap()
+}
+
+/// The stats equal `trainsize plan --json`'s, the pruning counts after least_overshoot.
+#[test]
+fn stats_equal_the_commands_json() {
+    let plan = pruned_job().plan(10).unwrap();
+    let st = plan.stats;
+    assert!(st.pruned_bound > 0 && st.bounds > 0 && st.counts_skipped > 0, "{:?}", st);
+    assert!(st.estimated + st.pruned_memory + st.pruned_bound <= st.evaluated, "{:?}", st);
+    let exe = match common::exe() {
+        Some(exe) => exe,
+        None => return,
+    };
+    let mut args = vec!["plan".to_string(), "--json".to_string()];
+    for (name, value) in PRUNED {
+        let name = if *name == "plan-gpus" { "gpu" } else { name };
+        args.push(format!("--{}={}", name, value));
+    }
+    let r = common::run(&exe, &args);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let json = common::parse(&r.stdout).unwrap();
+    let keys = json.keys();
+    let at = keys.iter().position(|k| *k == "least_overshoot").unwrap();
+    assert_eq!(&keys[at + 1..at + 6], &["pruned_memory", "pruned_bound", "bounds", "counts_skipped", "objective"]);
+    let number = |key: &str| match json.at(key) {
+        Some(common::Json::Num(n)) => n.clone(),
+        other => panic!("{}: {:?}", key, other),
+    };
+    for (key, ours) in [
+        ("evaluated", st.evaluated),
+        ("estimated", st.estimated),
+        ("feasible", st.feasible),
+        ("fit_memory", st.fit_memory),
+        ("pruned_memory", st.pruned_memory),
+        ("pruned_bound", st.pruned_bound),
+        ("bounds", st.bounds),
+        ("counts_skipped", st.counts_skipped),
+    ] {
+        assert_eq!(number(key), ours.to_string(), "{}", key);
+    }
+    for (key, ours) in [
+        ("fastest_fit_seconds", st.fastest_fit_seconds),
+        ("cheapest_fit_cost", st.cheapest_fit_cost),
+        ("least_overshoot", st.least_overshoot),
+    ] {
+        assert_eq!(number(key).parse::<f64>().unwrap(), ours, "{}", key);
+    }
+}
+
+#[test]
+fn exhaustive_gives_the_same_candidates() {
+    let pruned = pruned_job().plan(10).unwrap();
+    let mut job = pruned_job();
+    job.set("exhaustive", "true").unwrap();
+    let full = job.plan(10).unwrap();
+    assert!(!full.candidates.is_empty());
+    assert_eq!(full.candidates, pruned.candidates);
+    assert_eq!((full.stats.pruned_bound, full.stats.counts_skipped), (0, 0));
+    assert!(full.stats.estimated > pruned.stats.estimated);
+}
+
+#[test]
+fn progress_counts_up_to_total() {
+    let job = pruned_job();
+    let mut calls = Vec::new();
+    let plan = job
+        .plan_with_progress(10, |done, total, examined| {
+            calls.push((done, total, examined));
+            false
+        })
+        .unwrap();
+    assert_eq!(plan, job.plan(10).unwrap());
+    let total = calls[0].1;
+    assert_eq!(calls.iter().map(|c| c.0).collect::<Vec<_>>(), (1..=total).collect::<Vec<_>>());
+    assert!(calls.iter().all(|c| c.1 == total));
+    assert!(calls.windows(2).all(|w| w[0].2 <= w[1].2));
+    assert_eq!(calls.last().unwrap().2, plan.stats.evaluated);
+}
+
+#[test]
+fn progress_cancels() {
+    let mut seen = 0;
+    let e = pruned_job()
+        .plan_with_progress(10, |done, _, _| {
+            seen = done;
+            done == 3
+        })
+        .unwrap_err();
+    assert_eq!(e.code, Error::CANCELLED);
+    assert_eq!(e.code, -11);
+    assert!(e.message.contains("cancel"), "{}", e.message);
+    assert!(e.description().contains("cancelled"), "{}", e.description());
+    assert_eq!(seen, 3); // not called once cancelled
+}
+
+#[test]
+fn a_panic_in_progress_cancels_and_is_resumed() {
+    let job = pruned_job();
+    let mut calls = 0;
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        job.plan_with_progress(10, |done, _, _| {
+            calls += 1;
+            if done == 2 {
+                panic!("from the callback");
+            }
+            false
+        })
+    }));
+    let payload = caught.unwrap_err();
+    assert_eq!(payload.downcast_ref::<&str>(), Some(&"from the callback"));
+    assert_eq!(calls, 2);
+    // The job is whole: it plans again.
+    assert!(!job.plan(2).unwrap().candidates.is_empty());
 }
