@@ -323,6 +323,8 @@ static void plan_help(ts_out *o)
                  "  --global-batch N        samples per optimizer step, kept for every candidate\n"
                  "                          (default: about 4M tokens; the header says which)\n"
                  "  --top N                 show the best N configurations (1 to 100, default 10)\n"
+                 "  --exhaustive            estimate every configuration, without the floors the\n"
+                 "                          search prunes by (the same answer, slower: a check)\n"
                  "  --json                  print one JSON object: {\"evaluated\": N,\n"
                  "                          \"candidates\": [{\"gpu\", \"gpus\", \"gpus_per_node\",\n"
                  "                          \"tp\", \"pp\", \"cp\" (when above 1), \"zero\",\n"
