@@ -154,15 +154,14 @@ static void test_floors_hold(void **state)
                 trainsize_job_free(job);
                 continue;
             }
-            assert_int_equal(ts_estimate_floor(job, 0, &f), 0);
+            assert_int_equal(ts_estimate_floor(job, &f), 0);
             assert_true(f.wall > 0.5 * r.time.wall_seconds); /* a floor that bites */
             assert_true(f.wall <= r.time.wall_seconds);
             assert_true(f.cloud <= r.system.cost_cloud_usd && f.cloud > 0);
             assert_true(f.own <= r.system.cost_own_usd && f.own > 0);
             assert_true(f.gpu_seconds > 0 && f.gpu_seconds <= r.time.seconds * (double)r.gpus);
             assert_true(f.gpu_seconds * ts_estimate_straggler(job, r.gpus) <= r.time.seconds * (double)r.gpus);
-            assert_int_equal(ts_estimate_floor(job, 1, &f), 0);
-            assert_true(f.wall <= r.time.wall_seconds * r.uncertainty.time_high);
+            assert_true(r.uncertainty.time_high >= 1.0); /* the floor holds at plan-margin high */
             checked++;
             trainsize_job_free(job);
         }
