@@ -58,13 +58,15 @@ static void fill_layout(const ts_settings *cfg, const ts_layout *lay, const ts_c
     }
     ts_copy_name(out->global_batch_reason, sizeof out->global_batch_reason, lay->global_batch_reason);
     {
-        /* the method and reference options' choice names, in their order */
-        static const char *const METHODS[] = {"sft", "dpo", "grpo", "ppo", "distill"};
-        static const char *const REFERENCES[] = {"", "model", "adapters-off", "precomputed", "none"};
+        /* the method and reference options' choice names (settings.h); a reference left to
+         * auto (sft, distill) reads "" */
+        static const char *const METHODS[] = {TS_METHOD_LIST(TS_NAME_ITEM)};
+        static const char *const REFERENCES[] = {TS_REFERENCE_LIST(TS_NAME_ITEM)};
         ts_copy_name(out->method, sizeof out->method,
-                     cfg->method >= 0 && cfg->method <= TS_METHOD_DISTILL ? METHODS[cfg->method] : "");
+                     cfg->method >= 0 && cfg->method < TS_METHOD_COUNT ? METHODS[cfg->method] : "");
         ts_copy_name(out->reference, sizeof out->reference,
-                     lay->reference >= 0 && lay->reference <= TS_REF_NONE ? REFERENCES[lay->reference] : "");
+                     lay->reference > TS_REF_AUTO && lay->reference < TS_REFERENCE_COUNT ? REFERENCES[lay->reference]
+                                                                                        : "");
     }
     out->calibration_runs = cfg->calibration_runs;
     ts_copy_name(out->calibration, sizeof out->calibration, cfg->calibration_runs ? cfg->calibration_text : "");

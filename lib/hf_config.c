@@ -102,8 +102,7 @@ static int parse_llama_like(const hf_type *t, const ts_json_value *root, ts_mode
     m->positions = 0;
     m->gated_mlp = 1;
     m->norm = TRAINSIZE_NORM_RMSNORM;
-    /* Phi-3 projects q, k, v (qkv_proj) and gate, up (gate_up_proj) in one matrix each. */
-    m->fused_qkv = m->fused_gate_up = strcmp(t->name, "phi3") == 0;
+    m->fused_qkv = m->fused_gate_up = t->fused_projections;
     return t->family ? t->family(t, root, m, err) : TRAINSIZE_OK;
 }
 
@@ -111,24 +110,25 @@ static int parse_llama_like(const hf_type *t, const ts_json_value *root, ts_mode
  * biases those of each modelling file (Qwen2: q, k, v only; Mistral: none, fixed). The
  * families' keys are read by their hf_families.c function. */
 static const hf_type hf_types[] = {
-    {"gpt2", parse_gpt2, NULL, 1, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL},
-    {"llama", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 1, 1, 0, {0}, NULL},
-    {"mistral", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"mixtral", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 1, {0}, NULL},
-    {"qwen2", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_QKV, 0, 0, 0, {0}, NULL},
-    {"gemma", parse_llama_like, NULL, 1, GEMMA_HEAD_DIM_DEFAULT, TRAINSIZE_BIAS_NONE, 1, 0, 0, {0}, NULL},
-    {"phi3", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"granite", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 1, 1, 0, {0}, NULL},
+    {"gpt2", parse_gpt2, NULL, 1, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL, 0},
+    {"llama", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 1, 1, 0, {0}, NULL, 0},
+    {"mistral", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
+    {"mixtral", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 1, {0}, NULL, 0},
+    {"qwen2", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_QKV, 0, 0, 0, {0}, NULL, 0},
+    {"gemma", parse_llama_like, NULL, 1, GEMMA_HEAD_DIM_DEFAULT, TRAINSIZE_BIAS_NONE, 1, 0, 0, {0}, NULL, 0},
+    /* Phi-3 projects q, k, v (qkv_proj) and gate, up (gate_up_proj) in one matrix each. */
+    {"phi3", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 1},
+    {"granite", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 1, 1, 0, {0}, NULL, 0},
     /* Qwen3Config's head_dim defaults to 128; Qwen3MoeConfig's to hidden / heads. */
-    {"qwen3", parse_llama_like, ts_hf_qwen3, 0, 128, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"qwen3_moe", parse_llama_like, ts_hf_qwen_moe, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"qwen2_moe", parse_llama_like, ts_hf_qwen_moe, 0, 0, TRAINSIZE_BIAS_QKV, 0, 0, 0, {0}, NULL},
-    {"phimoe", parse_llama_like, ts_hf_phimoe, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 1, {0}, NULL},
-    {"deepseek_v2", parse_llama_like, ts_hf_deepseek, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"deepseek_v3", parse_llama_like, ts_hf_deepseek, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"llama4_text", parse_llama_like, ts_hf_llama4, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"llama4", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "llama4_text"},
-    {"gpt_oss", parse_llama_like, ts_hf_gpt_oss, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
+    {"qwen3", parse_llama_like, ts_hf_qwen3, 0, 128, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
+    {"qwen3_moe", parse_llama_like, ts_hf_qwen_moe, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
+    {"qwen2_moe", parse_llama_like, ts_hf_qwen_moe, 0, 0, TRAINSIZE_BIAS_QKV, 0, 0, 0, {0}, NULL, 0},
+    {"phimoe", parse_llama_like, ts_hf_phimoe, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 1, {0}, NULL, 0},
+    {"deepseek_v2", parse_llama_like, ts_hf_deepseek, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
+    {"deepseek_v3", parse_llama_like, ts_hf_deepseek, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
+    {"llama4_text", parse_llama_like, ts_hf_llama4, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
+    {"llama4", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "llama4_text", 0},
+    {"gpt_oss", parse_llama_like, ts_hf_gpt_oss, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
     {"gemma2",
      parse_llama_like,
      ts_hf_gemma2,
@@ -139,7 +139,8 @@ static const hf_type hf_types[] = {
      0,
      0,
      {0},
-     NULL},
+     NULL,
+     0},
     /* Gemma3TextConfig's defaults: a multimodal config's text_config leaves them out. */
     {"gemma3_text",
      parse_llama_like,
@@ -151,13 +152,14 @@ static const hf_type hf_types[] = {
      0,
      0,
      {26, 2304, 8, 4, 9216, 262208},
-     NULL},
-    {"gemma3", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "gemma3_text"},
+     NULL,
+     0},
+    {"gemma3", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "gemma3_text", 0},
     /* Multimodal checkpoints (their towers: hf_vision.c). LLaVA's sparse text_config leaves
      * out what equals LlamaConfig's defaults; Qwen2.5-VL's text keys sit at the top level
      * (a text_config in later saves); Llama 3.2 Vision's text model adds cross-attention
      * layers, MllamaTextConfig's defaults. */
-    {"llava", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "llava_llama"},
+    {"llava", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "llava_llama", 0},
     {"llava_llama",
      parse_llama_like,
      NULL,
@@ -168,9 +170,10 @@ static const hf_type hf_types[] = {
      1,
      0,
      {32, 4096, 32, 32, 11008, 32000},
-     NULL},
-    {"qwen2_5_vl", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "qwen2"},
-    {"mllama", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "mllama_text_model"},
+     NULL,
+     0},
+    {"qwen2_5_vl", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "qwen2", 0},
+    {"mllama", NULL, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, "mllama_text_model", 0},
     {"mllama_text_model",
      parse_llama_like,
      ts_hf_mllama_text,
@@ -181,13 +184,14 @@ static const hf_type hf_types[] = {
      0,
      0,
      {40, 4096, 32, 8, 14336, 128256},
-     NULL},
-    {"olmo2", parse_llama_like, ts_hf_olmo2, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"starcoder2", parse_llama_like, ts_hf_starcoder2, 1, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"falcon", ts_hf_falcon, NULL, 1, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL},
-    {"bert", ts_hf_encoder, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL},
-    {"roberta", ts_hf_encoder, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL},
-    {"vit", ts_hf_encoder, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL},
+     NULL,
+     0},
+    {"olmo2", parse_llama_like, ts_hf_olmo2, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
+    {"starcoder2", parse_llama_like, ts_hf_starcoder2, 1, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
+    {"falcon", ts_hf_falcon, NULL, 1, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
+    {"bert", ts_hf_encoder, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL, 0},
+    {"roberta", ts_hf_encoder, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL, 0},
+    {"vit", ts_hf_encoder, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL, 0},
 };
 #define HF_TYPE_COUNT (sizeof hf_types / sizeof hf_types[0])
 /* For the message: every type, families grouped, no spaces (the error message has 255 bytes,

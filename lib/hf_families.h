@@ -28,6 +28,8 @@ struct hf_type {
     int moe;                   /* num_local_experts / num_experts_per_tok */
     hf_defaults defaults;
     const char *text_type;     /* multimodal: the type of its text_config */
+    int fused_projections;     /* q, k, v in one matrix (qkv_proj) and gate, up in one
+                                  (gate_up_proj): Phi-3's modelling file */
 };
 
 int ts_hf_qwen3(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);

@@ -49,17 +49,26 @@ typedef enum ts_dp_nics { TS_DP_NICS_AUTO = 0, TS_DP_NICS_SERVER, TS_DP_NICS_OWN
 typedef enum ts_base_dtype { TS_BASE_AUTO = 0, TS_BASE_16BIT, TS_BASE_FP32 } ts_base_dtype;
 /* Where the weights are first put when the job starts. */
 typedef enum ts_loading { TS_LOAD_CPU = 0, TS_LOAD_GPU } ts_loading;
+/* Choice lists written once: each item's enumerator and name, in the parameter's choice
+ * order. TS_ENUM_ITEM makes the enum, TS_NAME_ITEM an array of the names, and
+ * TS_CHOICE_ITEM the parameter's "a|b|c" text (params.c skips its leading '|'). */
+#define TS_ENUM_ITEM(id, name) id,
+#define TS_NAME_ITEM(id, name) name,
+#define TS_CHOICE_ITEM(id, name) "|" name
+
 /* The training method ("method") and, for DPO, where the reference's log-probabilities
- * come from ("reference"), in the parameters' choice order. */
-typedef enum ts_method {
-    TS_METHOD_SFT = 0, TS_METHOD_DPO, TS_METHOD_GRPO, TS_METHOD_PPO, TS_METHOD_DISTILL
-} ts_method;
+ * come from ("reference"). */
+#define TS_METHOD_LIST(X)                                                                                 \
+    X(TS_METHOD_SFT, "sft") X(TS_METHOD_DPO, "dpo") X(TS_METHOD_GRPO, "grpo") X(TS_METHOD_PPO, "ppo")    \
+    X(TS_METHOD_DISTILL, "distill")
+typedef enum ts_method { TS_METHOD_LIST(TS_ENUM_ITEM) TS_METHOD_COUNT } ts_method;
 
 /* grpo and ppo: a rollout engine generates the responses the step trains on. */
 static inline int ts_is_rl(int method) { return method == TS_METHOD_GRPO || method == TS_METHOD_PPO; }
-typedef enum ts_reference {
-    TS_REF_AUTO = 0, TS_REF_MODEL, TS_REF_ADAPTERS_OFF, TS_REF_PRECOMPUTED, TS_REF_NONE
-} ts_reference;
+#define TS_REFERENCE_LIST(X)                                                                              \
+    X(TS_REF_AUTO, "auto") X(TS_REF_MODEL, "model") X(TS_REF_ADAPTERS_OFF, "adapters-off")                \
+    X(TS_REF_PRECOMPUTED, "precomputed") X(TS_REF_NONE, "none")
+typedef enum ts_reference { TS_REFERENCE_LIST(TS_ENUM_ITEM) TS_REFERENCE_COUNT } ts_reference;
 typedef enum ts_rollout { TS_ROLLOUT_COLOCATED = 0, TS_ROLLOUT_SEPARATE } ts_rollout;
 
 /* What selective recomputation recomputes (recompute-modules, in its choices' order). */

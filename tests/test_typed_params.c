@@ -1,6 +1,7 @@
 /* Typed parameter ids and setters: every id names its parameter (the ids are ABI, so this
  * table is their record: a renamed or renumbered id fails here), and a value set by id is
  * validated and applied exactly as the same value given as text. */
+#include "job.h"
 #include "ts_test.h"
 
 static const struct { trainsize_param_id id; const char *name; } IDS[] = {
@@ -399,6 +400,49 @@ static void test_choice_enums_follow_the_lists(void **state)
     trainsize_job_free(job);
 }
 
+/* The method and reference lists are written once (settings.h): the parameter's choices,
+ * the enum and the result's names all come from them. Every choice, set by name, is the
+ * enum of its position and reads back in an estimate's result by the same name (a
+ * reference left to auto reads ""). */
+static void test_written_once_lists(void **state)
+{
+    static const char *const methods[] = {TS_METHOD_LIST(TS_NAME_ITEM)};
+    static const char *const references[] = {TS_REFERENCE_LIST(TS_NAME_ITEM)};
+    const trainsize_param_info *m = trainsize_param_by_id(TRAINSIZE_ID_METHOD);
+    const trainsize_param_info *r = trainsize_param_by_id(TRAINSIZE_ID_REFERENCE);
+    size_t i;
+    (void)state;
+    assert_int_equal(sizeof methods / sizeof methods[0], TS_METHOD_COUNT);
+    assert_int_equal(sizeof references / sizeof references[0], TS_REFERENCE_COUNT);
+    assert_string_equal(m->choices, "sft|dpo|grpo|ppo|distill");
+    assert_string_equal(r->choices, "auto|model|adapters-off|precomputed|none");
+    for (i = 0; i < TS_METHOD_COUNT; i++) {
+        /* each method with what it needs: a teacher to distil from, a response for RL */
+        trainsize_job *job = ts_test_job(PAIRS("model", "llama-3-8b", "gpu", "h100-80gb", "gpus", "8", "zero", "3"));
+        trainsize_result res;
+        trainsize_error err;
+        assert_int_equal(trainsize_job_set(job, "method", methods[i], NULL), 0);
+        assert_int_equal((int)((const trainsize_job *)job)->s.method, (int)i);
+        if (i == TS_METHOD_DISTILL) assert_int_equal(trainsize_job_set(job, "teacher", "llama-3-8b", NULL), 0);
+        if (trainsize_estimate(job, &res, sizeof res, &err) != 0) fail_msg("%s: %s", methods[i], err.message);
+        assert_string_equal(res.method, methods[i]);
+        trainsize_job_free(job);
+    }
+    for (i = 0; i < TS_REFERENCE_COUNT; i++) {
+        /* dpo keeps a reference; none is grpo's (its KL term off) */
+        trainsize_job *job = ts_test_job(PAIRS("model", "llama-3-8b", "gpu", "h100-80gb", "gpus", "8", "zero", "3",
+                                               "method", i == TS_REF_NONE ? "grpo" : "dpo", "lora-rank", "16"));
+        trainsize_result res;
+        trainsize_error err;
+        assert_int_equal(trainsize_job_set(job, "reference", references[i], NULL), 0);
+        assert_int_equal((int)((const trainsize_job *)job)->s.reference, (int)i);
+        if (trainsize_estimate(job, &res, sizeof res, &err) != 0) fail_msg("%s: %s", references[i], err.message);
+        /* auto resolves (adapters-off with LoRA); the others read as set */
+        assert_string_equal(res.reference, i == TS_REF_AUTO ? "adapters-off" : references[i]);
+        trainsize_job_free(job);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -407,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_typed_errors),
         cmocka_unit_test(test_typed_side_effects),
         cmocka_unit_test(test_choice_enums_follow_the_lists),
+        cmocka_unit_test(test_written_once_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
