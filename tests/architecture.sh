@@ -1,0 +1,63 @@
+#!/bin/sh
+# docs/architecture.md's whiteboard, held to the sources: every #include "..." of a file
+# is one its row allows, and the library files that allocate are exactly the ones the
+# allocation table lists. Fails naming each difference.
+# Usage: architecture.sh REPO_ROOT
+root=${1:?usage: architecture.sh REPO_ROOT}
+doc=$root/docs/architecture.md
+cd "$root" || exit 2
+fail=0
+bad() { echo "architecture: $1" >&2; fail=1; }
+
+# The include rows: the whiteboard's first table, "| `sources` | `allowed` ... |".
+rows=$(awk '/^### The whiteboard/ {on = 1} on && /^\| `/ && /may include/ == 0 {print} /^The library allocates/ {exit}' "$doc")
+[ -n "$rows" ] || bad "no whiteboard rows in $doc"
+
+# Where the compiler finds "name" from a source in folder dir.
+resolve() {
+    for d in "$1" include lib programs/trainsize; do
+        [ -f "$d/$2" ] && { realpath -m --relative-to=. "$d/$2"; return; }
+    done
+    echo "(generated)/$2" # made by the build (cgo's _cgo_export.h)
+}
+
+# matches PATH 'glob glob ...': whether PATH matches one of the globs (patterns, not
+# expanded against the files: a subshell with globbing off).
+matches() (
+    set -f
+    p=$1
+    for g in $2; do
+        # shellcheck disable=SC2254
+        case $p in $g) exit 0 ;; esac
+    done
+    exit 1
+)
+
+out=$(mktemp) # the loop runs in a pipe's subshell: its findings come back through a file
+echo "$rows" | while IFS='|' read -r _ sources allowed _; do
+    sources=$(echo "$sources" | tr -d '`')
+    allowed=$(echo "$allowed" | tr -d '`')
+    for f in $sources; do
+        [ -f "$f" ] || continue
+        dir=$(dirname "$f")
+        grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" | while IFS= read -r line; do
+            name=$(echo "$line" | sed 's/.*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/')
+            path=$(resolve "$dir" "$name")
+            matches "$path" "$allowed" || echo "architecture: $f:${line%%:*} includes $path, which its row ($allowed) does not allow" >&2
+        done
+    done
+done 2>&1 | tee "$out" >&2
+[ -s "$out" ] && fail=1
+rm -f "$out"
+
+# The allocators: the library files that call an allocator, against the table's.
+listed=$(awk '/^\| library file \| what it allocates/ {on = 1; next} on && /^\|---/ {next} on && /^\| `/ {print} on && !/^\|/ {exit}' "$doc" |
+         sed 's/^| `\([^`]*\)`.*/\1/' | sort)
+found=$(grep -l -E '\b(malloc|calloc|realloc|strdup)[[:space:]]*\(' lib/*.c | sort)
+[ -n "$listed" ] || bad "no allocation table in $doc"
+for f in $found; do echo "$listed" | grep -qx "$f" || bad "$f allocates but the allocation table does not list it"; done
+for f in $listed; do echo "$found" | grep -qx "$f" || bad "$f is listed as allocating but calls no allocator"; done
+
+n=$(echo "$rows" | wc -l)
+[ $fail -eq 0 ] && echo "architecture: $n include rows and $(echo "$found" | wc -l) allocating files as the whiteboard says"
+exit $fail
