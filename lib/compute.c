@@ -271,7 +271,9 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     /* what ts_compute_token_floor bounds by */
     out->matmul_model = mm_model;
     out->matmul_forward = matmul;
-    out->peak_matmul = peak_mm;
+    /* the fastest any layout's stack runs them at: the Megatron stacks put fp32 matmuls on
+     * the TF32 units (ts_tf32_resolve), the others not by default */
+    out->peak_matmul = ts_precision_fp32(cfg->precision) && gpu->flops_tf32 > peak_mm ? gpu->flops_tf32 : peak_mm;
     /* The pipeline bubble: the schedule's idle share of the ideal step (layout.c). The
      * slowest stage sets the pace: with uneven stages the fullest has more than its share
      * of the layers. */

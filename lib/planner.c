@@ -3,14 +3,12 @@
  * Every configuration it keeps is a full trainsize_estimate of a copy of the job (one code
  * path: trainsize_plan_apply + trainsize_estimate give the same figures).
  *
- * Pruning: per-GPU memory grows with the micro-batch and shrinks with recomputation
- * (full <= per-op, full <= selective <= none; tests/test_properties.c checks them; per-op
- * and selective are not ordered: eager attention's scores are per-op's to keep and
- * selective's to drop), so for each layout the
- * search tries the least memory first (full recomputation, micro-batch 1); when that does
- * not fit, the layout's other micro-batch x recomputation configurations are ruled out
- * unseen, and within a recomputation mode the first micro-batch that does not fit ends
- * the larger ones. No heap allocation.
+ * Pruning by memory: within a recomputation mode, per-GPU memory grows with the micro-batch
+ * while the step accumulates gradients over several micro-batches, so the first that does
+ * not fit ends the larger ones, but for the one that makes the step a single micro-batch
+ * (no accumulation buffers: it can take less). Recomputation modes are not ordered for
+ * every job (eager attention's long sequences peak higher under full recomputation than
+ * under selective), so each is tried. No heap allocation.
  *
  * Bounds (plan_bound.c): once a candidate is kept, a configuration is estimated only when
  * the floor under its figures (its compute stage) could still change the answer, and a GPU
@@ -205,6 +203,14 @@ static size_t first_recompute(const trainsize_job *job)
 /* What the bounds know of a layout's micro-batch before its sweep. */
 enum { MB_REFUSED, MB_FLOOR, MB_UNKNOWN };
 
+/* Whether recomputation only adds to a step's time. Not with a critic or a reward model on
+ * GPUs of its own: their phase runs at the policy's mean rate a FLOP (ts_side_step), which
+ * the attention a recomputation repeats can raise, so a recomputing step can be shorter. */
+static int recompute_only_adds(const trainsize_job *job)
+{
+    return !((job->s.method == TS_METHOD_PPO && job->s.critic_gpus) || (job->s.reward && job->s.reward_gpus));
+}
+
 /* The floors of the layout's micro-batches without recomputation, the least time each can
  * take (recomputation only adds to it), in `none`; 1 when one of them may still change the
  * answer (or its floor is unknown), 0 when every one is beaten. */
@@ -213,7 +219,7 @@ static int screen_layout(search *s, const trainsize_job *job, uint64_t dp, const
 {
     size_t m;
     int open = 0;
-    if (!set_recompute(s, TRAINSIZE_RECOMPUTE_NONE)) {
+    if (!recompute_only_adds(job) || !set_recompute(s, TRAINSIZE_RECOMPUTE_NONE)) {
         for (m = 0; m < nmb; m++) state[m] = MB_UNKNOWN;
         return 1;
     }
@@ -237,6 +243,16 @@ static int config_beaten(search *s, const trainsize_job *job, int rc, const ts_p
     return ts_plan_config_floor(s, &f) && ts_plan_beaten(s, job, &f, 1);
 }
 
+/* Whether micro-batch `mb` on `dp` ranks makes the whole step one micro-batch: no gradient
+ * accumulation, whose buffers (FSDP's unsharded gradients, a ZeRO-2 bucket kept between
+ * micro-batches: conventions.c) the smaller micro-batches pay for. Memory grows with the
+ * micro-batch only within one regime, so such a configuration is never ruled out by a
+ * smaller one that did not fit. */
+static int single_step(const search *s, const trainsize_job *job, uint64_t dp, uint64_t mb)
+{
+    return !job->s.max_tokens_per_gpu && s->global_batch && mb * dp == s->global_batch;
+}
+
 /* All micro-batch x recomputation configurations of the layout now in s->work. */
 static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
 {
@@ -245,7 +261,6 @@ static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
     const uint64_t *mbs = cnn ? IMAGE_MB_CHOICES : MB_CHOICES;
     size_t nmb = cnn ? COUNT_OF(IMAGE_MB_CHOICES) : COUNT_OF(MB_CHOICES);
     size_t r0 = first_recompute(job), r, m, modes = COUNT_OF(RECOMPUTE_ORDER) - r0, per_layout = modes * nmb;
-    uint64_t covered = 0;
     ts_plan_floor none[COUNT_OF(IMAGE_MB_CHOICES) > COUNT_OF(MB_CHOICES) ? COUNT_OF(IMAGE_MB_CHOICES)
                                                                          : COUNT_OF(MB_CHOICES)];
     int state[COUNT_OF(none)];
@@ -259,16 +274,20 @@ static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
         return;
     }
     for (r = r0; r < COUNT_OF(RECOMPUTE_ORDER); r++) {
+        size_t above = nmb;
         if (!set_recompute(s, RECOMPUTE_ORDER[r])) {
             s->stats.evaluated += nmb;
-            covered += nmb;
             continue;
         }
         for (m = 0; m < nmb; m++) {
             int fit;
-            covered++;
             if (state[m] == MB_REFUSED || !set_batch(s, job, dp, mbs[m])) {
                 s->stats.evaluated++;
+                continue;
+            }
+            if (m >= above && !single_step(s, job, dp, mbs[m])) {
+                s->stats.evaluated++; /* a lighter one did not fit */
+                s->stats.pruned_memory++;
                 continue;
             }
             if (config_beaten(s, job, RECOMPUTE_ORDER[r], &none[m], state[m])) {
@@ -276,20 +295,17 @@ static void try_layout(search *s, const trainsize_job *job, uint64_t dp)
                 s->stats.pruned_bound++;
                 continue;
             }
-            fit = try_config(s, job);
-            if (fit <= 0 && r == r0 && m == 0) {
-                /* The least memory this layout can take does not fit (or the layout is not
-                 * valid for this job): rule out the rest. */
-                s->stats.evaluated += per_layout - covered;
-                if (fit == 0) s->stats.pruned_memory += per_layout - covered;
+            fit = try_config(s, job); /* counted there */
+            if (fit < 0 && r == r0 && m == 0) {
+                /* not a valid layout for this job: the rest are not either */
+                s->stats.evaluated += per_layout - 1;
                 return;
             }
-            if (fit <= 0) { /* larger micro-batches take more memory */
-                s->stats.evaluated += nmb - 1 - m;
-                if (fit == 0) s->stats.pruned_memory += nmb - 1 - m;
-                covered += nmb - 1 - m;
-                break;
-            }
+            /* larger micro-batches of this recomputation take more memory (but a single
+             * step's); across recomputations memory is not ordered for every job (eager
+             * attention's long sequences peak higher under full recomputation than under
+             * selective), so each is tried */
+            if (fit == 0 && !single_step(s, job, dp, mbs[m]) && above == nmb) above = m + 1;
         }
     }
 }
@@ -437,6 +453,13 @@ static void search_layouts(search *s, const trainsize_job *job, uint64_t gpus, u
     }
 }
 
+/* Whether the search chooses where an RL job's engines run (and so how many GPUs of a
+ * count train). */
+static int placement_searched(const trainsize_job *job)
+{
+    return ts_is_rl(job->s.method) && !(job->s.rollout == TS_ROLLOUT_SEPARATE && job->s.rollout_gpus);
+}
+
 /* Where an RL job's engines run, searched over `total` GPUs (the count less a critic's or
  * a reward model's own): on all of them (colocated, verl's hybrid engine), or on a quarter
  * or a half of them beside the rest (separate, OpenRLHF's vLLM engines), whole servers or
@@ -486,6 +509,7 @@ static void search_gpu_count(search *s, const trainsize_job *job, uint64_t total
     if (side >= total) return;
     total -= side;
     n = placement_choices(job, total, gpn, engines);
+    if (n == 0 && placement_searched(job)) return; /* plan-rollout separate: no share of this count fits */
     if (n == 0) {
         search_layouts(s, job, total, gpn, job->s.rollout == TS_ROLLOUT_SEPARATE ? job->s.rollout_gpus : total);
         return;
@@ -543,13 +567,6 @@ static size_t gpu_counts(const trainsize_job *job, const trainsize_gpu_info *gpu
     for (i = 0; i < COUNT_OF(NODE_COUNTS); i++)
         if (NODE_COUNTS[i] * gpn <= job->plan.max_gpus) out[n++] = (gpu_count){NODE_COUNTS[i] * gpn, gpn};
     return whole_domains(job, gpu, gpn, out, n);
-}
-
-/* Whether the search chooses where an RL job's engines run (and so how many GPUs of a
- * count train). */
-static int placement_searched(const trainsize_job *job)
-{
-    return ts_is_rl(job->s.method) && !(job->s.rollout == TS_ROLLOUT_SEPARATE && job->s.rollout_gpus);
 }
 
 /* A GPU the search binds to the work job: a catalogue one by its name, as a caller would

@@ -353,7 +353,8 @@ typedef struct ts_compute {
     double tokens;         /* tokens of the run, in whole steps */
     uint64_t steps;
     /* for ts_compute_token_floor: a token's matmul FLOPs without recomputation (all its
-     * passes), its forward matmul FLOPs, and the peak they run at, FLOP/s */
+     * passes), its forward matmul FLOPs, and the highest peak any layout runs them at
+     * (TF32's for fp32 matmuls a stack may put there), FLOP/s */
     double matmul_model, matmul_forward, peak_matmul;
 } ts_compute;
 
