@@ -815,14 +815,14 @@ static const ts_param_def PARAMS[] = {
       "each server's NVMe data cache: with several servers a dataset that fits is staged there "
       "once and read locally (DGX H100 and B200: 8 x 3.84 TB); 0: always stream from the shared "
       "file system"}, TS_SET_U64, OFF(s.local_cache_bytes), TRAINSIZE_ID_LOCAL_CACHE_BYTES, TS_PLAN_KEEPS},
-    {{"method", TRAINSIZE_PARAM_CHOICE, TS_METHOD_LIST(TS_CHOICE_ITEM) + 1, 0, 0, "sft", "",
+    {{"method", TRAINSIZE_PARAM_CHOICE, &(TS_METHOD_LIST(TS_CHOICE_ITEM))[1], 0, 0, "sft", "",
       "what the step trains: sft (next-token loss: pretraining or supervised fine-tuning), dpo "
       "(direct preference optimisation: each sample a chosen and a rejected sequence of seq "
       "tokens, in one batch as TRL's DPOTrainer concatenates them, beside a frozen reference), or "
       "the RL methods grpo and ppo (a rollout engine generates the responses first; ppo trains a "
       "critic too), as verl runs them, or distill (the loss against a frozen teacher's logits)"},
      TS_SET_CHOICE, OFF(s.method), TRAINSIZE_ID_METHOD, TS_PLAN_KEEPS},
-    {{"reference", TRAINSIZE_PARAM_CHOICE, TS_REFERENCE_LIST(TS_CHOICE_ITEM) + 1, 0, 0, "auto", "",
+    {{"reference", TRAINSIZE_PARAM_CHOICE, &(TS_REFERENCE_LIST(TS_CHOICE_ITEM))[1], 0, 0, "auto", "",
       "dpo, grpo, ppo: the reference's log-probabilities from a frozen copy of the model (model), "
       "from the policy with its LoRA adapters disabled (adapters-off), computed before training "
       "(precomputed, dpo: TRL's precompute_ref_log_probs, no reference on the GPU), or no KL term "

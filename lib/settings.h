@@ -51,7 +51,7 @@ typedef enum ts_base_dtype { TS_BASE_AUTO = 0, TS_BASE_16BIT, TS_BASE_FP32 } ts_
 typedef enum ts_loading { TS_LOAD_CPU = 0, TS_LOAD_GPU } ts_loading;
 /* Choice lists written once: each item's enumerator and name, in the parameter's choice
  * order. TS_ENUM_ITEM makes the enum, TS_NAME_ITEM an array of the names, and
- * TS_CHOICE_ITEM the parameter's "a|b|c" text (params.c skips its leading '|'). */
+ * TS_CHOICE_ITEM the parameter's "a|b|c" text (params.c takes it from [1], past its leading '|'). */
 #define TS_ENUM_ITEM(id, name) id,
 #define TS_NAME_ITEM(id, name) name,
 #define TS_CHOICE_ITEM(id, name) "|" name
