@@ -1948,14 +1948,15 @@ TRAINSIZE_API int trainsize_plan(const trainsize_job *job, trainsize_plan_candid
  * @brief How far a search has come, for a progress bar; the answer stops it.
  *
  * Called from within trainsize_plan_with_progress() on the caller's thread, after each GPU
- * count of each GPU type is searched or skipped (a few hundred times in a whole-catalogue
- * search). It must not call back into the same search.
+ * count of each GPU type is searched or skipped (844 times in a whole-catalogue search of a
+ * dense model). It must not call back into the same search.
  *
  * @param context  The caller's pointer, as given.
  * @param done     GPU counts searched or skipped so far (of every GPU type).
  * @param total    GPU counts the search will look at in all; done == total at the end.
  * @param examined Configurations examined so far (trainsize_plan_stats::evaluated).
- * @return 0 to go on; anything else cancels the search (::TRAINSIZE_E_CANCELLED).
+ * @return 0 to go on; anything else cancels the search (::TRAINSIZE_E_CANCELLED), but on
+ *         the last call (done == total), when the answer is complete.
  */
 typedef int (*trainsize_plan_progress_fn)(void *context, uint64_t done, uint64_t total, uint64_t examined);
 

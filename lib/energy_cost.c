@@ -116,7 +116,7 @@ void ts_cost_floors(const ts_settings *cfg, uint64_t gpus, double wall, double *
     double hourly, price, hours = wall / 3600.0, n = (double)gpus;
     double busy_year = TS_HOURS_PER_YEAR * cfg->utilization;
     gpu_prices(cfg, cfg->gpu, &hourly, &price);
-    *cloud = hourly > 0 ? hourly * hours * n : 0.0;
+    *cloud = hourly > 0 ? hourly * (wall * n / 3600.0) : 0.0; /* as ts_power_cost rounds it */
     *own = price > 0 ? n * price * (1.0 + cfg->server_share) * (hours / busy_year) *
                                (1.0 / cfg->amortization_years + cfg->support_share) +
                            ts_energy_kwh(hours * n, system_watts_per_gpu(cfg), cfg->pue) * cfg->power_usd_per_kwh

@@ -35,7 +35,7 @@ static int pareto_beaten(const ts_plan_search *s, const trainsize_job *job, cons
     return 0;
 }
 
-int ts_plan_beaten(const ts_plan_search *s, const trainsize_job *job, const ts_plan_floor *f, int layout)
+int ts_plan_beaten(const ts_plan_search *s, const trainsize_job *job, const ts_plan_floor *f, int use_incumbent)
 {
     double step;
     if (!s->bounded || s->count == 0) return 0;
@@ -45,7 +45,7 @@ int ts_plan_beaten(const ts_plan_search *s, const trainsize_job *job, const ts_p
     if (job->plan.ranking == 1) return pareto_beaten(s, job, f);
     step = ts_plan_tie_step(ts_plan_first_floor(job, f));
     if (s->count == s->cap && step > ts_plan_tie_step(ts_plan_first_of(job, &s->out[s->cap - 1]))) return 1;
-    return layout && step > s->incumbent[s->ep_index];
+    return use_incumbent && step > s->incumbent[s->ep_index];
 }
 
 int ts_plan_config_floor(ts_plan_search *s, ts_plan_floor *f)

@@ -58,10 +58,11 @@ int ts_plan_keep(ts_plan_search *s, const trainsize_job *job, const trainsize_pl
 /* ---- Bounds (plan_bound.c). ---- */
 
 /* 1 when a configuration whose figures are at least `f` cannot change the answer: it is
- * beaten by the candidates kept, or (layout != 0) by its own layout's incumbent, or it
+ * beaten by the candidates kept, or (use_incumbent) by its own layout's best variant so far
+ * (the configuration is one of the layout now in s->work), or it
  * misses the deadline or the budget once something has met them. 0 while nothing is kept,
  * so that a search that finds nothing feasible looked at everything. */
-int ts_plan_beaten(const ts_plan_search *s, const trainsize_job *job, const ts_plan_floor *f, int layout);
+int ts_plan_beaten(const ts_plan_search *s, const trainsize_job *job, const ts_plan_floor *f, int use_incumbent);
 /* The floor of the configuration now in s->work; 0 when there is none (it would be
  * refused: the estimate decides). */
 int ts_plan_config_floor(ts_plan_search *s, ts_plan_floor *f);

@@ -593,11 +593,13 @@ static int gpu_floor(search *s, const trainsize_job *job, const trainsize_gpu_in
     return ts_plan_gpu_floor(s, f);
 }
 
-/* One more GPU count done: the caller hears of it, and may stop the search. */
+/* One more GPU count done: the caller hears of it, and may stop the search (not once it is
+ * complete: the answer is there). */
 static void count_done(search *s)
 {
     s->done++;
-    if (s->progress && s->progress(s->context, s->done, s->total, s->stats.evaluated) != 0) s->cancelled = 1;
+    if (s->progress && s->progress(s->context, s->done, s->total, s->stats.evaluated) != 0 && s->done < s->total)
+        s->cancelled = 1;
 }
 
 /* Every count of a GPU: the fastest first when ranking by time (the bar is then set by
@@ -623,7 +625,8 @@ static void search_gpu(search *s, const trainsize_job *job, const trainsize_gpu_
         search_gpu_count(s, job, k->total, k->gpn);
         count_done(s);
     }
-    for (; i < all && !s->cancelled; i++) count_done(s); /* a GPU that could not be bound */
+    /* the counts of a GPU that could not be bound are done too: the total counted them */
+    for (; i < all && !s->cancelled; i++) count_done(s);
 }
 
 /* The GPUs to search: the job's plan-gpus list, or the whole catalogue. */

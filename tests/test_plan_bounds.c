@@ -12,7 +12,9 @@
 #define CAP 100
 
 /* Plan the job bounded and exhaustively; both answers must be the same candidates in the
- * same order, and the bounded one must have estimated no more. Returns the bounded stats. */
+ * same order. Returns the bounded stats. (The bounded search usually estimates far fewer,
+ * but not always: a configuration a floor rules out teaches it nothing of memory, so it may
+ * estimate larger micro-batches the exhaustive one knew would not fit.) */
 static trainsize_plan_stats same_answer(const char *const *pairs, size_t cap)
 {
     static trainsize_plan_candidate a[CAP], b[CAP];
@@ -35,7 +37,6 @@ static trainsize_plan_stats same_answer(const char *const *pairs, size_t cap)
                      (unsigned long long)a[i].layout.pp, a[i].cost, a[i].seconds, b[i].gpu,
                      (unsigned long long)b[i].gpus, (unsigned long long)b[i].layout.tp,
                      (unsigned long long)b[i].layout.pp, b[i].cost, b[i].seconds);
-    assert_true(sa.estimated <= sb.estimated);
     assert_int_equal(sb.pruned_bound, 0);
     assert_int_equal(sb.counts_skipped, 0);
     /* every configuration examined is accounted for by one rule or another */
@@ -231,6 +232,14 @@ static void test_progress_and_cancel(void **state)
     assert_int_equal(n, 0);
     assert_int_equal(w.calls, 3);
     assert_non_null(strstr(err.message, "cancelled"));
+    /* a cancel on the last call, when the answer is complete, is not one */
+    {
+        watch first = {0, 0, 0, 0, 1};
+        assert_int_equal(trainsize_plan_with_progress(job, best, 10, &n, &st, on_progress, &first, NULL), 0);
+        w = (watch){0, 0, 0, first.total, 1}; /* answers "stop" only when done reaches the total */
+    }
+    assert_int_equal(trainsize_plan_with_progress(job, best, 10, &n, &st, on_progress, &w, NULL), 0);
+    assert_true(n > 0 && w.last_done == w.stop_at);
     /* NULL progress is trainsize_plan */
     assert_int_equal(trainsize_plan_with_progress(job, best, 10, &n, NULL, NULL, NULL, NULL), 0);
     assert_true(n > 0);

@@ -42,8 +42,8 @@ func planWithProgress(job *C.trainsize_job, out *C.trainsize_plan_candidate, max
 	stats *C.trainsize_plan_stats, e *C.trainsize_error, progress func(done, total, examined uint64) bool) C.int {
 	state := &planProgress{fn: progress}
 	h := cgo.NewHandle(state)
+	defer h.Delete() // also on the way out of a panic
 	rc := C.tsgo_plan_with_progress(job, out, max, count, stats, C.uintptr_t(h), e)
-	h.Delete()
 	if state.panicked {
 		panic(state.value)
 	}

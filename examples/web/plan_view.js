@@ -112,14 +112,16 @@ function updatePlan(ts, options, limits) {
   $('plan-chart').textContent = '';
   $('candidates').textContent = '';
   if (!options) {
+    showProgress(seq, null); /* an older search's bar, whose answer will be dropped */
+    document.body.dataset.planProgress = '';
     $('plan-status').textContent = 'Set tokens (the run\'s size, e.g. 2e12 or 300B) above to rank configurations.';
     return Promise.resolve();
   }
   $('plan-status').textContent = 'Searching…';
   document.body.dataset.planned = '';
   document.body.dataset.planProgress = '';
-  showProgress(seq, { done: 0, total: 0, examined: 0 });
-  $('plan-status').textContent = 'Searching…';
+  $('plan-progress').value = 0;
+  $('plan-progress').hidden = false;
   return runPlan(ts, options, (p) => showProgress(seq, p)).then((p) => {
     if (seq !== planSeq) return;
     showProgress(seq, null);

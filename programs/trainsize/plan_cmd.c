@@ -250,6 +250,11 @@ static void header(ts_out *o, const trainsize_job *job, const trainsize_plan_can
              ts_fmt_thousands(b, sizeof b, st->evaluated), elapsed,
              ts_fmt_thousands(c, sizeof c, st->estimated),
              ts_fmt_thousands(d, sizeof d, st->feasible));
+    if (st->pruned_memory) {
+        char e[32];
+        append(line, sizeof line, "; %s ruled out because a smaller micro-batch did not fit",
+               ts_fmt_thousands(e, sizeof e, st->pruned_memory));
+    }
     if (st->pruned_bound || st->counts_skipped) {
         /* what the floors ruled out, so that a reader knows what was not estimated and why */
         char e[32];
