@@ -18,20 +18,14 @@
 
 #include "plan_search.h"
 
-/* A price of 0 (none) ranks as no price at all. */
-static double priced(double usd) { return usd > 0 ? usd : HUGE_VAL; }
-
 /* Does a kept point leave no room for f on the Pareto front? keep_pareto turns away a
  * point that one of its points dominates or equals. */
 static int pareto_beaten(const ts_plan_search *s, const trainsize_job *job, const ts_plan_floor *f)
 {
-    double cost = job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED ? f->own : f->cloud;
+    double cost = ts_plan_cost_floor(job, f);
     size_t i;
-    for (i = 0; i < s->count; i++) {
-        const trainsize_plan_candidate *c = &s->out[i];
-        double kept = priced(job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED ? c->cost_own : c->cost);
-        if (c->seconds <= f->seconds && kept <= cost) return 1;
-    }
+    for (i = 0; i < s->count; i++)
+        if (s->out[i].seconds <= f->seconds && ts_plan_cost_of(job, &s->out[i]) <= cost) return 1;
     return 0;
 }
 
@@ -55,8 +49,8 @@ int ts_plan_config_floor(ts_plan_search *s, ts_plan_floor *f)
     /* with plan-margin high the ranked time is x time_high, at least 1: the floor holds */
     if (ts_estimate_floor(&s->work, &t) != TRAINSIZE_OK) return 0;
     f->seconds = t.wall;
-    f->cloud = priced(t.cloud);
-    f->own = priced(t.own);
+    f->cloud = ts_plan_priced(t.cloud);
+    f->own = ts_plan_priced(t.own);
     return 1;
 }
 
@@ -74,6 +68,6 @@ void ts_plan_count_floor(const ts_plan_search *s, const ts_time_floor *g, uint64
     double lag = exact_gpus ? ts_estimate_straggler(&s->work, gpus) : 1.0;
     /* the high margin's time_high is at least 1: the floor without it holds */
     f->seconds = g->gpu_seconds * lag / (double)gpus;
-    f->cloud = priced(g->cloud_any * lag);
-    f->own = priced(g->own_any * lag);
+    f->cloud = ts_plan_priced(g->cloud_any * lag);
+    f->own = ts_plan_priced(g->own_any * lag);
 }

@@ -70,22 +70,25 @@ static int better_batch(const ts_plan_search *s, const trainsize_job *job, const
 
 /* The cost a candidate is ranked by: owned with the owned objective, else cloud; a GPU
  * without a price has none. */
-static double cost_of(const trainsize_job *job, const trainsize_plan_candidate *c)
+double ts_plan_cost_of(const trainsize_job *job, const trainsize_plan_candidate *c)
 {
-    double v = job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED ? c->cost_own : c->cost;
-    return v > 0 ? v : HUGE_VAL;
+    return ts_plan_priced(job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED ? c->cost_own : c->cost);
+}
+
+/* The floor's figures are ts_plan_priced already (plan_bound.c). */
+double ts_plan_cost_floor(const trainsize_job *job, const ts_plan_floor *f)
+{
+    return job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED ? f->own : f->cloud;
 }
 
 double ts_plan_first_of(const trainsize_job *job, const trainsize_plan_candidate *c)
 {
-    return job->plan.objective == TRAINSIZE_OBJECTIVE_TIME ? c->seconds : cost_of(job, c);
+    return job->plan.objective == TRAINSIZE_OBJECTIVE_TIME ? c->seconds : ts_plan_cost_of(job, c);
 }
 
 double ts_plan_first_floor(const trainsize_job *job, const ts_plan_floor *f)
 {
-    return job->plan.objective == TRAINSIZE_OBJECTIVE_TIME  ? f->seconds
-           : job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED ? f->own
-                                                              : f->cloud;
+    return job->plan.objective == TRAINSIZE_OBJECTIVE_TIME ? f->seconds : ts_plan_cost_floor(job, f);
 }
 
 /* Is a better than b under the objective? GPUs without a price rank after those with one
@@ -100,8 +103,8 @@ static int better(const ts_plan_search *s, const trainsize_job *job, const train
     if (s->batch_mode) return better_batch(s, job, a, b);
     first_a = ts_plan_first_of(job, a);
     first_b = ts_plan_first_of(job, b);
-    second_a = time ? cost_of(job, a) : a->seconds;
-    second_b = time ? cost_of(job, b) : b->seconds;
+    second_a = time ? ts_plan_cost_of(job, a) : a->seconds;
+    second_b = time ? ts_plan_cost_of(job, b) : b->seconds;
     if ((k = compare_close(first_a, first_b)) != 0) return k < 0;
     wa = ranked_warnings(s, job, a) != 0;
     wb = ranked_warnings(s, job, b) != 0;
@@ -124,7 +127,7 @@ static int same_layout(const trainsize_plan_candidate *a, const trainsize_plan_c
 static int dominates(const trainsize_job *job, const trainsize_plan_candidate *a,
                      const trainsize_plan_candidate *b)
 {
-    double ca = cost_of(job, a), cb = cost_of(job, b);
+    double ca = ts_plan_cost_of(job, a), cb = ts_plan_cost_of(job, b);
     return a->seconds <= b->seconds && ca <= cb && (a->seconds < b->seconds || ca < cb);
 }
 
@@ -133,10 +136,10 @@ static int dominates(const trainsize_job *job, const trainsize_plan_candidate *a
 static int keep_pareto(ts_plan_search *s, const trainsize_job *job, const trainsize_plan_candidate *c)
 {
     size_t i, at;
-    if (s->cap == 0 || isinf(cost_of(job, c))) return 0;
+    if (s->cap == 0 || isinf(ts_plan_cost_of(job, c))) return 0;
     for (i = 0; i < s->count; i++)
         if (dominates(job, &s->out[i], c) ||
-            (s->out[i].seconds == c->seconds && cost_of(job, &s->out[i]) == cost_of(job, c)))
+            (s->out[i].seconds == c->seconds && ts_plan_cost_of(job, &s->out[i]) == ts_plan_cost_of(job, c)))
             return 0;
     for (i = 0; i < s->count;) {
         if (dominates(job, c, &s->out[i])) {

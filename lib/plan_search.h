@@ -4,6 +4,8 @@
 #ifndef TS_PLAN_SEARCH_H
 #define TS_PLAN_SEARCH_H
 
+#include <math.h>
+
 #include "estimate_floor.h"
 #include "job.h"
 #include "params.h"
@@ -46,6 +48,12 @@ typedef struct ts_plan_search {
 } ts_plan_search;
 
 /* ---- Ranking (plan_rank.c). ---- */
+
+/* A price of 0 (none) ranks as no price at all: after every priced figure. */
+static inline double ts_plan_priced(double usd) { return usd > 0 ? usd : HUGE_VAL; }
+/* The cost ranked (owned with objective owned, else cloud) of a candidate, and its floor. */
+double ts_plan_cost_of(const trainsize_job *job, const trainsize_plan_candidate *c);
+double ts_plan_cost_floor(const trainsize_job *job, const ts_plan_floor *f);
 
 /* The logarithmic 1 % step a figure falls in: figures in the same step are a tie. */
 double ts_plan_tie_step(double x);

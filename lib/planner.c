@@ -660,10 +660,9 @@ static size_t gpu_choices(const trainsize_job *job, const trainsize_gpu_info **o
  * every layout (HUGE_VAL without a floor or a price). */
 static double floor_key(const trainsize_job *job, const ts_time_floor *g)
 {
-    double v = job->plan.objective == TRAINSIZE_OBJECTIVE_TIME  ? g->gpu_seconds
-               : job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED ? g->own_any
-                                                                  : g->cloud_any;
-    return v > 0 ? v : HUGE_VAL;
+    return ts_plan_priced(job->plan.objective == TRAINSIZE_OBJECTIVE_TIME  ? g->gpu_seconds
+                          : job->plan.objective == TRAINSIZE_OBJECTIVE_OWNED ? g->own_any
+                                                                             : g->cloud_any);
 }
 
 /* The order to search the GPUs in: with the bounds and the best-by-objective ranking (which
