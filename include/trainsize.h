@@ -2378,6 +2378,99 @@ TRAINSIZE_API int trainsize_models_json(char *buf, size_t cap, trainsize_error *
 
 /** @} */
 
+/** @name The command
+ *
+ * The `trainsize` command itself, as a library entry: the installed program is this call
+ * with standard output and standard error as its writers, and the WebAssembly module is the
+ * same call with buffers. The command's options, output and exit statuses are its contract
+ * (docs/cli.md). The library writes nothing itself: what the command would print goes to
+ * the caller's writers, as curl hands a transfer's bytes to CURLOPT_WRITEFUNCTION.
+ * @{ */
+
+/** Exit statuses of trainsize_command() (and of the program). */
+enum trainsize_command_status {
+    TRAINSIZE_COMMAND_OK = 0,      /**< The answer (estimate, plan, listing, help) was written. */
+    TRAINSIZE_COMMAND_FAILURE = 1, /**< A write failed, out of memory, or a cancelled plan. */
+    TRAINSIZE_COMMAND_USAGE = 2    /**< Invalid input: one message line, no output. */
+};
+
+/**
+ * @brief Takes bytes the command writes.
+ *
+ * @param data    The bytes (not NUL-terminated); valid only during the call.
+ * @param size    How many, in bytes; never 0.
+ * @param context The caller's pointer, as given in ::trainsize_command_io.
+ * @return The number of bytes taken; fewer than `size` is a write failure (the command then
+ *         says so on its message writer, naming errno when the writer set it, and returns
+ *         ::TRAINSIZE_COMMAND_FAILURE).
+ */
+typedef size_t (*trainsize_write_fn)(const char *data, size_t size, void *context);
+
+/** Where trainsize_command() writes. A NULL writer discards what it would have taken. */
+typedef struct trainsize_command_io {
+    /** The answer (a report, JSON, a listing, help), written once, whole, at the end: a
+     *  failure never leaves half an answer behind. */
+    trainsize_write_fn output;
+    void *output_context; /**< Handed to `output`; the library does not read it. */
+    /** Messages: on failure one line, "trainsize: ...
+"; a few commands also write notes
+     *  (a checkpoint smaller than its shape, calibrate's fit table) on success. */
+    trainsize_write_fn message;
+    void *message_context; /**< Handed to `message`; the library does not read it. */
+    /** `plan`'s progress, as trainsize_plan_with_progress() calls it; NULL: none. A
+     *  non-zero answer cancels the plan (a message, ::TRAINSIZE_COMMAND_FAILURE). */
+    trainsize_plan_progress_fn progress;
+    void *progress_context; /**< Handed to `progress`; the library does not read it. */
+} trainsize_command_io;
+
+/**
+ * @brief Run the `trainsize` command on a command line.
+ *
+ * Exactly what the program does with the same arguments: `estimate`, `plan`, `models`,
+ * `gpus`, `capacity`, `calibrate`, `help`, `--version`, or the built-in example job with no
+ * argument. Files named by options (--hf-config, --gpu-file, --calibration, --safetensors,
+ * --hf-model's cache, calibrate's runs) are read as the library's loaders read them.
+ * Reentrant: the arguments and `io` are all the state a call has.
+ *
+ * @param argc Number of arguments, the program's name included (>= 1).
+ * @param argv The arguments; argv[0] is the program's name (not read). Not changed.
+ * @param io   Where to write; NULL discards everything (the status still says how it went).
+ * @return An exit status, ::trainsize_command_status.
+ */
+TRAINSIZE_API int trainsize_command(int argc, char *const *argv, const trainsize_command_io *io);
+
+/**
+ * @brief The job `trainsize estimate` would size for these options, without estimating it.
+ *
+ * For a caller that estimates a command line's job itself (the WebAssembly module hands the
+ * result's fields over without writing JSON): the options are parsed and applied as the
+ * estimate command applies them (--model or --hf-config first, files read, then every other
+ * option in order; the built-in example job when no option names a job). `--json` is
+ * accepted and ignored; `--help` is invalid input here.
+ *
+ * @param argc Number of options (>= 0), the command's name not included.
+ * @param argv The options; may be NULL when argc is 0. Not changed.
+ * @param base A job fresh from trainsize_job_new() to start from (a copy costs less than
+ *             setting every default again), or NULL for a new one. Not changed.
+ * @param[out] job The new job, owned by the caller (trainsize_job_free()); NULL on failure.
+ * @param io   Where the message line of a failure goes (its `message` writer only); may be NULL.
+ * @return ::TRAINSIZE_COMMAND_OK, ::TRAINSIZE_COMMAND_USAGE (invalid option or value, a file
+ *         that cannot be read), ::TRAINSIZE_COMMAND_FAILURE (out of memory, NULL `job`).
+ */
+TRAINSIZE_API int trainsize_command_job(int argc, char *const *argv, const trainsize_job *base,
+                                        trainsize_job **job, const trainsize_command_io *io);
+
+/**
+ * @brief A setting of the built-in example job (what `trainsize` with no argument sizes).
+ * @param index      0, 1, ... in the order the command applies them.
+ * @param[out] name  The parameter's name (static text); may be NULL.
+ * @param[out] value Its value as text (static text); may be NULL.
+ * @return 1 when `index` names a setting, 0 past the last.
+ */
+TRAINSIZE_API int trainsize_example_setting(size_t index, const char **name, const char **value);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,7 +15,7 @@ rows=$(awk '/^### The whiteboard/ {on = 1} on && /^\| `/ && /may include/ == 0 {
 
 # Where the compiler finds "name" from a source in folder dir.
 resolve() {
-    for d in "$1" include lib programs/trainsize; do
+    for d in "$1" include lib; do
         [ -f "$d/$2" ] && { realpath -m --relative-to=. "$d/$2"; return; }
     done
     echo "(generated)/$2" # made by the build (cgo's _cgo_export.h)
@@ -53,10 +53,23 @@ rm -f "$out"
 # The allocators: the library files that call an allocator, against the table's.
 listed=$(awk '/^\| library file \| what it allocates/ {on = 1; next} on && /^\|---/ {next} on && /^\| `/ {print} on && !/^\|/ {exit}' "$doc" |
          sed 's/^| `\([^`]*\)`.*/\1/' | sort)
-found=$(grep -l -E '\b(malloc|calloc|realloc|strdup)[[:space:]]*\(' lib/*.c | sort)
+found=$(grep -l -E '\b(malloc|calloc|realloc|strdup)[[:space:]]*\(' lib/*.c lib/cli/*.c | sort)
 [ -n "$listed" ] || bad "no allocation table in $doc"
 for f in $found; do echo "$listed" | grep -qx "$f" || bad "$f allocates but the allocation table does not list it"; done
 for f in $listed; do echo "$found" | grep -qx "$f" || bad "$f is listed as allocating but calls no allocator"; done
+
+# One way only: the library never names the program or a binding, a binding never names
+# the program (code or comment: a path written there is a dependency waiting to happen).
+for f in $(grep -l -E '(^|[^/[:alnum:]_])(programs|bindings)/' lib/*.[ch] lib/cli/*.[ch] include/*.h); do
+    bad "$f names $(grep -n -o -E '(programs|bindings)/[[:alnum:]_./]*' "$f" | head -1), above the library"
+done
+# The command's layer sits on top: no other file of the library includes it.
+for f in $(grep -l -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(cli/)?cli\.h"' lib/*.[ch]); do
+    bad "$f includes the command's cli.h: the command is above the rest of the library"
+done
+for f in $(grep -l -E '(^|[^/[:alnum:]_])programs/' $(find bindings -type f \( -name '*.c' -o -name '*.h' -o -name '*.js' -o -name '*.py' -o -name '*.rs' -o -name '*.go' -o -name '*.txt' \) -not -path '*/tests/*' | sort)); do
+    bad "$f names $(grep -n -o -E 'programs/[[:alnum:]_./]*' "$f" | head -1): a binding uses the library, not the program"
+done
 
 n=$(echo "$rows" | wc -l)
 [ $fail -eq 0 ] && echo "architecture: $n include rows and $(echo "$found" | wc -l) allocating files as the whiteboard says"

@@ -2,7 +2,7 @@
 """Size the built-in example job of `trainsize` (no arguments) through the Python binding.
 
 Prints the estimate as JSON: the same object as `trainsize --json` prints (the command with
-no job options sizes this job; see programs/trainsize/defaults.c), then, on standard error,
+no job options sizes this job; the C library lists it: trainsize_example_setting), then, on standard error,
 a short summary.
 
     LIBTRAINSIZE=build/libtrainsize.so python3 bindings/python/example.py
@@ -13,7 +13,7 @@ import sys
 
 import trainsize
 
-# The built-in example job, as programs/trainsize/defaults.c sets it.
+# The built-in example job, as the library lists it (trainsize_example_setting).
 EXAMPLE_JOB = dict(
     model="llama-2-7b",
     gpu="a100-80gb",

@@ -1,12 +1,12 @@
 /* The WebAssembly module's entries, for trainsize.js.
  *
- * tsw_run runs the `trainsize` command itself on an argument vector (the same code path
- * as the native command, programs/trainsize, a client of the public header only); what it
- * would print goes to a buffer in the module's memory (cli_module_output), not to stdout,
- * and trainsize.js decodes it in one go. tsw_estimate runs the estimate command up to its
- * output and leaves the result's fields as numbers in `slots`, so that trainsize.js builds
- * the object the command's JSON would parse to without any JSON being written or parsed.
- * The command's errors still reach stderr (the module's printErr): one line, on failure.
+ * tsw_run runs the library's command (trainsize_command, the same code as the native
+ * program) on an argument vector, with writers that keep what it would print in a buffer
+ * in the module's memory and hand its message lines to the module's printErr; trainsize.js
+ * decodes the buffer in one go. tsw_estimate builds the job the estimate command would size
+ * (trainsize_command_job), estimates it and leaves the result's fields as numbers in
+ * `slots`, so that trainsize.js builds the object the command's JSON would parse to without
+ * any JSON being written or parsed. This file uses the public header only.
  *
  * The module runs one call at a time (JavaScript is single-threaded; a worker gets its own
  * module), so the last output and the last result are module state, read right after the
@@ -14,26 +14,48 @@
 #include <emscripten/emscripten.h>
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "trainsize.h"
 
-/* The command's main, compiled under this name for the module (CMakeLists.txt). */
-int trainsize_cli_main(int argc, char **argv);
+/* Advice asked for when a job does not fit (as many as the command asks for). */
+#define ADVICE_MAX 5
 
-/* The last command's output (malloc'd by the text buffer; freed when the next comes). */
+/* The last command's output (malloc'd, grown as the writer is called; freed when the next
+ * call starts). */
 static char *output;
 static size_t output_len;
 
-int cli_module_output(ts_out *o)
+static void output_clear(void)
 {
     free(output);
-    output = o->data;
-    output_len = o->len;
-    o->data = NULL;
-    o->len = o->cap = 0;
-    return CLI_EXIT_OK;
+    output = NULL;
+    output_len = 0;
+}
+
+/* The output writer: appends to `output` (the command writes its answer once, whole).
+ * Takes nothing when memory runs out, which the command reports as a write failure. */
+static size_t keep_output(const char *data, size_t size, void *context)
+{
+    char *grown;
+    (void)context;
+    if (size > SIZE_MAX - output_len - 1 || !(grown = realloc(output, output_len + size + 1)))
+        return 0;
+    memcpy(grown + output_len, data, size);
+    output = grown;
+    output_len += size;
+    output[output_len] = '\0';
+    return size;
+}
+
+/* The message writer: the lines go to the module's stderr (printErr), which trainsize.js
+ * collects for its errors. */
+static size_t to_stderr(const char *data, size_t size, void *context)
+{
+    (void)context;
+    return fwrite(data, 1, size, stderr);
 }
 
 /* The planner's progress, to the JavaScript that called the module: Module.onPlanProgress
@@ -42,13 +64,15 @@ int cli_module_output(ts_out *o)
 EM_JS(int, tsw_plan_progress, (double done, double total, double examined), {
     var f = Module['onPlanProgress'];
     return typeof f === 'function' && f(done, total, examined) ? 1 : 0;
-});
+}) /* no ';': EM_JS ends its own declaration */
 
-int cli_module_progress(void *context, uint64_t done, uint64_t total, uint64_t examined)
+static int plan_progress(void *context, uint64_t done, uint64_t total, uint64_t examined)
 {
     (void)context;
     return tsw_plan_progress((double)done, (double)total, (double)examined);
 }
+
+static const trainsize_command_io io = {keep_output, NULL, to_stderr, NULL, plan_progress, NULL};
 
 /* One 8-byte slot per result field: a double for numbers and booleans (a u64 as the
  * double JSON.parse would read it), the address of the text for strings and choices, the
@@ -59,7 +83,10 @@ static union {
     double number;
     uint64_t bits;
 } slots[SLOTS_MAX];
-static cli_estimate last;
+/* The last estimate and, when its job does not fit, the changes that would make it fit. */
+static trainsize_result last;
+static trainsize_advice last_advice[ADVICE_MAX];
+static size_t last_advised;
 /* A job fresh from trainsize_job_new, copied for each estimate (setting every default from
  * its text again costs more than the estimate itself). */
 static trainsize_job *base_job;
@@ -85,10 +112,8 @@ EMSCRIPTEN_KEEPALIVE double tsw_bench_native(int argc, char **argv, int count);
 
 int tsw_run(int argc, char **argv)
 {
-    free(output);
-    output = NULL;
-    output_len = 0;
-    return trainsize_cli_main(argc, argv);
+    output_clear();
+    return trainsize_command(argc, argv, &io);
 }
 
 const char *tsw_output(void) { return output ? output : ""; }
@@ -130,9 +155,10 @@ const char *tsw_warning_text(int bit)
  * index-th (value 0) or its value (value 1); NULL past the last. */
 const char *tsw_example_setting(size_t index, int value)
 {
-    if (index >= cli_example_job_count)
+    const char *name, *text;
+    if (!trainsize_example_setting(index, &name, &text))
         return NULL;
-    return value ? cli_example_job[index].value : cli_example_job[index].name;
+    return value ? text : name;
 }
 
 /* The parameter catalogue, for trainsize.js's params(): the index-th parameter's name (0),
@@ -162,17 +188,36 @@ double tsw_param_number(size_t index, int which)
 
 void *tsw_slots(void) { return slots; }
 
-/* The fields of `last` into `slots`, and the estimate's JSON (trainsize.js takes its
- * "advice") as the output when the job does not fit. */
-static int fill_slots(void)
+/* A library failure as the command says it: one line on stderr; the exit status it maps
+ * to (out of memory and misuse are failures, anything else the input's fault). */
+static int library_error(int code, const trainsize_error *err)
 {
+    const char *text = err && err->message[0] && memchr(err->message, '\0', sizeof err->message)
+                           ? err->message : trainsize_strerror(code);
+    fprintf(stderr, "trainsize: %s\n", text);
+    return code == TRAINSIZE_E_NOMEM || code == TRAINSIZE_E_ARGUMENT ? TRAINSIZE_COMMAND_FAILURE
+                                                                    : TRAINSIZE_COMMAND_USAGE;
+}
+
+/* Estimate `last_job` into `last`, with advice when it does not fit; then its fields into
+ * `slots`, and the estimate's JSON (trainsize.js takes its "advice") as the output when
+ * the job does not fit. */
+static int estimate_last_job(void)
+{
+    trainsize_error err;
     size_t i, n = trainsize_result_field_count();
+    int rc = trainsize_estimate(last_job, &last, sizeof last, &err);
+
+    if (rc != TRAINSIZE_OK)
+        return library_error(rc, &err);
+    last_advised = 0;
+    if (!last.memory.fits &&
+        trainsize_advise(last_job, last_advice, ADVICE_MAX, &last_advised, NULL) != TRAINSIZE_OK)
+        last_advised = 0;
     for (i = 0; i < n && i < SLOTS_MAX; i++) {
         trainsize_field_value v;
-        if (trainsize_result_field_get(&last.result, i, &v) != TRAINSIZE_OK) {
-            cli_error("internal error: cannot read a result field");
-            return CLI_EXIT_FAILURE;
-        }
+        if (trainsize_result_field_get(&last, i, &v) != TRAINSIZE_OK)
+            return library_error(TRAINSIZE_E_ARGUMENT, NULL);
         switch (v.type) {
         case TRAINSIZE_FIELD_U64: slots[i].number = (double)v.u64; break;
         case TRAINSIZE_FIELD_F64: slots[i].number = v.f64; break;
@@ -183,16 +228,16 @@ static int fill_slots(void)
         default: slots[i].bits = 0; break; /* a type newer than trainsize.js: null */
         }
     }
-    if (last.advised > 0) {
-        ts_out out;
-        ts_out_init(&out);
-        if (cli_result_json(&out, &last.result, last.advice, last.advised) != 0) {
-            ts_out_free(&out);
-            return CLI_EXIT_FAILURE;
-        }
-        return cli_out_flush_stdout(&out);
+    if (last_advised > 0) {
+        int len = trainsize_result_json(&last, last_advice, last_advised, NULL, 0, &err);
+        if (len < 0)
+            return library_error(len, &err);
+        if (!(output = malloc((size_t)len + 1)))
+            return library_error(TRAINSIZE_E_NOMEM, NULL);
+        output_len = (size_t)trainsize_result_json(&last, last_advice, last_advised, output,
+                                                   (size_t)len + 1, NULL);
     }
-    return CLI_EXIT_OK;
+    return TRAINSIZE_COMMAND_OK;
 }
 
 /* The estimate command on argv (as tsw_run takes it, without the command's name): 0 and
@@ -201,46 +246,21 @@ static int fill_slots(void)
  * The job is kept for tsw_estimate_again. */
 int tsw_estimate(int argc, char **argv)
 {
-    cli_options opts;
-    trainsize_job *job = NULL;
     int status;
 
-    free(output);
-    output = NULL;
-    output_len = 0;
+    output_clear();
     trainsize_job_free(last_job);
     last_job = NULL;
-    status = cli_estimate_options(argc, argv, base_job, &opts, &job, &last);
-    if (status == CLI_EXIT_OK && opts.help) {
-        cli_error("help is not an option of estimate()"); /* trainsize.js refuses it first */
-        status = CLI_EXIT_USAGE;
-    }
-    cli_options_free(&opts);
-    if (status != CLI_EXIT_OK) {
-        trainsize_job_free(job);
-        return status;
-    }
-    last_job = job;
-    return fill_slots();
+    status = trainsize_command_job(argc, argv, base_job, &last_job, &io);
+    return status == TRAINSIZE_COMMAND_OK ? estimate_last_job() : status;
 }
 
 /* The last estimate's job estimated again (the same options): as tsw_estimate returns;
- * CLI_EXIT_FAILURE when there is none (trainsize.js then calls tsw_estimate). */
+ * 1 (a failure) when there is none (trainsize.js then calls tsw_estimate). */
 int tsw_estimate_again(void)
 {
-    trainsize_error err;
-    int rc;
-    free(output);
-    output = NULL;
-    output_len = 0;
-    if (!last_job) return CLI_EXIT_FAILURE;
-    rc = trainsize_estimate(last_job, &last.result, sizeof last.result, &err);
-    if (rc != TRAINSIZE_OK) return cli_library_error(rc, &err);
-    last.advised = 0;
-    if (!last.result.memory.fits &&
-        trainsize_advise(last_job, last.advice, CLI_ADVICE_MAX, &last.advised, NULL) != TRAINSIZE_OK)
-        last.advised = 0;
-    return fill_slots();
+    output_clear();
+    return last_job ? estimate_last_job() : TRAINSIZE_COMMAND_FAILURE;
 }
 
 /* For the benchmark: seconds per trainsize_estimate() of the job argv describes, as the
@@ -248,22 +268,18 @@ int tsw_estimate_again(void)
  * runs; a negative number when the job is invalid. */
 double tsw_bench_native(int argc, char **argv, int count)
 {
-    cli_options opts;
     trainsize_job *job = NULL;
     trainsize_result r;
     double start, seconds = -1.0;
-    int i, status;
+    int i;
 
-    status = cli_parse_options(argc, argv, &opts);
-    if (status == CLI_EXIT_OK)
-        status = cli_build_job(&opts, &job);
-    if (status == CLI_EXIT_OK && trainsize_estimate(job, &r, sizeof r, NULL) == TRAINSIZE_OK) {
+    if (trainsize_command_job(argc, argv, NULL, &job, &io) == TRAINSIZE_COMMAND_OK &&
+        trainsize_estimate(job, &r, sizeof r, NULL) == TRAINSIZE_OK) {
         start = emscripten_get_now();
         for (i = 0; i < count; i++)
             trainsize_estimate(job, &r, sizeof r, NULL);
         seconds = (emscripten_get_now() - start) / 1e3 / (count > 0 ? count : 1);
     }
     trainsize_job_free(job);
-    cli_options_free(&opts);
     return seconds;
 }

@@ -1,5 +1,5 @@
 //! The figures of bare `trainsize`: the command's built-in example job
-//! (programs/trainsize/defaults.c), printed as `trainsize --json` prints them.
+//! (the library lists it: trainsize_example_setting), printed as `trainsize --json` prints them.
 //!
 //!     cargo run --example bare            # the JSON, as `trainsize --json`
 //!     cargo run --example bare -- --fields  # one "path = value" line per result field

@@ -1,5 +1,5 @@
 // Command bare prints, as JSON, the estimate of the built-in example job that the bare
-// `trainsize` command sizes (programs/trainsize/defaults.c): the same text as
+// `trainsize` command sizes (the library lists it: trainsize_example_setting): the same text as
 // `trainsize --json`.
 package main
 

@@ -1,6 +1,6 @@
 /* The `calibrate` command: a site's measured runs -> the library's fit -> the calibration
- * JSON on standard output (for --calibration FILE), and how well it fits, run by run, on
- * standard error (so `trainsize calibrate runs.json > site.json` keeps only the file). */
+ * JSON as the output (for --calibration FILE), and how well it fits, run by run, as a note
+ * to the message writer (so `trainsize calibrate runs.json > site.json` keeps only the file). */
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
 
 #include "cli.h"
@@ -21,7 +21,7 @@
 
 /* The whole file, bounded as the library bounds the files it reads, and only a regular
  * one (opened without blocking: a FIFO would wait for a writer, a device never end). */
-static char *read_runs(const char *path, size_t *len)
+static char *read_runs(const ts_cli *cx, const char *path, size_t *len)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK);
     struct stat st;
@@ -29,24 +29,24 @@ static char *read_runs(const char *path, size_t *len)
     char *buf;
     if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
         close(fd);
-        cli_error("calibrate: \"%.200s\" is not a regular file", path);
+        ts_cli_error(cx, "calibrate: \"%.200s\" is not a regular file", path);
         return NULL;
     }
     if (fd >= 0) f = fdopen(fd, "rb");
     if (!f) {
         if (fd >= 0) close(fd);
-        cli_error("calibrate: cannot open \"%.200s\"", path);
+        ts_cli_error(cx, "calibrate: cannot open \"%.200s\"", path);
         return NULL;
     }
     buf = malloc(TRAINSIZE_HF_CONFIG_MAX_BYTES + 1);
     if (!buf) {
         fclose(f);
-        cli_error("out of memory");
+        ts_cli_error(cx, "out of memory");
         return NULL;
     }
     *len = fread(buf, 1, TRAINSIZE_HF_CONFIG_MAX_BYTES + 1, f);
     if (ferror(f) || *len > TRAINSIZE_HF_CONFIG_MAX_BYTES) {
-        cli_error("calibrate: \"%.200s\": %s", path, ferror(f) ? "cannot be read" : "over 1 MiB");
+        ts_cli_error(cx, "calibrate: \"%.200s\": %s", path, ferror(f) ? "cannot be read" : "over 1 MiB");
         fclose(f);
         free(buf);
         return NULL;
@@ -107,13 +107,13 @@ static void report(ts_out *o, const trainsize_calibration_run *runs, size_t n,
     ts_out_puts(o, i ? "\n" : " none\n");
 }
 
-static int usage(void)
+static int usage(const ts_cli *cx)
 {
-    cli_error("calibrate: usage: trainsize calibrate RUNS.json [--date YYYY-MM-DD] (see trainsize calibrate --help)");
-    return CLI_EXIT_USAGE;
+    ts_cli_error(cx, "calibrate: usage: trainsize calibrate RUNS.json [--date YYYY-MM-DD] (see trainsize calibrate --help)");
+    return TS_CLI_EXIT_USAGE;
 }
 
-int cli_cmd_calibrate(int argc, char **argv)
+int ts_cli_cmd_calibrate(const ts_cli *cx, int argc, char *const *argv)
 {
     const char *path = NULL, *date = NULL;
     char today[16];
@@ -127,33 +127,33 @@ int cli_cmd_calibrate(int argc, char **argv)
 
     for (i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-            return cli_print_help(CLI_HELP_CALIBRATE);
+            return ts_cli_print_help(cx, TS_CLI_HELP_CALIBRATE);
         if (strcmp(argv[i], "--date") == 0 && i + 1 < argc)
             date = argv[++i];
         else if (strncmp(argv[i], "--date=", 7) == 0)
             date = argv[i] + 7;
         else if (argv[i][0] == '-' || path)
-            return usage();
+            return usage(cx);
         else
             path = argv[i];
     }
-    if (!path) return usage();
+    if (!path) return usage(cx);
     if (date && (strlen(date) != 10 || date[4] != '-' || date[7] != '-' || strspn(date, "0123456789-") != 10)) {
-        cli_error("calibrate: --date: expected YYYY-MM-DD, got \"%.20s\"", date);
-        return CLI_EXIT_USAGE;
+        ts_cli_error(cx, "calibrate: --date: expected YYYY-MM-DD, got \"%.20s\"", date);
+        return TS_CLI_EXIT_USAGE;
     }
     if (!date) {
         time_t now = time(NULL);
         struct tm tm;
         if (gmtime_r(&now, &tm) && strftime(today, sizeof today, "%Y-%m-%d", &tm)) date = today;
     }
-    text = read_runs(path, &len);
-    if (!text) return CLI_EXIT_USAGE;
+    text = read_runs(cx, path, &len);
+    if (!text) return TS_CLI_EXIT_USAGE;
     runs = calloc(RUNS_MAX, sizeof *runs);
     if (!runs) {
         free(text);
-        cli_error("out of memory");
-        return CLI_EXIT_FAILURE;
+        ts_cli_error(cx, "out of memory");
+        return TS_CLI_EXIT_FAILURE;
     }
     rc = trainsize_calibrate(text, len, date, runs, RUNS_MAX, &count, &summary, NULL, 0, &need, &err);
     calibration = rc == TRAINSIZE_OK ? malloc(need + 1) : NULL;
@@ -164,22 +164,20 @@ int cli_cmd_calibrate(int argc, char **argv)
         free(runs);
         free(calibration);
         if (rc == TRAINSIZE_OK) {
-            cli_error("out of memory");
-            return CLI_EXIT_FAILURE;
+            ts_cli_error(cx, "out of memory");
+            return TS_CLI_EXIT_FAILURE;
         }
-        return cli_library_error(rc, &err);
+        return ts_cli_library_error(cx, rc, &err);
     }
     ts_out_init(&table);
     report(&table, runs, count, &summary);
     free(runs);
-    if (!table.failed && table.len) {
-        fwrite(table.data, 1, table.len, stderr);
-        fflush(stderr);
-    }
+    if (!table.failed)
+        (void)ts_cli_note(cx, table.data, table.len); /* a note: the calibration is the answer */
     ts_out_free(&table);
     ts_out_init(&out);
     ts_out_puts(&out, calibration);
     free(calibration);
-    status = cli_out_flush_stdout(&out);
+    status = ts_cli_flush(cx, &out);
     return status;
 }

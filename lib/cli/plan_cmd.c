@@ -29,14 +29,14 @@ static const char *const plan_only[] = {
     "gpus-per-node", "global-batch", "cp", /* the candidate gives these */
 };
 
-static int parse_top(const char *text, size_t *out)
+static int parse_top(const ts_cli *cx, const char *text, size_t *out)
 {
     size_t v = 0;
     const char *s = text;
 
     *out = TOP_DEFAULT;
     if (!text)
-        return CLI_EXIT_OK;
+        return TS_CLI_EXIT_OK;
     if (*s == '\0')
         goto bad;
     for (; *s; s++) {
@@ -47,17 +47,17 @@ static int parse_top(const char *text, size_t *out)
     if (v < 1 || v > TOP_MAX)
         goto bad;
     *out = v;
-    return CLI_EXIT_OK;
+    return TS_CLI_EXIT_OK;
 bad:
-    cli_error("top: expected a whole number from 1 to %d, got '%.32s'", TOP_MAX, text);
-    return CLI_EXIT_USAGE;
+    ts_cli_error(cx, "top: expected a whole number from 1 to %d, got '%.32s'", TOP_MAX, text);
+    return TS_CLI_EXIT_USAGE;
 }
 
 /* A candidate's field as the library's plan table gives it (the recompute setting's name,
  * the server count). */
 static int candidate_field(const trainsize_plan_candidate *c, const char *name, trainsize_field_value *v)
 {
-    size_t at = cli_field_index(trainsize_plan_field_count, trainsize_plan_field_at, name);
+    size_t at = ts_cli_field_index(trainsize_plan_field_count, trainsize_plan_field_at, name);
     return trainsize_plan_field_get(c, at, v) == TRAINSIZE_OK;
 }
 
@@ -108,7 +108,7 @@ static int batch_mode(const trainsize_job *job)
 
 /* ---- human output ---- */
 
-/* A paragraph: `text` wrapped at CLI_COLUMNS with `indent`, then a newline. */
+/* A paragraph: `text` wrapped at TS_CLI_COLUMNS with `indent`, then a newline. */
 static void wrap_words(ts_out *o, const char *text, size_t indent)
 {
     ts_out_wrapped(o, text, indent);
@@ -116,7 +116,7 @@ static void wrap_words(ts_out *o, const char *text, size_t indent)
 }
 
 /* snprintf at the end of what `buf` holds. */
-static void append(char *buf, size_t cap, const char *fmt, ...) CLI_PRINTF(3, 4);
+static void append(char *buf, size_t cap, const char *fmt, ...) TS_CLI_PRINTF(3, 4);
 static void append(char *buf, size_t cap, const char *fmt, ...)
 {
     size_t n = strlen(buf);
@@ -360,7 +360,7 @@ static void row(ts_out *o, size_t rank, const trainsize_plan_candidate *c, int o
         const char *name = trainsize_warning_name(UINT64_C(1) << bit);
         if (!(warn & (UINT64_C(1) << bit)) || !name)
             continue;
-        if (ts_out_column(o) + 2 + strlen(name) > CLI_COLUMNS)
+        if (ts_out_column(o) + 2 + strlen(name) > TS_CLI_COLUMNS)
             ts_out_puts(o, "\n              ");
         else if (ts_out_column(o) > 14)
             ts_out_putc(o, ',');
@@ -410,7 +410,7 @@ static void hint_option(ts_out *o, const char *name, const char *value)
     len = snprintf(item, sizeof item, "--%s %s", name, word);
     if (len < 0)
         return;
-    if (ts_out_column(o) + 1 + (size_t)len + 2 > CLI_COLUMNS)
+    if (ts_out_column(o) + 1 + (size_t)len + 2 > TS_CLI_COLUMNS)
         ts_out_puts(o, " \\\n   ");
     ts_out_putc(o, ' ');
     ts_out_puts(o, item);
@@ -427,7 +427,7 @@ static int is_plan_only(const char *name)
     return 0;
 }
 
-static void hint(ts_out *o, const cli_options *opts, const trainsize_plan_candidate *c)
+static void hint(ts_out *o, const ts_cli_options *opts, const trainsize_plan_candidate *c)
 {
     char v[TS_FMT_MAX];
     size_t i;
@@ -560,7 +560,7 @@ static void nothing_fits(ts_out *o, const trainsize_job *job, const trainsize_pl
     wrap_words(o, why, 0);
 }
 
-static void human_plan(ts_out *o, const cli_options *opts, const trainsize_job *job,
+static void human_plan(ts_out *o, const ts_cli_options *opts, const trainsize_job *job,
                        const trainsize_plan_candidate *c, size_t count,
                        const trainsize_plan_stats *st, double elapsed)
 {
@@ -638,48 +638,48 @@ static double seconds_between(const struct timespec *a, const struct timespec *b
     return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-int cli_cmd_plan(int argc, char **argv)
+int ts_cli_cmd_plan(const ts_cli *cx, int argc, char *const *argv)
 {
     trainsize_plan_candidate cand[TOP_MAX];
     trainsize_plan_stats stats;
     trainsize_error err;
     trainsize_job *job = NULL;
-    cli_options opts;
+    ts_cli_options opts;
     struct timespec t0, t1;
     size_t top, count = 0;
     ts_out out;
     int status, rc;
 
-    status = cli_parse_plan_options(argc, argv, &opts);
-    if (status != CLI_EXIT_OK)
+    status = ts_cli_parse_plan_options(cx, argc, argv, &opts);
+    if (status != TS_CLI_EXIT_OK)
         return status;
     if (opts.help) {
-        cli_options_free(&opts);
-        return cli_print_help(CLI_HELP_PLAN);
+        ts_cli_options_free(&opts);
+        return ts_cli_print_help(cx, TS_CLI_HELP_PLAN);
     }
-    status = parse_top(opts.top, &top);
-    if (status == CLI_EXIT_OK)
-        status = cli_build_job(&opts, &job);
-    if (status != CLI_EXIT_OK) {
-        cli_options_free(&opts);
+    status = parse_top(cx, opts.top, &top);
+    if (status == TS_CLI_EXIT_OK)
+        status = ts_cli_build_job(cx, &opts, &job);
+    if (status != TS_CLI_EXIT_OK) {
+        ts_cli_options_free(&opts);
         return status;
     }
     memset(&stats, 0, sizeof stats);
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    rc = trainsize_plan_with_progress(job, cand, top, &count, &stats, CLI_PLAN_PROGRESS, NULL, &err);
+    rc = trainsize_plan_with_progress(job, cand, top, &count, &stats, cx->progress, cx->progress_context, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc != TRAINSIZE_OK) {
-        status = cli_library_error(rc, &err);
+        status = ts_cli_library_error(cx, rc, &err);
         goto done;
     }
     if (count > top)
         count = top;
     ts_out_init(&out);
     if (!opts.json) human_plan(&out, &opts, job, cand, count, &stats, seconds_between(&t0, &t1));
-    status = cli_out_finish(&out, opts.json ? cli_plan_json(&out, job, cand, count, &stats) : 0);
+    status = ts_cli_out_finish(cx, &out, opts.json ? ts_cli_plan_json(cx, &out, job, cand, count, &stats) : 0);
 
 done:
     trainsize_job_free(job);
-    cli_options_free(&opts);
+    ts_cli_options_free(&opts);
     return status;
 }

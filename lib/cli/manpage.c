@@ -20,11 +20,11 @@ static void roff_text(ts_out *o, const char *s)
 }
 
 /* A command's whole help as preformatted text (its layout is already the help's). */
-static void verbatim_help(ts_out *o, enum cli_help_topic topic)
+static void verbatim_help(ts_out *o, enum ts_cli_help_topic topic)
 {
     ts_out text;
     ts_out_init(&text);
-    cli_help_text(&text, topic);
+    ts_cli_help_text(&text, topic);
     ts_out_puts(o, ".nf\n");
     if (text.data) {
         ts_out_putc(&text, '\0');
@@ -34,7 +34,7 @@ static void verbatim_help(ts_out *o, enum cli_help_topic topic)
     ts_out_free(&text);
 }
 
-int cli_print_man(void)
+int ts_cli_print_man(const ts_cli *cx)
 {
     ts_out o;
     size_t i, n = trainsize_param_count();
@@ -46,25 +46,25 @@ int cli_print_man(void)
                     ".SH SYNOPSIS\n.B trainsize\n[\\fIOPTIONS\\fR]\n.br\n"
                     ".B trainsize\n\\fBestimate\\fR|\\fBplan\\fR|\\fBmodels\\fR|\\fBgpus\\fR|\\fBhelp\\fR "
                     "[\\fIOPTIONS\\fR]\n.SH DESCRIPTION\n");
-    verbatim_help(&o, CLI_HELP_MAIN);
+    verbatim_help(&o, TS_CLI_HELP_MAIN);
     ts_out_puts(&o, ".SH ESTIMATE\n");
     ts_out_puts(&o, "Sizes one training job: memory per GPU (the most loaded GPU), the servers it needs, "
                     "the time and the cost. Every option is \\fB\\-\\-NAME VALUE\\fR or "
                     "\\fB\\-\\-NAME=VALUE\\fR; see \\fBtrainsize estimate \\-\\-help\\fR for the model "
                     "and output options. The options that read a file, then the job's parameters:\n");
-    for (i = 0; i < cli_file_option_count; i++) {
+    for (i = 0; i < ts_cli_file_option_count; i++) {
         ts_out_puts(&o, ".TP\n.B \\-\\-");
-        roff_text(&o, cli_file_options[i].name);
-        ts_out_printf(&o, " \\fI%s\\fR\n", cli_file_options[i].metavar);
-        roff_text(&o, cli_file_options[i].doc);
+        roff_text(&o, ts_cli_file_options[i].name);
+        ts_out_printf(&o, " \\fI%s\\fR\n", ts_cli_file_options[i].metavar);
+        roff_text(&o, ts_cli_file_options[i].doc);
         ts_out_putc(&o, '\n');
     }
     for (i = 0; i < n; i++) {
         const trainsize_param_info *p = trainsize_param_at(i);
         const char *meta;
         if (!p || !p->name) continue;
-        meta = cli_param_metavar(p);
-        cli_param_doc(p, doc, sizeof doc);
+        meta = ts_cli_param_metavar(p);
+        ts_cli_param_doc(p, doc, sizeof doc);
         ts_out_puts(&o, ".TP\n.B \\-\\-");
         roff_text(&o, p->name);
         if (meta[0]) ts_out_printf(&o, " \\fI%s\\fR", meta);
@@ -73,21 +73,21 @@ int cli_print_man(void)
         ts_out_putc(&o, '\n');
     }
     ts_out_puts(&o, ".SH PLAN\n");
-    verbatim_help(&o, CLI_HELP_PLAN);
+    verbatim_help(&o, TS_CLI_HELP_PLAN);
     ts_out_puts(&o, ".SH MODELS\n");
-    verbatim_help(&o, CLI_HELP_MODELS);
+    verbatim_help(&o, TS_CLI_HELP_MODELS);
     ts_out_puts(&o, ".SH GPUS\n");
-    verbatim_help(&o, CLI_HELP_GPUS);
+    verbatim_help(&o, TS_CLI_HELP_GPUS);
     ts_out_puts(&o, ".SH CALIBRATE\n");
-    verbatim_help(&o, CLI_HELP_CALIBRATE);
+    verbatim_help(&o, TS_CLI_HELP_CALIBRATE);
     ts_out_puts(&o, ".SH CAPACITY\n");
-    verbatim_help(&o, CLI_HELP_CAPACITY);
+    verbatim_help(&o, TS_CLI_HELP_CAPACITY);
     ts_out_puts(&o, ".SH EXIT STATUS\n0 when an estimate or listing was produced (whether or not the job "
                     "fits), 2 for invalid input (one line on standard error naming the option, nothing "
                     "on standard output), 1 for any other failure.\n"
                     ".SH SEE ALSO\nThe library's header \\fItrainsize.h\\fR and its pkg-config module "
                     "\\fBlibtrainsize\\fR.\n");
-    return cli_out_flush_stdout(&o);
+    return ts_cli_flush(cx, &o);
 }
 
 /* The options the plan help lists of its own ("  --NAME" at a line's start), after the
@@ -97,7 +97,7 @@ static void plan_options(ts_out *o)
     ts_out text;
     const char *s;
     ts_out_init(&text);
-    cli_help_text(&text, CLI_HELP_PLAN);
+    ts_cli_help_text(&text, TS_CLI_HELP_PLAN);
     ts_out_putc(&text, '\0');
     for (s = text.data; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : s + strlen(s)) {
         size_t k = 0;
@@ -114,7 +114,7 @@ static void words(ts_out *o, const char *choices)
     for (; choices && *choices; choices++) ts_out_putc(o, *choices == '|' ? ' ' : *choices);
 }
 
-int cli_print_bash_completion(void)
+int ts_cli_print_bash_completion(const ts_cli *cx)
 {
     ts_out o;
     size_t i, n = trainsize_param_count();
@@ -165,5 +165,5 @@ int cli_print_bash_completion(void)
                     "    COMPREPLY=($(compgen -W \"$options\" -- \"$cur\"))\n"
                     "}\n"
                     "complete -F _trainsize trainsize\n");
-    return cli_out_flush_stdout(&o);
+    return ts_cli_flush(cx, &o);
 }

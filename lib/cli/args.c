@@ -18,7 +18,7 @@
 /* How much of a user's option name an error message repeats. */
 #define NAME_SHOWN 64
 
-const trainsize_param_info *cli_find_param(const char *name, size_t len)
+const trainsize_param_info *ts_cli_find_param(const char *name, size_t len)
 {
     char whole[64]; /* longer than any parameter's name */
     /* an option's name is the part of "--name=value" before '=': the library looks it up */
@@ -36,18 +36,18 @@ static int name_is(const char *name, size_t len, const char *want)
 /* Why `plan` refuses an option (the library's planner policy), or NULL. */
 static const char *plan_refusal(const char *name, size_t len)
 {
-    const trainsize_param_info *p = cli_find_param(name, len);
+    const trainsize_param_info *p = ts_cli_find_param(name, len);
     return p ? trainsize_param_plan_refusal(trainsize_param_find(p->name)) : NULL;
 }
 
-void cli_options_free(cli_options *opts)
+void ts_cli_options_free(ts_cli_options *opts)
 {
     free(opts->sets);
     opts->sets = NULL;
     opts->set_count = 0;
 }
 
-static int parse(int argc, char **argv, int plan, cli_options *out)
+static int parse(const ts_cli *cx, int argc, char *const *argv, int plan, ts_cli_options *out)
 {
     const char *cmd = plan ? "plan" : "estimate";
     int i;
@@ -58,14 +58,14 @@ static int parse(int argc, char **argv, int plan, cli_options *out)
     for (i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             out->help = 1;
-            return CLI_EXIT_OK;
+            return TS_CLI_EXIT_OK;
         }
     }
     if (argc > 0) {
         out->sets = calloc((size_t)argc, sizeof *out->sets);
         if (!out->sets) {
-            cli_error("out of memory");
-            return CLI_EXIT_FAILURE;
+            ts_cli_error(cx, "out of memory");
+            return TS_CLI_EXIT_FAILURE;
         }
     }
     for (i = 0; i < argc; i++) {
@@ -76,12 +76,12 @@ static int parse(int argc, char **argv, int plan, cli_options *out)
         int special;
 
         if (arg[0] != '-') {
-            cli_error("unexpected argument '%.*s' (options start with --; see trainsize "
+            ts_cli_error(cx, "unexpected argument '%.*s' (options start with --; see trainsize "
                       "%s --help)", NAME_SHOWN, arg, cmd);
             goto usage;
         }
         if (arg[1] != '-' || arg[2] == '\0') {
-            cli_error("unknown option '%.*s' (see trainsize %s --help)", NAME_SHOWN, arg, cmd);
+            ts_cli_error(cx, "unknown option '%.*s' (see trainsize %s --help)", NAME_SHOWN, arg, cmd);
             goto usage;
         }
         name = arg + 2;
@@ -92,14 +92,14 @@ static int parse(int argc, char **argv, int plan, cli_options *out)
 
         if (name_is(name, len, "json")) {
             if (value) {
-                cli_error("option --json takes no value");
+                ts_cli_error(cx, "option --json takes no value");
                 goto usage;
             }
             out->json = 1;
             continue;
         }
         if (plan && plan_refusal(name, len)) {
-            cli_error("option --%.*s is not an option of plan: %s (see trainsize plan --help)",
+            ts_cli_error(cx, "option --%.*s is not an option of plan: %s (see trainsize plan --help)",
                       (int)len, name, plan_refusal(name, len));
             goto usage;
         }
@@ -110,11 +110,11 @@ static int parse(int argc, char **argv, int plan, cli_options *out)
                   name_is(name, len, "gpu-file") || name_is(name, len, "calibration") ||
                   (plan && name_is(name, len, "top"));
         if (plan && name_is(name, len, "gpu"))
-            p = cli_find_param("plan-gpus", 9);
+            p = ts_cli_find_param("plan-gpus", 9);
         else
-            p = special ? NULL : cli_find_param(name, len);
+            p = special ? NULL : ts_cli_find_param(name, len);
         if (!p && !special) {
-            cli_error("unknown option '--%.*s' (see trainsize %s --help)",
+            ts_cli_error(cx, "unknown option '--%.*s' (see trainsize %s --help)",
                       (int)(len < NAME_SHOWN ? len : NAME_SHOWN), name, cmd);
             goto usage;
         }
@@ -128,14 +128,14 @@ static int parse(int argc, char **argv, int plan, cli_options *out)
         }
         if (!value) {
             if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0) {
-                cli_error("option --%.*s needs a value", (int)(len < NAME_SHOWN ? len : NAME_SHOWN),
+                ts_cli_error(cx, "option --%.*s needs a value", (int)(len < NAME_SHOWN ? len : NAME_SHOWN),
                           name);
                 goto usage;
             }
             value = argv[++i];
         }
         if (p && plan && value[0] == '\0' && strcmp(p->name, "plan-gpus") == 0) {
-            cli_error("option --%.*s: expected catalogue GPU names, got an empty list",
+            ts_cli_error(cx, "option --%.*s: expected catalogue GPU names, got an empty list",
                       (int)len, name);
             goto usage;
         }
@@ -161,30 +161,30 @@ static int parse(int argc, char **argv, int plan, cli_options *out)
             out->set_count++;
         }
     }
-    return CLI_EXIT_OK;
+    return TS_CLI_EXIT_OK;
 
 usage:
-    cli_options_free(out);
-    return CLI_EXIT_USAGE;
+    ts_cli_options_free(out);
+    return TS_CLI_EXIT_USAGE;
 }
 
-int cli_parse_options(int argc, char **argv, cli_options *out)
+int ts_cli_parse_options(const ts_cli *cx, int argc, char *const *argv, ts_cli_options *out)
 {
-    return parse(argc, argv, 0, out);
+    return parse(cx, argc, argv, 0, out);
 }
 
-int cli_parse_plan_options(int argc, char **argv, cli_options *out)
+int ts_cli_parse_plan_options(const ts_cli *cx, int argc, char *const *argv, ts_cli_options *out)
 {
-    return parse(argc, argv, 1, out);
+    return parse(cx, argc, argv, 1, out);
 }
 
-static int load_hf_config(trainsize_job *job, const char *path)
+static int load_hf_config(const ts_cli *cx, trainsize_job *job, const char *path)
 {
     trainsize_error err;
     int rc = trainsize_job_load_hf_config_file(job, path, &err);
 
     if (rc == TRAINSIZE_OK)
-        return CLI_EXIT_OK;
+        return TS_CLI_EXIT_OK;
     if (err.message[0] != '\0' && memchr(err.message, '\0', sizeof err.message) &&
         !strstr(err.message, path)) {
         /* Say which file, when the library's message does not (in place of the generic
@@ -192,91 +192,91 @@ static int load_hf_config(trainsize_job *job, const char *path)
         const char *msg = err.message;
         if (strncmp(msg, "config.json: ", 13) == 0)
             msg += 13;
-        cli_error("--hf-config %.200s: %s", path, msg);
-        return (rc == TRAINSIZE_E_NOMEM || rc == TRAINSIZE_E_ARGUMENT) ? CLI_EXIT_FAILURE
-                                                                        : CLI_EXIT_USAGE;
+        ts_cli_error(cx, "--hf-config %.200s: %s", path, msg);
+        return (rc == TRAINSIZE_E_NOMEM || rc == TRAINSIZE_E_ARGUMENT) ? TS_CLI_EXIT_FAILURE
+                                                                        : TS_CLI_EXIT_USAGE;
     }
-    return cli_library_error(rc, &err);
+    return ts_cli_library_error(cx, rc, &err);
 }
 
-int cli_build_job(const cli_options *opts, trainsize_job **out)
+int ts_cli_build_job(const ts_cli *cx, const ts_cli_options *opts, trainsize_job **out)
 {
-    return cli_build_job_from(opts, NULL, out);
+    return ts_cli_build_job_from(cx, opts, NULL, out);
 }
 
-int cli_build_job_from(const cli_options *opts, const trainsize_job *base, trainsize_job **out)
+int ts_cli_build_job_from(const ts_cli *cx, const ts_cli_options *opts, const trainsize_job *base, trainsize_job **out)
 {
     trainsize_job *job;
     trainsize_error err;
-    int status = CLI_EXIT_OK;
+    int status = TS_CLI_EXIT_OK;
     size_t i;
 
     *out = NULL;
     if (!!opts->model + !!opts->hf_config + !!opts->hf_model > 1) {
-        cli_error("options --model, --hf-config and --hf-model exclude each other: give one model");
-        return CLI_EXIT_USAGE;
+        ts_cli_error(cx, "options --model, --hf-config and --hf-model exclude each other: give one model");
+        return TS_CLI_EXIT_USAGE;
     }
     if ((opts->hf_model && opts->safetensors) || (opts->revision && !opts->hf_model)) {
-        cli_error(opts->revision && !opts->hf_model ? "option --revision goes with --hf-model"
+        ts_cli_error(cx, opts->revision && !opts->hf_model ? "option --revision goes with --hf-model"
                                                     : "options --hf-model and --safetensors exclude each other: "
                                                       "give one checkpoint");
-        return CLI_EXIT_USAGE;
+        return TS_CLI_EXIT_USAGE;
     }
     for (i = 0; opts->gpu_file && i < opts->set_count; i++) {
         if (strcmp(opts->sets[i].name, "gpu") == 0) {
-            cli_error("options --gpu and --gpu-file exclude each other: give one GPU");
-            return CLI_EXIT_USAGE;
+            ts_cli_error(cx, "options --gpu and --gpu-file exclude each other: give one GPU");
+            return TS_CLI_EXIT_USAGE;
         }
     }
     job = base ? trainsize_job_clone(base) : trainsize_job_new();
     if (!job) {
-        cli_error("out of memory");
-        return CLI_EXIT_FAILURE;
+        ts_cli_error(cx, "out of memory");
+        return TS_CLI_EXIT_FAILURE;
     }
     if (!opts->plan && !opts->model && !opts->hf_config && !opts->hf_model && !opts->safetensors &&
         opts->set_count == 0) {
-        status = cli_apply_example_job(job);
+        status = ts_cli_apply_example_job(cx, job);
     } else if (opts->model) {
         /* The model first, so that shape options override single fields of it
          * wherever they stand on the command line. */
         int rc = trainsize_job_set(job, "model", opts->model, &err);
         if (rc != TRAINSIZE_OK)
-            status = cli_library_error(rc, &err);
+            status = ts_cli_library_error(cx, rc, &err);
     } else if (opts->hf_config) {
-        status = load_hf_config(job, opts->hf_config);
+        status = load_hf_config(cx, job, opts->hf_config);
     }
     /* a checkpoint: its own model (a cached snapshot, a folder), else the one above counted */
-    if (status == CLI_EXIT_OK && (opts->hf_model || opts->safetensors))
-        status = cli_load_checkpoint(job, opts);
+    if (status == TS_CLI_EXIT_OK && (opts->hf_model || opts->safetensors))
+        status = ts_cli_load_checkpoint(cx, job, opts);
     /* The site's calibration next (of the example job too): the options after it win over
      * its shares. */
-    if (status == CLI_EXIT_OK && opts->calibration) {
+    if (status == TS_CLI_EXIT_OK && opts->calibration) {
         int rc = trainsize_job_load_calibration(job, opts->calibration, &err);
         if (rc != TRAINSIZE_OK)
-            status = cli_library_error(rc, &err);
+            status = ts_cli_library_error(cx, rc, &err);
     }
-    for (i = 0; status == CLI_EXIT_OK && i < opts->set_count; i++) {
+    for (i = 0; status == TS_CLI_EXIT_OK && i < opts->set_count; i++) {
         int rc = trainsize_job_set(job, opts->sets[i].name, opts->sets[i].value, &err);
         if (rc != TRAINSIZE_OK && opts->plan && strcmp(opts->sets[i].name, "plan-gpus") == 0 &&
             strncmp(err.message, "plan-gpus: ", 11) == 0 &&
             memchr(err.message, '\0', sizeof err.message)) {
             /* plan's --gpu is the library's "plan-gpus": name the option the user gave. */
-            cli_error("gpu: %s", err.message + 11);
-            status = CLI_EXIT_USAGE;
+            ts_cli_error(cx, "gpu: %s", err.message + 11);
+            status = TS_CLI_EXIT_USAGE;
         } else if (rc != TRAINSIZE_OK) {
-            status = cli_library_error(rc, &err);
+            status = ts_cli_library_error(cx, rc, &err);
         }
     }
     /* A device file replaces the GPU, of the example job too. */
-    if (status == CLI_EXIT_OK && opts->gpu_file) {
+    if (status == TS_CLI_EXIT_OK && opts->gpu_file) {
         int rc = trainsize_job_load_gpu_file(job, opts->gpu_file, &err);
         if (rc != TRAINSIZE_OK)
-            status = cli_library_error(rc, &err);
+            status = ts_cli_library_error(cx, rc, &err);
     }
-    if (status != CLI_EXIT_OK) {
+    if (status != TS_CLI_EXIT_OK) {
         trainsize_job_free(job);
         return status;
     }
     *out = job;
-    return CLI_EXIT_OK;
+    return TS_CLI_EXIT_OK;
 }

@@ -26,7 +26,7 @@ static void option(ts_out *o, const char *name, const char *meta, const char *do
     ts_out_putc(o, '\n');
 }
 
-const char *cli_param_metavar(const trainsize_param_info *p)
+const char *ts_cli_param_metavar(const trainsize_param_info *p)
 {
     switch (p->kind) {
     case TRAINSIZE_PARAM_INT: return "N";
@@ -65,7 +65,7 @@ static void limit_text(char *buf, size_t cap, double v)
 /* "DOC (DETAILS)": the library's one-line doc, then what it takes and its default. A row
  * whose default is not one value (default_text "") says what it is at the end of its doc,
  * after "; default: "; that part goes in the default's place. */
-void cli_param_doc(const trainsize_param_info *p, char *text, size_t cap)
+void ts_cli_param_doc(const trainsize_param_info *p, char *text, size_t cap)
 {
     static const char said[] = "; default: ";
     char list[768], lo[32], hi[32];
@@ -120,8 +120,8 @@ void cli_param_doc(const trainsize_param_info *p, char *text, size_t cap)
 static void param_option(ts_out *o, const trainsize_param_info *p)
 {
     char text[2048];
-    cli_param_doc(p, text, sizeof text);
-    option(o, p->name, cli_param_metavar(p), text);
+    ts_cli_param_doc(p, text, sizeof text);
+    option(o, p->name, ts_cli_param_metavar(p), text);
 }
 
 static void main_help(ts_out *o)
@@ -152,11 +152,11 @@ static void main_help(ts_out *o)
                  "\n"
                  "With no arguments, trainsize sizes a built-in example job, the same as\n"
                  "  trainsize");
-    for (i = 0; i < cli_example_job_count; i++) {
+    for (i = 0; i < ts_cli_example_job_count; i++) {
         char item[160];
-        int len = snprintf(item, sizeof item, " --%s %s", cli_example_job[i].name,
-                           cli_example_job[i].value);
-        if (len > 0 && ts_out_column(o) + (size_t)len > CLI_COLUMNS)
+        int len = snprintf(item, sizeof item, " --%s %s", ts_cli_example_job[i].name,
+                           ts_cli_example_job[i].value);
+        if (len > 0 && ts_out_column(o) + (size_t)len > TS_CLI_COLUMNS)
             ts_out_puts(o, "\n   "); /* an option and its value stay together */
         ts_out_puts(o, item);
     }
@@ -175,8 +175,8 @@ static void main_help(ts_out *o)
 
 /* The options that read a file, beside the job's parameters: --help and the manual page
  * list them from here. */
-const cli_file_option cli_file_options[] = {
-    /* The model types of lib/hf_config.c's table (tests/cli_report.sh checks them against
+const ts_cli_file_option ts_cli_file_options[] = {
+    /* The model types of lib/hf_config.c's table (tests/ts_cli_report.sh checks them against
      * the reader's own list). */
     {"hf-config", "FILE",
      "a Hugging Face config.json, of model type gpt2, llama, llama4 (or llama4_text), "
@@ -215,12 +215,12 @@ const cli_file_option cli_file_options[] = {
      "or --hf-config gives one), a .safetensors file or a model.safetensors.index.json; "
      "counted and compared as for --hf-model"},
 };
-const size_t cli_file_option_count = sizeof cli_file_options / sizeof cli_file_options[0];
+const size_t ts_cli_file_option_count = sizeof ts_cli_file_options / sizeof ts_cli_file_options[0];
 
 static void estimate_help(ts_out *o)
 {
     size_t i, n = trainsize_param_count();
-    const trainsize_param_info *model = cli_find_param("model", 5);
+    const trainsize_param_info *model = ts_cli_find_param("model", 5);
 
     ts_out_puts(o,
                  "Usage: trainsize estimate [OPTIONS]\n"
@@ -239,14 +239,14 @@ static void estimate_help(ts_out *o)
            model && model->doc && model->doc[0]
                ? model->doc
                : "a built-in model preset (see `trainsize models`)");
-    option(o, cli_file_options[0].name, cli_file_options[0].metavar, cli_file_options[0].doc);
-    option(o, cli_file_options[3].name, cli_file_options[3].metavar, cli_file_options[3].doc);
-    option(o, cli_file_options[4].name, cli_file_options[4].metavar, cli_file_options[4].doc);
-    option(o, cli_file_options[5].name, cli_file_options[5].metavar, cli_file_options[5].doc);
+    option(o, ts_cli_file_options[0].name, ts_cli_file_options[0].metavar, ts_cli_file_options[0].doc);
+    option(o, ts_cli_file_options[3].name, ts_cli_file_options[3].metavar, ts_cli_file_options[3].doc);
+    option(o, ts_cli_file_options[4].name, ts_cli_file_options[4].metavar, ts_cli_file_options[4].doc);
+    option(o, ts_cli_file_options[5].name, ts_cli_file_options[5].metavar, ts_cli_file_options[5].doc);
     ts_out_puts(o, "\nGPU of your own (instead of --gpu):\n");
-    option(o, cli_file_options[1].name, cli_file_options[1].metavar, cli_file_options[1].doc);
+    option(o, ts_cli_file_options[1].name, ts_cli_file_options[1].metavar, ts_cli_file_options[1].doc);
     ts_out_puts(o, "\nYour site's own figures:\n");
-    option(o, cli_file_options[2].name, cli_file_options[2].metavar, cli_file_options[2].doc);
+    option(o, ts_cli_file_options[2].name, ts_cli_file_options[2].metavar, ts_cli_file_options[2].doc);
     ts_out_puts(o, "\nOutput:\n");
     option(o, "json", "", "print one JSON object on standard output instead of the report");
     option(o, "help", "", "show this help");
@@ -421,25 +421,25 @@ static void capacity_help(ts_out *o)
                  "                          parameters, tokens_per_s, peak_total, args\n");
 }
 
-void cli_help_text(ts_out *out, enum cli_help_topic topic)
+void ts_cli_help_text(ts_out *out, enum ts_cli_help_topic topic)
 {
     switch (topic) {
-    case CLI_HELP_CALIBRATE: calibrate_help(out); break;
-    case CLI_HELP_ESTIMATE: estimate_help(out); break;
-    case CLI_HELP_PLAN: plan_help(out); break;
-    case CLI_HELP_MODELS: models_help(out); break;
-    case CLI_HELP_GPUS: gpus_help(out); break;
-    case CLI_HELP_CAPACITY: capacity_help(out); break;
-    case CLI_HELP_MAIN:
+    case TS_CLI_HELP_CALIBRATE: calibrate_help(out); break;
+    case TS_CLI_HELP_ESTIMATE: estimate_help(out); break;
+    case TS_CLI_HELP_PLAN: plan_help(out); break;
+    case TS_CLI_HELP_MODELS: models_help(out); break;
+    case TS_CLI_HELP_GPUS: gpus_help(out); break;
+    case TS_CLI_HELP_CAPACITY: capacity_help(out); break;
+    case TS_CLI_HELP_MAIN:
     default: main_help(out); break;
     }
 }
 
-int cli_print_help(enum cli_help_topic topic)
+int ts_cli_print_help(const ts_cli *cx, enum ts_cli_help_topic topic)
 {
     ts_out out;
 
     ts_out_init(&out);
-    cli_help_text(&out, topic);
-    return cli_out_flush_stdout(&out);
+    ts_cli_help_text(&out, topic);
+    return ts_cli_flush(cx, &out);
 }

@@ -13,7 +13,7 @@ typedef struct capacity_options {
     int json;
 } capacity_options;
 
-static int parse(int argc, char **argv, capacity_options *o)
+static int parse(const ts_cli *cx, int argc, char *const *argv, capacity_options *o)
 {
     static const char *const NAMES[] = {"gpu", "gpus", "servers", "gpus-per-node", "seq", "micro-batch", "host-ram"};
     const char **slots[] = {&o->gpu, &o->gpus, &o->servers, &o->gpus_per_node, &o->seq, &o->micro_batch,
@@ -29,8 +29,8 @@ static int parse(int argc, char **argv, capacity_options *o)
             continue;
         }
         if (strncmp(a, "--", 2) != 0) {
-            cli_error("capacity: unexpected argument '%.64s' (see trainsize capacity --help)", a);
-            return CLI_EXIT_USAGE;
+            ts_cli_error(cx, "capacity: unexpected argument '%.64s' (see trainsize capacity --help)", a);
+            return TS_CLI_EXIT_USAGE;
         }
         a += 2;
         eq = strchr(a, '=');
@@ -38,31 +38,31 @@ static int parse(int argc, char **argv, capacity_options *o)
         for (k = 0; k < sizeof NAMES / sizeof NAMES[0]; k++)
             if (strlen(NAMES[k]) == len && strncmp(a, NAMES[k], len) == 0) break;
         if (k == sizeof NAMES / sizeof NAMES[0]) {
-            cli_error("capacity: unknown option '--%.*s' (see trainsize capacity --help)", (int)(len < 64 ? len : 64), a);
-            return CLI_EXIT_USAGE;
+            ts_cli_error(cx, "capacity: unknown option '--%.*s' (see trainsize capacity --help)", (int)(len < 64 ? len : 64), a);
+            return TS_CLI_EXIT_USAGE;
         }
         if (eq) {
             *slots[k] = eq + 1;
         } else if (i + 1 < argc) {
             *slots[k] = argv[++i];
         } else {
-            cli_error("capacity: option --%s needs a value", NAMES[k]);
-            return CLI_EXIT_USAGE;
+            ts_cli_error(cx, "capacity: option --%s needs a value", NAMES[k]);
+            return TS_CLI_EXIT_USAGE;
         }
     }
-    return CLI_EXIT_OK;
+    return TS_CLI_EXIT_OK;
 }
 
 /* One option's value, read the way estimate reads it (units, range, message). */
-static int number(trainsize_job *probe, const char *name, const char *text, uint64_t *out)
+static int number(const ts_cli *cx, trainsize_job *probe, const char *name, const char *text, uint64_t *out)
 {
     trainsize_error err;
     char back[32];
     int rc = trainsize_job_set(probe, name, text, &err);
-    if (rc != TRAINSIZE_OK) return cli_library_error(rc, &err);
-    if (trainsize_job_get(probe, name, back, sizeof back, &err) < 0) return cli_library_error(TRAINSIZE_E_INVALID, &err);
+    if (rc != TRAINSIZE_OK) return ts_cli_library_error(cx, rc, &err);
+    if (trainsize_job_get(probe, name, back, sizeof back, &err) < 0) return ts_cli_library_error(cx, TRAINSIZE_E_INVALID, &err);
     *out = strtoull(back, NULL, 10);
-    return CLI_EXIT_OK;
+    return TS_CLI_EXIT_OK;
 }
 
 /* "  trainsize estimate ARGS", wrapped before 100 columns between one option's pair and the
@@ -75,7 +75,7 @@ static void args_line(ts_out *o, const char *args)
         const char *next = strstr(s + 2, " --"); /* the next option's start */
         size_t len = next ? (size_t)(next - s) : strlen(s);
         if (*s == ' ') s++, len--;
-        if (ts_out_column(o) + 1 + len + 2 > CLI_COLUMNS) ts_out_puts(o, " \\\n   "); /* pastes into a shell */
+        if (ts_out_column(o) + 1 + len + 2 > TS_CLI_COLUMNS) ts_out_puts(o, " \\\n   "); /* pastes into a shell */
         ts_out_printf(o, " %.*s", (int)len, s);
         s += len;
     }
@@ -119,7 +119,7 @@ static int json(ts_out *o, const char *gpu, uint64_t gpus, uint64_t seq, uint64_
     return n < 0 || (size_t)n >= TRAINSIZE_JSON_MAX_BYTES ? -1 : 0;
 }
 
-int cli_cmd_capacity(int argc, char **argv)
+int ts_cli_cmd_capacity(const ts_cli *cx, int argc, char *const *argv)
 {
     capacity_options opts;
     trainsize_capacity_entry e[TRAINSIZE_CAPACITY_METHODS];
@@ -130,42 +130,42 @@ int cli_cmd_capacity(int argc, char **argv)
     ts_out out;
     int status, rc;
     for (rc = 0; rc < argc; rc++)
-        if (strcmp(argv[rc], "--help") == 0 || strcmp(argv[rc], "-h") == 0) return cli_print_help(CLI_HELP_CAPACITY);
-    if ((status = parse(argc, argv, &opts)) != CLI_EXIT_OK) return status;
+        if (strcmp(argv[rc], "--help") == 0 || strcmp(argv[rc], "-h") == 0) return ts_cli_print_help(cx, TS_CLI_HELP_CAPACITY);
+    if ((status = parse(cx, argc, argv, &opts)) != TS_CLI_EXIT_OK) return status;
     gpu = opts.gpu ? opts.gpu : "h100-80gb";
     if (!(probe = trainsize_job_new())) {
-        cli_error("out of memory");
-        return CLI_EXIT_FAILURE;
+        ts_cli_error(cx, "out of memory");
+        return TS_CLI_EXIT_FAILURE;
     }
-    if ((rc = trainsize_job_set(probe, "gpu", gpu, &err)) != TRAINSIZE_OK) status = cli_library_error(rc, &err);
-    if (status == CLI_EXIT_OK && opts.gpus) status = number(probe, "gpus", opts.gpus, &gpus);
-    if (status == CLI_EXIT_OK && opts.gpus_per_node) status = number(probe, "gpus-per-node", opts.gpus_per_node, &per_node);
-    if (status == CLI_EXIT_OK && opts.servers) {
+    if ((rc = trainsize_job_set(probe, "gpu", gpu, &err)) != TRAINSIZE_OK) status = ts_cli_library_error(cx, rc, &err);
+    if (status == TS_CLI_EXIT_OK && opts.gpus) status = number(cx, probe, "gpus", opts.gpus, &gpus);
+    if (status == TS_CLI_EXIT_OK && opts.gpus_per_node) status = number(cx, probe, "gpus-per-node", opts.gpus_per_node, &per_node);
+    if (status == TS_CLI_EXIT_OK && opts.servers) {
         char *end;
         servers = strtoull(opts.servers, &end, 10);
         if (*end || opts.servers[0] < '1' || opts.servers[0] > '9' || servers > 4096) {
-            cli_error("servers: expected a count from 1 to 4096, got '%.32s'", opts.servers);
-            status = CLI_EXIT_USAGE;
+            ts_cli_error(cx, "servers: expected a count from 1 to 4096, got '%.32s'", opts.servers);
+            status = TS_CLI_EXIT_USAGE;
         }
     }
-    if (status == CLI_EXIT_OK && opts.seq) status = number(probe, "seq", opts.seq, &seq);
-    if (status == CLI_EXIT_OK && opts.micro_batch) status = number(probe, "micro-batch", opts.micro_batch, &mb);
-    if (status == CLI_EXIT_OK && opts.host_ram) status = number(probe, "host-ram", opts.host_ram, &host_ram);
-    if (status == CLI_EXIT_OK && servers) {
+    if (status == TS_CLI_EXIT_OK && opts.seq) status = number(cx, probe, "seq", opts.seq, &seq);
+    if (status == TS_CLI_EXIT_OK && opts.micro_batch) status = number(cx, probe, "micro-batch", opts.micro_batch, &mb);
+    if (status == TS_CLI_EXIT_OK && opts.host_ram) status = number(cx, probe, "host-ram", opts.host_ram, &host_ram);
+    if (status == TS_CLI_EXIT_OK && servers) {
         /* N servers of the product's own size (or --gpus-per-node) */
         const trainsize_gpu_info *g = trainsize_gpu_find(gpu);
         uint64_t each = per_node ? per_node : g && g->per_host > 0 ? (uint64_t)g->per_host : 8;
         if (opts.gpus) {
-            cli_error("capacity: options --gpus and --servers exclude each other: give one count");
-            status = CLI_EXIT_USAGE;
+            ts_cli_error(cx, "capacity: options --gpus and --servers exclude each other: give one count");
+            status = TS_CLI_EXIT_USAGE;
         }
         gpus = servers * each;
         per_node = each;
     }
     trainsize_job_free(probe);
-    if (status != CLI_EXIT_OK) return status;
+    if (status != TS_CLI_EXIT_OK) return status;
     if ((rc = trainsize_capacity(gpu, gpus, per_node, seq, mb, host_ram, e, &err)) != TRAINSIZE_OK)
-        return cli_library_error(rc, &err);
+        return ts_cli_library_error(cx, rc, &err);
     ts_out_init(&out);
-    return cli_out_finish(&out, opts.json ? json(&out, gpu, gpus, seq, mb, e) : table(&out, gpu, gpus, seq, mb, e));
+    return ts_cli_out_finish(cx, &out, opts.json ? json(&out, gpu, gpus, seq, mb, e) : table(&out, gpu, gpus, seq, mb, e));
 }

@@ -7,27 +7,27 @@
 
 /* Options of the listing commands: --json and --help. Returns an exit status, or -1 to go
  * on with the listing. */
-static int listing_options(int argc, char **argv, const char *command,
-                           enum cli_help_topic topic, int *json)
+static int listing_options(const ts_cli *cx, int argc, char *const *argv, const char *command,
+                           enum ts_cli_help_topic topic, int *json)
 {
     int i;
 
     *json = 0;
     for (i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-            return cli_print_help(topic);
+            return ts_cli_print_help(cx, topic);
     }
     for (i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
             *json = 1;
         } else if (argv[i][0] == '-') {
-            cli_error("unknown option '%.64s' for %s (see trainsize %s --help)", argv[i],
+            ts_cli_error(cx, "unknown option '%.64s' for %s (see trainsize %s --help)", argv[i],
                       command, command);
-            return CLI_EXIT_USAGE;
+            return TS_CLI_EXIT_USAGE;
         } else {
-            cli_error("unexpected argument '%.64s' (trainsize %s takes no arguments)", argv[i],
+            ts_cli_error(cx, "unexpected argument '%.64s' (trainsize %s takes no arguments)", argv[i],
                       command);
-            return CLI_EXIT_USAGE;
+            return TS_CLI_EXIT_USAGE;
         }
     }
     return -1;
@@ -77,26 +77,26 @@ static void models_table(ts_out *o)
         cell(o, m->family, wfam);
         ts_out_printf(o, "%10s  %10s  ", ts_fmt_count(a, sizeof a, m->parameters),
                        ts_fmt_count(b, sizeof b, m->active_parameters));
-        ts_out_clipped(o, m->source, CLI_COLUMNS - used);
+        ts_out_clipped(o, m->source, TS_CLI_COLUMNS - used);
         ts_out_putc(o, '\n');
     }
 }
 
 /* `models` and `gpus`: the options, then the table or the library's JSON. */
-static int listing(int argc, char **argv, const char *command, enum cli_help_topic help, void (*table)(ts_out *),
+static int listing(const ts_cli *cx, int argc, char *const *argv, const char *command, enum ts_cli_help_topic help, void (*table)(ts_out *),
                    int gpus)
 {
     ts_out out;
-    int json, status = listing_options(argc, argv, command, help, &json);
+    int json, status = listing_options(cx, argc, argv, command, help, &json);
     if (status >= 0) return status;
     ts_out_init(&out);
     if (!json) table(&out);
-    return cli_out_finish(&out, json ? cli_catalogue_json(&out, gpus) : 0);
+    return ts_cli_out_finish(cx, &out, json ? ts_cli_catalogue_json(cx, &out, gpus) : 0);
 }
 
-int cli_cmd_models(int argc, char **argv)
+int ts_cli_cmd_models(const ts_cli *cx, int argc, char *const *argv)
 {
-    return listing(argc, argv, "models", CLI_HELP_MODELS, models_table, 0);
+    return listing(cx, argc, argv, "models", TS_CLI_HELP_MODELS, models_table, 0);
 }
 
 /* ---- gpus ---- */
@@ -105,7 +105,7 @@ int cli_cmd_models(int argc, char **argv)
 static double fp16_rate(const trainsize_gpu_info *g)
 {
     trainsize_field_value v;
-    size_t at = cli_field_index(trainsize_gpu_field_count, trainsize_gpu_field_at, "flops_fp16");
+    size_t at = ts_cli_field_index(trainsize_gpu_field_count, trainsize_gpu_field_at, "flops_fp16");
     return trainsize_gpu_field_get(g, at, &v) == TRAINSIZE_OK ? v.f64 : 0.0;
 }
 
@@ -241,7 +241,7 @@ static void gpus_table(ts_out *o)
                     "--json gives every figure with its source and the datatypes each part takes.\n");
 }
 
-int cli_cmd_gpus(int argc, char **argv)
+int ts_cli_cmd_gpus(const ts_cli *cx, int argc, char *const *argv)
 {
-    return listing(argc, argv, "gpus", CLI_HELP_GPUS, gpus_table, 1);
+    return listing(cx, argc, argv, "gpus", TS_CLI_HELP_GPUS, gpus_table, 1);
 }
