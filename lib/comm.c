@@ -100,6 +100,137 @@ static double zero3_weight_bytes(const ts_settings *cfg, const ts_conv *c, doubl
     return stage_params * (cfg->lora_rank ? c->frozen_layer : c->weight_compute);
 }
 
+/* Tensor parallelism (Megatron-LM, Shoeybi et al. 2019 §3; Korthikanti et al. 2022 with
+ * sequence parallelism, the same bytes): two all-reduces of s b h in each layer's forward,
+ * two in its backward, and the forward's two again under full recomputation; they block
+ * the layer, so every micro-batch slot pays them. */
+static void tp_terms(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c, double sbh,
+                     double mm_share, ts_comm_terms *k)
+{
+    double t = k->t, layers = k->layers, alpha = k->alpha, c_mb = k->c_mb;
+    /* recomputation repeats the forward's two (per-op with SP: the all-gathers only; its
+     * reduce-scatter outputs are kept), over the share of the layers it applies to */
+    double again = cfg->recompute == TRAINSIZE_RECOMPUTE_FULL     ? 2.0
+                   : cfg->recompute == TRAINSIZE_RECOMPUTE_PER_OP ? (lay->sp ? 1.0 : 2.0)
+                                                                  : 0.0;
+    double n = 4.0 + again * lay->recompute_share;
+    k->tp = 1;
+    k->tp_all_reduce = !cfg->sp;
+    k->tp_bytes = n * layers * ar_factor(t) * sbh * c->act;
+    k->tp_latency = n * layers * latency(t, alpha);
+    /* tp-overlap: the all-gathers and reduce-scatters run in chunks under the layer's
+     * matmuls (Transformer Engine's userbuffers overlap, PyTorch's async TP); only what
+     * exceeds the matmuls' time adds. A stack's default applies only on a GPU-to-GPU
+     * fabric: userbuffers needs peer memory over NVLink (over PCIe Transformer Engine
+     * runs the collectives in turn), so auto gives no overlap where the group crosses
+     * PCIe or the network; yes is the caller's word. */
+    k->tp_overlap = c->tp_overlap &&
+                    (cfg->tp_overlap == TRAINSIZE_TRISTATE_YES ||
+                     ts_tp_on_fabric(cfg->gpu, lay->tp, lay->gpus_per_node, lay->gpus));
+    k->tp_window = c_mb * mm_share;
+}
+
+/* Pipeline parallelism: each micro-batch slot sends its activations forward and receives
+ * their gradient backward across a stage boundary, on the critical path of 1F1B; Megatron
+ * splits the tensor over the tp ranks (scatter-gather), so each GPU sends s b h / t. The
+ * neighbouring stage is t x cp x dp ranks away: another server when that fills one. */
+static void pp_terms(const ts_layout *lay, const ts_conv *c, double sbh, ts_comm_terms *k)
+{
+    double t = k->t, cp = (double)lay->cp;
+    k->pp = 1;
+    k->pp_bytes = sbh * c->act / t;
+    k->pp_stride = t * cp * (double)lay->dp;
+}
+
+/* Context parallelism (ring attention, as Transformer Engine runs it): each layer passes
+ * the key/value blocks around the cp ring, (cp - 1) hops of s/cp b kv_dim x 2 in the
+ * forward and twice that (keys, values and their gradients) in the backward, overlapped
+ * with the attention blocks it feeds: only what exceeds the attention's time adds. */
+static void cp_terms(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c, double mm_share,
+                     ts_comm_terms *k)
+{
+    const ts_model *m = &cfg->model;
+    double t = k->t, cp = (double)lay->cp, layers = k->layers, alpha = k->alpha, c_mb = k->c_mb;
+    double kv = 2.0 * lay->tokens_mb * (double)ts_model_kv_dim(m) / t;
+    k->cp = cp;
+    k->cp_bytes = 3.0 * (cp - 1.0) * kv * c->act * layers;
+    k->cp_latency = (cp - 1.0) * layers * alpha;
+    k->cp_window = c_mb * (1.0 - mm_share);
+}
+
+/* Expert parallelism: dispatch and combine all-to-alls, forward and backward, of each
+ * token's k expert copies, (e - 1)/e of them to other ranks. Across servers a token goes
+ * to at most moe-max-nodes servers when routing is node-limited (DeepSeek-V3 §3.2.2: 4),
+ * once per server, and is forwarded over NVLink inside it. ep-overlap hides the
+ * all-to-all under the other micro-batch's compute (DeepSeek-V3's DualPipe). */
+static void ep_terms(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                     const ts_conv *c, ts_comm_terms *k)
+{
+    const ts_model *m = &cfg->model;
+    double t = k->t, ep = (double)lay->ep, layers = k->layers, alpha = k->alpha;
+    double tokens = lay->tokens_mb / t;
+    /* the fullest stage is all MoE layers unless the model has fewer */
+    double moe_layers = fmin(layers, (double)pc->moe_layers);
+    double topk = (double)m->experts_per_token, per_token = (double)m->hidden * c->act;
+    double copies = cfg->moe_max_nodes ? fmin(topk, (double)cfg->moe_max_nodes) : topk;
+    k->ep = ep;
+    k->ep_layers = moe_layers;
+    k->ep_all = 4.0 * topk * tokens * per_token;     /* every copy of a layer's tokens */
+    k->ep_across = 4.0 * copies * tokens * per_token; /* the copies that cross servers */
+    k->ep_latency = 4.0 * moe_layers * latency(ep, alpha);
+    k->ep_overlap = cfg->ep_overlap;
+}
+
+/* Data parallelism over D = dp x cp ranks, t apart; the routed experts over their De
+ * ranks, t x ep apart (Megatron-Core's rank order: tp, then cp or ep, then dp). */
+static void dp_terms(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c, double dense_stage,
+                     double experts_rank, double grads, double expert_grads, ts_comm_terms *k)
+{
+    double D = (double)lay->dense_shard, De = (double)lay->expert_shard, mb = k->mb;
+    double etp = (double)lay->etp, ep = (double)lay->ep, layers = k->layers, alpha = k->alpha;
+    double R = (double)lay->shard_replicas;
+    k->D = D;
+    k->De = De;
+    k->R = R;
+    k->dp_all_reduce = lay->zero == 0; /* ZeRO-1/2 and FSDP: reduce-scatter, all-gather */
+    /* dp-nics own: the group's bytes leave each rank on its own NIC share alone */
+    k->dp_own = c->dp_nics_own;
+    k->dp_stride_e = etp * ep;
+    /* hybrid sharding (shard-group): each group's reduced gradient shard is all-reduced
+     * across the R groups, t x D ranks apart, after its reduce-scatter (FSDP
+     * HYBRID_SHARD, torch FSDP docs; torchtitan's HSDP) */
+    k->dp_ar_r = R > 1.0 ? ar_factor(R) * (grads / D + expert_grads / De) : 0.0;
+    k->dp_latency_r = R > 1.0 ? layers * latency(R, alpha) : 0.0;
+    k->zero3 = lay->zero >= 3;
+    k->dp_overlap = c->dp_overlap;
+    k->pipelined = lay->pp > 1;
+    if (k->zero3) {
+        /* ZeRO-3/FSDP: every forward, recomputed forward and backward pass of every
+         * micro-batch all-gathers the stage's weights, layer by layer, prefetched under
+         * that micro-batch's compute (dp-overlap no: not prefetched); the gradients are
+         * reduce-scattered after each micro-batch, or once at the end when accumulating
+         * unsharded (no_sync, and a pipeline's default). */
+        double passes = 2.0 + (ts_recompute_repeats_matmuls(cfg) ? lay->recompute_share : 0.0);
+        /* FSDP with a pipeline gathers the stage's weights once, for the whole step */
+        double per_gather = lay->fsdp_pipeline ? 1.0 : passes;
+        k->dp_gathers = lay->fsdp_pipeline ? 1.0 : mb;
+        k->dp_gather = per_gather * ag_factor(D) * zero3_weight_bytes(cfg, c, dense_stage);
+        k->dp_gather_e = per_gather * ag_factor(De) * zero3_weight_bytes(cfg, c, experts_rank);
+        k->dp_rs = ag_factor(D) * grads;
+        k->dp_rs_e = ag_factor(De) * expert_grads;
+        k->dp_once = c->grad_sync_step;
+        /* reduce-scatters priced apart from the gathers: once a step under the last
+         * backward, or, beside a pipeline's one gather a step, after each micro-batch
+         * under the next micro-batch slot (1F1B's steady state) */
+        k->dp_apart = k->dp_once || lay->fsdp_pipeline;
+        k->dp_latency = (passes + 1.0) * layers * latency(D, alpha);
+    } else {
+        k->dp_rs = ar_factor(D) * grads; /* the all-reduce's bytes */
+        k->dp_rs_e = ar_factor(De) * expert_grads;
+        k->dp_latency = layers * latency(D, alpha);
+    }
+}
+
 /* What does not depend on the links, worked out once per step (ts_comm_terms_make); the
  * links then only set the rates (ts_comm_time), so that timing a step on each candidate
  * network repeats no more than that. */
@@ -107,9 +238,8 @@ void ts_comm_terms_make(const ts_settings *cfg, const ts_layout *lay, const ts_p
                         const ts_conv *c, double compute_step, ts_comm_terms *k)
 {
     const ts_model *m = &cfg->model;
-    double t = (double)lay->tp, p = (double)lay->pp, cp = (double)lay->cp;
-    double ep = (double)lay->ep, mb = (double)lay->micro_batches;
-    double D = (double)lay->dense_shard, alpha = cfg->collective_latency;
+    double t = (double)lay->tp, p = (double)lay->pp;
+    double ep = (double)lay->ep, mb = (double)lay->micro_batches, alpha = cfg->collective_latency;
     double layers = (double)lay->layers_per_stage, all_layers = (double)m->layers;
     double slots = mb * lay->bubble;             /* micro-batch slots on the critical path */
     double c_mb = compute_step / slots;          /* one micro-batch on the fullest stage */
@@ -124,7 +254,6 @@ void ts_comm_terms_make(const ts_settings *cfg, const ts_layout *lay, const ts_p
     double experts_all = moe ? (double)m->experts * (double)pc->expert * (double)pc->moe_layers : 0.0;
     double experts_stage = experts_all / (etp * p); /* split over etp, not tp, when folded */
     double experts_rank = experts_stage / ep, dense_stage = stage_params - experts_all / (t * p);
-    double De = (double)lay->expert_shard;
     double grads = cfg->lora_rank ? lay->lora_layer * all_layers / (t * p) * c->reduce
                                   : dense_stage * c->reduce;
     double expert_grads = cfg->lora_rank ? 0.0 : experts_rank * c->reduce;
@@ -140,115 +269,11 @@ void ts_comm_terms_make(const ts_settings *cfg, const ts_layout *lay, const ts_p
     k->alpha = alpha;
     k->layers = layers;
 
-    /* Tensor parallelism (Megatron-LM, Shoeybi et al. 2019 §3; Korthikanti et al. 2022 with
-     * sequence parallelism, the same bytes): two all-reduces of s b h in each layer's forward,
-     * two in its backward, and the forward's two again under full recomputation; they block
-     * the layer, so every micro-batch slot pays them. */
-    if (lay->tp > 1) {
-        /* recomputation repeats the forward's two (per-op with SP: the all-gathers only; its
-         * reduce-scatter outputs are kept), over the share of the layers it applies to */
-        double again = cfg->recompute == TRAINSIZE_RECOMPUTE_FULL     ? 2.0
-                       : cfg->recompute == TRAINSIZE_RECOMPUTE_PER_OP ? (lay->sp ? 1.0 : 2.0)
-                                                               : 0.0;
-        double n = 4.0 + again * lay->recompute_share;
-        k->tp = 1;
-        k->tp_all_reduce = !cfg->sp;
-        k->tp_bytes = n * layers * ar_factor(t) * sbh * c->act;
-        k->tp_latency = n * layers * latency(t, alpha);
-        /* tp-overlap: the all-gathers and reduce-scatters run in chunks under the layer's
-         * matmuls (Transformer Engine's userbuffers overlap, PyTorch's async TP); only what
-         * exceeds the matmuls' time adds. A stack's default applies only on a GPU-to-GPU
-         * fabric: userbuffers needs peer memory over NVLink (over PCIe Transformer Engine
-         * runs the collectives in turn), so auto gives no overlap where the group crosses
-         * PCIe or the network; yes is the caller's word. */
-        k->tp_overlap = c->tp_overlap &&
-                        (cfg->tp_overlap == TRAINSIZE_TRISTATE_YES ||
-                         ts_tp_on_fabric(cfg->gpu, lay->tp, lay->gpus_per_node, lay->gpus));
-        k->tp_window = c_mb * mm_share;
-    }
-    /* Pipeline parallelism: each micro-batch slot sends its activations forward and receives
-     * their gradient backward across a stage boundary, on the critical path of 1F1B; Megatron
-     * splits the tensor over the tp ranks (scatter-gather), so each GPU sends s b h / t. The
-     * neighbouring stage is t x cp x dp ranks away: another server when that fills one. */
-    if (lay->pp > 1) {
-        k->pp = 1;
-        k->pp_bytes = sbh * c->act / t;
-        k->pp_stride = t * cp * (double)lay->dp;
-    }
-    /* Context parallelism (ring attention, as Transformer Engine runs it): each layer passes
-     * the key/value blocks around the cp ring, (cp - 1) hops of s/cp b kv_dim x 2 in the
-     * forward and twice that (keys, values and their gradients) in the backward, overlapped
-     * with the attention blocks it feeds: only what exceeds the attention's time adds. */
-    if (lay->cp > 1) {
-        double kv = 2.0 * lay->tokens_mb * (double)ts_model_kv_dim(m) / t;
-        k->cp = cp;
-        k->cp_bytes = 3.0 * (cp - 1.0) * kv * c->act * layers;
-        k->cp_latency = (cp - 1.0) * layers * alpha;
-        k->cp_window = c_mb * (1.0 - mm_share);
-    }
-    /* Expert parallelism: dispatch and combine all-to-alls, forward and backward, of each
-     * token's k expert copies, (e - 1)/e of them to other ranks. Across servers a token goes
-     * to at most moe-max-nodes servers when routing is node-limited (DeepSeek-V3 §3.2.2: 4),
-     * once per server, and is forwarded over NVLink inside it. ep-overlap hides the
-     * all-to-all under the other micro-batch's compute (DeepSeek-V3's DualPipe). */
-    if (moe && lay->ep > 1) {
-        double tokens = lay->tokens_mb / t;
-        /* the fullest stage is all MoE layers unless the model has fewer */
-        double moe_layers = fmin(layers, (double)pc->moe_layers);
-        double topk = (double)m->experts_per_token, per_token = (double)m->hidden * c->act;
-        double copies = cfg->moe_max_nodes ? fmin(topk, (double)cfg->moe_max_nodes) : topk;
-        k->ep = ep;
-        k->ep_layers = moe_layers;
-        k->ep_all = 4.0 * topk * tokens * per_token;     /* every copy of a layer's tokens */
-        k->ep_across = 4.0 * copies * tokens * per_token; /* the copies that cross servers */
-        k->ep_latency = 4.0 * moe_layers * latency(ep, alpha);
-        k->ep_overlap = cfg->ep_overlap;
-    }
-    /* Data parallelism over D = dp x cp ranks, t apart; the routed experts over their De
-     * ranks, t x ep apart (Megatron-Core's rank order: tp, then cp or ep, then dp). */
-    if (D > 1.0) {
-        double R = (double)lay->shard_replicas;
-        k->D = D;
-        k->De = De;
-        k->R = R;
-        k->dp_all_reduce = lay->zero == 0; /* ZeRO-1/2 and FSDP: reduce-scatter, all-gather */
-        /* dp-nics own: the group's bytes leave each rank on its own NIC share alone */
-        k->dp_own = c->dp_nics_own;
-        k->dp_stride_e = etp * ep;
-        /* hybrid sharding (shard-group): each group's reduced gradient shard is all-reduced
-         * across the R groups, t x D ranks apart, after its reduce-scatter (FSDP
-         * HYBRID_SHARD, torch FSDP docs; torchtitan's HSDP) */
-        k->dp_ar_r = R > 1.0 ? ar_factor(R) * (grads / D + expert_grads / De) : 0.0;
-        k->dp_latency_r = R > 1.0 ? layers * latency(R, alpha) : 0.0;
-        k->zero3 = lay->zero >= 3;
-        k->dp_overlap = c->dp_overlap;
-        k->pipelined = lay->pp > 1;
-        if (k->zero3) {
-            /* ZeRO-3/FSDP: every forward, recomputed forward and backward pass of every
-             * micro-batch all-gathers the stage's weights, layer by layer, prefetched under
-             * that micro-batch's compute (dp-overlap no: not prefetched); the gradients are
-             * reduce-scattered after each micro-batch, or once at the end when accumulating
-             * unsharded (no_sync, and a pipeline's default). */
-            double passes = 2.0 + (ts_recompute_repeats_matmuls(cfg) ? lay->recompute_share : 0.0);
-            /* FSDP with a pipeline gathers the stage's weights once, for the whole step */
-            double per_gather = lay->fsdp_pipeline ? 1.0 : passes;
-            k->dp_gathers = lay->fsdp_pipeline ? 1.0 : mb;
-            k->dp_gather = per_gather * ag_factor(D) * zero3_weight_bytes(cfg, c, dense_stage);
-            k->dp_gather_e = per_gather * ag_factor(De) * zero3_weight_bytes(cfg, c, experts_rank);
-            k->dp_rs = ag_factor(D) * grads;
-            k->dp_rs_e = ag_factor(De) * expert_grads;
-            k->dp_once = c->grad_sync_step;
-            /* reduce-scatters priced apart from the gathers: once a step under the last
-             * backward, or, beside a pipeline's one gather a step, after each micro-batch
-             * under the next micro-batch slot (1F1B's steady state) */
-            k->dp_apart = k->dp_once || lay->fsdp_pipeline;
-            k->dp_latency = (passes + 1.0) * layers * latency(D, alpha);
-        } else {
-            k->dp_rs = ar_factor(D) * grads; /* the all-reduce's bytes */
-            k->dp_rs_e = ar_factor(De) * expert_grads;
-            k->dp_latency = layers * latency(D, alpha);
-        }
-    }
+    if (lay->tp > 1) tp_terms(cfg, lay, c, sbh, mm_share, k);
+    if (lay->pp > 1) pp_terms(lay, c, sbh, k);
+    if (lay->cp > 1) cp_terms(cfg, lay, c, mm_share, k);
+    if (moe && lay->ep > 1) ep_terms(cfg, lay, pc, c, k);
+    if (lay->dense_shard > 1) dp_terms(cfg, lay, c, dense_stage, experts_rank, grads, expert_grads, k);
 }
 
 void ts_comm_time(const ts_comm_terms *k, const ts_comm_links *links, ts_comm *out)

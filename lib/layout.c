@@ -513,27 +513,31 @@ static int other_model(const ts_model *o, const ts_settings *cfg, const ts_layou
     return TRAINSIZE_OK;
 }
 
-int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
+/* Every divisor is checked here again, whatever way the job was filled. */
+static int check_divisors(const ts_settings *cfg, trainsize_error *err)
 {
-    uint64_t model_parallel, per_step;
-    int rc;
-    if (!cfg->gpu) return ts_fail(err, TRAINSIZE_E_INVALID, "gpu", "gpu: no GPU set");
-    /* Every divisor is checked here again, whatever way the job was filled. */
-    {
-        static const struct { size_t offset; const char *name; } divisors[] = {
-            {offsetof(ts_settings, gpus), "gpus"}, {offsetof(ts_settings, tp), "tp"},
-            {offsetof(ts_settings, pp), "pp"}, {offsetof(ts_settings, pp_interleave), "pp-interleave"},
-            {offsetof(ts_settings, cp), "cp"}, {offsetof(ts_settings, ep), "ep"},
-            {offsetof(ts_settings, micro_batch), "micro-batch"}, {offsetof(ts_settings, seq), "seq"}};
-        size_t i;
-        for (i = 0; i < sizeof divisors / sizeof divisors[0]; i++) {
-            uint64_t v;
-            memcpy(&v, (const char *)cfg + divisors[i].offset, sizeof v);
-            if (v == 0)
-                return ts_fail(err, TRAINSIZE_E_INVALID, divisors[i].name, "%s: must be at least 1",
-                               divisors[i].name);
-        }
+    static const struct { size_t offset; const char *name; } divisors[] = {
+        {offsetof(ts_settings, gpus), "gpus"}, {offsetof(ts_settings, tp), "tp"},
+        {offsetof(ts_settings, pp), "pp"}, {offsetof(ts_settings, pp_interleave), "pp-interleave"},
+        {offsetof(ts_settings, cp), "cp"}, {offsetof(ts_settings, ep), "ep"},
+        {offsetof(ts_settings, micro_batch), "micro-batch"}, {offsetof(ts_settings, seq), "seq"}};
+    size_t i;
+    for (i = 0; i < sizeof divisors / sizeof divisors[0]; i++) {
+        uint64_t v;
+        memcpy(&v, (const char *)cfg + divisors[i].offset, sizeof v);
+        if (v == 0)
+            return ts_fail(err, TRAINSIZE_E_INVALID, divisors[i].name, "%s: must be at least 1",
+                           divisors[i].name);
     }
+    return TRAINSIZE_OK;
+}
+
+/* The parallel degrees (tp, pp, cp, ep, dp) and the groups the state is sharded over: dp x
+ * cp ranks, or a shard-group of them (hybrid sharding); the experts' own groups. */
+static int parallel_degrees(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
+{
+    uint64_t model_parallel;
+    int rc;
     l->gpus = cfg->gpus;
     l->tp = cfg->tp;
     l->pp = cfg->pp;
@@ -567,6 +571,15 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     }
     l->shard_replicas = l->dp * l->cp / l->dense_shard;
     l->expert_shard = l->tp * l->dense_shard / (l->ep * l->etp);
+    return TRAINSIZE_OK;
+}
+
+/* The batch: tokens of a micro-batch, the global batch, micro-batches per step (or a token
+ * budget's), and the pipeline's schedule over them. */
+static int batch_split(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
+{
+    uint64_t per_step;
+    int rc;
     if ((rc = ts_layout_tokens(cfg, l, err))) return rc;
     per_step = cfg->micro_batch * l->dp; /* <= 1e9 * 1e7 */
     default_global_batch(cfg, l, per_step);
@@ -590,6 +603,14 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
                        "global-batch: the interleaved schedule needs the micro-batches per step "
                        "(%llu) to be a multiple of pp (%llu), as Megatron-LM does", U(l->micro_batches),
                        U(l->pp));
+    return TRAINSIZE_OK;
+}
+
+/* The servers: GPUs per server, servers, and the rollout engines' own (rollout separate:
+ * in servers of the same kind beside the training ones; what the job buys, rents, powers
+ * and sees fail is both). */
+static int servers(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
+{
     l->gpus_per_node = cfg->gpus_per_node ? cfg->gpus_per_node : default_gpus_per_node(l->gpus, cfg->gpu);
     if (l->gpus_per_node > l->gpus) l->gpus_per_node = l->gpus;
     if (l->gpus % l->gpus_per_node != 0)
@@ -597,11 +618,34 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
                        "gpus-per-node: %llu does not divide gpus (%llu)", U(l->gpus_per_node),
                        U(l->gpus));
     l->nodes = l->gpus / l->gpus_per_node;
-    /* rollout separate: the engines' GPUs, in servers of the same kind beside the training
-     * ones; what the job buys, rents, powers and sees fail is both */
     l->rollout_gpus = ts_is_rl(cfg->method) && cfg->rollout == TS_ROLLOUT_SEPARATE ? cfg->rollout_gpus : 0;
     l->rollout_nodes = (l->rollout_gpus + l->gpus_per_node - 1) / l->gpus_per_node;
     l->billed_gpus = l->gpus + l->rollout_gpus;
+    return TRAINSIZE_OK;
+}
+
+/* The job's other models, counted once: distillation's teacher, ppo's critic of its own
+ * shape, a reward model; and where each side role runs. */
+static int other_models(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
+{
+    int rc;
+    l->reference = cfg->method == TS_METHOD_SFT || cfg->method == TS_METHOD_DISTILL ? TS_REF_AUTO
+                   : cfg->reference != TS_REF_AUTO ? cfg->reference
+                   : cfg->lora_rank ? TS_REF_ADAPTERS_OFF : TS_REF_MODEL;
+    if ((rc = other_model(cfg->method == TS_METHOD_DISTILL ? cfg->teacher : NULL, cfg, l, 0, &l->teacher, err)) ||
+        (rc = other_model(cfg->method == TS_METHOD_PPO ? cfg->critic : NULL, cfg, l, 1, &l->critic, err)) ||
+        (rc = other_model(l->rl ? cfg->reward : NULL, cfg, l, 1, &l->reward, err)))
+        return rc;
+    return ts_side_layout(cfg, l, err);
+}
+
+int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
+{
+    int rc;
+    if (!cfg->gpu) return ts_fail(err, TRAINSIZE_E_INVALID, "gpu", "gpu: no GPU set");
+    if ((rc = check_divisors(cfg, err)) || (rc = parallel_degrees(cfg, l, err)) ||
+        (rc = batch_split(cfg, l, err)) || (rc = servers(cfg, l, err)))
+        return rc;
     if (ts_is_rl(cfg->method) && (rc = check_engine_shape(cfg, l, err))) return rc;
     if ((rc = split_stages(cfg, l, err))) return rc;
     l->layers_per_stage = l->mid_layers;
@@ -616,16 +660,7 @@ int ts_layout_make(const ts_settings *cfg, ts_layout *l, trainsize_error *err)
     /* torchtitan's FSDP2 with a pipeline: reshard_after_forward is off and the schedule
      * defers resharding and the gradients' reduce-scatter to the last micro-batch */
     l->fsdp_pipeline = cfg->zero >= 2 && l->pp > 1;
-    l->reference = cfg->method == TS_METHOD_SFT || cfg->method == TS_METHOD_DISTILL ? TS_REF_AUTO
-                   : cfg->reference != TS_REF_AUTO ? cfg->reference
-                   : cfg->lora_rank ? TS_REF_ADAPTERS_OFF : TS_REF_MODEL;
-    /* the job's other models, counted once: distillation's teacher, ppo's critic of its
-     * own shape, a reward model */
-    if ((rc = other_model(cfg->method == TS_METHOD_DISTILL ? cfg->teacher : NULL, cfg, l, 0, &l->teacher, err)) ||
-        (rc = other_model(cfg->method == TS_METHOD_PPO ? cfg->critic : NULL, cfg, l, 1, &l->critic, err)) ||
-        (rc = other_model(l->rl ? cfg->reward : NULL, cfg, l, 1, &l->reward, err)) ||
-        (rc = ts_side_layout(cfg, l, err)))
-        return rc;
+    if ((rc = other_models(cfg, l, err))) return rc;
     vision_figures(cfg, l);
     /* a ResNet's figures per image, walked once for every later stage */
     memset(&l->cnn, 0, sizeof l->cnn);

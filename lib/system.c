@@ -366,66 +366,43 @@ static double offload_seconds(const ts_settings *cfg, const ts_layout *lay, cons
     return t;
 }
 
-int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
-                   const ts_conv *conv, const trainsize_memory *mem, const ts_compute *cmp,
-                   trainsize_system *out, ts_step_losses *losses, ts_findings *found,
-                   trainsize_error *err)
+/* A product sold with its host (a TPU VM, a Grace tray) on the servers it comes in: the
+ * answer is that host, with the RAM, cores and NICs it has. */
+static int sold_with_host(const ts_settings *cfg, const ts_layout *lay)
 {
-    double gpn = (double)lay->gpus_per_node, params = (double)pc->total;
-    double nodes = (double)lay->nodes, compute_step = cmp->step_seconds;
-    double nics = cfg->nics_per_node ? (double)cfg->nics_per_node : gpn;
-    double trainable = cfg->lora_rank ? lay->lora_layer * (double)cfg->model.layers : params;
+    return cfg->gpu->host_ram_bytes && (int)lay->gpus_per_node == cfg->gpu->per_host;
+}
+
+/* Host RAM and CPU cores per server: the need (offload, loader workers, loading the model,
+ * the system) and the rule (host-ram-factor x the server's GPU memory), against what the
+ * host has when that is known. */
+static int size_host(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                     const ts_conv *conv, const trainsize_memory *mem, trainsize_system *out,
+                     ts_findings *found, trainsize_error *err)
+{
+    double gpn = (double)lay->gpus_per_node;
     double ram_need = gpn * ((double)mem->host_offload + (double)cfg->data_loader_workers * TS_WORKER_RAM) +
-                      load_bytes_per_node(cfg, lay, conv, params) + TS_HOST_RESERVE;
+                      load_bytes_per_node(cfg, lay, conv, (double)pc->total) + TS_HOST_RESERVE;
     /* The rule is about the GPU memory a server is sold with: the label, not the runtime's total. */
     double label = cfg->gpu_memory ? (double)cfg->gpu_memory : (double)cfg->gpu->memory_bytes;
     double ram_floor = cfg->host_ram_factor * gpn * label;
     double cores = fmax(TS_MIN_CORES, gpn * ((double)cfg->data_loader_workers + 1.0));
-    double tokens_per_s =
-        (double)lay->global_batch * lay->seq_step * (double)lay->seqs_per_sample / compute_step;
-    double ckpt = checkpoint_bytes(cfg, lay, pc, conv);
-    double read_need = tokens_per_s * ts_dataset_read_per_token(cfg) / nodes;
-    double dataset = ts_dataset_bytes(cfg, cmp->tokens);
-    double write_need = ckpt / nodes / cfg->checkpoint_seconds;
-    /* The rates the links must keep to move a step's traffic within its compute: slower,
-     * and communication cannot hide whatever the schedule. */
-    /* the host link, looked up once: the fabric, checkpoints and offload all use it */
-    double pcie = pcie_rate(cfg->gpu);
-    double window = compute_step, intra = scale_up_rate(cfg->gpu, pcie);
-    const ts_comm_links fabric = fabric_links(cfg, lay, intra, pcie);
-    ts_comm_terms terms; /* the step's collectives, timed below on each link tried */
-    int beyond_fabric = (double)lay->gpus > fabric_span(cfg->gpu, lay); /* the network carries traffic */
-    int fixed_host = cfg->gpu->host_ram_bytes && (int)lay->gpus_per_node == cfg->gpu->per_host;
-    /* The host's own NICs (a TPU VM's data-centre network), unless a network is set. */
-    const trainsize_link_info *sold = fixed_host && !cfg->network && cfg->gpu->host_network &&
-                                              cfg->gpu->host_network[0]
-                                          ? trainsize_link_find(cfg->gpu->host_network)
-                                          : NULL;
+    int fixed_host = sold_with_host(cfg, lay);
     double have_ram = cfg->host_ram ? (double)cfg->host_ram
                       : fixed_host  ? (double)cfg->gpu->host_ram_bytes
                                     : 0.0;
     double have_cores = cfg->cpu_cores  ? (double)cfg->cpu_cores
                         : fixed_host ? (double)cfg->gpu->host_cores
                                      : 0.0;
-    const trainsize_link_info *link = NULL;
-    ts_comm cm;       /* the step's communication on the links it runs on */
-    int timed = 0;    /* cm holds it already (choose_link timed the link it chose) */
-    const trainsize_storage_info *st;
-    double shared_read; /* per server, from the shared file system (or the one storage) */
-    int rc, cached;
+    int rc;
 
-    if (sold && !cfg->nics_per_node && cfg->gpu->host_nics > 0) nics = (double)cfg->gpu->host_nics;
-    out->nodes = lay->nodes;
-    out->gpus_per_node = lay->gpus_per_node;
-    out->rollout_nodes = lay->rollout_nodes;
     if ((rc = to_u64(ts_round_up_ram(fmax(ram_floor, ram_need)), &out->host_ram_per_node,
                      "host_ram_per_node", "model", err)) ||
         (rc = to_u64(ram_need, &out->host_ram_need_per_node, "host_ram_need_per_node", "model", err)))
         return rc;
     out->cpu_cores_per_node = (uint64_t)cores;
-    /* A product sold with its host (a TPU VM, a Grace tray) has the RAM and cores it has
-     * (or the ones set): the answer is that host, checked against the need; the rule does
-     * not apply. */
+    /* A host sold with the GPUs has the RAM and cores it has (or the ones set): the answer
+     * is that host, checked against the need; the rule does not apply. */
     if (fixed_host) {
         out->host_ram_per_node = (uint64_t)have_ram;
         if (have_cores > 0.0) out->cpu_cores_per_node = (uint64_t)have_cores;
@@ -434,8 +411,26 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     found->host_ram_short = have_ram > 0.0 && have_ram < ram_need;
     found->host_ram_below_rule = cfg->host_ram && !fixed_host && (double)cfg->host_ram < ram_floor;
     found->cpu_cores_short = have_cores > 0.0 && have_cores < cores;
+    return 0;
+}
 
-    /* Storage: capacity, the read rate that feeds the GPUs, the checkpoint write rate. */
+/* Storage: capacity, the read rate that feeds the GPUs, the checkpoint write rate; the
+ * class that serves them, each server's local NVMe, and the checkpoint's copy to host. */
+static int size_storage(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                        const ts_conv *conv, const ts_compute *cmp, double pcie, trainsize_system *out,
+                        ts_step_losses *losses, ts_findings *found, trainsize_error *err)
+{
+    double nodes = (double)lay->nodes;
+    double tokens_per_s =
+        (double)lay->global_batch * lay->seq_step * (double)lay->seqs_per_sample / cmp->step_seconds;
+    double ckpt = checkpoint_bytes(cfg, lay, pc, conv);
+    double read_need = tokens_per_s * ts_dataset_read_per_token(cfg) / nodes;
+    double dataset = ts_dataset_bytes(cfg, cmp->tokens);
+    double write_need = ckpt / nodes / cfg->checkpoint_seconds;
+    const trainsize_storage_info *st, *local; /* local: every GPU server's NVMe, cache and scratch */
+    double shared_read; /* per server, from the shared file system (or the one storage) */
+    int rc, cached;
+
     if ((rc = to_u64(dataset + (double)cfg->checkpoints_kept * ckpt, &out->storage_capacity,
                      "storage_capacity", cfg->dataset_bytes ? "dataset-bytes" : "tokens", err)) ||
         (rc = to_u64(dataset, &out->dataset_bytes, "dataset_bytes",
@@ -452,13 +447,10 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     cached = lay->nodes > 1 && cfg->local_cache_bytes && dataset <= (double)cfg->local_cache_bytes &&
              !(cfg->storage && !cfg->storage->shared);
     shared_read = cached ? fmin(read_need, dataset / (cmp->tokens / tokens_per_s)) : read_need;
-    {
-        const trainsize_storage_info *local; /* every GPU server's NVMe: cache and scratch */
-        st = choose_storage(read_need, shared_read, write_need, shared_read * nodes, write_need * nodes,
-                            lay->nodes, &local);
-        if (cfg->storage) st = cfg->storage;
-        ts_copy_name(out->local_storage_class, sizeof out->local_storage_class, local ? local->name : "");
-    }
+    st = choose_storage(read_need, shared_read, write_need, shared_read * nodes, write_need * nodes,
+                        lay->nodes, &local);
+    if (cfg->storage) st = cfg->storage;
+    ts_copy_name(out->local_storage_class, sizeof out->local_storage_class, local ? local->name : "");
     ts_copy_name(out->dataset_source, sizeof out->dataset_source,
                  lay->nodes <= 1 ? (st && st->shared ? "shared" : "local") : cached ? "local-cache" : "shared");
     found->storage_short =
@@ -473,10 +465,36 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
     losses->checkpoint_copy = checkpoint_copy_seconds(lay, ckpt, pcie);
     found->storage_not_shared = st && !storage_shared_ok(st, lay->nodes);
     ts_copy_name(out->storage_class, sizeof out->storage_class, st ? st->name : "");
+    return 0;
+}
 
+/* The links: the slowest network that keeps exposed communication under comm-share of the
+ * step (or the one set, or the host's own); the rates each GPU and each server move at
+ * within the step; the communication, rollout hand-over and offload the step waits for. */
+static int size_network(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                        const ts_conv *conv, double compute_step, double pcie, trainsize_system *out,
+                        ts_step_losses *losses, ts_findings *found, trainsize_error *err)
+{
+    double gpn = (double)lay->gpus_per_node;
+    double nics = cfg->nics_per_node ? (double)cfg->nics_per_node : gpn;
+    double trainable = cfg->lora_rank ? lay->lora_layer * (double)cfg->model.layers : (double)pc->total;
+    double intra = scale_up_rate(cfg->gpu, pcie);
+    const ts_comm_links fabric = fabric_links(cfg, lay, intra, pcie);
+    ts_comm_terms terms; /* the step's collectives, timed below on each link tried */
+    int beyond_fabric = (double)lay->gpus > fabric_span(cfg->gpu, lay); /* the network carries traffic */
+    /* The host's own NICs (a TPU VM's data-centre network), unless a network is set. */
+    const trainsize_link_info *sold = sold_with_host(cfg, lay) && !cfg->network && cfg->gpu->host_network &&
+                                              cfg->gpu->host_network[0]
+                                          ? trainsize_link_find(cfg->gpu->host_network)
+                                          : NULL;
+    const trainsize_link_info *link = NULL;
+    ts_comm cm;    /* the step's communication on the links it runs on */
+    int timed = 0; /* cm holds it already (choose_link timed the link it chose) */
+    ts_comm_links k;
+    int rc;
+
+    if (sold && !cfg->nics_per_node && cfg->gpu->host_nics > 0) nics = (double)cfg->gpu->host_nics;
     ts_comm_terms_make(cfg, lay, pc, conv, compute_step, &terms);
-    /* Links: the slowest network that keeps exposed communication under comm-share of the
-     * step (or the one set); the rates each GPU and each server move at within that share. */
     /* Within the scale-up domain nothing uses a network, set or not. */
     if (beyond_fabric && (cfg->network || sold)) {
         link = cfg->network ? cfg->network : sold;
@@ -489,36 +507,54 @@ int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_
         }
     }
     found->slow_multinode = beyond_fabric && link && link->bandwidth <= TS_SLOW_NETWORK;
-    {
-        ts_comm_links k = links_with(cfg, &fabric, lay, link, nics);
-        if (!timed) ts_comm_time(&terms, &k, &cm);
-        if (beyond_fabric && (cfg->network || sold) &&
-            cm.exposed - ideal_exposed(&terms, &k) > cfg->comm_share * compute_step)
-            found->network_short = 1;
-        if ((rc = to_u64(cm.intra_bytes_per_gpu / window, &out->intra_node_rate_per_gpu,
-                         "intra_node_rate_per_gpu", "model", err)) ||
-            (rc = to_u64(lay->nodes > 1 ? cm.inter_bytes_per_gpu * gpn / window : 0.0,
-                         &out->interconnect_rate_per_node, "interconnect_rate_per_node", "model", err)))
-            return rc;
-        /* Bridged cards in a server wider than a bridge reach the others over PCIe. */
-        found->gpu_link_short =
-            (double)out->intra_node_rate_per_gpu >
-            (fabric.bridge > 0.0 && (double)lay->gpus_per_node > fabric.bridge ? fmin(intra, fabric.pcie)
-                                                                               : intra);
-        ts_copy_name(out->network_link, sizeof out->network_link, link ? link->name : "");
-        out->network_nics_per_node = link ? (uint64_t)nics : 0;
-        losses->comm = cm.exposed;
-        if (lay->rl) {
-            ts_comm_links r = rollout_links(cfg, lay, &k, link ? link : sold, nics);
-            losses->rollout_sync = ts_rollout_sync_seconds(cfg, lay, pc, &r);
-            losses->rollout_network = ts_rollout_network_seconds(cfg, lay, pc, &r);
-        }
-        /* Without ZeRO-3 the gradient sync is once a step whatever the batch, so a batch too
-         * small for the data-parallel degree is what to fix, and the user should hear it.
-         * (ZeRO-3 gathers the weights for every micro-batch: its cure is a larger
-         * micro-batch, not a larger global batch.) */
-        found->small_batch = (lay->zero < 3 || conv->grad_sync_step) && cm.dp_seconds > compute_step;
-        losses->offload = offload_seconds(cfg, lay, conv, trainable, compute_step, pcie);
+    k = links_with(cfg, &fabric, lay, link, nics);
+    if (!timed) ts_comm_time(&terms, &k, &cm);
+    if (beyond_fabric && (cfg->network || sold) &&
+        cm.exposed - ideal_exposed(&terms, &k) > cfg->comm_share * compute_step)
+        found->network_short = 1;
+    /* The rates the links must keep to move a step's traffic within its compute: slower,
+     * and communication cannot hide whatever the schedule. */
+    if ((rc = to_u64(cm.intra_bytes_per_gpu / compute_step, &out->intra_node_rate_per_gpu,
+                     "intra_node_rate_per_gpu", "model", err)) ||
+        (rc = to_u64(lay->nodes > 1 ? cm.inter_bytes_per_gpu * gpn / compute_step : 0.0,
+                     &out->interconnect_rate_per_node, "interconnect_rate_per_node", "model", err)))
+        return rc;
+    /* Bridged cards in a server wider than a bridge reach the others over PCIe. */
+    found->gpu_link_short =
+        (double)out->intra_node_rate_per_gpu >
+        (fabric.bridge > 0.0 && (double)lay->gpus_per_node > fabric.bridge ? fmin(intra, fabric.pcie) : intra);
+    ts_copy_name(out->network_link, sizeof out->network_link, link ? link->name : "");
+    out->network_nics_per_node = link ? (uint64_t)nics : 0;
+    losses->comm = cm.exposed;
+    if (lay->rl) {
+        ts_comm_links r = rollout_links(cfg, lay, &k, link ? link : sold, nics);
+        losses->rollout_sync = ts_rollout_sync_seconds(cfg, lay, pc, &r);
+        losses->rollout_network = ts_rollout_network_seconds(cfg, lay, pc, &r);
     }
+    /* Without ZeRO-3 the gradient sync is once a step whatever the batch, so a batch too
+     * small for the data-parallel degree is what to fix, and the user should hear it.
+     * (ZeRO-3 gathers the weights for every micro-batch: its cure is a larger
+     * micro-batch, not a larger global batch.) */
+    found->small_batch = (lay->zero < 3 || conv->grad_sync_step) && cm.dp_seconds > compute_step;
+    losses->offload = offload_seconds(cfg, lay, conv, trainable, compute_step, pcie);
+    return 0;
+}
+
+int ts_system_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                   const ts_conv *conv, const trainsize_memory *mem, const ts_compute *cmp,
+                   trainsize_system *out, ts_step_losses *losses, ts_findings *found,
+                   trainsize_error *err)
+{
+    /* the host link, looked up once: the fabric, checkpoints and offload all use it */
+    double pcie = pcie_rate(cfg->gpu);
+    int rc;
+
+    out->nodes = lay->nodes;
+    out->gpus_per_node = lay->gpus_per_node;
+    out->rollout_nodes = lay->rollout_nodes;
+    if ((rc = size_host(cfg, lay, pc, conv, mem, out, found, err)) ||
+        (rc = size_storage(cfg, lay, pc, conv, cmp, pcie, out, losses, found, err)) ||
+        (rc = size_network(cfg, lay, pc, conv, cmp->step_seconds, pcie, out, losses, found, err)))
+        return rc;
     return ts_ok(err);
 }
