@@ -161,12 +161,26 @@ double ts_compute_token_floor(const ts_settings *cfg, const ts_param_counts *pc,
     return cmp->matmul_model * pace / rate;
 }
 
-int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
-                    const ts_conv *conv, const trainsize_memory *mem, ts_compute *out,
-                    trainsize_error *err)
+/* A token's work in FLOPs: the forward's matmuls and attention, and every pass the method
+ * runs over them (backward, reference, RL, side models, a vision tower), with what
+ * recomputation repeats. */
+typedef struct token_work {
+    double matmul;       /* the forward's matmuls (MTP's included) */
+    double layer_at;     /* the layers' attention in one forward */
+    double attention;    /* the forward's attention (MTP's included) */
+    double lm_head;      /* the output head's matmuls */
+    double reference;    /* 1 when a reference model runs a forward of every sequence */
+    double rl;           /* RL's extra passes of the policy's shape */
+    double mm, at;       /* every pass, recomputation included */
+    double mm_model, at_model; /* without recomputation: the model FLOPs */
+    double critic_flops, reward_flops; /* a critic's and a reward model's own work */
+} token_work;
+
+/* The forward's FLOPs per token and the passes of the method (no recomputation). */
+static void forward_and_passes(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                               token_work *w)
 {
     const ts_model *m = &cfg->model;
-    const trainsize_gpu_info *gpu = cfg->gpu;
     double seq = lay->seq_step, layers = (double)m->layers;
     /* Embedding look-ups are not matmuls (an untied output layer is; a tied one is the
      * embedding's matrix again); an encoder's segment embeddings and class token are
@@ -184,10 +198,6 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
         layer_at = 0.0;
     }
     double attention = layer_at;
-    double lm_head =
-        m->head != TS_HEAD_LM ? 0.0 : 2.0 * (double)pc->token_embedding * (1.0 + (double)m->mtp_layers);
-    /* the tokens computed: padded to seq, or real without padding (tokens.c) */
-    double tokens_step = (double)lay->global_batch * lay->seq_step * (double)lay->seqs_per_sample;
     /* Multi-token prediction: its modules' matmuls (active experts), the output head once
      * more and a layer's attention, per depth. */
     double mtp = (double)m->mtp_layers;
@@ -208,8 +218,8 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
      * forward of every response; each on GPUs of its own when it has them (below) */
     double critic_mm = 2.0 * 4.0 * lay->critic.mm, critic_at = 4.0 * lay->critic.attention;
     double reward_mm = 2.0 * lay->reward.mm, reward_at = lay->reward.attention;
-    double critic_flops = !ppo ? 0.0 : own_critic ? critic_mm + critic_at : 4.0 * (matmul + attention);
-    double reward_flops = reward_mm + reward_at;
+    w->critic_flops = !ppo ? 0.0 : own_critic ? critic_mm + critic_at : 4.0 * (matmul + attention);
+    w->reward_flops = reward_mm + reward_at;
     /* distillation: the teacher's forward of every token (0 otherwise) */
     mm += 2.0 * lay->teacher.mm;
     at += lay->teacher.attention;
@@ -222,18 +232,32 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     double extra = reference + rl, tower_runs = lay->vision_trained ? 3.0 : 1.0;
     double proj_runs = lay->vision_trained ? 3.0 : 2.0;
     mm += (lay->vision_flops * (tower_runs + extra) + lay->projector_flops * (proj_runs + extra)) / seq;
-    double mm_model = mm, at_model = at;
+    w->matmul = matmul;
+    w->layer_at = layer_at;
+    w->attention = attention;
+    w->lm_head = m->head != TS_HEAD_LM ? 0.0 : 2.0 * (double)pc->token_embedding * (1.0 + mtp);
+    w->reference = reference;
+    w->rl = rl;
+    w->mm = w->mm_model = mm;
+    w->at = w->at_model = at;
+}
+
+/* What recomputation computes again, added to the passes. */
+static void recomputed(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc, token_work *w)
+{
+    const ts_model *m = &cfg->model;
+    double seq = lay->seq_step, layers = (double)m->layers, mtp = (double)m->mtp_layers;
+    double matmul = w->matmul, lm_head = w->lm_head, attention = w->attention, layer_at = w->layer_at;
     /* full recomputation repeats a trained tower's forward too */
-    if (cfg->recompute == TRAINSIZE_RECOMPUTE_FULL && lay->vision_trained) mm += lay->vision_flops / seq;
-    double peak_mm, peak_at, seconds_per_token;
+    if (cfg->recompute == TRAINSIZE_RECOMPUTE_FULL && lay->vision_trained) w->mm += lay->vision_flops / seq;
     /* The layers' share that is checkpointed (recompute-layers); the MTP modules' layers
      * follow the policy whole, as their activations do (activations.c). */
     double share = lay->recompute_share, mtp_mm = 2.0 * (double)pc->mtp_active;
     double again_mm = share >= 1.0 ? matmul - lm_head : share * (matmul - lm_head - mtp_mm) + mtp_mm;
     double again_at = share >= 1.0 ? attention : share * layer_at + (attention - layer_at);
-    if (cfg->recompute == TRAINSIZE_RECOMPUTE_FULL) { mm += again_mm; at += again_at; }
+    if (cfg->recompute == TRAINSIZE_RECOMPUTE_FULL) { w->mm += again_mm; w->at += again_at; }
     if (cfg->recompute == TRAINSIZE_RECOMPUTE_SELECTIVE && (cfg->recompute_modules & TS_RC_CORE_ATTN))
-        at += again_at;
+        w->at += again_at;
     if (cfg->recompute == TRAINSIZE_RECOMPUTE_PER_OP || cfg->recompute == TRAINSIZE_RECOMPUTE_SELECTIVE) {
         /* the matmuls the policy (per-op) or the modules (selective) compute again */
         double (*again)(const ts_settings *, int) = cfg->recompute == TRAINSIZE_RECOMPUTE_PER_OP
@@ -242,35 +266,62 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
         double moe = (double)pc->moe_layers, dense = layers - moe;
         double as_dense = dense > 0 ? again(cfg, 0) : 0.0;
         double as_moe = moe > 0 ? again(cfg, 1) : 0.0;
-        mm += share * (moe * as_moe + dense * as_dense) + mtp * (moe > 0 ? as_moe : as_dense);
+        w->mm += share * (moe * as_moe + dense * as_dense) + mtp * (moe > 0 ? as_moe : as_dense);
     }
     /* a tiled MLP's backward runs each tile's forward once more (dense layers only) */
-    if (cfg->mlp_tiles != 1 && !ts_model_is_cnn(m)) mm += (layers - (double)pc->moe_layers) * ts_mlp_block_flops(cfg, 0);
+    if (cfg->mlp_tiles != 1 && !ts_model_is_cnn(m)) w->mm += (layers - (double)pc->moe_layers) * ts_mlp_block_flops(cfg, 0);
+}
+
+/* The peak FLOP/s the matmuls and attention run at, by precision. */
+static int peaks(const ts_settings *cfg, const ts_conv *conv, double *peak_mm, double *peak_at,
+                 trainsize_error *err)
+{
+    const trainsize_gpu_info *gpu = cfg->gpu;
     switch (cfg->precision) {
     case TRAINSIZE_PRECISION_FP32:
     case TRAINSIZE_PRECISION_TF32:
         /* the TF32 rate for what runs there: a transformer's matmuls and attention, a
          * ResNet's convolutions (its only matmul-class work) */
-        peak_mm = peak_at = conv->tf32 ? gpu->flops_tf32 : gpu->flops_fp32;
+        *peak_mm = *peak_at = conv->tf32 ? gpu->flops_tf32 : gpu->flops_fp32;
         break;
-    case TRAINSIZE_PRECISION_FP8_MIXED: peak_mm = gpu->flops_fp8; peak_at = peak_16bit(gpu, 0); break;
+    case TRAINSIZE_PRECISION_FP8_MIXED: *peak_mm = gpu->flops_fp8; *peak_at = peak_16bit(gpu, 0); break;
     case TRAINSIZE_PRECISION_FP16:
     case TRAINSIZE_PRECISION_FP16_MIXED:
-        peak_mm = peak_at = peak_16bit(gpu, 1);
+        *peak_mm = *peak_at = peak_16bit(gpu, 1);
         break;
-    default: peak_mm = peak_at = peak_16bit(gpu, 0); break;
+    default: *peak_mm = *peak_at = peak_16bit(gpu, 0); break;
     }
-    if (!(peak_mm > 0) || !(peak_at > 0))
+    if (!(*peak_mm > 0) || !(*peak_at > 0))
         return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "precision",
                        "precision: %s has no published peak FLOP/s for %s (TPUs and H20 publish no FP32 "
                        "rate); use bf16-mixed, or a gpu-file with the rate", gpu->name,
                        ts_precision_fp32(cfg->precision) ? "fp32" : "this precision");
-    seconds_per_token = ts_kernel_token_seconds(cfg, lay, conv, mm * moe_pace(cfg, lay, pc, matmul), at, peak_mm,
+    return TRAINSIZE_OK;
+}
+
+int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param_counts *pc,
+                    const ts_conv *conv, const trainsize_memory *mem, ts_compute *out,
+                    trainsize_error *err)
+{
+    const trainsize_gpu_info *gpu = cfg->gpu;
+    double layers = (double)cfg->model.layers;
+    /* the tokens computed: padded to seq, or real without padding (tokens.c) */
+    double tokens_step = (double)lay->global_batch * lay->seq_step * (double)lay->seqs_per_sample;
+    double peak_mm, peak_at, seconds_per_token, mm, at;
+    token_work w;
+    int rc;
+
+    forward_and_passes(cfg, lay, pc, &w);
+    recomputed(cfg, lay, pc, &w);
+    if ((rc = peaks(cfg, conv, &peak_mm, &peak_at, err))) return rc;
+    mm = w.mm;
+    at = w.at;
+    seconds_per_token = ts_kernel_token_seconds(cfg, lay, conv, mm * moe_pace(cfg, lay, pc, w.matmul), at, peak_mm,
                                                 peak_at);
     out->step_flops = (mm + at) * tokens_step;
     /* what ts_compute_token_floor bounds by */
-    out->matmul_model = mm_model;
-    out->matmul_forward = matmul;
+    out->matmul_model = w.mm_model;
+    out->matmul_forward = w.matmul;
     /* the fastest any layout's stack runs them at: the Megatron stacks put fp32 matmuls on
      * the TF32 units (ts_tf32_resolve), the others not by default */
     out->peak_matmul = ts_precision_fp32(cfg->precision) && gpu->flops_tf32 > peak_mm ? gpu->flops_tf32 : peak_mm;
@@ -288,10 +339,10 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
      * rate a GPU, beside the policy's passes of the same phase (side_models.c). */
     out->critic_seconds = out->reward_seconds = 0.0;
     if (lay->critic_gpus || lay->reward_gpus) {
-        double passes = (cfg->lora_rank ? 2.0 : 3.0) + reference + rl;
+        double passes = (cfg->lora_rank ? 2.0 : 3.0) + w.reference + w.rl;
         out->step_seconds =
-            ts_side_step(lay, out->step_seconds, (reference + rl) / passes, critic_flops * tokens_step,
-                         reward_flops * tokens_step,
+            ts_side_step(lay, out->step_seconds, (w.reference + w.rl) / passes, w.critic_flops * tokens_step,
+                         w.reward_flops * tokens_step,
                          seconds_per_token > 0.0 ? (mm + at) / (seconds_per_token * (double)lay->gpus) : 0.0,
                          &out->critic_seconds, &out->reward_seconds);
     }
@@ -314,7 +365,7 @@ int ts_compute_make(const ts_settings *cfg, const ts_layout *lay, const ts_param
     out->steps = cfg->tokens ? (uint64_t)ceil((double)cfg->tokens / tokens_step) : 1;
     out->tokens = tokens_step * (double)out->steps; /* whole steps, as trained */
     out->flops = out->step_flops * (double)out->steps;
-    out->model_flops = (mm_model + at_model) * tokens_step * (double)out->steps;
+    out->model_flops = (w.mm_model + w.at_model) * tokens_step * (double)out->steps;
     if (!isfinite(out->flops) || !isfinite(out->step_seconds * (double)out->steps))
         return ts_fail(err, TRAINSIZE_E_OVERFLOW, "tokens", "tokens: compute does not fit a double");
     return ts_ok(err);
