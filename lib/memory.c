@@ -294,129 +294,165 @@ static double comm_groups(const ts_layout *lay)
                     (lay->ep > 1));
 }
 
-void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
-                    const ts_param_counts *pc, uint64_t stage, ts_layer_memo *memo,
-                    ts_stage_memory *out)
+/* What a stage's GPU holds in each phase of a step, and the buffers that come and go. */
+typedef struct phases {
+    double base;     /* weights and optimizer state: through every phase */
+    double fb;       /* the start of the backward pass: every activation */
+    double t_fb;     /* its transient buffers */
+    double end;      /* the end of the backward pass: every gradient */
+    double step;     /* the optimizer step */
+    double load;     /* loading the weights, before sharding or casting */
+    double rollout;  /* RL's rollout (0 without) */
+    double logprob;  /* RL's log-probability passes (0 without) */
+    double engine;   /* the rollout engine's share held on these GPUs */
+    double buckets, zero3, opt_temp, flat; /* the step's buffers */
+} phases;
+
+/* The activations of the stage's micro-batches, into `out`. */
+static void stage_activations(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
+                              const ts_param_counts *pc, uint64_t stage, const stage_params *sp,
+                              ts_layer_memo *memo, ts_activations *act, ts_stage_memory *out)
 {
-    stage_params sp;
-    ts_activations act;
-    double base, buckets, t_fb, zero3 = 0.0, fb, end, step, opt_temp = 0.0, out_grad, dequant, load, flat,
-                                cached;
-    double rollout, logprob, engine = 0.0;
-    *out = (ts_stage_memory){0};
-    stage_params_make(cfg, lay, pc, stage, &sp);
-    model_state(cfg, lay, c, pc, &sp, out);
-    ts_activations_stage(cfg, lay, c, stage, memo, &act);
-    out->act_layers = act.layers + autocast_copies(cfg, c, pc, &sp, act.recomputed_layers);
-    out->act_offloaded = act.offloaded;
-    out->act_offload_moved = act.offload_moved;
-    out->recomputed_layers = act.recomputed_layers;
-    out->host_offload += act.offloaded; /* pinned host memory, beside ZeRO-Offload's state */
-    out->act_embedding = act.embedding;
-    out->act_output = act.output;
-    out->act_loss = act.loss;
-    out->act_per_layer = act.per_layer;
-    out->in_flight = act.in_flight;
-    out->act_vision = act.vision;
+    ts_activations_stage(cfg, lay, c, stage, memo, act);
+    out->act_layers = act->layers + autocast_copies(cfg, c, pc, sp, act->recomputed_layers);
+    out->act_offloaded = act->offloaded;
+    out->act_offload_moved = act->offload_moved;
+    out->recomputed_layers = act->recomputed_layers;
+    out->host_offload += act->offloaded; /* pinned host memory, beside ZeRO-Offload's state */
+    out->act_embedding = act->embedding;
+    out->act_output = act->output;
+    out->act_loss = act->loss;
+    out->act_per_layer = act->per_layer;
+    out->in_flight = act->in_flight;
+    out->act_vision = act->vision;
     /* ppo's critic trains after the policy on the same GPUs: the larger of their layers'
      * activations (side_models.c scales the critic's from the policy's) */
     if (cfg->method == TS_METHOD_PPO && !lay->critic_gpus) {
         double scale = ts_critic_activation_scale(cfg, lay);
         if (scale > 1.0) out->act_layers *= scale;
     }
-    out->stage_layers = sp.layers;
+    out->stage_layers = sp->layers;
     out->activations = out->act_layers + out->act_embedding + out->act_output + out->act_vision;
+}
 
-    if (lay->zero >= 3 && !lay->fsdp_pipeline) zero3 = zero3_buffers(cfg, c, &sp);
+/* The training phases: the backward's start and end, the optimizer step, loading. */
+static void training_phases(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
+                            const stage_params *sp, const ts_activations *act,
+                            const ts_stage_memory *out, phases *ph)
+{
+    double out_grad, dequant;
+    if (lay->zero >= 3 && !lay->fsdp_pipeline) ph->zero3 = zero3_buffers(cfg, c, sp);
     /* A quantized layer's weight, dequantized for its matmul (forward and backward). */
     dequant = c->dequant * largest_matrix(&cfg->model, lay);
     if (cfg->offload == TRAINSIZE_OFFLOAD_NONE)
-        opt_temp = c->optimizer_temp * (sp.dense / (lay->zero >= 1 ? (double)lay->dense_shard : 1.0) +
-                                        sp.expert / (lay->zero >= 1 ? (double)lay->expert_shard : 1.0));
+        ph->opt_temp = c->optimizer_temp * (sp->dense / (lay->zero >= 1 ? (double)lay->dense_shard : 1.0) +
+                                            sp->expert / (lay->zero >= 1 ? (double)lay->expert_shard : 1.0));
     /* DDP's bucket copy of the gradients lives through every phase; it is reported with
      * the buffers (transient), so the gradients stay the gradients. */
-    buckets = !c->ddp_buckets         ? 0.0
-              : c->bucket_bytes > 0.0 ? (sp.dense + sp.expert) * c->bucket_bytes
-                                      : out->gradients;
-    base = out->weights + out->optimizer;
+    ph->buckets = !c->ddp_buckets         ? 0.0
+                  : c->bucket_bytes > 0.0 ? (sp->dense + sp->expert) * c->bucket_bytes
+                                          : out->gradients;
+    ph->base = out->weights + out->optimizer;
     /* Start of backward: every activation, the loss gradient, a recomputed layer and
      * (when gradients are allocated on demand) the output layer's gradient. */
-    out_grad = (c->grads_persistent || cfg->lora_rank || lay->zero >= 3) ? 0.0 : sp.output_layer * c->grad;
-    t_fb = buckets + act.loss_backward + act.recompute + zero3 + out_grad + dequant;
+    out_grad = (c->grads_persistent || cfg->lora_rank || lay->zero >= 3) ? 0.0 : sp->output_layer * c->grad;
+    ph->t_fb = ph->buckets + act->loss_backward + act->recompute + ph->zero3 + out_grad + dequant;
     /* distillation: the teacher's logits of the micro-batch, kept for the loss through the
      * student's backward (bf16, the vocabulary split over tp) */
-    if (cfg->method == TS_METHOD_DISTILL && sp.last)
-        t_fb += lay->tokens_mb * (double)ts_model_logit_width(&cfg->model) / (double)lay->tp * c->act;
-    fb = base + (c->grads_persistent ? out->gradients : 0.0) + out->activations + t_fb;
-    end = base + out->gradients + buckets + zero3 + (sp.dense + sp.expert) * c->grad_copy;
-    flat = c->step_flat * (sp.dense + sp.expert);
-    step = base + out->gradients + buckets + opt_temp + flat;
+    if (cfg->method == TS_METHOD_DISTILL && sp->last)
+        ph->t_fb += lay->tokens_mb * (double)ts_model_logit_width(&cfg->model) / (double)lay->tp * c->act;
+    ph->fb = ph->base + (c->grads_persistent ? out->gradients : 0.0) + out->activations + ph->t_fb;
+    ph->end = ph->base + out->gradients + ph->buckets + ph->zero3 + (sp->dense + sp->expert) * c->grad_copy;
+    ph->flat = c->step_flat * (sp->dense + sp->expert);
+    ph->step = ph->base + out->gradients + ph->buckets + ph->opt_temp + ph->flat;
     /* Loading onto the GPU: the whole stage as loaded, before sharding or casting. */
-    load = c->load * (sp.dense + sp.expert + sp.frozen_layer + sp.frozen_other + sp.frozen_vision);
-    if (c->dequant > 0.0) load = quantized_load(cfg, c, &sp, lay, out->weights);
-    /* RL's rollout: the engine's share of the GPU beside the model state (the gradients
+    ph->load = c->load * (sp->dense + sp->expert + sp->frozen_layer + sp->frozen_other + sp->frozen_vision);
+    if (c->dequant > 0.0) ph->load = quantized_load(cfg, c, sp, lay, out->weights);
+}
+
+/* RL's phases: the rollout engine beside the model state, and the log-probability passes. */
+static void rl_phases(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
+                      const ts_param_counts *pc, const stage_params *sp, ts_stage_memory *out, phases *ph)
+{
+    double share = cfg->rollout_memory_share * (double)lay->capacity;
+    double tokens = cfg->log_prob_max_tokens ? (double)cfg->log_prob_max_tokens : lay->tokens_mb;
+    /* reward-offload: the reward model comes back to score in the log-probability phase */
+    double scorer = cfg->reward_offload && lay->reward.params > 0.0 ? ts_reward_rank_bytes(lay, c) : 0.0;
+    /* The rollout: the engine's share of the GPU beside the model state (the gradients
      * freed), or through every phase when it does not sleep */
-    rollout = 0.0;
-    if (lay->rl) {
-        double share = cfg->rollout_memory_share * (double)lay->capacity;
-        out->rollout_weights = ts_rollout_weight_bytes(cfg, pc);
-        out->rollout_kv = share > out->rollout_weights ? share - out->rollout_weights : 0.0;
-        engine = out->rollout_weights + out->rollout_kv;
-        if (lay->rollout_gpus) {
-            /* separate: the engine's share is of its own GPUs (reported as theirs); the
-             * training GPUs hold none of it */
-            engine = 0.0;
-        } else if (cfg->rollout_sleep) {
-            rollout = base + engine;
-        } else {
-            fb += engine;
-            end += engine;
-            step += engine;
-            rollout = base + engine;
-        }
+    out->rollout_weights = ts_rollout_weight_bytes(cfg, pc);
+    out->rollout_kv = share > out->rollout_weights ? share - out->rollout_weights : 0.0;
+    ph->engine = out->rollout_weights + out->rollout_kv;
+    if (lay->rollout_gpus) {
+        /* separate: the engine's share is of its own GPUs (reported as theirs); the
+         * training GPUs hold none of it */
+        ph->engine = 0.0;
+    } else if (cfg->rollout_sleep) {
+        ph->rollout = ph->base + ph->engine;
+    } else {
+        ph->fb += ph->engine;
+        ph->end += ph->engine;
+        ph->step += ph->engine;
+        ph->rollout = ph->base + ph->engine;
     }
-    /* RL's log-probability passes (the old policy's, the reference's), forward only, before
+    /* The log-probability passes (the old policy's, the reference's), forward only, before
      * the update: the model state with the gradients freed, and the last stage's logits of
      * a pass, 16-bit and the fp32 copy log-softmax reads (verl's logprobs_from_logits) */
-    logprob = 0.0;
-    if (lay->rl) {
-        double tokens = cfg->log_prob_max_tokens ? (double)cfg->log_prob_max_tokens : lay->tokens_mb;
-        /* reward-offload: the reward model comes back to score in this phase */
-        double scorer = cfg->reward_offload && lay->reward.params > 0.0 ? ts_reward_rank_bytes(lay, c) : 0.0;
-        logprob = base + zero3 + scorer + (lay->rollout_gpus || cfg->rollout_sleep ? 0.0 : engine) +
-                  (sp.last ? tokens * (double)ts_model_logit_width(&cfg->model) / (double)lay->tp * 6.0 : 0.0);
-    }
-    out->peak_allocated = max2(max2(max2(fb, load), max2(end, step)), max2(rollout, logprob));
+    ph->logprob = ph->base + ph->zero3 + scorer + (lay->rollout_gpus || cfg->rollout_sleep ? 0.0 : ph->engine) +
+                  (sp->last ? tokens * (double)ts_model_logit_width(&cfg->model) / (double)lay->tp * 6.0 : 0.0);
+}
+
+/* The peak: the largest phase, what is transient in it and what it holds. */
+static void peak_phase(const ts_conv *c, const phases *ph, ts_stage_memory *out)
+{
+    out->peak_allocated = max2(max2(max2(ph->fb, ph->load), max2(ph->end, ph->step)), max2(ph->rollout, ph->logprob));
     out->peak_has_activations = 0;
     out->peak_has_gradients = 1;
-    if (out->peak_allocated == fb) {
+    if (out->peak_allocated == ph->fb) {
         out->peak_phase = TRAINSIZE_PHASE_FORWARD_BACKWARD;
-        out->transient = t_fb;
+        out->transient = ph->t_fb;
         out->peak_has_activations = 1;
         out->peak_has_gradients = c->grads_persistent;
-    } else if (out->peak_allocated == end) {
+    } else if (out->peak_allocated == ph->end) {
         out->peak_phase = TRAINSIZE_PHASE_BACKWARD_END;
-        out->transient = buckets + zero3;
-    } else if (out->peak_allocated == step) {
+        out->transient = ph->buckets + ph->zero3;
+    } else if (out->peak_allocated == ph->step) {
         out->peak_phase = TRAINSIZE_PHASE_OPTIMIZER_STEP;
-        out->transient = buckets + opt_temp + flat;
-    } else if (out->peak_allocated == logprob && logprob > rollout) {
+        out->transient = ph->buckets + ph->opt_temp + ph->flat;
+    } else if (out->peak_allocated == ph->logprob && ph->logprob > ph->rollout) {
         out->peak_phase = TRAINSIZE_PHASE_LOG_PROB;
-        out->transient = logprob - base;
+        out->transient = ph->logprob - ph->base;
         out->peak_has_gradients = 0;
-    } else if (out->peak_allocated == rollout) {
+    } else if (out->peak_allocated == ph->rollout) {
         /* the engine's weights and KV cache are the rollout's transient */
         out->peak_phase = TRAINSIZE_PHASE_ROLLOUT;
-        out->transient = engine;
+        out->transient = ph->engine;
         out->peak_has_gradients = 0;
     } else {
         /* Loading: the weights as loaded are all there is; report them as the transient
          * (the model state is not allocated yet). */
         out->peak_phase = TRAINSIZE_PHASE_LOADING;
-        out->transient = load - base;
+        out->transient = ph->load - ph->base;
         out->peak_has_gradients = 0;
     }
-    out->load_peak = load;
+    out->load_peak = ph->load;
+}
+
+void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv *c,
+                    const ts_param_counts *pc, uint64_t stage, ts_layer_memo *memo,
+                    ts_stage_memory *out)
+{
+    stage_params sp;
+    ts_activations act;
+    phases ph = {0};
+    double cached;
+    *out = (ts_stage_memory){0};
+    stage_params_make(cfg, lay, pc, stage, &sp);
+    model_state(cfg, lay, c, pc, &sp, out);
+    stage_activations(cfg, lay, c, pc, stage, &sp, memo, &act, out);
+    training_phases(cfg, lay, c, &sp, &act, out, &ph);
+    if (lay->rl) rl_phases(cfg, lay, c, pc, &sp, out, &ph);
+    peak_phase(c, &ph, out);
     out->cuda_context = (double)cfg->cuda_context;
     out->comm_buffers = (double)cfg->comm_buffer * comm_groups(lay);
     out->allocator_slack = (lay->zero >= 3 ? cfg->sharded_slack : cfg->allocator_slack) * out->peak_allocated;
@@ -425,8 +461,8 @@ void ts_memory_stage(const ts_settings *cfg, const ts_layout *lay, const ts_conv
      * 2022): the step's flat buffers, taken to be larger than the blocks the forward and
      * backward freed (an assumption), get segments of their own beside them, reserved but
      * free the rest of the step. */
-    cached = max2(max2(fb, end), step - flat) + flat;
-    if (flat > 0.0 && cached > out->peak_allocated) out->allocator_slack += cached - out->peak_allocated;
+    cached = max2(max2(ph.fb, ph.end), ph.step - ph.flat) + ph.flat;
+    if (ph.flat > 0.0 && cached > out->peak_allocated) out->allocator_slack += cached - out->peak_allocated;
     out->overhead = out->cuda_context + out->comm_buffers + out->allocator_slack;
     out->peak_total = out->peak_allocated + out->overhead;
 }
