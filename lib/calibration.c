@@ -192,11 +192,11 @@ int ts_calibration_read(const char *json, size_t len, ts_calibration_file *out, 
 }
 
 /* 1 when the calibration (if any) was fitted on `gpu`'s runs. */
-int ts_calibration_covers(const ts_settings *s, const char *gpu)
+int ts_calibration_covers(uint64_t runs, const char *gpus, const char *gpu)
 {
-    const char *p = s->calibration_gpus;
+    const char *p = gpus;
     size_t n = gpu ? strlen(gpu) : 0;
-    if (!s->calibration_runs) return 1;
+    if (!runs) return 1;
     while (n && *p) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);

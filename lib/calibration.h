@@ -6,15 +6,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "settings.h"
+#include "trainsize.h"
 
 /* The settings a calibration may hold (trainsize_calibration_setting_count). */
 #define TS_CALIBRATION_SETTINGS_MAX 6
+/* Room for its GPU list (comma-separated) and its date (YYYY-MM-DD), here and in a job's
+ * settings (settings.h). */
+#define TS_CALIBRATION_GPUS_MAX 256
+#define TS_CALIBRATION_DATE_MAX 16
 
 typedef struct ts_calibration_file {
     uint64_t runs;                                /* the runs it was fitted on, >= 1 */
-    char date[sizeof ((ts_settings *)0)->calibration_date]; /* YYYY-MM-DD, or "" */
-    char gpus[sizeof ((ts_settings *)0)->calibration_gpus]; /* comma-separated */
+    char date[TS_CALIBRATION_DATE_MAX];           /* YYYY-MM-DD, or "" */
+    char gpus[TS_CALIBRATION_GPUS_MAX];           /* comma-separated */
     size_t settings;                              /* names[] and values[] in use */
     char names[TS_CALIBRATION_SETTINGS_MAX][48];  /* calibration settings, as the catalogue names them */
     double values[TS_CALIBRATION_SETTINGS_MAX];
@@ -27,7 +31,8 @@ typedef struct ts_calibration_file {
  * the catalogue's, checked when they are set). Errors name "calibration". */
 int ts_calibration_read(const char *json, size_t len, ts_calibration_file *out, trainsize_error *err);
 
-/* 1 when no calibration applies or its runs ran on `gpu` (a catalogue or device name). */
-int ts_calibration_covers(const ts_settings *s, const char *gpu);
+/* 1 when no calibration applies (runs 0) or its runs ran on `gpu` (a catalogue or device
+ * name): `gpus` is the calibration's comma-separated list. */
+int ts_calibration_covers(uint64_t runs, const char *gpus, const char *gpu);
 
 #endif

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "text.h"
 #include "text_values.h"
+#include "warning_texts.h"
 
 void ts_json_string(ts_out *o, const char *s)
 {
@@ -56,7 +57,7 @@ void ts_json_warnings(ts_out *o, uint64_t bits)
     int bit, first = 1;
     ts_out_putc(o, '[');
     for (bit = 0; bit < 64; bit++) {
-        const char *name = trainsize_warning_name(UINT64_C(1) << bit);
+        const char *name = ts_warning_name(UINT64_C(1) << bit);
         if (!(bits & (UINT64_C(1) << bit)) || !name) continue;
         if (!first) ts_out_puts(o, ", ");
         ts_json_string(o, name);

@@ -16,6 +16,7 @@
 #include "report_sections.h"
 #include "text_format.h"
 #include "text_out.h"
+#include "warning_texts.h"
 #include "trainsize.h"
 
 #define GIB 1073741824.0
@@ -997,7 +998,7 @@ static void warnings_section(ts_out *o, const trainsize_result *r)
     if (r->warnings == 0) return;
     ts_out_puts(o, "Warnings\n");
     for (bit = 0; bit < 64; bit++) {
-        const char *text = trainsize_warning_text(UINT64_C(1) << bit);
+        const char *text = ts_warning_text(UINT64_C(1) << bit);
         if ((r->warnings & (UINT64_C(1) << bit)) && text) {
             ts_out_puts(o, "  - ");
             ts_out_wrapped(o, text, 4);

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "calibration.h"
 #include "model.h"
 #include "trainsize.h"
 
@@ -172,8 +173,8 @@ typedef struct ts_settings {
     double network_efficiency;  /* factor on the network's collective rate */
     /* The site calibration applied (calibration.c): runs 0 when none. */
     uint64_t calibration_runs;
-    char calibration_gpus[256];   /* the GPUs its runs ran on, comma-separated */
-    char calibration_date[16];    /* YYYY-MM-DD, or "" */
+    char calibration_gpus[TS_CALIBRATION_GPUS_MAX]; /* the GPUs its runs ran on, comma-separated */
+    char calibration_date[TS_CALIBRATION_DATE_MAX]; /* YYYY-MM-DD, or "" */
     char calibration_text[TRAINSIZE_NAME_MAX]; /* what the result says of it */
     double calibration_loo_error; /* its runs' held-out median step error; 0: not given */
     /* Servers. */

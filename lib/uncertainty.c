@@ -129,7 +129,7 @@ void ts_uncertainty_make(const ts_settings *cfg, const ts_layout *lay, const ts_
     size_t cap = sizeof u->basis, used;
     int count = 0, both = 0, time_only = 0;
     int calibrated = cfg->calibration_runs && cfg->calibration_loo_error > 0.0 &&
-                     ts_calibration_covers(cfg, cfg->gpu->name);
+                     ts_calibration_covers(cfg->calibration_runs, cfg->calibration_gpus, cfg->gpu->name);
     if (calibrated) /* this site's own held-out error: the class's band does not apply to its time */
         used = (size_t)snprintf(b, cap, "time: this site's calibration, %llu runs held out one at a time",
                                 (unsigned long long)cfg->calibration_runs);

@@ -32,15 +32,17 @@ done
 for f in planner.c plan_rank.c plan_bound.c plan_search.h advice.c job.c params.c; do
     grep -q '#include "stages.h"' "$lib/$f" && bad "$f (above the pipeline) includes stages.h"
 done
-# Readers and base code: no job, no parameter table, no call into a job.
+# Readers and base code: no job, no job's settings, no parameter table, no call into a job
+# (a reader fills its own struct and takes plain values).
 below=0
 for name in hf_config hf_families hf_keys hf_vision custom_gpu calibration json decimal units text \
-            text_out text_format text_values json_write error file_read field_table; do
+            text_out text_format text_values json_write error file_read field_table warning_texts; do
     for f in "$lib/$name.c" "$lib/$name.h"; do
         [ -f "$f" ] || continue
         below=$((below + 1))
         grep -q '#include "job.h"' "$f" && bad "$(basename "$f") (a reader or base code) includes job.h"
         grep -q '#include "params.h"' "$f" && bad "$(basename "$f") (a reader or base code) includes params.h"
+        grep -qE '#include "(settings|stages)\.h"' "$f" && bad "$(basename "$f") (a reader or base code) includes a job's settings"
         grep -nE '\b(ts_job_[a-z_]+|trainsize_job_[a-z_]+)\(' "$f" >/dev/null &&
             bad "$(basename "$f") (a reader or base code) calls into a job"
     done
