@@ -121,8 +121,8 @@ static const hf_type hf_types[] = {
     {"granite", parse_llama_like, NULL, 0, 0, TRAINSIZE_BIAS_NONE, 1, 1, 0, {0}, NULL, 0},
     /* Qwen3Config's head_dim defaults to 128; Qwen3MoeConfig's to hidden / heads. */
     {"qwen3", parse_llama_like, ts_hf_qwen3, 0, 128, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
-    {"qwen3_moe", parse_llama_like, ts_hf_qwen_moe, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
-    {"qwen2_moe", parse_llama_like, ts_hf_qwen_moe, 0, 0, TRAINSIZE_BIAS_QKV, 0, 0, 0, {0}, NULL, 0},
+    {"qwen3_moe", parse_llama_like, ts_hf_qwen3_moe, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
+    {"qwen2_moe", parse_llama_like, ts_hf_qwen2_moe, 0, 0, TRAINSIZE_BIAS_QKV, 0, 0, 0, {0}, NULL, 0},
     {"phimoe", parse_llama_like, ts_hf_phimoe, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 1, {0}, NULL, 0},
     {"deepseek_v2", parse_llama_like, ts_hf_deepseek, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
     {"deepseek_v3", parse_llama_like, ts_hf_deepseek, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
@@ -189,9 +189,9 @@ static const hf_type hf_types[] = {
     {"olmo2", parse_llama_like, ts_hf_olmo2, 0, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
     {"starcoder2", parse_llama_like, ts_hf_starcoder2, 1, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
     {"falcon", ts_hf_falcon, NULL, 1, 0, TRAINSIZE_BIAS_NONE, 0, 0, 0, {0}, NULL, 0},
-    {"bert", ts_hf_encoder, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL, 0},
-    {"roberta", ts_hf_encoder, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL, 0},
-    {"vit", ts_hf_encoder, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL, 0},
+    {"bert", ts_hf_text_encoder, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL, 0},
+    {"roberta", ts_hf_text_encoder, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL, 0},
+    {"vit", ts_hf_vit, NULL, 0, 0, TRAINSIZE_BIAS_ALL, 0, 0, 0, {0}, NULL, 0},
 };
 #define HF_TYPE_COUNT (sizeof hf_types / sizeof hf_types[0])
 /* For the message: every type, families grouped, no spaces (the error message has 255 bytes,

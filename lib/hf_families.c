@@ -39,24 +39,37 @@ int ts_hf_qwen3(const hf_type *t, const ts_json_value *root, ts_model *m, trains
 }
 
 /* Qwen2-MoE and Qwen3-MoE: num_experts of moe_intermediate_size; intermediate_size is the
- * dense layers' (mlp_only_layers, and those off decoder_sparse_step). Qwen2-MoE has q, k,
- * v biases (qkv_bias) and a shared expert with a sigmoid gate; Qwen3-MoE q/k norms. */
-int ts_hf_qwen_moe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+ * dense layers' (mlp_only_layers, and those off decoder_sparse_step). */
+static int qwen_moe_experts(const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
-    int qwen2 = strcmp(t->name, "qwen2_moe") == 0, rc, qkv = 1;
-    uint64_t shared = 0;
+    int rc;
     m->dense_ffn = m->ffn;
     if ((rc = ts_hf_size(root, "num_experts", HF_MAX_EXPERTS, &m->experts, err)) ||
         (rc = ts_hf_top_k(root, "num_experts_per_tok", m, err)) ||
         (rc = ts_hf_size(root, "moe_intermediate_size", HF_MAX_FFN, &m->ffn, err)) ||
-        (rc = ts_hf_size_or(root, "decoder_sparse_step", HF_MAX_LAYERS, 1, &m->moe_every, err)) ||
-        (rc = ts_hf_dense_prefix(root, "mlp_only_layers", m, err)))
+        (rc = ts_hf_size_or(root, "decoder_sparse_step", HF_MAX_LAYERS, 1, &m->moe_every, err)))
         return rc;
-    if (!qwen2) {
-        m->qk_norm = TRAINSIZE_QK_NORM_HEAD;
-        return attention_bias(root, m, err);
-    }
-    if ((rc = ts_hf_bool_or(root, "qkv_bias", 1, &qkv, err)) ||
+    return ts_hf_dense_prefix(root, "mlp_only_layers", m, err);
+}
+
+/* Qwen3-MoE: the experts, q/k norms, attention_bias. */
+int ts_hf_qwen3_moe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+{
+    int rc;
+    (void)t;
+    if ((rc = qwen_moe_experts(root, m, err))) return rc;
+    m->qk_norm = TRAINSIZE_QK_NORM_HEAD;
+    return attention_bias(root, m, err);
+}
+
+/* Qwen2-MoE: the experts, q, k, v biases (qkv_bias) and a shared expert with a sigmoid gate. */
+int ts_hf_qwen2_moe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+{
+    int rc, qkv = 1;
+    uint64_t shared = 0;
+    (void)t;
+    if ((rc = qwen_moe_experts(root, m, err)) ||
+        (rc = ts_hf_bool_or(root, "qkv_bias", 1, &qkv, err)) ||
         (rc = ts_hf_count_or(root, "shared_expert_intermediate_size", HF_MAX_FFN, 0, &shared, err)))
         return rc;
     m->bias = qkv ? TRAINSIZE_BIAS_QKV : TRAINSIZE_BIAS_NONE;
@@ -244,17 +257,11 @@ int ts_hf_falcon(const hf_type *t, const ts_json_value *root, ts_model *m, train
     return TRAINSIZE_OK;
 }
 
-/* Encoders and image transformers, counted as their users quote them: BERT and RoBERTa as
- * transformers' BertModel and RobertaModel (post-norm, GELU MLP, biases everywhere, the
- * embeddings' LayerNorm and segment embeddings, the pooler); ViT as ViTForImageClassification
- * when the config names its labels (id2label: the classifier on the class token), else
- * ViTModel with its pooler. ViT is pre-norm with a final LayerNorm; its positions are the
- * patches and the class token; qkv_bias (true by default) puts biases on q, k and v. */
-int ts_hf_encoder(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+/* Encoders and image transformers share a BERT-like layer: post- or pre-norm around
+ * attention and a GELU MLP, LayerNorm and biases everywhere, dropout on the residuals. */
+static int encoder_layers(const ts_json_value *root, ts_model *m, trainsize_error *err)
 {
-    int vit = strcmp(t->name, "vit") == 0, rc, qkv_bias = 1;
-    uint64_t image = 0;
-    ts_json_value labels;
+    int rc;
     if ((rc = ts_hf_size(root, "num_hidden_layers", HF_MAX_LAYERS, &m->layers, err)) ||
         (rc = ts_hf_size(root, "hidden_size", HF_MAX_HIDDEN, &m->hidden, err)) ||
         (rc = ts_hf_size(root, "num_attention_heads", HF_MAX_HEADS, &m->heads, err)) ||
@@ -266,22 +273,43 @@ int ts_hf_encoder(const hf_type *t, const ts_json_value *root, ts_model *m, trai
     m->norm = TRAINSIZE_NORM_LAYERNORM;
     m->bias = TRAINSIZE_BIAS_ALL;
     m->residual_dropout = 1;
-    if (!vit) {
-        ts_json_value kind;
-        if (ts_json_object_get(root, "position_embedding_type", &kind) && !ts_json_is_null(&kind) &&
-            !ts_json_string_equals(&kind, "absolute"))
-            return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "position_embedding_type",
-                           HF_PREFIX "\"position_embedding_type\": only \"absolute\" positions are "
-                           "modelled (relative ones add their own embeddings)");
-        if ((rc = ts_hf_size(root, "vocab_size", HF_MAX_VOCAB, &m->vocab, err)) ||
-            (rc = ts_hf_size(root, "max_position_embeddings", HF_MAX_POSITIONS, &m->positions, err)) ||
-            (rc = ts_hf_count_or(root, "type_vocab_size", 1000000, 2, &m->token_types, err)))
-            return rc;
-        m->post_norm = 1;
-        m->head = TS_HEAD_POOLER;
-        return TRAINSIZE_OK;
-    }
-    if ((rc = ts_hf_size(root, "image_size", 1000000, &image, err)) ||
+    return TRAINSIZE_OK;
+}
+
+/* BERT and RoBERTa, counted as transformers' BertModel and RobertaModel quote them:
+ * post-norm, the embeddings' LayerNorm and segment embeddings, the pooler. */
+int ts_hf_text_encoder(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+{
+    ts_json_value kind;
+    int rc;
+    (void)t;
+    if ((rc = encoder_layers(root, m, err))) return rc;
+    if (ts_json_object_get(root, "position_embedding_type", &kind) && !ts_json_is_null(&kind) &&
+        !ts_json_string_equals(&kind, "absolute"))
+        return ts_fail(err, TRAINSIZE_E_UNSUPPORTED, "position_embedding_type",
+                       HF_PREFIX "\"position_embedding_type\": only \"absolute\" positions are "
+                       "modelled (relative ones add their own embeddings)");
+    if ((rc = ts_hf_size(root, "vocab_size", HF_MAX_VOCAB, &m->vocab, err)) ||
+        (rc = ts_hf_size(root, "max_position_embeddings", HF_MAX_POSITIONS, &m->positions, err)) ||
+        (rc = ts_hf_count_or(root, "type_vocab_size", 1000000, 2, &m->token_types, err)))
+        return rc;
+    m->post_norm = 1;
+    m->head = TS_HEAD_POOLER;
+    return TRAINSIZE_OK;
+}
+
+/* ViT, as ViTForImageClassification when the config names its labels (id2label: the
+ * classifier on the class token), else ViTModel with its pooler: pre-norm with a final
+ * LayerNorm; its positions are the patches and the class token; qkv_bias (true by default)
+ * puts biases on q, k and v. */
+int ts_hf_vit(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err)
+{
+    int rc, qkv_bias = 1;
+    uint64_t image = 0;
+    ts_json_value labels;
+    (void)t;
+    if ((rc = encoder_layers(root, m, err)) ||
+        (rc = ts_hf_size(root, "image_size", 1000000, &image, err)) ||
         (rc = ts_hf_size(root, "patch_size", 10000, &m->patch_size, err)) ||
         (rc = ts_hf_size_or(root, "num_channels", 10000, 3, &m->channels, err)) ||
         (rc = ts_hf_bool_or(root, "qkv_bias", 1, &qkv_bias, err)))

@@ -33,7 +33,8 @@ struct hf_type {
 };
 
 int ts_hf_qwen3(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
-int ts_hf_qwen_moe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_qwen2_moe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_qwen3_moe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
 int ts_hf_phimoe(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
 int ts_hf_deepseek(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
 int ts_hf_llama4(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
@@ -44,6 +45,7 @@ int ts_hf_olmo2(const hf_type *t, const ts_json_value *root, ts_model *m, trains
 int ts_hf_starcoder2(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
 /* Falcon reads its own shape keys (a fused, multi-query attention in a parallel block). */
 int ts_hf_falcon(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
-int ts_hf_encoder(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_text_encoder(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
+int ts_hf_vit(const hf_type *t, const ts_json_value *root, ts_model *m, trainsize_error *err);
 
 #endif
