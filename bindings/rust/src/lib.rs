@@ -1340,6 +1340,29 @@ unsafe fn table_fields<'a, T>(
     out
 }
 
+/// Every entry of one of the library's static tables (the parameters, presets, GPUs, result
+/// fields): `count` entries through `at`, each converted; an index the library answers NULL
+/// for is left out.
+///
+/// # Safety
+/// `at` must return NULL or a pointer to a static entry, for every index below `count`.
+unsafe fn static_table<T: 'static, U>(
+    count: usize,
+    at: unsafe extern "C" fn(usize) -> *const T,
+    convert: impl Fn(&'static T) -> U,
+) -> Vec<U> {
+    (0..count)
+        .filter_map(|i| {
+            let p = at(i);
+            if p.is_null() {
+                None
+            } else {
+                Some(convert(&*p))
+            }
+        })
+        .collect()
+}
+
 /// A field's value from the library, its text borrowed for as long as `_owner`, the struct
 /// it was read from.
 ///
@@ -1480,22 +1503,15 @@ pub struct FieldInfo {
 
 /// The result-field table.
 pub fn result_fields() -> Vec<FieldInfo> {
-    let count = unsafe { sys::trainsize_result_field_count() };
-    (0..count)
-        .filter_map(|i| {
-            let p = unsafe { sys::trainsize_result_field_at(i) };
-            if p.is_null() {
-                return None;
-            }
-            let f = unsafe { &*p };
-            Some(FieldInfo {
-                path: static_str(f.path),
-                field_type: f.type_,
-                unit: static_str(f.unit),
-                doc: static_str(f.doc),
-            })
+    // SAFETY: the library's table functions, as its header declares them.
+    unsafe {
+        static_table(sys::trainsize_result_field_count(), sys::trainsize_result_field_at, |f| FieldInfo {
+            path: static_str(f.path),
+            field_type: f.type_,
+            unit: static_str(f.unit),
+            doc: static_str(f.doc),
         })
-        .collect()
+    }
 }
 
 /* ---- planning ---- */
@@ -1758,26 +1774,19 @@ pub struct ParamInfo {
 
 /// Every parameter a job takes.
 pub fn params() -> Vec<ParamInfo> {
-    let count = unsafe { sys::trainsize_param_count() };
-    (0..count)
-        .filter_map(|i| {
-            let p = unsafe { sys::trainsize_param_at(i) };
-            if p.is_null() {
-                return None;
-            }
-            let p = unsafe { &*p };
-            Some(ParamInfo {
-                name: static_str(p.name),
-                kind: p.kind,
-                choices: static_str(p.choices),
-                min: p.min,
-                max: p.max,
-                default_text: static_str(p.default_text),
-                unit: static_str(p.unit),
-                doc: static_str(p.doc),
-            })
+    // SAFETY: the library's table functions, as its header declares them.
+    unsafe {
+        static_table(sys::trainsize_param_count(), sys::trainsize_param_at, |p| ParamInfo {
+            name: static_str(p.name),
+            kind: p.kind,
+            choices: static_str(p.choices),
+            min: p.min,
+            max: p.max,
+            default_text: static_str(p.default_text),
+            unit: static_str(p.unit),
+            doc: static_str(p.doc),
         })
-        .collect()
+    }
 }
 
 /// One built-in model preset.
@@ -1797,23 +1806,16 @@ pub struct ModelInfo {
 
 /// The built-in model presets.
 pub fn models() -> Vec<ModelInfo> {
-    let count = unsafe { sys::trainsize_model_count() };
-    (0..count)
-        .filter_map(|i| {
-            let p = unsafe { sys::trainsize_model_at(i) };
-            if p.is_null() {
-                return None;
-            }
-            let m = unsafe { &*p };
-            Some(ModelInfo {
-                name: static_str(m.name),
-                family: static_str(m.family),
-                parameters: m.parameters,
-                active_parameters: m.active_parameters,
-                source: static_str(m.source),
-            })
+    // SAFETY: the library's table functions, as its header declares them.
+    unsafe {
+        static_table(sys::trainsize_model_count(), sys::trainsize_model_at, |m| ModelInfo {
+            name: static_str(m.name),
+            family: static_str(m.family),
+            parameters: m.parameters,
+            active_parameters: m.active_parameters,
+            source: static_str(m.source),
         })
-        .collect()
+    }
 }
 
 /// One catalogue GPU.
@@ -1953,17 +1955,8 @@ impl GpuInfo {
 
 /// The built-in GPU catalogue.
 pub fn gpus() -> Vec<GpuInfo> {
-    let count = unsafe { sys::trainsize_gpu_count() };
-    (0..count)
-        .filter_map(|i| {
-            let p = unsafe { sys::trainsize_gpu_at(i) };
-            if p.is_null() {
-                None
-            } else {
-                Some(GpuInfo::from_raw(unsafe { &*p }))
-            }
-        })
-        .collect()
+    // SAFETY: the library's table functions, as its header declares them.
+    unsafe { static_table(sys::trainsize_gpu_count(), sys::trainsize_gpu_at, GpuInfo::from_raw) }
 }
 
 /// A catalogue GPU by name or short form, case-insensitively.
