@@ -104,9 +104,8 @@ int ts_fp8_recipe_resolve(const ts_settings *cfg)
 const char *ts_fp8_recipe_name(int recipe)
 {
     /* in the enum's order, then "" for a value out of range */
-    static const char NAMES[][TS_NAME_WIDTH(fp8_recipe)] = {"auto",      "delayed", "current", "mxfp8",
-                                                            "blockwise", "rowwise", ""};
-    return NAMES[recipe >= TS_FP8_AUTO && recipe <= TS_FP8_ROWWISE ? recipe : TS_FP8_ROWWISE + 1];
+    static const char NAMES[][TS_NAME_WIDTH(fp8_recipe)] = {TS_FP8_RECIPE_LIST(TS_NAME_ITEM) ""};
+    return NAMES[recipe >= 0 && recipe < TS_FP8_RECIPE_COUNT ? recipe : TS_FP8_RECIPE_COUNT];
 }
 
 /* Bytes per weight of Transformer Engine's fp8 copies: the row-wise copy the forward's GEMM

@@ -1,4 +1,5 @@
 /* Field tables: one reader for every table and one JSON form of a field's value. */
+#include "choices.h"
 #include "field_table.h"
 
 #include <string.h>
@@ -6,7 +7,7 @@
 #include "json_write.h"
 #include "text_values.h"
 
-const char *const ts_recompute_names[4] = {"none", "selective", "full", "per-op"};
+const char *const ts_recompute_names[TS_RECOMPUTE_COUNT] = {TS_RECOMPUTE_LIST(TS_NAME_ITEM)};
 
 int ts_field_read(const ts_field_def *table, size_t count, const void *item, size_t index,
                   trainsize_field_value *out)

@@ -49,6 +49,6 @@ int ts_gpu_json(ts_out *o, const trainsize_gpu_info *g);
 int ts_model_json(ts_out *o, const trainsize_model_info *m);
 
 /* The "recompute" parameter's choices by value, for the tables that name a layout's. */
-extern const char *const ts_recompute_names[4];
+extern const char *const ts_recompute_names[4]; /* TS_RECOMPUTE_COUNT (choices.h) */
 
 #endif

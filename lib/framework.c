@@ -67,24 +67,17 @@ int ts_framework_qlora_recomputes(const ts_settings *cfg)
 
 const char *ts_framework_name(int framework)
 {
-    /* in the enum's order: megatron 0, deepspeed 1, pytorch 2, auto 3 */
-    static const char NAMES[][TS_NAME_WIDTH(framework)] = {"megatron", "deepspeed", "pytorch", "auto"};
+    static const char NAMES[][TS_NAME_WIDTH(framework)] = {TS_FRAMEWORK_LIST(TS_NAME_ITEM)};
     return NAMES[framework >= 0 && framework < TRAINSIZE_FRAMEWORK_AUTO ? framework : TRAINSIZE_FRAMEWORK_AUTO];
 }
 
-/* The stacks' names, in the "stack" option's order, and the framework (byte conventions)
- * each runs. */
-static const struct {
-    char name[TS_NAME_WIDTH(stack)];
-    int framework;
-} STACKS[] = {{"auto", TRAINSIZE_FRAMEWORK_AUTO},
-              {"megatron-lm", TRAINSIZE_FRAMEWORK_MEGATRON},
-              {"megatron-core", TRAINSIZE_FRAMEWORK_MEGATRON},
-              {"nanotron", TRAINSIZE_FRAMEWORK_MEGATRON},
-              {"torchtitan", TRAINSIZE_FRAMEWORK_PYTORCH},
-              {"fsdp", TRAINSIZE_FRAMEWORK_PYTORCH},
-              {"hf", TRAINSIZE_FRAMEWORK_PYTORCH},
-              {"deepspeed", TRAINSIZE_FRAMEWORK_DEEPSPEED}};
+/* The stacks' names (choices.h) and the framework (byte conventions) each runs. */
+static const char STACK_NAMES[][TS_NAME_WIDTH(stack)] = {TS_STACK_LIST(TS_NAME_ITEM)};
+static const int STACK_FRAMEWORK[TS_STACK_COUNT] = {
+    [TS_STACK_AUTO] = TRAINSIZE_FRAMEWORK_AUTO,         [TS_STACK_MEGATRON_LM] = TRAINSIZE_FRAMEWORK_MEGATRON,
+    [TS_STACK_MEGATRON_CORE] = TRAINSIZE_FRAMEWORK_MEGATRON, [TS_STACK_NANOTRON] = TRAINSIZE_FRAMEWORK_MEGATRON,
+    [TS_STACK_TORCHTITAN] = TRAINSIZE_FRAMEWORK_PYTORCH, [TS_STACK_FSDP] = TRAINSIZE_FRAMEWORK_PYTORCH,
+    [TS_STACK_HF] = TRAINSIZE_FRAMEWORK_PYTORCH,         [TS_STACK_DEEPSPEED] = TRAINSIZE_FRAMEWORK_DEEPSPEED};
 
 int ts_stack_resolve(const ts_settings *cfg, const char **reason)
 {
@@ -126,11 +119,10 @@ int ts_stack_resolve_with(const ts_settings *cfg, int fw, const char **reason)
 
 const char *ts_stack_name(int stack)
 {
-    return STACKS[stack >= 0 && (size_t)stack < sizeof STACKS / sizeof STACKS[0] ? stack : 0].name;
+    return STACK_NAMES[stack >= 0 && stack < TS_STACK_COUNT ? stack : 0];
 }
 
 static int stack_framework(int stack)
 {
-    return stack > 0 && (size_t)stack < sizeof STACKS / sizeof STACKS[0] ? STACKS[stack].framework
-                                                                         : TRAINSIZE_FRAMEWORK_PYTORCH;
+    return stack > 0 && stack < TS_STACK_COUNT ? STACK_FRAMEWORK[stack] : TRAINSIZE_FRAMEWORK_PYTORCH;
 }

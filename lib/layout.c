@@ -401,9 +401,8 @@ static void default_global_batch(const ts_settings *cfg, ts_layout *l, uint64_t 
 
 const char *ts_pp_schedule_name(int schedule)
 {
-    static const char NAMES[][TS_NAME_WIDTH(pp_schedule)] = {"auto",  "1f1b",  "interleaved",
-                                                             "zb-h1", "zb-h2", "dualpipe"};
-    return NAMES[schedule >= 0 && schedule < (int)(sizeof NAMES / sizeof NAMES[0]) ? schedule : 0];
+    static const char NAMES[][TS_NAME_WIDTH(pp_schedule)] = {TS_PP_SCHEDULE_LIST(TS_NAME_ITEM)};
+    return NAMES[schedule >= 0 && schedule < TS_PP_SCHEDULE_COUNT ? schedule : 0];
 }
 
 /* The pipeline schedule and its bubble, as a share of the ideal step: 1F1B's (p - 1)/m
@@ -422,10 +421,7 @@ static int set_schedule(const ts_settings *cfg, ts_layout *l, trainsize_error *e
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-schedule",
                        s == TS_PP_INTERLEAVED ? "pp-schedule: interleaved needs pp-interleave > 1"
                                               : "pp-schedule: %s runs one chunk per stage (pp-interleave 1)",
-                       s == TS_PP_ZB_H1      ? "zb-h1"
-                       : s == TS_PP_ZB_H2    ? "zb-h2"
-                       : s == TS_PP_DUALPIPE ? "dualpipe"
-                                             : "1f1b");
+                       ts_pp_schedule_name(s));
     if (s == TS_PP_DUALPIPE && (l->pp % 2 != 0 || l->micro_batches % 2 != 0))
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "pp-schedule",
                        "pp-schedule: dualpipe needs an even pp and an even number of micro-batches per "

@@ -222,7 +222,7 @@ static const ts_param_def PARAMS[] = {
      SET_CHOICE(s.tf32), TRAINSIZE_ID_TF32, TS_PLAN_KEEPS},
     {{"optimizer", TRAINSIZE_PARAM_CHOICE, "adamw|adam|sgd|sgd-momentum|adafactor|adamw-8bit|lion", 0, 0,
       "adamw", "", "optimizer (sets the optimizer-state bytes per parameter)"}, SET_CHOICE(s.optimizer), TRAINSIZE_ID_OPTIMIZER, TS_PLAN_KEEPS},
-    {{"framework", TRAINSIZE_PARAM_CHOICE, "megatron|deepspeed|pytorch|auto", 0, 0, "auto", "",
+    {{"framework", TRAINSIZE_PARAM_CHOICE, &(TS_FRAMEWORK_LIST(TS_CHOICE_ITEM))[1], 0, 0, "auto", "",
       "byte conventions: megatron (16-bit weights, fp32 grads and master, fused kernels), "
       "deepspeed (16-bit weights and grads, fp32 master, as the ZeRO paper; Hugging Face eager "
       "kernels), pytorch (autocast: fp32 params and grads, eager kernels, foreach optimizers; "
@@ -236,7 +236,7 @@ static const ts_param_def PARAMS[] = {
       "power-limit traces), element-wise work at memory bandwidth keeps its rate, and each GPU "
       "draws at most the limit; 0 = the TDP"}, SET_DOUBLE(s.gpu_power_limit),
      TRAINSIZE_ID_GPU_POWER_LIMIT, TS_PLAN_KEEPS},
-    {{"fp8-recipe", TRAINSIZE_PARAM_CHOICE, "auto|delayed|current|mxfp8|blockwise|rowwise", 0, 0, "auto", "",
+    {{"fp8-recipe", TRAINSIZE_PARAM_CHOICE, &(TS_FP8_RECIPE_LIST(TS_CHOICE_ITEM))[1], 0, 0, "auto", "",
       "fp8-mixed scaling: delayed (per-tensor scales from an amax history, Transformer "
       "Engine's DelayedScaling), current (per-tensor scales from each tensor's own amax: an "
       "extra read of every cast tensor; torchao's tensorwise), mxfp8 (a scale per 32 elements, "
@@ -261,7 +261,7 @@ static const ts_param_def PARAMS[] = {
       "byte each; no effect in other precisions or with eager attention"},
      SET_BOOL(s.fp8_attention), TRAINSIZE_ID_FP8_ATTENTION, TS_PLAN_KEEPS},
     {{"stack", TRAINSIZE_PARAM_CHOICE,
-      "auto|megatron-lm|megatron-core|nanotron|torchtitan|fsdp|hf|deepspeed", 0, 0, "auto", "",
+      &(TS_STACK_LIST(TS_CHOICE_ITEM))[1], 0, 0, "auto", "",
       "the training stack, which sets the defaults of fused-kernels, dp-overlap, tp-overlap and "
       "dp-nics (and the framework when that is auto): megatron-lm (its published 2021-22 runs), "
       "megatron-core (as NeMo's recipes run it: overlapped gradient reduction and weight "
@@ -328,7 +328,7 @@ static const ts_param_def PARAMS[] = {
     {{"pp-last-layers", TRAINSIZE_PARAM_INT, NULL, 0, LIM_SHAPE, "0", "layers",
       "layers of the last pipeline stage (--decoder-last-pipeline-num-layers); 0 as for "
       "pp-first-layers"}, SET_U64(s.pp_last_layers), TRAINSIZE_ID_PP_LAST_LAYERS, TS_PLAN_KEEPS},
-    {{"pp-schedule", TRAINSIZE_PARAM_CHOICE, "auto|1f1b|interleaved|zb-h1|zb-h2|dualpipe", 0, 0, "auto", "",
+    {{"pp-schedule", TRAINSIZE_PARAM_CHOICE, &(TS_PP_SCHEDULE_LIST(TS_CHOICE_ITEM))[1], 0, 0, "auto", "",
       "the pipeline schedule, with its bubble and the micro-batches a stage holds: 1f1b "
       "(bubble (p-1)/m, p - r in flight; Narayanan et al. 2021), interleaved ((p-1)/(v m), "
       "Megatron's warm-up), zb-h1 (zero bubble, Qi et al. 2023: the backward split into input "
@@ -365,7 +365,7 @@ static const ts_param_def PARAMS[] = {
       "HYBRID_SHARD with a server's GPUs, torchtitan's data_parallel_shard_degree, DeepSpeed's "
       "MiCS shard size); 0 = one group of every data-parallel rank (dp x cp)"},
      SET_U64(s.shard_group), TRAINSIZE_ID_SHARD_GROUP, TS_PLAN_KEEPS},
-    {{"recompute", TRAINSIZE_PARAM_CHOICE, "none|selective|full|per-op", 0, 0, "none", "",
+    {{"recompute", TRAINSIZE_PARAM_CHOICE, &(TS_RECOMPUTE_LIST(TS_CHOICE_ITEM))[1], 0, 0, "none", "",
       "activation recomputation: selective recomputes attention's core (Korthikanti et al. "
       "2022; with flash attention it saves only the log-sum-exp), full every layer from its "
       "input, per-op keeps the outputs of every other matmul and of the attention kernel and "

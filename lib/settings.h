@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "calibration.h"
+#include "choices.h"
 #include "model.h"
 #include "trainsize.h"
 
@@ -23,20 +24,6 @@
  * resolved from the job (framework.c); "auto|yes|no" settings default by the framework. */
 /* When sharded gradients are reduced under gradient accumulation. */
 typedef enum ts_grad_sync { TS_SYNC_AUTO = 0, TS_SYNC_MICRO_BATCH, TS_SYNC_STEP } ts_grad_sync;
-/* Training stacks: the defaults of the kernel, overlap and collective settings each sets
- * (framework.c; docs/methodology.md, "Which stack"). AUTO is resolved from the job. */
-typedef enum ts_stack {
-    TS_STACK_AUTO = 0, TS_STACK_MEGATRON_LM, TS_STACK_MEGATRON_CORE, TS_STACK_NANOTRON, TS_STACK_TORCHTITAN,
-    TS_STACK_FSDP, TS_STACK_HF, TS_STACK_DEEPSPEED
-} ts_stack;
-/* How fp8-mixed scales its tensors (Transformer Engine's recipes; DeepSeek-V3's blocks). */
-typedef enum ts_fp8_recipe {
-    TS_FP8_AUTO = 0, TS_FP8_DELAYED, TS_FP8_CURRENT, TS_FP8_MXFP8, TS_FP8_BLOCKWISE, TS_FP8_ROWWISE
-} ts_fp8_recipe;
-/* Pipeline schedules (layout.c): AUTO is interleaved 1F1B with pp-interleave > 1, else 1F1B. */
-typedef enum ts_pp_schedule {
-    TS_PP_AUTO = 0, TS_PP_1F1B, TS_PP_INTERLEAVED, TS_PP_ZB_H1, TS_PP_ZB_H2, TS_PP_DUALPIPE
-} ts_pp_schedule;
 /* The flash-attention kernel (flash-kernel): FlashAttention-2 (PyTorch's SDPA flash backend,
  * the flash-attn package), or FlashAttention-3 / cuDNN's fused attention on Hopper and later. */
 typedef enum ts_flash_kernel { TS_FLASH_AUTO = 0, TS_FLASH_FA2, TS_FLASH_FA3 } ts_flash_kernel;
@@ -50,26 +37,10 @@ typedef enum ts_dp_nics { TS_DP_NICS_AUTO = 0, TS_DP_NICS_SERVER, TS_DP_NICS_OWN
 typedef enum ts_base_dtype { TS_BASE_AUTO = 0, TS_BASE_16BIT, TS_BASE_FP32 } ts_base_dtype;
 /* Where the weights are first put when the job starts. */
 typedef enum ts_loading { TS_LOAD_CPU = 0, TS_LOAD_GPU } ts_loading;
-/* Choice lists written once: each item's enumerator and name, in the parameter's choice
- * order. TS_ENUM_ITEM makes the enum, TS_NAME_ITEM an array of the names, and
- * TS_CHOICE_ITEM the parameter's "a|b|c" text (params.c takes it from [1], past its leading '|'). */
-#define TS_ENUM_ITEM(id, name) id,
-#define TS_NAME_ITEM(id, name) name,
-#define TS_CHOICE_ITEM(id, name) "|" name
 
-/* The training method ("method") and, for DPO, where the reference's log-probabilities
- * come from ("reference"). */
-#define TS_METHOD_LIST(X)                                                                                 \
-    X(TS_METHOD_SFT, "sft") X(TS_METHOD_DPO, "dpo") X(TS_METHOD_GRPO, "grpo") X(TS_METHOD_PPO, "ppo")    \
-    X(TS_METHOD_DISTILL, "distill")
-typedef enum ts_method { TS_METHOD_LIST(TS_ENUM_ITEM) TS_METHOD_COUNT } ts_method;
 
 /* grpo and ppo: a rollout engine generates the responses the step trains on. */
 static inline int ts_is_rl(int method) { return method == TS_METHOD_GRPO || method == TS_METHOD_PPO; }
-#define TS_REFERENCE_LIST(X)                                                                              \
-    X(TS_REF_AUTO, "auto") X(TS_REF_MODEL, "model") X(TS_REF_ADAPTERS_OFF, "adapters-off")                \
-    X(TS_REF_PRECOMPUTED, "precomputed") X(TS_REF_NONE, "none")
-typedef enum ts_reference { TS_REFERENCE_LIST(TS_ENUM_ITEM) TS_REFERENCE_COUNT } ts_reference;
 typedef enum ts_rollout { TS_ROLLOUT_COLOCATED = 0, TS_ROLLOUT_SEPARATE } ts_rollout;
 
 /* What selective recomputation recomputes (recompute-modules, in its choices' order). */

@@ -400,7 +400,7 @@ static void test_choice_enums_follow_the_lists(void **state)
     trainsize_job_free(job);
 }
 
-/* The method and reference lists are written once (settings.h): the parameter's choices,
+/* The method and reference lists are written once (choices.h): the parameter's choices,
  * the enum and the result's names all come from them. Every choice, set by name, is the
  * enum of its position and reads back in an estimate's result by the same name (a
  * reference left to auto reads ""). */
@@ -443,11 +443,75 @@ static void test_written_once_lists(void **state)
     }
 }
 
+/* The other lists written once (choices.h): each parameter's choice text is its list, and
+ * every choice but auto, set by name, reads back by the same name in an estimate's result. */
+typedef struct list_case {
+    int id;                           /* the parameter */
+    const char *const *names;         /* its list's names */
+    size_t count;
+    const char *result_field;         /* where an estimate names the choice it ran */
+    const char *const *pairs;         /* a job that runs every choice */
+} list_case;
+
+static void test_more_written_once_lists(void **state)
+{
+    static const char *const stacks[] = {TS_STACK_LIST(TS_NAME_ITEM)};
+    static const char *const recipes[] = {TS_FP8_RECIPE_LIST(TS_NAME_ITEM)};
+    static const char *const schedules[] = {TS_PP_SCHEDULE_LIST(TS_NAME_ITEM)};
+    static const char *const frameworks[] = {TS_FRAMEWORK_LIST(TS_NAME_ITEM)};
+    static const char *const recomputes[] = {TS_RECOMPUTE_LIST(TS_NAME_ITEM)};
+    const list_case cases[] = {
+        {TRAINSIZE_ID_STACK, stacks, TS_STACK_COUNT, "layout.stack",
+         PAIRS("model", "llama-3-8b", "gpu", "h100-80gb", "gpus", "8", "zero", "1")},
+        {TRAINSIZE_ID_FP8_RECIPE, recipes, TS_FP8_RECIPE_COUNT, "layout.fp8_recipe",
+         PAIRS("model", "llama-3-8b", "gpu", "b200", "gpus", "8", "zero", "1", "precision", "fp8-mixed")},
+        {TRAINSIZE_ID_PP_SCHEDULE, schedules, TS_PP_SCHEDULE_COUNT, "layout.pp_schedule",
+         PAIRS("model", "llama-3-8b", "gpu", "h100-80gb", "gpus", "8", "pp", "4", "global-batch", "64")},
+        {TRAINSIZE_ID_FRAMEWORK, frameworks, TS_FRAMEWORK_COUNT, "layout.framework",
+         PAIRS("model", "llama-3-8b", "gpu", "h100-80gb", "gpus", "8", "zero", "1")},
+        {TRAINSIZE_ID_RECOMPUTE, recomputes, TS_RECOMPUTE_COUNT, "layout.recompute",
+         PAIRS("model", "llama-3-8b", "gpu", "h100-80gb", "gpus", "8", "zero", "1")},
+    };
+    size_t c, i;
+    (void)state;
+    for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const trainsize_param_info *p = trainsize_param_by_id((trainsize_param_id)cases[c].id);
+        char joined[256] = "";
+        size_t field = trainsize_result_field_count();
+        for (i = 0; i < cases[c].count; i++) {
+            if (i) strcat(joined, "|");
+            strcat(joined, cases[c].names[i]);
+        }
+        assert_string_equal(p->choices, joined);
+        for (i = 0; i < trainsize_result_field_count(); i++)
+            if (strcmp(trainsize_result_field_at(i)->path, cases[c].result_field) == 0) field = i;
+        assert_true(field < trainsize_result_field_count());
+        for (i = 0; i < cases[c].count; i++) {
+            trainsize_job *job;
+            trainsize_result res;
+            trainsize_error err;
+            trainsize_field_value v;
+            if (strcmp(cases[c].names[i], "auto") == 0) continue; /* resolved, by a rule */
+            job = ts_test_job(cases[c].pairs);
+            if (cases[c].id == TRAINSIZE_ID_PP_SCHEDULE && strcmp(cases[c].names[i], "interleaved") == 0)
+                assert_int_equal(trainsize_job_set(job, "pp-interleave", "2", NULL), 0);
+            assert_int_equal(trainsize_job_set(job, p->name, cases[c].names[i], NULL), 0);
+            if (trainsize_estimate(job, &res, sizeof res, &err) != 0)
+                fail_msg("%s %s: %s", p->name, cases[c].names[i], err.message);
+            assert_int_equal(trainsize_result_field_get(&res, field, &v), 0);
+            if (strcmp(v.text, cases[c].names[i]) != 0)
+                fail_msg("%s %s reads back as %s \"%s\"", p->name, cases[c].names[i], cases[c].result_field, v.text);
+            trainsize_job_free(job);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_id_names_its_parameter),
         cmocka_unit_test(test_typed_equals_text),
+        cmocka_unit_test(test_more_written_once_lists),
         cmocka_unit_test(test_typed_errors),
         cmocka_unit_test(test_typed_side_effects),
         cmocka_unit_test(test_choice_enums_follow_the_lists),
