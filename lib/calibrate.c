@@ -663,25 +663,15 @@ static int worse_than_none(const trainsize_calibration_summary *sum, const train
                    100.0 * sum->step_error_after, 100.0 * sum->step_error_before, lo, hi);
 }
 
-int trainsize_calibrate(const char *runs_json, size_t len, const char *date, trainsize_calibration_run *out,
-                        size_t cap, size_t *count, trainsize_calibration_summary *summary, char *calibration,
-                        size_t calibration_cap, size_t *calibration_len, trainsize_error *err)
+/* The runs: the JSON's list (or {"runs": [...]}) read into a new array of n jobs and their
+ * measurements (the caller frees it with free_runs), each echoed in out[]. */
+static int read_runs(const char *runs_json, size_t len, size_t cap, trainsize_calibration_run *out, run **runs_out,
+                     size_t *n_out, trainsize_error *err)
 {
     ts_json_value root, list, rv;
-    run *runs = NULL;
-    size_t n = 0, cursor = 0, i, k;
-    double v0[SHARE_COUNT], before[RUNS_MAX], after[RUNS_MAX], left[RUNS_MAX], pb[RUNS_MAX], pa[RUNS_MAX];
-    size_t np = 0;
-    fit f;
-    trainsize_calibration_summary sum;
-    ts_out o;
+    run *runs;
+    size_t n = 0, cursor = 0, i;
     int rc;
-    if (count) *count = 0;
-    if (calibration_len) *calibration_len = 0;
-    if ((!runs_json && len) || !out || !count || !summary || (!calibration && calibration_cap))
-        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "runs", "runs: NULL text or output");
-    if (date && date[0] && !ts_date_valid(date))
-        return ts_fail(err, TRAINSIZE_E_INVALID, "date", "date: expected a calendar date, YYYY-MM-DD");
     if ((rc = ts_json_parse(runs_json ? runs_json : "", len, TRAINSIZE_HF_CONFIG_MAX_BYTES,
                             TRAINSIZE_HF_CONFIG_MAX_DEPTH, &root, err)))
         return rc;
@@ -706,21 +696,114 @@ int trainsize_calibrate(const char *runs_json, size_t len, const char *date, tra
         free_runs(runs, n);
         return rc;
     }
-    /* the defaults the fit starts from and is held to: a fresh job's */
-    {
-        trainsize_job *fresh = trainsize_job_new();
-        char text[32];
-        if (!fresh) {
-            free_runs(runs, n);
-            return ts_fail(err, TRAINSIZE_E_NOMEM, "runs", "runs: out of memory");
+    *runs_out = runs;
+    *n_out = n;
+    return TRAINSIZE_OK;
+}
+
+/* The shares' values of a fresh job: where the fit starts and what it is held to. */
+static int default_shares(double v0[SHARE_COUNT], trainsize_error *err)
+{
+    trainsize_job *fresh = trainsize_job_new();
+    char text[32];
+    size_t k;
+    if (!fresh) return ts_fail(err, TRAINSIZE_E_NOMEM, "runs", "runs: out of memory");
+    for (k = 0; k < SHARE_COUNT; k++) {
+        /* read back with the library's own reader: strtod follows LC_NUMERIC */
+        if (trainsize_job_get(fresh, SHARES[k].name, text, sizeof text, NULL) < 0 ||
+            ts_parse_double(text, &v0[k]) != 0)
+            v0[k] = 0.0;
+    }
+    trainsize_job_free(fresh);
+    return TRAINSIZE_OK;
+}
+
+/* Each run estimated with the fitted shares and slacks: out[]'s "after" figures, the step
+ * errors (log) in after[], and the peak errors before and after in pb[] and pa[] for the
+ * runs that measured a peak; their count. */
+static size_t estimate_after(run *runs, size_t n, const fit *f, trainsize_calibration_run *out, double *after,
+                             double *pb, double *pa)
+{
+    size_t i, np = 0;
+    for (i = 0; i < n; i++) {
+        trainsize_result e;
+        if (f->slack[0] >= 0) trainsize_job_set_f64(runs[i].job, TRAINSIZE_ID_ALLOCATOR_SLACK, f->slack[0], NULL);
+        if (f->slack[1] >= 0) trainsize_job_set_f64(runs[i].job, TRAINSIZE_ID_SHARDED_SLACK, f->slack[1], NULL);
+        estimate(&runs[i], f->v, &e);
+        out[i].step_seconds_after = e.time.step_seconds;
+        out[i].peak_bytes_after = peak_of(&runs[i], &e);
+        after[i] = log_error(e.time.step_seconds, runs[i].step);
+        if (runs[i].peak > 0) {
+            pb[np] = log((double)out[i].peak_bytes_before / runs[i].peak);
+            pa[np] = log((double)out[i].peak_bytes_after / runs[i].peak);
+            np++;
         }
-        for (k = 0; k < SHARE_COUNT; k++) {
-            /* read back with the library's own reader: strtod follows LC_NUMERIC */
-            if (trainsize_job_get(fresh, SHARES[k].name, text, sizeof text, NULL) < 0 ||
-                ts_parse_double(text, &v0[k]) != 0)
-                v0[k] = 0.0;
-        }
-        trainsize_job_free(fresh);
+    }
+    return np;
+}
+
+/* Leave-one-out: each run predicted from the others' fit (the step shares; warm-started
+ * from the whole fit); the median error into the summary. */
+static void leave_one_out(run *runs, size_t n, const fit *f, const double *v0, trainsize_calibration_run *out,
+                          trainsize_calibration_summary *sum)
+{
+    double left[RUNS_MAX];
+    size_t i;
+    for (i = 0; i < n; i++) {
+        fit g = *f;
+        trainsize_result e;
+        fit_shares(runs, n, (long)i, &g, v0, LOO_SWEEPS);
+        estimate(&runs[i], g.v, &e);
+        out[i].step_seconds_left_out = e.time.step_seconds;
+        left[i] = log_error(e.time.step_seconds, runs[i].step);
+    }
+    sum->left_out = 1;
+    sum->step_error_left_out = exp(median_abs(left, n)) - 1.0;
+}
+
+/* The calibration file's text into the caller's buffer (snprintf-style: its length in
+ * *calibration_len whatever the capacity). */
+static int hand_over_text(const fit *f, const trainsize_calibration_run *out, size_t n, const char *date,
+                          const trainsize_calibration_summary *sum, char *calibration, size_t calibration_cap,
+                          size_t *calibration_len, trainsize_error *err)
+{
+    ts_out o;
+    ts_out_init(&o);
+    write_calibration(&o, f, out, n, date, sum);
+    if (o.failed) {
+        ts_out_free(&o);
+        return ts_fail(err, TRAINSIZE_E_NOMEM, "runs", "runs: out of memory");
+    }
+    if (calibration_len) *calibration_len = o.len;
+    if (calibration_cap) {
+        size_t m = o.len < calibration_cap - 1 ? o.len : calibration_cap - 1;
+        memcpy(calibration, o.data, m);
+        calibration[m] = '\0';
+    }
+    ts_out_free(&o);
+    return TRAINSIZE_OK;
+}
+
+int trainsize_calibrate(const char *runs_json, size_t len, const char *date, trainsize_calibration_run *out,
+                        size_t cap, size_t *count, trainsize_calibration_summary *summary, char *calibration,
+                        size_t calibration_cap, size_t *calibration_len, trainsize_error *err)
+{
+    run *runs = NULL;
+    size_t n = 0, i, k, np;
+    double v0[SHARE_COUNT], before[RUNS_MAX], after[RUNS_MAX], pb[RUNS_MAX], pa[RUNS_MAX];
+    fit f;
+    trainsize_calibration_summary sum;
+    int rc;
+    if (count) *count = 0;
+    if (calibration_len) *calibration_len = 0;
+    if ((!runs_json && len) || !out || !count || !summary || (!calibration && calibration_cap))
+        return ts_fail(err, TRAINSIZE_E_ARGUMENT, "runs", "runs: NULL text or output");
+    if (date && date[0] && !ts_date_valid(date))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "date", "date: expected a calendar date, YYYY-MM-DD");
+    if ((rc = read_runs(runs_json, len, cap, out, &runs, &n, err))) return rc;
+    if ((rc = default_shares(v0, err))) {
+        free_runs(runs, n);
+        return rc;
     }
     memset(&f, 0, sizeof f);
     memcpy(f.v, v0, sizeof v0);
@@ -736,33 +819,8 @@ int trainsize_calibrate(const char *runs_json, size_t len, const char *date, tra
     fit_shares(runs, n, -1, &f, v0, SWEEPS);
     f.slack[0] = fit_slack(runs, n, f.v, 0);
     f.slack[1] = fit_slack(runs, n, f.v, 1);
-    for (i = 0; i < n; i++) {
-        trainsize_result e;
-        if (f.slack[0] >= 0) trainsize_job_set_f64(runs[i].job, TRAINSIZE_ID_ALLOCATOR_SLACK, f.slack[0], NULL);
-        if (f.slack[1] >= 0) trainsize_job_set_f64(runs[i].job, TRAINSIZE_ID_SHARDED_SLACK, f.slack[1], NULL);
-        estimate(&runs[i], f.v, &e);
-        out[i].step_seconds_after = e.time.step_seconds;
-        out[i].peak_bytes_after = peak_of(&runs[i], &e);
-        after[i] = log_error(e.time.step_seconds, runs[i].step);
-        if (runs[i].peak > 0) {
-            pb[np] = log((double)out[i].peak_bytes_before / runs[i].peak);
-            pa[np] = log((double)out[i].peak_bytes_after / runs[i].peak);
-            np++;
-        }
-    }
-    /* leave-one-out: each run from the others' fit (the step shares; warm-started) */
-    if (n >= 3 && n <= LOO_MAX) {
-        for (i = 0; i < n; i++) {
-            fit g = f;
-            trainsize_result e;
-            fit_shares(runs, n, (long)i, &g, v0, LOO_SWEEPS);
-            estimate(&runs[i], g.v, &e);
-            out[i].step_seconds_left_out = e.time.step_seconds;
-            left[i] = log_error(e.time.step_seconds, runs[i].step);
-        }
-        sum.left_out = 1;
-        sum.step_error_left_out = exp(median_abs(left, n)) - 1.0;
-    }
+    np = estimate_after(runs, n, &f, out, after, pb, pa);
+    if (n >= 3 && n <= LOO_MAX) leave_one_out(runs, n, &f, v0, out, &sum);
     sum.step_error_before = exp(median_abs(before, n)) - 1.0;
     sum.step_error_after = exp(median_abs(after, n)) - 1.0;
     sum.peak_error_before = np ? exp(median_abs(pb, np)) - 1.0 : 0.0;
@@ -779,18 +837,5 @@ int trainsize_calibrate(const char *runs_json, size_t len, const char *date, tra
         return worse_than_none(&sum, out, n, err);
     *count = n;
     *summary = sum;
-    ts_out_init(&o);
-    write_calibration(&o, &f, out, n, date, &sum);
-    if (o.failed) {
-        ts_out_free(&o);
-        return ts_fail(err, TRAINSIZE_E_NOMEM, "runs", "runs: out of memory");
-    }
-    if (calibration_len) *calibration_len = o.len;
-    if (calibration_cap) {
-        size_t m = o.len < calibration_cap - 1 ? o.len : calibration_cap - 1;
-        memcpy(calibration, o.data, m);
-        calibration[m] = '\0';
-    }
-    ts_out_free(&o);
-    return ts_ok(err);
+    return hand_over_text(&f, out, n, date, &sum, calibration, calibration_cap, calibration_len, err);
 }
