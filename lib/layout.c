@@ -188,12 +188,13 @@ static int check_cnn(const ts_settings *cfg, const ts_layout *l, trainsize_error
                    "supervised, in 16- or 32-bit precision)", f);
 }
 
-static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsize_error *err)
+/* The model's split over the ranks: heads, key/value heads and the MLP over tp, the experts
+ * over ep (and etp), the sequence over cp and sequence parallelism. */
+static int check_ranks_split_model(const ts_settings *cfg, const ts_layout *l, trainsize_error *err)
 {
     const ts_model *m = &cfg->model;
     uint64_t kv = ts_model_kv_heads(m);
     int rc;
-    if (ts_model_is_cnn(m)) return check_cnn(cfg, l, err);
     if ((rc = check_divides(l->tp, m->heads, "tp", "the attention heads", err))) return rc;
     if (kv >= l->tp ? kv % l->tp != 0 : l->tp % kv != 0)
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "tp",
@@ -231,7 +232,14 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
         return ts_fail(err, TRAINSIZE_E_LAYOUT, "seq",
                        "seq: %llu tokens do not split evenly over tp x cp = %llu ranks, as sequence "
                        "parallelism needs", U(cfg->seq), U(l->tp * l->cp));
-    /* Learned position embeddings (GPT-2) have one row per position: no longer sample. */
+    return TRAINSIZE_OK;
+}
+
+/* The method and the models beside the one trained: a teacher, a critic, a reward model, a
+ * reference, a rollout engine's GPUs, each only where its method has one. */
+static int check_method_models(const ts_settings *cfg, trainsize_error *err)
+{
+    const ts_model *m = &cfg->model;
     if (cfg->method != TS_METHOD_SFT && m->head != TS_HEAD_LM)
         return ts_fail(err, TRAINSIZE_E_INVALID, "method",
                        "method: dpo, grpo, ppo and distill score sequences by their tokens' "
@@ -281,6 +289,14 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
     if (cfg->reference == TS_REF_ADAPTERS_OFF && !cfg->lora_rank)
         return ts_fail(err, TRAINSIZE_E_INVALID, "reference",
                        "reference: adapters-off needs LoRA adapters to turn off (lora-rank)");
+    return TRAINSIZE_OK;
+}
+
+/* What a sample holds against what the model takes: images against the sequence, a vision
+ * tower LoRA cannot train, a sequence beyond learned positions (GPT-2's one row each). */
+static int check_sample_fits(const ts_settings *cfg, trainsize_error *err)
+{
+    const ts_model *m = &cfg->model;
     if (m->vision_layers && cfg->images && m->image_tokens &&
         (double)cfg->images * (double)m->image_tokens > (double)cfg->seq)
         return ts_fail(err, TRAINSIZE_E_INVALID, "images",
@@ -296,6 +312,15 @@ static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsi
                        "seq: %llu tokens is beyond the model's %llu learned positions (set "
                        "positions to model a longer table)", U(cfg->seq), U(m->positions));
     return TRAINSIZE_OK;
+}
+
+static int check_model_split(const ts_settings *cfg, const ts_layout *l, trainsize_error *err)
+{
+    int rc;
+    if (ts_model_is_cnn(&cfg->model)) return check_cnn(cfg, l, err);
+    if ((rc = check_ranks_split_model(cfg, l, err)) || (rc = check_method_models(cfg, err)))
+        return rc;
+    return check_sample_fits(cfg, err);
 }
 
 static int check_setup(const ts_settings *cfg, const ts_layout *l, trainsize_error *err)
