@@ -41,9 +41,121 @@ void ts_gpu_description_bind(ts_gpu_description *d)
     d->info.price_date = "";
 }
 
+/* Every rate, power and price finite and sane, or refused naming the field: no NaN or
+ * infinity reaches a figure. */
+static int check_rates(const trainsize_gpu_info *info, trainsize_error *err)
+{
+    /* 0 is "not stated"; a stated figure below its floor is a slip: a rate of a few
+     * FLOP/s or a price of a denormal would size a job in 10^22 s or at $1e-323 */
+    static const struct { size_t offset; const char *name; double min, max; } ranges[] = {
+        {offsetof(trainsize_gpu_info, flops_fp32), "flops_fp32", 1e9, 1e21},
+        {offsetof(trainsize_gpu_info, flops_bf16), "flops_bf16", 1e9, 1e21},
+        {offsetof(trainsize_gpu_info, flops_fp8), "flops_fp8", 1e9, 1e21},
+        {offsetof(trainsize_gpu_info, flops_fp16), "flops_fp16", 1e9, 1e21},
+        {offsetof(trainsize_gpu_info, flops_fp4), "flops_fp4", 1e9, 1e21},
+        {offsetof(trainsize_gpu_info, flops_tf32), "flops_tf32", 1e9, 1e21},
+        {offsetof(trainsize_gpu_info, tdp_watts), "tdp_watts", 1, 1e6},
+        {offsetof(trainsize_gpu_info, cloud_usd_per_hour), "cloud_usd_per_hour", 1e-4, 1e6},
+        {offsetof(trainsize_gpu_info, purchase_usd), "purchase_usd", 1, 1e9}};
+    size_t i;
+    for (i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        double v;
+        ts_number min, max;
+        memcpy(&v, (const char *)info + ranges[i].offset, sizeof v);
+        if (!(v >= 0 && v <= ranges[i].max) || (v > 0 && v < ranges[i].min))
+            return ts_fail(err, TRAINSIZE_E_INVALID, ranges[i].name,
+                           "gpu: %s must be 0 (not stated) or a number from %s to %s", ranges[i].name,
+                           ts_number_text(&min, ranges[i].min), ts_number_text(&max, ranges[i].max));
+    }
+    return TRAINSIZE_OK;
+}
+
+/* Memory, bandwidths, the kind and the scale-up domain in range. */
+static int check_sizes(const trainsize_gpu_info *info, trainsize_error *err)
+{
+    /* a memory or a link of a handful of bytes is a slip (a unit left out), not a part */
+    if (info->memory_bytes < GPU_MEMORY_MIN || (info->memory_bandwidth && info->memory_bandwidth < RATE_MIN) ||
+        (info->scale_up_bandwidth && info->scale_up_bandwidth < RATE_MIN) ||
+        (info->host_ram_bytes && info->host_ram_bytes < GPU_MEMORY_MIN))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "gpu",
+                       "gpu: memory_bytes (and host_ram_bytes when given) must be at least 1 MiB, "
+                       "memory_bandwidth and scale_up_bandwidth (when given) at least 1 MB/s");
+    if (info->memory_bytes > (UINT64_C(1) << 50) || info->usable_bytes > info->memory_bytes ||
+        info->memory_bandwidth > UINT64_C(1000000000000000) ||
+        info->scale_up_bandwidth > UINT64_C(1000000000000000))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "gpu",
+                       "gpu: memory (at most 1 PiB, usable at most the label) or a bandwidth "
+                       "(at most 1 PB/s) is out of range");
+    if (info->kind != TRAINSIZE_ACCELERATOR_GPU && info->kind != TRAINSIZE_ACCELERATOR_TPU)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "kind", "gpu: kind must be 0 (GPU) or 1 (TPU)");
+    if (info->scale_up_domain > 1000000 || (info->scale_up_domain && !info->scale_up_bandwidth))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "scale_up_domain",
+                       "gpu: scale_up_domain must be at most 1e6, and needs a scale_up_bandwidth "
+                       "(the fabric that joins the devices)");
+    return TRAINSIZE_OK;
+}
+
+/* A host sold with the part (a TPU VM, a Grace tray): its RAM, cores, network and NICs; and
+ * the part's own host link and precisions. */
+static int check_host(const trainsize_gpu_info *info, trainsize_error *err)
+{
+    if (info->per_host < 0 || info->per_host > 1024)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "per_host", "gpu: per_host must be from 0 to 1024");
+    if (info->host_ram_bytes > (UINT64_C(1) << 50))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "host_ram_bytes", "gpu: host_ram_bytes must be at most 1 PiB");
+    if (info->host_cores < 0 || info->host_cores > 1000000)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "host_cores", "gpu: host_cores must be from 0 to 1e6");
+    if ((info->host_ram_bytes || info->host_cores) && !info->per_host)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "per_host",
+                       "gpu: a host sold with the part (host_ram_bytes, host_cores) needs per_host");
+    if (info->host_network && info->host_network[0]) {
+        const trainsize_link_info *l = trainsize_link_find(info->host_network);
+        if (!l || l->kind != TRAINSIZE_LINK_SCALE_OUT)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "host_network",
+                           "gpu: host_network must name a scale-out link (e.g. eth-200g, ib-ndr)");
+        if (info->host_nics < 1 || info->host_nics > 64 || !info->per_host)
+            return ts_fail(err, TRAINSIZE_E_INVALID, "host_nics",
+                           "gpu: host_network needs host_nics (1-64) and per_host");
+    }
+    if (info->no_fp16 && !(info->flops_bf16 > 0))
+        return ts_fail(err, TRAINSIZE_E_INVALID, "flops_bf16",
+                       "gpu: a part without fp16 needs a flops_bf16 rate");
+    if (info->pcie_generation > 9)
+        return ts_fail(err, TRAINSIZE_E_INVALID, "pcie_generation",
+                       "gpu: pcie_generation must be from 1 to 9 (0: unknown, PCIe 4)");
+    return TRAINSIZE_OK;
+}
+
+/* The checked description into `out`: fallbacks for what it leaves out, its texts copied
+ * and made one printable line each. */
+static void copy_description(const trainsize_gpu_info *info, ts_gpu_description *out)
+{
+    trainsize_gpu_info g = *info;
+    if (!(g.flops_fp32 > 0))
+        g.flops_fp32 = (g.flops_bf16 > 0 ? g.flops_bf16 : g.flops_fp16) * TS_FP32_FALLBACK_SHARE;
+    if (g.pcie_generation <= 0) g.pcie_generation = TS_DEFAULT_PCIE;
+    out->info = g;
+    ts_copy_name(out->name, sizeof out->name, info->name);
+    ts_copy_name(out->full_name, sizeof out->full_name, info->full_name && info->full_name[0] ? info->full_name : info->name);
+    ts_copy_name(out->source, sizeof out->source,
+                 info->source && info->source[0] ? info->source : "caller's description");
+    ts_copy_name(out->architecture, sizeof out->architecture, info->architecture);
+    ts_copy_name(out->vendor, sizeof out->vendor, info->vendor);
+    ts_copy_name(out->host_network, sizeof out->host_network, info->host_network);
+    /* The caller's text is handed back in results and JSON: one printable line of UTF-8. */
+    ts_text_tidy(out->name, sizeof out->name);
+    ts_text_tidy(out->full_name, sizeof out->full_name);
+    ts_text_tidy(out->source, sizeof out->source);
+    ts_text_tidy(out->architecture, sizeof out->architecture);
+    ts_text_tidy(out->vendor, sizeof out->vendor);
+    /* Without a BF16 figure bf16 runs as fp16 (warned), as on a part without bf16. */
+    out->info.no_bf16 = info->no_bf16 != 0 || !(info->flops_bf16 > 0);
+    out->info.no_fp16 = info->no_fp16 != 0;
+    out->info.no_flash_attention = info->no_flash_attention != 0;
+}
+
 int ts_gpu_description_make(const trainsize_gpu_info *info, ts_gpu_description *out, trainsize_error *err)
 {
-    trainsize_gpu_info g;
     int rc;
     if (!info) return ts_fail(err, TRAINSIZE_E_ARGUMENT, "gpu", "gpu: NULL job or description");
     if (!info->name || !info->name[0])
@@ -66,96 +178,9 @@ int ts_gpu_description_make(const trainsize_gpu_info *info, ts_gpu_description *
         return ts_fail(err, TRAINSIZE_E_INVALID, "flops_bf16",
                        "gpu: flops_bf16 (or flops_fp16 alone, for a part without bf16) must be a "
                        "positive number");
-    /* Finite and sane, or refused naming the field: no NaN or infinity reaches a figure. */
-    {
-        /* 0 is "not stated"; a stated figure below its floor is a slip: a rate of a few
-         * FLOP/s or a price of a denormal would size a job in 10^22 s or at $1e-323 */
-        static const struct { size_t offset; const char *name; double min, max; } ranges[] = {
-            {offsetof(trainsize_gpu_info, flops_fp32), "flops_fp32", 1e9, 1e21},
-            {offsetof(trainsize_gpu_info, flops_bf16), "flops_bf16", 1e9, 1e21},
-            {offsetof(trainsize_gpu_info, flops_fp8), "flops_fp8", 1e9, 1e21},
-            {offsetof(trainsize_gpu_info, flops_fp16), "flops_fp16", 1e9, 1e21},
-            {offsetof(trainsize_gpu_info, flops_fp4), "flops_fp4", 1e9, 1e21},
-            {offsetof(trainsize_gpu_info, flops_tf32), "flops_tf32", 1e9, 1e21},
-            {offsetof(trainsize_gpu_info, tdp_watts), "tdp_watts", 1, 1e6},
-            {offsetof(trainsize_gpu_info, cloud_usd_per_hour), "cloud_usd_per_hour", 1e-4, 1e6},
-            {offsetof(trainsize_gpu_info, purchase_usd), "purchase_usd", 1, 1e9}};
-        size_t i;
-        for (i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
-            double v;
-            ts_number min, max;
-            memcpy(&v, (const char *)info + ranges[i].offset, sizeof v);
-            if (!(v >= 0 && v <= ranges[i].max) || (v > 0 && v < ranges[i].min))
-                return ts_fail(err, TRAINSIZE_E_INVALID, ranges[i].name,
-                               "gpu: %s must be 0 (not stated) or a number from %s to %s", ranges[i].name,
-                               ts_number_text(&min, ranges[i].min), ts_number_text(&max, ranges[i].max));
-        }
-        /* a memory or a link of a handful of bytes is a slip (a unit left out), not a part */
-        if (info->memory_bytes < GPU_MEMORY_MIN || (info->memory_bandwidth && info->memory_bandwidth < RATE_MIN) ||
-            (info->scale_up_bandwidth && info->scale_up_bandwidth < RATE_MIN) ||
-            (info->host_ram_bytes && info->host_ram_bytes < GPU_MEMORY_MIN))
-            return ts_fail(err, TRAINSIZE_E_INVALID, "gpu",
-                           "gpu: memory_bytes (and host_ram_bytes when given) must be at least 1 MiB, "
-                           "memory_bandwidth and scale_up_bandwidth (when given) at least 1 MB/s");
-        if (info->memory_bytes > (UINT64_C(1) << 50) || info->usable_bytes > info->memory_bytes ||
-            info->memory_bandwidth > UINT64_C(1000000000000000) ||
-            info->scale_up_bandwidth > UINT64_C(1000000000000000))
-            return ts_fail(err, TRAINSIZE_E_INVALID, "gpu",
-                           "gpu: memory (at most 1 PiB, usable at most the label) or a bandwidth "
-                           "(at most 1 PB/s) is out of range");
-        if (info->kind != TRAINSIZE_ACCELERATOR_GPU && info->kind != TRAINSIZE_ACCELERATOR_TPU)
-            return ts_fail(err, TRAINSIZE_E_INVALID, "kind", "gpu: kind must be 0 (GPU) or 1 (TPU)");
-        if (info->scale_up_domain > 1000000 || (info->scale_up_domain && !info->scale_up_bandwidth))
-            return ts_fail(err, TRAINSIZE_E_INVALID, "scale_up_domain",
-                           "gpu: scale_up_domain must be at most 1e6, and needs a scale_up_bandwidth "
-                           "(the fabric that joins the devices)");
-        if (info->per_host < 0 || info->per_host > 1024)
-            return ts_fail(err, TRAINSIZE_E_INVALID, "per_host", "gpu: per_host must be from 0 to 1024");
-        if (info->host_ram_bytes > (UINT64_C(1) << 50))
-            return ts_fail(err, TRAINSIZE_E_INVALID, "host_ram_bytes", "gpu: host_ram_bytes must be at most 1 PiB");
-        if (info->host_cores < 0 || info->host_cores > 1000000)
-            return ts_fail(err, TRAINSIZE_E_INVALID, "host_cores", "gpu: host_cores must be from 0 to 1e6");
-        if ((info->host_ram_bytes || info->host_cores) && !info->per_host)
-            return ts_fail(err, TRAINSIZE_E_INVALID, "per_host",
-                           "gpu: a host sold with the part (host_ram_bytes, host_cores) needs per_host");
-        if (info->host_network && info->host_network[0]) {
-            const trainsize_link_info *l = trainsize_link_find(info->host_network);
-            if (!l || l->kind != TRAINSIZE_LINK_SCALE_OUT)
-                return ts_fail(err, TRAINSIZE_E_INVALID, "host_network",
-                               "gpu: host_network must name a scale-out link (e.g. eth-200g, ib-ndr)");
-            if (info->host_nics < 1 || info->host_nics > 64 || !info->per_host)
-                return ts_fail(err, TRAINSIZE_E_INVALID, "host_nics",
-                               "gpu: host_network needs host_nics (1-64) and per_host");
-        }
-        if (info->no_fp16 && !(info->flops_bf16 > 0))
-            return ts_fail(err, TRAINSIZE_E_INVALID, "flops_bf16",
-                           "gpu: a part without fp16 needs a flops_bf16 rate");
-        if (info->pcie_generation > 9)
-            return ts_fail(err, TRAINSIZE_E_INVALID, "pcie_generation",
-                           "gpu: pcie_generation must be from 1 to 9 (0: unknown, PCIe 4)");
-    }
-    g = *info;
-    if (!(g.flops_fp32 > 0))
-        g.flops_fp32 = (g.flops_bf16 > 0 ? g.flops_bf16 : g.flops_fp16) * TS_FP32_FALLBACK_SHARE;
-    if (g.pcie_generation <= 0) g.pcie_generation = TS_DEFAULT_PCIE;
-    out->info = g;
-    ts_copy_name(out->name, sizeof out->name, info->name);
-    ts_copy_name(out->full_name, sizeof out->full_name, info->full_name && info->full_name[0] ? info->full_name : info->name);
-    ts_copy_name(out->source, sizeof out->source,
-                 info->source && info->source[0] ? info->source : "caller's description");
-    ts_copy_name(out->architecture, sizeof out->architecture, info->architecture);
-    ts_copy_name(out->vendor, sizeof out->vendor, info->vendor);
-    ts_copy_name(out->host_network, sizeof out->host_network, info->host_network);
-    /* The caller's text is handed back in results and JSON: one printable line of UTF-8. */
-    ts_text_tidy(out->name, sizeof out->name);
-    ts_text_tidy(out->full_name, sizeof out->full_name);
-    ts_text_tidy(out->source, sizeof out->source);
-    ts_text_tidy(out->architecture, sizeof out->architecture);
-    ts_text_tidy(out->vendor, sizeof out->vendor);
-    /* Without a BF16 figure bf16 runs as fp16 (warned), as on a part without bf16. */
-    out->info.no_bf16 = info->no_bf16 != 0 || !(info->flops_bf16 > 0);
-    out->info.no_fp16 = info->no_fp16 != 0;
-    out->info.no_flash_attention = info->no_flash_attention != 0;
+    if ((rc = check_rates(info, err)) || (rc = check_sizes(info, err)) || (rc = check_host(info, err)))
+        return rc;
+    copy_description(info, out);
     ts_gpu_description_bind(out);
     return ts_ok(err);
 }
