@@ -516,12 +516,12 @@ static void rule(ts_out *o)
     ts_out_putc(o, '\n');
 }
 
-static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_result *r, const words *w)
+/* The table: each part of a GPU's memory, its share and a bar. */
+static void memory_rows(ts_out *o, const trainsize_result *r, const words *w)
 {
     const trainsize_memory *m = &r->memory;
     uint64_t cap = m->gpu_capacity;
-    const char *phase = result_text(r, "memory.peak_phase");
-    char a[TS_FMT_MAX], b[TS_FMT_MAX];
+    char a[TS_FMT_MAX];
 
     ts_out_printf(o, "Memory per %s", w->dev);
     ts_out_pad_to(o, GIB_COL + 7, 1);
@@ -561,6 +561,14 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
     snprintf(a, sizeof a, "%s capacity", w->dev);
     row(o, 0, a, cap, cap, 0);
     ts_out_putc(o, '\n');
+}
+
+/* The verdict: fits (and the headroom), fits tight, or does not (and by how much). */
+static void memory_verdict(ts_out *o, const trainsize_result *r, const words *w)
+{
+    const trainsize_memory *m = &r->memory;
+    uint64_t cap = m->gpu_capacity;
+    char a[TS_FMT_MAX], b[TS_FMT_MAX];
 
     if (m->fits && m->peak_total <= cap) {
         uint64_t head = cap - m->peak_total;
@@ -597,6 +605,16 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
                        ts_fmt_iec(c, sizeof c, (double)m->peak_total),
                        ts_fmt_iec(d, sizeof d, (double)over));
     }
+}
+
+/* What the figures rest on: the likely range, the largest fit, the rollout engine and side
+ * models, the most loaded stage and its phase, what is in flight, offloaded or loading. */
+static void memory_notes(ts_out *o, const trainsize_job *job, const trainsize_result *r, const words *w)
+{
+    const trainsize_memory *m = &r->memory;
+    const char *phase = result_text(r, "memory.peak_phase");
+    char a[TS_FMT_MAX], b[TS_FMT_MAX];
+
     {
         /* how sure: the band of the job's validation class (the basis is in the time section) */
         const trainsize_uncertainty *u = &r->uncertainty;
@@ -638,6 +656,13 @@ static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_re
                           "or quantizing)\n",
                        ts_fmt_iec(a, sizeof a, (double)m->loading_peak), w->dev);
     ts_out_putc(o, '\n');
+}
+
+static void memory_table(ts_out *o, const trainsize_job *job, const trainsize_result *r, const words *w)
+{
+    memory_rows(o, r, w);
+    memory_verdict(o, r, w);
+    memory_notes(o, job, r, w);
 }
 
 /* ---- fit advice ---- */
