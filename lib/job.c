@@ -332,23 +332,21 @@ static int choice_count(const ts_param_def *def)
     return n;
 }
 
-static int set_value(trainsize_job *job, const ts_param_def *def, const char *value,
-                     trainsize_error *err)
+/* A number (TS_SET_U64, TS_SET_DOUBLE), its unit expanded ("24GiB", "3.5 days"), in range. */
+static int set_number(trainsize_job *job, const ts_param_def *def, const char *value, trainsize_error *err)
 {
     const char *name = def->info.name;
     char plain[96];
     const char *given = value; /* messages quote what the caller wrote */
-    if (def->setter == TS_SET_U64 || def->setter == TS_SET_DOUBLE) {
-        const char *why = "";
-        int u = ts_units_expand(def->info.unit, def->info.name, value, plain, sizeof plain, &why);
-        if (u < 0 && why)
-            return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: \"%.40s\" has a unit it does not take "
-                           "(units: %s)", name, value, why);
-        if (u < 0)
-            return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: expected a number before the unit, "
-                           "got \"%.40s\"", name, value);
-        if (u > 0) value = plain;
-    }
+    const char *why = "";
+    int u = ts_units_expand(def->info.unit, def->info.name, value, plain, sizeof plain, &why);
+    if (u < 0 && why)
+        return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: \"%.40s\" has a unit it does not take "
+                       "(units: %s)", name, value, why);
+    if (u < 0)
+        return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: expected a number before the unit, "
+                       "got \"%.40s\"", name, value);
+    if (u > 0) value = plain;
     switch (def->setter) {
     case TS_SET_U64: {
         uint64_t v;
@@ -380,20 +378,17 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
                            given);
         return store_f64(job, def, v, err);
     }
-    case TS_SET_BOOL: {
-        int v;
-        if (ts_parse_bool(value, &v) != 0)
-            return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: expected true or false, got \"%.40s\"",
-                           name, value);
-        return store_int(job, def, v, 2, err);
+    default: break;
     }
-    case TS_SET_CHOICE: {
-        int v = ts_choice_index(def->info.choices, value);
-        if (v < 0)
-            return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "%s: unknown choice \"%.40s\" (expected %s)",
-                           name, value, def->info.choices);
-        return store_int(job, def, v, choice_count(def), err);
-    }
+    return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "%s: unknown parameter", name);
+}
+
+/* A catalogue entry by name: a preset (the model, or another model of the job), a GPU, a
+ * network link, a storage class. */
+static int set_catalogue_ref(trainsize_job *job, const ts_param_def *def, const char *value, trainsize_error *err)
+{
+    const char *name = def->info.name;
+    switch (def->setter) {
     case TS_SET_MODEL: {
         const ts_model *preset = ts_preset_find(value);
         if (!preset)
@@ -433,6 +428,39 @@ static int set_value(trainsize_job *job, const ts_param_def *def, const char *va
         *(const ts_model **)((char *)job + def->offset) = preset;
         return ts_ok(err);
     }
+    default: break;
+    }
+    return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "%s: unknown parameter", name);
+}
+
+static int set_value(trainsize_job *job, const ts_param_def *def, const char *value,
+                     trainsize_error *err)
+{
+    const char *name = def->info.name;
+    switch (def->setter) {
+    case TS_SET_U64:
+    case TS_SET_DOUBLE:
+        return set_number(job, def, value, err);
+    case TS_SET_BOOL: {
+        int v;
+        if (ts_parse_bool(value, &v) != 0)
+            return ts_fail(err, TRAINSIZE_E_INVALID, name, "%s: expected true or false, got \"%.40s\"",
+                           name, value);
+        return store_int(job, def, v, 2, err);
+    }
+    case TS_SET_CHOICE: {
+        int v = ts_choice_index(def->info.choices, value);
+        if (v < 0)
+            return ts_fail(err, TRAINSIZE_E_UNKNOWN, name, "%s: unknown choice \"%.40s\" (expected %s)",
+                           name, value, def->info.choices);
+        return store_int(job, def, v, choice_count(def), err);
+    }
+    case TS_SET_MODEL:
+    case TS_SET_GPU:
+    case TS_SET_LINK:
+    case TS_SET_STORAGE:
+    case TS_SET_PRESET_REF:
+        return set_catalogue_ref(job, def, value, err);
     case TS_SET_PLAN_GPUS:
         return set_plan_gpus(job, def, value, err);
     case TS_SET_GPU_PRICES:
