@@ -7,7 +7,7 @@ use std::process::Command;
 
 use trainsize::{Estimate, FieldValue};
 
-/// The built-in example job of the command (programs/trainsize/defaults.c): what bare
+/// The built-in example job of the command (the library lists it: trainsize_example_setting): what bare
 /// `trainsize` sizes.
 pub const EXAMPLE_JOB: &[(&str, &str)] = &[
     ("model", "llama-2-7b"),
