@@ -71,6 +71,14 @@ for f in $(grep -l -E '(^|[^/[:alnum:]_])programs/' $(find bindings -type f \( -
     bad "$f names $(grep -n -o -E 'programs/[[:alnum:]_./]*' "$f" | head -1): a binding uses the library, not the program"
 done
 
+# The library never prints, exits or aborts: the command inside it writes through its
+# caller's writers only (a printf format attribute is no call).
+for f in lib/*.[ch] lib/cli/*.[ch]; do
+    hit=$(grep -n -E '\b(stdout|stderr|stdin|exit|_Exit|abort|printf|puts|fputs|fputc|putchar|fwrite|perror)\b[[:space:]]*[(;,)]' "$f" |
+          grep -v 'format(printf' | head -1)
+    [ -z "$hit" ] || bad "$f prints, exits or aborts: line $hit"
+done
+
 n=$(echo "$rows" | wc -l)
 [ $fail -eq 0 ] && echo "architecture: $n include rows and $(echo "$found" | wc -l) allocating files as the whiteboard says"
 exit $fail
