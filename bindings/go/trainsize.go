@@ -759,6 +759,20 @@ func WarningName(bit uint64) string {
 	return C.GoString(s)
 }
 
+// ExampleSettings is the built-in example job that the bare `trainsize` command sizes: its
+// settings, name and value, in the order the command applies them
+// (trainsize_example_setting).
+func ExampleSettings() [][2]string {
+	var out [][2]string
+	for {
+		var name, value *C.char
+		if C.trainsize_example_setting(C.size_t(len(out)), &name, &value) == 0 {
+			return out
+		}
+		out = append(out, [2]string{C.GoString(name), C.GoString(value)})
+	}
+}
+
 // WarningText is the one-sentence explanation of one warning bit, or "".
 func WarningText(bit uint64) string {
 	s := C.trainsize_warning_text(C.uint64_t(bit))

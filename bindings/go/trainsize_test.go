@@ -932,3 +932,15 @@ func TestCalibrate(t *testing.T) {
 		t.Fatalf("a bad run: %v", err)
 	}
 }
+
+// The library's list of the example job is the one the configurations spell out (and so
+// the one bare `trainsize` sizes, which TestEstimateMatchesCommand compares with).
+func TestExampleSettings(t *testing.T) {
+	var want [][2]string
+	for _, s := range configs[0].settings {
+		want = append(want, [2]string{s.name, s.value})
+	}
+	if got := ExampleSettings(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("ExampleSettings() = %v, want %v", got, want)
+	}
+}

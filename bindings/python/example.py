@@ -2,8 +2,8 @@
 """Size the built-in example job of `trainsize` (no arguments) through the Python binding.
 
 Prints the estimate as JSON: the same object as `trainsize --json` prints (the command with
-no job options sizes this job; the C library lists it: trainsize_example_setting), then, on standard error,
-a short summary.
+no job options sizes this job; ``trainsize.example_settings()`` lists it), then, on standard
+error, a short summary.
 
     LIBTRAINSIZE=build/libtrainsize.so python3 bindings/python/example.py
 """
@@ -13,20 +13,10 @@ import sys
 
 import trainsize
 
-# The built-in example job, as the library lists it (trainsize_example_setting).
-EXAMPLE_JOB = dict(
-    model="llama-2-7b",
-    gpu="a100-80gb",
-    gpus=8,
-    zero=3,
-    micro_batch=1,
-    seq=4096,
-    precision="bf16-mixed",
-)
-
-
 def main():
-    r = trainsize.estimate(**EXAMPLE_JOB)
+    # The built-in example job, setting by setting (model="llama-2-7b", gpu="a100-80gb",
+    # gpus="8", ...): the keywords take the parameters' names and text values as they are.
+    r = trainsize.estimate(**dict(trainsize.example_settings()))
     json.dump(r.to_dict(), sys.stdout, indent=2)
     sys.stdout.write("\n")
     gib = 1 << 30

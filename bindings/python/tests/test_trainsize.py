@@ -226,6 +226,8 @@ def test_largest_fit_of_a_job_that_never_fits_and_errors():
 def test_example_job_and_example_script_equal_bare_command():
     expected = cli_json("--json")
     same_json(trainsize.estimate(**SPEC_JOB).to_dict(), expected)
+    # the library's list of the example job is the spec's job, spelled as the command spells it
+    assert trainsize.example_settings() == [(k.replace("_", "-"), str(v)) for k, v in SPEC_JOB.items()]
     env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
     proc = subprocess.run([sys.executable, os.path.join(PACKAGE_ROOT, "example.py")],
                           capture_output=True, text=True, env=env, timeout=60)

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 
 TYPE_CHECKING = False  # typing costs ~8 ms to import; the annotations are strings anyway
 if TYPE_CHECKING:
-    from typing import Any, Callable, Dict, Iterator, List, Optional
+    from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from . import _lib
 from . import _errors
@@ -44,6 +44,7 @@ from ._results import Candidate, Estimate, LargestFit, Parameter, Plan, ResultFi
 
 __all__ = [
     "estimate", "plan", "largest_fit", "capacity", "calibrate", "checkpoint", "version", "abi_version", "parameters", "result_fields",
+    "example_settings",
     "Estimate", "Section", "Plan", "Candidate", "LargestFit", "Parameter", "ResultField",
     "TrainsizeError", "LibraryError", "Status", "EXPECTED_ABI", "PLAN_TOP_DEFAULT",
     "PLAN_TOP_MAX",
@@ -168,6 +169,22 @@ def parameters() -> List[Parameter]:
     """Every job parameter the library accepts, i.e. every keyword of :func:`estimate`
     (besides ``model``, ``hf_config`` and ``gpu_file``), in the library's order."""
     return [Parameter(keyword=p["name"].replace("-", "_"), **p) for p in _LIB.params]
+
+
+def example_settings() -> List[Tuple[str, str]]:
+    """The built-in example job that bare ``trainsize`` sizes: its settings as (name, value)
+    pairs, in the order the command applies them (the library's list; empty from a library
+    older than the list)."""
+    import ctypes  # loaded already, by the library's loader
+
+    fn = _LIB.fn.example_setting
+    out: List[Tuple[str, str]] = []
+    if fn is None:
+        return out
+    name, value = ctypes.c_char_p(), ctypes.c_char_p()
+    while fn(len(out), ctypes.byref(name), ctypes.byref(value)):
+        out.append((name.value.decode("utf-8"), value.value.decode("utf-8")))
+    return out
 
 
 def result_fields() -> List[ResultField]:

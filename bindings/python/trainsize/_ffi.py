@@ -50,6 +50,7 @@ FUNCTIONS = [
     ("trainsize_model_at", [c_size_t], POINTER(S.ModelInfo)),
     ("trainsize_warning_name", [c_uint64], c_char_p),
     ("trainsize_warning_text", [c_uint64], c_char_p),
+    ("trainsize_example_setting", [c_size_t, POINTER(c_char_p), POINTER(c_char_p)], c_int, "optional"),
     # Estimate and its field table
     ("trainsize_estimate", [_job, c_void_p, c_size_t, _err], c_int),
     ("trainsize_result_field_count", [], c_size_t),

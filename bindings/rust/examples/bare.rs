@@ -1,5 +1,5 @@
 //! The figures of bare `trainsize`: the command's built-in example job
-//! (the library lists it: trainsize_example_setting), printed as `trainsize --json` prints them.
+//! (`trainsize::example_settings()`), printed as `trainsize --json` prints them.
 //!
 //!     cargo run --example bare            # the JSON, as `trainsize --json`
 //!     cargo run --example bare -- --fields  # one "path = value" line per result field
@@ -8,18 +8,8 @@ use std::io::Write;
 
 use trainsize::Job;
 
-const EXAMPLE_JOB: &[(&str, &str)] = &[
-    ("model", "llama-2-7b"),
-    ("gpu", "a100-80gb"),
-    ("gpus", "8"),
-    ("zero", "3"),
-    ("micro-batch", "1"),
-    ("seq", "4096"),
-    ("precision", "bf16-mixed"),
-];
-
 fn main() {
-    let estimate = match Job::with_settings(EXAMPLE_JOB.iter().copied()).and_then(|job| job.estimate()) {
+    let estimate = match Job::with_settings(trainsize::example_settings()).and_then(|job| job.estimate()) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("bare: {}", e);

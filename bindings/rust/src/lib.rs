@@ -1013,6 +1013,20 @@ pub fn warning_text(bit: u64) -> Option<&'static str> {
     }
 }
 
+/// The built-in example job that the bare `trainsize` command sizes: its settings, name and
+/// value, in the order the command applies them (`trainsize_example_setting`).
+pub fn example_settings() -> Vec<(&'static str, &'static str)> {
+    let mut out = Vec::new();
+    loop {
+        let (mut name, mut value) = (std::ptr::null(), std::ptr::null());
+        // SAFETY: the library writes two pointers to static text, or returns 0.
+        if unsafe { sys::trainsize_example_setting(out.len(), &mut name, &mut value) } == 0 {
+            return out;
+        }
+        out.push((static_str(name), static_str(value)));
+    }
+}
+
 /* ---- estimates ---- */
 
 /// An owned copy of a `trainsize_result`.

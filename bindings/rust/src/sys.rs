@@ -725,6 +725,8 @@ extern "C" {
     pub fn trainsize_warning_name(bit: u64) -> *const c_char;
     pub fn trainsize_warning_text(bit: u64) -> *const c_char;
 
+    pub fn trainsize_example_setting(index: usize, name: *mut *const c_char, value: *mut *const c_char) -> c_int;
+
     pub fn trainsize_estimate(
         job: *const trainsize_job,
         out: *mut trainsize_result,

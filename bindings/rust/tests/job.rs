@@ -159,3 +159,10 @@ fn calibrate_is_the_command_s() {
     let err = trainsize::calibrate(r#"[{"job": {"model": "gpt2"}, "measured": {}}]"#, None).unwrap_err();
     assert!(err.message.contains("measured: needs step_seconds"), "{}", err.message);
 }
+
+/// The library's list of the example job is the one the tests spell out (and so the one
+/// bare `trainsize` sizes, which the estimate tests compare with).
+#[test]
+fn example_settings_are_the_example_job() {
+    assert_eq!(trainsize::example_settings(), EXAMPLE_JOB.to_vec());
+}

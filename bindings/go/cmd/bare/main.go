@@ -1,6 +1,5 @@
 // Command bare prints, as JSON, the estimate of the built-in example job that the bare
-// `trainsize` command sizes (the library lists it: trainsize_example_setting): the same text as
-// `trainsize --json`.
+// `trainsize` command sizes (trainsize.ExampleSettings): the same text as `trainsize --json`.
 package main
 
 import (
@@ -11,24 +10,13 @@ import (
 	"libtrainsize.invalid/trainsize"
 )
 
-// exampleJob is the command's built-in example job, setting by setting.
-var exampleJob = [][2]string{
-	{"model", "llama-2-7b"},
-	{"gpu", "a100-80gb"},
-	{"gpus", "8"},
-	{"zero", "3"},
-	{"micro-batch", "1"},
-	{"seq", "4096"},
-	{"precision", "bf16-mixed"},
-}
-
 func run(w io.Writer) error {
 	job, err := trainsize.NewJob()
 	if err != nil {
 		return err
 	}
 	defer job.Close()
-	for _, s := range exampleJob {
+	for _, s := range trainsize.ExampleSettings() {
 		if err := job.Set(s[0], s[1]); err != nil {
 			return err
 		}
