@@ -47,6 +47,41 @@ void ts_cli_options_free(ts_cli_options *opts)
     opts->set_count = 0;
 }
 
+/* The options that name a job or a file rather than set a parameter (and plan's --top). */
+static int not_a_parameter(const char *name, size_t len, int plan)
+{
+    return name_is(name, len, "model") || name_is(name, len, "hf-config") || name_is(name, len, "hf-model") ||
+           name_is(name, len, "revision") || name_is(name, len, "safetensors") || name_is(name, len, "gpu-file") ||
+           name_is(name, len, "calibration") || (plan && name_is(name, len, "top"));
+}
+
+/* An option's value where it belongs: a catalogue parameter's in order, the others by name. */
+static void keep_value(ts_cli_options *out, const trainsize_param_info *p, const char *name, size_t len,
+                       const char *value)
+{
+    if (!p && name_is(name, len, "model")) {
+        out->model = value;
+    } else if (!p && name_is(name, len, "top")) {
+        out->top = value;
+    } else if (!p && name_is(name, len, "gpu-file")) {
+        out->gpu_file = value;
+    } else if (!p && name_is(name, len, "calibration")) {
+        out->calibration = value;
+    } else if (!p && name_is(name, len, "hf-model")) {
+        out->hf_model = value;
+    } else if (!p && name_is(name, len, "revision")) {
+        out->revision = value;
+    } else if (!p && name_is(name, len, "safetensors")) {
+        out->safetensors = value;
+    } else if (!p) {
+        out->hf_config = value;
+    } else {
+        out->sets[out->set_count].name = p->name;
+        out->sets[out->set_count].value = value;
+        out->set_count++;
+    }
+}
+
 static int parse(const ts_cli *cx, int argc, char *const *argv, int plan, ts_cli_options *out)
 {
     const char *cmd = plan ? "plan" : "estimate";
@@ -104,11 +139,7 @@ static int parse(const ts_cli *cx, int argc, char *const *argv, int plan, ts_cli
             goto usage;
         }
         /* The options that are not job parameters, then the catalogue's. */
-        special = name_is(name, len, "model") || name_is(name, len, "hf-config") ||
-                  name_is(name, len, "hf-model") || name_is(name, len, "revision") ||
-                  name_is(name, len, "safetensors") ||
-                  name_is(name, len, "gpu-file") || name_is(name, len, "calibration") ||
-                  (plan && name_is(name, len, "top"));
+        special = not_a_parameter(name, len, plan);
         if (plan && name_is(name, len, "gpu"))
             p = ts_cli_find_param("plan-gpus", 9);
         else
@@ -139,27 +170,7 @@ static int parse(const ts_cli *cx, int argc, char *const *argv, int plan, ts_cli
                       (int)len, name);
             goto usage;
         }
-        if (!p && name_is(name, len, "model")) {
-            out->model = value;
-        } else if (!p && name_is(name, len, "top")) {
-            out->top = value;
-        } else if (!p && name_is(name, len, "gpu-file")) {
-            out->gpu_file = value;
-        } else if (!p && name_is(name, len, "calibration")) {
-            out->calibration = value;
-        } else if (!p && name_is(name, len, "hf-model")) {
-            out->hf_model = value;
-        } else if (!p && name_is(name, len, "revision")) {
-            out->revision = value;
-        } else if (!p && name_is(name, len, "safetensors")) {
-            out->safetensors = value;
-        } else if (!p) {
-            out->hf_config = value;
-        } else {
-            out->sets[out->set_count].name = p->name;
-            out->sets[out->set_count].value = value;
-            out->set_count++;
-        }
+        keep_value(out, p, name, len, value);
     }
     return TS_CLI_EXIT_OK;
 
