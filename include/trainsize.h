@@ -2412,13 +2412,14 @@ typedef struct trainsize_command_io {
      *  failure never leaves half an answer behind. */
     trainsize_write_fn output;
     void *output_context; /**< Handed to `output`; the library does not read it. */
-    /** Messages: on failure one line, "trainsize: ...
-"; a few commands also write notes
-     *  (a checkpoint smaller than its shape, calibrate's fit table) on success. */
+    /** Messages: on failure one line ("trainsize: ..." and a newline) and nothing else; on
+     *  success a note or two (a checkpoint smaller than its shape, after the answer;
+     *  calibrate's fit table, before it). */
     trainsize_write_fn message;
     void *message_context; /**< Handed to `message`; the library does not read it. */
     /** `plan`'s progress, as trainsize_plan_with_progress() calls it; NULL: none. A
-     *  non-zero answer cancels the plan (a message, ::TRAINSIZE_COMMAND_FAILURE). */
+     *  non-zero answer cancels the plan (a message, ::TRAINSIZE_COMMAND_FAILURE), but on the
+     *  last call (done == total), when the answer is complete. */
     trainsize_plan_progress_fn progress;
     void *progress_context; /**< Handed to `progress`; the library does not read it. */
 } trainsize_command_io;
@@ -2453,7 +2454,8 @@ TRAINSIZE_API int trainsize_command(int argc, char *const *argv, const trainsize
  * @param base A job fresh from trainsize_job_new() to start from (a copy costs less than
  *             setting every default again), or NULL for a new one. Not changed.
  * @param[out] job The new job, owned by the caller (trainsize_job_free()); NULL on failure.
- * @param io   Where the message line of a failure goes (its `message` writer only); may be NULL.
+ * @param io   Its `message` writer only: the message line of a failure, or on success a note
+ *             (a checkpoint smaller than its shape); may be NULL.
  * @return ::TRAINSIZE_COMMAND_OK, ::TRAINSIZE_COMMAND_USAGE (invalid option or value, a file
  *         that cannot be read), ::TRAINSIZE_COMMAND_FAILURE (out of memory, NULL `job`).
  */

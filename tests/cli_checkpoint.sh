@@ -98,6 +98,11 @@ err_mentions "hf-model"
 run --model llama-2-7b --safetensors "$SNAP/model.safetensors" $G
 if [ "$rc" -eq 0 ] && grep -q "fewer than its shape" "$ERR" && [ "$(lines_of "$ERR")" -eq 1 ]; then pass
 else fail "fewer parameters: one note, exit 0"; fi
+# The note is said with the answer only: a failure after the load stays one line, its error.
+run --model llama-2-7b --safetensors "$SNAP/model.safetensors" $G --micro-batch 0
+if [ "$rc" -eq 2 ] && ! grep -q "fewer than its shape" "$ERR" && [ "$(lines_of "$ERR")" -eq 1 ] &&
+   grep -q "micro-batch" "$ERR"; then pass
+else fail "fewer parameters, then invalid input: the error alone, exit 2"; fi
 
 # Corrupt headers: a length past the end, a header that is not JSON, a shard listed but
 # missing; each one line naming safetensors and the file, exit status 2.

@@ -20,8 +20,10 @@
 #define SHARE_NAME(k) trainsize_calibration_setting_at(k)
 
 /* The whole file, bounded as the library bounds the files it reads, and only a regular
- * one (opened without blocking: a FIFO would wait for a writer, a device never end). */
-static char *read_runs(const ts_cli *cx, const char *path, size_t *len)
+ * one (opened without blocking: a FIFO would wait for a writer, a device never end). NULL
+ * after a message, with *status the exit status it means (out of memory is no usage
+ * error). */
+static char *read_runs(const ts_cli *cx, const char *path, size_t *len, int *status)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK);
     struct stat st;
@@ -42,6 +44,7 @@ static char *read_runs(const ts_cli *cx, const char *path, size_t *len)
     if (!buf) {
         fclose(f);
         ts_cli_error(cx, "out of memory");
+        *status = TS_CLI_EXIT_FAILURE;
         return NULL;
     }
     *len = fread(buf, 1, TRAINSIZE_HF_CONFIG_MAX_BYTES + 1, f);
@@ -147,8 +150,9 @@ int ts_cli_cmd_calibrate(const ts_cli *cx, int argc, char *const *argv)
         struct tm tm;
         if (gmtime_r(&now, &tm) && strftime(today, sizeof today, "%Y-%m-%d", &tm)) date = today;
     }
-    text = read_runs(cx, path, &len);
-    if (!text) return TS_CLI_EXIT_USAGE;
+    status = TS_CLI_EXIT_USAGE;
+    text = read_runs(cx, path, &len, &status);
+    if (!text) return status;
     runs = calloc(RUNS_MAX, sizeof *runs);
     if (!runs) {
         free(text);

@@ -107,14 +107,21 @@ static int table(ts_out *o, const char *gpu, uint64_t gpus, uint64_t seq, uint64
     return 0;
 }
 
-static int json(ts_out *o, const char *gpu, uint64_t gpus, uint64_t seq, uint64_t mb, const trainsize_capacity_entry *e)
+/* The library's JSON of the table; 0, or -1 after a message. */
+static int json(const ts_cli *cx, ts_out *o, const char *gpu, uint64_t gpus, uint64_t seq, uint64_t mb,
+                const trainsize_capacity_entry *e)
 {
     trainsize_error err;
     char *buf = malloc(TRAINSIZE_JSON_MAX_BYTES);
     int n;
-    if (!buf) return -1;
+    if (!buf) {
+        ts_cli_error(cx, "out of memory");
+        return -1;
+    }
     n = trainsize_capacity_json(gpu, gpus, seq, mb, e, buf, TRAINSIZE_JSON_MAX_BYTES, &err);
     if (n >= 0 && (size_t)n < TRAINSIZE_JSON_MAX_BYTES) ts_out_puts(o, buf);
+    else if (n < 0) (void)ts_cli_library_error(cx, n, &err);
+    else ts_cli_error(cx, "internal error: the capacity JSON is longer than the library writes");
     free(buf);
     return n < 0 || (size_t)n >= TRAINSIZE_JSON_MAX_BYTES ? -1 : 0;
 }
@@ -167,5 +174,5 @@ int ts_cli_cmd_capacity(const ts_cli *cx, int argc, char *const *argv)
     if ((rc = trainsize_capacity(gpu, gpus, per_node, seq, mb, host_ram, e, &err)) != TRAINSIZE_OK)
         return ts_cli_library_error(cx, rc, &err);
     ts_out_init(&out);
-    return ts_cli_out_finish(cx, &out, opts.json ? json(&out, gpu, gpus, seq, mb, e) : table(&out, gpu, gpus, seq, mb, e));
+    return ts_cli_out_finish(cx, &out, opts.json ? json(cx, &out, gpu, gpus, seq, mb, e) : table(&out, gpu, gpus, seq, mb, e));
 }

@@ -38,9 +38,10 @@ int ts_cli_load_checkpoint(const ts_cli *cx, trainsize_job *job, const ts_cli_op
         if (rc == TRAINSIZE_OK) rc = trainsize_job_set_checkpoint(job, &ck, &err);
     }
     if (rc != TRAINSIZE_OK) return ts_cli_library_error(cx, rc, &err);
-    /* more than the shape: the report says it (extra-params); fewer is said here */
+    /* more than the shape: the report says it (extra-params); fewer is said here, once the
+     * command has its answer */
     if (ck.parameters < ck.config_parameters)
-        ts_cli_error(cx, "note: the checkpoint's headers hold %llu parameters, %llu fewer than its shape "
+        ts_cli_hold_note(cx, "the checkpoint's headers hold %llu parameters, %llu fewer than its shape "
                   "describes (%llu; packed or quantized tensors?): the shape's count is used",
                   (unsigned long long)ck.parameters, (unsigned long long)(ck.config_parameters - ck.parameters),
                   (unsigned long long)ck.config_parameters);

@@ -40,9 +40,15 @@ enum {
     TS_CLI_EXIT_USAGE = TRAINSIZE_COMMAND_USAGE
 };
 
-/** One call's writers: the caller's trainsize_command_io (a NULL one from the caller
- *  becomes writers that discard). Every function that may write takes it. */
-typedef trainsize_command_io ts_cli;
+/** One call's state: the caller's writers (a NULL io from the caller becomes writers that
+ *  discard), and a note held back until the command has its answer (a checkpoint smaller
+ *  than its shape), so that a failure stays one message line. The note's buffer is the
+ *  entry's. Every function that may write takes it. */
+typedef struct ts_cli {
+    trainsize_command_io io;
+    char *note;      /**< "" or "trainsize: note: ...\n" */
+    size_t note_cap; /**< Its buffer's size (0: no note is kept). */
+} ts_cli;
 
 /** Width the human output keeps to (the text buffer's, lib/text_out.h). */
 #define TS_CLI_COLUMNS TS_COLUMNS
@@ -50,8 +56,9 @@ typedef trainsize_command_io ts_cli;
 #include "text_format.h"
 #include "text_out.h"
 
-/** Hand the buffer to the output writer in one go and check that it took it all; frees
- *  it. Returns an exit status: TS_CLI_EXIT_OK, or TS_CLI_EXIT_FAILURE after a message. */
+/** Hand the buffer to the output writer in one go and check that it took it all, then say
+ *  the held note; frees it. Returns an exit status: TS_CLI_EXIT_OK, or TS_CLI_EXIT_FAILURE
+ *  after a message (and no note). */
 int ts_cli_flush(const ts_cli *cx, ts_out *o);
 /** ts_cli_flush after a writer's status: 0 flushes, anything else (the writer has said
  *  why) frees the output and gives TS_CLI_EXIT_FAILURE. */
@@ -63,6 +70,11 @@ int ts_cli_note(const ts_cli *cx, const char *text, size_t len);
 /** Write "trainsize: <message>" as exactly one line to the message writer (control
  *  characters in the message are replaced, so that user text cannot break the line). */
 void ts_cli_error(const ts_cli *cx, const char *fmt, ...) TS_CLI_PRINTF(2, 3);
+/** Hold "trainsize: note: <message>" back until the answer is out (ts_cli_flush says it
+ *  after the output, trainsize_command_job on success); a failure drops it. */
+void ts_cli_hold_note(const ts_cli *cx, const char *fmt, ...) TS_CLI_PRINTF(2, 3);
+/** Say the held note, if any, and forget it. */
+void ts_cli_say_note(const ts_cli *cx);
 
 /** Report a library failure (its message, or the status text when it has none). Returns
  *  the exit status the failure maps to. */

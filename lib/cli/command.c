@@ -99,10 +99,13 @@ static int has_null(int argc, char *const *argv)
 int trainsize_command(int argc, char *const *argv, const trainsize_command_io *io)
 {
     ts_cli cx;
+    char note[600] = "";
 
     memset(&cx, 0, sizeof cx); /* NULL io: every writer discards */
     if (io)
-        cx = *io;
+        cx.io = *io;
+    cx.note = note;
+    cx.note_cap = sizeof note;
     if (argc < 1 || !argv || has_null(argc, argv)) {
         ts_cli_error(&cx, "argv: expected argc >= 1 arguments, none of them NULL");
         return TS_CLI_EXIT_FAILURE;
@@ -115,13 +118,16 @@ int trainsize_command_job(int argc, char *const *argv, const trainsize_job *base
 {
     ts_cli cx;
     ts_cli_options opts;
+    char note[600] = "";
     int status;
 
     memset(&cx, 0, sizeof cx); /* its messages only: a job has no output */
     if (io) {
-        cx.message = io->message;
-        cx.message_context = io->message_context;
+        cx.io.message = io->message;
+        cx.io.message_context = io->message_context;
     }
+    cx.note = note;
+    cx.note_cap = sizeof note;
     if (job)
         *job = NULL;
     if (!job || argc < 0 || (argc > 0 && (!argv || has_null(argc, argv)))) {
@@ -135,6 +141,8 @@ int trainsize_command_job(int argc, char *const *argv, const trainsize_job *base
     }
     if (status == TS_CLI_EXIT_OK)
         status = ts_cli_build_job_from(&cx, &opts, base, job);
+    if (status == TS_CLI_EXIT_OK)
+        ts_cli_say_note(&cx); /* the job is the answer */
     ts_cli_options_free(&opts);
     return status;
 }

@@ -38,7 +38,7 @@ int ts_cli_flush(const ts_cli *cx, ts_out *o)
     if (o->failed) {
         ts_cli_error(cx, "out of memory while formatting the output");
         status = TS_CLI_EXIT_FAILURE;
-    } else if (hand_over(cx->output, cx->output_context, o->data, o->len) != 0) {
+    } else if (hand_over(cx->io.output, cx->io.output_context, o->data, o->len) != 0) {
         /* the command's output, whoever takes it; errno as a writer on a file left it */
         char why[128] = "write error";
         int e = errno;
@@ -47,36 +47,64 @@ int ts_cli_flush(const ts_cli *cx, ts_out *o)
         ts_cli_error(cx, "cannot write to standard output: %s", why);
         status = TS_CLI_EXIT_FAILURE;
     }
+    if (status == TS_CLI_EXIT_OK)
+        ts_cli_say_note(cx);
     ts_out_free(o);
     return status;
 }
 
 int ts_cli_note(const ts_cli *cx, const char *text, size_t len)
 {
-    return hand_over(cx->message, cx->message_context, text, len);
+    return hand_over(cx->io.message, cx->io.message_context, text, len);
+}
+
+/* "trainsize: <prefix><message>\n" into line[cap], one printable line of valid UTF-8
+ * whatever the user or a file put into the message (an argument cut by "%.64s" included):
+ * the library's rule for its own messages (text.c), within the 511 bytes it tidies. Its
+ * length. */
+static size_t message_line(char *line, size_t cap, const char *prefix, const char *fmt, va_list ap)
+{
+    char msg[1024];
+    size_t i;
+    int n;
+
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    i = strlen(msg);
+    msg[ts_utf8_prefix(msg, i < 511 ? i : 511)] = '\0';
+    ts_text_tidy(msg, 512);
+    n = snprintf(line, cap, "trainsize: %s%s\n", prefix, msg);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
 void ts_cli_error(const ts_cli *cx, const char *fmt, ...)
 {
-    char msg[1024];
     char line[1100];
     va_list ap;
-    size_t i;
-    int n;
+    size_t n;
 
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    n = message_line(line, sizeof line, "", fmt, ap);
     va_end(ap);
-    /* One printable line of valid UTF-8, whatever the user or a file put into the message
-     * (an argument cut by "%.64s" included): the library's rule for its own messages
-     * (text.c), within the 511 bytes it tidies. */
-    i = strlen(msg);
-    msg[ts_utf8_prefix(msg, i < 511 ? i : 511)] = '\0';
-    ts_text_tidy(msg, 512);
-    n = snprintf(line, sizeof line, "trainsize: %s\n", msg);
-    if (n > 0)
-        (void)hand_over(cx->message, cx->message_context, line,
-                        (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    (void)hand_over(cx->io.message, cx->io.message_context, line, n);
+}
+
+void ts_cli_hold_note(const ts_cli *cx, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!cx->note || cx->note_cap == 0)
+        return;
+    va_start(ap, fmt);
+    (void)message_line(cx->note, cx->note_cap, "note: ", fmt, ap);
+    va_end(ap);
+}
+
+void ts_cli_say_note(const ts_cli *cx)
+{
+    if (!cx->note || !cx->note[0])
+        return;
+    (void)hand_over(cx->io.message, cx->io.message_context, cx->note, strlen(cx->note));
+    cx->note[0] = '\0';
 }
 
 int ts_cli_library_error(const ts_cli *cx, int code, const trainsize_error *err)

@@ -370,8 +370,9 @@ static void row(ts_out *o, size_t rank, const trainsize_plan_candidate *c, int o
     ts_out_putc(o, '\n');
 }
 
-/* A shell word: as is when it is plainly safe, else single-quoted. */
-static void shell_word(char *word, size_t cap, const char *s)
+/* A shell word: as is when it is plainly safe, else single-quoted. 0, or -1 when it does
+ * not fit `cap` (nothing cut is shown as if whole). */
+static int shell_word(char *word, size_t cap, const char *s)
 {
     size_t i, j = 0, n = strlen(s);
     int plain = n > 0;
@@ -382,10 +383,8 @@ static void shell_word(char *word, size_t cap, const char *s)
               strchr("._,+-/:=@%", ch)))
             plain = 0;
     }
-    if (plain) {
-        snprintf(word, cap, "%s", s);
-        return;
-    }
+    if (plain)
+        return snprintf(word, cap, "%s", s) < (int)cap && n < cap ? 0 : -1;
     word[j++] = '\'';
     for (i = 0; i < n && j + 6 < cap; i++) {
         unsigned char ch = (unsigned char)s[i];
@@ -398,15 +397,21 @@ static void shell_word(char *word, size_t cap, const char *s)
     }
     word[j++] = '\'';
     word[j] = '\0';
+    return i < n ? -1 : 0;
 }
 
-/* Append "--NAME VALUE" to the hint, breaking the line (with a backslash) before 100. */
+/* Room for a path of PATH_MAX bytes, quoted. */
+#define WORD_MAX (4 * 4096 + 3)
+
+/* Append "--NAME VALUE" to the hint, breaking the line (with a backslash) before 100. A
+ * value too long to show whole is named by its length instead. */
 static void hint_option(ts_out *o, const char *name, const char *value)
 {
-    char word[TEXT_MAX], item[2 * TEXT_MAX];
+    char word[WORD_MAX], item[WORD_MAX + 64];
     int len;
 
-    shell_word(word, sizeof word, value);
+    if (shell_word(word, sizeof word, value) != 0)
+        snprintf(word, sizeof word, "'(the value given, %zu bytes)'", strlen(value));
     len = snprintf(item, sizeof item, "--%s %s", name, word);
     if (len < 0)
         return;
@@ -666,7 +671,7 @@ int ts_cli_cmd_plan(const ts_cli *cx, int argc, char *const *argv)
     }
     memset(&stats, 0, sizeof stats);
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    rc = trainsize_plan_with_progress(job, cand, top, &count, &stats, cx->progress, cx->progress_context, &err);
+    rc = trainsize_plan_with_progress(job, cand, top, &count, &stats, cx->io.progress, cx->io.progress_context, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc != TRAINSIZE_OK) {
         status = ts_cli_library_error(cx, rc, &err);
