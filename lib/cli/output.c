@@ -63,6 +63,8 @@ int ts_cli_note(const ts_cli *cx, const char *text, size_t len)
  * the library's rule for its own messages (text.c), within the 511 bytes it tidies. Its
  * length. */
 static size_t message_line(char *line, size_t cap, const char *prefix, const char *fmt, va_list ap)
+    TS_CLI_PRINTF(4, 0);
+static size_t message_line(char *line, size_t cap, const char *prefix, const char *fmt, va_list ap)
 {
     char msg[1024];
     size_t i;
