@@ -2434,7 +2434,8 @@ typedef struct trainsize_command_io {
  * Reentrant: the arguments and `io` are all the state a call has.
  *
  * @param argc Number of arguments, the program's name included (>= 1).
- * @param argv The arguments; argv[0] is the program's name (not read). Not changed.
+ * @param argv The arguments, none NULL; argv[0] is the program's name (not otherwise read).
+ *             Not changed.
  * @param io   Where to write; NULL discards everything (the status still says how it went).
  * @return An exit status, ::trainsize_command_status.
  */
