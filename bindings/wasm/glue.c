@@ -234,8 +234,11 @@ static int estimate_last_job(void)
             return library_error(len, &err);
         if (!(output = malloc((size_t)len + 1)))
             return library_error(TRAINSIZE_E_NOMEM, NULL);
-        output_len = (size_t)trainsize_result_json(&last, last_advice, last_advised, output,
-                                                   (size_t)len + 1, NULL);
+        if (trainsize_result_json(&last, last_advice, last_advised, output, (size_t)len + 1, &err) != len) {
+            output_clear(); /* the same text twice: a second answer is the library's fault */
+            return library_error(TRAINSIZE_E_ARGUMENT, &err);
+        }
+        output_len = (size_t)len;
     }
     return TRAINSIZE_COMMAND_OK;
 }
